@@ -1,0 +1,13 @@
+"""kopt: a compiler harness for agents that optimize CUDA kernels."""
+from .artifact import Artifact, KernelInfo
+from .compiler import compile
+from .diagnostic import Diagnostic, Location, Severity
+from .errors import CompileError, GpuUnavailableError, InputError, KoptError, ToolchainError
+from .occupancy import Occupancy, occupancy
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Artifact", "KernelInfo", "compile", "Diagnostic", "Location", "Severity", "KoptError", "InputError",
+    "CompileError", "ToolchainError", "GpuUnavailableError", "Occupancy", "occupancy",
+]

@@ -1,0 +1,38 @@
+"""The ``kopt`` command: thin; parses, calls the library, renders. One module per command group."""
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from ..errors import KoptError
+from ._common import console_err
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="kopt: compile, explain, check, run and time CUDA kernels.")
+
+# Command groups register themselves on ``app`` when imported.
+from . import compile_cmds, doctor_cmd  # noqa: E402,F401
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: expected failures become one line on stderr and an exit code (1 failed, 2 bad input)."""
+    try:
+        rc = app(args=argv, standalone_mode=False)
+        if isinstance(rc, int) and rc:
+            sys.exit(rc)
+    except KoptError as exc:
+        console_err.print(f"[bold red]error:[/] {exc.message}", highlight=False, soft_wrap=True)
+        sys.exit(exc.exit_code)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        console_err.print("aborted")
+        sys.exit(130)
+    except Exception as exc:  # click usage errors and the like
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(2)
+        raise

@@ -1,0 +1,67 @@
+"""What GPU this process can see, asked of the CUDA driver without creating a context."""
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+
+from .archs import arch_for_cc
+
+DEFAULT_ARCH = "sm_90"
+
+
+@dataclass(frozen=True)
+class GpuInfo:
+    name: str
+    cc: tuple[int, int]
+    driver_version: int  # e.g. 13000
+    sm_count: int
+    l2_bytes: int
+
+    @property
+    def driver(self) -> str:
+        return f"{self.driver_version // 1000}.{self.driver_version % 1000 // 10}"
+
+
+@functools.lru_cache(maxsize=None)
+def probe() -> tuple[GpuInfo | None, str]:
+    """(info, reason). ``info`` is None when no driver or GPU is usable; ``reason`` says why."""
+    try:
+        from cuda.bindings import driver as cu
+    except Exception as exc:  # cuda-bindings missing or broken
+        return None, f"cuda-bindings unavailable: {exc}"
+    try:
+        (err,) = cu.cuInit(0)
+        if err != cu.CUresult.CUDA_SUCCESS:
+            return None, f"CUDA driver unavailable ({err.name})"
+        err, count = cu.cuDeviceGetCount()
+        if err != cu.CUresult.CUDA_SUCCESS or count == 0:
+            return None, "no CUDA GPU visible"
+        err, dev = cu.cuDeviceGet(0)
+        attr = cu.CUdevice_attribute
+        vals = {}
+        for key, a in (("major", attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+                       ("minor", attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
+                       ("sms", attr.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+                       ("l2", attr.CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)):
+            _, vals[key] = cu.cuDeviceGetAttribute(a, dev)
+        _, raw_name = cu.cuDeviceGetName(256, dev)
+        _, drv = cu.cuDriverGetVersion()
+        name = raw_name.split(b"\0", 1)[0].decode(errors="replace")
+        return GpuInfo(name, (vals["major"], vals["minor"]), drv, vals["sms"], vals["l2"]), ""
+    except Exception as exc:  # libcuda not loadable: no driver on this machine
+        return None, f"CUDA driver unavailable: {exc}"
+
+
+def default_arch() -> str:
+    """``KOPT_ARCH`` if set, else the current GPU's arch, else sm_90."""
+    env = os.environ.get("KOPT_ARCH")
+    if env:
+        return env
+    info, _ = probe()
+    if info is None:
+        return DEFAULT_ARCH
+    try:
+        return arch_for_cc(*info.cc)
+    except Exception:
+        return DEFAULT_ARCH

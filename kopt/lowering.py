@@ -1,0 +1,118 @@
+"""The lowering report: SASS mapped to source lines, with instruction classes and access widths."""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+_FUNC = re.compile(r"^\s*//-+ \.text\.(\S+)\s+-+")
+_LINE = re.compile(r'^\s*//## File "(?P<file>[^"]+)", line (?P<line>\d+)')
+_INSN = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(?P<text>[^;]*);")
+_PRED = re.compile(r"^@!?U?P[T0-9]+\s+")
+
+# opcode (before the first '.') -> class. Checked after the width-bearing memory opcodes below.
+_CLASSES = {
+    "LDG": "global load", "STG": "global store", "LDS": "shared load", "STS": "shared store",
+    "LDL": "local load (spill)", "STL": "local store (spill)", "LDSM": "ldmatrix", "STSM": "stmatrix",
+    "LDGSTS": "cp.async (LDGSTS)", "LDGDEPBAR": "cp.async commit", "DEPBAR": "dependency barrier",
+    "UBLKCP": "bulk copy (TMA)", "UTMALDG": "bulk tensor load (TMA)", "UTMASTG": "bulk tensor store (TMA)",
+    "UTMAPF": "bulk tensor prefetch (TMA)", "UTMAREDG": "bulk tensor reduce (TMA)", "UBLKRED": "bulk copy (TMA)",
+    "HMMA": "tensor core (HMMA)", "IMMA": "tensor core (IMMA)", "DMMA": "tensor core (DMMA)", "BMMA": "tensor core",
+    "HGMMA": "tensor core (HGMMA/wgmma)", "IGMMA": "tensor core (IGMMA/wgmma)", "QGMMA": "tensor core (QGMMA/wgmma)",
+    "BGMMA": "tensor core (wgmma)", "UTCHMMA": "tensor core (tcgen05)", "UTCQMMA": "tensor core (tcgen05)",
+    "UTCIMMA": "tensor core (tcgen05)", "UTCOMMA": "tensor core (tcgen05)",
+    "FFMA": "FFMA", "FADD": "FADD", "FMUL": "FMUL", "HFMA2": "HFMA2", "DFMA": "DFMA", "MUFU": "special function",
+    "BAR": "barrier", "WARPSYNC": "warp sync", "MEMBAR": "memory barrier", "SYNCS": "mbarrier (SYNCS)",
+    "FENCE": "fence", "ATOM": "atomic (generic)", "ATOMG": "atomic (global)", "ATOMS": "atomic (shared)",
+    "RED": "reduction (global)", "REDG": "reduction (global)", "SHFL": "warp shuffle", "VOTE": "warp vote",
+    "LD": "generic load", "ST": "generic store", "LDC": "constant load", "ULDC": "constant load",
+}
+_WIDTH_OPS = {"LDG", "STG", "LDS", "STS", "LDL", "STL", "LD", "ST", "LDGSTS"}
+_WIDTH_SUFFIX = {"U8": 8, "S8": 8, "U16": 16, "S16": 16, "32": 32, "64": 64, "128": 128, "256": 256}
+
+
+def classify(text: str) -> tuple[str, str | None, int | None]:
+    """(opcode, class, access width in bits) of one instruction's text."""
+    body = _PRED.sub("", text.strip())
+    mnemonic = body.split(None, 1)[0] if body else ""
+    parts = mnemonic.split(".")
+    op = parts[0]
+    cls = _CLASSES.get(op)
+    width = None
+    if op in _WIDTH_OPS:
+        width = 32
+        for p in parts[1:]:
+            if p in _WIDTH_SUFFIX:
+                width = _WIDTH_SUFFIX[p]
+    return mnemonic, cls, width
+
+
+@dataclass
+class KernelLowering:
+    name: str  # lowered name
+    instructions: int = 0
+    classes: Counter = field(default_factory=Counter)
+    widths: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))  # class -> width -> count
+    by_line: dict[tuple[str, int], list[str]] = field(default_factory=lambda: defaultdict(list))
+
+    @property
+    def global_load_widths(self) -> dict[int, int]:
+        return dict(self.widths.get("global load", {}))
+
+    @property
+    def has_spills(self) -> bool:
+        return bool(self.classes.get("local load (spill)") or self.classes.get("local store (spill)"))
+
+    @property
+    def tensor_core(self) -> list[str]:
+        return sorted(c for c in self.classes if c.startswith("tensor core"))
+
+    def summary(self) -> dict:
+        return {
+            "kernel": self.name,
+            "instructions": self.instructions,
+            "classes": dict(self.classes.most_common()),
+            "widths": {cls: {f"{w}-bit": n for w, n in sorted(c.items())} for cls, c in self.widths.items()},
+            "spills": self.has_spills,
+            "tensor_core": self.tensor_core,
+        }
+
+    def to_dict(self) -> dict:
+        lines = [
+            {"file": f, "line": ln, "instructions": insns}
+            for (f, ln), insns in sorted(self.by_line.items(), key=lambda kv: (kv[0][0], kv[0][1]))
+        ]
+        return {**self.summary(), "lines": lines}
+
+
+def parse_sass(sass: str) -> dict[str, KernelLowering]:
+    """Parse ``nvdisasm -g -c`` output into per-kernel reports (instructions attributed to the last line marker)."""
+    kernels: dict[str, KernelLowering] = {}
+    cur: KernelLowering | None = None
+    where: tuple[str, int] | None = None
+    for raw in sass.splitlines():
+        m = _FUNC.match(raw)
+        if m:
+            cur = kernels.setdefault(m.group(1), KernelLowering(m.group(1)))
+            where = None
+            continue
+        if cur is None:
+            continue
+        m = _LINE.match(raw)
+        if m:
+            where = (m.group("file"), int(m.group("line")))
+            continue
+        m = _INSN.match(raw)
+        if not m:
+            continue
+        mnemonic, cls, width = classify(m.group("text"))
+        if mnemonic in ("NOP", ""):
+            continue
+        cur.instructions += 1
+        if cls:
+            cur.classes[cls] += 1
+            if width is not None:
+                cur.widths[cls][width] += 1
+        if where is not None:
+            cur.by_line[where].append(mnemonic)
+    return kernels

@@ -185,7 +185,9 @@ def compile(
         if not Path(d).is_dir():
             raise InputError(f"include directory {d} does not exist")
     search_dirs = ([str(path.parent.resolve())] if path else []) + user_dirs
-    opts = [f"--gpu-architecture={arch}", f"-std={std}", "--ptxas-options=-v", *_define_options(defines), *options]
+    # -default-device: unannotated functions (CuTe/CUTLASS helpers) are device code, as JIT mode requires.
+    opts = [f"--gpu-architecture={arch}", f"-std={std}", "--ptxas-options=-v", "-default-device",
+            *_define_options(defines), *options]
     if lineinfo:
         opts.append("-lineinfo")
     all_opts = opts + [f"-I{d}" for d in search_dirs + list(headers.include_dirs)]

@@ -13,7 +13,7 @@ _PRED = re.compile(r"^@!?U?P[T0-9]+\s+")
 # opcode (before the first '.') -> class. Checked after the width-bearing memory opcodes below.
 _CLASSES = {
     "LDG": "global load", "STG": "global store", "LDS": "shared load", "STS": "shared store",
-    "LDL": "local load (spill)", "STL": "local store (spill)", "LDSM": "ldmatrix", "STSM": "stmatrix",
+    "LDL": "local load (LDL)", "STL": "local store (STL)", "LDSM": "ldmatrix", "STSM": "stmatrix",
     "LDGSTS": "cp.async (LDGSTS)", "LDGDEPBAR": "cp.async commit", "DEPBAR": "dependency barrier",
     "UBLKCP": "bulk copy (TMA)", "UTMALDG": "bulk tensor load (TMA)", "UTMASTG": "bulk tensor store (TMA)",
     "UTMAPF": "bulk tensor prefetch (TMA)", "UTMAREDG": "bulk tensor reduce (TMA)", "UBLKRED": "bulk copy (TMA)",
@@ -60,8 +60,8 @@ class KernelLowering:
         return dict(self.widths.get("global load", {}))
 
     @property
-    def has_spills(self) -> bool:
-        return bool(self.classes.get("local load (spill)") or self.classes.get("local store (spill)"))
+    def has_local_memory(self) -> bool:
+        return bool(self.classes.get("local load (LDL)") or self.classes.get("local store (STL)"))
 
     @property
     def tensor_core(self) -> list[str]:
@@ -73,7 +73,7 @@ class KernelLowering:
             "instructions": self.instructions,
             "classes": dict(self.classes.most_common()),
             "widths": {cls: {f"{w}-bit": n for w, n in sorted(c.items())} for cls, c in self.widths.items()},
-            "spills": self.has_spills,
+            "local_memory": self.has_local_memory,
             "tensor_core": self.tensor_core,
         }
 

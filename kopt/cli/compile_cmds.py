@@ -23,7 +23,7 @@ DefineOpt = typer.Option(None, "-D", "--define", help="preprocessor define NAME[
 KernelOpt = typer.Option(None, "--kernel", "-k", help="kernel name expression, e.g. 'gemm<128,64>'; repeatable")
 IncludeOpt = typer.Option(None, "-I", "--include", help="include directory; repeatable")
 StdOpt = typer.Option("c++17", "--std", help="C++ standard")
-OptionOpt = typer.Option(None, "-X", "--nvrtc-option", help="extra NVRTC option, e.g. -X=-maxrregcount=32")
+OptionOpt = typer.Option(None, "-X", "--nvrtc-option", help="extra NVRTC option, e.g. --nvrtc-option=-maxrregcount=32")
 JsonOpt = typer.Option(False, "--json", help="machine-readable output")
 
 
@@ -114,7 +114,7 @@ def explain_cmd(file: Path = FileArg, kernel: Optional[List[str]] = KernelOpt, a
         t.add_column("widths")
         for cls, n in rep.classes.most_common():
             widths = ", ".join(f"{w}-bit x{c}" for w, c in sorted(rep.widths.get(cls, {}).items()))
-            style = "red" if "spill" in cls else ("green" if cls.startswith("tensor core") else "")
+            style = "red" if cls.startswith("local") else ("green" if cls.startswith("tensor core") else "")
             t.add_row(f"[{style}]{cls}[/]" if style else cls, str(n), widths)
         console.print(t)
         flags = []
@@ -122,7 +122,7 @@ def explain_cmd(file: Path = FileArg, kernel: Optional[List[str]] = KernelOpt, a
         if gl:
             flags.append("global loads " + ("vectorized (" if max(gl) >= 64 else "scalar (")
                          + ", ".join(f"{w}-bit" for w in sorted(gl)) + ")")
-        flags.append("[red]local-memory spills (LDL/STL)[/]" if rep.has_spills else "no local-memory traffic")
+        flags.append("[red]local-memory traffic (LDL/STL: spills or indexed arrays)[/]" if rep.has_local_memory else "no local-memory traffic")
         if rep.tensor_core:
             flags.append("tensor cores: " + ", ".join(rep.tensor_core))
         console.print("  " + "; ".join(flags))

@@ -1,0 +1,88 @@
+"""A small neutral syntax tree that both front ends (libclang, tree-sitter) produce and the model builder consumes."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Loc:
+    file: str
+    line: int
+    col: int
+    end_line: int | None = None
+    end_col: int | None = None
+
+
+@dataclass
+class TypeInfo:
+    """What the analyzer needs of a C++ type: sizes, pointer-ness, array dimensions."""
+
+    spelling: str = ""
+    size: int | None = None  # sizeof the type itself
+    pointer: bool = False  # pointer or reference-to-array
+    pointee: str = ""  # spelling of the pointee / element type
+    pointee_size: int | None = None  # element size for pointers and arrays
+    dims: tuple = ()  # array dimensions: int, Node (dependent expression) or None (unsized)
+    ref: bool = False
+    volatile: bool = False
+    integral: bool = True
+
+
+@dataclass
+class Node:
+    """One node. ``kind`` says which fields matter (see the front ends for the exact shapes):
+
+    expressions: lit(val) name(name, ref) member(a, name, arrow, val=field byte offset) index(a, b)
+    call(name, args, a=object for methods, targs) bin(op, a, b) un(op, a) assign(op, a, b) cond(a, b, c)
+    cast(ty, a) sizeof(val) init(args) unknown(text)
+    statements: block(body) decl(name, ty, a=init, shared, extern) expr(a) if(a, b, c) for(init, a, b, body)
+    while(a, body) do(body, a) return(a) break continue asm(text, outs, ins) switch(a, body) unknown(text)
+    """
+
+    kind: str
+    loc: Loc | None = None
+    a: Any = None
+    b: Any = None
+    c: Any = None
+    op: str = ""
+    name: str = ""
+    val: Any = None
+    args: list = field(default_factory=list)
+    body: list = field(default_factory=list)
+    init: Any = None
+    ty: TypeInfo | None = None
+    targs: list = field(default_factory=list)
+    text: str = ""
+    ref: str = ""  # for names: param, local, global, func, tparam, enum, builtin
+    shared: bool = False
+    extern: bool = False
+    outs: list = field(default_factory=list)
+    ins: list = field(default_factory=list)
+
+
+@dataclass
+class Func:
+    name: str
+    params: list  # [(name, TypeInfo)]
+    body: Node | None
+    kernel: bool
+    loc: Loc
+    tparams: list = field(default_factory=list)  # [(name, "type" | "value")]
+    launch_bounds: int | str | None = None  # __launch_bounds__ first argument (text until resolved)
+
+
+@dataclass
+class Unit:
+    """A parsed file: its functions by name (kernels and device helpers), file-scope shared arrays, the front end."""
+
+    path: str
+    source: str
+    funcs: dict  # name -> list[Func] (overloads)
+    globals: dict = field(default_factory=dict)  # name -> Node(kind="decl") for __shared__/__constant__ at file scope
+    frontend: str = "libclang"
+    problems: list = field(default_factory=list)  # (Loc | None, reason) the front end could not handle
+
+    @property
+    def kernels(self) -> list[Func]:
+        return [f for fs in self.funcs.values() for f in fs if f.kernel]

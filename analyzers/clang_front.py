@@ -1,0 +1,603 @@
+"""libclang front end: parse CUDA C++ (device side, no toolkit needed) into the neutral tree of ``ast.py``."""
+from __future__ import annotations
+
+import ctypes
+import re
+from pathlib import Path
+
+from .ast import Func, Loc, Node, TypeInfo, Unit
+
+HERE = Path(__file__).parent
+DECLS = HERE / "cuda_decls.h"
+STUBS = HERE / "include"
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+
+_lib_ready = False
+ci = None  # clang.cindex, imported lazily so a missing libclang only disables this front end
+
+
+class FrontendError(Exception):
+    pass
+
+
+def _setup():
+    global _lib_ready, ci
+    if _lib_ready:
+        return
+    try:
+        import clang.cindex as _ci
+    except Exception as exc:  # pragma: no cover - depends on the install
+        raise FrontendError(f"libclang is not importable: {exc}")
+    ci = _ci
+    lib = ci.conf.lib
+    lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
+    lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
+    lib.clang_getBinaryOperatorKindSpelling.argtypes = [ctypes.c_int]
+    lib.clang_getBinaryOperatorKindSpelling.restype = ci._CXString
+    lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
+    lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
+    lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getKind.restype = ctypes.c_int
+    lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+    lib.clang_EvalResult_getAsDouble.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
+    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_dispose.restype = None
+    _lib_ready = True
+
+
+_index = None
+
+
+def _binop(c) -> str:
+    lib = ci.conf.lib
+    k = lib.clang_getCursorBinaryOperatorKind(c)
+    return ci._CXString.from_result(lib.clang_getBinaryOperatorKindSpelling(k)) if k else ""
+
+
+_UNARY = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
+
+
+def _evaluate(c):
+    """Constant value of an expression cursor (handles macros, constexpr, sizeof), or None."""
+    lib = ci.conf.lib
+    r = lib.clang_Cursor_Evaluate(c)
+    if not r:
+        return None
+    try:
+        kind = lib.clang_EvalResult_getKind(r)
+        if kind == 1:  # CXEval_Int
+            return int(lib.clang_EvalResult_getAsLongLong(r))
+        if kind == 2:  # CXEval_Float
+            return float(lib.clang_EvalResult_getAsDouble(r))
+        return None
+    finally:
+        lib.clang_EvalResult_dispose(r)
+
+
+def _strip_unknown_includes(path: Path, text: str, extra_dirs) -> str:
+    """Blank ``#include`` lines that resolve nowhere (host headers, CUTLASS...), keeping line numbers."""
+    dirs = [path.parent, STUBS, *map(Path, extra_dirs)]
+
+    def repl(m):
+        name = m.group(1)
+        if any((d / name).is_file() for d in dirs):
+            return m.group(0)
+        return "//" + m.group(0)[2:] if len(m.group(0)) >= 2 else ""
+
+    return _INCLUDE.sub(repl, text)
+
+
+class _Conv:
+    def __init__(self, path: str, source: str):
+        self.path = path
+        self.source = source
+        self.lines = source.splitlines()
+        self.problems: list = []
+
+    # ---- helpers
+    def loc(self, c) -> Loc:
+        e = c.extent
+        s, t = e.start, e.end
+        return Loc(self.path, s.line, s.column, t.line, max(t.column - 1, 1))
+
+    def text(self, c) -> str:
+        e = c.extent
+        if e.start.file is None or e.start.file.name != self.path:
+            return c.spelling or ""
+        s, t = e.start, e.end
+        if s.line == t.line and 0 < s.line <= len(self.lines):
+            return self.lines[s.line - 1][s.column - 1: t.column - 1]
+        chunk = self.lines[s.line - 1: t.line]
+        if not chunk:
+            return ""
+        chunk[-1] = chunk[-1][: t.column - 1]
+        chunk[0] = chunk[0][s.column - 1:]
+        return " ".join(x.strip() for x in chunk)
+
+    def typeinfo(self, t) -> TypeInfo:
+        K = ci.TypeKind
+        spelling = t.spelling
+        ti = TypeInfo(spelling=spelling, volatile=t.is_volatile_qualified())
+        if t.kind in (K.LVALUEREFERENCE, K.RVALUEREFERENCE):
+            ti2 = self.typeinfo(t.get_pointee())
+            ti2.ref = True
+            ti2.spelling = spelling
+            return ti2
+        if t.kind == K.ELABORATED or t.kind == K.TYPEDEF:
+            can = t.get_canonical()
+            if can.kind != t.kind:
+                inner = self.typeinfo(can)
+                inner.spelling = spelling
+                return inner
+        sz = t.get_size()
+        ti.size = sz if sz and sz > 0 else None
+        if t.kind == K.POINTER:
+            p = t.get_pointee()
+            ti.pointer = True
+            ti.pointee = p.spelling
+            ps = p.get_size()
+            ti.pointee_size = ps if ps and ps > 0 else None
+            ti.volatile = p.is_volatile_qualified()
+            ti.integral = False
+        elif t.kind in (K.CONSTANTARRAY, K.INCOMPLETEARRAY, K.DEPENDENTSIZEDARRAY, K.VARIABLEARRAY):
+            dims = []
+            cur = t
+            while cur.kind in (K.CONSTANTARRAY, K.INCOMPLETEARRAY, K.DEPENDENTSIZEDARRAY, K.VARIABLEARRAY):
+                if cur.kind == K.CONSTANTARRAY:
+                    dims.append(cur.get_array_size())
+                else:
+                    dims.append(None)
+                cur = cur.get_array_element_type()
+            ti.dims = tuple(dims)
+            ti.pointee = cur.spelling
+            es = cur.get_size()
+            ti.pointee_size = es if es and es > 0 else None
+            ti.volatile = ti.volatile or cur.is_volatile_qualified()
+            ti.integral = False
+        else:
+            ti.integral = t.kind in (K.INT, K.UINT, K.LONG, K.ULONG, K.LONGLONG, K.ULONGLONG, K.SHORT, K.USHORT,
+                                     K.CHAR_S, K.CHAR_U, K.SCHAR, K.UCHAR, K.BOOL, K.ENUM, K.INT128, K.UINT128)
+            if t.kind in (K.UNEXPOSED, K.RECORD) and spelling.split("::")[-1].strip() in ("size_t",):
+                ti.integral = True
+        return ti
+
+    def children(self, c):
+        return list(c.get_children())
+
+    # ---- expressions
+    def expr(self, c) -> Node:
+        K = ci.CursorKind
+        k = c.kind
+        loc = self.loc(c)
+        if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CXX_BOOL_LITERAL_EXPR, K.CHARACTER_LITERAL,
+                 K.CXX_NULL_PTR_LITERAL_EXPR, K.GNU_NULL_EXPR):
+            v = _evaluate(c)
+            if v is None and k == K.CXX_NULL_PTR_LITERAL_EXPR:
+                v = 0
+            return Node("lit", loc, val=v) if v is not None else Node("unknown", loc, text=self.text(c))
+        if k == K.STRING_LITERAL:
+            return Node("unknown", loc, text="string")
+        if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) or k.name in ("CXX_PAREN_LIST_INIT_EXPR",):
+            ch = self.children(c)
+            exprs = [x for x in ch if x.kind.is_expression()]
+            if len(exprs) == 1:
+                return self.expr(exprs[0])
+            if not exprs:
+                v = _evaluate(c)
+                if v is not None:
+                    return Node("lit", loc, val=v)
+                return Node("unknown", loc, text=self.text(c))
+            # dependent calls and the like show up as unexposed expressions with several children
+            first = exprs[0]
+            name = first.spelling or self.text(first)
+            return Node("call", loc, name=name, args=[self.expr(x) for x in exprs[1:]], text=self.text(c))
+        if k == K.DECL_REF_EXPR:
+            ref = c.referenced
+            name = c.spelling
+            rk = ref.kind if ref is not None else None
+            if rk == K.ENUM_CONSTANT_DECL:
+                return Node("lit", loc, val=ref.enum_value)
+            kind = {K.PARM_DECL: "param", K.VAR_DECL: "var", K.TEMPLATE_NON_TYPE_PARAMETER: "tparam",
+                    K.FUNCTION_DECL: "func", K.FUNCTION_TEMPLATE: "func"}.get(rk, "")
+            if kind == "var" and ref.semantic_parent is not None and ref.semantic_parent.kind in (
+                    K.TRANSLATION_UNIT, K.NAMESPACE, K.STRUCT_DECL, K.CLASS_DECL):
+                if name in ("threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"):
+                    kind = "builtin"
+                else:
+                    kind = "global"
+                    if ref.semantic_parent.kind in (K.STRUCT_DECL, K.CLASS_DECL) or _is_constexpr(ref):
+                        v = _evaluate(c)
+                        if v is not None:
+                            return Node("lit", loc, val=v)
+            if kind == "var" and _is_constexpr(ref):
+                v = _evaluate(c)
+                if v is not None:
+                    return Node("lit", loc, val=v)
+            return Node("name", loc, name=name, ref=kind, ty=self.typeinfo(c.type))
+        if k == K.MEMBER_REF_EXPR:
+            ch = [x for x in self.children(c) if x.kind.is_expression()]
+            base = self.expr(ch[0]) if ch else None
+            arrow = False
+            if ch:
+                bt = ch[0].type.get_canonical()
+                arrow = bt.kind == ci.TypeKind.POINTER
+            off = None
+            ref = c.referenced
+            if ref is not None and ref.kind == K.FIELD_DECL:
+                try:
+                    o = ref.get_field_offsetof()
+                    off = o // 8 if o is not None and o >= 0 else None
+                except Exception:
+                    off = None
+            return Node("member", loc, a=base, name=c.spelling, op="->" if arrow else ".", val=off,
+                        ty=self.typeinfo(c.type))
+        if k == K.ARRAY_SUBSCRIPT_EXPR:
+            ch = self.children(c)
+            return Node("index", loc, a=self.expr(ch[0]), b=self.expr(ch[1]), ty=self.typeinfo(c.type))
+        if k in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+            ch = self.children(c)
+            op = _binop(c)
+            if len(ch) != 2:
+                return Node("unknown", loc, text=self.text(c))
+            a, b = self.expr(ch[0]), self.expr(ch[1])
+            if op.endswith("=") and op not in ("==", "!=", "<=", ">="):
+                return Node("assign", loc, op=op, a=a, b=b)
+            if op not in ("=",):
+                v = _evaluate(c) if a.kind == "lit" and b.kind == "lit" else None
+                if v is not None:
+                    return Node("lit", loc, val=v)
+            return Node("bin", loc, op=op, a=a, b=b, ty=self.typeinfo(c.type))
+        if k == K.UNARY_OPERATOR:
+            ch = self.children(c)
+            uk = ci.conf.lib.clang_getCursorUnaryOperatorKind(c)
+            op = _UNARY.get(uk, "")
+            if not ch or not op:
+                return Node("unknown", loc, text=self.text(c))
+            return Node("un", loc, op=op, a=self.expr(ch[0]), ty=self.typeinfo(c.type))
+        if k == K.CONDITIONAL_OPERATOR:
+            ch = self.children(c)
+            return Node("cond", loc, a=self.expr(ch[0]), b=self.expr(ch[1]), c=self.expr(ch[2]))
+        if k in (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_CONST_CAST_EXPR,
+                 K.CXX_FUNCTIONAL_CAST_EXPR, K.CXX_DYNAMIC_CAST_EXPR):
+            exprs = [x for x in self.children(c) if x.kind.is_expression()]
+            if not exprs:
+                return Node("unknown", loc, text=self.text(c))
+            return Node("cast", loc, ty=self.typeinfo(c.type), a=self.expr(exprs[-1]))
+        if k == K.CXX_UNARY_EXPR:
+            v = _evaluate(c)
+            return Node("lit", loc, val=v) if v is not None else Node("sizeof", loc, text=self.text(c))
+        if k == K.INIT_LIST_EXPR:
+            return Node("init", loc, args=[self.expr(x) for x in self.children(c) if x.kind.is_expression()])
+        if k == K.CALL_EXPR:
+            return self.call(c, loc)
+        if k == K.CXX_THIS_EXPR:
+            return Node("unknown", loc, text="this")
+        v = _evaluate(c)
+        if v is not None:
+            return Node("lit", loc, val=v)
+        return Node("unknown", loc, text=self.text(c) or k.name)
+
+    def call(self, c, loc) -> Node:
+        K = ci.CursorKind
+        name = c.spelling
+        ch = self.children(c)
+        args = list(c.get_arguments())
+        obj = None
+        callee = ch[0] if ch else None
+        while callee is not None and callee.kind == K.UNEXPOSED_EXPR and list(callee.get_children()):
+            inner = list(callee.get_children())
+            if len(inner) != 1:
+                break
+            callee = inner[0]
+        if name.startswith("operator") and not name.startswith("operator()"):
+            op = name[len("operator"):].strip()
+            argn = [self.expr(x) for x in args] if args else [self.expr(x) for x in ch[1:] if x.kind.is_expression()]
+            # member operators: the object is the callee's base
+            if callee is not None and callee.kind == K.MEMBER_REF_EXPR:
+                base = [x for x in callee.get_children() if x.kind.is_expression()]
+                if base:
+                    argn = [self.expr(base[0])] + argn
+            if len(argn) == 2:
+                if op.endswith("=") and op not in ("==", "!=", "<=", ">="):
+                    return Node("assign", loc, op=op, a=argn[0], b=argn[1])
+                if op == "[]":
+                    return Node("index", loc, a=argn[0], b=argn[1], ty=self.typeinfo(c.type))
+                return Node("bin", loc, op=op, a=argn[0], b=argn[1], ty=self.typeinfo(c.type))
+            if len(argn) == 1 and op in ("-", "!", "~", "*", "&", "+", "++", "--"):
+                return Node("un", loc, op={"++": "pre++", "--": "pre--"}.get(op, op), a=argn[0])
+            return Node("call", loc, name=name, args=argn, text=self.text(c))
+        if callee is not None and callee.kind == K.MEMBER_REF_EXPR:
+            base = [x for x in callee.get_children() if x.kind.is_expression()]
+            if base:
+                obj = self.expr(base[0])
+            name = callee.spelling or name
+        if not name and callee is not None:
+            name = callee.spelling or self.text(callee)
+        qual = name
+        if callee is not None and callee.kind in (K.DECL_REF_EXPR, K.OVERLOADED_DECL_REF):
+            ref = callee.referenced
+            if ref is not None:
+                parts = []
+                p = ref.semantic_parent
+                while p is not None and p.kind == K.NAMESPACE:
+                    parts.append(p.spelling)
+                    p = p.semantic_parent
+                if parts:
+                    qual = "::".join(reversed(parts)) + "::" + name
+        targs = []
+        if callee is not None:
+            t = self.text(callee)
+            m = re.search(r"<(.*)>\s*$", t)
+            if m:
+                targs = _split_targs(m.group(1))
+        if not args and ch[1:]:
+            args = [x for x in ch[1:] if x.kind.is_expression()]
+        ty = self.typeinfo(c.type)
+        if c.referenced is not None and c.referenced.kind == K.CONSTRUCTOR:
+            return Node("call", loc, name="__ctor__", args=[self.expr(x) for x in args], ty=ty, text=self.text(c))
+        return Node("call", loc, name=qual, a=obj, args=[self.expr(x) for x in args], targs=targs, ty=ty,
+                    text=self.text(c))
+
+    # ---- statements
+    def stmt(self, c) -> Node | None:
+        K = ci.CursorKind
+        k = c.kind
+        loc = self.loc(c)
+        if k == K.COMPOUND_STMT:
+            return Node("block", loc, body=[s for s in (self.stmt(x) for x in self.children(c)) if s is not None])
+        if k == K.DECL_STMT:
+            decls = [self.decl(x) for x in self.children(c) if x.kind == K.VAR_DECL]
+            return decls[0] if len(decls) == 1 else Node("block", loc, body=decls, val="decls")
+        if k == K.IF_STMT:
+            ch = self.children(c)
+            parts = [x for x in ch if x.kind != K.VAR_DECL]
+            # [init-stmt] cond then [else]; libclang lists only what exists
+            if len(parts) >= 3 and not parts[-1].kind.is_expression() and not parts[-2].kind.is_expression() \
+                    and parts[-3].kind.is_expression():
+                cond, then, els = parts[-3], parts[-2], parts[-1]
+            else:
+                cond, then, els = parts[-2], parts[-1], None
+            return Node("if", loc, a=self.expr(cond), b=self.stmt(then), c=self.stmt(els) if els is not None else None)
+        if k == K.FOR_STMT:
+            return self.for_stmt(c, loc)
+        if k == K.WHILE_STMT:
+            ch = self.children(c)
+            return Node("while", loc, a=self.expr(ch[-2]), body=[self.stmt(ch[-1])])
+        if k == K.DO_STMT:
+            ch = self.children(c)
+            return Node("do", loc, a=self.expr(ch[-1]), body=[self.stmt(ch[0])])
+        if k == K.RETURN_STMT:
+            ch = self.children(c)
+            return Node("return", loc, a=self.expr(ch[0]) if ch else None)
+        if k == K.BREAK_STMT:
+            return Node("break", loc)
+        if k == K.CONTINUE_STMT:
+            return Node("continue", loc)
+        if k == K.NULL_STMT:
+            return None
+        if k == K.ASM_STMT:
+            return self.asm(c, loc)
+        if k == K.SWITCH_STMT:
+            ch = self.children(c)
+            return Node("switch", loc, a=self.expr(ch[0]), body=[self.stmt(ch[-1])])
+        if k in (K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT):
+            ch = [x for x in self.children(c) if not x.kind.is_expression()]
+            return Node("block", loc, body=[self.stmt(x) for x in ch if self.stmt(x) is not None])
+        if k.is_expression():
+            return Node("expr", loc, a=self.expr(c))
+        if k == K.VAR_DECL:
+            return self.decl(c)
+        self.problems.append((loc, f"unsupported statement {k.name.lower()}"))
+        return Node("unknown", loc, text=k.name)
+
+    def decl(self, c) -> Node:
+        K = ci.CursorKind
+        loc = self.loc(c)
+        ch = self.children(c)
+        shared = any(x.kind == K.CUDASHARED_ATTR for x in ch)
+        constant = any(x.kind == K.CUDACONSTANT_ATTR for x in ch)
+        ty = self.typeinfo(c.type)
+        exprs = [x for x in ch if x.kind.is_expression()]
+        init = None
+        dep_dims = []
+        if ty.dims:
+            n_dep = sum(1 for d in ty.dims if d is None)
+            if c.type.kind == ci.TypeKind.INCOMPLETEARRAY:
+                n_dep -= 1
+            dep_dims = exprs[:n_dep]
+            exprs = exprs[n_dep:]
+            if dep_dims:
+                conv = [self.expr(x) for x in dep_dims]
+                it = iter(conv)
+                dims = []
+                for i, d in enumerate(ty.dims):
+                    if d is None and not (i == 0 and c.type.kind == ci.TypeKind.INCOMPLETEARRAY):
+                        dims.append(next(it, None))
+                    else:
+                        dims.append(d)
+                ty.dims = tuple(dims)
+        if exprs:
+            init = self.expr(exprs[-1])
+        ext = c.storage_class == ci.StorageClass.EXTERN
+        return Node("decl", loc, name=c.spelling, ty=ty, a=init, shared=shared or constant, extern=ext,
+                    val="constant" if constant else None)
+
+    def for_stmt(self, c, loc) -> Node:
+        ch = self.children(c)
+        toks = list(c.get_tokens())
+        # find the header: '(' ... ';' ... ';' ... ')'
+        depth, semis, close = 0, [], None
+        for t in toks:
+            s = t.spelling
+            if s == "(":
+                depth += 1
+            elif s == ")":
+                depth -= 1
+                if depth == 0:
+                    close = t.extent.start
+                    break
+            elif s == ";" and depth == 1:
+                semis.append(t.extent.start)
+        init = cond = inc = None
+        body = ch[-1] if ch else None
+        if len(semis) == 2 and close is not None:
+            def pos(x):
+                return (x.line, x.column)
+            s1, s2, cl = pos(semis[0]), pos(semis[1]), pos(close)
+            for x in ch[:-1]:
+                p = pos(x.extent.start)
+                if p < s1:
+                    init = x
+                elif p < s2:
+                    if x.kind != ci.CursorKind.VAR_DECL:
+                        cond = x
+                elif p < cl:
+                    inc = x
+        else:
+            rest = ch[:-1]
+            init, cond, inc = (rest + [None] * 3)[:3] if len(rest) == 3 else (None, None, None)
+        init_n = self.stmt(init) if init is not None else None
+        return Node("for", loc, init=init_n, a=self.expr(cond) if cond is not None else None,
+                    b=self.expr(inc) if inc is not None else None,
+                    body=[self.stmt(body)] if body is not None else [])
+
+    def asm(self, c, loc) -> Node:
+        toks = [t.spelling for t in c.get_tokens()]
+        strings, i = [], 0
+        while i < len(toks) and toks[i] != "(":
+            i += 1
+        i += 1
+        while i < len(toks) and toks[i].startswith('"'):
+            strings.append(_unquote(toks[i]))
+            i += 1
+        # count output operands: constraints between the first ':' and the second ':'
+        n_out = 0
+        if i < len(toks) and toks[i] in (":", "::"):
+            if toks[i] == ":":
+                depth = 0
+                j = i + 1
+                while j < len(toks):
+                    t = toks[j]
+                    if t in ("(", "["):
+                        depth += 1
+                    elif t in (")", "]"):
+                        depth -= 1
+                        if depth < 0:
+                            break
+                    elif depth == 0 and t in (":", "::"):
+                        break
+                    elif depth == 0 and t.startswith('"'):
+                        n_out += 1
+                    j += 1
+        ops = [self.expr(x) for x in self.children(c) if x.kind.is_expression()]
+        return Node("asm", loc, text="".join(strings), outs=ops[:n_out], ins=ops[n_out:])
+
+
+def _unquote(s: str) -> str:
+    s = s[1:-1] if len(s) >= 2 else s
+    return s.replace("\\n", "\n").replace("\\t", "\t").replace('\\"', '"')
+
+
+def _split_targs(s: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def _is_constexpr(ref) -> bool:
+    if ref is None:
+        return False
+    try:
+        toks = [t.spelling for t in ref.get_tokens()][:4]
+    except Exception:
+        return False
+    return "constexpr" in toks or ("const" in toks and ref.type.is_const_qualified())
+
+
+_LB = re.compile(r"__launch_bounds__\s*\(\s*([^,)]+)")
+
+
+def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=()) -> Unit:
+    """Parse ``source`` (the contents of ``path``); errors in the file become ``FrontendError``."""
+    global _index
+    _setup()
+    if _index is None:
+        _index = ci.Index.create()
+    args = ["-x", "cuda", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "--cuda-gpu-arch=sm_90",
+            "--cuda-device-only", "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=20",
+            "-include", str(DECLS), "-isystem", str(STUBS)]
+    for d in include_dirs:
+        args += ["-I", str(d)]
+    for k, v in (defines or {}).items():
+        args.append(f"-D{k}" if v is None else f"-D{k}={v}")
+    fname = str(path)
+    text = _strip_unknown_includes(Path(fname), source, include_dirs)
+    try:
+        tu = _index.parse(fname, args=args, unsaved_files=[(fname, text)],
+                          options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD * 0)
+    except ci.TranslationUnitLoadError as exc:
+        raise FrontendError(f"libclang could not parse the file: {exc}")
+    errors = [d for d in tu.diagnostics if d.severity >= 3]
+    if errors:
+        d = errors[0]
+        where = f"{d.location.file}:{d.location.line}:{d.location.column}" if d.location.file else ""
+        raise FrontendError(f"libclang: {where}: {d.spelling}" + (f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""))
+    conv = _Conv(fname, source)
+    unit = Unit(path=fname, source=source, funcs={}, frontend="libclang")
+    K = ci.CursorKind
+
+    def visit(cur):
+        for c in cur.get_children():
+            if c.location.file is None or c.location.file.name != fname:
+                continue
+            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                visit(c)
+            elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
+                f = _func(conv, c, source)
+                if f is not None:
+                    unit.funcs.setdefault(f.name, []).append(f)
+            elif c.kind == K.VAR_DECL:
+                d = conv.decl(c)
+                unit.globals[d.name] = d
+
+    visit(tu.cursor)
+    unit.problems = conv.problems
+    return unit
+
+
+def _func(conv: _Conv, c, source: str) -> Func | None:
+    K = ci.CursorKind
+    ch = list(c.get_children())
+    body = next((x for x in ch if x.kind == K.COMPOUND_STMT), None)
+    if body is None:
+        return None
+    kernel = any(x.kind == K.CUDAGLOBAL_ATTR for x in ch)
+    params = [(x.spelling, conv.typeinfo(x.type)) for x in ch if x.kind == K.PARM_DECL]
+    tparams = [(x.spelling, "type" if x.kind == K.TEMPLATE_TYPE_PARAMETER else "value") for x in ch
+               if x.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER)]
+    lb = None
+    if kernel:
+        head = conv.text(c).split("(", 1)
+        start = c.extent.start
+        line_text = "\n".join(conv.lines[max(start.line - 3, 0): c.location.line])
+        m = _LB.search(line_text)
+        if m:
+            lb = m.group(1).strip()
+        del head
+    return Func(name=c.spelling, params=params, body=conv.stmt(body), kernel=kernel, loc=conv.loc(c),
+                tparams=tparams, launch_bounds=lb)

@@ -1,0 +1,224 @@
+// kopt analyzers: built-in CUDA declarations for parsing device code with libclang without a CUDA toolkit.
+// Force-included before every file; the stub headers in include/ are empty so real #includes resolve here.
+// Declarations only: enough for parsing and name resolution, not a runtime.
+#pragma once
+#define __KOPT_ANALYZER__ 1
+#define __CUDACC__ 1
+#define __CUDA_ARCH__ 900
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __grid_constant__
+#define __align__(n) __attribute__((aligned(n)))
+#define __cluster_dims__(...)
+#define CUDART_INF_F __builtin_huge_valf()
+#define INFINITY __builtin_huge_valf()
+#define NAN __builtin_nanf("")
+#define FLT_MAX 3.402823466e+38F
+#define FLT_MIN 1.175494351e-38F
+#define DBL_MAX 1.7976931348623158e+308
+#define INT_MAX 2147483647
+#define INT_MIN (-INT_MAX - 1)
+#define UINT_MAX 0xffffffffu
+#define NULL 0
+#define assert(x) ((void)0)
+
+typedef unsigned long size_t;
+typedef long ptrdiff_t;
+typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long long int64_t;
+typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t; typedef unsigned long uintptr_t; typedef long intptr_t;
+namespace std { using ::size_t; using ::int8_t; using ::int16_t; using ::int32_t; using ::int64_t;
+  using ::uint8_t; using ::uint16_t; using ::uint32_t; using ::uint64_t;
+  template <class T> struct remove_reference { typedef T type; };
+  template <class T> struct remove_reference<T&> { typedef T type; };
+  template <class T> __device__ typename remove_reference<T>::type&& move(T&& t);
+  template <class T> __device__ const T& min(const T& a, const T& b);
+  template <class T> __device__ const T& max(const T& a, const T& b);
+}
+
+
+#define __KOPT_VEC2(T, N) struct __attribute__((aligned(2 * sizeof(T)))) N##2 { T x, y; }; \
+  __device__ N##2 make_##N##2(T, T);
+#define __KOPT_VEC4(T, N) struct __attribute__((aligned(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)))) N##4 { T x, y, z, w; }; \
+  __device__ N##4 make_##N##4(T, T, T, T);
+#define __KOPT_VEC3(T, N) struct N##3 { T x, y, z; }; __device__ N##3 make_##N##3(T, T, T);
+#define __KOPT_VEC1(T, N) struct N##1 { T x; }; __device__ N##1 make_##N##1(T);
+#define __KOPT_VECS(T, N) __KOPT_VEC1(T, N) __KOPT_VEC2(T, N) __KOPT_VEC3(T, N) __KOPT_VEC4(T, N)
+__KOPT_VECS(float, float) __KOPT_VECS(double, double) __KOPT_VECS(int, int) __KOPT_VECS(unsigned int, uint)
+__KOPT_VECS(char, char) __KOPT_VECS(unsigned char, uchar) __KOPT_VECS(short, short)
+__KOPT_VECS(unsigned short, ushort) __KOPT_VECS(long long, longlong) __KOPT_VECS(unsigned long long, ulonglong)
+
+struct dim3 { unsigned int x, y, z;
+  __host__ __device__ dim3(unsigned int x = 1, unsigned int y = 1, unsigned int z = 1); };
+extern __device__ const uint3 threadIdx;
+extern __device__ const uint3 blockIdx;
+extern __device__ const dim3 blockDim;
+extern __device__ const dim3 gridDim;
+extern __device__ const int warpSize;
+
+struct __attribute__((aligned(2))) __half { unsigned short __x; __device__ __half(); __device__ __half(float);
+  __device__ operator float() const; };
+struct __attribute__((aligned(4))) __half2 { __half x, y; };
+struct __attribute__((aligned(2))) __nv_bfloat16 { unsigned short __x; __device__ __nv_bfloat16();
+  __device__ __nv_bfloat16(float); __device__ operator float() const; };
+struct __attribute__((aligned(4))) __nv_bfloat162 { __nv_bfloat16 x, y; };
+typedef __half half; typedef __half2 half2; typedef __nv_bfloat16 nv_bfloat16; typedef __nv_bfloat162 nv_bfloat162;
+__device__ __half operator+(const __half&, const __half&); __device__ __half operator*(const __half&, const __half&);
+__device__ __half operator-(const __half&, const __half&);
+__device__ __half2 operator+(const __half2&, const __half2&); __device__ __half2 operator*(const __half2&, const __half2&);
+__device__ __half __float2half(float); __device__ __half __float2half_rn(float); __device__ float __half2float(__half);
+__device__ __half2 __floats2half2_rn(float, float); __device__ __half2 __float2half2_rn(float);
+__device__ float2 __half22float2(__half2); __device__ __half2 __halves2half2(__half, __half);
+__device__ __half __hadd(__half, __half); __device__ __half __hmul(__half, __half); __device__ __half __hfma(__half, __half, __half);
+__device__ __half2 __hadd2(__half2, __half2); __device__ __half2 __hmul2(__half2, __half2);
+__device__ __half2 __hfma2(__half2, __half2, __half2); __device__ __half __hmax(__half, __half);
+__device__ __nv_bfloat16 __float2bfloat16(float); __device__ float __bfloat162float(__nv_bfloat16);
+__device__ __nv_bfloat162 __floats2bfloat162_rn(float, float);
+
+// synchronization
+__device__ void __syncwarp(unsigned mask = 0xffffffffu);
+__device__ int __syncthreads_count(int); __device__ int __syncthreads_and(int); __device__ int __syncthreads_or(int);
+__device__ void __threadfence(); __device__ void __threadfence_block(); __device__ void __threadfence_system();
+__device__ unsigned __activemask();
+__device__ void __nanosleep(unsigned);
+__device__ long long clock64(); __device__ long long clock();
+// warp shuffles and votes
+#define __KOPT_SHFL(T) __device__ T __shfl_sync(unsigned, T, int, int = 32); \
+  __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32); __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32); \
+  __device__ T __shfl_xor_sync(unsigned, T, int, int = 32);
+__KOPT_SHFL(int) __KOPT_SHFL(unsigned) __KOPT_SHFL(float) __KOPT_SHFL(double) __KOPT_SHFL(long long)
+__KOPT_SHFL(unsigned long long) __KOPT_SHFL(__half) __KOPT_SHFL(__half2)
+__device__ unsigned __ballot_sync(unsigned, int); __device__ int __all_sync(unsigned, int); __device__ int __any_sync(unsigned, int);
+__device__ unsigned __match_any_sync(unsigned, int);
+__device__ int __reduce_add_sync(unsigned, int); __device__ unsigned __reduce_max_sync(unsigned, unsigned);
+__device__ unsigned __reduce_min_sync(unsigned, unsigned);
+// atomics
+#define __KOPT_ATOM(T) __device__ T atomicAdd(T*, T); __device__ T atomicSub(T*, T); __device__ T atomicExch(T*, T); \
+  __device__ T atomicMin(T*, T); __device__ T atomicMax(T*, T); __device__ T atomicCAS(T*, T, T); \
+  __device__ T atomicAnd(T*, T); __device__ T atomicOr(T*, T); __device__ T atomicXor(T*, T); \
+  __device__ T atomicAdd_block(T*, T); __device__ T atomicAdd_system(T*, T);
+__KOPT_ATOM(int) __KOPT_ATOM(unsigned int) __KOPT_ATOM(unsigned long long)
+__device__ float atomicAdd(float*, float); __device__ double atomicAdd(double*, double);
+__device__ float atomicExch(float*, float); __device__ float atomicMax(float*, float); __device__ float atomicMin(float*, float);
+__device__ __half2 atomicAdd(__half2*, __half2); __device__ __half atomicAdd(__half*, __half);
+__device__ unsigned atomicInc(unsigned*, unsigned); __device__ unsigned atomicDec(unsigned*, unsigned);
+// integer intrinsics
+__device__ int __popc(unsigned); __device__ int __popcll(unsigned long long); __device__ int __clz(int);
+__device__ int __ffs(int); __device__ unsigned __brev(unsigned); __device__ unsigned __byte_perm(unsigned, unsigned, unsigned);
+__device__ int __mul24(int, int); __device__ unsigned __umul24(unsigned, unsigned); __device__ int __mulhi(int, int);
+__device__ unsigned __funnelshift_l(unsigned, unsigned, unsigned); __device__ unsigned __funnelshift_r(unsigned, unsigned, unsigned);
+__device__ int __float_as_int(float); __device__ float __int_as_float(int); __device__ unsigned __float_as_uint(float);
+__device__ float __uint_as_float(unsigned); __device__ long long __double_as_longlong(double);
+__device__ double __longlong_as_double(long long);
+__device__ int __float2int_rn(float); __device__ int __float2int_rz(float); __device__ float __int2float_rn(int);
+__device__ unsigned __float2uint_rn(float);
+template <class T> __device__ T __ldg(const T*); template <class T> __device__ T __ldcg(const T*);
+template <class T> __device__ T __ldcs(const T*); template <class T> __device__ T __ldlu(const T*);
+template <class T> __device__ void __stcg(T*, T); template <class T> __device__ void __stcs(T*, T);
+__device__ size_t __cvta_generic_to_shared(const void*); __device__ void* __cvta_shared_to_generic(size_t);
+__device__ size_t __cvta_generic_to_global(const void*);
+__device__ unsigned __isShared(const void*); __device__ unsigned __isGlobal(const void*);
+// math
+#define __KOPT_F1(n) __device__ float n##f(float); __device__ double n(double);
+__KOPT_F1(exp) __KOPT_F1(exp2) __KOPT_F1(log) __KOPT_F1(log2) __KOPT_F1(log1p) __KOPT_F1(expm1) __KOPT_F1(sqrt)
+__KOPT_F1(rsqrt) __KOPT_F1(sin) __KOPT_F1(cos) __KOPT_F1(tan) __KOPT_F1(tanh) __KOPT_F1(erf) __KOPT_F1(fabs)
+__KOPT_F1(floor) __KOPT_F1(ceil) __KOPT_F1(round) __KOPT_F1(trunc) __KOPT_F1(cbrt) __KOPT_F1(log10) __KOPT_F1(sinh)
+__KOPT_F1(cosh) __KOPT_F1(atan) __KOPT_F1(asin) __KOPT_F1(acos) __KOPT_F1(rint) __KOPT_F1(nearbyint)
+#define __KOPT_F2(n) __device__ float n##f(float, float); __device__ double n(double, double);
+__KOPT_F2(pow) __KOPT_F2(fmax) __KOPT_F2(fmin) __KOPT_F2(fmod) __KOPT_F2(atan2) __KOPT_F2(hypot) __KOPT_F2(copysign)
+__device__ float fmaf(float, float, float); __device__ double fma(double, double, double);
+__device__ float __expf(float); __device__ float __logf(float); __device__ float __sinf(float); __device__ float __cosf(float);
+__device__ float __powf(float, float); __device__ float __fdividef(float, float); __device__ float __frcp_rn(float);
+__device__ float __fsqrt_rn(float); __device__ float __saturatef(float); __device__ float __exp10f(float);
+__device__ float __fmaf_rn(float, float, float); __device__ float __fadd_rn(float, float); __device__ float __fmul_rn(float, float);
+__device__ void sincosf(float, float*, float*); __device__ int isnan(float); __device__ int isinf(float);
+__device__ int isfinite(float); __device__ int signbit(float);
+__device__ int min(int, int); __device__ unsigned min(unsigned, unsigned); __device__ long long min(long long, long long);
+__device__ float min(float, float); __device__ double min(double, double);
+__device__ int max(int, int); __device__ unsigned max(unsigned, unsigned); __device__ long long max(long long, long long);
+__device__ float max(float, float); __device__ double max(double, double);
+__device__ unsigned umin(unsigned, unsigned); __device__ unsigned umax(unsigned, unsigned);
+__device__ int abs(int); __device__ float abs(float); __device__ long long llabs(long long);
+extern "C" __device__ int printf(const char*, ...);
+extern "C" __device__ void* memcpy(void*, const void*, size_t); extern "C" __device__ void* memset(void*, int, size_t);
+// Ampere async copies (pipeline primitives)
+__device__ void __pipeline_memcpy_async(void*, const void*, size_t, size_t = 0);
+__device__ void __pipeline_commit(); __device__ void __pipeline_wait_prior(size_t);
+
+namespace cooperative_groups {
+  struct thread_group { __device__ void sync() const; __device__ unsigned thread_rank() const;
+    __device__ unsigned size() const; __device__ unsigned num_threads() const; };
+  struct thread_block : thread_group { __device__ dim3 group_index() const; __device__ dim3 thread_index() const;
+    __device__ dim3 group_dim() const; __device__ dim3 dim_threads() const; };
+  struct grid_group : thread_group { __device__ bool is_valid() const; __device__ unsigned long long thread_rank() const;
+    __device__ unsigned long long size() const; };
+  struct cluster_group : thread_group { __device__ unsigned block_rank() const; __device__ void barrier_wait();
+    __device__ unsigned barrier_arrive(); };
+  template <unsigned N, class P = void> struct thread_block_tile : thread_group {
+    __device__ unsigned meta_group_rank() const; __device__ unsigned meta_group_size() const;
+    template <class T> __device__ T shfl(T, int) const; template <class T> __device__ T shfl_down(T, unsigned) const;
+    template <class T> __device__ T shfl_up(T, unsigned) const; template <class T> __device__ T shfl_xor(T, unsigned) const;
+    __device__ unsigned ballot(int) const; __device__ int any(int) const; __device__ int all(int) const; };
+  struct coalesced_group : thread_group { template <class T> __device__ T shfl(T, int) const; };
+  __device__ thread_block this_thread_block(); __device__ grid_group this_grid();
+  __device__ cluster_group this_cluster(); __device__ coalesced_group coalesced_threads();
+  template <unsigned N, class P> __device__ thread_block_tile<N, P> tiled_partition(const P&);
+  __device__ thread_group tiled_partition(const thread_group&, unsigned);
+  template <class G> __device__ void sync(const G&);
+  template <class G> __device__ void wait(const G&); template <unsigned N, class G> __device__ void wait_prior(const G&);
+  template <class G, class T> __device__ void memcpy_async(const G&, T*, const T*, size_t);
+  template <class T> struct plus { __device__ T operator()(T, T) const; };
+  template <class T> struct greater { __device__ T operator()(T, T) const; };
+  template <class T> struct less { __device__ T operator()(T, T) const; };
+  template <class G, class T, class Op> __device__ T reduce(const G&, T, Op);
+  template <class G, class T, class Op> __device__ T inclusive_scan(const G&, T, Op);
+  template <class G, class T, class Op> __device__ T exclusive_scan(const G&, T, Op);
+}
+namespace cuda {
+  enum thread_scope { thread_scope_system, thread_scope_device, thread_scope_block, thread_scope_thread };
+  template <thread_scope S = thread_scope_system> struct barrier {
+    struct arrival_token {};
+    __device__ arrival_token arrive(long = 1); __device__ void wait(arrival_token&&) const;
+    __device__ void arrive_and_wait(); __device__ void arrive_and_drop();
+    __device__ static constexpr long max() { return 1 << 20; } };
+  template <thread_scope S> __device__ void init(barrier<S>*, long);
+  template <thread_scope S = thread_scope_system> struct pipeline {
+    __device__ void producer_acquire(); __device__ void producer_commit(); __device__ void consumer_wait();
+    __device__ void consumer_release(); };
+  template <thread_scope S, unsigned char N> struct pipeline_shared_state {};
+  __device__ pipeline<thread_scope_thread> make_pipeline();
+  template <class G, class St> __device__ pipeline<thread_scope_block> make_pipeline(const G&, St*);
+  template <unsigned char N, thread_scope S> __device__ void pipeline_consumer_wait_prior(pipeline<S>&);
+  template <size_t A> struct aligned_size_t { size_t v; __device__ aligned_size_t(size_t); };
+  template <class T, class Sync> __device__ void memcpy_async(T*, const T*, size_t, Sync&);
+  template <class G, class T, class Sync> __device__ void memcpy_async(const G&, T*, const T*, size_t, Sync&);
+  namespace device { namespace experimental {
+    __device__ void fence_proxy_async_shared_cta();
+    template <class B> __device__ void cp_async_bulk_tensor_2d_global_to_shared(void*, const void*, int, int, B&);
+    template <class B> __device__ void cp_async_bulk_tensor_1d_global_to_shared(void*, const void*, int, B&);
+    __device__ void cp_async_bulk_tensor_2d_shared_to_global(const void*, int, int, const void*);
+    __device__ void cp_async_bulk_commit_group(); template <int N> __device__ void cp_async_bulk_wait_group_read();
+  } }
+  namespace ptx { struct space_shared_t {}; constexpr space_shared_t space_shared{};
+    __device__ void fence_proxy_async(); __device__ void fence_proxy_async(space_shared_t); }
+  namespace std { using ::std::min; using ::std::max; }
+}
+namespace nvcuda { namespace wmma {
+  struct matrix_a {}; struct matrix_b {}; struct accumulator {}; struct row_major {}; struct col_major {};
+  enum layout_t { mem_row_major, mem_col_major };
+  template <class U, int M, int N, int K, class T, class L = void> struct fragment { T x[8]; int num_elements; };
+  template <class F, class T> __device__ void load_matrix_sync(F&, const T*, unsigned);
+  template <class F, class T> __device__ void load_matrix_sync(F&, const T*, unsigned, layout_t);
+  template <class F, class T> __device__ void store_matrix_sync(T*, const F&, unsigned, layout_t);
+  template <class F, class T> __device__ void fill_fragment(F&, T);
+  template <class D, class A, class B, class C> __device__ void mma_sync(D&, const A&, const B&, const C&);
+} }
+struct CUtensorMap { alignas(64) unsigned long long opaque[16]; };
+typedef CUtensorMap CUtensorMap_st;

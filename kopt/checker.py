@@ -1,0 +1,79 @@
+"""Correctness check of a candidate against a task: compile on the CPU, run and compare in the worker."""
+from __future__ import annotations
+
+import secrets
+import time
+
+from .candidate import Candidate
+from .diagnostic import Diagnostic, Location, Severity
+from .errors import CompileError, InputError
+from .plan import resolve
+from .task import Task
+from .verdict import Verdict
+from .worker import WorkerClient, WorkerFailure
+
+_HINTS = {
+    "runtime.illegal-address": "an access fell outside an allocation: check bounds guards and index arithmetic",
+    "runtime.timeout": "the kernel did not finish: look for a loop whose exit depends on data or a barrier "
+                       "some threads never reach",
+    "runtime.out-of-memory": "a buffer or scratch allocation is larger than the GPU's memory",
+    "launch.mismatch": "make the launch's args=(...) match the kernel's parameters in order and type",
+}
+
+
+def prepare(task: Task, candidate, config: dict | None, arch: str | None):
+    """Compile a candidate for a task: (Candidate, config, Artifact). Raises CompileError / InputError."""
+    cand = Candidate.load(candidate)
+    if cand.task and cand.task != task.name:
+        raise InputError(f"{cand.name} declares task {cand.task!r} but is checked against {task.name!r}")
+    cfg = cand.check_config(config or {})
+    art = cand.compile(cfg, arch=arch or task.arch_for_run())
+    return cand, cfg, art
+
+
+def check(task: Task, candidate, *, config: dict | None = None, arch: str | None = None, shapes=None,
+          worker: WorkerClient | None = None, seeds: list[int] | None = None) -> Verdict:
+    """Verdict for ``candidate`` (path, source text or Candidate) on every shape of ``task`` (or ``shapes``)."""
+    t0 = time.perf_counter()
+    cand = Candidate.load(candidate)
+    verdict = Verdict(task=task.name, candidate=cand.name, config=dict(config or {}))
+    try:
+        cand, cfg, art = prepare(task, cand, config, arch)
+    except CompileError as exc:
+        verdict.diagnostics = exc.diagnostics or [Diagnostic("compile.error", Severity.ERROR, exc.message)]
+        verdict.seconds = time.perf_counter() - t0
+        return verdict
+    verdict.config, verdict.arch, verdict.compiled = cfg, art.arch, True
+    verdict.resources = {k: v.resources.to_dict() for k, v in art.kernels.items()}
+    verdict.diagnostics += art.diagnostics
+    selected = list(shapes) if shapes is not None else list(task.shapes)
+    lowered = {name: k.lowered for name, k in art.kernels.items()}
+    plans = [resolve(task, cand, s, cfg, lowered, art.arch) for s in selected]
+    seeds = seeds or [secrets.randbits(31) for _ in range(task.trials)]
+    own = worker is None
+    worker = worker or WorkerClient()
+    try:
+        reply = worker.request({"op": "check", "task": task, "shapes": selected, "plans": plans, "cubin": art.cubin,
+                                "seeds": seeds, "candidate": cand.name})
+    finally:
+        if own:
+            worker.close()
+    loc = [Location(cand.name, cand.launches[0].line, role="launch")]
+    if isinstance(reply, WorkerFailure):
+        msg = reply.message
+        if reply.rule == "runtime.crash" and reply.stderr_tail.strip():
+            msg += ": " + reply.stderr_tail.strip().splitlines()[-1]
+        verdict.diagnostics.append(Diagnostic(reply.rule, Severity.ERROR, msg, loc, hint=_HINTS.get(reply.rule)))
+    elif reply.get("event") == "error":
+        verdict.diagnostics.append(Diagnostic(reply["rule"], Severity.ERROR, reply["message"], loc,
+                                              hint=_HINTS.get(reply["rule"])))
+        if reply.get("traceback"):
+            verdict.diagnostics[-1].witness = {"traceback": reply["traceback"][-1500:]}
+    else:
+        verdict.ran = True
+        verdict.shapes = reply["shapes"]
+        for s in reply["shapes"]:
+            verdict.diagnostics += [Diagnostic.from_dict(d) for d in s["diagnostics"]]
+        verdict.correct = len(reply["shapes"]) == len(selected) and all(s["ok"] for s in reply["shapes"])
+    verdict.seconds = time.perf_counter() - t0
+    return verdict

@@ -1,0 +1,204 @@
+"""A thin, checked layer over the CUDA driver (cuda-bindings) used inside the worker process."""
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+
+import numpy as np
+
+from .dtypes import DType
+from .errors import GpuUnavailableError
+
+# Errors after which the context is unusable: the worker must exit so the next evaluation starts fresh.
+STICKY = {
+    "CUDA_ERROR_ILLEGAL_ADDRESS": "runtime.illegal-address",
+    "CUDA_ERROR_MISALIGNED_ADDRESS": "runtime.misaligned-address",
+    "CUDA_ERROR_ILLEGAL_INSTRUCTION": "runtime.illegal-instruction",
+    "CUDA_ERROR_HARDWARE_STACK_ERROR": "runtime.stack-overflow",
+    "CUDA_ERROR_INVALID_PC": "runtime.fault",
+    "CUDA_ERROR_LAUNCH_FAILED": "runtime.fault",
+    "CUDA_ERROR_ASSERT": "runtime.device-assert",
+    "CUDA_ERROR_LAUNCH_TIMEOUT": "runtime.timeout",
+    "CUDA_ERROR_TENSOR_MEMORY_LEAK": "runtime.fault",
+}
+RECOVERABLE = {
+    "CUDA_ERROR_OUT_OF_MEMORY": "runtime.out-of-memory",
+    "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES": "runtime.launch-out-of-resources",
+    "CUDA_ERROR_INVALID_VALUE": "runtime.launch-invalid",
+    "CUDA_ERROR_INVALID_IMAGE": "runtime.module-load",
+    "CUDA_ERROR_NO_BINARY_FOR_GPU": "runtime.module-load",
+    "CUDA_ERROR_UNSUPPORTED_PTX_VERSION": "runtime.module-load",
+    "CUDA_ERROR_NOT_FOUND": "runtime.kernel-not-found",
+    "CUDA_ERROR_INVALID_CLUSTER_SIZE": "runtime.launch-invalid",
+    "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE": "runtime.launch-invalid",
+}
+
+
+class CudaError(Exception):
+    def __init__(self, name: str, what: str):
+        self.name = name
+        self.sticky = name in STICKY
+        self.rule = STICKY.get(name) or RECOVERABLE.get(name) or "runtime.cuda-error"
+        super().__init__(f"{what}: {name}")
+
+
+def _cu():
+    try:
+        from cuda.bindings import driver
+    except Exception as exc:
+        raise GpuUnavailableError(f"cuda-bindings is not usable: {exc}")
+    return driver
+
+
+def check(result, what: str):
+    cu = _cu()
+    err, *rest = result if isinstance(result, tuple) else (result,)
+    if err != cu.CUresult.CUDA_SUCCESS:
+        raise CudaError(err.name, what)
+    return rest[0] if len(rest) == 1 else (tuple(rest) if rest else None)
+
+
+_TMAP_DTYPE = {"f32": "FLOAT32", "f64": "FLOAT64", "f16": "FLOAT16", "bf16": "BFLOAT16", "i32": "INT32",
+               "u32": "UINT32", "i64": "INT64", "u64": "UINT64", "u8": "UINT8", "u16": "UINT16"}
+_SWIZZLE = {"none": "NONE", "32B": "32B", "64B": "64B", "128B": "128B"}
+_L2 = {"none": "NONE", "64B": "L2_64B", "128B": "L2_128B", "256B": "L2_256B"}
+
+
+@dataclass
+class DeviceBuffer:
+    ptr: int
+    nbytes: int
+
+
+class GpuSession:
+    """Owns the primary context of device 0 in this process."""
+
+    def __init__(self):
+        cu = self.cu = _cu()
+        try:
+            (err,) = cu.cuInit(0)
+        except Exception as exc:
+            raise GpuUnavailableError(f"CUDA driver unavailable: {exc}")
+        if err != cu.CUresult.CUDA_SUCCESS:
+            raise GpuUnavailableError(f"CUDA driver unavailable ({err.name})")
+        count = check(cu.cuDeviceGetCount(), "cuDeviceGetCount")
+        if count == 0:
+            raise GpuUnavailableError("no CUDA GPU visible")
+        self.device = check(cu.cuDeviceGet(0), "cuDeviceGet")
+        self.context = check(cu.cuDevicePrimaryCtxRetain(self.device), "cuDevicePrimaryCtxRetain")
+        check(cu.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
+        self._modules: dict[bytes, object] = {}
+
+    # --- modules and functions -------------------------------------------------------------------------------------
+    def load(self, cubin: bytes):
+        key = cubin
+        if key not in self._modules:
+            self._modules[key] = check(self.cu.cuModuleLoadData(cubin), "cuModuleLoadData")
+        return self._modules[key]
+
+    def function(self, module, lowered: str):
+        return check(self.cu.cuModuleGetFunction(module, lowered.encode()), f"cuModuleGetFunction({lowered})")
+
+    def param_layout(self, fn) -> list[tuple[int, int]]:
+        """(offset, size) of each kernel parameter, from the loaded cubin."""
+        cu, out = self.cu, []
+        while True:
+            err, offset, size = cu.cuFuncGetParamInfo(fn, len(out))
+            if err != cu.CUresult.CUDA_SUCCESS:
+                return out
+            out.append((offset, size))
+
+    def set_dynamic_smem(self, fn, nbytes: int):
+        attr = self.cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        check(self.cu.cuFuncSetAttribute(fn, attr, nbytes), "cuFuncSetAttribute(max dynamic smem)")
+
+    def attribute(self, name: str) -> int:
+        attr = getattr(self.cu.CUdevice_attribute, f"CU_DEVICE_ATTRIBUTE_{name}")
+        return check(self.cu.cuDeviceGetAttribute(attr, self.device), name)
+
+    # --- memory ------------------------------------------------------------------------------------------------------
+    def alloc(self, nbytes: int) -> DeviceBuffer:
+        return DeviceBuffer(int(check(self.cu.cuMemAlloc(max(nbytes, 1)), f"cuMemAlloc({nbytes} bytes)")), nbytes)
+
+    def free(self, buf: DeviceBuffer):
+        self.cu.cuMemFree(buf.ptr)
+
+    def upload(self, buf: DeviceBuffer, host: np.ndarray):
+        host = np.ascontiguousarray(host)
+        check(self.cu.cuMemcpyHtoD(buf.ptr, host.ctypes.data, host.nbytes), "cuMemcpyHtoD")
+
+    def download(self, buf: DeviceBuffer, host: np.ndarray):
+        check(self.cu.cuMemcpyDtoH(host.ctypes.data, buf.ptr, host.nbytes), "cuMemcpyDtoH")
+
+    def fill(self, buf: DeviceBuffer, dt: DType, pattern: int):
+        """Fill with a bit pattern (8-byte types use their repeated 32-bit half)."""
+        cu = self.cu
+        if dt.itemsize in (4, 8):
+            check(cu.cuMemsetD32(buf.ptr, pattern & 0xFFFFFFFF, buf.nbytes // 4), "cuMemsetD32")
+        elif dt.itemsize == 2:
+            check(cu.cuMemsetD16(buf.ptr, pattern & 0xFFFF, buf.nbytes // 2), "cuMemsetD16")
+        else:
+            check(cu.cuMemsetD8(buf.ptr, pattern & 0xFF, buf.nbytes), "cuMemsetD8")
+
+    def synchronize(self, what: str = "kernel execution"):
+        check(self.cu.cuCtxSynchronize(), what)
+
+    # --- tensor maps -------------------------------------------------------------------------------------------------
+    def tensor_map(self, ptr: int, dtype_name: str, shape, box, itemsize: int, swizzle="none", l2promotion="none",
+                   oob="zero") -> bytes:
+        """Encode a tiled TMA descriptor; ``shape``/``box`` are outermost-first, as in numpy."""
+        cu = self.cu
+        if dtype_name not in _TMAP_DTYPE:
+            raise CudaError("CUDA_ERROR_INVALID_VALUE", f"tensor maps do not support {dtype_name}")
+        rank = len(shape)
+        dims = [cu.cuuint64_t(d) for d in reversed(shape)]
+        strides, acc = [], itemsize
+        for d in list(reversed(shape))[:-1]:
+            acc *= d
+            strides.append(cu.cuuint64_t(acc))
+        tmap = check(cu.cuTensorMapEncodeTiled(
+            getattr(cu.CUtensorMapDataType, f"CU_TENSOR_MAP_DATA_TYPE_{_TMAP_DTYPE[dtype_name]}"), rank, ptr, dims,
+            strides, [cu.cuuint32_t(b) for b in reversed(box)], [cu.cuuint32_t(1)] * rank,
+            cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
+            getattr(cu.CUtensorMapSwizzle, f"CU_TENSOR_MAP_SWIZZLE_{_SWIZZLE[swizzle]}"),
+            getattr(cu.CUtensorMapL2promotion, f"CU_TENSOR_MAP_{_L2[l2promotion]}"),
+            cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE if oob == "zero"
+            else cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
+        ), "cuTensorMapEncodeTiled")
+        return ctypes.string_at(tmap.getPtr(), 128)
+
+    # --- launches ----------------------------------------------------------------------------------------------------
+    def launch(self, fn, grid, block, smem: int, params_addr: int, cluster=None, stream=0):
+        cu = self.cu
+        if cluster is None:
+            check(cu.cuLaunchKernel(fn, *grid, *block, smem, stream, params_addr, 0), "cuLaunchKernel")
+            return
+        cfg = cu.CUlaunchConfig()
+        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid
+        cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
+        cfg.sharedMemBytes = smem
+        cfg.hStream = stream
+        attr = cu.CUlaunchAttribute()
+        attr.id = cu.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = cluster
+        cfg.attrs = [attr]
+        cfg.numAttrs = 1
+        check(cu.cuLaunchKernelEx(cfg, fn, params_addr, 0), "cuLaunchKernelEx")
+
+
+class PackedParams:
+    """Kernel parameters laid out for cuLaunchKernel: one aligned slot per parameter and a void** array."""
+
+    def __init__(self, values: list[bytes]):
+        self._slots = []
+        for v in values:
+            # 64-byte alignment covers CUtensorMap (128 bytes, 64-aligned) and every scalar.
+            raw = ctypes.create_string_buffer(len(v) + 64)
+            addr = (ctypes.addressof(raw) + 63) & ~63
+            ctypes.memmove(addr, v, len(v))
+            self._slots.append((raw, addr))
+        self._array = (ctypes.c_void_p * max(len(values), 1))(*[a for _, a in self._slots])
+
+    @property
+    def address(self) -> int:
+        return ctypes.addressof(self._array)

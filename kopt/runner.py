@@ -1,0 +1,210 @@
+"""Runs a candidate's launches on the GPU and checks its outputs (executed inside the worker process)."""
+from __future__ import annotations
+
+import importlib.util
+import struct
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .compare import compare_output, diagnose, mutated_inputs
+from .diagnostic import Diagnostic, Location, Severity
+from .dtypes import DType, dtype, poison_array
+from .gpu import CudaError, DeviceBuffer, GpuSession, PackedParams
+from .inputs import generate
+from .plan import LaunchPlan, RunPlan
+from .task import Arg, Shape, Task
+
+_PACK = {"f32": "<f", "f64": "<d", "i32": "<i", "i64": "<q", "u32": "<I", "u64": "<Q", "i16": "<h", "u16": "<H",
+         "i8": "<b", "u8": "<B"}
+
+
+class LaunchSpecError(Exception):
+    """The declared launch does not fit the compiled kernel (parameter count or sizes)."""
+
+
+@dataclass
+class Prepared:
+    """Device state for one shape: buffers, scratch, tensor maps, and functions with packed parameters."""
+
+    buffers: dict[str, DeviceBuffer]
+    scratch: dict[str, tuple[DeviceBuffer, DType, str]]
+    launches: list[tuple[object, LaunchPlan, PackedParams]] = field(default_factory=list)
+
+
+def _scalar_bytes(value, ctype: str | None, size: int, what: str) -> bytes:
+    if ctype is None:
+        if isinstance(value, float) and not float(value).is_integer():
+            ctype = "f32" if size == 4 else "f64"
+        else:
+            ctype = {4: "i32", 8: "i64", 2: "i16", 1: "i8"}.get(size)
+            if ctype is None:
+                raise LaunchSpecError(f"{what}: the kernel parameter is {size} bytes; pass a buffer or a tensormap")
+            value = int(value)
+    if ctype == "bf16":
+        return struct.pack("<H", int(dtype("bf16").from_float64(np.array([value], np.float64))[0]))
+    if ctype == "f16":
+        return np.array([value], np.float16).tobytes()
+    data = struct.pack(_PACK[ctype], float(value) if ctype.startswith("f") else int(value))
+    if len(data) != size:
+        raise LaunchSpecError(f"{what}: passes a {ctype} ({len(data)} bytes) but the kernel parameter is {size} bytes")
+    return data
+
+
+class CheckRunner:
+    def __init__(self, gpu: GpuSession):
+        self.gpu = gpu
+        self._references: dict[str, object] = {}
+
+    # --- setup -----------------------------------------------------------------------------------------------------
+    def prepare(self, task: Task, shape: Shape, cubin: bytes, plan: RunPlan, candidate: str) -> Prepared:
+        gpu = self.gpu
+        module = gpu.load(cubin)
+        buffers = {}
+        for a in task.args:
+            if a.is_buffer:
+                n = int(np.prod(task.shape_of(a, shape)))
+                buffers[a.name] = gpu.alloc(n * a.dtype.itemsize)
+        scratch = {}
+        for s in plan.scratch:
+            dt = dtype(s.dtype)
+            scratch[s.name] = (gpu.alloc(int(np.prod(s.shape)) * dt.itemsize), dt, s.init)
+        tmaps = {}
+        for t in plan.tensormaps:
+            tmaps[t.name] = gpu.tensor_map(buffers[t.arg].ptr, t.dtype, t.shape, t.box, dtype(t.dtype).itemsize,
+                                           t.swizzle, t.l2promotion, t.oob)
+        prepared = Prepared(buffers, scratch)
+        for lp in plan.launches:
+            fn = gpu.function(module, lp.lowered)
+            layout = gpu.param_layout(fn)
+            where = f"{candidate}:{lp.line}: launch {lp.kernel}"
+            if len(layout) != len(lp.args):
+                raise LaunchSpecError(f"{where} passes {len(lp.args)} arguments but the kernel takes {len(layout)} "
+                                      f"(parameter sizes {[s for _, s in layout]} bytes)")
+            values = []
+            for i, (ref, (_, size)) in enumerate(zip(lp.args, layout)):
+                what = f"{where} argument {i + 1} ({ref.name or ref.value})"
+                if ref.kind in ("buffer", "scratch"):
+                    ptr = buffers[ref.name].ptr if ref.kind == "buffer" else scratch[ref.name][0].ptr
+                    if size != 8:
+                        raise LaunchSpecError(f"{what}: a pointer is 8 bytes but the kernel parameter is {size}")
+                    values.append(struct.pack("<Q", ptr))
+                elif ref.kind == "tensormap":
+                    if size != 128:
+                        raise LaunchSpecError(f"{what}: a CUtensorMap is 128 bytes but the kernel parameter is "
+                                              f"{size}; declare it `const __grid_constant__ CUtensorMap`")
+                    values.append(tmaps[ref.name])
+                else:
+                    values.append(_scalar_bytes(ref.value, ref.ctype, size, what))
+            if lp.smem > 48 * 1024:
+                gpu.set_dynamic_smem(fn, lp.smem)
+            prepared.launches.append((fn, lp, PackedParams(values)))
+        return prepared
+
+    def release(self, prepared: Prepared):
+        for b in prepared.buffers.values():
+            self.gpu.free(b)
+        for b, _, _ in prepared.scratch.values():
+            self.gpu.free(b)
+
+    def reset_outputs(self, task: Task, prepared: Prepared, inputs: dict[str, np.ndarray]):
+        gpu = self.gpu
+        for a in task.args:
+            if not a.is_buffer:
+                continue
+            if a.role == "out":
+                gpu.fill(prepared.buffers[a.name], a.dtype, a.dtype.poison)
+            else:
+                gpu.upload(prepared.buffers[a.name], inputs[a.name])
+        for buf, dt, init in prepared.scratch.values():
+            gpu.fill(buf, dt, 0 if init == "zero" else dt.poison)
+
+    def launch_all(self, prepared: Prepared):
+        for fn, lp, params in prepared.launches:
+            self.gpu.launch(fn, lp.grid, lp.block, lp.smem, params.address, lp.cluster)
+
+    # --- reference ---------------------------------------------------------------------------------------------------
+    def reference(self, task: Task, shape: Shape, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        file, _, fn_name = task.reference.partition(":")
+        path = str(Path(task.path, file).resolve())
+        if path not in self._references:
+            spec = importlib.util.spec_from_file_location(f"kopt_reference_{len(self._references)}", path)
+            module = importlib.util.module_from_spec(spec)
+            sys.path.insert(0, str(Path(path).parent))
+            try:
+                spec.loader.exec_module(module)
+            finally:
+                sys.path.pop(0)
+            self._references[path] = module
+        fn = getattr(self._references[path], fn_name, None)
+        if fn is None:
+            raise ValueError(f"reference {task.reference}: no function {fn_name!r} in {file}")
+        kwargs = {}
+        for a in task.args:
+            if a.role in ("in", "inout"):
+                raw = inputs[a.name]
+                kwargs[a.name] = a.dtype.to_float64(raw) if (a.dtype.is_float and task.reference_dtype == "f64") else raw.copy()
+            elif a.role == "scalar":
+                kwargs[a.name] = task.scalar(a, shape)
+        result = fn(**kwargs)
+        outs = [a for a in task.args if a.is_output]
+        if isinstance(result, dict):
+            missing = [a.name for a in outs if a.name not in result]
+            if missing:
+                raise ValueError(f"reference {task.reference} returned no value for {', '.join(missing)}")
+            return {a.name: np.asarray(result[a.name]) for a in outs}
+        if not isinstance(result, (tuple, list)):
+            result = (result,)
+        if len(result) != len(outs):
+            raise ValueError(f"reference {task.reference} returned {len(result)} outputs; the task declares "
+                             f"{len(outs)} ({', '.join(a.name for a in outs)})")
+        return {a.name: np.asarray(r) for a, r in zip(outs, result)}
+
+    # --- one check -----------------------------------------------------------------------------------------------------
+    def check_shape(self, task: Task, shape: Shape, cubin: bytes, plan: RunPlan, seeds: list[int], candidate: str,
+                    phase) -> dict:
+        """Run ``len(seeds)`` trials with fresh inputs; return per-trial figures and Diagnostics."""
+        prepared = self.prepare(task, shape, cubin, plan, candidate)
+        trials, diags = [], []
+        try:
+            for seed in seeds:
+                inputs = generate(task, shape, seed)
+                phase("reference")
+                t0 = time.perf_counter()
+                expected = self.reference(task, shape, inputs)
+                ref_ms = (time.perf_counter() - t0) * 1e3
+                self.reset_outputs(task, prepared, inputs)
+                phase("kernel")
+                self.launch_all(prepared)
+                self.gpu.synchronize()
+                phase("compare")
+                reports, mutated = [], []
+                for a in task.args:
+                    if not a.is_buffer:
+                        continue
+                    host = np.empty(task.shape_of(a, shape), dtype=a.dtype.storage)
+                    self.gpu.download(prepared.buffers[a.name], host)
+                    if a.is_output:
+                        rep = compare_output(a.name, host, a.dtype, expected[a.name], task.tolerances(a))
+                        reports.append(rep)
+                        diags += diagnose(rep, f"{shape.label} (seed {seed})", candidate)
+                    else:
+                        n, first = mutated_inputs(inputs[a.name], host)
+                        if n:
+                            mutated.append({"arg": a.name, "changed": n, "first": first})
+                            diags.append(Diagnostic(
+                                "check.input-mutated", Severity.ERROR,
+                                f"input {a.name} was modified by the kernel at {shape.label}: {n} elements changed "
+                                f"(first at {first}); inputs are read-only unless the task declares them inout",
+                                [Location(candidate, 1, role="candidate")], witness={"shape": shape.label, "index": first}))
+                trials.append({"seed": seed, "reference_ms": round(ref_ms, 3),
+                               "outputs": [r.to_dict() for r in reports], "mutated": mutated})
+                if diags:
+                    break  # one failing trial is enough evidence
+        finally:
+            self.release(prepared)
+        return {"shape": shape.label, "timed": shape.timed, "trials": trials,
+                "diagnostics": [d.to_dict() for d in diags], "ok": not diags}

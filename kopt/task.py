@@ -1,0 +1,319 @@
+"""Task: what to compute — arguments, shapes, reference, tolerances and work model (``task.toml``)."""
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import expr
+from .dtypes import DType, dtype
+from .errors import InputError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+ROLES = ("in", "out", "inout")
+INITS = ("normal", "uniform", "randint")
+_TOP_KEYS = {"name", "description", "args", "shapes", "reference", "reference_dtype", "work", "baseline", "arch",
+             "tolerance", "trials"}
+_ARG_KEYS = {"name", "dtype", "shape", "role", "value", "init", "mean", "std", "low", "high", "rtol", "atol", "l2"}
+
+
+@dataclass
+class Arg:
+    name: str
+    dtype: DType
+    role: str  # "in" | "out" | "inout" | "scalar"
+    shape: list[str] | None = None
+    value: str | None = None
+    init: dict = field(default_factory=dict)
+    tolerance: dict = field(default_factory=dict)
+
+    @property
+    def is_buffer(self) -> bool:
+        return self.role != "scalar"
+
+    @property
+    def is_output(self) -> bool:
+        return self.role in ("out", "inout")
+
+
+@dataclass
+class Shape:
+    symbols: dict[str, int]
+    timed: bool = False
+
+    @property
+    def label(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.symbols.items())
+
+
+@dataclass
+class Task:
+    name: str
+    path: Path  # the task directory
+    args: list[Arg]
+    shapes: list[Shape]
+    reference: str
+    work: dict[str, str] = field(default_factory=dict)
+    description: str = ""
+    baseline: Path | None = None
+    arch: str | None = None
+    tolerance: dict = field(default_factory=dict)
+    trials: int = 3
+    reference_dtype: str = "f64"
+
+    # --- loading -----------------------------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path) -> "Task":
+        """Load a task directory (or its ``task.toml``); every malformed input is an ``InputError`` with a line."""
+        p = Path(path)
+        toml_path = p / "task.toml" if p.is_dir() else p
+        if not toml_path.exists():
+            raise InputError(f"no task at {path}: expected a directory holding task.toml")
+        try:
+            text = toml_path.read_text()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read {toml_path}: {exc}")
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+            where = f"{toml_path}:{m.group(1)}:{m.group(2)}" if m else str(toml_path)
+            raise InputError(f"{where}: invalid TOML: {str(exc).split(' (at line')[0]}")
+        return _TaskParser(toml_path, text, data).parse()
+
+    def arch_for_run(self) -> str | None:
+        """An arch-specific target (``sm_90a``) the task needs; otherwise None (the current GPU's arch)."""
+        return self.arch if self.arch and self.arch.endswith("a") else None
+
+    def check(self, candidate, **kwargs):
+        """Correctness Verdict for a candidate (path, source or Candidate); see ``kopt.checker.check``."""
+        from .checker import check
+
+        return check(self, candidate, **kwargs)
+
+    # --- evaluation helpers ----------------------------------------------------------------------------------
+    def env(self, shape: Shape) -> dict:
+        return dict(shape.symbols)
+
+    def arg(self, name: str) -> Arg:
+        for a in self.args:
+            if a.name == name:
+                return a
+        raise InputError(f"task {self.name} has no argument {name!r}")
+
+    def shape_of(self, arg: Arg, shape: Shape) -> tuple[int, ...]:
+        env = self.env(shape)
+        return tuple(expr.positive_int(expr.evaluate(s, env), f"{self.name}: dimension {s!r} of {arg.name}")
+                     for s in arg.shape or [])
+
+    def scalar(self, arg: Arg, shape: Shape):
+        v = expr.evaluate(arg.value, self.env(shape))
+        return float(v) if arg.dtype.is_float else int(v)
+
+    def tolerances(self, arg: Arg) -> dict:
+        t = {"rtol": arg.dtype.rtol, "atol": arg.dtype.atol, "l2": arg.dtype.l2}
+        t.update(self.tolerance.get(arg.dtype.name, {}))
+        t.update(arg.tolerance)
+        return t
+
+    def work_figures(self, shape: Shape) -> dict[str, float]:
+        return {k: float(expr.evaluate(v, self.env(shape))) for k, v in self.work.items()}
+
+    @property
+    def timed_shapes(self) -> list[Shape]:
+        return [s for s in self.shapes if s.timed]
+
+    def find_shape(self, label: str | None) -> list[Shape]:
+        """Shapes selected by a label like ``n=1000003`` or ``timed``; all when None."""
+        if label is None:
+            return list(self.shapes)
+        if label == "timed":
+            return self.timed_shapes
+        want = dict(kv.split("=", 1) for kv in label.replace(" ", "").split(",") if "=" in kv)
+        found = [s for s in self.shapes if all(str(s.symbols.get(k)) == v for k, v in want.items())]
+        if not found or not want:
+            raise InputError(f"no shape {label!r} in task {self.name}: shapes are "
+                             + "; ".join(s.label for s in self.shapes))
+        return found
+
+
+class _TaskParser:
+    def __init__(self, path: Path, text: str, data: dict):
+        self.path, self.text, self.data = path, text, data
+        self.lines = text.splitlines()
+
+    def line_of(self, *needles: str) -> int:
+        """First line holding all needles (best effort: TOML parsers keep no positions)."""
+        for i, line in enumerate(self.lines, 1):
+            if all(n in line for n in needles):
+                return i
+        for i, line in enumerate(self.lines, 1):
+            if needles and needles[0] in line:
+                return i
+        return 1
+
+    def fail(self, message: str, *needles: str):
+        raise InputError(f"{self.path}:{self.line_of(*needles) if needles else 1}: {message}")
+
+    def parse(self) -> Task:
+        d = self.data
+        for k in d:
+            if k not in _TOP_KEYS:
+                self.fail(f"unknown key {k!r} (expected one of {', '.join(sorted(_TOP_KEYS))})", k)
+        for k in ("name", "args", "shapes", "reference"):
+            if k not in d:
+                self.fail(f"missing required key {k!r}")
+        name = d["name"]
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][\w.-]*", name):
+            self.fail(f"name must be an identifier-like string, got {name!r}", "name")
+        if not isinstance(d["args"], list) or not d["args"]:
+            self.fail("args must be a non-empty array of tables", "args")
+        args = [self.parse_arg(a, i) for i, a in enumerate(d["args"])]
+        seen = set()
+        for a in args:
+            if a.name in seen:
+                self.fail(f"argument {a.name!r} is declared twice", f'"{a.name}"')
+            seen.add(a.name)
+        if not any(a.is_output for a in args):
+            self.fail("the task declares no output (an arg with role 'out' or 'inout')", "args")
+        shapes = self.parse_shapes(d["shapes"], args)
+        ref = d["reference"]
+        if not isinstance(ref, str) or not (ref.endswith(".cu") or re.fullmatch(r"[\w./-]+\.py:\w+", ref)):
+            self.fail(f"reference must be 'file.py:function' or 'trusted.cu', got {ref!r}", "reference")
+        ref_file = self.path.parent / ref.split(":")[0]
+        if not ref_file.exists():
+            self.fail(f"reference file {ref_file.name} not found next to task.toml", "reference")
+        work = d.get("work", {})
+        if not isinstance(work, dict) or set(work) - {"bytes", "flops"}:
+            self.fail("work must be a table with 'bytes' and/or 'flops' expressions", "work")
+        symbols = set(shapes[0].symbols)
+        for k, v in work.items():
+            self.check_expr(str(v), symbols, f"work.{k}", "work")
+        baseline = None
+        if "baseline" in d:
+            baseline = self.path.parent / str(d["baseline"])
+            if not baseline.exists():
+                self.fail(f"baseline {d['baseline']!r} not found next to task.toml", "baseline")
+        tol = d.get("tolerance", {})
+        if not isinstance(tol, dict):
+            self.fail("tolerance must be a table by dtype, e.g. { f32 = { rtol = 1e-5 } }", "tolerance")
+        for k, v in tol.items():
+            dtype(k) if k in ("f64", "f32", "f16", "bf16") else self.fail(f"tolerance for unknown dtype {k!r}", "tolerance")
+            if not isinstance(v, dict) or set(v) - {"rtol", "atol", "l2"}:
+                self.fail(f"tolerance.{k} must be a table of rtol/atol/l2", "tolerance")
+        trials = d.get("trials", 3)
+        if not isinstance(trials, int) or trials < 3:
+            self.fail(f"trials must be an integer >= 3, got {trials!r}", "trials")
+        arch = d.get("arch")
+        if arch is not None:
+            from .archs import limits
+            try:
+                limits(str(arch))
+            except InputError as exc:
+                self.fail(exc.message, "arch")
+        ref_dtype = d.get("reference_dtype", "f64")
+        if ref_dtype not in ("f64", "native"):
+            self.fail("reference_dtype must be 'f64' or 'native'", "reference_dtype")
+        return Task(name=name, path=self.path.parent, args=args, shapes=shapes, reference=ref, work=work,
+                    description=str(d.get("description", "")), baseline=baseline, arch=arch, tolerance=tol,
+                    trials=trials, reference_dtype=ref_dtype)
+
+    def check_expr(self, text: str, symbols: set[str], what: str, *needles: str):
+        try:
+            unknown = expr.names(text) - symbols
+        except InputError as exc:
+            self.fail(f"{what}: {exc.message}", *needles)
+        if unknown:
+            self.fail(f"{what}: unknown size symbol(s) {', '.join(sorted(unknown))} "
+                      f"(shapes bind {', '.join(sorted(symbols))})", *needles)
+
+    def parse_arg(self, a, i) -> Arg:
+        if not isinstance(a, dict):
+            self.fail(f"args[{i}] must be a table like {{ name = \"x\", dtype = \"f32\", shape = [\"n\"], role = \"in\" }}", "args")
+        name = a.get("name")
+        at = (f'"{name}"',) if name else ("args",)
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_]\w*", name):
+            self.fail(f"args[{i}]: name must be an identifier, got {name!r}", *at)
+        for k in a:
+            if k not in _ARG_KEYS:
+                self.fail(f"argument {name!r}: unknown key {k!r}", *at, k)
+        if "dtype" not in a:
+            self.fail(f"argument {name!r}: missing dtype", *at)
+        try:
+            dt = dtype(a["dtype"])
+        except InputError as exc:
+            self.fail(f"argument {name!r}: {exc.message}", *at)
+        tol = {k: float(a[k]) for k in ("rtol", "atol", "l2") if k in a}
+        if "value" in a:
+            if "shape" in a or "role" in a:
+                self.fail(f"argument {name!r}: a scalar (value=...) takes no shape or role", *at)
+            return Arg(name, dt, "scalar", value=str(a["value"]))
+        shape = a.get("shape")
+        if not isinstance(shape, list) or not shape:
+            self.fail(f"argument {name!r}: a buffer needs shape = [...] (or value = ... for a scalar)", *at)
+        role = a.get("role")
+        if role not in ROLES:
+            self.fail(f"argument {name!r}: role must be one of {', '.join(ROLES)}, got {role!r}", *at)
+        init = {}
+        if role in ("in", "inout"):
+            kind = a.get("init", "normal" if dt.is_float else "randint")
+            if kind not in INITS:
+                self.fail(f"argument {name!r}: init must be one of {', '.join(INITS)}, got {kind!r}", *at)
+            init = {"kind": kind}
+            for k in ("mean", "std", "low", "high"):
+                if k in a:
+                    init[k] = a[k]
+            if kind == "normal" and init.get("std", 1.0) == 0 and init.get("mean", 0.0) == 0:
+                self.fail(f"argument {name!r}: all-zero inputs hide bugs; use a non-zero std or mean", *at)
+            if kind in ("uniform", "randint") and init.get("low", 0) == init.get("high", 1 if kind == "uniform" else 100) == 0:
+                self.fail(f"argument {name!r}: all-zero inputs hide bugs; widen low/high", *at)
+            if kind == "randint" and int(init.get("high", 100)) <= int(init.get("low", 0)):
+                self.fail(f"argument {name!r}: randint needs high > low (high is exclusive)", *at)
+        return Arg(name, dt, role, shape=[str(s) for s in shape], init=init, tolerance=tol)
+
+    def parse_shapes(self, shapes, args) -> list[Shape]:
+        if not isinstance(shapes, list) or not shapes:
+            self.fail("shapes must be a non-empty array of tables like { n = 1024, timed = true }", "shapes")
+        out = []
+        needed: set[str] = set()
+        for a in args:
+            for text in (a.shape or []) + ([a.value] if a.value is not None else []):
+                needed |= self._names(text, a)
+        for i, s in enumerate(shapes):
+            if not isinstance(s, dict):
+                self.fail(f"shapes[{i}] must be a table", "shapes")
+            timed = s.get("timed", False)
+            if not isinstance(timed, bool):
+                self.fail(f"shapes[{i}]: timed must be true or false", "timed")
+            sym = {k: v for k, v in s.items() if k != "timed"}
+            for k, v in sym.items():
+                if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+                    self.fail(f"shapes[{i}]: size {k} must be a positive integer, got {v!r}", f"{k} =")
+            missing = needed - set(sym)
+            if missing:
+                self.fail(f"shapes[{i}] does not bind {', '.join(sorted(missing))}", *(list(sym)[:1] or ["shapes"]))
+            out.append(Shape(sym, timed))
+        if not any(s.timed for s in out):
+            self.fail("no shape is marked timed = true (one checked-and-timed shape is required)", "shapes")
+        for a in args:
+            for s in out:
+                try:
+                    if a.shape:
+                        for dim in a.shape:
+                            expr.positive_int(expr.evaluate(dim, s.symbols), f"dimension {dim!r}")
+                    if a.value is not None:
+                        expr.evaluate(a.value, s.symbols)
+                except InputError as exc:
+                    self.fail(f"argument {a.name!r} at shape {s.label}: {exc.message}", f'"{a.name}"')
+        return out
+
+    def _names(self, text: str, a: Arg) -> set[str]:
+        try:
+            return expr.names(text)
+        except InputError as exc:
+            self.fail(f"argument {a.name!r}: {exc.message}", f'"{a.name}"')

@@ -1,0 +1,29 @@
+import os
+
+import pytest
+
+
+def _gpu_reason():
+    from kopt.device import probe
+
+    info, why = probe()
+    return None if info else why
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = None
+    checked = False
+    for item in items:
+        if "gpu" in item.keywords:
+            if not checked:
+                reason, checked = _gpu_reason(), True
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=f"needs a GPU: {reason}"))
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory, monkeypatch):
+    """Each test session compiles into its own cache unless a test overrides it."""
+    monkeypatch.setenv("KOPT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "kopt-cache"))
+    if "KOPT_ARCH" not in os.environ:
+        pass

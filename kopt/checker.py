@@ -49,7 +49,7 @@ def check(task: Task, candidate, *, config: dict | None = None, arch: str | None
     selected = list(shapes) if shapes is not None else list(task.shapes)
     lowered = {name: k.lowered for name, k in art.kernels.items()}
     plans = [resolve(task, cand, s, cfg, lowered, art.arch) for s in selected]
-    seeds = seeds or [secrets.randbits(31) for _ in range(task.trials)]
+    seeds = seeds or [secrets.randbits(31) for _ in range(max(task.trials, task.timed_trials))]
     own = worker is None
     worker = worker or WorkerClient()
     try:

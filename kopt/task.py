@@ -18,7 +18,7 @@ else:  # pragma: no cover
 ROLES = ("in", "out", "inout")
 INITS = ("normal", "uniform", "randint")
 _TOP_KEYS = {"name", "description", "args", "shapes", "reference", "reference_dtype", "work", "baseline", "arch",
-             "tolerance", "trials"}
+             "tolerance", "trials", "timed_trials"}
 _ARG_KEYS = {"name", "dtype", "shape", "role", "value", "init", "mean", "std", "low", "high", "rtol", "atol", "l2"}
 
 
@@ -63,7 +63,8 @@ class Task:
     baseline: Path | None = None
     arch: str | None = None
     tolerance: dict = field(default_factory=dict)
-    trials: int = 3
+    trials: int = 3  # fresh-input trials for each small shape
+    timed_trials: int = 1  # trials at timed shapes (GBs of data: the float64 reference dominates the cost)
     reference_dtype: str = "f64"
 
     # --- loading -----------------------------------------------------------------------------------------------
@@ -209,6 +210,9 @@ class _TaskParser:
         trials = d.get("trials", 3)
         if not isinstance(trials, int) or trials < 3:
             self.fail(f"trials must be an integer >= 3, got {trials!r}", "trials")
+        timed_trials = d.get("timed_trials", 1)
+        if not isinstance(timed_trials, int) or timed_trials < 1:
+            self.fail(f"timed_trials must be a positive integer, got {timed_trials!r}", "timed_trials")
         arch = d.get("arch")
         if arch is not None:
             from .archs import limits
@@ -221,7 +225,7 @@ class _TaskParser:
             self.fail("reference_dtype must be 'f64' or 'native'", "reference_dtype")
         return Task(name=name, path=self.path.parent, args=args, shapes=shapes, reference=ref, work=work,
                     description=str(d.get("description", "")), baseline=baseline, arch=arch, tolerance=tol,
-                    trials=trials, reference_dtype=ref_dtype)
+                    trials=trials, timed_trials=timed_trials, reference_dtype=ref_dtype)
 
     def check_expr(self, text: str, symbols: set[str], what: str, *needles: str):
         try:

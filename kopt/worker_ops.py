@@ -36,8 +36,8 @@ def op_check(message, phase):
     for shape, plan in zip(message["shapes"], message["plans"]):
         phase("setup")
         try:
-            res = runner.check_shape(message["task"], shape, message["cubin"], plan, message["seeds"],
-                                     message["candidate"], phase)
+            seeds = message["seeds"][: message["task"].timed_trials] if shape.timed else message["seeds"]
+            res = runner.check_shape(message["task"], shape, message["cubin"], plan, seeds, message["candidate"], phase)
         except LaunchSpecError as exc:
             return {"event": "error", "rule": "launch.mismatch", "message": str(exc)}
         results.append(res)

@@ -1,0 +1,938 @@
+"""Model builder: symbolic execution of one kernel over the neutral tree.
+
+Every thread runs the same code, so the kernel is executed once with symbolic thread ids. Branches fork and merge
+(values become ``ite``), loops are summarised with a per-thread iteration number ``k`` (induction variables become
+``v0 + k*step`` or an exact geometric form, other loop-carried values become unknowns), helper device functions are
+inlined, and every shared/global access, barrier and async operation is recorded with its path condition and its
+barrier phase (the number of block barriers executed before it, as an expression of loop iterations).
+"""
+from __future__ import annotations
+
+import itertools
+import re
+
+from . import asm as asmlib
+from . import sym
+from .ast import Func, Loc, Node, TypeInfo, Unit
+from .launch import LaunchConfig, evaluate as eval_text, source_macros
+from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
+from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
+
+TYPE_SIZES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 4, "uint32_t": 4, "int32_t": 4,
+              "half": 2, "__half": 2, "nv_bfloat16": 2, "__nv_bfloat16": 2, "bf16": 2, "char": 1, "int8_t": 1,
+              "uint8_t": 1, "unsigned char": 1, "short": 2, "int16_t": 2, "uint16_t": 2, "long": 8,
+              "long long": 8, "int64_t": 8, "uint64_t": 8, "unsigned long long": 8, "size_t": 8, "float2": 8,
+              "float4": 16, "int4": 16, "uint4": 16, "int2": 8, "uint2": 8, "double2": 16, "half2": 4,
+              "__half2": 4, "bool": 1}
+MAX_INLINE = 8
+
+
+class Agg:
+    """A value with fields: builtin index vectors, struct locals/params, cooperative-groups handles."""
+
+    def __init__(self, kind: str, name: str = "", fields=None, uniform: bool = False, size: int = 0):
+        self.kind = kind  # builtin | struct | cg_block | cg_tile | cg_grid | barrier | pipeline | other
+        self.name = name
+        self.fields = dict(fields or {})
+        self.uniform = uniform
+        self.size = size
+
+
+class Mem:
+    """An lvalue in memory."""
+
+    def __init__(self, ptr: Ptr, size: int):
+        self.ptr = ptr
+        self.size = size
+
+
+class VarRef:
+    def __init__(self, name: str):
+        self.name = name
+
+
+class _Dead(Exception):
+    pass
+
+
+class State:
+    __slots__ = ("scopes", "cond", "phase", "wphase", "dead", "returned", "rets")
+
+    def __init__(self):
+        self.scopes: list[dict] = [{}]
+        self.cond: S = ONE
+        self.phase: S = ZERO
+        self.wphase: S = ZERO
+        self.dead = False
+        self.returned = False
+        self.rets: list | None = None
+
+    def clone(self) -> "State":
+        s = State()
+        s.scopes = [dict(x) for x in self.scopes]
+        s.cond, s.phase, s.wphase = self.cond, self.phase, self.wphase
+        s.dead, s.returned, s.rets = self.dead, self.returned, self.rets
+        return s
+
+    def lookup(self, name):
+        for sc in reversed(self.scopes):
+            if name in sc:
+                return sc[name]
+        raise KeyError(name)
+
+    def has(self, name) -> bool:
+        return any(name in sc for sc in self.scopes)
+
+    def set(self, name, value):
+        for sc in reversed(self.scopes):
+            if name in sc:
+                sc[name] = value
+                return
+        self.scopes[-1][name] = value
+
+
+def _assigned(nodes) -> dict:
+    """name -> list of assigning nodes (assign / ++ / --) anywhere in ``nodes``; value 'nested' marks depth."""
+    out: dict = {}
+
+    def walk(n, depth):
+        if n is None:
+            return
+        if isinstance(n, list):
+            for x in n:
+                walk(x, depth)
+            return
+        if not isinstance(n, Node):
+            return
+        if n.kind == "assign" and n.a is not None and n.a.kind == "name":
+            out.setdefault(n.a.name, []).append((n, depth))
+        if n.kind == "un" and n.op in ("pre++", "pre--", "post++", "post--") and n.a is not None and n.a.kind == "name":
+            out.setdefault(n.a.name, []).append((n, depth))
+        if n.kind == "decl":
+            out.setdefault(n.name, []).append((n, -1))  # declared inside: not loop-carried
+        nested = depth + (1 if n.kind in ("if", "for", "while", "do", "switch", "cond") else 0)
+        for ch in (n.a, n.b, n.c, n.init):
+            walk(ch, nested if n.kind != "expr" else depth)
+        for lst in (n.args, n.body, n.outs, n.ins):
+            walk(lst, nested)
+
+    walk(nodes, 0)
+    return out
+
+
+class Builder:
+    def __init__(self, unit: Unit, func: Func, launch: LaunchConfig, defines: dict | None = None):
+        self.unit = unit
+        self.func = func
+        self.launch = launch
+        self.model = KernelModel(name=func.name, func=func, launch=launch, frontend=unit.frontend)
+        self.seq = itertools.count()
+        self.loop_ids = itertools.count()
+        self.depth = 0
+        self.tbind: dict = {}  # template value params -> S
+        self.typebind: dict = {}  # template type params -> size
+        self.macros = dict(source_macros(unit.source))
+        for k, v in (defines or {}).items():
+            self.macros[k] = v if v is not None else 1
+        self.st = State()
+        self.loop_stack: list = []
+
+    # ------------------------------------------------------------------ entry
+    def build(self) -> KernelModel:
+        f = self.func
+        self._bind_template(f, self.launch.targs)
+        sc = self.st.scopes[0]
+        for name, decl in self.unit.globals.items():
+            sc[name] = self._global_value(decl)
+        for name, ti in f.params:
+            sc[name] = self._param_value(name, ti)
+        self.st.scopes.append({})
+        try:
+            self.stmt(f.body)
+        except RecursionError:
+            self.model.problems.append((f.loc, "kernel too deeply nested to analyze"))
+        return self.model
+
+    def _bind_template(self, f: Func, targs):
+        env = dict(self.macros)
+        for (name, kind), text in zip(f.tparams, targs or []):
+            if kind == "type":
+                self.typebind[name] = TYPE_SIZES.get(text.replace("const", "").strip(), 4)
+            else:
+                v = eval_text(text, env)
+                if v is None and text.strip() in ("true", "false"):
+                    v = int(text.strip() == "true")
+                self.tbind[name] = const(v) if v is not None else opaque(f"template value {name}", uniform=True)
+
+    def _elem(self, ti: TypeInfo | None) -> int:
+        if ti is None:
+            return 4
+        if ti.pointee_size:
+            return ti.pointee_size
+        p = ti.pointee.replace("const", "").replace("volatile", "").replace("*", "").strip()
+        p = p.split("::")[-1].strip()
+        if p in self.typebind:
+            return self.typebind[p]
+        return TYPE_SIZES.get(p, 4)
+
+    def _dims(self, ti: TypeInfo) -> tuple:
+        out = []
+        for d in ti.dims:
+            if isinstance(d, Node):
+                v = self.ival(d)
+                out.append(v.val if sym.is_const(v) else None)
+            else:
+                out.append(d)
+        return tuple(out)
+
+    def _global_value(self, d: Node):
+        ti = d.ty
+        space = "shared" if d.shared and d.val != "constant" else ("const" if d.val == "constant" else "global")
+        return self._array_or_scalar(d.name, ti, space, d)
+
+    def _array_or_scalar(self, name, ti, space, d: Node | None):
+        elem = self._elem(ti)
+        if ti.dims:
+            dims = self._dims(ti)
+            if space == "shared":
+                n = 1
+                for x in dims:
+                    n = n * x if isinstance(x, int) and n is not None else None
+                total = n * elem if n is not None else None
+                if total is None and d is not None and d.extern and self.launch.smem is not None:
+                    total = self.launch.smem
+                self.model.shared[name] = SharedArray(name, total, elem, dims, d.loc if d else None)
+            return Ptr(space, name, ZERO, elem, dims, volatile=ti.volatile)
+        size = ti.size or TYPE_SIZES.get(ti.spelling.split("::")[-1].strip(), 4)
+        if space == "shared":
+            self.model.shared[name] = SharedArray(name, size, size, (), d.loc if d else None)
+        return Mem(Ptr(space, name, ZERO, size, (), volatile=ti.volatile), size)
+
+    def _param_value(self, name, ti: TypeInfo):
+        if ti.pointer and not ti.ref:
+            return Ptr("global", name, ZERO, self._elem(ti), volatile=ti.volatile)
+        if ti.ref and ti.dims:
+            return Ptr("global", name, ZERO, self._elem(ti), self._dims(ti))
+        if ti.integral or ti.spelling.strip() in self.typebind:
+            return var(f"p:{name}", "uniform")
+        if any(x in ti.spelling for x in ("float", "double", "half", "bfloat")):
+            return var(f"p:{name}", "uniform")
+        return Agg("struct", f"p:{name}", uniform=True, size=ti.size or 0)
+
+    # ------------------------------------------------------------------ recording
+    def _rec_access(self, m: Mem, write: bool, node: Node, atomic=False, value=None, via=""):
+        p = m.ptr
+        if p.space not in ("shared", "global"):
+            return
+        self.model.accesses.append(Access(
+            space=p.space, base=p.base, offset=p.off, size=m.size, write=write, atomic=atomic, value=value,
+            cond=self.st.cond, phase=self.st.phase, wphase=self.st.wphase, loc=node.loc, text=_text(node),
+            seq=next(self.seq), elem=p.elem if not p.intaddr else m.size, subs=p.subs, volatile=p.volatile, via=via,
+            loops=tuple(self.loop_stack)))
+
+    def barrier(self, kind: str, node: Node, checked=True):
+        self.model.barriers.append(Barrier(kind, self.st.cond, node.loc, _text(node), next(self.seq), self.st.phase,
+                                           checked))
+        if kind in ("block", "named", "grid", "cuda::barrier"):
+            self.st.phase = binop("+", self.st.phase, ONE)
+        self.st.wphase = binop("+", self.st.wphase, ONE)
+        # completion of async copies tracked by a barrier wait
+        if kind == "cuda::barrier":
+            self.async_op("wait", node, n=ZERO, text="barrier wait")
+
+    def async_op(self, kind, node: Node, ptr=None, n=None, size=None, mbar=None, text=None):
+        self.model.asyncs.append(AsyncOp(kind, node.loc, text or _text(node), next(self.seq), self.st.cond, ptr, n,
+                                         size, mbar, tuple(self.loop_stack)))
+
+    # ------------------------------------------------------------------ statements
+    def stmt(self, n: Node | None):
+        if n is None or self.st.dead:
+            return
+        k = n.kind
+        if k == "block":
+            if n.val == "decls":
+                for x in n.body:
+                    self.stmt(x)
+                return
+            self.st.scopes.append({})
+            try:
+                for x in n.body:
+                    if self.st.dead:
+                        break
+                    self.stmt(x)
+            finally:
+                self.st.scopes.pop()
+        elif k == "decl":
+            self.decl(n)
+        elif k == "expr":
+            self.eval(n.a)
+        elif k == "if":
+            self.if_stmt(n)
+        elif k in ("for", "while", "do"):
+            self.loop(n)
+        elif k == "return":
+            val = self.eval(n.a) if n.a is not None else None
+            if self.st.rets is not None:
+                self.st.rets.append((self.st.cond, val))
+            self.st.dead = True
+            self.st.returned = True
+        elif k in ("break", "continue"):
+            self.st.dead = True
+        elif k == "asm":
+            self.asm(n)
+        elif k == "switch":
+            self.eval(n.a)
+            c = opaque("switch case", uniform=not sym.thread_dependent(self.ival(n.a)))
+            self._branch(c, lambda: [self.stmt(x) for x in n.body], None)
+        elif k == "unknown":
+            self.model.problems.append((n.loc, f"unsupported construct `{n.text[:40]}`"))
+
+    def decl(self, n: Node):
+        ti = n.ty or TypeInfo()
+        if n.shared:
+            space = "const" if n.val == "constant" else "shared"
+            self.st.scopes[-1][n.name] = self._array_or_scalar(n.name, ti, space, n)
+            return
+        if ti.dims:
+            if n.a is not None:
+                self.eval(n.a)
+            self.st.scopes[-1][n.name] = Ptr("local", n.name, ZERO, self._elem(ti), self._dims(ti))
+            return
+        if n.a is not None:
+            v = self.eval(n.a)
+            if ti.ref and isinstance(v, Mem):
+                self.st.scopes[-1][n.name] = v
+                return
+            if isinstance(v, Mem):
+                v = self.load(v, n.a)
+            if isinstance(v, Agg) and v.kind == "struct" and not v.uniform:
+                v = Agg("struct", n.name, dict(v.fields), False, v.size)
+            if isinstance(v, Ptr) and ti.pointer and not v.intaddr:
+                es = self._elem(ti)
+                v = Ptr(v.space, v.base, v.off, es, v.dims if es == v.elem else (), v.subs, v.volatile or ti.volatile)
+            if v is None:
+                v = opaque(f"value of {n.name}")
+            self.st.scopes[-1][n.name] = v
+        else:
+            if ti.integral or ti.pointer:
+                self.st.scopes[-1][n.name] = opaque(f"uninitialized {n.name}")
+            else:
+                self.st.scopes[-1][n.name] = Agg("struct", n.name, size=ti.size or 0)
+
+    def _branch(self, c: S, then_fn, else_fn):
+        st0 = self.st
+        cond0 = st0.cond
+        a = st0.clone()
+        a.cond = sym.land(cond0, c)
+        a.returned = False
+        self.st = a
+        then_fn()
+        b = st0.clone()
+        b.cond = sym.land(cond0, unop("!", c))
+        b.returned = False
+        self.st = b
+        if else_fn is not None:
+            else_fn()
+        self.st = self._merge(st0, c, a, b)
+
+    def _merge(self, st0: State, c: S, a: State, b: State) -> State:
+        if a.dead and b.dead:
+            r = st0.clone()
+            r.dead = True
+            r.returned = st0.returned or a.returned or b.returned
+            return r
+        if a.dead:
+            b.returned = st0.returned or a.returned or b.returned
+            return b
+        if b.dead:
+            a.returned = st0.returned or a.returned or b.returned
+            return a
+        r = st0.clone()
+        r.scopes = []
+        for sa, sb in zip(a.scopes, b.scopes):
+            m = {}
+            for k in sa.keys() | sb.keys():
+                va, vb = sa.get(k), sb.get(k)
+                m[k] = va if va is vb else self._merge_val(c, va, vb, k)
+            r.scopes.append(m)
+        r.phase = ite(c, a.phase, b.phase)
+        r.wphase = ite(c, a.wphase, b.wphase)
+        if a.returned or b.returned:
+            r.cond = binop("||", a.cond, b.cond)
+            r.returned = True
+        return r
+
+    def _merge_val(self, c, va, vb, name):
+        if isinstance(va, S) and isinstance(vb, S):
+            return ite(c, va, vb)
+        if isinstance(va, Ptr) and isinstance(vb, Ptr) and va.base == vb.base and va.space == vb.space:
+            return Ptr(va.space, va.base, ite(c, va.off, vb.off), va.elem, va.dims if va.dims == vb.dims else (),
+                       (), va.volatile or vb.volatile, va.intaddr)
+        if va is None:
+            return vb
+        if vb is None:
+            return va
+        if isinstance(va, (Agg, Mem)):
+            return va
+        return opaque(f"merged value of {name}")
+
+    def if_stmt(self, n: Node):
+        c = self.cond_val(n.a)
+        if sym.is_const(c):
+            self.stmt(n.b if c.val else n.c)
+            return
+        self._branch(c, lambda: self.stmt(n.b), (lambda: self.stmt(n.c)) if n.c is not None else None)
+
+    # ------------------------------------------------------------------ loops
+    def loop(self, n: Node):
+        st = self.st
+        st.scopes.append({})
+        if n.kind == "for" and n.init is not None:
+            self.stmt(n.init)
+        inc = n.b if n.kind == "for" else None
+        body = n.body
+        assigned = _assigned(list(body) + ([inc] if inc is not None else []))
+        lid = next(self.loop_ids)
+        k = var(f"k{lid}", "iter")
+        entry = {}
+        for name, sites in assigned.items():
+            if any(d == -1 for _, d in sites) or not st.has(name):
+                continue
+            v0 = st.lookup(name)
+            entry[name] = v0
+            st.set(name, self._induction(name, sites, v0, k, lid, set(assigned)))
+        cond0 = st.cond
+        c = ONE if n.a is None or n.kind == "do" else self.cond_val(n.a)
+        if n.kind == "do":
+            c = ONE
+        nk = "thread" if sym.thread_dependent(c, iter_too=False) else "uniform"
+        N = var(f"N{lid}", nk)
+        ph, wph = var(f"ph{lid}", "uniform"), var(f"wph{lid}", "uniform")
+        p0, w0 = st.phase, st.wphase
+        st.cond = sym.land(cond0, binop(">=", k, ZERO), binop("<", k, N), c)
+        st.phase, st.wphase = ph, wph
+        first_acc, first_bar, first_async = len(self.model.accesses), len(self.model.barriers), len(self.model.asyncs)
+        self.loop_stack.append(lid)
+        returned_before = st.returned
+        for x in body:
+            if self.st.dead:
+                break
+            self.stmt(x)
+        if inc is not None and not self.st.dead:
+            self.eval(inc)
+        if n.kind == "do" and n.a is not None and not self.st.dead:
+            self.cond_val(n.a)
+        self.loop_stack.pop()
+        st = self.st
+        delta = sym.subst(st.phase, {ph.val: ZERO}) if not st.dead else ZERO
+        wdelta = sym.subst(st.wphase, {wph.val: ZERO}) if not st.dead else ZERO
+        if st.dead:  # body always leaves (break/return): count barriers seen on the way
+            delta = const(sum(1 for b in self.model.barriers[first_bar:] if b.kind != "warp"))
+            wdelta = const(len(self.model.barriers) - first_bar)
+        mapping = {ph.val: binop("+", p0, binop("*", k, delta)), wph.val: binop("+", w0, binop("*", k, wdelta))}
+        memo = {}
+        for a in self.model.accesses[first_acc:]:
+            a.phase = sym.subst(a.phase, mapping, memo)
+            a.wphase = sym.subst(a.wphase, mapping, memo)
+        for b in self.model.barriers[first_bar:]:
+            b.phase = sym.subst(b.phase, mapping, memo)
+        # after the loop
+        st.dead = False
+        st.cond = cond0
+        st.returned = returned_before or st.returned
+        st.phase = binop("+", p0, binop("*", N, delta))
+        st.wphase = binop("+", w0, binop("*", N, wdelta))
+        for name, v0 in entry.items():
+            if st.has(name):
+                st.set(name, self._after_loop(name, assigned[name], v0, N, lid))
+        st.scopes.pop()
+        del first_async
+
+    def _step(self, name, node: Node, carried: set):
+        """(mode, step S) when ``node`` is an induction update of ``name``; else None."""
+        if node.kind == "un":
+            return ("add", ONE if node.op.endswith("++") else const(-1))
+        op, rhs = node.op, node.b
+        if rhs is None or _mentions(rhs, carried):
+            if op == "=" and rhs is not None and rhs.kind == "bin" and rhs.a is not None and rhs.a.kind == "name" \
+                    and rhs.a.name == name and not _mentions(rhs.b, carried):
+                op, rhs = rhs.op + "=", rhs.b
+            elif op == "=" and rhs is not None and rhs.kind == "bin" and rhs.op == "+" and rhs.b is not None \
+                    and rhs.b.kind == "name" and rhs.b.name == name and not _mentions(rhs.a, carried):
+                op, rhs = "+=", rhs.a
+            else:
+                return None
+        mode = {"+=": "add", "-=": "sub", ">>=": "shr", "/=": "div", "<<=": "shl", "*=": "mul"}.get(op)
+        if mode is None:
+            return None
+        s = self.ival(rhs)
+        if mode == "sub":
+            return ("add", unop("neg", s))
+        return (mode, s)
+
+    def _induction(self, name, sites, v0, k, lid, carried):
+        if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
+            step = self._step(name, sites[0][0], carried)
+            if step is not None:
+                mode, s = step
+                if mode == "add":
+                    return binop("+", v0, binop("*", k, s))
+                return sym.geometric(mode, v0, s, k)
+        if isinstance(v0, Ptr) and len(sites) == 1 and sites[0][1] == 0:
+            step = self._step(name, sites[0][0], carried)
+            if step is not None and step[0] == "add":
+                mul = 1 if v0.intaddr else v0.elem
+                return Ptr(v0.space, v0.base, binop("+", v0.off, binop("*", binop("*", k, step[1]), const(mul))),
+                           v0.elem, (), (), v0.volatile, v0.intaddr)
+        if isinstance(v0, Ptr):
+            return Ptr(v0.space, v0.base, opaque(f"pointer {name} updated in a loop"), v0.elem, (), (), v0.volatile,
+                       v0.intaddr)
+        if isinstance(v0, (Agg, Mem)):
+            return v0
+        return opaque(f"{name} carried across loop iterations")
+
+    def _after_loop(self, name, sites, v0, N, lid):
+        if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
+            step = self._step(name, sites[0][0], set())
+            if step is not None and step[0] == "add":
+                return binop("+", v0, binop("*", N, step[1]))
+        cur = self.st.lookup(name)
+        if isinstance(cur, (Agg, Mem)):
+            return cur
+        if isinstance(cur, Ptr):
+            return Ptr(cur.space, cur.base, opaque(f"pointer {name} after loop"), cur.elem, (), (), cur.volatile,
+                       cur.intaddr)
+        return opaque(f"{name} after loop")
+
+    # ------------------------------------------------------------------ expressions
+    def cond_val(self, n: Node) -> S:
+        return self.ival(n)
+
+    def ival(self, n: Node | None) -> S:
+        v = self.eval(n)
+        if isinstance(v, Mem):
+            v = self.load(v, n)
+        if isinstance(v, S):
+            return v
+        if isinstance(v, Ptr):
+            return binop("+", var(f"addr:{v.space}:{v.base}", "uniform"), v.off)
+        return opaque("non-integer value")
+
+    def rval(self, n: Node):
+        v = self.eval(n)
+        if isinstance(v, Mem):
+            v = self.load(v, n)
+        return v
+
+    def load(self, m: Mem, n: Node):
+        p = m.ptr
+        if p.dims:  # an array lvalue decays to a pointer
+            return p
+        if p.space == "local":
+            return opaque(f"local array {p.base}")
+        self._rec_access(m, False, n)
+        if p.space in ("shared", "global", "const"):
+            return uf(f"ld:{p.base}", p.off)
+        return opaque("load")
+
+    def store(self, lv, value, n: Node, rmw_read=False):
+        if isinstance(lv, VarRef):
+            self.st.set(lv.name, value)
+        elif isinstance(lv, Mem):
+            self._rec_access(lv, True, n, value=value if isinstance(value, S) else None)
+        elif isinstance(lv, tuple) and lv[0] == "field":
+            _, agg, fname = lv
+            agg.fields[fname] = value
+
+    def lval(self, n: Node):
+        if n.kind == "name":
+            if n.ref in ("var", "param", "") and self.st.has(n.name):
+                v = self.st.lookup(n.name)
+                if isinstance(v, Mem):
+                    return v
+                return VarRef(n.name)
+            if self.st.has(n.name):
+                v = self.st.lookup(n.name)
+                return v if isinstance(v, Mem) else VarRef(n.name)
+            return VarRef(n.name)
+        if n.kind == "member":
+            base = self.eval(n.a) if n.a is not None else None
+            if isinstance(base, Ptr) and n.op == "->":
+                base = Mem(base, base.elem)
+            if isinstance(base, Mem):
+                return self._field(base, n)
+            if isinstance(base, Agg):
+                return ("field", base, n.name)
+            return None
+        v = self.eval(n)
+        return v if isinstance(v, Mem) else None
+
+    def _field(self, m: Mem, n: Node) -> Mem:
+        off = n.val if isinstance(n.val, int) else 0
+        size = (n.ty.size if n.ty and n.ty.size else 4)
+        p = m.ptr
+        dims = n.ty.dims if n.ty is not None and n.ty.dims else ()
+        elem = self._elem(n.ty) if dims else size
+        return Mem(Ptr(p.space, p.base, binop("+", p.off, const(off)), elem, tuple(dims), p.subs, p.volatile), size)
+
+    def eval(self, n: Node | None):
+        if n is None:
+            return None
+        k = n.kind
+        if k == "lit":
+            return const(n.val) if isinstance(n.val, int) else const(n.val)
+        if k == "name":
+            return self.name(n)
+        if k == "member":
+            return self.member(n)
+        if k == "index":
+            return self.index(n)
+        if k == "bin":
+            return self.binary(n)
+        if k == "un":
+            return self.unary(n)
+        if k == "assign":
+            return self.assign(n)
+        if k == "cond":
+            c = self.cond_val(n.a)
+            if sym.is_const(c):
+                return self.rval(n.b if c.val else n.c)
+            cond0 = self.st.cond
+            self.st.cond = sym.land(cond0, c)
+            a = self.rval(n.b)
+            self.st.cond = sym.land(cond0, unop("!", c))
+            b = self.rval(n.c)
+            self.st.cond = cond0
+            return self._merge_val(c, a, b, "?:")
+        if k == "cast":
+            return self.cast(n)
+        if k == "call":
+            return self.call(n)
+        if k == "init":
+            for x in n.args:
+                self.rval(x)
+            return Agg("struct", "init")
+        if k == "sizeof":
+            return opaque("sizeof", uniform=True)
+        return opaque(f"unsupported expression `{n.text[:30]}`")
+
+    def name(self, n: Node):
+        nm = n.name
+        if n.ref == "builtin" or (nm in ("threadIdx", "blockIdx", "blockDim", "gridDim") and not self.st.has(nm)):
+            return Agg("builtin", nm)
+        if nm == "warpSize":
+            return const(32)
+        if nm in self.tbind:
+            return self.tbind[nm]
+        if self.st.has(nm):
+            return self.st.lookup(nm)
+        if nm in self.macros:
+            v = eval_text(str(self.macros[nm]), self.macros)
+            if v is not None:
+                return const(v)
+        if n.ref == "tparam":
+            return opaque(f"template value {nm}", uniform=True)
+        return opaque(f"unknown name {nm}", uniform=True)
+
+    def member(self, n: Node):
+        base = self.eval(n.a) if n.a is not None else None
+        if isinstance(base, Agg):
+            if base.kind == "builtin":
+                return self._builtin(base.name, n.name)
+            if base.kind == "struct":
+                if n.name in base.fields:
+                    return base.fields[n.name]
+                if base.uniform:
+                    return var(f"{base.name}.{n.name}", "uniform")
+                return opaque(f"field {n.name}")
+            return opaque(f"member {n.name}")
+        if isinstance(base, Ptr) and n.op == "->":
+            return self._field(Mem(base, base.elem), n)
+        if isinstance(base, Mem):
+            return self._field(base, n)
+        if isinstance(base, S):
+            return opaque(f"field {n.name}", uniform=not sym.thread_dependent(base))
+        return opaque(f"member {n.name}")
+
+    def _builtin(self, obj: str, f: str):
+        if f not in ("x", "y", "z"):
+            return opaque(f"{obj}.{f}")
+        if obj in ("threadIdx", "blockDim"):
+            self.model.dims_used.add(f)
+        name = {"threadIdx": "t", "blockIdx": "b", "blockDim": "bd", "gridDim": "gd"}[obj] + f
+        i = "xyz".index(f)
+        if obj == "blockDim" and self.launch.block[i] is not None:
+            return const(self.launch.block[i])
+        if obj == "gridDim" and self.launch.grid[i] is not None:
+            return const(self.launch.grid[i])
+        kind = {"threadIdx": "thread", "blockIdx": "block"}.get(obj, "uniform")
+        return var(name, kind)
+
+    def linear_tid(self) -> S:
+        tx, ty, tz = (self._builtin("threadIdx", f) for f in "xyz")
+        bx, by = self._builtin("blockDim", "x"), self._builtin("blockDim", "y")
+        return binop("+", tx, binop("*", bx, binop("+", ty, binop("*", by, tz))))
+
+    def index(self, n: Node):
+        base = self.rval(n.a)
+        idx = self.ival(n.b)
+        if isinstance(base, Ptr):
+            return self._subscript(base, idx)
+        if isinstance(base, Agg):
+            return opaque("element of a value")
+        return opaque("subscript of unknown pointer")
+
+    def _subscript(self, p: Ptr, idx: S):
+        if p.dims:
+            rest = p.dims[1:]
+            stride = p.elem
+            for d in rest:
+                stride = stride * d if isinstance(d, int) and stride is not None else None
+            off = binop("+", p.off, binop("*", idx, const(stride) if stride is not None else
+                                           opaque("dependent array stride", uniform=True)))
+            subs = p.subs + ((idx, p.dims[0]),)
+            if rest:
+                return Ptr(p.space, p.base, off, p.elem, rest, subs, p.volatile)
+            return Mem(Ptr(p.space, p.base, off, p.elem, (), subs, p.volatile), p.elem)
+        mul = 1 if p.intaddr else p.elem
+        off = binop("+", p.off, binop("*", idx, const(mul)))
+        return Mem(Ptr(p.space, p.base, off, p.elem, (), p.subs, p.volatile, p.intaddr), p.elem)
+
+    def binary(self, n: Node):
+        op = n.op
+        if op in ("&&", "||"):
+            a = self.ival(n.a)
+            cond0 = self.st.cond
+            self.st.cond = sym.land(cond0, a if op == "&&" else unop("!", a))
+            b = self.ival(n.b)
+            self.st.cond = cond0
+            return binop(op, a, b)
+        if op == ",":
+            self.rval(n.a)
+            return self.rval(n.b)
+        a, b = self.rval(n.a), self.rval(n.b)
+        if isinstance(a, Ptr) or isinstance(b, Ptr):
+            return self._ptr_arith(op, a, b)
+        if not isinstance(a, S) or not isinstance(b, S):
+            return opaque(f"operator {op} on non-integers")
+        if op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="):
+            return binop(op, a, b)
+        return opaque(f"operator {op}")
+
+    def _ptr_arith(self, op, a, b):
+        if isinstance(a, Ptr) and isinstance(b, S) and op in ("+", "-"):
+            mul = 1 if a.intaddr else a.elem
+            d = binop("*", b, const(mul))
+            return Ptr(a.space, a.base, binop(op, a.off, d), a.elem, (), (), a.volatile, a.intaddr)
+        if isinstance(b, Ptr) and isinstance(a, S) and op == "+":
+            return self._ptr_arith("+", b, a)
+        if isinstance(a, Ptr) and isinstance(b, Ptr) and op == "-" and a.base == b.base:
+            return binop("/", binop("-", a.off, b.off), const(a.elem if not a.intaddr else 1))
+        if isinstance(a, Ptr) and isinstance(b, S) and a.intaddr and op in ("&", "|", "^", "<<", ">>", "*", "/", "%"):
+            return Ptr(a.space, a.base, binop(op, a.off, b), 1, (), (), a.volatile, True)
+        if op in ("==", "!=", "<", ">", "<=", ">="):
+            return opaque("pointer comparison", uniform=True)
+        return opaque(f"pointer arithmetic {op}")
+
+    def unary(self, n: Node):
+        op = n.op
+        if op == "&":
+            lv = self.lval(n.a)
+            if isinstance(lv, Mem):
+                return lv.ptr
+            v = self.eval(n.a)
+            if isinstance(v, Ptr):
+                return v
+            if isinstance(lv, VarRef):
+                return Ptr("local", lv.name, ZERO, 4)
+            return opaque("address of a value")
+        if op == "*":
+            p = self.rval(n.a)
+            if isinstance(p, Ptr):
+                if p.dims:
+                    return self._subscript(p, ZERO)
+                return Mem(p, p.elem)
+            return opaque("dereference of unknown pointer")
+        if op in ("pre++", "pre--", "post++", "post--"):
+            lv = self.lval(n.a)
+            old = self.rval(n.a)
+            if isinstance(old, Ptr):
+                new = self._ptr_arith("+" if "++" in op else "-", old, ONE)
+            elif isinstance(old, S):
+                new = binop("+" if "++" in op else "-", old, ONE)
+            else:
+                new = opaque("increment")
+            self.store(lv, new, n)
+            return new if op.startswith("pre") else old
+        a = self.rval(n.a)
+        if not isinstance(a, S):
+            return opaque(f"unary {op}")
+        if op == "-":
+            return unop("neg", a)
+        if op == "+":
+            return a
+        return unop(op, a)
+
+    def assign(self, n: Node):
+        lv = self.lval(n.a)
+        if n.op == "=":
+            v = self.rval(n.b)
+        else:
+            old = self.rval(n.a)
+            rhs = self.rval(n.b)
+            op = n.op[:-1]
+            if isinstance(old, Ptr) or isinstance(rhs, Ptr):
+                v = self._ptr_arith(op, old, rhs)
+            elif isinstance(old, S) and isinstance(rhs, S) and op in sym._FOLD:
+                v = binop(op, old, rhs)
+            else:
+                v = opaque(f"result of {n.op}")
+        if isinstance(lv, VarRef) and isinstance(v, Mem):
+            v = self.load(v, n.b)
+        if isinstance(v, Agg) and isinstance(lv, VarRef) and v.kind == "struct" and not v.uniform:
+            v = Agg("struct", lv.name, dict(v.fields), False, v.size)
+        self.store(lv, v, n)
+        return v
+
+    def cast(self, n: Node):
+        v = self.rval(n.a)
+        ti = n.ty
+        if isinstance(v, Ptr) and ti is not None:
+            if ti.pointer:
+                es = self._elem(ti)
+                return Ptr(v.space, v.base, v.off, es, v.dims if es == v.elem and v.dims else (), v.subs,
+                           v.volatile or ti.volatile, False)
+            if ti.integral:
+                return Ptr(v.space, v.base, v.off, 1, (), v.subs, v.volatile, True)
+        if isinstance(v, S) and ti is not None and ti.pointer:
+            return Ptr("unknown", "?", v, self._elem(ti))
+        return v
+
+    # ------------------------------------------------------------------ calls
+    def call(self, n: Node):
+        name = n.name or ""
+        short = name.split("::")[-1]
+        short = re.sub(r"<.*", "", short).strip()
+        from .calls import handle_call
+        r = handle_call(self, n, name, short)
+        if r is not NotImplemented:
+            return r
+        fn = self._find(short, len(n.args))
+        if fn is not None and self.depth < MAX_INLINE:
+            return self.inline(fn, n)
+        args = [self.rval(a) for a in n.args]
+        if n.a is not None:
+            self.rval(n.a)
+        ints = [a for a in args if isinstance(a, S)]
+        if len(ints) == len(args) and args and not any(isinstance(a, Ptr) for a in args):
+            return uf(f"fn:{short}", *ints)
+        return opaque(f"result of {short or 'call'}")
+
+    def _find(self, short, nargs):
+        fs = self.unit.funcs.get(short)
+        if not fs:
+            return None
+        for f in fs:
+            if len(f.params) == nargs and not f.kernel:
+                return f
+        return next((f for f in fs if not f.kernel), None)
+
+    def inline(self, fn: Func, n: Node):
+        args = [self.eval(a) for a in n.args]
+        scope = {}
+        for (pname, ti), a, an in zip(fn.params, args, n.args):
+            if isinstance(a, Mem) and not ti.ref:
+                a = self.load(a, an)
+            if isinstance(a, Ptr) and ti.pointer and not a.intaddr:
+                es = self._elem(ti)
+                if es != a.elem and self._elem(ti) and ti.pointee_size:
+                    a = Ptr(a.space, a.base, a.off, es, (), a.subs, a.volatile)
+            scope[pname] = a if a is not None else opaque(f"argument {pname}")
+        saved_t, saved_tb = dict(self.tbind), dict(self.typebind)
+        for (tn, kind), text in zip(fn.tparams, n.targs):
+            if kind == "value":
+                v = eval_text(text, self.macros)
+                if v is None:
+                    try:
+                        v = self.ival(Node("name", name=text.strip())).val if text.strip() in self.tbind else None
+                    except Exception:
+                        v = None
+                self.tbind[tn] = const(v) if isinstance(v, int) else opaque(f"template value {tn}", uniform=True)
+            else:
+                self.typebind[tn] = TYPE_SIZES.get(text.strip(), 4)
+        outer = self.st
+        inner = outer.clone()
+        inner.scopes = [outer.scopes[0], scope]
+        inner.rets = []
+        inner.returned = False
+        self.st = inner
+        self.depth += 1
+        try:
+            self.stmt(fn.body)
+        finally:
+            self.depth -= 1
+            self.tbind, self.typebind = saved_t, saved_tb
+        res = self.st
+        self.st = outer
+        # references: write back
+        for (pname, ti), an in zip(fn.params, n.args):
+            if ti.ref and not ti.dims and an.kind == "name" and outer.has(an.name) and pname in res.scopes[1]:
+                nv = res.scopes[1][pname]
+                if not isinstance(outer.lookup(an.name), Mem):
+                    outer.set(an.name, nv)
+        outer.phase, outer.wphase = res.phase, res.wphase
+        rets = list(inner.rets or [])
+        if not rets:
+            return None
+        val = rets[-1][1]
+        for c, v in reversed(rets[:-1]):
+            val = self._merge_val(c, v, val, fn.name)
+        if isinstance(val, Mem):
+            return val
+        return val
+
+    # ------------------------------------------------------------------ inline assembly
+    def asm(self, n: Node):
+        ops = []
+        for x in n.outs:
+            ops.append(self.lval(x))
+        for x in n.ins:
+            ops.append(self.rval(x))
+        asmlib.handle(self, n, ops)
+        for i, x in enumerate(n.outs):
+            lv = ops[i]
+            if isinstance(lv, (VarRef, Mem)) or (isinstance(lv, tuple) and lv and lv[0] == "field"):
+                self.store(lv, opaque("asm output"), x)
+
+
+def _mentions(n, names: set) -> bool:
+    if n is None:
+        return False
+    if isinstance(n, list):
+        return any(_mentions(x, names) for x in n)
+    if not isinstance(n, Node):
+        return False
+    if n.kind == "name" and n.name in names:
+        return True
+    return any(_mentions(x, names) for x in (n.a, n.b, n.c, n.args))
+
+
+_LINES: dict = {}
+
+
+def _text(n: Node) -> str:
+    """Source text of a node (from its location), for messages."""
+    loc = n.loc
+    if loc is None:
+        return n.text or ""
+    lines = _LINES.get(loc.file)
+    if lines is None or loc.line > len(lines):
+        return n.text or ""
+    if loc.end_line == loc.line and loc.end_col:
+        return lines[loc.line - 1][loc.col - 1: loc.end_col].strip()
+    return lines[loc.line - 1][loc.col - 1:].strip()
+
+
+def build_kernel(unit: Unit, func: Func, launch: LaunchConfig, defines=None) -> KernelModel:
+    _LINES[unit.path] = unit.source.splitlines()
+    return Builder(unit, func, launch, defines).build()

@@ -1,0 +1,226 @@
+"""What the model builder knows about CUDA's built-in functions: barriers, atomics, shuffles, cooperative groups,
+cuda::barrier / pipelines, async copies. Returns ``NotImplemented`` for anything else (then helpers are inlined)."""
+from __future__ import annotations
+
+import re
+
+from . import sym
+from .sym import ONE, ZERO, binop, const, opaque, uf
+
+ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
+WARP_VALUE = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__all_sync",
+              "__any_sync", "__match_any_sync", "__reduce_add_sync", "__reduce_max_sync", "__reduce_min_sync",
+              "__activemask", "__shfl", "__shfl_down", "__shfl_up", "__shfl_xor", "clock64", "clock"}
+BLOCK_VOTE = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}
+NOTHING = {"__threadfence", "__threadfence_block", "__threadfence_system", "printf", "__nanosleep", "assert",
+           "__trap", "__brkpt", "__prefetch_global_l1", "__prefetch_global_l2"}
+LOADS = {"__ldg", "__ldcg", "__ldcs", "__ldlu", "__ldca", "__ldcv"}
+STORES = {"__stcg", "__stcs", "__stwb", "__stwt"}
+
+
+def handle_call(b, n, name: str, short: str):
+    from .build import Agg, Mem
+    from .model import Ptr
+
+    args = n.args
+    obj = n.a
+    if short == "__syncthreads" or short == "__barrier_sync":
+        b.barrier("block", n)
+        return None
+    if short in BLOCK_VOTE:
+        for a in args:
+            b.rval(a)
+        b.barrier("block", n)
+        return opaque(short, uniform=True)
+    if short == "__syncwarp":
+        for a in args:
+            b.rval(a)
+        b.barrier("warp", n)
+        return None
+    if short in NOTHING:
+        for a in args:
+            b.rval(a)
+        return None
+    if short in WARP_VALUE:
+        for a in args:
+            b.rval(a)
+        return opaque(f"{short} result")
+    m = ATOMICS.match(short)
+    if m:
+        p = b.rval(args[0]) if args else None
+        vals = [b.rval(a) for a in args[1:]]
+        if isinstance(p, Ptr):
+            b._rec_access(Mem(p, p.elem), True, n, atomic=True)
+        return opaque(f"{short} result")
+    if short in LOADS and args:
+        p = b.rval(args[0])
+        if isinstance(p, Ptr):
+            return b.load(Mem(p, p.elem), n)
+        return opaque(short)
+    if short in STORES and len(args) >= 2:
+        p, v = b.rval(args[0]), b.rval(args[1])
+        if isinstance(p, Ptr):
+            b._rec_access(Mem(p, p.elem), True, n, value=v if isinstance(v, sym.S) else None)
+        return None
+    if short in ("__cvta_generic_to_shared", "__cvta_generic_to_global") and args:
+        p = b.rval(args[0])
+        if isinstance(p, Ptr):
+            return Ptr(p.space, p.base, p.off, 1, (), p.subs, p.volatile, True)
+        return opaque("address")
+    if short in ("__cvta_shared_to_generic",) and args:
+        return b.rval(args[0])
+    if short in ("min", "max", "umin", "umax", "llmin", "llmax", "imin", "imax") and len(args) == 2:
+        x, y = b.rval(args[0]), b.rval(args[1])
+        if isinstance(x, sym.S) and isinstance(y, sym.S):
+            return binop("max" if "max" in short else "min", x, y)
+        return opaque(short)
+    if short in ("move", "forward") and args:
+        return b.eval(args[0])
+    if short == "__ctor__":
+        vals = [b.rval(a) for a in args]
+        if len(vals) == 1 and isinstance(vals[0], (sym.S, Ptr)):
+            return vals[0]
+        return Agg("struct", "ctor")
+    # ---- cooperative groups
+    if short == "this_thread_block":
+        return Agg("cg_block")
+    if short == "this_grid":
+        return Agg("cg_grid")
+    if short == "this_cluster":
+        return Agg("cg_cluster")
+    if short in ("tiled_partition", "coalesced_threads"):
+        for a in args:
+            b.rval(a)
+        size = None
+        if n.targs:
+            from .launch import evaluate
+            size = evaluate(n.targs[0], b.macros)
+            if size is None and n.targs[0].strip() in b.tbind and sym.is_const(b.tbind[n.targs[0].strip()]):
+                size = b.tbind[n.targs[0].strip()].val
+        elif len(args) == 2:
+            v = b.ival(args[1])
+            size = v.val if sym.is_const(v) else None
+        return Agg("cg_tile", size=size or 32)
+    if short == "sync" and obj is None and args:
+        g = b.rval(args[0])
+        return _group_sync(b, g, n)
+    if short in ("wait", "wait_prior") and obj is None and args and "cooperative_groups" in name:
+        b.rval(args[0])
+        depth = 0
+        if short == "wait_prior" and n.targs:
+            from .launch import evaluate
+            depth = evaluate(n.targs[0], b.macros) or 0
+        b.async_op("wait", n, n=const(depth))
+        return None
+    if short == "memcpy_async":
+        vals = [b.rval(a) for a in args]
+        ptrs = [v for v in vals if isinstance(v, Ptr)]
+        size = next((v for v in vals[len(ptrs):] if isinstance(v, sym.S)), None)
+        if ptrs:
+            b.async_op("cp_async", n, ptr=ptrs[0], size=size.val if size is not None and sym.is_const(size) else None)
+        return None
+    if short in ("reduce", "inclusive_scan", "exclusive_scan") and "cooperative_groups" in name:
+        for a in args:
+            b.rval(a)
+        return opaque(f"cg::{short} result")
+    if obj is not None:
+        o = b.rval(obj)
+        if isinstance(o, Agg) and o.kind.startswith("cg_"):
+            return _group_method(b, o, short, n)
+        if isinstance(o, (Agg, Mem)) and short in ("arrive_and_wait", "wait", "arrive", "arrive_and_drop"):
+            for a in args:
+                b.rval(a)
+            if short in ("arrive_and_wait", "wait"):
+                b.barrier("cuda::barrier", n)
+                return None
+            return Agg("token")
+        if short in ("producer_commit",):
+            b.async_op("commit", n)
+            return None
+        if short in ("consumer_wait",):
+            b.async_op("wait", n, n=ZERO)
+            return None
+        if short in ("producer_acquire", "consumer_release"):
+            return None
+    if short == "init" and len(args) == 2 and "cuda" in name:
+        b.rval(args[0])
+        b.rval(args[1])
+        return None
+    # ---- Ampere pipeline primitives and Hopper helpers
+    if short == "__pipeline_memcpy_async" and len(args) >= 3:
+        d, s, sz = b.rval(args[0]), b.rval(args[1]), b.ival(args[2])
+        if isinstance(d, Ptr):
+            b.async_op("cp_async", n, ptr=d, size=sz.val if sym.is_const(sz) else None)
+        return None
+    if short == "__pipeline_commit":
+        b.async_op("commit", n)
+        return None
+    if short in ("__pipeline_wait_prior", "pipeline_consumer_wait_prior"):
+        depth = b.ival(args[0]) if (args and short == "__pipeline_wait_prior") else None
+        if depth is None and n.targs:
+            from .launch import evaluate
+            v = evaluate(n.targs[0], b.macros)
+            depth = const(v) if v is not None else opaque("wait depth", uniform=True)
+        for a in args[1:] if short == "__pipeline_wait_prior" else args:
+            b.rval(a)
+        b.async_op("wait", n, n=depth if depth is not None else ZERO)
+        return None
+    if "fence_proxy_async" in short:
+        b.async_op("fence_proxy", n)
+        return None
+    if short.startswith("cp_async_bulk_tensor") or short.startswith("cp_async_bulk_global_to_shared"):
+        vals = [b.rval(a) for a in args]
+        ptrs = [v for v in vals if isinstance(v, Ptr)]
+        if "global_to_shared" in short and ptrs:
+            bar = next((v for v in vals[1:] if isinstance(v, (Ptr,))), None)
+            b.async_op("tma_load", n, ptr=ptrs[0], mbar=bar)
+        elif "shared_to_global" in short:
+            b.async_op("tma_store", n, ptr=next((p for p in ptrs if p.space == "shared"), None))
+        return None
+    return NotImplemented
+
+
+def _group_sync(b, g, n):
+    from .build import Agg
+    if isinstance(g, Agg):
+        if g.kind == "cg_block":
+            b.barrier("block", n)
+        elif g.kind == "cg_grid":
+            b.barrier("grid", n)
+        elif g.kind == "cg_tile":
+            b.barrier("warp" if (g.size or 32) <= 32 else "block", n)
+        elif g.kind == "cg_cluster":
+            b.barrier("block", n)
+    return None
+
+
+def _group_method(b, g, short, n):
+    for a in n.args:
+        b.rval(a)
+    size = g.size or 32
+    if short in ("sync", "barrier_wait"):
+        return _group_sync(b, g, n)
+    if short == "thread_rank":
+        lt = b.linear_tid()
+        return lt if g.kind == "cg_block" else binop("%", lt, const(size)) if g.kind == "cg_tile" else opaque("rank")
+    if short in ("size", "num_threads"):
+        if g.kind == "cg_tile":
+            return const(size)
+        if g.kind == "cg_block":
+            bd = [b._builtin("blockDim", f) for f in "xyz"]
+            return binop("*", bd[0], binop("*", bd[1], bd[2]))
+        return opaque("group size", uniform=True)
+    if short == "meta_group_rank" and g.kind == "cg_tile":
+        return binop("/", b.linear_tid(), const(size))
+    if short in ("meta_group_size",):
+        return opaque("meta group size", uniform=True)
+    if short in ("group_index", "thread_index"):
+        from .build import Agg
+        src = "blockIdx" if short == "group_index" else "threadIdx"
+        return Agg("builtin", src)
+    if short in ("block_rank",):
+        return opaque("cluster block rank", uniform=True)
+    return opaque(f"{short} result")
+
+
+__all__ = ["handle_call", "ONE", "uf"]

@@ -1,0 +1,93 @@
+"""The kernel model the passes read: memory accesses, barriers and async operations, each with the symbolic
+condition under which a thread executes it and its barrier phase."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .ast import Func, Loc
+from .launch import LaunchConfig
+from .sym import S
+
+
+@dataclass
+class Ptr:
+    """A pointer value: a named allocation (array, parameter) and a byte offset into it."""
+
+    space: str  # shared | global | const | local | unknown
+    base: str
+    off: S
+    elem: int  # bytes per element for pointer arithmetic
+    dims: tuple = ()  # remaining static array dimensions (ints or None)
+    subs: tuple = ()  # ((index S, dim), ...) subscripts applied so far
+    volatile: bool = False
+    intaddr: bool = False  # converted to an integer address: arithmetic is in bytes
+
+
+@dataclass
+class Access:
+    space: str
+    base: str
+    offset: S  # bytes
+    size: int
+    write: bool
+    atomic: bool
+    value: S | None
+    cond: S
+    phase: S
+    wphase: S
+    loc: Loc
+    text: str
+    seq: int
+    elem: int
+    subs: tuple = ()
+    volatile: bool = False
+    via: str = ""  # "" (ordinary), cp.async, tma, asm
+    loops: tuple = ()  # ids of the enclosing loops, outermost first
+
+
+@dataclass
+class Barrier:
+    kind: str  # block | warp | named | grid | cuda::barrier
+    cond: S
+    loc: Loc
+    text: str
+    seq: int
+    phase: S
+    checked: bool = True  # named barriers with a thread count are not divergence-checked
+
+
+@dataclass
+class AsyncOp:
+    kind: str  # cp_async commit wait fence_proxy tma_load tma_store wgmma mbar_init mbar_arrive mbar_expect mbar_wait
+    loc: Loc
+    text: str
+    seq: int
+    cond: S
+    ptr: Ptr | None = None
+    n: S | None = None  # wait depth / parity
+    size: int | None = None
+    mbar: Ptr | None = None
+    loops: tuple = ()
+
+
+@dataclass
+class SharedArray:
+    name: str
+    bytes: int | None  # None when unknown (extern without smem=)
+    elem: int
+    dims: tuple
+    loc: Loc | None = None
+
+
+@dataclass
+class KernelModel:
+    name: str
+    func: Func
+    launch: LaunchConfig
+    accesses: list[Access] = field(default_factory=list)
+    barriers: list[Barrier] = field(default_factory=list)
+    asyncs: list[AsyncOp] = field(default_factory=list)
+    shared: dict = field(default_factory=dict)  # name -> SharedArray
+    dims_used: set = field(default_factory=set)  # "x", "y", "z" of threadIdx/blockDim
+    problems: list = field(default_factory=list)  # (Loc | None, reason)
+    frontend: str = "libclang"

@@ -1,0 +1,62 @@
+"""``bounds.shared``: an index that can leave a statically sized shared array under the assumed launch."""
+from __future__ import annotations
+
+import z3
+
+from kopt.diagnostic import Diagnostic, Severity
+
+from .. import sym
+from ..solver import model_int
+from .context import Ctx
+
+
+def run(ctx: Ctx) -> list[Diagnostic]:
+    out = []
+    seen = set()
+    for a in ctx.km.accesses:
+        if a.space != "shared" or a.loc in seen:
+            continue
+        arr = ctx.km.shared.get(a.base)
+        if arr is None or arr.bytes is None:
+            continue
+        if sym.has_opaque(a.offset) or sym.has_data(a.offset):
+            continue  # not provable either way; the race pass reports unanalyzable indices
+        if ctx.over_budget():
+            ctx.incomplete.append("bounds check stopped (budget)")
+            break
+        _, e, _, _ = ctx.pair("single")
+        cons = [e.bool(a.cond)]
+        off = e.int(a.offset)
+        viol = [off < 0, off + a.size > arr.bytes]
+        for idx, dim in a.subs:
+            if isinstance(dim, int) and not sym.has_opaque(idx):
+                x = e.int(idx)
+                viol += [x < 0, x >= dim]
+        cons.append(z3.Or(*viol))
+        m = ctx.solve_in("single", *cons)
+        if m is None:
+            continue
+        seen.add(a.loc)
+        o = model_int(m, off)
+        idx = f"{o // a.elem}" if o is not None and a.elem and o % a.elem == 0 else f"byte offset {o}"
+        n_elems = arr.bytes // arr.elem if arr.elem else None
+        wit = {"thread": ctx.witness_thread(m, e), "index": idx,
+               "array": f"{a.base}{''.join(f'[{d}]' for d in arr.dims) if arr.dims else ''} ({arr.bytes} bytes)"}
+        for i, (ix, dim) in enumerate(a.subs):
+            v = model_int(m, e.int(ix))
+            if v is not None:
+                wit[f"subscript {i}"] = f"{v} (extent {dim})"
+        wit.update(ctx.witness_common(m, [e], [a.offset, a.cond]))
+        wit["launch"] = ctx.launch.describe(ctx.km.dims_used)
+        depends_on_launch = "assumed_block" in wit
+        sev = Severity.WARNING if depends_on_launch else Severity.ERROR
+        cond = (f" for some launch configurations (e.g. blockDim {wit['assumed_block']})" if depends_on_launch
+                else "")
+        kind = "write" if a.write else "read"
+        out.append(Diagnostic(
+            "bounds.shared", sev,
+            f"out-of-bounds shared-memory {kind}: `{ctx.snippet(a)}` can index element {idx} of `{a.base}` "
+            f"({n_elems} elements){cond}", [ctx.loc(a, kind)], wit,
+            "size the array from the block size (or guard the index), and declare the launch with "
+            "`// kopt: launch` or __launch_bounds__ so the analyzer knows the block size"))
+    return out

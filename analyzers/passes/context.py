@@ -1,0 +1,170 @@
+"""Shared machinery of the passes: the z3 encoding of threads under a launch configuration, witnesses, budgets."""
+from __future__ import annotations
+
+import time
+
+import z3
+
+from .. import sym
+from kopt.diagnostic import Location
+from ..model import Access, KernelModel
+from ..solver import Enc, Timeout, check, model_int
+
+QUERY_MS = 1500  # per solver query
+KERNEL_BUDGET_S = 6.0  # all solver work of one kernel
+
+
+class Ctx:
+    def __init__(self, km: KernelModel, source_lines: list[str]):
+        self.km = km
+        self.launch = km.launch
+        self.lines = source_lines
+        self.solver = z3.Solver()
+        self.started = time.perf_counter()
+        self.incomplete: list[str] = []
+        self.dims_1d = km.dims_used <= {"x"}
+        self._pairs: dict = {}
+
+    # ---- cached encodings: one solver per (mode), base constraints asserted once
+    def pair(self, mode: str):
+        """(solver, e1, e2, info) for two thread copies. mode: shared (same block), global (any blocks),
+        block (same block, loop iterations shared), single (one thread)."""
+        got = self._pairs.get(mode)
+        if got is not None:
+            return got
+        kinds = {"shared": ("thread", "iter"), "global": ("thread", "iter", "block"), "block": ("thread",),
+                 "block2": ("thread", "iter"), "single": ("thread", "iter")}[mode]
+        e1, e2 = Enc("@1", kinds), Enc("@2", kinds)
+        c1, t1, b1, lin1 = self.thread(e1)
+        solver = z3.Solver()
+        solver.add(*c1)
+        info = {"t1": t1, "b1": b1, "lin1": lin1}
+        if mode != "single":
+            c2, t2, b2, lin2 = self.thread(e2)
+            solver.add(*c2)
+            same_block = z3.And(*[x == y for x, y in zip(b1, b2)])
+            same_thread = z3.And(*[x == y for x, y in zip(t1, t2)])
+            if mode == "global":
+                solver.add(z3.Not(z3.And(same_block, same_thread)))
+            else:
+                solver.add(same_block)
+                if mode == "shared":
+                    solver.add(z3.Not(same_thread))
+                # block2: any two threads (possibly the same) of one block
+            info.update(t2=t2, b2=b2, lin2=lin2, same_block=same_block, w1=lin1 / 32, w2=lin2 / 32)
+        got = (solver, e1, e2, info)
+        self._pairs[mode] = got
+        return got
+
+    def solve_in(self, mode: str, *constraints):
+        solver, e1, e2, _ = self.pair(mode)
+        try:
+            return check(solver, *constraints, *e1.side, *e2.side, timeout_ms=QUERY_MS)
+        except Timeout as exc:
+            self.incomplete.append(f"solver gave up ({exc})")
+            return None
+
+    # ---- budget
+    def over_budget(self) -> bool:
+        return time.perf_counter() - self.started > KERNEL_BUDGET_S
+
+    def solve(self, *constraints):
+        """Model or None; a timeout is remembered and treated as 'no finding'."""
+        try:
+            return check(self.solver, *constraints, timeout_ms=QUERY_MS)
+        except Timeout as exc:
+            self.incomplete.append(f"solver gave up ({exc})")
+            return None
+
+    # ---- launch encoding
+    def dims(self, enc: Enc):
+        """(bdx, bdy, bdz), (gdx, gdy, gdz) as z3 terms plus their constraints."""
+        cons = []
+        bd = []
+        for i, f in enumerate("xyz"):
+            v = self.launch.block[i]
+            if v is None and f != "x" and self.dims_1d:
+                v = 1
+            if v is None:
+                t = enc.var(f"bd{f}", "uniform")
+                cons += [t >= 1, t <= self.launch.max_threads]
+                if f == "z":
+                    cons.append(t <= 64)
+            else:
+                t = z3.IntVal(v)
+            bd.append(t)
+        if any(not z3.is_int_value(t) for t in bd):
+            cons.append(bd[0] * bd[1] * bd[2] <= self.launch.max_threads)
+        gd = []
+        for i, f in enumerate("xyz"):
+            v = self.launch.grid[i]
+            if v is None:
+                t = enc.var(f"gd{f}", "uniform")
+                cons += [t >= 1, t <= 2 ** 31 - 1]
+            else:
+                t = z3.IntVal(v)
+            gd.append(t)
+        return bd, gd, cons
+
+    def thread(self, enc: Enc):
+        """Constraints placing one thread copy inside the launch, its linear id and warp id."""
+        bd, gd, cons = self.dims(enc)
+        t = [enc.var(f"t{f}", "thread") for f in "xyz"]
+        b = [enc.var(f"b{f}", "block") for f in "xyz"]
+        for i in range(3):
+            cons += [t[i] >= 0, t[i] < bd[i], b[i] >= 0, b[i] < gd[i]]
+        lin = t[0] + bd[0] * (t[1] + bd[1] * t[2])
+        return cons, t, b, lin
+
+    # ---- witnesses
+    def witness_thread(self, model, enc: Enc, with_block=False) -> str:
+        t = [model_int(model, enc.var(f"t{f}", "thread")) for f in "xyz"]
+        s = f"threadIdx=({t[0]},{t[1]},{t[2]})"
+        if with_block:
+            b = [model_int(model, enc.var(f"b{f}", "block")) for f in "xyz"]
+            s += f" blockIdx=({b[0]},{b[1]},{b[2]})"
+        return s
+
+    def witness_common(self, model, encs, exprs) -> dict:
+        out: dict = {}
+        names = {}
+        for e in exprs:
+            if e is not None:
+                names.update(sym.free_vars(e))
+        params = {}
+        for n, kind in sorted(names.items()):
+            if n.startswith("p:") or (kind == "uniform" and "." in n and n.startswith("p:")):
+                v = model_int(model, encs[0].var(n, kind))
+                if v is not None:
+                    params[n[2:]] = v
+        if params:
+            out["parameters"] = params
+        dims = {}
+        for f in "xyz":
+            n = f"bd{f}"
+            if n in names or (self.launch.block["xyz".index(f)] is None and not (f != "x" and self.dims_1d)):
+                v = model_int(model, encs[0].var(n, "uniform"))
+                if v is not None and self.launch.block["xyz".index(f)] is None:
+                    dims[f"blockDim.{f}"] = v
+        if dims:
+            out["assumed_block"] = dims
+        return out
+
+    def loc(self, a, role: str) -> Location:
+        l = a.loc
+        return Location(l.file, l.line, l.col, l.end_line, l.end_col, role)
+
+    def snippet(self, a) -> str:
+        t = (a.text or "").strip()
+        if len(t) > 60:
+            t = t[:57] + "..."
+        return t or f"{a.base}[...]"
+
+
+def index_of(a: Access, model, enc: Enc) -> str:
+    off = model_int(model, enc.int(a.offset))
+    if off is None:
+        return "?"
+    if a.elem and off % a.elem == 0:
+        return f"{a.base}[{off // a.elem}]"
+    return f"{a.base} + {off} bytes"

@@ -1,0 +1,73 @@
+"""Concrete per-lane evaluation of an access for one warp: the addresses the 32 lanes touch.
+
+Used by the bank-conflict and coalescing passes, which need a block shape: the declared one, else a few common
+shapes (the pass reports only what holds for all of them). Kernel parameters take a representative value (stated
+in the witness); loop iterations 0 and 1 are sampled; data-dependent addresses are skipped.
+"""
+from __future__ import annotations
+
+from .. import sym
+from ..model import Access
+
+PARAM_VALUE = 1024
+CANDIDATE_1D = [(128, 1, 1), (256, 1, 1), (512, 1, 1)]
+CANDIDATE_2D = [(32, 8, 1), (16, 16, 1), (32, 32, 1)]
+
+
+def block_shapes(launch, dims_used) -> list[tuple]:
+    if launch.known_block:
+        return [tuple(launch.block)]
+    if dims_used <= {"x"}:
+        return [s for s in CANDIDATE_1D if s[0] <= launch.max_threads] or [(launch.max_threads, 1, 1)]
+    return [s for s in CANDIDATE_2D if s[0] * s[1] <= launch.max_threads] or [(32, 1, 1)]
+
+
+def base_env(a: Access, launch, block) -> dict | None:
+    env = {"bdx": block[0], "bdy": block[1], "bdz": block[2], "bx": 0, "by": 0, "bz": 0}
+    for i, f in enumerate("xyz"):
+        env[f"gd{f}"] = launch.grid[i] if launch.grid[i] is not None else 8
+    for n, kind in {**sym.free_vars(a.offset), **sym.free_vars(a.cond)}.items():
+        if n in env or n in ("tx", "ty", "tz"):
+            continue
+        if n.startswith("p:") or (kind == "uniform" and n.startswith("p:")):
+            env[n] = PARAM_VALUE
+        elif n.startswith("N"):
+            env[n] = 1 << 20
+        elif kind == "iter":
+            env[n] = 0
+        elif n.startswith(("opq#", "uopq#")):
+            return None
+        elif kind == "uniform":
+            env[n] = PARAM_VALUE
+    return env
+
+
+def warp_addresses(a: Access, env: dict, block, warp: int, iteration: int = 0):
+    """[(lane, byte offset)] of the active lanes, or None when not computable."""
+    env = dict(env)
+    for n, kind in sym.free_vars(a.offset).items():
+        if kind == "iter":
+            env[n] = iteration
+    for n, kind in sym.free_vars(a.cond).items():
+        if kind == "iter":
+            env[n] = iteration
+    nthreads = block[0] * block[1] * block[2]
+    fcond, foff = sym.compiled(a.cond), sym.compiled(a.offset)
+    out = []
+    for lane in range(32):
+        lin = warp * 32 + lane
+        if lin >= nthreads:
+            break
+        env["tx"] = lin % block[0]
+        env["ty"] = (lin // block[0]) % block[1]
+        env["tz"] = lin // (block[0] * block[1])
+        c = fcond(env)
+        if c is None:
+            return None
+        if not c:
+            continue
+        off = foff(env)
+        if off is None:
+            return None
+        out.append((lane, off))
+    return out

@@ -1,0 +1,185 @@
+"""Data races by the two-thread encoding: two distinct threads, each at some loop iteration, reach two accesses to
+overlapping bytes in the same barrier phase (no __syncthreads between them), at least one writes, not both atomic.
+
+Findings are split into:
+- ``warp.implicit-sync``: the race needs both threads in one warp (code relying on lockstep without __syncwarp);
+- ``sync.missing``: a write followed in program order by another thread's read with no barrier between;
+- ``race.shared`` / ``race.global``: every other conflicting pair (write-after-read, write-write, read-modify-write);
+- ``race.shared.possible``: the index could not be fully modelled (the reason is given).
+"""
+from __future__ import annotations
+
+import z3
+
+from kopt.diagnostic import Diagnostic, Severity
+
+from .. import sym
+from ..model import Access
+from ..solver import Enc, model_int
+from .context import Ctx, index_of
+
+MAX_PAIRS = 400
+
+
+def _benign(a: Access, b: Access, space: str) -> bool:
+    """Two writes of one value that is the same for every thread that could write it."""
+    if not (a.write and b.write) or a.atomic or b.atomic or a.value is None or b.value is None:
+        return False
+    if a.value.key() != b.value.key():
+        return False
+    ks = sym.kinds(a.value)
+    bad = {"thread", "iter"} | ({"block"} if space == "global" else set())
+    return not (ks & bad)
+
+
+def _candidates(accs: list[Access]):
+    n = len(accs)
+    for i in range(n):
+        for j in range(i, n):
+            a, b = accs[i], accs[j]
+            if a.base != b.base:
+                continue
+            if not (a.write or b.write):
+                continue
+            if a.atomic and b.atomic:
+                continue
+            if (a.atomic and not b.write) or (b.atomic and not a.write):
+                continue  # reading a value others update atomically is not reported
+            if i == j and not a.write:
+                continue
+            yield a, b
+
+
+def run(ctx: Ctx) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    seen = set()
+    for space in ("shared", "global"):
+        accs = [a for a in ctx.km.accesses if a.space == space and a.via not in ("cp.async", "tma")]
+        count = 0
+        for a, b in _candidates(accs):
+            if _benign(a, b, space):
+                continue
+            if space == "shared" and sym.never_equal(a.phase, b.phase):
+                continue
+            key = (space, min(a.seq, b.seq), max(a.seq, b.seq))
+            locs = (a.loc, b.loc)
+            if (space, frozenset(locs)) in seen:
+                continue
+            count += 1
+            if count > MAX_PAIRS or ctx.over_budget():
+                ctx.incomplete.append(f"race check of `{ctx.km.name}` stopped after {count - 1} pairs (budget)")
+                break
+            d = _check_pair(ctx, a, b, space)
+            if d is not None:
+                seen.add((space, frozenset(locs)))
+                dk = (d.rule, d.locations[0].line, d.locations[0].col)
+                if dk not in seen:
+                    seen.add(dk)
+                    out.append(d)
+            del key
+    return out
+
+
+def _encode(ctx: Ctx, a: Access, b: Access, space: str):
+    _, e1, e2, info = ctx.pair(space)
+    cons = [e1.bool(a.cond), e2.bool(b.cond)]
+    o1, o2 = e1.int(a.offset), e2.int(b.offset)
+    cons += [o1 < o2 + b.size, o2 < o1 + a.size]
+    w1, w2 = info["w1"], info["w2"]
+    ordered_free = z3.And(e1.int(a.phase) == e2.int(b.phase),
+                          z3.Or(w1 != w2, e1.int(a.wphase) == e2.int(b.wphase)))
+    if space == "shared":
+        cons.append(ordered_free)
+    else:
+        cons.append(z3.Or(z3.Not(info["same_block"]), ordered_free))
+    return cons, e1, e2, (w1, w2, info["same_block"])
+
+
+def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None:
+    cons, e1, e2, (w1, w2, same_block) = _encode(ctx, a, b, space)
+    m = ctx.solve_in(space, *cons)
+    if m is None:
+        return None
+    # orient: writer first
+    writer, other, ew, eo = (a, b, e1, e2) if a.write else (b, a, e2, e1)
+    opaque = sym.has_opaque(a.offset) or sym.has_opaque(b.offset) or sym.has_opaque(a.cond) or sym.has_opaque(b.cond)
+    wit = {"thread_a": ctx.witness_thread(m, ew, space == "global"),
+           "thread_b": ctx.witness_thread(m, eo, space == "global"),
+           "location": index_of(writer, m, ew)}
+    wit.update(ctx.witness_common(m, [e1, e2], [a.offset, b.offset, a.cond, b.cond]))
+    iters = {}
+    for e, who in ((ew, "a"), (eo, "b")):
+        for n, k in sorted(sym.free_vars(writer.offset if who == "a" else other.offset).items()):
+            if k == "iter":
+                v = model_int(m, e.var(n, k))
+                if v is not None:
+                    iters[f"loop iteration ({who})"] = v
+    wit.update(iters)
+    if sym.has_data(a.offset) or sym.has_data(b.offset):
+        wit["note"] = "the index depends on data loaded from memory; the witness assumes values that collide"
+    wit["launch"] = ctx.launch.describe(ctx.km.dims_used)
+    wdesc = "atomic update" if writer.atomic else "write"
+    odesc = ("atomic update" if other.atomic else "write") if other.write else "read"
+    same = writer is other or writer.loc == other.loc
+    what = f"`{ctx.snippet(writer)}`" if same else f"`{ctx.snippet(writer)}` and the {odesc} `{ctx.snippet(other)}`"
+    locs = [ctx.loc(writer, "write")] if same else [ctx.loc(writer, "write"),
+                                                      ctx.loc(other, "write" if other.write else "read")]
+    if space == "global":
+        if opaque:
+            return None
+        return Diagnostic("race.global", Severity.ERROR,
+                          f"data race on global memory: {wdesc} {what} can touch the same address from two threads "
+                          f"with no ordering between them", locs, wit,
+                          "use atomics for read-modify-write on shared outputs, give each thread its own element, or "
+                          "let one thread per block write the result")
+    if opaque:
+        reasons = ", ".join(sym.opaque_reasons(a.offset) + sym.opaque_reasons(b.offset) +
+                            sym.opaque_reasons(a.cond) + sym.opaque_reasons(b.cond))
+        wit["reason"] = f"index not fully analyzable: {reasons}"
+        return Diagnostic("race.shared.possible", Severity.WARNING,
+                          f"possible shared-memory race: {wdesc} {what} may touch the same element from two threads "
+                          f"without a barrier (index not fully analyzable: {reasons})", locs, wit,
+                          "separate the accesses with __syncthreads(), or make the index computable from thread "
+                          "ids, loop counters and parameters")
+    # does it need the two threads to share a warp?
+    m2 = ctx.solve_in(space, *cons, w1 != w2)
+    if m2 is None:
+        return Diagnostic("warp.implicit-sync", Severity.WARNING,
+                          f"warp-synchronous code: {wdesc} {what} exchange data between lanes of one warp through "
+                          f"shared memory with no __syncwarp(); since Volta lanes are not guaranteed to run in "
+                          f"lockstep", locs, wit,
+                          "insert __syncwarp() between the write and the read (read into a register, __syncwarp(), "
+                          "then write), or use warp shuffles (__shfl_down_sync)")
+    reads = (not other.write) or other.atomic
+    if reads and not writer.atomic and writer.loc != other.loc and _raw_only(ctx, cons, writer, other, ew, eo, space):
+        return Diagnostic("sync.missing", Severity.ERROR,
+                          f"missing barrier: shared memory written by `{ctx.snippet(writer)}` is read by another "
+                          f"thread at `{ctx.snippet(other)}` with no __syncthreads() in between", locs, wit,
+                          "insert __syncthreads() after the writes and before the reads")
+    kind = "write-write" if other.write else "read-write"
+    return Diagnostic("race.shared", Severity.ERROR,
+                      f"data race on shared memory ({kind}): {wdesc} {what} can touch the same element from two "
+                      f"threads in the same barrier interval", locs, wit,
+                      "separate the conflicting accesses with __syncthreads() (e.g. read into a register, barrier, "
+                      "then write), or give each thread distinct elements")
+
+
+def _before(x: Access, ex: Enc, y: Access, ey: Enc):
+    """z3: x (by thread ex) comes before y (by thread ey) in program order, counting common loop iterations."""
+    common = []
+    for lx, ly in zip(x.loops, y.loops):
+        if lx != ly:
+            break
+        common.append(lx)
+    expr = z3.BoolVal(x.seq < y.seq)
+    for lid in reversed(common):
+        kx, ky = ex.var(f"k{lid}", "iter"), ey.var(f"k{lid}", "iter")
+        expr = z3.Or(kx < ky, z3.And(kx == ky, expr))
+    return expr
+
+
+def _raw_only(ctx, cons, writer, reader, ew, eo, space) -> bool:
+    """The read can follow the write, and cannot precede it: a barrier between them is what is missing."""
+    if ctx.solve_in(space, *cons, _before(writer, ew, reader, eo)) is None:
+        return False
+    return ctx.solve_in(space, *cons, _before(reader, eo, writer, ew)) is None

@@ -1,0 +1,171 @@
+"""Translation of symbolic expressions to z3, with per-thread renaming for the two-thread encoding."""
+from __future__ import annotations
+
+import z3
+
+from . import sym
+from .sym import BOOL_OPS, S
+
+GEO_DEPTH = 24  # iterations modelled exactly for >>=, <<=, *=, /= induction variables
+
+
+class Timeout(Exception):
+    pass
+
+
+class Enc:
+    """Translates expressions for one copy of a thread. ``suffix`` renames variables whose kind is in ``kinds``."""
+
+    def __init__(self, suffix: str = "", kinds=("thread", "iter")):
+        self.suffix = suffix
+        self.kinds = set(kinds)
+        self.vars: dict[str, z3.ArithRef] = {}
+        self.memo: dict[int, object] = {}
+        self.side: list = []  # side conditions (e.g. bounds on geometric loop variables)
+
+    def name(self, n: str, kind: str) -> str:
+        return n + self.suffix if kind in self.kinds else n
+
+    def var(self, n: str, kind: str):
+        zn = self.name(n, kind)
+        v = self.vars.get(zn)
+        if v is None:
+            v = self.vars[zn] = z3.Int(zn)
+            if n[:1] == "N" and n[1:].isdigit():
+                self.side.append(v >= 0)  # loop trip counts
+        return v
+
+    def int(self, e: S):
+        r = self._tr(e)
+        if isinstance(r, z3.BoolRef):
+            return z3.If(r, z3.IntVal(1), z3.IntVal(0))
+        return r
+
+    def bool(self, e: S):
+        r = self._tr(e)
+        if isinstance(r, z3.BoolRef):
+            return r
+        return r != 0
+
+    def _tr(self, e: S):
+        r = self.memo.get(id(e))
+        if r is not None:
+            return r
+        r = self._tr1(e)
+        self.memo[id(e)] = r
+        return r
+
+    def _tr1(self, e: S):
+        op = e.op
+        if op == "c":
+            if isinstance(e.val, int):
+                return z3.IntVal(e.val)
+            return self.var(f"flt:{e.val}", "uniform")
+        if op == "v":
+            return self.var(e.val, e.kind)
+        if op == "uf":
+            f = z3.Function(e.val, *([z3.IntSort()] * (len(e.args) + 1)))
+            return f(*[self.int(a) for a in e.args]) if e.args else self.var(e.val, "uniform")
+        if op == "ite":
+            c = self.bool(e.args[0])
+            a, b = self._tr(e.args[1]), self._tr(e.args[2])
+            if isinstance(a, z3.BoolRef) and isinstance(b, z3.BoolRef):
+                return z3.If(c, a, b)
+            return z3.If(c, self.int(e.args[1]), self.int(e.args[2]))
+        if op == "geo":
+            return self._geo(e)
+        if op in ("neg", "~"):
+            a = self.int(e.args[0])
+            return -a if op == "neg" else -a - 1
+        if op == "!":
+            return z3.Not(self.bool(e.args[0]))
+        if op in ("&&", "||"):
+            a, b = self.bool(e.args[0]), self.bool(e.args[1])
+            return z3.And(a, b) if op == "&&" else z3.Or(a, b)
+        a0, b0 = e.args
+        if op in BOOL_OPS:
+            a, b = self.int(a0), self.int(b0)
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+        a, b = self.int(a0), self.int(b0)
+        if op == "+":
+            return a + b
+        if op == "-":
+            return a - b
+        if op == "*":
+            return a * b
+        if op == "/":
+            return a / b
+        if op == "%":
+            return a % b
+        if op == "min":
+            return z3.If(a <= b, a, b)
+        if op == "max":
+            return z3.If(a >= b, a, b)
+        if op in ("<<", ">>") and sym.is_const(b0) and 0 <= b0.val < 63:
+            return a * (1 << b0.val) if op == "<<" else a / (1 << b0.val)
+        if op == "&" and sym.is_const(b0) and b0.val > 0 and (b0.val & (b0.val + 1)) == 0:
+            return a % (b0.val + 1)
+        if op == "&" and sym.is_const(a0) and a0.val > 0 and (a0.val & (a0.val + 1)) == 0:
+            return b % (a0.val + 1)
+        # general bitwise: through 32-bit vectors (values assumed non-negative)
+        x, y = z3.Int2BV(a, 32), z3.Int2BV(b, 32)
+        r = {"&": lambda: x & y, "|": lambda: x | y, "^": lambda: x ^ y, "<<": lambda: x << y,
+             ">>": lambda: z3.LShR(x, y)}[op]()
+        return z3.BV2Int(r)
+
+    def _geo(self, e: S):
+        mode = e.val
+        v0, st, k = (self.int(a) for a in e.args)
+        step = e.args[1]
+        if not sym.is_const(step):
+            f = z3.Function(f"geo_{mode}", z3.IntSort(), z3.IntSort(), z3.IntSort(), z3.IntSort())
+            return f(v0, st, k)
+        s = step.val
+        vals = []
+        cur = v0
+        depth = GEO_DEPTH
+        if sym.is_const(e.args[0]) and mode in ("shr", "div"):
+            depth = min(GEO_DEPTH, abs(e.args[0].val).bit_length() + 2)
+        elif mode in ("shr", "div"):
+            depth = 13  # symbolic start (e.g. blockDim.x / 2 <= 512): enough halvings to reach zero
+        for _ in range(depth):
+            vals.append(cur)
+            if mode == "shr":
+                cur = cur / (1 << s) if 0 <= s < 31 else z3.IntVal(0)
+            elif mode == "div":
+                cur = cur / s if s else z3.IntVal(0)
+            elif mode == "shl":
+                cur = cur * (1 << s) if 0 <= s < 31 else cur
+            else:
+                cur = cur * s
+        if mode in ("shl", "mul"):
+            self.side.append(z3.And(k >= 0, k < depth))
+        out = vals[-1]
+        for i in range(depth - 2, -1, -1):
+            out = z3.If(k == i, vals[i], out)
+        return out
+
+
+def check(solver: z3.Solver, *constraints, timeout_ms: int = 2000):
+    """sat -> model, unsat -> None; raises Timeout on unknown."""
+    solver.push()
+    try:
+        solver.set("timeout", timeout_ms)
+        for c in constraints:
+            solver.add(c)
+        r = solver.check()
+        if r == z3.sat:
+            return solver.model()
+        if r == z3.unsat:
+            return None
+        raise Timeout(solver.reason_unknown())
+    finally:
+        solver.pop()
+
+
+def model_int(model, v) -> int | None:
+    try:
+        x = model.eval(v, model_completion=True)
+        return x.as_long()
+    except Exception:
+        return None

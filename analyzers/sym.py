@@ -1,0 +1,449 @@
+"""Symbolic integer expressions of the kernel model: construction with folding, concrete evaluation, substitution.
+
+Variables carry a *kind* that says how they vary over the launch:
+``thread`` (differs between threads: threadIdx, per-thread unknowns), ``iter`` (a loop's iteration number, per
+thread), ``block`` (blockIdx), ``uniform`` (launch dimensions, kernel parameters, template values).
+Values loaded from memory are uninterpreted functions of their address (``uf``), so two threads loading one
+address see one value and a load from a uniform address is uniform.
+"""
+from __future__ import annotations
+
+import itertools
+
+_ids = itertools.count()
+
+
+class S:
+    __slots__ = ("op", "args", "val", "kind", "_fv", "_fn", "__weakref__")
+
+    def __init__(self, op: str, args: tuple = (), val=None, kind: str = ""):
+        self.op = op
+        self.args = args
+        self.val = val
+        self.kind = kind
+        self._fv = None
+        self._fn = None
+
+    def __repr__(self) -> str:
+        return show(self)
+
+    # structural identity (used for benign-race checks and ite merging)
+    def key(self):
+        if self.op == "c":
+            return ("c", self.val)
+        if self.op == "v":
+            return ("v", self.val)
+        return (self.op, self.val, tuple(a.key() for a in self.args))
+
+
+def const(v) -> S:
+    return S("c", (), v)
+
+
+def var(name: str, kind: str) -> S:
+    return S("v", (), name, kind)
+
+
+def opaque(reason: str, uniform: bool = False) -> S:
+    n = next(_ids)
+    return S("v", (), f"{'uopq' if uniform else 'opq'}#{n}:{reason}", "uniform" if uniform else "thread")
+
+
+ZERO, ONE = const(0), const(1)
+
+
+def is_const(e: S) -> bool:
+    return e.op == "c" and isinstance(e.val, int)
+
+
+def free_vars(e: S) -> dict:
+    """name -> kind of every variable in ``e`` (cached)."""
+    if e._fv is not None:
+        return e._fv
+    if e.op == "v":
+        fv = {e.val: e.kind}
+    elif not e.args:
+        fv = {}
+    else:
+        fv = {}
+        for a in e.args:
+            fv.update(free_vars(a))
+    e._fv = fv
+    return fv
+
+
+def kinds(e: S) -> set:
+    return set(free_vars(e).values())
+
+
+def thread_dependent(e: S, iter_too: bool = True) -> bool:
+    ks = kinds(e)
+    return "thread" in ks or (iter_too and "iter" in ks)
+
+
+def has_opaque(e: S) -> bool:
+    return any(n.startswith(("opq#", "uopq#")) for n in free_vars(e))
+
+
+def opaque_reasons(e: S) -> list[str]:
+    return sorted({n.split(":", 1)[1] for n in free_vars(e) if n.startswith(("opq#", "uopq#"))})
+
+
+def has_data(e: S) -> bool:
+    def walk(x):
+        if x.op == "uf":
+            return True
+        return any(walk(a) for a in x.args)
+    return walk(e)
+
+
+_FOLD = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "/": lambda a, b: None if b == 0 else int(a / b) if (a < 0) != (b < 0) else a // b,
+    "%": lambda a, b: None if b == 0 else a - b * (int(a / b) if (a < 0) != (b < 0) else a // b),
+    "<<": lambda a, b: a << b if 0 <= b < 64 else None, ">>": lambda a, b: a >> b if 0 <= b < 64 else None,
+    "&": lambda a, b: a & b, "|": lambda a, b: a | b, "^": lambda a, b: a ^ b,
+    "<": lambda a, b: int(a < b), "<=": lambda a, b: int(a <= b), ">": lambda a, b: int(a > b),
+    ">=": lambda a, b: int(a >= b), "==": lambda a, b: int(a == b), "!=": lambda a, b: int(a != b),
+    "&&": lambda a, b: int(bool(a) and bool(b)), "||": lambda a, b: int(bool(a) or bool(b)),
+    "min": min, "max": max,
+}
+BOOL_OPS = {"<", "<=", ">", ">=", "==", "!=", "&&", "||", "!"}
+
+
+def binop(op: str, a: S, b: S) -> S:
+    if is_const(a) and is_const(b):
+        r = _FOLD[op](a.val, b.val)
+        if r is not None:
+            return const(r)
+    if op == "+":
+        if is_const(a) and a.val == 0:
+            return b
+        if is_const(b) and b.val == 0:
+            return a
+        if is_const(b) and a.op == "+" and is_const(a.args[1]):
+            return binop("+", a.args[0], const(a.args[1].val + b.val))
+        if is_const(a):
+            return binop("+", b, a)
+    elif op == "-":
+        if is_const(b) and b.val == 0:
+            return a
+        if is_const(b):
+            return binop("+", a, const(-b.val))
+        if a.key() == b.key():
+            return ZERO
+    elif op == "*":
+        for x, y in ((a, b), (b, a)):
+            if is_const(x) and x.val == 0:
+                return ZERO
+            if is_const(x) and x.val == 1:
+                return y
+    elif op in ("/",):
+        if is_const(b) and b.val == 1:
+            return a
+    elif op == "&&":
+        for x, y in ((a, b), (b, a)):
+            if is_const(x):
+                return y if x.val else ZERO
+    elif op == "||":
+        for x, y in ((a, b), (b, a)):
+            if is_const(x):
+                return ONE if x.val else y
+    elif op in ("==", "<=", ">=") and a.key() == b.key():
+        return ONE
+    elif op in ("!=", "<", ">") and a.key() == b.key():
+        return ZERO
+    return S(op, (a, b))
+
+
+def unop(op: str, a: S) -> S:
+    if is_const(a):
+        return const({"neg": -a.val, "!": int(not a.val), "~": ~a.val}[op])
+    if op == "!" and a.op == "!":
+        return a.args[0]
+    return S(op, (a,))
+
+
+def ite(c: S, a: S, b: S) -> S:
+    if is_const(c):
+        return a if c.val else b
+    if a.key() == b.key():
+        return a
+    return S("ite", (c, a, b))
+
+
+def land(*xs: S) -> S:
+    out = ONE
+    for x in xs:
+        out = binop("&&", out, x)
+    return out
+
+
+def uf(name: str, *args: S) -> S:
+    return S("uf", tuple(args), name)
+
+
+def geometric(mode: str, v0: S, step: S, k: S) -> S:
+    """The value of an induction variable updated by ``>>=``/``/=`` (mode shr/div) or ``<<=``/``*=`` (shl/mul)."""
+    if is_const(k) and is_const(v0) and is_const(step):
+        return const(_geo(mode, v0.val, step.val, k.val))
+    return S("geo", (v0, step, k), mode)
+
+
+def _geo(mode, v0, step, k):
+    v = v0
+    for _ in range(max(k, 0)):
+        if mode == "shr":
+            v >>= step
+        elif mode == "div":
+            v = int(v / step) if step else 0
+        elif mode == "shl":
+            v <<= step
+        else:
+            v *= step
+    return v
+
+
+def subst(e: S, mapping: dict, memo: dict | None = None) -> S:
+    """Replace variables named in ``mapping`` (name -> S)."""
+    if memo is None:
+        memo = {}
+    if not mapping:
+        return e
+    fv = free_vars(e)
+    if not any(n in mapping for n in fv):
+        return e
+    r = memo.get(id(e))
+    if r is not None:
+        return r
+    if e.op == "v":
+        r = mapping[e.val]
+    else:
+        args = tuple(subst(a, mapping, memo) for a in e.args)
+        if e.op in _FOLD:
+            r = binop(e.op, *args)
+        elif e.op in ("neg", "!", "~"):
+            r = unop(e.op, args[0])
+        elif e.op == "ite":
+            r = ite(*args)
+        elif e.op == "geo":
+            r = geometric(e.val, *args)
+        else:
+            r = S(e.op, args, e.val, e.kind)
+    memo[id(e)] = r
+    return r
+
+
+class Unknown(Exception):
+    pass
+
+
+def evaluate(e: S, env: dict, memo: dict | None = None):
+    """Concrete value of ``e`` under ``env`` (name -> int); None when some part is unknown (loads, unknowns)."""
+    try:
+        return _ev(e, env, {} if memo is None else memo)
+    except (Unknown, ZeroDivisionError, OverflowError, ValueError):
+        return None
+
+
+def _ev(e: S, env: dict, memo: dict):
+    r = memo.get(id(e))
+    if r is not None:
+        return r
+    op = e.op
+    if op == "c":
+        if not isinstance(e.val, int):
+            raise Unknown
+        r = e.val
+    elif op == "v":
+        r = env.get(e.val)
+        if r is None:
+            raise Unknown
+    elif op in _FOLD:
+        a = _ev(e.args[0], env, memo)
+        if op == "&&" and not a:
+            r = 0
+        elif op == "||" and a:
+            r = 1
+        else:
+            b = _ev(e.args[1], env, memo)
+            r = _FOLD[op](a, b)
+            if r is None:
+                raise Unknown
+    elif op == "neg":
+        r = -_ev(e.args[0], env, memo)
+    elif op == "!":
+        r = int(not _ev(e.args[0], env, memo))
+    elif op == "~":
+        r = ~_ev(e.args[0], env, memo)
+    elif op == "ite":
+        r = _ev(e.args[1], env, memo) if _ev(e.args[0], env, memo) else _ev(e.args[2], env, memo)
+    elif op == "geo":
+        v0, st, k = (_ev(a, env, memo) for a in e.args)
+        if k > 64:
+            raise Unknown
+        r = _geo(e.val, v0, st, k)
+    else:
+        raise Unknown
+    memo[id(e)] = r
+    return r
+
+
+_NAMES = {"tx": "threadIdx.x", "ty": "threadIdx.y", "tz": "threadIdx.z", "bx": "blockIdx.x", "by": "blockIdx.y",
+          "bz": "blockIdx.z", "bdx": "blockDim.x", "bdy": "blockDim.y", "bdz": "blockDim.z", "gdx": "gridDim.x",
+          "gdy": "gridDim.y", "gdz": "gridDim.z"}
+
+
+def pretty_var(name: str) -> str:
+    if name in _NAMES:
+        return _NAMES[name]
+    if name.startswith(("opq#", "uopq#")):
+        return "<" + name.split(":", 1)[1] + ">"
+    return name.split(":", 1)[-1]
+
+
+def show(e: S) -> str:
+    op = e.op
+    if op == "c":
+        return str(e.val)
+    if op == "v":
+        return pretty_var(e.val)
+    if op == "uf":
+        return f"{e.val.split(':', 1)[-1]}[{', '.join(show(a) for a in e.args)}]"
+    if op == "ite":
+        return f"({show(e.args[0])} ? {show(e.args[1])} : {show(e.args[2])})"
+    if op == "geo":
+        return f"{e.val}({show(e.args[0])}, {show(e.args[1])}, {show(e.args[2])})"
+    if op in ("min", "max"):
+        return f"{op}({show(e.args[0])}, {show(e.args[1])})"
+    if len(e.args) == 1:
+        return {"neg": "-", "!": "!", "~": "~"}[op] + show(e.args[0])
+    return f"({show(e.args[0])} {op} {show(e.args[1])})"
+
+
+def _cdiv(a, b):
+    if b == 0:
+        raise Unknown
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _cmod(a, b):
+    return a - b * _cdiv(a, b)
+
+
+def _shl(a, b):
+    if not 0 <= b < 64:
+        raise Unknown
+    return a << b
+
+
+def _shr(a, b):
+    if not 0 <= b < 64:
+        raise Unknown
+    return a >> b
+
+
+def _geo_rt(mode, v0, st, k):
+    if k > 64 or k < 0:
+        raise Unknown
+    return _geo(mode, v0, st, k)
+
+
+_RT = {"_cdiv": _cdiv, "_cmod": _cmod, "_shl": _shl, "_shr": _shr, "_geo": _geo_rt, "Unknown": Unknown}
+_PYOP = {"+": "+", "-": "-", "*": "*", "&": "&", "|": "|", "^": "^", "<": "<", "<=": "<=", ">": ">",
+         ">=": ">=", "==": "==", "!=": "!="}
+
+
+def _code(e: S, names: dict) -> str:
+    op = e.op
+    if op == "c":
+        if not isinstance(e.val, int):
+            return "_unk()"
+        return repr(e.val)
+    if op == "v":
+        if e.val not in names:
+            names[e.val] = f"v{len(names)}"
+        return names[e.val]
+    a = [_code(x, names) for x in e.args]
+    if op in _PYOP:
+        r = f"({a[0]} {_PYOP[op]} {a[1]})"
+        return f"int{r}" if op in BOOL_OPS else r
+    if op == "/":
+        return f"_cdiv({a[0]}, {a[1]})"
+    if op == "%":
+        return f"_cmod({a[0]}, {a[1]})"
+    if op == "<<":
+        return f"_shl({a[0]}, {a[1]})"
+    if op == ">>":
+        return f"_shr({a[0]}, {a[1]})"
+    if op == "&&":
+        return f"int(bool({a[0]}) and bool({a[1]}))"
+    if op == "||":
+        return f"int(bool({a[0]}) or bool({a[1]}))"
+    if op in ("min", "max"):
+        return f"{op}({a[0]}, {a[1]})"
+    if op == "neg":
+        return f"(-{a[0]})"
+    if op == "!":
+        return f"int(not {a[0]})"
+    if op == "~":
+        return f"(~{a[0]})"
+    if op == "ite":
+        return f"({a[1]} if {a[0]} else {a[2]})"
+    if op == "geo":
+        return f"_geo({e.val!r}, {a[0]}, {a[1]}, {a[2]})"
+    return "_unk()"
+
+
+def _unk():
+    raise Unknown
+
+
+def compiled(e: S):
+    """A fast evaluator for ``e``: f(env) -> int, or None when unknown (cached on the node)."""
+    if e._fn is not None:
+        return e._fn
+    names: dict = {}
+    body = _code(e, names)
+    binds = "".join(f"    {v} = env[{n!r}]\n" for n, v in names.items())
+    src = f"def _f(env):\n{binds}    return {body}\n"
+    ns = dict(_RT)
+    ns["_unk"] = _unk
+    exec(src, ns)
+    raw = ns["_f"]
+
+    def fn(env):
+        try:
+            return raw(env)
+        except (Unknown, KeyError, ZeroDivisionError, OverflowError, ValueError, RecursionError):
+            return None
+
+    e._fn = fn
+    return fn
+
+
+def bounds(e: S):
+    """(lo, hi) of an expression whose variables are loop counters/trip counts (>= 0); None parts unknown."""
+    op = e.op
+    if op == "c":
+        return (e.val, e.val) if isinstance(e.val, int) else (None, None)
+    if op == "v":
+        return (0, None) if (e.val[:1] in ("k", "N") and e.val[1:].isdigit()) else (None, None)
+    if op == "+":
+        (a, b), (c, d) = bounds(e.args[0]), bounds(e.args[1])
+        return (None if a is None or c is None else a + c, None if b is None or d is None else b + d)
+    if op == "*":
+        (a, b), (c, d) = bounds(e.args[0]), bounds(e.args[1])
+        if a is not None and c is not None and a >= 0 and c >= 0:
+            return (a * c, None if b is None or d is None else b * d)
+        return (None, None)
+    if op == "ite":
+        (a, b), (c, d) = bounds(e.args[1]), bounds(e.args[2])
+        return (None if a is None or c is None else min(a, c), None if b is None or d is None else max(b, d))
+    return (None, None)
+
+
+def never_equal(x: S, y: S) -> bool:
+    (a, b), (c, d) = bounds(x), bounds(y)
+    return (b is not None and c is not None and b < c) or (d is not None and a is not None and d < a)

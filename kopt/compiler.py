@@ -105,18 +105,27 @@ def _check_log(prog, nvrtc) -> str:
     return buf.rstrip(b"\x00").decode(errors="replace")
 
 
-def _cross_check(cubin: bytes, resources: dict[str, Resources], diags: list[Diagnostic]) -> None:
-    """Compare ptxas' report with the cubin's own resource records (``cuobjdump -res-usage``)."""
+def _res_usage(cubin: bytes) -> dict[str, dict[str, int]]:
     tool = find_tool("cuobjdump")
     if tool is None:
-        return
+        return {}
     with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
         f.write(cubin)
         f.flush()
         proc = subprocess.run([tool, "-res-usage", f.name], capture_output=True, text=True)
-    if proc.returncode != 0:
-        return
-    for name, rec in parse_res_usage(proc.stdout).items():
+    return parse_res_usage(proc.stdout) if proc.returncode == 0 else {}
+
+
+def _cubin_resources(cubin: bytes) -> dict[str, Resources]:
+    return {name: Resources(registers=rec.get("REG", 0), static_smem=max(rec.get("SHARED", 0) - 1024, 0)
+                            if rec.get("SHARED", 0) >= 1024 else rec.get("SHARED", 0),
+                            stack_frame=rec.get("STACK", 0), local_memory=rec.get("LOCAL", 0), cubin_checked=True)
+            for name, rec in _res_usage(cubin).items()}
+
+
+def _cross_check(cubin: bytes, resources: dict[str, Resources], diags: list[Diagnostic]) -> None:
+    """Compare ptxas' report with the cubin's own resource records (``cuobjdump -res-usage``)."""
+    for name, rec in _res_usage(cubin).items():
         r = resources.get(name)
         if r is None:
             continue
@@ -269,9 +278,16 @@ def _nvrtc_compile(text, name, arch, kernels, all_opts, opts, want_ptx) -> Artif
         nvrtc.nvrtcDestroyProgram(prog)
 
     resources = parse_ptxas_resources(log)
+    if resources:
+        _cross_check(cubin, resources, diags)
+    else:  # no ptxas report in the log: take what the cubin itself records
+        resources = _cubin_resources(cubin)
+        if resources:
+            diags.append(Diagnostic("compile.no-ptxas-report", Severity.NOTE,
+                                    "NVRTC returned no ptxas report; resources come from the cubin (spill figures "
+                                    "unknown)"))
     if not resources:
         raise InputError(f"{name} has no __global__ function: nothing to compile into a kernel")
-    _cross_check(cubin, resources, diags)
     if kernels:
         infos = {}
         for k, low in lowered.items():

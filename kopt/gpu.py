@@ -61,7 +61,7 @@ def check(result, what: str):
 _TMAP_DTYPE = {"f32": "FLOAT32", "f64": "FLOAT64", "f16": "FLOAT16", "bf16": "BFLOAT16", "i32": "INT32",
                "u32": "UINT32", "i64": "INT64", "u64": "UINT64", "u8": "UINT8", "u16": "UINT16"}
 _SWIZZLE = {"none": "NONE", "32B": "32B", "64B": "64B", "128B": "128B"}
-_L2 = {"none": "NONE", "64B": "L2_64B", "128B": "L2_128B", "256B": "L2_256B"}
+_L2 = {"none": "NONE", "64B": "L2_64B", "128B": "L2_128B", "256B": "L2_256B"}  # CU_TENSOR_MAP_L2_PROMOTION_*
 
 
 @dataclass
@@ -161,7 +161,7 @@ class GpuSession:
             strides, [cu.cuuint32_t(b) for b in reversed(box)], [cu.cuuint32_t(1)] * rank,
             cu.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
             getattr(cu.CUtensorMapSwizzle, f"CU_TENSOR_MAP_SWIZZLE_{_SWIZZLE[swizzle]}"),
-            getattr(cu.CUtensorMapL2promotion, f"CU_TENSOR_MAP_{_L2[l2promotion]}"),
+            getattr(cu.CUtensorMapL2promotion, f"CU_TENSOR_MAP_L2_PROMOTION_{_L2[l2promotion]}"),
             cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE if oob == "zero"
             else cu.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
         ), "cuTensorMapEncodeTiled")

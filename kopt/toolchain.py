@@ -31,7 +31,11 @@ def cuda_include_dirs() -> tuple[str, ...]:
                 dirs.append(found)
     except Exception:  # pathfinder missing or broken: fall back below
         pass
-    if not any(Path(d, "cuda_runtime.h").exists() for d in dirs):
+    # A complete runtime header set includes the crt/ headers (nvidia-cuda-crt); a partial one (another package's
+    # copy of cuda_runtime.h alone) is passed over for CUDA_HOME.
+    complete = [d for d in dirs if Path(d, "cuda_runtime.h").exists() and Path(d, "crt", "mma.h").exists()]
+    if not complete:
+        dirs = [d for d in dirs if not Path(d, "cuda_runtime.h").exists()]
         home = _cuda_home()
         if home is None:
             raise ToolchainError(

@@ -7,8 +7,8 @@
 - ``async.mbarrier-phase``: an mbarrier wait on a barrier never initialized, never armed (no arrive/expect_tx/TMA
   completion), or on a parity whose phase is never completed before it.
 
-Program order is followed once; a loop body is replayed twice (its first pass stands for the previous iteration,
-so copies issued at iteration k-1 are still pending at iteration k).
+Program order is followed once; loops that issue or wait on cp.async are unrolled for their first few iterations
+(pipelines are periodic in the stage count), so copies issued by earlier iterations are still pending later.
 """
 from __future__ import annotations
 
@@ -45,8 +45,14 @@ def _loops_of(x):
     return x.loops
 
 
-def _replay(ev: list, depth: int = 0):
-    """Yield (event, shift) in program order, each loop body twice: first as iteration k-1, then as k."""
+UNROLL = 6  # iterations simulated for loops that issue or wait on async copies (pipelines are periodic)
+_ASYNC_KINDS = {"cp_async", "commit", "wait"}
+
+
+def _replay(ev: list, depth: int = 0, shift: dict | None = None):
+    """Yield (event, shift) in program order. Loops that issue/wait on cp.async are unrolled for their first
+    UNROLL iterations (the loop counter replaced by 0, 1, ...); other loops are walked once, symbolically."""
+    shift = shift or {}
     i, n = 0, len(ev)
     while i < n:
         item = ev[i]
@@ -57,20 +63,15 @@ def _replay(ev: list, depth: int = 0):
             while j < n and len(_loops_of(ev[j][2])) > depth and _loops_of(ev[j][2])[depth] == lid:
                 j += 1
             body = ev[i:j]
-            k = sym.var(f"k{lid}", "iter")
-            for prev, _ in _replay_inner(body, depth + 1):
-                yield prev, {k.val: sym.binop("-", k, sym.ONE)}
-            for cur, sh in _replay_inner(body, depth + 1):
-                yield cur, sh
+            if any(x[0] == "op" and x[2].kind in _ASYNC_KINDS for x in body):
+                for it in range(UNROLL):
+                    yield from _replay(body, depth + 1, {**shift, f"k{lid}": sym.const(it)})
+            else:
+                yield from _replay(body, depth + 1, shift)
             i = j
         else:
-            yield item, {}
+            yield item, shift
             i += 1
-
-
-def _replay_inner(body, depth):
-    for item, sh in _replay(body, depth):
-        yield item, sh
 
 
 def run(ctx: Ctx) -> list[Diagnostic]:
@@ -127,9 +128,6 @@ def _overlap(ctx: Ctx, cp: _Pending, read: Access, rshift: dict) -> bool:
         if lc != lr:
             break
         cons.append(e1.var(f"k{lc}", "iter") == e2.var(f"k{lr}", "iter"))
-    for d in list(cp.shift) + list(rshift):
-        cons.append(e1.var(d, "iter") >= 1)
-        cons.append(e2.var(d, "iter") >= 1)
     if sym.has_opaque(off_c) or sym.has_opaque(off_r):
         return False
     return ctx.solve_in("block2", *cons) is not None

@@ -30,16 +30,6 @@ def test_bench_baseline_passes_small_shapes(task_dir, worker):
     assert all(len(s["trials"]) == task.trials for s in verdict.shapes)
 
 
-@pytest.mark.timeout(400)
-@pytest.mark.parametrize("task_dir", TASKS, ids=[p.name for p in TASKS])
-def test_bench_baseline_passes_timed_shape(task_dir, worker):
-    task = Task.load(task_dir)
-    verdict = task.check(task.baseline, worker=worker, shapes=task.timed_shapes)
-    assert verdict.correct, to_text(verdict.diagnostics)
-    ref_ms = [t["reference_ms"] for s in verdict.shapes for t in s["trials"]]
-    print(f"{task.name}: {verdict.seconds:.1f} s, reference {ref_ms} ms")
-
-
 @pytest.mark.parametrize("planted,rule", [
     ("half_output.cu", "check.unwritten-output"),
     ("mutates_input.cu", "check.input-mutated"),
@@ -63,3 +53,13 @@ def test_cubin_loads_and_runs_on_this_driver(worker):
     task = Task.load(ROOT / "bench" / "tasks" / "vector_add")
     verdict = task.check(PLANTED / "good.cu", worker=worker, shapes=[task.shapes[1]])
     assert verdict.ran and verdict.correct
+
+
+@pytest.mark.timeout(400)
+@pytest.mark.parametrize("task_dir", TASKS, ids=[p.name for p in TASKS])
+def test_bench_baseline_passes_timed_shape(task_dir, worker):
+    task = Task.load(task_dir)
+    verdict = task.check(task.baseline, worker=worker, shapes=task.timed_shapes)
+    assert verdict.correct, to_text(verdict.diagnostics)
+    ref_ms = [t["reference_ms"] for s in verdict.shapes for t in s["trials"]]
+    print(f"{task.name}: {verdict.seconds:.1f} s, reference {ref_ms} ms")

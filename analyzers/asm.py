@@ -63,6 +63,7 @@ def handle(b, n, ops: list):
         insn = raw.strip()
         if not insn or insn.startswith("."):
             continue
+        insn = re.sub(r"^[\w%=$.]+:\s*", "", insn)  # labels
         insn = re.sub(r"^@!?%?\w+\s+", "", insn)  # predicate guards
         head = insn.split()[0] if insn.split() else ""
         rest = insn[len(head):]

@@ -407,6 +407,8 @@ class Builder:
             c = ONE
         nk = "thread" if sym.thread_dependent(c, iter_too=False) else "uniform"
         N = var(f"N{lid}", nk)
+        if nk == "uniform" and n.kind != "do" and not _exits_early(body):
+            self.model.trips[N.val] = (k.val, c)
         ph, wph = var(f"ph{lid}", "uniform"), var(f"wph{lid}", "uniform")
         p0, w0 = st.phase, st.wphase
         st.cond = sym.land(cond0, binop(">=", k, ZERO), binop("<", k, N), c)
@@ -436,9 +438,13 @@ class Builder:
             a.wphase = sym.subst(a.wphase, mapping, memo)
         for b in self.model.barriers[first_bar:]:
             b.phase = sym.subst(b.phase, mapping, memo)
-        # after the loop
+        # after the loop: the test failed at iteration N and held before (when the loop only exits through it)
         st.dead = False
         st.cond = cond0
+        if n.kind != "do" and n.a is not None and nk == "uniform" and not _exits_early(body) and not sym.is_const(c):
+            cN = sym.subst(c, {k.val: N})
+            cprev = sym.subst(c, {k.val: binop("-", N, ONE)})
+            st.cond = sym.land(cond0, unop("!", cN), binop("||", binop("==", N, ZERO), cprev))
         st.returned = returned_before or st.returned
         st.phase = binop("+", p0, binop("*", N, delta))
         st.wphase = binop("+", w0, binop("*", N, wdelta))
@@ -453,6 +459,11 @@ class Builder:
         if node.kind == "un":
             return ("add", ONE if node.op.endswith("++") else const(-1))
         op, rhs = node.op, node.b
+        if rhs is not None and not _pure(rhs):
+            return None  # the step reads memory or calls something: not an induction variable
+        if op == "=" and rhs is not None and rhs.kind == "un" and rhs.op == "!" and rhs.a is not None \
+                and rhs.a.kind == "name" and rhs.a.name == name:
+            return ("not", ONE)
         if rhs is None or _mentions(rhs, carried):
             if op == "=" and rhs is not None and rhs.kind == "bin" and rhs.a is not None and rhs.a.kind == "name" \
                     and rhs.a.name == name and not _mentions(rhs.b, carried):
@@ -462,6 +473,11 @@ class Builder:
                 op, rhs = "+=", rhs.a
             else:
                 return None
+        if op == "=" and rhs is not None and rhs.kind == "bin" and rhs.op == "-" and rhs.b is not None \
+                and rhs.b.kind == "name" and rhs.b.name == name and not _mentions(rhs.a, carried):
+            return ("flip", self.ival(rhs.a))  # v = c - v
+        if op == "^=" and not _mentions(rhs, carried):
+            return ("xor", self.ival(rhs))
         mode = {"+=": "add", "-=": "sub", ">>=": "shr", "/=": "div", "<<=": "shl", "*=": "mul"}.get(op)
         if mode is None:
             return None
@@ -474,10 +490,7 @@ class Builder:
         if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
             step = self._step(name, sites[0][0], carried)
             if step is not None:
-                mode, s = step
-                if mode == "add":
-                    return binop("+", v0, binop("*", k, s))
-                return sym.geometric(mode, v0, s, k)
+                return self._at_iteration(step, v0, k)
         if isinstance(v0, Ptr) and len(sites) == 1 and sites[0][1] == 0:
             step = self._step(name, sites[0][0], carried)
             if step is not None and step[0] == "add":
@@ -491,11 +504,25 @@ class Builder:
             return v0
         return opaque(f"{name} carried across loop iterations")
 
+    @staticmethod
+    def _at_iteration(step, v0: S, k: S) -> S:
+        mode, s = step
+        if mode == "add":
+            return binop("+", v0, binop("*", k, s))
+        even = binop("==", binop("%", k, const(2)), ZERO)
+        if mode == "flip":
+            return ite(even, v0, binop("-", s, v0))
+        if mode == "xor":
+            return ite(even, v0, binop("^", v0, s))
+        if mode == "not":
+            return ite(even, v0, unop("!", v0))
+        return sym.geometric(mode, v0, s, k)
+
     def _after_loop(self, name, sites, v0, N, lid):
         if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
             step = self._step(name, sites[0][0], set())
-            if step is not None and step[0] == "add":
-                return binop("+", v0, binop("*", N, step[1]))
+            if step is not None:
+                return self._at_iteration(step, v0, N)
         cur = self.st.lookup(name)
         if isinstance(cur, (Agg, Mem)):
             return cur
@@ -659,6 +686,8 @@ class Builder:
             return opaque(f"{obj}.{f}")
         if obj in ("threadIdx", "blockDim"):
             self.model.dims_used.add(f)
+        else:
+            self.model.grid_used.add(f)
         name = {"threadIdx": "t", "blockIdx": "b", "blockDim": "bd", "gridDim": "gd"}[obj] + f
         i = "xyz".index(f)
         if obj == "blockDim" and self.launch.block[i] is not None:
@@ -903,6 +932,46 @@ class Builder:
             lv = ops[i]
             if isinstance(lv, (VarRef, Mem)) or (isinstance(lv, tuple) and lv and lv[0] == "field"):
                 self.store(lv, opaque("asm output"), x)
+
+
+def _pure(n) -> bool:
+    """An expression without memory accesses, calls or side effects."""
+    if n is None:
+        return True
+    if not isinstance(n, Node):
+        return True
+    if n.kind in ("index", "call", "assign", "asm", "unknown", "init"):
+        return False
+    if n.kind == "un" and n.op in ("*", "&", "pre++", "pre--", "post++", "post--"):
+        return False
+    if n.kind == "member" and n.op == "->":
+        return False
+    return all(_pure(x) for x in (n.a, n.b, n.c)) and all(_pure(x) for x in n.args)
+
+
+def _exits_early(n) -> bool:
+    """Does the loop body contain break/return/goto at its own level (not inside nested loops)?"""
+    if n is None:
+        return False
+    if isinstance(n, list):
+        return any(_exits_early(x) for x in n)
+    if not isinstance(n, Node):
+        return False
+    if n.kind in ("break", "return", "unknown"):
+        return True
+    if n.kind in ("for", "while", "do"):
+        return any(_contains(x, "return") for x in n.body)
+    return any(_exits_early(x) for x in (n.b, n.c)) or any(_exits_early(x) for x in n.body)
+
+
+def _contains(n, kind) -> bool:
+    if n is None:
+        return False
+    if isinstance(n, list):
+        return any(_contains(x, kind) for x in n)
+    if not isinstance(n, Node):
+        return False
+    return n.kind == kind or any(_contains(x, kind) for x in (n.a, n.b, n.c)) or _contains(n.body, kind)
 
 
 def _mentions(n, names: set) -> bool:

@@ -389,6 +389,10 @@ class _Conv:
             return Node("block", loc, body=[self.stmt(x) for x in ch if self.stmt(x) is not None])
         if k.is_expression():
             return Node("expr", loc, a=self.expr(c))
+        if k in (K.UNEXPOSED_STMT,) or k.name == "ATTRIBUTED_STMT":  # e.g. `#pragma unroll` loops, [[likely]]
+            ch = [x for x in self.children(c) if not x.kind.is_attribute()]
+            if len(ch) == 1:
+                return self.stmt(ch[0])
         if k == K.VAR_DECL:
             return self.decl(c)
         self.problems.append((loc, f"unsupported statement {k.name.lower()}"))

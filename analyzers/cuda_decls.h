@@ -63,10 +63,10 @@ extern __device__ const dim3 blockDim;
 extern __device__ const dim3 gridDim;
 extern __device__ const int warpSize;
 
-struct __attribute__((aligned(2))) __half { unsigned short __x; __device__ __half(); __device__ __half(float);
+struct __attribute__((aligned(2))) __half { unsigned short __x; __half() = default; __device__ __half(float);
   __device__ operator float() const; };
 struct __attribute__((aligned(4))) __half2 { __half x, y; };
-struct __attribute__((aligned(2))) __nv_bfloat16 { unsigned short __x; __device__ __nv_bfloat16();
+struct __attribute__((aligned(2))) __nv_bfloat16 { unsigned short __x; __nv_bfloat16() = default;
   __device__ __nv_bfloat16(float); __device__ operator float() const; };
 struct __attribute__((aligned(4))) __nv_bfloat162 { __nv_bfloat16 x, y; };
 typedef __half half; typedef __half2 half2; typedef __nv_bfloat16 nv_bfloat16; typedef __nv_bfloat162 nv_bfloat162;

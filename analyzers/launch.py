@@ -197,9 +197,7 @@ def resolve(kernel_name: str, source: str, *, block=None, grid=None, defines=Non
     for k, v in (defines or {}).items():
         env[k] = v if v is not None else 1
     tun = tunables(source)
-    for t in tun:
-        if t not in (defines or {}):
-            env.pop(t, None)
+    defaulted = sorted(t for t in tun if t not in (defines or {}) and t in env)
     cfg = LaunchConfig()
     ann = next((a for a in annotations(source) if a.name.split("::")[-1] == kernel_name), None)
     if targs is None:
@@ -213,6 +211,10 @@ def resolve(kernel_name: str, source: str, *, block=None, grid=None, defines=Non
         unknown = [t for t in ann.block if evaluate(t, env) is None]
         if unknown:
             cfg.note = f"block dims {', '.join(unknown)} unknown (pass -D to fix them)"
+        used = [t for t in defaulted if any(re.search(rf"\b{t}\b", x) for x in ann.block + ann.grid)]
+        if used:
+            cfg.note = (cfg.note + "; " if cfg.note else "") + "tunables at the file's defaults: " + ", ".join(
+                f"{t}={env[t]}" for t in used)
     if not cfg.known_block and block is not None:
         cfg.block = tuple(block)
         cfg.source = "cli"

@@ -89,5 +89,7 @@ class KernelModel:
     asyncs: list[AsyncOp] = field(default_factory=list)
     shared: dict = field(default_factory=dict)  # name -> SharedArray
     dims_used: set = field(default_factory=set)  # "x", "y", "z" of threadIdx/blockDim
+    grid_used: set = field(default_factory=set)  # "x", "y", "z" of blockIdx/gridDim
+    trips: dict = field(default_factory=dict)  # uniform trip-count var N -> (iteration var k, loop test at k)
     problems: list = field(default_factory=list)  # (Loc | None, reason)
     frontend: str = "libclang"

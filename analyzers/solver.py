@@ -48,11 +48,11 @@ class Enc:
         return r != 0
 
     def _tr(self, e: S):
-        r = self.memo.get(id(e))
-        if r is not None:
-            return r
+        hit = self.memo.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
         r = self._tr1(e)
-        self.memo[id(e)] = r
+        self.memo[id(e)] = (e, r)  # keeping e alive keeps its id unique
         return r
 
     def _tr1(self, e: S):

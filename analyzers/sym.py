@@ -213,9 +213,9 @@ def subst(e: S, mapping: dict, memo: dict | None = None) -> S:
     fv = free_vars(e)
     if not any(n in mapping for n in fv):
         return e
-    r = memo.get(id(e))
-    if r is not None:
-        return r
+    hit = memo.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
     if e.op == "v":
         r = mapping[e.val]
     else:
@@ -230,7 +230,7 @@ def subst(e: S, mapping: dict, memo: dict | None = None) -> S:
             r = geometric(e.val, *args)
         else:
             r = S(e.op, args, e.val, e.kind)
-    memo[id(e)] = r
+    memo[id(e)] = (e, r)
     return r
 
 

@@ -99,8 +99,10 @@ def _demangle(names: Iterable[str]) -> dict[str, str]:
 
 
 def _check_log(prog, nvrtc) -> str:
+    # Always a fresh mutable buffer: NVRTC writes into it, and a 1-byte ``b" " * 1`` would be CPython's shared
+    # singleton.
     _, size = nvrtc.nvrtcGetProgramLogSize(prog)
-    buf = b" " * size
+    buf = bytearray(size)
     nvrtc.nvrtcGetProgramLog(prog, buf)
     return buf.rstrip(b"\x00").decode(errors="replace")
 
@@ -260,12 +262,13 @@ def _nvrtc_compile(text, name, arch, kernels, all_opts, opts, want_ptx) -> Artif
             extra = f" (and {len(errors) - 1} more errors)" if len(errors) > 1 else ""
             raise CompileError(f"compile failed: {msg}{extra}", diagnostics=diags, log=log)
         _, size = nvrtc.nvrtcGetCUBINSize(prog)
-        cubin = b" " * size
+        cubin = bytearray(size)
         nvrtc.nvrtcGetCUBIN(prog, cubin)
+        cubin = bytes(cubin)
         ptx_text = None
         if want_ptx:
             _, size = nvrtc.nvrtcGetPTXSize(prog)
-            buf = b" " * size
+            buf = bytearray(size)
             nvrtc.nvrtcGetPTX(prog, buf)
             ptx_text = buf.rstrip(b"\x00").decode()
         lowered = {}

@@ -12,6 +12,7 @@ from .errors import GpuUnavailableError
 # Errors after which the context is unusable: the worker must exit so the next evaluation starts fresh.
 STICKY = {
     "CUDA_ERROR_ILLEGAL_ADDRESS": "runtime.illegal-address",
+    "CUDA_ERROR_INVALID_ADDRESS_SPACE": "runtime.illegal-address",
     "CUDA_ERROR_MISALIGNED_ADDRESS": "runtime.misaligned-address",
     "CUDA_ERROR_ILLEGAL_INSTRUCTION": "runtime.illegal-instruction",
     "CUDA_ERROR_HARDWARE_STACK_ERROR": "runtime.stack-overflow",
@@ -141,7 +142,12 @@ class GpuSession:
             check(cu.cuMemsetD8(buf.ptr, pattern & 0xFF, buf.nbytes), "cuMemsetD8")
 
     def synchronize(self, what: str = "kernel execution"):
-        check(self.cu.cuCtxSynchronize(), what)
+        """Wait for the GPU. Any error raised here came from a kernel and may have poisoned the context: sticky."""
+        try:
+            check(self.cu.cuCtxSynchronize(), what)
+        except CudaError as exc:
+            exc.sticky = True
+            raise
 
     # --- tensor maps -------------------------------------------------------------------------------------------------
     def tensor_map(self, ptr: int, dtype_name: str, shape, box, itemsize: int, swizzle="none", l2promotion="none",

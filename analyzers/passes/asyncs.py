@@ -138,6 +138,8 @@ def _cp_async(ctx: Ctx) -> list[Diagnostic]:
     groups: list[list[_Pending]] = []
     current: list[_Pending] = []
     for (kind, _, x), shift in _replay(_events(ctx)):
+        if kind == "op" and shift and sym.is_const(sym.subst(x.cond, shift)) and not sym.subst(x.cond, shift).val:
+            continue  # this unrolled iteration does not run (or skips the operation)
         if kind == "op":
             if x.kind == "cp_async":
                 current.append(_Pending(x, shift))

@@ -12,6 +12,7 @@ from .context import Ctx
 from .lanes import base_env, block_shapes, warp_addresses
 
 MAX_WARPS = 8
+ITERATIONS = 8  # loop iterations sampled (strided tree loops change the pattern every step)
 
 
 def degree(addrs: list[tuple[int, int]], size: int):
@@ -48,7 +49,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
             continue
         results = []
         for block in shapes:
-            env = base_env(a, launch, block)
+            env = base_env(a, launch, block, ctx.km.trips)
             if env is None:
                 results = []
                 break
@@ -56,7 +57,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
             nwarps = min(-(-(block[0] * block[1] * block[2]) // 32), MAX_WARPS)
             ok = True
             for w in range(nwarps):
-                for it in (0, 1):
+                for it in range(ITERATIONS):
                     addrs = warp_addresses(a, env, block, w, it)
                     if addrs is None:
                         ok = False

@@ -28,7 +28,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
             continue
         worst = None
         for block in block_shapes(launch, ctx.km.dims_used):
-            env = base_env(a, launch, block)
+            env = base_env(a, launch, block, ctx.km.trips)
             if env is None:
                 worst = None
                 break
@@ -36,7 +36,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
             if addrs is None:
                 worst = None
                 break
-            if len(addrs) < 2:
+            if len(addrs) < 2 or _lane_contiguous(addrs, a.size):
                 continue
             got, ideal = sectors(addrs, a.size)
             if worst is None or got / ideal < worst[0] / worst[1]:
@@ -58,10 +58,16 @@ def run(ctx: Ctx) -> list[Diagnostic]:
             "coalescing", Severity.WARNING,
             f"uncoalesced global {kind} `{ctx.snippet(a)}`: a warp touches {got} 32-byte sectors where {ideal} "
             f"would hold its data ({got / ideal:.1f}x the traffic; consecutive lanes {stride} bytes apart)",
-            [ctx.loc(a, kind if kind == "store" else "read")], wit,
+            [ctx.loc(a, "write" if a.write else "read")], wit,
             "make threadIdx.x index the contiguous (fastest-varying) dimension, or stage the tile through shared "
             "memory and transpose there")
     return list(out.values())
+
+
+def _lane_contiguous(addrs, size) -> bool:
+    """Lane l touches base + l*size: coalesced, even if some lanes sit this access out (divergence)."""
+    l0, a0 = addrs[0]
+    return all(a - a0 == (l - l0) * size for l, a in addrs)
 
 
 def _vars(a):

@@ -98,6 +98,8 @@ class Ctx:
         gd = []
         for i, f in enumerate("xyz"):
             v = self.launch.grid[i]
+            if v is None and f != "x" and f not in self.km.grid_used:
+                v = 1  # the kernel never looks at blockIdx.f / gridDim.f: a 1-wide grid in that dimension
             if v is None:
                 t = enc.var(f"gd{f}", "uniform")
                 cons += [t >= 1, t <= 2 ** 31 - 1]

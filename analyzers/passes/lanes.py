@@ -22,7 +22,7 @@ def block_shapes(launch, dims_used) -> list[tuple]:
     return [s for s in CANDIDATE_2D if s[0] * s[1] <= launch.max_threads] or [(32, 1, 1)]
 
 
-def base_env(a: Access, launch, block) -> dict | None:
+def base_env(a: Access, launch, block, trips=None) -> dict | None:
     env = {"bdx": block[0], "bdy": block[1], "bdz": block[2], "bx": 0, "by": 0, "bz": 0}
     for i, f in enumerate("xyz"):
         env[f"gd{f}"] = launch.grid[i] if launch.grid[i] is not None else 8
@@ -32,7 +32,7 @@ def base_env(a: Access, launch, block) -> dict | None:
         if n.startswith("p:") or (kind == "uniform" and n.startswith("p:")):
             env[n] = PARAM_VALUE
         elif n.startswith("N"):
-            env[n] = 1 << 20
+            env[n] = _trip(n, trips or {}, env)
         elif kind == "iter":
             env[n] = 0
         elif n.startswith(("opq#", "uopq#")):
@@ -40,6 +40,24 @@ def base_env(a: Access, launch, block) -> dict | None:
         elif kind == "uniform":
             env[n] = PARAM_VALUE
     return env
+
+
+def _trip(n: str, trips: dict, env: dict) -> int:
+    """Concrete trip count of a uniform loop: the first iteration whose test fails (capped)."""
+    got = trips.get(n)
+    if got is None:
+        return 1 << 20
+    k, test = got
+    f = sym.compiled(test)
+    local = dict(env)
+    for i in range(4096):
+        local[k] = i
+        v = f(local)
+        if v is None:
+            return 1 << 20
+        if not v:
+            return i
+    return 4096
 
 
 def warp_addresses(a: Access, env: dict, block, warp: int, iteration: int = 0):

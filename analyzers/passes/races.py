@@ -77,7 +77,15 @@ def run(ctx: Ctx) -> list[Diagnostic]:
                     seen.add(dk)
                     out.append(d)
             del key
-    return out
+    return _drop_subsumed(out)
+
+
+def _drop_subsumed(out: list[Diagnostic]) -> list[Diagnostic]:
+    """A lane-to-lane conflict at a location that also races across warps is fixed by the block barrier the other
+    finding asks for; reporting it again as warp-synchronous code would send the reader the wrong way."""
+    block_level = {(l.line, l.col) for d in out if d.rule in ("race.shared", "sync.missing") for l in d.locations}
+    return [d for d in out if d.rule != "warp.implicit-sync"
+            or not any((l.line, l.col) in block_level for l in d.locations)]
 
 
 def _encode(ctx: Ctx, a: Access, b: Access, space: str):

@@ -1,5 +1,6 @@
-// Tree reduction with the barrier hoisted out of the loop: steps overlap across threads.
-// expect: race.shared
+// Tree reduction with the barrier hoisted out of the loop: a step reads partial sums written by other threads in
+// earlier steps with no barrier in between.
+// expect: sync.missing
 // kopt: launch reduce_sum grid=(cdiv(n, 256)) block=(256, 1, 1) args=(x, partial, n)
 #include <cuda_runtime.h>
 

@@ -1,5 +1,6 @@
-// Work-efficient (Blelloch) exclusive scan of 2*blockDim elements.
-// expect: none
+// Work-efficient (Blelloch) exclusive scan of 2*blockDim elements, without conflict-avoiding padding
+// (strided tree accesses conflict up to 8-way; the paired loads use every other element per request).
+// expect: bank-conflict(8), coalescing
 // kopt: launch prescan grid=(1) block=(128, 1, 1) args=(g_odata, g_idata, n)
 #define N_ELEMS 256
 __global__ void prescan(float* g_odata, const float* g_idata, int n) {

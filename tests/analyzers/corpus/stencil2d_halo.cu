@@ -1,5 +1,6 @@
 // 2D 5-point stencil on a 16x16 tile with a one-cell halo.
-// expect: none
+// Rows of 18 words: the two half-warps of a warp overlap in two banks.
+// expect: bank-conflict(2)
 // kopt: launch laplace2d grid=(cdiv(nx, 16), cdiv(ny, 16)) block=(16, 16, 1) args=(u, v, nx, ny)
 #define BX 16
 #define BY 16

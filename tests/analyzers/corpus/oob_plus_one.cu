@@ -1,0 +1,11 @@
+// Neighbour read one past the end of the tile for the last thread.
+// expect: bounds.shared
+// kopt: launch forward_diff grid=(cdiv(n, 256)) block=(256, 1, 1) args=(x, d, n)
+#define B 256
+__global__ void forward_diff(const float* x, float* d, int n) {
+  __shared__ float s[B];
+  int t = threadIdx.x, i = blockIdx.x * B + t;
+  s[t] = i < n ? x[i] : 0.f;
+  __syncthreads();
+  if (i < n) d[i] = s[t + 1] - s[t];
+}

@@ -7,7 +7,7 @@ import re
 from . import sym
 from .sym import ZERO, const
 
-_INSN = re.compile(r"[^;{}]+")
+_INSN = re.compile(r"[^;]+")
 _OPERAND = re.compile(r"%(\d+)")
 _WIDTH = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "b32": 4, "u32": 4, "s32": 4, "f32": 4,
           "b64": 8, "u64": 8, "s64": 8, "f64": 8, "b128": 16}
@@ -60,10 +60,10 @@ def handle(b, n, ops: list):
 
     body = re.sub(r"//[^\n]*", "", n.text)
     for raw in _INSN.findall(body):
-        insn = raw.strip()
+        insn = raw.strip().lstrip("{}").strip()
         if not insn or insn.startswith("."):
             continue
-        insn = re.sub(r"^[\w%=$.]+:\s*", "", insn)  # labels
+        insn = re.sub(r"^[A-Za-z_$%][\w$%=]*:(?!:)\s*", "", insn)  # labels
         insn = re.sub(r"^@!?%?\w+\s+", "", insn)  # predicate guards
         head = insn.split()[0] if insn.split() else ""
         rest = insn[len(head):]

@@ -407,7 +407,10 @@ class Builder:
             c = ONE
         nk = "thread" if sym.thread_dependent(c, iter_too=False) else "uniform"
         N = var(f"N{lid}", nk)
-        if nk == "uniform" and n.kind != "do" and not _exits_early(body):
+        trip = _constant_trip(c, k.val) if n.kind != "do" and not _exits_early(body) else None
+        if trip is not None:
+            N = const(trip)
+        if nk == "uniform" and n.kind != "do" and not _exits_early(body) and trip is None:
             self.model.trips[N.val] = (k.val, c)
         ph, wph = var(f"ph{lid}", "uniform"), var(f"wph{lid}", "uniform")
         p0, w0 = st.phase, st.wphase
@@ -464,6 +467,9 @@ class Builder:
         if op == "=" and rhs is not None and rhs.kind == "un" and rhs.op == "!" and rhs.a is not None \
                 and rhs.a.kind == "name" and rhs.a.name == name:
             return ("not", ONE)
+        if op == "=" and rhs is not None and rhs.kind == "bin" and rhs.op == "-" and rhs.b is not None \
+                and rhs.b.kind == "name" and rhs.b.name == name and not _mentions(rhs.a, carried):
+            return ("flip", self.ival(rhs.a))  # v = c - v
         if rhs is None or _mentions(rhs, carried):
             if op == "=" and rhs is not None and rhs.kind == "bin" and rhs.a is not None and rhs.a.kind == "name" \
                     and rhs.a.name == name and not _mentions(rhs.b, carried):
@@ -932,6 +938,20 @@ class Builder:
             lv = ops[i]
             if isinstance(lv, (VarRef, Mem)) or (isinstance(lv, tuple) and lv and lv[0] == "field"):
                 self.store(lv, opaque("asm output"), x)
+
+
+def _constant_trip(test: S, k: str, limit: int = 4096):
+    """Trip count of a loop whose test depends on nothing but its iteration number."""
+    if set(sym.free_vars(test)) != {k}:
+        return None
+    f = sym.compiled(test)
+    for i in range(limit):
+        v = f({k: i})
+        if v is None:
+            return None
+        if not v:
+            return i
+    return None
 
 
 def _pure(n) -> bool:

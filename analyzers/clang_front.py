@@ -353,14 +353,18 @@ class _Conv:
             decls = [self.decl(x) for x in self.children(c) if x.kind == K.VAR_DECL]
             return decls[0] if len(decls) == 1 else Node("block", loc, body=decls, val="decls")
         if k == K.IF_STMT:
-            ch = self.children(c)
-            parts = [x for x in ch if x.kind != K.VAR_DECL]
-            # [init-stmt] cond then [else]; libclang lists only what exists
-            if len(parts) >= 3 and not parts[-1].kind.is_expression() and not parts[-2].kind.is_expression() \
-                    and parts[-3].kind.is_expression():
-                cond, then, els = parts[-3], parts[-2], parts[-1]
+            ch = [x for x in self.children(c) if x.kind != K.VAR_DECL]
+            close = _header_close(c)
+            # [init-stmt] cond then [else]: the condition is the last child inside the parentheses
+            if close is not None:
+                head = [x for x in ch if (x.extent.start.line, x.extent.start.column) < close]
+                tail = [x for x in ch if (x.extent.start.line, x.extent.start.column) >= close]
             else:
-                cond, then, els = parts[-2], parts[-1], None
+                head, tail = ch[:1], ch[1:]
+            if not head or not tail:
+                head, tail = ch[:1], ch[1:]
+            cond, then = head[-1], tail[0]
+            els = tail[1] if len(tail) > 1 else None
             return Node("if", loc, a=self.expr(cond), b=self.stmt(then), c=self.stmt(els) if els is not None else None)
         if k == K.FOR_STMT:
             return self.for_stmt(c, loc)
@@ -501,6 +505,20 @@ class _Conv:
         return Node("asm", loc, text="".join(strings), outs=ops[:n_out], ins=ops[n_out:])
 
 
+def _header_close(c):
+    """(line, col) of the ')' closing an if/while header, from the tokens (None when unclear, e.g. macros)."""
+    depth = 0
+    for t in c.get_tokens():
+        sp = t.spelling
+        if sp == "(":
+            depth += 1
+        elif sp == ")":
+            depth -= 1
+            if depth == 0:
+                return (t.extent.start.line, t.extent.start.column)
+    return None
+
+
 def _unquote(s: str) -> str:
     s = s[1:-1] if len(s) >= 2 else s
     return s.replace("\\n", "\n").replace("\\t", "\t").replace('\\"', '"')
@@ -542,6 +560,8 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
     _setup()
     if _index is None:
         _index = ci.Index.create()
+        import atexit
+        atexit.register(_release)
     args = ["-x", "cuda", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "--cuda-gpu-arch=sm_90",
             "--cuda-device-only", "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=20",
             "-include", str(DECLS), "-isystem", str(STUBS)]
@@ -582,6 +602,12 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
     visit(tu.cursor)
     unit.problems = conv.problems
     return unit
+
+
+def _release():
+    """Drop the index before interpreter teardown (its __del__ needs the bindings still alive)."""
+    global _index
+    _index = None
 
 
 def _func(conv: _Conv, c, source: str) -> Func | None:

@@ -7,35 +7,18 @@ from __future__ import annotations
 
 import time
 import traceback
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from kopt.diagnostic import Diagnostic, Location, Severity
 
 from . import clang_front, launch as launchmod
 from .build import build_kernel
+from .result import AnalysisResult
 from .passes import asyncs, banks, bounds, coalescing, divergence, races
 from .passes.context import Ctx
 
 PASSES = [("races", races.run), ("barriers", divergence.run), ("bounds", bounds.run), ("banks", banks.run),
           ("coalescing", coalescing.run), ("async", asyncs.run)]
-
-
-@dataclass
-class AnalysisResult:
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    assumed: str = ""  # the launch configuration(s) assumed, one line per kernel
-    elapsed_ms: float = 0.0
-    kernels: list[str] = field(default_factory=list)
-    frontend: str = ""
-
-    @property
-    def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.is_error]
-
-    def to_dict(self) -> dict:
-        return {"assumed": self.assumed, "elapsed_ms": round(self.elapsed_ms, 2), "kernels": self.kernels,
-                "frontend": self.frontend, "diagnostics": [d.to_dict() for d in self.diagnostics]}
 
 
 def _incomplete(path: str, reason: str, loc=None) -> Diagnostic:
@@ -45,32 +28,39 @@ def _incomplete(path: str, reason: str, loc=None) -> Diagnostic:
                       hint="findings may be missing for this part; simplify the construct or report it")
 
 
-def parse_unit(path: Path, source: str, defines=None, include_dirs=()):
-    """(Unit, [Diagnostic]) using libclang, falling back to tree-sitter."""
+def parse_unit(path: Path, source: str, defines=None, include_dirs=(), frontend: str = "auto"):
+    """(Unit, [Diagnostic]) using libclang, falling back to tree-sitter (``frontend``: auto|libclang|tree-sitter)."""
     notes = []
-    try:
-        return clang_front.parse(path, source, defines=defines, include_dirs=include_dirs), notes
-    except clang_front.FrontendError as exc:
-        reason = str(exc)
-    except Exception as exc:  # libclang crash or binding mismatch
-        reason = f"libclang failed: {exc.__class__.__name__}: {exc}"
+    reason = "tree-sitter front end requested"
+    if frontend != "tree-sitter":
+        try:
+            return clang_front.parse(path, source, defines=defines, include_dirs=include_dirs), notes
+        except clang_front.FrontendError as exc:
+            reason = str(exc)
+        except Exception as exc:  # libclang crash or binding mismatch
+            reason = f"libclang failed: {exc.__class__.__name__}: {exc}"
+        if frontend == "libclang":
+            notes.append(_incomplete(str(path), reason))
+            return None, notes
     try:
         from . import ts_front
         unit = ts_front.parse(path, source, defines=defines)
     except Exception as exc:
         notes.append(_incomplete(str(path), f"{reason}; the tree-sitter fallback failed too ({exc})"))
         return None, notes
-    notes.append(_incomplete(str(path), f"{reason}; used the tree-sitter fallback (no macro expansion beyond "
-                                        f"simple #defines, no type information)"))
+    if frontend != "tree-sitter":
+        notes.append(_incomplete(str(path), f"{reason}; used the tree-sitter fallback (no macro expansion beyond "
+                                            f"simple #defines, no type information)"))
     return unit, notes
 
 
 def analyze(source, *, block=None, grid=None, defines=None, kernels=None, include_dirs=(),
-            path: str | None = None) -> AnalysisResult:
+            path: str | None = None, frontend: str = "auto") -> AnalysisResult:
     """Analyze CUDA source (a path, or the text itself) for hazards.
 
     ``block``/``grid``: (x, y, z) used when the file has no ``// kopt: launch`` annotation for a kernel;
-    ``defines``: -D values; ``kernels``: names (optionally with template arguments, ``gemm<128,64>``) to analyze.
+    ``defines``: -D values; ``kernels``: names (optionally with template arguments, ``gemm<128,64>``) to analyze;
+    ``frontend``: "auto" (libclang, tree-sitter when it fails), "libclang" or "tree-sitter".
     """
     t0 = time.perf_counter()
     if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and source.endswith(
@@ -82,7 +72,7 @@ def analyze(source, *, block=None, grid=None, defines=None, kernels=None, includ
         text = str(source)
         fname = path or "<input>.cu"
     res = AnalysisResult()
-    unit, notes = parse_unit(Path(fname), text, defines, include_dirs)
+    unit, notes = parse_unit(Path(fname), text, defines, include_dirs, frontend)
     res.diagnostics += notes
     if unit is None:
         res.elapsed_ms = (time.perf_counter() - t0) * 1e3

@@ -1,4 +1,5 @@
 """kopt: a compiler harness for agents that optimize CUDA kernels."""
+from .analyze import AnalysisResult, analyze
 from .artifact import Artifact, KernelInfo
 from .compiler import compile
 from .diagnostic import Diagnostic, Location, Severity
@@ -8,6 +9,7 @@ from .occupancy import Occupancy, occupancy
 __version__ = "0.1.0"
 
 __all__ = [
+    "analyze", "AnalysisResult",
     "Artifact", "KernelInfo", "compile", "Diagnostic", "Location", "Severity", "KoptError", "InputError",
     "CompileError", "ToolchainError", "GpuUnavailableError", "Occupancy", "occupancy",
 ]

@@ -195,8 +195,9 @@ def _mbarrier(ctx: Ctx) -> list[Diagnostic]:
     def match(d, key):
         if key is None:
             return [o for v in d.values() for o in v]
-        return d.get(key, []) + d.get((key[0], None), []) + (
-            [o for (b, off), v in d.items() if b == key[0] and key[1] is None for o in v])
+        return d.get(key, []) + d.get((key[0], None), []) + d.get(None, []) + (
+            [o for kk, v in d.items() if kk is not None and kk[0] == key[0] and key[1] is None
+             and kk[1] is not None for o in v])
 
     for o in ops:
         if o.kind != "mbar_wait":

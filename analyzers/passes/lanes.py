@@ -26,19 +26,28 @@ def base_env(a: Access, launch, block, trips=None) -> dict | None:
     env = {"bdx": block[0], "bdy": block[1], "bdz": block[2], "bx": 0, "by": 0, "bz": 0}
     for i, f in enumerate("xyz"):
         env[f"gd{f}"] = launch.grid[i] if launch.grid[i] is not None else 8
+    trip_vars = []
     for n, kind in {**sym.free_vars(a.offset), **sym.free_vars(a.cond)}.items():
         if n in env or n in ("tx", "ty", "tz"):
             continue
+        if n.startswith("N") and n[1:].isdigit():
+            trip_vars.append(n)
+            continue
         if n.startswith("p:") or (kind == "uniform" and n.startswith("p:")):
             env[n] = PARAM_VALUE
-        elif n.startswith("N"):
-            env[n] = _trip(n, trips or {}, env)
         elif kind == "iter":
             env[n] = 0
         elif n.startswith(("opq#", "uopq#")):
             return None
         elif kind == "uniform":
             env[n] = PARAM_VALUE
+    for n in trip_vars:
+        got = (trips or {}).get(n)
+        if got is not None:
+            for m in sym.free_vars(got[1]):
+                if m.startswith("p:") and m not in env:
+                    env[m] = PARAM_VALUE
+        env[n] = _trip(n, trips or {}, env)
     return env
 
 

@@ -71,6 +71,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
                 break
             d = _check_pair(ctx, a, b, space)
             if d is not None:
+                d._phases = (a.phase.key(), b.phase.key())  # for _drop_subsumed
                 seen.add((space, frozenset(locs)))
                 dk = (d.rule, d.locations[0].line, d.locations[0].col)
                 if dk not in seen:
@@ -83,9 +84,18 @@ def run(ctx: Ctx) -> list[Diagnostic]:
 def _drop_subsumed(out: list[Diagnostic]) -> list[Diagnostic]:
     """A lane-to-lane conflict at a location that also races across warps is fixed by the block barrier the other
     finding asks for; reporting it again as warp-synchronous code would send the reader the wrong way."""
-    block_level = {(l.line, l.col) for d in out if d.rule in ("race.shared", "sync.missing") for l in d.locations}
-    return [d for d in out if d.rule != "warp.implicit-sync"
-            or not any((l.line, l.col) in block_level for l in d.locations)]
+    block = [d for d in out if d.rule in ("race.shared", "sync.missing")]
+    at = {(l.line, l.col) for d in block for l in d.locations}
+    phases = {p for d in block for p in getattr(d, "_phases", ())}
+    keep = []
+    for d in out:
+        if d.rule == "warp.implicit-sync" and (any((l.line, l.col) in at for l in d.locations)
+                                               or set(getattr(d, "_phases", ())) & phases):
+            continue
+        keep.append(d)
+    for d in keep:
+        d.__dict__.pop("_phases", None)
+    return keep
 
 
 def _encode(ctx: Ctx, a: Access, b: Access, space: str):
@@ -149,8 +159,8 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None
                           f"without a barrier (index not fully analyzable: {reasons})", locs, wit,
                           "separate the accesses with __syncthreads(), or make the index computable from thread "
                           "ids, loop counters and parameters")
-    # does it need the two threads to share a warp?
-    m2 = ctx.solve_in(space, *cons, w1 != w2)
+    # data passed between lanes (write then read): does it need the two threads to share a warp?
+    m2 = ctx.solve_in(space, *cons, w1 != w2) if not other.write else m
     if m2 is None:
         return Diagnostic("warp.implicit-sync", Severity.WARNING,
                           f"warp-synchronous code: {wdesc} {what} exchange data between lanes of one warp through "

@@ -25,6 +25,5 @@ __global__ void wgmma_tile(const half* __restrict__ A, float* __restrict__ D) {
                : "+f"(d0), "+f"(d1) : "l"(da), "l"(db));
   asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
   asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
-  D[t * 2] = d0;
-  D[t * 2 + 1] = d1;
+  reinterpret_cast<float2*>(D)[t] = make_float2(d0, d1);
 }

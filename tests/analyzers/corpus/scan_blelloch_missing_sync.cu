@@ -1,5 +1,5 @@
 // Blelloch scan whose down-sweep lost its barrier.
-// expect: race.shared, bank-conflict(8), coalescing
+// expect: race.shared, sync.missing, bank-conflict(8), coalescing
 // kopt: launch prescan grid=(1) block=(128, 1, 1) args=(g_odata, g_idata, n)
 #define N_ELEMS 256
 __global__ void prescan(float* g_odata, const float* g_idata, int n) {

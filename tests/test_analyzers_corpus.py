@@ -1,0 +1,81 @@
+"""Accuracy of the static analyzers on the labeled corpus (tests/analyzers/corpus, labels in each file's header).
+
+Per rule: precision = files where the rule is reported and expected / files where it is reported; recall =
+files where it is reported and expected / files where it is expected. Bank-conflict degrees must match exactly.
+"""
+from __future__ import annotations
+
+import pytest
+
+from analyzers import analyze
+
+from analyzer_labels import corpus_files, observed, parse_labels
+
+STRICT = ["race.shared", "race.global", "barrier.divergent", "sync.missing"]
+OTHER = ["warp.implicit-sync", "bounds.shared", "bank-conflict", "coalescing", "async.proxy-fence",
+         "async.cp-async-wait", "async.mbarrier-phase"]
+
+
+def _score(frontend: str):
+    rows = []
+    for f in corpus_files():
+        expected = parse_labels(f.read_text())
+        got = observed(analyze(f, frontend=frontend))
+        rows.append((f.name, expected, got))
+    return rows
+
+
+def _pr(rows, rule):
+    tp = sum(1 for _, e, g in rows if rule in e and rule in g)
+    fp = sum(1 for _, e, g in rows if rule not in e and rule in g)
+    fn = sum(1 for _, e, g in rows if rule in e and rule not in g)
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return precision, recall, tp, fp, fn
+
+
+@pytest.fixture(scope="module")
+def libclang_rows():
+    return _score("auto")
+
+
+def test_corpus_is_big_and_labeled():
+    files = corpus_files()
+    assert len(files) >= 80
+    rules = set()
+    for f in files:
+        rules |= set(parse_labels(f.read_text()))
+    assert set(STRICT) <= rules and {"bank-conflict", "coalescing", "bounds.shared", "warp.implicit-sync"} <= rules
+    assert sum(1 for f in files if not parse_labels(f.read_text())) >= 25  # plenty of hazard-free kernels
+
+
+@pytest.mark.parametrize("rule", STRICT)
+def test_precision_recall_strict_rules(libclang_rows, rule):
+    precision, recall, tp, fp, fn = _pr(libclang_rows, rule)
+    assert tp >= 4, f"{rule}: too few labeled positives to measure"
+    wrong = [n for n, e, g in libclang_rows if (rule in e) != (rule in g)]
+    assert precision >= 0.95 and recall >= 0.90, (
+        f"{rule}: precision {precision:.2f} recall {recall:.2f} (tp={tp} fp={fp} fn={fn}); files: {wrong}")
+
+
+@pytest.mark.parametrize("rule", OTHER)
+def test_precision_recall_other_rules(libclang_rows, rule):
+    precision, recall, tp, fp, fn = _pr(libclang_rows, rule)
+    wrong = [n for n, e, g in libclang_rows if (rule in e) != (rule in g)]
+    assert precision >= 0.9 and recall >= 0.9, (
+        f"{rule}: precision {precision:.2f} recall {recall:.2f} (tp={tp} fp={fp} fn={fn}); files: {wrong}")
+
+
+def test_bank_conflict_degrees_exact(libclang_rows):
+    cases = [(n, e["bank-conflict"], g.get("bank-conflict")) for n, e, g in libclang_rows if "bank-conflict" in e]
+    assert len(cases) >= 6
+    wrong = [c for c in cases if c[1] != c[2]]
+    assert not wrong, f"(file, expected degree, reported degree): {wrong}"
+
+
+def test_tree_sitter_fallback_keeps_most_findings():
+    """The fallback has no type information (struct layouts), so it is held to a lower bar."""
+    rows = _score("tree-sitter")
+    for rule in STRICT:
+        precision, recall, *_ = _pr(rows, rule)
+        assert precision >= 0.9 and recall >= 0.8, (rule, precision, recall)

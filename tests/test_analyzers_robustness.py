@@ -1,0 +1,79 @@
+"""The analyzer never raises on bad CUDA: parse failures, unsupported constructs, solver timeouts and failing
+passes become `analysis.incomplete` diagnostics, and the other passes still run."""
+from __future__ import annotations
+
+import analyzers.driver as driver
+from analyzers import analyze
+
+RACY = """
+// kopt: launch k grid=(4) block=(128, 1, 1)
+__global__ void k(float* x) {
+  __shared__ float s[128];
+  s[threadIdx.x] = x[threadIdx.x];
+  x[threadIdx.x] = s[(threadIdx.x + 1) % 128];
+}
+"""
+
+
+def rules(res):
+    return {d.rule for d in res.diagnostics}
+
+
+def test_garbage_input_is_reported_not_raised():
+    res = analyze("this is not CUDA at all {{{ ((", path="junk.cu")
+    assert all(d.rule == "analysis.incomplete" for d in res.diagnostics)
+    assert res.kernels == []
+
+
+def test_syntax_error_falls_back_to_tree_sitter_and_still_finds_the_race():
+    src = RACY.replace("__shared__ float s[128];", "__shared__ float s[128];\n  int oops = ;")
+    res = analyze(src, path="broken.cu")
+    assert res.frontend == "tree-sitter"
+    incomplete = [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+    assert incomplete and "tree-sitter" in incomplete[0].message
+    assert "sync.missing" in rules(res)
+
+
+def test_unknown_headers_are_ignored():
+    res = analyze('#include <thrust/device_vector.h>\n#include "my_helpers.cuh"\n' + RACY, path="inc.cu")
+    assert res.frontend == "libclang"
+    assert "sync.missing" in rules(res)
+
+
+def test_solver_timeout_becomes_incomplete(monkeypatch):
+    from analyzers.passes import context
+    from analyzers.solver import Timeout
+
+    def boom(*a, **k):
+        raise Timeout("timeout")
+
+    monkeypatch.setattr(context, "check", boom)
+    res = analyze(RACY, path="t.cu")
+    msgs = [d.message for d in res.diagnostics if d.rule == "analysis.incomplete"]
+    assert any("solver gave up" in m for m in msgs)
+
+
+def test_a_failing_pass_does_not_stop_the_others(monkeypatch):
+    def broken(ctx):
+        raise RuntimeError("pass exploded")
+
+    monkeypatch.setattr(driver, "PASSES", [("races", broken)] + driver.PASSES[1:])
+    src = RACY.replace("s[(threadIdx.x + 1) % 128]", "s[threadIdx.x * 2]")  # a bank conflict remains
+    res = analyze(src, path="p.cu")
+    assert any(d.rule == "analysis.incomplete" and "pass exploded" in d.message for d in res.diagnostics)
+    assert "bank-conflict" in rules(res)
+
+
+def test_unsupported_construct_is_named():
+    src = """
+__global__ void k(float* x) {
+  for (float v : {1.f, 2.f}) x[threadIdx.x] += v;
+}
+"""
+    res = analyze(src, path="u.cu")
+    assert any(d.rule == "analysis.incomplete" and "unsupported" in d.message for d in res.diagnostics)
+
+
+def test_unknown_kernel_name_is_reported():
+    res = analyze(RACY, path="k.cu", kernels=["nope"])
+    assert any("no kernel named `nope`" in d.message for d in res.diagnostics)

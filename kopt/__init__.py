@@ -1,15 +1,18 @@
 """kopt: a compiler harness for agents that optimize CUDA kernels."""
 from .analyze import AnalysisResult, analyze
 from .artifact import Artifact, KernelInfo
+from .candidate import Candidate
 from .compiler import compile
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import CompileError, GpuUnavailableError, InputError, KoptError, ToolchainError
 from .occupancy import Occupancy, occupancy
+from .task import Task
+from .verdict import Verdict
 
 __version__ = "0.1.0"
 
 __all__ = [
     "analyze", "AnalysisResult",
     "Artifact", "KernelInfo", "compile", "Diagnostic", "Location", "Severity", "KoptError", "InputError",
-    "CompileError", "ToolchainError", "GpuUnavailableError", "Occupancy", "occupancy",
+    "CompileError", "ToolchainError", "GpuUnavailableError", "Occupancy", "occupancy", "Task", "Candidate", "Verdict",
 ]

@@ -223,7 +223,7 @@ def _parse(text: str, name: str, path: Path | None) -> Candidate:
                 mm = re.fullmatch(r"([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s+(.*)", rest)
                 if not mm:
                     fail(lineno, "expected: tensormap NAME = ARG box=(d0, d1, ...) [swizzle=128B] ...")
-                opts = dict(_kv(t, lineno, fail) for t in _tokens(mm.group(3).replace("tile(", "box=(")))
+                opts = _options(_tokens(mm.group(3).replace("tile(", "box=(")), lineno, fail)
                 if "box" not in opts:
                     fail(lineno, "tensormap needs box=(...)")
                 tm = TensorMapDecl(mm.group(1), mm.group(2), _tuple(opts.pop("box")))
@@ -241,7 +241,7 @@ def _parse(text: str, name: str, path: Path | None) -> Candidate:
                 toks = _tokens(rest)
                 if not toks or "=" in toks[0].split("<")[0]:
                     fail(lineno, "expected: launch KERNEL grid=(...) block=(...) [smem=...] [cluster=(...)] args=(...)")
-                opts = dict(_kv(t, lineno, fail) for t in toks[1:])
+                opts = _options(toks[1:], lineno, fail)
                 for req in ("grid", "block", "args"):
                     if req not in opts:
                         fail(lineno, f"launch {toks[0]} is missing {req}=")
@@ -275,8 +275,17 @@ def _parse(text: str, name: str, path: Path | None) -> Candidate:
     return cand
 
 
-def _kv(token: str, lineno: int, fail):
-    key, sep, value = token.partition("=")
-    if not sep or not key or not value:
-        fail(lineno, f"expected key=value, got {token!r}")
-    return key, value
+def _options(tokens: list[str], lineno: int, fail) -> dict[str, str]:
+    """``key=value`` tokens; a token without ``key=`` continues the previous value (``smem=BLOCK * 4``)."""
+    opts: dict[str, str] = {}
+    last = None
+    for tok in tokens:
+        m = re.match(r"^([A-Za-z_]\w*)=(.*)$", tok)
+        if m and m.group(2):
+            last = m.group(1)
+            opts[last] = m.group(2)
+        elif last is not None:
+            opts[last] += " " + tok
+        else:
+            fail(lineno, f"expected key=value, got {tok!r}")
+    return opts

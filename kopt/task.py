@@ -297,10 +297,11 @@ class _TaskParser:
             sym = {k: v for k, v in s.items() if k != "timed"}
             for k, v in sym.items():
                 if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
-                    self.fail(f"shapes[{i}]: size {k} must be a positive integer, got {v!r}", f"{k} =")
+                    self.fail(f"shapes[{i}]: size {k} must be a positive integer, got {v!r}", f"{k} = {v}")
             missing = needed - set(sym)
             if missing:
-                self.fail(f"shapes[{i}] does not bind {', '.join(sorted(missing))}", *(list(sym)[:1] or ["shapes"]))
+                self.fail(f"shapes[{i}] does not bind {', '.join(sorted(missing))}",
+                          *([f"{k} = {v}" for k, v in sym.items()][:1] or ["shapes"]))
             out.append(Shape(sym, timed))
         if not any(s.timed for s in out):
             self.fail("no shape is marked timed = true (one checked-and-timed shape is required)", "shapes")

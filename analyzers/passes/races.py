@@ -21,14 +21,23 @@ from .context import Ctx, index_of
 MAX_PAIRS = 400
 
 
-def _benign(a: Access, b: Access, space: str) -> bool:
-    """Two writes of one value that is the same for every thread that could write it."""
+def _shared_loads(e, shared: set) -> bool:
+    if e.op == "uf" and e.val.startswith("ld:") and e.val[3:] in shared:
+        return True
+    return any(_shared_loads(x, shared) for x in e.args)
+
+
+def _benign(a: Access, b: Access, space: str, shared: set) -> bool:
+    """Two writes of one value that is the same for every thread that could write it (values read from shared
+    memory are per block, so they only count as the same within a block)."""
     if not (a.write and b.write) or a.atomic or b.atomic or a.value is None or b.value is None:
         return False
     if a.value.key() != b.value.key():
         return False
     ks = sym.kinds(a.value)
     bad = {"thread", "iter"} | ({"block"} if space == "global" else set())
+    if space == "global" and _shared_loads(a.value, shared):
+        return False
     return not (ks & bad)
 
 
@@ -50,14 +59,26 @@ def _candidates(accs: list[Access]):
             yield a, b
 
 
+def _scatter(a: Access, b: Access, rmw: set) -> bool:
+    """Two plain stores through a data-dependent index (``out[perm[i]] = v``): racing only if the index data
+    repeats, which the code usually rules out by construction (a permutation). Read-modify-writes
+    (``hist[bin]++``, ``out[idx] += v``) are still checked."""
+    if not (a.write and b.write) or a.atomic or b.atomic:
+        return False
+    if not (sym.has_data(a.offset) and sym.has_data(b.offset)):
+        return False
+    return (a.base, a.offset.key()) not in rmw and (b.base, b.offset.key()) not in rmw
+
+
 def run(ctx: Ctx) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     seen = set()
     for space in ("shared", "global"):
         accs = [a for a in ctx.km.accesses if a.space == space and a.via not in ("cp.async", "tma")]
+        rmw = {(a.base, a.offset.key()) for a in accs if not a.write}
         count = 0
         for a, b in _candidates(accs):
-            if _benign(a, b, space):
+            if _benign(a, b, space, set(ctx.km.shared)) or _scatter(a, b, rmw):
                 continue
             if space == "shared" and sym.never_equal(a.phase, b.phase):
                 continue

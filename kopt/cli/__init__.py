@@ -29,10 +29,8 @@ def main(argv: list[str] | None = None) -> None:
     except typer.Abort:
         console_err.print("aborted")
         sys.exit(130)
-    except Exception as exc:  # click usage errors and the like
-        import click
-
-        if isinstance(exc, click.ClickException):
+    except Exception as exc:  # usage errors from the (possibly vendored) click parser
+        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
             exc.show()
             sys.exit(2)
         raise

@@ -1,0 +1,47 @@
+"""The kopt command: output, --json, and exit codes (0 ok, 1 failed, 2 bad input) with no tracebacks."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
+
+
+def kopt(*args):
+    return subprocess.run([sys.executable, "-m", "kopt.cli", *map(str, args)], capture_output=True, text=True)
+
+
+def test_explain_json_shows_128_bit_loads():
+    p = kopt("explain", DATA / "copy_float4.cu", "--arch", "sm_90", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["lowering"]["copy4"]["widths"]["global load"] == {"128-bit": 1}
+    assert out["lowering"]["copy4"]["occupancy"]["blocks_per_sm"] == 8
+
+
+def test_compile_error_exits_1_with_located_diagnostic():
+    p = kopt("compile", DATA / "compile_error.cu", "--arch", "sm_90")
+    assert p.returncode == 1
+    assert "compile_error.cu:3:10: error" in p.stderr and "Traceback" not in p.stderr
+    j = json.loads(kopt("compile", DATA / "compile_error.cu", "--arch", "sm_90", "--json").stdout)
+    assert j["ok"] is False and j["diagnostics"][0]["locations"][0]["line"] == 3
+
+
+def test_bad_inputs_exit_2_without_traceback(tmp_path):
+    (tmp_path / "empty.cu").write_text("")
+    cases = [("compile", tmp_path / "missing.cu"), ("compile", tmp_path / "empty.cu"),
+             ("compile", DATA / "copy_float4.cu", "--arch", "sm_70"),
+             ("explain", DATA / "copy_float4.cu", "--kernel", "nope"),
+             ("run", tmp_path, DATA / "copy_float4.cu"), ("compile", DATA / "copy_float4.cu", "--bogus-flag")]
+    for args in cases:
+        p = kopt(*args)
+        assert p.returncode == 2, (args, p.stdout, p.stderr)
+        assert "Traceback" not in p.stderr
+
+
+def test_doctor_json_lists_components():
+    p = kopt("doctor", "--json")
+    assert p.returncode == 0
+    names = {c["name"] for c in json.loads(p.stdout)}
+    assert {"NVRTC", "nvdisasm", "GPU and driver"} <= names

@@ -1,0 +1,98 @@
+"""Task files: parsing, line-numbered errors for malformed input, expressions."""
+from pathlib import Path
+
+import pytest
+
+from kopt import expr
+from kopt.errors import InputError
+from kopt.task import Task
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GOOD = """name = "vadd"
+args = [
+  { name = "a", dtype = "f32", shape = ["n"], role = "in" },
+  { name = "c", dtype = "f32", shape = ["cdiv(n, 2)", "2"], role = "out" },
+  { name = "n", dtype = "i32", value = "n" },
+]
+shapes = [ { n = 1024, timed = true }, { n = 7 } ]
+reference = "ref.py:f"
+work = { bytes = "8 * n", flops = "n" }
+"""
+
+
+def write(tmp_path, text, ref=True):
+    (tmp_path / "task.toml").write_text(text)
+    if ref:
+        (tmp_path / "ref.py").write_text("def f(a, n):\n    return a\n")
+    return tmp_path
+
+
+def test_good_task_loads_and_evaluates(tmp_path):
+    t = Task.load(write(tmp_path, GOOD))
+    assert [a.role for a in t.args] == ["in", "out", "scalar"]
+    s = t.shapes[1]
+    assert t.shape_of(t.arg("c"), s) == (4, 2)
+    assert t.scalar(t.arg("n"), s) == 7
+    assert t.work_figures(t.shapes[0]) == {"bytes": 8192.0, "flops": 1024.0}
+    assert t.timed_shapes == [t.shapes[0]]
+    assert t.find_shape("n=7") == [s]
+
+
+@pytest.mark.parametrize("edit,line,message", [
+    (lambda s: s.replace('role = "in" }', 'role = "input" }'), 3, "role must be one of"),
+    (lambda s: s.replace('dtype = "f32", shape = ["n"]', 'dtype = "f33", shape = ["n"]'), 3, "unknown dtype"),
+    (lambda s: s.replace("{ n = 7 }", "{ m = 7 }"), 7, "does not bind n"),
+    (lambda s: s.replace("timed = true", "timed = false"), 7, "no shape is marked timed"),
+    (lambda s: s.replace('"8 * n"', '"8 * k"'), 9, "unknown size symbol"),
+    (lambda s: s.replace('reference = "ref.py:f"', 'reference = "nope.py:f"'), 8, "not found"),
+    (lambda s: s.replace('args = [', 'argz = 1\nargs = ['), 2, "unknown key 'argz'"),
+    (lambda s: s.replace('{ n = 7 }', '{ n = -7 }'), 7, "positive integer"),
+    (lambda s: s.replace('shape = ["n"], role = "in" }', 'shape = ["n"], role = "in", init = "normal", std = 0 }'), 3,
+     "all-zero"),
+    (lambda s: s.replace('role = "out" }', 'role = "in" }'), 2, "no output"),
+    (lambda s: s.replace('"cdiv(n, 2)"', '"cdiv(n,, 2)"'), 4, "bad expression"),
+])
+def test_malformed_task_reports_line(tmp_path, edit, line, message):
+    with pytest.raises(InputError) as exc:
+        Task.load(write(tmp_path, edit(GOOD)))
+    assert message in exc.value.message
+    assert f"task.toml:{line}:" in exc.value.message
+    assert exc.value.exit_code == 2
+
+
+def test_invalid_toml_reports_line_and_column(tmp_path):
+    with pytest.raises(InputError, match=r"task.toml:3:\d+: invalid TOML"):
+        Task.load(write(tmp_path, GOOD.replace('{ name = "a"', '{ name = "a" dtype')))
+
+
+def test_missing_task_dir_is_input_error(tmp_path):
+    with pytest.raises(InputError, match="no task at"):
+        Task.load(tmp_path / "nothing")
+
+
+def test_every_bench_task_loads():
+    dirs = sorted(p.parent for p in (ROOT / "bench" / "tasks").glob("*/task.toml"))
+    assert len(dirs) >= 10
+    for d in dirs:
+        t = Task.load(d)
+        assert t.timed_shapes and t.baseline and t.baseline.exists()
+
+
+@pytest.mark.parametrize("text,env,value", [
+    ("cdiv(n, 256)", {"n": 1000}, 4), ("round_up(n, 128)", {"n": 129}, 256), ("2 ** k", {"k": 3}, 8),
+    ("a if a > b else b", {"a": 2, "b": 5}, 5), ("next_pow2(n)", {"n": 1000}, 1024), ("n // 4 * 4", {"n": 7}, 4),
+])
+def test_expressions(text, env, value):
+    assert expr.evaluate(text, env) == value
+
+
+@pytest.mark.parametrize("text", ["__import__('os')", "n.real", "[x for x in y]", "open('f')", "m + 1"])
+def test_unsafe_or_unknown_expressions_rejected(text):
+    with pytest.raises(InputError):
+        expr.evaluate(text, {"n": 3})
+
+
+def test_positive_int_rejects_fractions():
+    with pytest.raises(InputError, match="cdiv"):
+        expr.positive_int(expr.evaluate("n / 3", {"n": 10}), "grid")

@@ -184,8 +184,8 @@ class _TaskParser:
             self.fail("the task declares no output (an arg with role 'out' or 'inout')", "args")
         shapes = self.parse_shapes(d["shapes"], args)
         ref = d["reference"]
-        if not isinstance(ref, str) or not (ref.endswith(".cu") or re.fullmatch(r"[\w./-]+\.py:\w+", ref)):
-            self.fail(f"reference must be 'file.py:function' or 'trusted.cu', got {ref!r}", "reference")
+        if not isinstance(ref, str) or not re.fullmatch(r"[\w./-]+\.py:\w+", ref):
+            self.fail(f"reference must be 'file.py:function', got {ref!r}", "reference")
         ref_file = self.path.parent / ref.split(":")[0]
         if not ref_file.exists():
             self.fail(f"reference file {ref_file.name} not found next to task.toml", "reference")

@@ -114,6 +114,9 @@ def analyze(source, *, block=None, grid=None, defines=None, kernels=None, includ
                 _debug(exc)
                 res.diagnostics.append(_incomplete(fname, f"pass `{name}` failed on `{func.name}`: "
                                                           f"{exc.__class__.__name__}: {exc}", func.loc))
+        for shapes in sorted(ctx.concrete_fallback):
+            ctx.incomplete.append(f"some checks were too hard for every block size at once and were made for "
+                                  f"block shapes {shapes} only")
         for reason in dict.fromkeys(ctx.incomplete):
             res.diagnostics.append(_incomplete(fname, f"in `{func.name}`: {reason}", func.loc))
     if wanted is not None:

@@ -11,6 +11,7 @@ from ..model import Access, KernelModel
 from ..solver import Enc, Timeout, check, model_int
 
 QUERY_MS = 1500  # per solver query
+SYMBOLIC_MS = 400  # per query over all block sizes at once (then concrete shapes are tried)
 KERNEL_BUDGET_S = 6.0  # all solver work of one kernel
 
 
@@ -24,6 +25,7 @@ class Ctx:
         self.incomplete: list[str] = []
         self.dims_1d = km.dims_used <= {"x"}
         self._pairs: dict = {}
+        self.concrete_fallback: set = set()
 
     # ---- cached encodings: one solver per (mode), base constraints asserted once
     def pair(self, mode: str):
@@ -57,12 +59,57 @@ class Ctx:
         return got
 
     def solve_in(self, mode: str, *constraints):
+        """Model or None. With an unknown block size the query is first tried for every block size at once
+        (symbolically); if that is too hard, for a set of concrete block shapes (said in the result)."""
         solver, e1, e2, _ = self.pair(mode)
+        symbolic = not self.launch.known_block
         try:
-            return check(solver, *constraints, *e1.side, *e2.side, timeout_ms=QUERY_MS)
+            return check(solver, *constraints, *e1.side, *e2.side,
+                         timeout_ms=SYMBOLIC_MS if symbolic else QUERY_MS)
         except Timeout as exc:
-            self.incomplete.append(f"solver gave up ({exc})")
+            if not symbolic:
+                self.incomplete.append(f"solver gave up ({exc})")
+                return None
+        shapes = self.candidate_blocks()
+        for shape in shapes:
+            fix = [e1.var(f"bd{f}", "uniform") == v for f, v, known in zip("xyz", shape, self.launch.block)
+                   if known is None]
+            try:
+                m = check(solver, *constraints, *fix, *e1.side, *e2.side, timeout_ms=QUERY_MS)
+            except Timeout as exc:
+                self.incomplete.append(f"solver gave up ({exc})")
+                continue
+            if m is not None:
+                return m
+        self.concrete_fallback.add(", ".join(f"({a},{b},{c})" for a, b, c in shapes))
+        return None
+
+    def candidate_blocks(self) -> list[tuple]:
+        """Concrete block shapes tried when the symbolic query is too hard (known dims kept)."""
+        lim = self.launch.max_threads
+        if self.dims_1d:
+            shapes = [(x, 1, 1) for x in (32, 64, 128, 256, 512, 1024) if x <= lim]
+        else:
+            shapes = [s for s in ((8, 8, 1), (16, 16, 1), (32, 8, 1), (32, 4, 1), (32, 32, 1), (64, 4, 1),
+                                  (128, 2, 1)) if s[0] * s[1] <= lim]
+        return [tuple(k if k is not None else v for k, v in zip(self.launch.block, s)) for s in shapes] or [(1, 1, 1)]
+
+    def launch_dependent(self, mode: str, *constraints) -> str | None:
+        """With an unknown block: a concrete block shape for which the finding does NOT occur (the finding then
+        depends on the launch configuration), else None."""
+        if self.launch.known_block:
             return None
+        solver, e1, e2, _ = self.pair(mode)
+        for shape in self.candidate_blocks():
+            fix = [e1.var(f"bd{f}", "uniform") == v for f, v, known in zip("xyz", shape, self.launch.block)
+                   if known is None]
+            try:
+                m = check(solver, *constraints, *fix, *e1.side, *e2.side, timeout_ms=QUERY_MS)
+            except Timeout:
+                continue
+            if m is None:
+                return "({},{},{})".format(*shape)
+        return None
 
     # ---- budget
     def over_budget(self) -> bool:

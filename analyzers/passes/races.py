@@ -122,8 +122,12 @@ def _drop_subsumed(out: list[Diagnostic]) -> list[Diagnostic]:
 def _encode(ctx: Ctx, a: Access, b: Access, space: str):
     _, e1, e2, info = ctx.pair(space)
     cons = [e1.bool(a.cond), e2.bool(b.cond)]
-    o1, o2 = e1.int(a.offset), e2.int(b.offset)
-    cons += [o1 < o2 + b.size, o2 < o1 + a.size]
+    ia, ib = _element(a), _element(b)
+    if ia is not None and ib is not None:
+        cons.append(e1.int(ia) == e2.int(ib))  # same element size: overlap is equality of element indices
+    else:
+        o1, o2 = e1.int(a.offset), e2.int(b.offset)
+        cons += [o1 < o2 + b.size, o2 < o1 + a.size]
     w1, w2 = info["w1"], info["w2"]
     ordered_free = z3.And(e1.int(a.phase) == e2.int(b.phase),
                           z3.Or(w1 != w2, e1.int(a.wphase) == e2.int(b.wphase)))
@@ -134,11 +138,32 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str):
     return cons, e1, e2, (w1, w2, info["same_block"])
 
 
+def _element(a: Access):
+    """The element index when the byte offset is ``index * size`` for the access size, else None."""
+    off = a.offset
+    if off.op == "*" and sym.is_const(off.args[1]) and off.args[1].val == a.size:
+        return off.args[0]
+    if sym.is_const(off) and a.size and off.val % a.size == 0:
+        return sym.const(off.val // a.size)
+    return None
+
+
 def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None:
     cons, e1, e2, (w1, w2, same_block) = _encode(ctx, a, b, space)
     m = ctx.solve_in(space, *cons)
     if m is None:
         return None
+    d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2)
+    if d is not None and d.severity == Severity.ERROR:
+        safe = ctx.launch_dependent(space, *cons)
+        if safe is not None:
+            d.severity = Severity.WARNING
+            d.message += (f" (only for some block sizes: none with blockDim={safe}; declare the launch with "
+                          f"`// kopt: launch` or --block)")
+    return d
+
+
+def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2):
     # orient: writer first
     writer, other, ew, eo = (a, b, e1, e2) if a.write else (b, a, e2, e1)
     opaque = sym.has_opaque(a.offset) or sym.has_opaque(b.offset) or sym.has_opaque(a.cond) or sym.has_opaque(b.cond)

@@ -1,0 +1,91 @@
+"""Analyzer output through kopt.render: SARIF 2.1.0 validated against the vendored schema fixture, JSON and text
+round trips, and the `kopt check` command (exit codes 0 / 1 / 2, --json, --sarif)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from analyzer_labels import CORPUS
+from kopt.diagnostic import Diagnostic
+from kopt.render import to_json, to_sarif, to_text
+from analyzers import analyze
+
+SCHEMA = Path(__file__).parent / "data" / "sarif" / "sarif-schema-2.1.0.excerpt.json"
+FILES = ["reduce_warp_volatile.cu", "gemm_missing_first_sync.cu", "barrier_early_return.cu", "oob_plus_one.cu",
+         "transpose_smem_conflicts.cu", "coal_row_per_thread.cu", "hopper_tma_store_nofence.cu",
+         "hist_global_nonatomic.cu", "gemm_missing_second_sync.cu"]
+
+
+@pytest.fixture(scope="module")
+def diagnostics():
+    out = []
+    for name in FILES:
+        out += analyze(CORPUS / name).diagnostics
+    out += analyze("int x = ;", path="broken.cu").diagnostics  # analysis.incomplete too
+    return out
+
+
+def _validator():
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.Draft4Validator.check_schema(schema)
+    return jsonschema.Draft4Validator(schema)
+
+
+def test_sarif_validates_against_schema(diagnostics):
+    rules = {d.rule for d in diagnostics}
+    assert {"race.shared", "sync.missing", "barrier.divergent", "bounds.shared", "bank-conflict", "coalescing",
+            "warp.implicit-sync", "async.proxy-fence", "race.global", "analysis.incomplete"} <= rules
+    doc = to_sarif(diagnostics, tool_name="kopt check")
+    errors = sorted(_validator().iter_errors(doc), key=str)
+    assert not errors, errors[:3]
+    res = doc["runs"][0]["results"]
+    assert any(r.get("relatedLocations") for r in res)
+    assert any("witness" in r.get("properties", {}) for r in res)
+
+
+def test_schema_rejects_broken_sarif(diagnostics):
+    doc = to_sarif(diagnostics[:2])
+    del doc["runs"][0]["results"][0]["message"]
+    doc["runs"][0]["results"][1]["level"] = "fatal"
+    assert len(list(_validator().iter_errors(doc))) >= 2
+
+
+def test_json_round_trip_and_text(diagnostics):
+    again = [Diagnostic.from_dict(d) for d in json.loads(json.dumps(to_json(diagnostics)))]
+    assert [d.to_dict() for d in again] == to_json(diagnostics)
+    text = to_text(d for d in diagnostics if d.rule == "sync.missing")
+    assert "[sync.missing]" in text and "related location (read)" in text and "^" in text and "hint:" in text
+
+
+def _kopt(*args):
+    return subprocess.run([sys.executable, "-m", "kopt.cli", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_exit_codes_and_formats(tmp_path):
+    bad = CORPUS / "barrier_early_return.cu"
+    ok = CORPUS / "reduce_tree_ok.cu"
+    r = _kopt("check", str(ok))
+    assert r.returncode == 0, r.stderr
+    assert "assumed launch" in r.stderr
+    r = _kopt("check", str(bad), str(ok))
+    assert r.returncode == 1 and "[barrier.divergent]" in r.stdout
+    r = _kopt("check", str(bad), "--json")
+    assert r.returncode == 1
+    doc = json.loads(r.stdout)
+    assert doc["ok"] is False and doc["files"][0]["diagnostics"][0]["rule"] == "barrier.divergent"
+    assert "annotation" in doc["files"][0]["assumed"][0]
+    r = _kopt("check", str(bad), "--sarif")
+    assert r.returncode == 1 and not list(_validator().iter_errors(json.loads(r.stdout)))
+    assert _kopt("check", str(tmp_path / "missing.cu")).returncode == 2
+    assert _kopt("check", str(ok), "--block", "0,1").returncode == 2
+    src = tmp_path / "k.cu"
+    src.write_text((CORPUS / "oob_launch_bounds.cu").read_text().replace("__launch_bounds__(512) ", ""))
+    r = _kopt("check", str(src), "--block", "128", "--json")
+    assert r.returncode == 0 and "from --block" in json.loads(r.stdout)["files"][0]["assumed"][0]
+    r = _kopt("check", str(src), "-D", "UNUSED=1", "--block", "512")
+    assert r.returncode == 1 and "[bounds.shared]" in r.stdout

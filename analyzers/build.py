@@ -13,7 +13,7 @@ import re
 
 from . import asm as asmlib
 from . import sym
-from .ast import Func, Loc, Node, TypeInfo, Unit
+from .ast import Func, Node, TypeInfo, Unit
 from .launch import LaunchConfig, evaluate as eval_text, source_macros
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
 from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
@@ -281,9 +281,15 @@ class Builder:
         elif k == "asm":
             self.asm(n)
         elif k == "switch":
-            self.eval(n.a)
             c = opaque("switch case", uniform=not sym.thread_dependent(self.ival(n.a)))
-            self._branch(c, lambda: [self.stmt(x) for x in n.body], None)
+
+            def cases():
+                returned = self.st.returned
+                for x in n.body:
+                    self.stmt(x)
+                if self.st.dead and not (self.st.returned and not returned):
+                    self.st.dead = False  # `break` leaves the switch, not the path
+            self._branch(c, cases, None)
         elif k == "unknown":
             self.model.problems.append((n.loc, f"unsupported construct `{n.text[:40]}`"))
 
@@ -416,7 +422,7 @@ class Builder:
         p0, w0 = st.phase, st.wphase
         st.cond = sym.land(cond0, binop(">=", k, ZERO), binop("<", k, N), c)
         st.phase, st.wphase = ph, wph
-        first_acc, first_bar, first_async = len(self.model.accesses), len(self.model.barriers), len(self.model.asyncs)
+        first_acc, first_bar = len(self.model.accesses), len(self.model.barriers)
         self.loop_stack.append(lid)
         returned_before = st.returned
         for x in body:
@@ -455,7 +461,6 @@ class Builder:
             if st.has(name):
                 st.set(name, self._after_loop(name, assigned[name], v0, N, lid))
         st.scopes.pop()
-        del first_async
 
     def _step(self, name, node: Node, carried: set):
         """(mode, step S) when ``node`` is an induction update of ``name``; else None."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from . import sym
-from .sym import ONE, ZERO, binop, const, opaque, uf
+from .sym import ZERO, binop, const, opaque
 
 ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
 WARP_VALUE = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__all_sync",
@@ -223,4 +223,3 @@ def _group_method(b, g, short, n):
     return opaque(f"{short} result")
 
 
-__all__ = ["handle_call", "ONE", "uf"]

@@ -389,8 +389,11 @@ class _Conv:
             ch = self.children(c)
             return Node("switch", loc, a=self.expr(ch[0]), body=[self.stmt(ch[-1])])
         if k in (K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT):
-            ch = [x for x in self.children(c) if not x.kind.is_expression()]
-            return Node("block", loc, body=[self.stmt(x) for x in ch if self.stmt(x) is not None])
+            ch = self.children(c)
+            if k == K.CASE_STMT:
+                ch = ch[1:]  # the case value
+            body = [self.stmt(x) for x in ch]
+            return Node("block", loc, body=[x for x in body if x is not None], val="decls")
         if k.is_expression():
             return Node("expr", loc, a=self.expr(c))
         if k in (K.UNEXPOSED_STMT,) or k.name == "ATTRIBUTED_STMT":  # e.g. `#pragma unroll` loops, [[likely]]
@@ -399,8 +402,7 @@ class _Conv:
                 return self.stmt(ch[0])
         if k == K.VAR_DECL:
             return self.decl(c)
-        self.problems.append((loc, f"unsupported statement {k.name.lower()}"))
-        return Node("unknown", loc, text=k.name)
+        return Node("unknown", loc, text=k.name.lower())  # the model builder reports it if it runs
 
     def decl(self, c) -> Node:
         K = ci.CursorKind

@@ -34,7 +34,16 @@ typedef long ptrdiff_t;
 typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long long int64_t;
 typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t; typedef unsigned long uintptr_t; typedef long intptr_t;
-namespace std { using ::size_t; using ::int8_t; using ::int16_t; using ::int32_t; using ::int64_t;
+namespace std {
+  template <class E> class initializer_list {
+    const E* b_; size_t n_;
+   public:
+    constexpr initializer_list() : b_(nullptr), n_(0) {}
+    constexpr size_t size() const { return n_; }
+    constexpr const E* begin() const { return b_; }
+    constexpr const E* end() const { return b_ + n_; }
+  };
+  using ::size_t; using ::int8_t; using ::int16_t; using ::int32_t; using ::int64_t;
   using ::uint8_t; using ::uint16_t; using ::uint32_t; using ::uint64_t;
   template <class T> struct remove_reference { typedef T type; };
   template <class T> struct remove_reference<T&> { typedef T type; };

@@ -243,8 +243,7 @@ class _Conv:
         if k == "ERROR":
             self.problems.append((loc, "syntax the fallback parser could not read"))
             return None
-        self.problems.append((loc, f"unsupported statement {k}"))
-        return Node("unknown", loc, text=k)
+        return Node("unknown", loc, text=k)  # the model builder reports it if it runs
 
     def decl(self, n) -> Node:
         name, shared, volatile = self.base_type(n)
@@ -291,9 +290,13 @@ def _functions(conv: _Conv, root, unit: Unit):
                 continue
         if node.type in ("namespace_definition", "linkage_specification"):
             body = node.child_by_field_name("body")
-            if body is not None:
+            if body is not None and body.type in ("function_definition", "declaration"):
+                node = body  # extern "C" __global__ void k(...) { ... }
+            elif body is not None:
                 _functions(conv, body, unit)
-            continue
+                continue
+            else:
+                continue
         if node.type == "declaration" and "__shared__" in conv.t(node).split("=")[0]:
             d = conv.decl(node)
             for x in (d.body if d.kind == "block" else [d]):

@@ -12,7 +12,6 @@ Program order is followed once; loops that issue or wait on cp.async are unrolle
 """
 from __future__ import annotations
 
-import z3
 
 from kopt.diagnostic import Diagnostic, Location, Severity
 

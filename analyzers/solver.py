@@ -13,12 +13,26 @@ class Timeout(Exception):
     pass
 
 
-class Enc:
-    """Translates expressions for one copy of a thread. ``suffix`` renames variables whose kind is in ``kinds``."""
+BV_WIDTH = 64
 
-    def __init__(self, suffix: str = "", kinds=("thread", "iter")):
+
+def needs_bv(e: S) -> bool:
+    """Bitwise operations other than shifts/masks by constants (e.g. XOR swizzles): encode with bit-vectors."""
+    if e.op in ("^", "|") or (e.op == "&" and not (sym.is_const(e.args[1]) and (e.args[1].val & (e.args[1].val + 1)) == 0)):
+        return True
+    if e.op in ("<<", ">>") and not sym.is_const(e.args[1]):
+        return True
+    return any(needs_bv(a) for a in e.args)
+
+
+class Enc:
+    """Translates expressions for one copy of a thread. ``suffix`` renames variables whose kind is in ``kinds``.
+    ``bv``: 64-bit bit-vectors (C integer semantics, fast for XOR/AND swizzles) instead of mathematical integers."""
+
+    def __init__(self, suffix: str = "", kinds=("thread", "iter"), bv: bool = False):
         self.suffix = suffix
         self.kinds = set(kinds)
+        self.bv = bv
         self.vars: dict[str, z3.ArithRef] = {}
         self.memo: dict[int, object] = {}
         self.side: list = []  # side conditions (e.g. bounds on geometric loop variables)
@@ -30,15 +44,21 @@ class Enc:
         zn = self.name(n, kind)
         v = self.vars.get(zn)
         if v is None:
-            v = self.vars[zn] = z3.Int(zn)
+            v = self.vars[zn] = z3.BitVec(zn, BV_WIDTH) if self.bv else z3.Int(zn)
             if n[:1] == "N" and n[1:].isdigit():
                 self.side.append(v >= 0)  # loop trip counts
         return v
 
+    def const(self, v: int):
+        return z3.BitVecVal(v, BV_WIDTH) if self.bv else z3.IntVal(v)
+
+    def sort(self):
+        return z3.BitVecSort(BV_WIDTH) if self.bv else z3.IntSort()
+
     def int(self, e: S):
         r = self._tr(e)
         if isinstance(r, z3.BoolRef):
-            return z3.If(r, z3.IntVal(1), z3.IntVal(0))
+            return z3.If(r, self.const(1), self.const(0))
         return r
 
     def bool(self, e: S):
@@ -59,12 +79,12 @@ class Enc:
         op = e.op
         if op == "c":
             if isinstance(e.val, int):
-                return z3.IntVal(e.val)
+                return self.const(e.val)
             return self.var(f"flt:{e.val}", "uniform")
         if op == "v":
             return self.var(e.val, e.kind)
         if op == "uf":
-            f = z3.Function(e.val, *([z3.IntSort()] * (len(e.args) + 1)))
+            f = z3.Function(e.val + (":bv" if self.bv else ""), *([self.sort()] * (len(e.args) + 1)))
             return f(*[self.int(a) for a in e.args]) if e.args else self.var(e.val, "uniform")
         if op == "ite":
             c = self.bool(e.args[0])
@@ -94,13 +114,16 @@ class Enc:
         if op == "*":
             return a * b
         if op == "/":
-            return a / b
+            return a / b  # bit-vectors: signed division, truncating like C
         if op == "%":
-            return a % b
+            return z3.SRem(a, b) if self.bv else a % b
         if op == "min":
             return z3.If(a <= b, a, b)
         if op == "max":
             return z3.If(a >= b, a, b)
+        if self.bv:
+            return {"&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b, "<<": lambda: a << b,
+                    ">>": lambda: a >> b}[op]()
         if op in ("<<", ">>") and sym.is_const(b0) and 0 <= b0.val < 63:
             return a * (1 << b0.val) if op == "<<" else a / (1 << b0.val)
         if op == "&" and sym.is_const(b0) and b0.val > 0 and (b0.val & (b0.val + 1)) == 0:
@@ -118,7 +141,7 @@ class Enc:
         v0, st, k = (self.int(a) for a in e.args)
         step = e.args[1]
         if not sym.is_const(step):
-            f = z3.Function(f"geo_{mode}", z3.IntSort(), z3.IntSort(), z3.IntSort(), z3.IntSort())
+            f = z3.Function(f"geo_{mode}" + (":bv" if self.bv else ""), *([self.sort()] * 4))
             return f(v0, st, k)
         s = step.val
         vals = []
@@ -131,9 +154,9 @@ class Enc:
         for _ in range(depth):
             vals.append(cur)
             if mode == "shr":
-                cur = cur / (1 << s) if 0 <= s < 31 else z3.IntVal(0)
+                cur = cur / (1 << s) if 0 <= s < 31 else self.const(0)
             elif mode == "div":
-                cur = cur / s if s else z3.IntVal(0)
+                cur = cur / s if s else self.const(0)
             elif mode == "shl":
                 cur = cur * (1 << s) if 0 <= s < 31 else cur
             else:
@@ -166,6 +189,6 @@ def check(solver: z3.Solver, *constraints, timeout_ms: int = 2000):
 def model_int(model, v) -> int | None:
     try:
         x = model.eval(v, model_completion=True)
-        return x.as_long()
+        return x.as_signed_long() if z3.is_bv_value(x) else x.as_long()
     except Exception:
         return None

@@ -17,6 +17,7 @@ from kopt.diagnostic import Diagnostic, Location, Severity
 
 from .. import sym
 from ..model import Access, AsyncOp
+from ..solver import needs_bv
 from .context import Ctx
 
 
@@ -113,7 +114,8 @@ def _overlap(ctx: Ctx, cp: _Pending, read: Access, rshift: dict) -> bool:
     p = cp.op.ptr
     if p is None or p.base != read.base:
         return False
-    _, e1, e2, _ = ctx.pair("block2")
+    bv = needs_bv(p.off) or needs_bv(read.offset)
+    _, e1, e2, _ = ctx.pair("block2", bv)
     cons = []
     off_c = sym.subst(p.off, cp.shift) if cp.shift else p.off
     cond_c = sym.subst(cp.op.cond, cp.shift) if cp.shift else cp.op.cond
@@ -129,7 +131,7 @@ def _overlap(ctx: Ctx, cp: _Pending, read: Access, rshift: dict) -> bool:
         cons.append(e1.var(f"k{lc}", "iter") == e2.var(f"k{lr}", "iter"))
     if sym.has_opaque(off_c) or sym.has_opaque(off_r):
         return False
-    return ctx.solve_in("block2", *cons) is not None
+    return ctx.solve_in("block2", *cons, bv=bv) is not None
 
 
 def _cp_async(ctx: Ctx) -> list[Diagnostic]:

@@ -6,7 +6,7 @@ import z3
 from kopt.diagnostic import Diagnostic, Severity
 
 from .. import sym
-from ..solver import model_int
+from ..solver import model_int, needs_bv
 from .context import Ctx
 
 
@@ -24,7 +24,8 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         if ctx.over_budget():
             ctx.incomplete.append("bounds check stopped (budget)")
             break
-        _, e, _, _ = ctx.pair("single")
+        bv = needs_bv(a.offset) or any(needs_bv(i) for i, _ in a.subs)
+        _, e, _, _ = ctx.pair("single", bv)
         cons = [e.bool(a.cond)]
         off = e.int(a.offset)
         viol = [off < 0, off + a.size > arr.bytes]
@@ -33,7 +34,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
                 x = e.int(idx)
                 viol += [x < 0, x >= dim]
         cons.append(z3.Or(*viol))
-        m = ctx.solve_in("single", *cons)
+        m = ctx.solve_in("single", *cons, bv=bv)
         if m is None:
             continue
         seen.add(a.loc)

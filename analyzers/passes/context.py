@@ -28,15 +28,15 @@ class Ctx:
         self.concrete_fallback: set = set()
 
     # ---- cached encodings: one solver per (mode), base constraints asserted once
-    def pair(self, mode: str):
+    def pair(self, mode: str, bv: bool = False):
         """(solver, e1, e2, info) for two thread copies. mode: shared (same block), global (any blocks),
-        block (same block, loop iterations shared), single (one thread)."""
-        got = self._pairs.get(mode)
+        block (same block, loop iterations shared), single (one thread); bv: bit-vector encoding."""
+        got = self._pairs.get((mode, bv))
         if got is not None:
             return got
         kinds = {"shared": ("thread", "iter"), "global": ("thread", "iter", "block"), "block": ("thread",),
                  "block2": ("thread", "iter"), "single": ("thread", "iter")}[mode]
-        e1, e2 = Enc("@1", kinds), Enc("@2", kinds)
+        e1, e2 = Enc("@1", kinds, bv), Enc("@2", kinds, bv)
         c1, t1, b1, lin1 = self.thread(e1)
         solver = z3.Solver()
         solver.add(*c1)
@@ -55,13 +55,13 @@ class Ctx:
                 # block2: any two threads (possibly the same) of one block
             info.update(t2=t2, b2=b2, lin2=lin2, same_block=same_block, w1=lin1 / 32, w2=lin2 / 32)
         got = (solver, e1, e2, info)
-        self._pairs[mode] = got
+        self._pairs[(mode, bv)] = got
         return got
 
-    def solve_in(self, mode: str, *constraints):
+    def solve_in(self, mode: str, *constraints, bv: bool = False):
         """Model or None. With an unknown block size the query is first tried for every block size at once
         (symbolically); if that is too hard, for a set of concrete block shapes (said in the result)."""
-        solver, e1, e2, _ = self.pair(mode)
+        solver, e1, e2, _ = self.pair(mode, bv)
         symbolic = not self.launch.known_block
         try:
             return check(solver, *constraints, *e1.side, *e2.side,
@@ -94,12 +94,12 @@ class Ctx:
                                   (128, 2, 1)) if s[0] * s[1] <= lim]
         return [tuple(k if k is not None else v for k, v in zip(self.launch.block, s)) for s in shapes] or [(1, 1, 1)]
 
-    def launch_dependent(self, mode: str, *constraints) -> str | None:
+    def launch_dependent(self, mode: str, *constraints, bv: bool = False) -> str | None:
         """With an unknown block: a concrete block shape for which the finding does NOT occur (the finding then
         depends on the launch configuration), else None."""
         if self.launch.known_block:
             return None
-        solver, e1, e2, _ = self.pair(mode)
+        solver, e1, e2, _ = self.pair(mode, bv)
         for shape in self.candidate_blocks():
             fix = [e1.var(f"bd{f}", "uniform") == v for f, v, known in zip("xyz", shape, self.launch.block)
                    if known is None]
@@ -138,7 +138,7 @@ class Ctx:
                 if f == "z":
                     cons.append(t <= 64)
             else:
-                t = z3.IntVal(v)
+                t = enc.const(v)
             bd.append(t)
         if any(not z3.is_int_value(t) for t in bd):
             cons.append(bd[0] * bd[1] * bd[2] <= self.launch.max_threads)
@@ -151,7 +151,7 @@ class Ctx:
                 t = enc.var(f"gd{f}", "uniform")
                 cons += [t >= 1, t <= 2 ** 31 - 1]
             else:
-                t = z3.IntVal(v)
+                t = enc.const(v)
             gd.append(t)
         return bd, gd, cons
 

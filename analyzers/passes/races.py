@@ -15,7 +15,7 @@ from kopt.diagnostic import Diagnostic, Severity
 
 from .. import sym
 from ..model import Access
-from ..solver import Enc, model_int
+from ..solver import Enc, model_int, needs_bv
 from .context import Ctx, index_of
 
 MAX_PAIRS = 400
@@ -119,8 +119,8 @@ def _drop_subsumed(out: list[Diagnostic]) -> list[Diagnostic]:
     return keep
 
 
-def _encode(ctx: Ctx, a: Access, b: Access, space: str):
-    _, e1, e2, info = ctx.pair(space)
+def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool):
+    _, e1, e2, info = ctx.pair(space, bv)
     cons = [e1.bool(a.cond), e2.bool(b.cond)]
     ia, ib = _element(a), _element(b)
     if ia is not None and ib is not None:
@@ -149,13 +149,14 @@ def _element(a: Access):
 
 
 def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None:
-    cons, e1, e2, (w1, w2, same_block) = _encode(ctx, a, b, space)
-    m = ctx.solve_in(space, *cons)
+    bv = needs_bv(a.offset) or needs_bv(b.offset)
+    cons, e1, e2, (w1, w2, same_block) = _encode(ctx, a, b, space, bv)
+    m = ctx.solve_in(space, *cons, bv=bv)
     if m is None:
         return None
-    d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2)
+    d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv)
     if d is not None and d.severity == Severity.ERROR:
-        safe = ctx.launch_dependent(space, *cons)
+        safe = ctx.launch_dependent(space, *cons, bv=bv)
         if safe is not None:
             d.severity = Severity.WARNING
             d.message += (f" (only for some block sizes: none with blockDim={safe}; declare the launch with "
@@ -163,7 +164,7 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None
     return d
 
 
-def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2):
+def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv):
     # orient: writer first
     writer, other, ew, eo = (a, b, e1, e2) if a.write else (b, a, e2, e1)
     opaque = sym.has_opaque(a.offset) or sym.has_opaque(b.offset) or sym.has_opaque(a.cond) or sym.has_opaque(b.cond)
@@ -206,7 +207,7 @@ def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2):
                           "separate the accesses with __syncthreads(), or make the index computable from thread "
                           "ids, loop counters and parameters")
     # data passed between lanes (write then read): does it need the two threads to share a warp?
-    m2 = ctx.solve_in(space, *cons, w1 != w2) if not other.write else m
+    m2 = ctx.solve_in(space, *cons, w1 != w2, bv=bv) if not other.write else m
     if m2 is None:
         return Diagnostic("warp.implicit-sync", Severity.WARNING,
                           f"warp-synchronous code: {wdesc} {what} exchange data between lanes of one warp through "
@@ -215,7 +216,7 @@ def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2):
                           "insert __syncwarp() between the write and the read (read into a register, __syncwarp(), "
                           "then write), or use warp shuffles (__shfl_down_sync)")
     reads = (not other.write) or other.atomic
-    if reads and not writer.atomic and writer.loc != other.loc and _raw_only(ctx, cons, writer, other, ew, eo, space):
+    if reads and not writer.atomic and writer.loc != other.loc and _raw_only(ctx, cons, writer, other, ew, eo, space, bv):
         return Diagnostic("sync.missing", Severity.ERROR,
                           f"missing barrier: shared memory written by `{ctx.snippet(writer)}` is read by another "
                           f"thread at `{ctx.snippet(other)}` with no __syncthreads() in between", locs, wit,
@@ -242,8 +243,8 @@ def _before(x: Access, ex: Enc, y: Access, ey: Enc):
     return expr
 
 
-def _raw_only(ctx, cons, writer, reader, ew, eo, space) -> bool:
+def _raw_only(ctx, cons, writer, reader, ew, eo, space, bv) -> bool:
     """The read can follow the write, and cannot precede it: a barrier between them is what is missing."""
-    if ctx.solve_in(space, *cons, _before(writer, ew, reader, eo)) is None:
+    if ctx.solve_in(space, *cons, _before(writer, ew, reader, eo), bv=bv) is None:
         return False
-    return ctx.solve_in(space, *cons, _before(reader, eo, writer, ew)) is None
+    return ctx.solve_in(space, *cons, _before(reader, eo, writer, ew), bv=bv) is None

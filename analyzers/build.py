@@ -440,6 +440,8 @@ class Builder:
         if st.dead:  # body always leaves (break/return): count barriers seen on the way
             delta = const(sum(1 for b in self.model.barriers[first_bar:] if b.kind != "warp"))
             wdelta = const(len(self.model.barriers) - first_bar)
+        self.model.deltas[k.val] = delta
+        self.model.loop_trip[k.val] = N
         mapping = {ph.val: binop("+", p0, binop("*", k, delta)), wph.val: binop("+", w0, binop("*", k, wdelta))}
         memo = {}
         for a in self.model.accesses[first_acc:]:
@@ -467,7 +469,7 @@ class Builder:
         if node.kind == "un":
             return ("add", ONE if node.op.endswith("++") else const(-1))
         op, rhs = node.op, node.b
-        if rhs is not None and not _pure(rhs):
+        if rhs is not None and not _pure(rhs, self.unit.funcs):
             return None  # the step reads memory or calls something: not an induction variable
         if op == "=" and rhs is not None and rhs.kind == "un" and rhs.op == "!" and rhs.a is not None \
                 and rhs.a.kind == "name" and rhs.a.name == name:
@@ -864,8 +866,8 @@ class Builder:
         if n.a is not None:
             self.rval(n.a)
         ints = [a for a in args if isinstance(a, S)]
-        if len(ints) == len(args) and args and not any(isinstance(a, Ptr) for a in args):
-            return uf(f"fn:{short}", *ints)
+        if len(ints) == len(args) and not any(isinstance(a, Ptr) for a in args):
+            return uf(f"fn:{short}", *ints)  # a pure function of its arguments (e.g. expf, __builtin_huge_valf)
         return opaque(f"result of {short or 'call'}")
 
     def _find(self, short, nargs):
@@ -959,19 +961,29 @@ def _constant_trip(test: S, k: str, limit: int = 4096):
     return None
 
 
-def _pure(n) -> bool:
-    """An expression without memory accesses, calls or side effects."""
+_IMPURE_CALL = re.compile(r"atomic|__sync|__shfl|sync$|wait|arrive|memcpy|__pipeline|__ld|__st|ballot|__any|__all|"
+                          r"__reduce|clock|printf|rand")
+
+
+def _pure(n, funcs=None) -> bool:
+    """An expression without memory accesses, side effects or calls other than to side-effect-free built-ins
+    (group sizes and ranks, min/max, math functions)."""
     if n is None:
         return True
     if not isinstance(n, Node):
         return True
-    if n.kind in ("index", "call", "assign", "asm", "unknown", "init"):
+    if n.kind == "call":
+        short = re.sub(r"<.*", "", (n.name or "").split("::")[-1]).strip()
+        if not short or _IMPURE_CALL.search(short) or (funcs and short in funcs):
+            return False
+        return all(_pure(x, funcs) for x in n.args) and (n.a is None or _pure(n.a, funcs))
+    if n.kind in ("index", "assign", "asm", "unknown", "init"):
         return False
     if n.kind == "un" and n.op in ("*", "&", "pre++", "pre--", "post++", "post--"):
         return False
     if n.kind == "member" and n.op == "->":
         return False
-    return all(_pure(x) for x in (n.a, n.b, n.c)) and all(_pure(x) for x in n.args)
+    return all(_pure(x, funcs) for x in (n.a, n.b, n.c)) and all(_pure(x, funcs) for x in n.args)
 
 
 def _exits_early(n) -> bool:

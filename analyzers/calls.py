@@ -51,6 +51,11 @@ def handle_call(b, n, name: str, short: str):
         vals = [b.rval(a) for a in args[1:]]
         if isinstance(p, Ptr):
             b._rec_access(Mem(p, p.elem), True, n, atomic=True)
+            step = vals[0] if vals else None
+            if m.group(1) in ("Add", "Sub", "Inc") and isinstance(step, sym.S) and sym.is_const(step) and step.val \
+                    and not sym.thread_dependent(p.off) and m.group(2) is None:
+                # a counter at one address hands every thread a different old value (slot reservation)
+                return sym.var(f"uniq#{next(sym._ids)}:{short} slot", "thread")
         return opaque(f"{short} result")
     if short in LOADS and args:
         p = b.rval(args[0])
@@ -200,15 +205,28 @@ def _group_method(b, g, short, n):
     size = g.size or 32
     if short in ("sync", "barrier_wait"):
         return _group_sync(b, g, n)
+    bd = [b._builtin("blockDim", f) for f in "xyz"] if g.kind in ("cg_block", "cg_grid") else None
+    block_threads = binop("*", bd[0], binop("*", bd[1], bd[2])) if bd else None
     if short == "thread_rank":
         lt = b.linear_tid()
-        return lt if g.kind == "cg_block" else binop("%", lt, const(size)) if g.kind == "cg_tile" else opaque("rank")
+        if g.kind == "cg_block":
+            return lt
+        if g.kind == "cg_tile":
+            return binop("%", lt, const(size))
+        if g.kind == "cg_grid":
+            bi = [b._builtin("blockIdx", f) for f in "xyz"]
+            gd = [b._builtin("gridDim", f) for f in "xy"]
+            block_rank = binop("+", bi[0], binop("*", gd[0], binop("+", bi[1], binop("*", gd[1], bi[2]))))
+            return binop("+", binop("*", block_rank, block_threads), lt)
+        return opaque("rank")
     if short in ("size", "num_threads"):
         if g.kind == "cg_tile":
             return const(size)
         if g.kind == "cg_block":
-            bd = [b._builtin("blockDim", f) for f in "xyz"]
-            return binop("*", bd[0], binop("*", bd[1], bd[2]))
+            return block_threads
+        if g.kind == "cg_grid":
+            gd = [b._builtin("gridDim", f) for f in "xyz"]
+            return binop("*", block_threads, binop("*", gd[0], binop("*", gd[1], gd[2])))
         return opaque("group size", uniform=True)
     if short == "meta_group_rank" and g.kind == "cg_tile":
         return binop("/", b.linear_tid(), const(size))

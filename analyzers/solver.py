@@ -45,8 +45,13 @@ class Enc:
         v = self.vars.get(zn)
         if v is None:
             v = self.vars[zn] = z3.BitVec(zn, BV_WIDTH) if self.bv else z3.Int(zn)
-            if n[:1] == "N" and n[1:].isdigit():
-                self.side.append(v >= 0)  # loop trip counts
+            counter = n[:1] in ("N", "k") and n[1:].isdigit()
+            if counter:
+                self.side.append(v >= 0)  # loop trip counts and iteration numbers
+            if self.bv:  # keep 64-bit arithmetic from wrapping: counters and values stay in C int ranges
+                self.side.append(v < (1 << 24) if counter else z3.And(v >= -(1 << 31), v < (1 << 32)))
+            elif n.startswith("p:"):  # kernel parameters are C integers
+                self.side.append(z3.And(v >= -(1 << 31), v < (1 << 32)))
         return v
 
     def const(self, v: int):

@@ -423,23 +423,26 @@ def compiled(e: S):
     return fn
 
 
-def bounds(e: S):
-    """(lo, hi) of an expression whose variables are loop counters/trip counts (>= 0); None parts unknown."""
+def bounds(e: S, positive=frozenset()):
+    """(lo, hi) of an expression whose variables are loop counters/trip counts (>= 0, or >= 1 when named in
+    ``positive``); None parts unknown."""
     op = e.op
     if op == "c":
         return (e.val, e.val) if isinstance(e.val, int) else (None, None)
     if op == "v":
+        if e.val in positive:
+            return (1, None)
         return (0, None) if (e.val[:1] in ("k", "N") and e.val[1:].isdigit()) else (None, None)
     if op == "+":
-        (a, b), (c, d) = bounds(e.args[0]), bounds(e.args[1])
+        (a, b), (c, d) = bounds(e.args[0], positive), bounds(e.args[1], positive)
         return (None if a is None or c is None else a + c, None if b is None or d is None else b + d)
     if op == "*":
-        (a, b), (c, d) = bounds(e.args[0]), bounds(e.args[1])
+        (a, b), (c, d) = bounds(e.args[0], positive), bounds(e.args[1], positive)
         if a is not None and c is not None and a >= 0 and c >= 0:
             return (a * c, None if b is None or d is None else b * d)
         return (None, None)
     if op == "ite":
-        (a, b), (c, d) = bounds(e.args[1]), bounds(e.args[2])
+        (a, b), (c, d) = bounds(e.args[1], positive), bounds(e.args[2], positive)
         return (None if a is None or c is None else min(a, c), None if b is None or d is None else max(b, d))
     return (None, None)
 

@@ -19,7 +19,8 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         arr = ctx.km.shared.get(a.base)
         if arr is None or arr.bytes is None:
             continue
-        if sym.has_opaque(a.offset) or sym.has_data(a.offset):
+        if sym.has_opaque(a.offset) or sym.has_data(a.offset) or \
+                any(n.startswith("uniq#") for n in sym.free_vars(a.offset)):
             continue  # not provable either way; the race pass reports unanalyzable indices
         if ctx.over_budget():
             ctx.incomplete.append("bounds check stopped (budget)")

@@ -122,6 +122,9 @@ def _drop_subsumed(out: list[Diagnostic]) -> list[Diagnostic]:
 def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool):
     _, e1, e2, info = ctx.pair(space, bv)
     cons = [e1.bool(a.cond), e2.bool(b.cond)]
+    slots = {n for x in (a.offset, a.cond) for n in sym.free_vars(x) if n.startswith("uniq#")} & \
+            {n for x in (b.offset, b.cond) for n in sym.free_vars(x) if n.startswith("uniq#")}
+    cons += [e1.var(n, "thread") != e2.var(n, "thread") for n in slots]  # distinct atomic slots
     ia, ib = _element(a), _element(b)
     if ia is not None and ib is not None:
         cons.append(e1.int(ia) == e2.int(ib))  # same element size: overlap is equality of element indices
@@ -129,13 +132,35 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool):
         o1, o2 = e1.int(a.offset), e2.int(b.offset)
         cons += [o1 < o2 + b.size, o2 < o1 + a.size]
     w1, w2 = info["w1"], info["w2"]
-    ordered_free = z3.And(e1.int(a.phase) == e2.int(b.phase),
-                          z3.Or(w1 != w2, e1.int(a.wphase) == e2.int(b.wphase)))
+    same_iters = _same_iterations(ctx, a, b)
+    if same_iters is not None:
+        ordered_free = z3.And(*[e1.var(k, "iter") == e2.var(k, "iter") for k in same_iters])
+    else:
+        ordered_free = z3.And(e1.int(a.phase) == e2.int(b.phase),
+                              z3.Or(w1 != w2, e1.int(a.wphase) == e2.int(b.wphase)))
     if space == "shared":
         cons.append(ordered_free)
     else:
         cons.append(z3.Or(z3.Not(info["same_block"]), ordered_free))
     return cons, e1, e2, (w1, w2, info["same_block"])
+
+
+def _same_iterations(ctx: Ctx, a: Access, b: Access):
+    """When both accesses sit at the same point of the barrier structure (identical phase expressions) and every
+    enclosing loop executes at least one block barrier per iteration, equal phases mean equal iteration numbers:
+    return those iteration variables (a linear constraint instead of a product of trip counts), else None."""
+    if a.phase.key() != b.phase.key() or a.wphase.key() != b.wphase.key():
+        return None
+    ks = [k for k, kind in sym.free_vars(a.phase).items() if kind == "iter"]
+    inside = {f"N{lid}" for lid in a.loops} & {f"N{lid}" for lid in b.loops}
+    for k in ks:
+        delta = ctx.km.deltas.get(k)
+        if delta is None:
+            return None
+        lo, _ = sym.bounds(delta, frozenset(inside))
+        if lo is None or lo < 1:
+            return None
+    return ks
 
 
 def _element(a: Access):
@@ -167,7 +192,7 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None
 def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv):
     # orient: writer first
     writer, other, ew, eo = (a, b, e1, e2) if a.write else (b, a, e2, e1)
-    opaque = sym.has_opaque(a.offset) or sym.has_opaque(b.offset) or sym.has_opaque(a.cond) or sym.has_opaque(b.cond)
+    opaque = sym.has_opaque(a.offset) or sym.has_opaque(b.offset)  # unanalyzable index
     wit = {"thread_a": ctx.witness_thread(m, ew, space == "global"),
            "thread_b": ctx.witness_thread(m, eo, space == "global"),
            "location": index_of(writer, m, ew)}
@@ -182,6 +207,9 @@ def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv):
     wit.update(iters)
     if sym.has_data(a.offset) or sym.has_data(b.offset):
         wit["note"] = "the index depends on data loaded from memory; the witness assumes values that collide"
+    elif sym.has_opaque(a.cond) or sym.has_opaque(b.cond):
+        wit["note"] = "the accesses are guarded by values the analyzer does not model; the witness assumes both " \
+                      "guards hold"
     wit["launch"] = ctx.launch.describe(ctx.km.dims_used)
     wdesc = "atomic update" if writer.atomic else "write"
     odesc = ("atomic update" if other.atomic else "write") if other.write else "read"
@@ -198,8 +226,7 @@ def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv):
                           "use atomics for read-modify-write on shared outputs, give each thread its own element, or "
                           "let one thread per block write the result")
     if opaque:
-        reasons = ", ".join(sym.opaque_reasons(a.offset) + sym.opaque_reasons(b.offset) +
-                            sym.opaque_reasons(a.cond) + sym.opaque_reasons(b.cond))
+        reasons = ", ".join(dict.fromkeys(sym.opaque_reasons(a.offset) + sym.opaque_reasons(b.offset)))
         wit["reason"] = f"index not fully analyzable: {reasons}"
         return Diagnostic("race.shared.possible", Severity.WARNING,
                           f"possible shared-memory race: {wdesc} {what} may touch the same element from two threads "

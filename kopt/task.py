@@ -204,7 +204,8 @@ class _TaskParser:
         if not isinstance(tol, dict):
             self.fail("tolerance must be a table by dtype, e.g. { f32 = { rtol = 1e-5 } }", "tolerance")
         for k, v in tol.items():
-            dtype(k) if k in ("f64", "f32", "f16", "bf16") else self.fail(f"tolerance for unknown dtype {k!r}", "tolerance")
+            if k not in ("f64", "f32", "f16", "bf16"):
+                self.fail(f"tolerance for unknown or non-float dtype {k!r}", "tolerance")
             if not isinstance(v, dict) or set(v) - {"rtol", "atol", "l2"}:
                 self.fail(f"tolerance.{k} must be a table of rtol/atol/l2", "tolerance")
         trials = d.get("trials", 3)

@@ -1,0 +1,60 @@
+#include "driver_api.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+#include <stdexcept>
+
+namespace kopt {
+namespace {
+
+using GetProcAddress = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
+
+template <typename F>
+void resolve(GetProcAddress get, const char* symbol, F& fn) {
+  void* p = nullptr;
+  CUdriverProcAddressQueryResult status;
+  if (get(symbol, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || p == nullptr)
+    throw std::runtime_error(std::string("the CUDA driver does not provide ") + symbol);
+  fn = reinterpret_cast<F>(p);
+}
+
+}  // namespace
+
+DriverApi& driver() {
+  static DriverApi api;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+    if (!lib) {
+      api.error = std::string("CUDA driver not found (libcuda.so.1): ") + dlerror();
+      return;
+    }
+    auto get = reinterpret_cast<GetProcAddress>(dlsym(lib, "cuGetProcAddress_v2"));
+    if (!get) {
+      api.error = "the CUDA driver is too old: no cuGetProcAddress_v2";
+      return;
+    }
+    try {
+      // Names without the _v2 suffixes: cuGetProcAddress maps them to the versions this header expects.
+#define KOPT_DRIVER_FN(name) resolve(get, #name, api.name);
+#include "driver_fns.inc"
+#undef KOPT_DRIVER_FN
+      api.loaded = true;
+    } catch (const std::exception& e) {
+      api.error = e.what();
+    }
+  });
+  if (!api.loaded) throw std::runtime_error(api.error);
+  return api;
+}
+
+void check(CUresult r, const char* what) {
+  if (r == CUDA_SUCCESS) return;
+  const char* name = nullptr;
+  auto& d = driver();
+  if (d.cuGetErrorName(r, &name) != CUDA_SUCCESS || !name) name = "CUDA_ERROR_UNKNOWN";
+  throw std::runtime_error(std::string(what) + ": " + name);
+}
+
+}  // namespace kopt

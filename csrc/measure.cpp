@@ -1,0 +1,245 @@
+#include "measure.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "cupti_trace.h"
+#include "driver_api.h"
+#include "nvml_clock.h"
+
+namespace kopt {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// One buffer, twice the L2, allocated on first use and kept: flushing never allocates.
+CUdeviceptr flush_buffer(size_t bytes) {
+  static CUdeviceptr buf = 0;
+  static size_t size = 0;
+  if (size < bytes) {
+    auto& d = driver();
+    if (buf) d.cuMemFree(buf);
+    check(d.cuMemAlloc(&buf, bytes), "cuMemAlloc(L2 flush buffer)");
+    size = bytes;
+  }
+  return buf;
+}
+
+CuptiTrace& trace() {
+  static CuptiTrace t;  // enabled once per process; records flow only while the harness drains them
+  return t;
+}
+
+void launch(const Launch& l, int set, CUstream s) {
+  auto& d = driver();
+  auto f = reinterpret_cast<CUfunction>(l.function);
+  auto params = reinterpret_cast<void**>(l.params.at(set));
+  if (l.cluster[0] == 0) {
+    check(d.cuLaunchKernel(f, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.smem, s, params,
+                           nullptr),
+          "cuLaunchKernel");
+    return;
+  }
+  CUlaunchAttribute attr{};
+  attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr.value.clusterDim.x = l.cluster[0];
+  attr.value.clusterDim.y = l.cluster[1];
+  attr.value.clusterDim.z = l.cluster[2];
+  CUlaunchConfig cfg{};
+  cfg.gridDimX = l.grid[0], cfg.gridDimY = l.grid[1], cfg.gridDimZ = l.grid[2];
+  cfg.blockDimX = l.block[0], cfg.blockDimY = l.block[1], cfg.blockDimZ = l.block[2];
+  cfg.sharedMemBytes = l.smem;
+  cfg.hStream = s;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  check(d.cuLaunchKernelEx(&cfg, f, params, nullptr), "cuLaunchKernelEx");
+}
+
+struct Session {
+  CUstream stream = nullptr;
+  CUevent start = nullptr, end = nullptr;
+  CUdeviceptr flush = 0;
+  size_t flush_bytes = 0;
+  unsigned flush_value = 0;
+  ~Session() {
+    auto& d = driver();
+    if (start) d.cuEventDestroy(start);
+    if (end) d.cuEventDestroy(end);
+    if (stream) d.cuStreamDestroy(stream);
+  }
+
+  // Everything one sample needs, in stream order: resets, L2 flush, [start event], launches, [end event].
+  void enqueue(const Bench& b, int set, bool events) {
+    auto& d = driver();
+    for (const Reset& r : b.resets.at(set)) {
+      if (r.width == 1)
+        check(d.cuMemsetD8Async(r.ptr, r.pattern & 0xFF, r.bytes, stream), "cuMemsetD8Async");
+      else if (r.width == 2)
+        check(d.cuMemsetD16Async(r.ptr, r.pattern & 0xFFFF, r.bytes / 2, stream), "cuMemsetD16Async");
+      else
+        check(d.cuMemsetD32Async(r.ptr, r.pattern, r.bytes / 4, stream), "cuMemsetD32Async");
+    }
+    check(d.cuMemsetD32Async(flush, ++flush_value, flush_bytes / 4, stream), "cuMemsetD32Async(L2 flush)");
+    if (events) check(d.cuEventRecord(start, stream), "cuEventRecord");
+    for (const Launch& l : b.launches) launch(l, set, stream);
+    if (events) check(d.cuEventRecord(end, stream), "cuEventRecord");
+  }
+};
+
+// Kernel groups between the harness's memsets: one group per sample, first kernel start to last kernel end.
+std::vector<double> sample_durations(const std::vector<GpuActivity>& recs, BenchResult& r) {
+  std::vector<double> out;
+  uint64_t lo = 0, hi = 0;
+  bool open = false;
+  for (const GpuActivity& a : recs) {
+    if (!a.is_kernel) {
+      if (open) out.push_back((hi - lo) * 1e-3);
+      open = false;
+      continue;
+    }
+    r.kernels[a.name]++;
+    if (!open) lo = a.start, hi = a.end, open = true;
+    lo = std::min(lo, a.start);
+    hi = std::max(hi, a.end);
+  }
+  if (open) out.push_back((hi - lo) * 1e-3);
+  return out;
+}
+
+}  // namespace
+
+std::vector<BenchResult> measure(const std::vector<Bench>& benches, const MeasureOptions& opts) {
+  auto& d = driver();
+  CUcontext ctx = nullptr;
+  check(d.cuCtxGetCurrent(&ctx), "cuCtxGetCurrent");
+  if (!ctx) throw std::runtime_error("no current CUDA context: load the candidate's module first");
+  CUdevice dev;
+  check(d.cuCtxGetDevice(&dev), "cuCtxGetDevice");
+  int l2 = 0;
+  check(d.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev), "L2 size");
+  d.cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 0);  // best effort: not every device supports persistence
+  d.cuCtxResetPersistingL2Cache();
+
+  Session s;
+  check(d.cuStreamCreate(&s.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  check(d.cuEventCreate(&s.start, CU_EVENT_DEFAULT), "cuEventCreate");
+  check(d.cuEventCreate(&s.end, CU_EVENT_DEFAULT), "cuEventCreate");
+  s.flush_bytes = 2 * static_cast<size_t>(l2);
+  s.flush = flush_buffer(s.flush_bytes);
+
+  char pci[64] = {0};
+  d.cuDeviceGetPCIBusId(pci, sizeof pci, dev);
+  SmClock clock;
+  clock.open(opts.nvml_library, pci);
+  double clock_max = clock.max();
+
+  std::string method = "events", note;
+  if (opts.method != "events") {
+    std::string why;
+    if (opts.cupti_library.empty())
+      why = "no CUPTI library found";
+    else if (trace().start(opts.cupti_library, why))
+      method = "cupti";
+    if (method != "cupti") {
+      if (opts.method == "cupti") throw std::runtime_error("CUPTI requested but unavailable: " + why);
+      note = "CUPTI unavailable (" + why + "): CUDA events used; times include launch gaps";
+    }
+  } else {
+    note = "events requested";
+  }
+  bool graph = opts.graph_reps > 0;
+  if (graph && method != "cupti") {
+    graph = false;
+    note += "; graph replay needs CUPTI to separate samples: launched one by one";
+  }
+
+  // Warm-up: modules are loaded; run every input set so first-touch and caches are out of the way.
+  for (int w = 0; w < opts.warmup; ++w)
+    for (const Bench& b : benches)
+      for (int set = 0; set < b.input_sets; ++set) s.enqueue(b, set, false);
+  check(d.cuStreamSynchronize(s.stream), "kernel execution (warm-up)");
+  if (method == "cupti") trace().drain();
+
+  // Graph mode: one graph per bench and input set holding graph_reps complete samples.
+  std::vector<std::vector<CUgraphExec>> execs(benches.size());
+  std::vector<CUgraph> graphs;
+  struct GraphCleanup {
+    std::vector<std::vector<CUgraphExec>>& e;
+    std::vector<CUgraph>& g;
+    ~GraphCleanup() {
+      for (auto& v : e)
+        for (auto x : v) driver().cuGraphExecDestroy(x);
+      for (auto x : g) driver().cuGraphDestroy(x);
+    }
+  } cleanup{execs, graphs};
+  if (graph) {
+    for (size_t i = 0; i < benches.size(); ++i)
+      for (int set = 0; set < benches[i].input_sets; ++set) {
+        check(d.cuStreamBeginCapture(s.stream, CU_STREAM_CAPTURE_MODE_RELAXED), "cuStreamBeginCapture");
+        for (int r = 0; r < opts.graph_reps; ++r) s.enqueue(benches[i], set, false);
+        CUgraph g = nullptr;
+        check(d.cuStreamEndCapture(s.stream, &g), "cuStreamEndCapture");
+        graphs.push_back(g);
+        CUgraphExec e = nullptr;
+        check(d.cuGraphInstantiateWithFlags(&e, g, 0), "cuGraphInstantiate");
+        execs[i].push_back(e);
+      }
+  }
+
+  std::vector<BenchResult> results(benches.size());
+  std::vector<StoppingRule> rules(benches.size(), StoppingRule(opts.stopping));
+  std::vector<double> elapsed(benches.size(), 0.0);
+  std::vector<int> counter(benches.size(), 0);
+  for (auto& r : results) {
+    r.method = method, r.method_note = note, r.clock_max_mhz = clock_max;
+    if (graph) r.method += "+graph";
+  }
+  bool running = true;
+  while (running) {
+    running = false;
+    for (size_t i = 0; i < benches.size(); ++i) {
+      if (rules[i].done()) continue;
+      running = true;
+      const Bench& b = benches[i];
+      int set = counter[i]++ % b.input_sets;
+      unsigned c0 = clock.current();
+      auto t0 = Clock::now();
+      if (graph)
+        check(d.cuGraphLaunch(execs[i][set], s.stream), "cuGraphLaunch");
+      else
+        s.enqueue(b, set, method == "events");
+      check(d.cuStreamSynchronize(s.stream), "kernel execution");
+      elapsed[i] += std::chrono::duration<double>(Clock::now() - t0).count();
+      unsigned c1 = clock.current();
+      std::vector<double> got;
+      if (method == "cupti") {
+        got = sample_durations(trace().drain(), results[i]);
+        int expected = graph ? opts.graph_reps : 1;
+        if (static_cast<int>(got.size()) < expected) results[i].samples_without_kernels += expected - got.size();
+      } else {
+        float ms = 0;
+        check(d.cuEventElapsedTime(&ms, s.start, s.end), "cuEventElapsedTime");
+        got.push_back(ms * 1e3);
+      }
+      unsigned c = (c0 && c1) ? std::min(c0, c1) : std::max(c0, c1);
+      bool throttled = clock_max > 0 && c > 0 && c < opts.clock_floor * clock_max;
+      bool accepted = false;
+      for (double us : got) {
+        if (throttled) {
+          results[i].discarded_clock++;
+          continue;
+        }
+        results[i].samples_us.push_back(us);
+        results[i].clock_mhz.push_back(c);
+        accepted = true;
+        if (rules[i].add(us, elapsed[i])) break;
+      }
+      if (!accepted) rules[i].evaluate(elapsed[i]);
+    }
+  }
+  for (size_t i = 0; i < benches.size(); ++i) results[i].stop_reason = rules[i].reason();
+  return results;
+}
+
+}  // namespace kopt

@@ -1,0 +1,56 @@
+// The timed loop: cold samples (L2 flushed, outputs reset) of one or more benchmarks, interleaved per sample, in C++.
+#pragma once
+#include <cuda.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "stopping.h"
+
+namespace kopt {
+
+struct Launch {
+  uint64_t function;                 // CUfunction
+  std::array<unsigned, 3> grid, block;
+  unsigned smem = 0;
+  std::array<unsigned, 3> cluster{0, 0, 0};  // all zero: no cluster attribute
+  std::vector<uint64_t> params;      // per input set: address of the void* array for cuLaunchKernel
+};
+
+struct Reset {  // a memset done before each sample, outside the timed region (poisons outputs, scratch)
+  uint64_t ptr, bytes;
+  unsigned pattern, width;  // width in bytes: 1, 2 or 4 (8-byte patterns repeat their 32-bit half)
+};
+
+struct Bench {
+  std::vector<Launch> launches;
+  std::vector<std::vector<Reset>> resets;  // per input set
+  int input_sets = 1;
+};
+
+struct MeasureOptions {
+  StoppingOptions stopping;
+  std::string method = "auto";  // auto | cupti | events
+  std::string cupti_library;    // path of libcupti for auto/cupti
+  int graph_reps = 0;           // >0: replay a captured graph of this many samples (needs CUPTI)
+  int warmup = 2;               // untimed runs of every input set before sampling
+  double clock_floor = 0.75;    // discard samples taken below this fraction of the max SM clock
+  std::string nvml_library = "libnvidia-ml.so.1";
+};
+
+struct BenchResult {
+  std::vector<double> samples_us;
+  int discarded_clock = 0;
+  std::vector<double> clock_mhz;  // per accepted sample, the lower of the readings before and after
+  double clock_max_mhz = 0;
+  std::string stop_reason, method, method_note;
+  std::map<std::string, int> kernels;  // every kernel seen in samples (name -> count), declared or not
+  int samples_without_kernels = 0;
+};
+
+std::vector<BenchResult> measure(const std::vector<Bench>& benches, const MeasureOptions& opts);
+
+}  // namespace kopt

@@ -18,6 +18,7 @@ struct Launch {
   unsigned smem = 0;
   std::array<unsigned, 3> cluster{0, 0, 0};  // all zero: no cluster attribute
   std::vector<uint64_t> params;      // per input set: address of the void* array for cuLaunchKernel
+  int stream = 0;                    // 0: the main stream; 1: a second stream forked after the flush, joined at the end
 };
 
 struct Reset {  // a memset done before each sample, outside the timed region (poisons outputs, scratch)

@@ -19,6 +19,7 @@ Launch to_launch(const py::dict& d) {
   l.smem = d["smem"].cast<unsigned>();
   if (d.contains("cluster") && !d["cluster"].is_none()) l.cluster = d["cluster"].cast<std::array<unsigned, 3>>();
   l.params = d["params"].cast<std::vector<uint64_t>>();
+  if (d.contains("stream")) l.stream = d["stream"].cast<int>();
   return l;
 }
 

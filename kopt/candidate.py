@@ -49,6 +49,7 @@ class LaunchDecl:
     args: list[str]
     smem: str = "0"
     cluster: list[str] | None = None
+    stream: int = 0  # 1: launched on a second stream when timed (concurrent with stream 0)
     line: int = 0
 
 
@@ -249,6 +250,10 @@ def _parse(text: str, name: str, path: Path | None) -> Candidate:
                                     args=_tuple(opts.pop("args")), smem=opts.pop("smem", "0"), line=lineno)
                 if "cluster" in opts:
                     launch.cluster = _tuple(opts.pop("cluster"))
+                if "stream" in opts:
+                    if opts["stream"] not in ("0", "1"):
+                        fail(lineno, "stream must be 0 or 1")
+                    launch.stream = int(opts.pop("stream"))
                 if opts:
                     fail(lineno, f"unknown launch option(s): {', '.join(opts)}")
                 for dims, what in ((launch.grid, "grid"), (launch.block, "block"), (launch.cluster or [], "cluster")):

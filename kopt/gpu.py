@@ -176,6 +176,8 @@ class GpuSession:
     # --- launches ----------------------------------------------------------------------------------------------------
     def launch(self, fn, grid, block, smem: int, params_addr: int, cluster=None, stream=0):
         cu = self.cu
+        if isinstance(stream, int) and stream:
+            stream = cu.CUstream(stream)  # a raw handle, e.g. torch's current stream
         if cluster is None:
             check(cu.cuLaunchKernel(fn, *grid, *block, smem, stream, params_addr, 0), "cuLaunchKernel")
             return

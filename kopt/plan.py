@@ -31,6 +31,7 @@ class LaunchPlan:
     cluster: tuple[int, int, int] | None
     args: list[ArgRef]
     line: int = 0
+    stream: int = 0
 
 
 @dataclass
@@ -136,5 +137,5 @@ def resolve(task: Task, cand: Candidate, shape: Shape, config: dict, lowered: di
                     raise InputError(f"{where(decl.line)}: argument {item!r}: {exc.message}")
                 args.append(ArgRef("value", item, value, m.group(1) if m else None))
         kernel = cand.kernel_expr(decl, config)
-        launches.append(LaunchPlan(kernel, lowered[kernel], grid, block, smem, cluster, args, decl.line))
+        launches.append(LaunchPlan(kernel, lowered[kernel], grid, block, smem, cluster, args, decl.line, decl.stream))
     return RunPlan(dict(shape.symbols), launches, scratch_plans, tmap_plans)

@@ -97,6 +97,12 @@ class Task:
 
         return check(self, candidate, **kwargs)
 
+    def bench(self, candidate, **kwargs):
+        """Check, then time a candidate (optionally against ``baseline=``); see ``kopt.bench.bench``."""
+        from .bench import bench
+
+        return bench(self, candidate, **kwargs)
+
     # --- evaluation helpers ----------------------------------------------------------------------------------
     def env(self, shape: Shape) -> dict:
         return dict(shape.symbols)

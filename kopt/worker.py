@@ -107,9 +107,9 @@ class WorkerClient:
             tail = self._stderr_tail()
             self.close()
             return WorkerFailure("runtime.crash", "the worker exited before taking the request", "start", tail)
-        phase, fd = "start", self.proc.stdout.fileno()
+        phase, phase_limit, fd = "start", None, self.proc.stdout.fileno()
         while True:
-            limit = self.kernel_timeout if phase in ("kernel", "timing") else SLOW_PHASE_TIMEOUT
+            limit = phase_limit or (self.kernel_timeout if phase == "kernel" else SLOW_PHASE_TIMEOUT)
             deadline = time.monotonic() + limit
             try:
                 header = _read_exact(fd, 8, deadline)
@@ -128,7 +128,7 @@ class WorkerClient:
                 return WorkerFailure("runtime.crash", f"the worker died during {phase} ({how})", phase, tail)
             reply = pickle.loads(body)
             if reply.get("event") == "phase":
-                phase = reply["phase"]
+                phase, phase_limit = reply["phase"], reply.get("limit")
                 if on_event:
                     on_event(reply)
                 continue
@@ -144,8 +144,9 @@ def serve(handlers: dict) -> None:
     sys.stdout = sys.stderr
     in_fd = sys.stdin.fileno()
 
-    def phase(name: str):
-        _send(out_fd, {"event": "phase", "phase": name})
+    def phase(name: str, limit: float | None = None):
+        """Announce a phase; ``limit`` overrides the client's timeout for it (e.g. a long timing loop)."""
+        _send(out_fd, {"event": "phase", "phase": name, "limit": limit})
 
     while True:
         header = _read_exact(in_fd, 8, None)

@@ -46,4 +46,30 @@ def op_check(message, phase):
     return {"shapes": results}
 
 
-HANDLERS = {"ping": op_ping, "check": op_check}
+def op_bench(message, phase):
+    """Time entries (already checked correct) at the given shapes with the C++ harness."""
+    from .timing import run_bench
+
+    try:
+        runner = _check_runner()
+    except GpuUnavailableError as exc:
+        return {"event": "error", "rule": "runtime.no-gpu", "message": exc.message}
+    try:
+        return run_bench(runner, message, phase)
+    except RuntimeError as exc:  # CUDA errors raised by the harness
+        text = str(exc)
+        from .gpu import RECOVERABLE, STICKY
+
+        name = text.rsplit(": ", 1)[-1]
+        rule = STICKY.get(name) or RECOVERABLE.get(name) or "timing.harness-error"
+        return {"event": "error", "rule": rule, "message": text, "fatal": name in STICKY or "execution" in text}
+
+
+def op_ceilings(message, phase):
+    """Measured device ceilings: copy bandwidth and FP32 FMA throughput."""
+    from .roofline import measure_ceilings
+
+    return measure_ceilings(_session(), message, phase)
+
+
+HANDLERS = {"ping": op_ping, "check": op_check, "bench": op_bench, "ceilings": op_ceilings}

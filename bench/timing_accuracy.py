@@ -1,0 +1,206 @@
+"""Timing harness figures on a GPU: accuracy against Nsight Compute, stability across processes, cost, and a
+side-by-side with triton.testing.do_bench and plain torch CUDA events on the same kernels.
+
+Usage (GPU machine, repo root):  python bench/timing_accuracy.py [--out bench/results/timing_accuracy.json]
+Internal modes: --once (time the kernels once, print JSON; used for the 5-process stability run) and --ncu-target
+(launch each kernel repeatedly, for ncu to measure).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = r"""
+extern "C" __global__ void scale(const float* __restrict__ x, float* __restrict__ y, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    y[i] = 2.0f * x[i];
+}
+extern "C" __global__ void poly(const float* __restrict__ x, float* __restrict__ y, long long n, int iters) {
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v = x[i];
+  for (int k = 0; k < iters; ++k) v = v * 0.999f + 0.001f;
+  y[i] = v;
+}
+"""
+# (label, kernel, n, iters): from a few microseconds to several milliseconds
+KERNELS = [("scale 2^20", "scale", 1 << 20, 0), ("scale 2^23", "scale", 1 << 23, 0),
+           ("scale 2^26", "scale", 1 << 26, 0), ("scale 2^28", "scale", 1 << 28, 0),
+           ("poly 2^24 x 4000", "poly", 1 << 24, 4000)]
+NCU_REPS = 15
+
+
+class Kernels:
+    """The kernels compiled by kopt, loaded with kopt's GPU session, with their buffers and packed parameters."""
+
+    def __init__(self):
+        import kopt
+        from kopt.gpu import GpuSession, PackedParams
+
+        self.gpu = GpuSession()
+        art = kopt.compile(SOURCE, ["scale", "poly"])
+        module = self.gpu.load(art.cubin)
+        self.fn = {k: self.gpu.function(module, art.kernels[k].lowered) for k in ("scale", "poly")}
+        nmax = max(n for _, _, n, _ in KERNELS)
+        self.x, self.y = self.gpu.alloc(nmax * 4), self.gpu.alloc(nmax * 4)
+        from kopt.dtypes import dtype
+
+        self.gpu.fill(self.x, dtype("f32"), 0x3F800000)
+        self.sms = self.gpu.attribute("MULTIPROCESSOR_COUNT")
+        self.launches = []
+        for label, k, n, iters in KERNELS:
+            vals = [struct.pack("<Q", self.x.ptr), struct.pack("<Q", self.y.ptr), struct.pack("<q", n)]
+            if k == "poly":
+                vals.append(struct.pack("<i", iters))
+                grid = (n + 255) // 256
+            else:
+                grid = min((n + 255) // 256, self.sms * 16)
+            params = PackedParams(vals)
+            self.launches.append((label, k, grid, params))
+
+    def spec(self, i: int) -> dict:
+        label, k, grid, params = self.launches[i]
+        return {"launches": [{"function": int(self.fn[k]), "grid": [grid, 1, 1], "block": [256, 1, 1], "smem": 0,
+                              "params": [params.address]}], "resets": [[]]}
+
+    def launch(self, i: int, stream: int = 0):
+        label, k, grid, params = self.launches[i]
+        self.gpu.launch(self.fn[k], (grid, 1, 1), (256, 1, 1), 0, params.address, stream=stream)
+
+
+def kopt_times(kernels: Kernels, options=None) -> list[dict]:
+    from kopt import _harness
+    from kopt.stats import summarize
+    from kopt.timing import DEFAULT_OPTIONS, cupti_library
+
+    out = []
+    for i, (label, *_rest) in enumerate(KERNELS):
+        t0 = time.perf_counter()
+        (m,) = _harness.measure([kernels.spec(i)], {**DEFAULT_OPTIONS, **(options or {}),
+                                                     "cupti_library": cupti_library()})
+        wall = time.perf_counter() - t0
+        s = summarize(m["samples_us"], m["discarded_clock"])
+        out.append({"kernel": label, "median_us": s.median, "cv": s.cv, "n": s.n, "discarded": s.discarded,
+                    "wall_s": wall, "method": m["method"], "stop_reason": m["stop_reason"]})
+    return out
+
+
+def ncu_times() -> dict[str, float] | str:
+    ncu = shutil.which("ncu") or "/usr/local/cuda/bin/ncu"
+    if not os.path.exists(ncu):
+        return "ncu not found"
+    cmd = [ncu, "--clock-control", "none", "--cache-control", "all", "--metrics", "gpu__time_duration.sum", "--csv",
+           sys.executable, __file__, "--ncu-target"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    rows = [r for r in csv.reader(io.StringIO(p.stdout)) if len(r) > 5]
+    if not rows:
+        return f"ncu produced no rows: {p.stderr[-500:]}"
+    head = rows[0]
+    ki, vi, ui = head.index("Kernel Name"), head.index("Metric Value"), head.index("Metric Unit")
+    per_kernel: list[list[float]] = []
+    for r in rows[1:]:
+        scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6}[r[ui]]
+        per_kernel.append([r[ki], float(r[vi].replace(",", "")) * scale])
+    out = {}
+    for j, (label, *_r) in enumerate(KERNELS):  # the target launches NCU_REPS of each kernel, in KERNELS order
+        vals = [v for _, v in per_kernel[j * NCU_REPS:(j + 1) * NCU_REPS]]
+        out[label] = statistics.median(vals[2:])  # first two are warm-up
+    return out
+
+
+def triton_and_torch(kernels: Kernels) -> list[dict]:
+    out = []
+    try:
+        import torch
+        import triton.testing
+    except ImportError as exc:
+        return [{"error": f"not installed: {exc}"}]
+    stream = torch.cuda.current_stream().cuda_stream
+    for i, (label, *_r) in enumerate(KERNELS):
+        fn = lambda i=i: kernels.launch(i, stream)  # noqa: E731
+        tri = triton.testing.do_bench(fn, warmup=25, rep=200, return_mode="median") * 1e3
+        fn()
+        torch.cuda.synchronize()
+        times = []
+        for _ in range(50):
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            fn()
+            b.record()
+            b.synchronize()
+            times.append(a.elapsed_time(b) * 1e3)
+        out.append({"kernel": label, "triton_do_bench_us": tri, "torch_events_us": statistics.median(times),
+                    "torch_events_cv": statistics.stdev(times) / statistics.mean(times)})
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "timing_accuracy.json"))
+    ap.add_argument("--once", action="store_true")
+    ap.add_argument("--ncu-target", action="store_true")
+    args = ap.parse_args()
+    if args.ncu_target:
+        k = Kernels()
+        for i in range(len(KERNELS)):
+            for _ in range(NCU_REPS):
+                k.launch(i)
+        k.gpu.synchronize()
+        return
+    if args.once:
+        print(json.dumps(kopt_times(Kernels())))
+        return
+    try:  # torch first, so it and kopt share the primary context
+        import torch
+
+        torch.cuda.init()
+    except ImportError:
+        pass
+    kernels = Kernels()
+    kopt_rows = kopt_times(kernels)
+    side = triton_and_torch(kernels)
+    stability = []
+    for _ in range(5):
+        p = subprocess.run([sys.executable, __file__, "--once"], capture_output=True, text=True, timeout=300)
+        stability.append({r["kernel"]: r["median_us"] for r in json.loads(p.stdout.strip().splitlines()[-1])})
+    ncu = ncu_times()
+    from kopt.device import probe
+
+    info, _ = probe()
+    rows = []
+    for r, s in zip(kopt_rows, side if side and "error" not in side[0] else [{}] * len(kopt_rows)):
+        meds = [run[r["kernel"]] for run in stability]
+        ref = ncu.get(r["kernel"]) if isinstance(ncu, dict) else None
+        rows.append({**r, "ncu_us": ref, "vs_ncu_pct": 100 * (r["median_us"] / ref - 1) if ref else None,
+                     "process_medians_us": meds, "spread_5_processes_pct": 100 * (max(meds) / min(meds) - 1),
+                     **{k: v for k, v in s.items() if k != "kernel"}})
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
+    doc = {"benchmark": "timing_accuracy", "date": time.strftime("%Y-%m-%d"), "commit": commit.strip(),
+           "device": {"name": info.name if info else "?", "driver": info.driver if info else "?",
+                      "sm_clock_max_mhz": None},
+           "method": "kopt harness (cold: L2 flushed per sample) vs ncu gpu__time_duration (--clock-control none "
+                     "--cache-control all, median of 13 launches) vs triton do_bench (median) vs torch events (warm)",
+           "ncu": ncu if isinstance(ncu, str) else "ok", "results": rows}
+    Path(args.out).write_text(json.dumps(doc, indent=2) + "\n")
+    print(f"{'kernel':<18}{'kopt us':>10}{'ncu us':>10}{'diff %':>8}{'spread5 %':>10}{'wall s':>8}{'triton':>10}"
+          f"{'torch ev':>10}  stop")
+    for r in rows:
+        f = lambda v, p=2: f"{v:.{p}f}" if isinstance(v, (int, float)) else "-"  # noqa: E731
+        print(f"{r['kernel']:<18}{f(r['median_us']):>10}{f(r['ncu_us']):>10}{f(r['vs_ncu_pct']):>8}"
+              f"{f(r['spread_5_processes_pct']):>10}{f(r['wall_s']):>8}{f(r.get('triton_do_bench_us')):>10}"
+              f"{f(r.get('torch_events_us')):>10}  {r['stop_reason']}")
+
+
+if __name__ == "__main__":
+    main()

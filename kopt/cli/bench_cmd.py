@@ -1,0 +1,80 @@
+"""``kopt bench TASK CANDIDATE [--baseline B]``: correctness first, then interleaved timing with a verdict."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.table import Table
+
+from ..render import to_text
+from ..task import Task
+from ..worker import WorkerClient
+from . import app
+from ._common import console, console_err, print_json
+from .compile_cmds import ArchOpt, JsonOpt
+from .run_cmd import parse_config
+
+
+def _us(t) -> str:
+    if t is None or t.summary is None:
+        return "-"
+    s = t.summary
+    return f"{s.median:,.2f} [{s.ci_low:,.2f}, {s.ci_high:,.2f}]"
+
+
+def render(result) -> None:
+    t = Table(title=f"kopt bench: {result.task}")
+    for col in ("shape", "baseline us", "candidate us", "speedup [95% CI]", "verdict", "GB/s", "% roofline",
+                "method", "n (discarded)"):
+        t.add_column(col, justify="left" if col in ("shape", "method", "verdict") else "right")
+    for s in result.shapes:
+        c = s.candidate
+        cmp = s.comparison
+        speed = f"{cmp.speedup:.3f} [{cmp.ci_low:.3f}, {cmp.ci_high:.3f}]" if cmp else "-"
+        verdict = cmp.verdict if cmp else ("REJECTED" if not c.valid else "-")
+        color = {"FASTER": "green", "SLOWER": "red", "REJECTED": "red"}.get(verdict, "")
+        fig = c.figures
+        t.add_row(s.shape, _us(s.baseline), _us(c), speed, f"[{color}]{verdict}[/]" if color else verdict,
+                  f"{fig['gbps']:,.0f}" if "gbps" in fig else "-",
+                  f"{fig['pct_of_roofline']:.1f}" if "pct_of_roofline" in fig else "-", c.method,
+                  f"{c.summary.n} ({c.discarded_clock})" if c.summary else "-")
+    if result.shapes:
+        console.print(t)
+        for s in result.shapes:
+            for who in (s.baseline, s.candidate):
+                if who is not None:
+                    console.print(f"  {who.name}: {who.stop_reason}" + (f"; {who.method_note}" if who.method_note else ""))
+    for w in result.warnings:
+        console_err.print(f"[yellow]warning:[/] {w}")
+    if result.diagnostics:
+        console_err.print(to_text(result.diagnostics), markup=False)
+    console.print(f"[bold {'green' if result.ok else 'red'}]{'OK' if result.ok else 'FAILED'}[/] ({result.seconds:.1f} s)")
+
+
+@app.command("bench")
+def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding task.toml)"),
+              candidate: Path = typer.Argument(..., help="candidate .cu file"),
+              baseline: Optional[Path] = typer.Option(None, "--baseline", help="baseline .cu (default: the task's)"),
+              no_baseline: bool = typer.Option(False, "--no-baseline", help="time the candidate alone"),
+              shape: Optional[str] = typer.Option(None, "--shape", help="shape to time (default: the timed shapes)"),
+              set_: Optional[List[str]] = typer.Option(None, "--set", help="candidate tunable TUNABLE=VALUE"),
+              arch: Optional[str] = ArchOpt,
+              max_time: float = typer.Option(10.0, "--max-time", help="seconds of sampling per entry at most"),
+              graph: int = typer.Option(0, "--graph", help="replay a CUDA graph of N samples (short kernels)"),
+              timeout: float = typer.Option(10.0, "--timeout", help="seconds a checked launch may run"),
+              out: Optional[Path] = typer.Option(None, "--out", help="also write the JSON result here"),
+              json_out: bool = JsonOpt):
+    """Check correctness, then time CANDIDATE against the baseline: medians with CIs, speedup and verdict."""
+    t = Task.load(task)
+    base = None if no_baseline else (baseline or t.baseline)
+    with WorkerClient(kernel_timeout=timeout) as worker:
+        result = t.bench(candidate, baseline=base, config=parse_config(set_), arch=arch,
+                         shapes=t.find_shape(shape) if shape else None, worker=worker,
+                         options={"max_time": max_time, "graph_reps": graph})
+    doc = result.to_dict()
+    if out:
+        out.write_text(json.dumps(doc, indent=2, default=str))
+    print_json(doc) if json_out else render(result)
+    raise typer.Exit(0 if result.ok else 1)

@@ -1,0 +1,132 @@
+"""Worker side of ``bench``: prepare input sets, hand the launches to the C++ harness, validate what it left behind."""
+from __future__ import annotations
+
+import functools
+import os
+
+import numpy as np
+
+from .compare import compare_output
+from .diagnostic import Diagnostic, Location, Severity
+from .dtypes import dtype
+from .inputs import generate
+from .runner import CheckRunner, Prepared
+from .task import Shape, Task
+
+DEFAULT_OPTIONS = {"min_samples": 10, "min_time": 0.1, "max_time": 10.0, "target_rel_stdev": 0.005,
+                   "stable_window": 32, "stable_tol": 0.05, "method": "auto", "graph_reps": 0, "warmup": 2,
+                   "clock_floor": 0.75}
+
+
+@functools.lru_cache(maxsize=None)
+def cupti_library() -> str | None:
+    try:
+        import cuda.pathfinder as pf
+
+        return pf.load_nvidia_dynamic_lib("cupti").abs_path
+    except Exception:
+        return None
+
+
+def gpu_activity_warnings() -> list[str]:
+    """Other processes or load on the GPU before measuring (NVML through nvidia-ml-py, when installed)."""
+    try:
+        import pynvml
+    except ImportError:
+        return []
+    try:
+        pynvml.nvmlInit()
+        h = pynvml.nvmlDeviceGetHandleByIndex(0)
+        others = [p.pid for p in pynvml.nvmlDeviceGetComputeRunningProcesses(h) if p.pid != os.getpid()]
+        util = pynvml.nvmlDeviceGetUtilizationRates(h).gpu
+    except Exception:
+        return []
+    out = []
+    if others:
+        out.append(f"{len(others)} other process(es) hold the GPU (pids {others[:5]}): timings may be disturbed")
+    if util > 10:
+        out.append(f"GPU utilization was {util} % before measuring: another workload may be running")
+    return out
+
+
+def _resets(task: Task, prepared: Prepared) -> list[tuple[int, int, int, int]]:
+    """Memsets before every sample: outputs poisoned (a kernel that skips work is caught afterwards), scratch reset."""
+    out = []
+    for a in task.args:
+        if a.role == "out":
+            b = prepared.buffers[a.name]
+            out.append((b.ptr, b.nbytes, a.dtype.poison & 0xFFFFFFFF, min(a.dtype.itemsize, 4)))
+    for buf, dt, init in prepared.scratch.values():
+        out.append((buf.ptr, buf.nbytes, 0 if init == "zero" else dt.poison & 0xFFFFFFFF, min(dt.itemsize, 4)))
+    return out
+
+
+def run_bench(runner: CheckRunner, message: dict, phase) -> dict:
+    """Time every entry (baseline, candidate...) at each shape, interleaved, on the same rotating input sets."""
+    from . import _harness
+
+    task: Task = message["task"]
+    options = {**DEFAULT_OPTIONS, **message.get("options", {}), "cupti_library": cupti_library()}
+    warnings = gpu_activity_warnings()
+    shapes_out = []
+    for si, shape in enumerate(message["shapes"]):
+        shape: Shape
+        phase("setup")
+        inputs = [generate(task, shape, seed) for seed in message["seeds"]]
+        phase("reference")
+        expected = [runner.reference(task, shape, inp) for inp in inputs]
+        phase("setup")
+        prepared: list[list[Prepared]] = []
+        try:
+            for entry in message["entries"]:
+                sets = []
+                for inp in inputs:
+                    p = runner.prepare(task, shape, entry["cubin"], entry["plans"][si], entry["name"])
+                    runner.reset_outputs(task, p, inp)
+                    sets.append(p)
+                prepared.append(sets)
+            benches = []
+            for sets in prepared:
+                launches = []
+                for li, (fn, lp, _) in enumerate(sets[0].launches):
+                    launches.append({"function": int(fn), "grid": list(lp.grid), "block": list(lp.block),
+                                     "smem": lp.smem, "cluster": list(lp.cluster) if lp.cluster else None,
+                                     "stream": lp.stream, "params": [p.launches[li][2].address for p in sets]})
+                benches.append({"launches": launches, "resets": [_resets(task, p) for p in sets]})
+            runner.gpu.synchronize("input upload")
+            limit = options["max_time"] * len(benches) * 2 + message.get("kernel_timeout", 10.0) + 30
+            phase("timing", limit)
+            measured = _harness.measure(benches, options)
+            phase("compare")
+            for entry, sets, m in zip(message["entries"], prepared, measured):
+                m["name"] = entry["name"]
+                m["declared"] = sorted({lp.lowered for _, lp, _ in sets[0].launches})
+                m["diagnostics"] = _validate(task, shape, sets, expected, entry["name"], runner)
+        finally:
+            for sets in prepared:
+                for p in sets:
+                    runner.release(p)
+        shapes_out.append({"shape": shape.label, "entries": measured})
+    return {"shapes": shapes_out, "warnings": warnings}
+
+
+def _validate(task, shape, sets, expected, name, runner) -> list[dict]:
+    """Outputs left by the last timed sample of each input set must still match the reference: a kernel that caches
+    results across calls (and skips the work) leaves the poison written before the sample."""
+    diags = []
+    for p, exp in zip(sets, expected):
+        for a in task.args:
+            if not a.is_output or a.role == "inout":
+                continue
+            host = np.empty(task.shape_of(a, shape), dtype=a.dtype.storage)
+            runner.gpu.download(p.buffers[a.name], host)
+            rep = compare_output(a.name, host, a.dtype, exp[a.name], task.tolerances(a))
+            if not rep.ok:
+                diags.append(Diagnostic(
+                    "timing.output-invalid", Severity.ERROR,
+                    f"after timing, {a.name} at {shape.label} no longer matches the reference ({rep.unwritten} "
+                    f"elements unwritten, {rep.mismatches} out of tolerance): the kernel's work in the timed runs "
+                    f"differs from the checked run (cached results or state kept between calls); the timing is void",
+                    [Location(name, 1, role="candidate")]).to_dict())
+                return diags
+    return diags

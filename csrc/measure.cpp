@@ -113,6 +113,7 @@ std::vector<double> sample_durations(const std::vector<GpuActivity>& recs, Bench
       open = false;
       continue;
     }
+    if (a.end <= a.start) continue;  // an incomplete record: never happens after a synchronize, but never trusted
     r.kernels[a.name]++;
     if (!open) lo = a.start, hi = a.end, open = true;
     lo = std::min(lo, a.start);

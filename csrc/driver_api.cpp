@@ -10,11 +10,15 @@ namespace {
 
 using GetProcAddress = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
 
+// The driver ABI version whose prototypes the harness calls. Asking for CUDA_VERSION instead can return a newer
+// variant with another signature (CUDA 13's cuCtxGetDevice takes a context too), which crashes when called.
+constexpr int kAbiVersion = 12000;
+
 template <typename F>
 void resolve(GetProcAddress get, const char* symbol, F& fn) {
   void* p = nullptr;
   CUdriverProcAddressQueryResult status;
-  if (get(symbol, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || p == nullptr)
+  if (get(symbol, &p, kAbiVersion, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || p == nullptr)
     throw std::runtime_error(std::string("the CUDA driver does not provide ") + symbol);
   fn = reinterpret_cast<F>(p);
 }

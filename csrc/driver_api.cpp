@@ -18,7 +18,10 @@ template <typename F>
 void resolve(GetProcAddress get, const char* symbol, F& fn) {
   void* p = nullptr;
   CUdriverProcAddressQueryResult status;
-  if (get(symbol, &p, kAbiVersion, CU_GET_PROC_ADDRESS_DEFAULT, &status) != CUDA_SUCCESS || p == nullptr)
+  bool found = get(symbol, &p, kAbiVersion, CU_GET_PROC_ADDRESS_DEFAULT, &status) == CUDA_SUCCESS && p;
+  if (!found)  // retired at that version: the header's current variant (same prototype where it was renamed)
+    found = get(symbol, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &status) == CUDA_SUCCESS && p;
+  if (!found)
     throw std::runtime_error(std::string("the CUDA driver does not provide ") + symbol);
   fn = reinterpret_cast<F>(p);
 }

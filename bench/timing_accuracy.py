@@ -82,13 +82,14 @@ class Kernels:
 def kopt_times(kernels: Kernels, options=None) -> list[dict]:
     from kopt import _harness
     from kopt.stats import summarize
-    from kopt.timing import DEFAULT_OPTIONS, cupti_library
+    from kopt.timing import DEFAULT_OPTIONS, cupti_library, flush_options
 
     out = []
     for i, (label, *_rest) in enumerate(KERNELS):
         t0 = time.perf_counter()
         (m,) = _harness.measure([kernels.spec(i)], {**DEFAULT_OPTIONS, **(options or {}),
-                                                     "cupti_library": cupti_library()})
+                                                     "cupti_library": cupti_library(),
+                                                     **flush_options(kernels.gpu)})
         wall = time.perf_counter() - t0
         s = summarize(m["samples_us"], m["discarded_clock"])
         out.append({"kernel": label, "median_us": s.median, "cv": s.cv, "n": s.n, "discarded": s.discarded,

@@ -40,6 +40,11 @@ struct MeasureOptions {
   int warmup = 2;               // untimed runs of every input set before sampling
   double clock_floor = 0.75;    // discard samples taken below this fraction of the max SM clock
   std::string nvml_library = "libnvidia-ml.so.1";
+  // A kernel `kopt_l2_flush(const int4* buf, long long n16, int4* sink)` that reads the flush buffer: it leaves L2
+  // clean (as Nsight Compute's cache control does). 0: flush with a memset, which leaves L2 full of dirty lines that
+  // the timed kernel must write back.
+  uint64_t flush_function = 0;
+  unsigned flush_grid = 0;
 };
 
 struct BenchResult {

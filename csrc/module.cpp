@@ -88,6 +88,8 @@ PYBIND11_MODULE(_harness, m) {
     if (options.contains("graph_reps")) o.graph_reps = options["graph_reps"].cast<int>();
     if (options.contains("warmup")) o.warmup = options["warmup"].cast<int>();
     if (options.contains("clock_floor")) o.clock_floor = options["clock_floor"].cast<double>();
+    if (options.contains("flush_function")) o.flush_function = options["flush_function"].cast<uint64_t>();
+    if (options.contains("flush_grid")) o.flush_grid = options["flush_grid"].cast<unsigned>();
     std::vector<BenchResult> rs;
     {
       py::gil_scoped_release release;  // the loop is pure C++: no Python between samples

@@ -35,7 +35,7 @@ def measure_ceilings(gpu, message: dict, phase) -> dict:
     from . import _harness
     from .dtypes import dtype
     from .gpu import PackedParams
-    from .timing import DEFAULT_OPTIONS, cupti_library
+    from .timing import DEFAULT_OPTIONS, cupti_library, flush_options
 
     module = gpu.load(message["cubin"])
     sms = gpu.attribute("MULTIPROCESSOR_COUNT")
@@ -47,7 +47,7 @@ def measure_ceilings(gpu, message: dict, phase) -> dict:
     copy_params = PackedParams([struct.pack("<Q", src.ptr), struct.pack("<Q", dst.ptr), struct.pack("<q", n4)])
     fma_params = PackedParams([struct.pack("<Q", out.ptr), struct.pack("<i", iters)])
     copy_fn, fma_fn = gpu.function(module, "kopt_copy"), gpu.function(module, "kopt_fma")
-    opts = {**DEFAULT_OPTIONS, "max_time": 3.0, "cupti_library": cupti_library()}
+    opts = {**DEFAULT_OPTIONS, "max_time": 3.0, "cupti_library": cupti_library(), **flush_options(gpu)}
     phase("timing", 120)
     copy, fma = _harness.measure([
         {"launches": [{"function": int(copy_fn), "grid": [sms * 8, 1, 1], "block": [256, 1, 1], "smem": 0,

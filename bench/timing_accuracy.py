@@ -190,7 +190,9 @@ def main() -> None:
         rows.append({**r, "ncu_us": ref, "vs_ncu_pct": 100 * (r["median_us"] / ref - 1) if ref else None,
                      "process_medians_us": meds, "spread_5_processes_pct": 100 * (max(meds) / min(meds) - 1),
                      **{k: v for k, v in s.items() if k != "kernel"}})
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
+    # the GPU machine gets a copy of the tree without .git: KOPT_COMMIT names the commit there
+    commit = os.environ.get("KOPT_COMMIT") or subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                                                             capture_output=True, text=True).stdout
     doc = {"benchmark": "timing_accuracy", "date": time.strftime("%Y-%m-%d"), "commit": commit.strip(),
            "device": {"name": info.name if info else "?", "driver": info.driver if info else "?",
                       "sm_clock_max_mhz": None},

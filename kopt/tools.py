@@ -1,0 +1,164 @@
+"""The tools kopt offers agents, defined once: the MCP server and kopt's own agent loop both expose these.
+
+Each tool takes JSON-friendly arguments and returns a compact dict sized for a model's context (diagnostic lists
+and tables, truncated), never multi-page logs. Expected failures come back as ``{"ok": False, "error": ...}``.
+"""
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from pathlib import Path
+from typing import Optional
+
+from .errors import CompileError, KoptError
+from .workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_DIAGNOSTICS = 20
+MAX_SOURCE_LINES = 60
+MAX_FILE_BYTES = 256 * 1024
+
+
+def _tool(fn):
+    """Expected errors become a result the model can read and act on."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return {"ok": True, **fn(*args, **kwargs)}
+        except CompileError as exc:
+            return {"ok": False, "error": exc.message, "diagnostics": [d.to_dict() for d in exc.diagnostics[:MAX_DIAGNOSTICS]]}
+        except KoptError as exc:
+            return {"ok": False, "error": exc.message}
+
+    return wrapper
+
+
+class Toolbox:
+    """Tools bound to one workspace. Method names are the tool names; docstrings are their descriptions."""
+
+    NAMES = ("read_candidate", "write_candidate", "list_tasks", "compile", "explain", "check", "evaluate")
+
+    def __init__(self, workspace: str | Path):
+        self.ws = Workspace(workspace)
+
+    def tools(self) -> list:
+        return [getattr(self, n) for n in self.NAMES]
+
+    def _task(self, task: str):
+        from .task import Task
+
+        local = self.ws.root / task
+        if (local / "task.toml").exists() or local.name == "task.toml":
+            return Task.load(self.ws.resolve(task))
+        bundled = ROOT / "bench" / "tasks" / task
+        if (bundled / "task.toml").exists():
+            return Task.load(bundled)
+        from .errors import InputError
+
+        raise InputError(f"no task {task!r} in the workspace or among kopt's bench tasks")
+
+    @_tool
+    def read_candidate(self, path: str) -> dict:
+        """Read a file of the workspace (a candidate .cu, a task file)."""
+        p = self.ws.resolve(path)
+        if not p.is_file():
+            from .errors import InputError
+
+            raise InputError(f"{path} is not a file in the workspace")
+        data = p.read_bytes()[:MAX_FILE_BYTES]
+        return {"path": str(p.relative_to(self.ws.root)), "text": data.decode(errors="replace"),
+                "truncated": p.stat().st_size > MAX_FILE_BYTES}
+
+    @_tool
+    def write_candidate(self, path: str, text: str) -> dict:
+        """Write a candidate .cu file inside the workspace (creating folders); paths outside it are refused."""
+        p = self.ws.resolve(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+        return {"path": str(p.relative_to(self.ws.root)), "bytes": len(text.encode())}
+
+    @_tool
+    def list_tasks(self) -> dict:
+        """Tasks available: those in the workspace and kopt's bench tasks, with their timed shapes."""
+        from .task import Task
+
+        found = sorted({p.parent for base in (self.ws.root, ROOT / "bench" / "tasks") for p in base.glob("*/task.toml")})
+        out = []
+        for d in found:
+            try:
+                t = Task.load(d)
+                out.append({"task": d.name, "description": t.description[:160],
+                            "timed": [s.label for s in t.timed_shapes]})
+            except KoptError as exc:
+                out.append({"task": d.name, "error": exc.message})
+        return {"tasks": out}
+
+    @_tool
+    def compile(self, path: str, arch: Optional[str] = None, defines: Optional[dict[str, str]] = None) -> dict:
+        """Compile a candidate with NVRTC: per-kernel registers, shared memory, stack, spills and compiler warnings."""
+        from .candidate import Candidate
+        from .compiler import compile as kopt_compile
+
+        p = self.ws.resolve(path)
+        try:  # a candidate compiles with its default tunables
+            cand = Candidate.load(p)
+            art = cand.compile({}, arch=arch)
+        except KoptError as exc:
+            if "no '// kopt: launch" not in exc.message:
+                raise
+            art = kopt_compile(p, arch=arch, defines=defines)
+        return {"arch": art.arch, "kernels": {n: k.resources.to_dict() for n, k in art.kernels.items()},
+                "warnings": [d.to_dict() for d in art.diagnostics[:MAX_DIAGNOSTICS]]}
+
+    @_tool
+    def explain(self, path: str, kernel: Optional[str] = None, arch: Optional[str] = None, block: int = 256) -> dict:
+        """Lowering report: instruction classes and load/store widths, spills, tensor-core use, occupancy, and the
+        source lines that produced the most instructions (with their SASS opcodes)."""
+        from .candidate import Candidate
+
+        art = Candidate.load(self.ws.resolve(path)).compile({}, arch=arch)
+        reports = art.lowering()
+        names = [kernel] if kernel else list(reports)
+        src = art.source.splitlines()
+        out = {}
+        for name in names:
+            rep = reports[art.kernel(name).name]
+            hot = sorted(rep.by_line.items(), key=lambda kv: -len(kv[1]))[:MAX_SOURCE_LINES // 3]
+            out[name] = {**rep.summary(), "occupancy": art.occupancy(name, block_size=block).to_dict(),
+                         "hot_lines": [{"line": ln, "source": src[ln - 1].strip()[:120] if 0 < ln <= len(src) else "",
+                                        "sass": dict(Counter(insns).most_common(8))}
+                                       for (f, ln), insns in hot if Path(f).name == Path(art.source_name).name]}
+        return {"arch": art.arch, "kernels": out}
+
+    @_tool
+    def check(self, path: str, block: Optional[str] = None) -> dict:
+        """Static analysis for races, barrier divergence, missing syncs, out-of-bounds shared indexing, bank
+        conflicts, uncoalesced access and Hopper async hazards, with the operations responsible."""
+        from .analyze import analyze
+        from .cli._common import parse_dims
+
+        res = analyze(self.ws.resolve(path), block=parse_dims(block, "block") if block else None)
+        return {"assumed": res.assumed, "errors": sum(d.is_error for d in res.diagnostics),
+                "diagnostics": [d.to_dict() for d in res.diagnostics[:MAX_DIAGNOSTICS]],
+                "truncated": len(res.diagnostics) > MAX_DIAGNOSTICS}
+
+    @_tool
+    def evaluate(self, task: str, path: str, baseline: Optional[str] = None, max_time: float = 5.0) -> dict:
+        """Check a candidate against a task on fresh random inputs, then time it against the baseline (the task's
+        by default): medians with 95 % CIs, speedup and verdict, % of roofline. Needs a GPU."""
+        t = self._task(task)
+        base = self.ws.resolve(baseline) if baseline else t.baseline
+        r = t.bench(self.ws.resolve(path), baseline=base, options={"max_time": max_time})
+        shapes = []
+        for s in r.shapes:
+            c, b, cmp = s.candidate, s.baseline, s.comparison
+            shapes.append({"shape": s.shape, "candidate_us": c.summary.median if c.summary else None,
+                           "baseline_us": b.summary.median if b and b.summary else None,
+                           "speedup": cmp.speedup if cmp else None,
+                           "speedup_ci": [cmp.ci_low, cmp.ci_high] if cmp else None,
+                           "verdict": cmp.verdict if cmp else None,
+                           "pct_of_roofline": c.figures.get("pct_of_roofline"), "method": c.method})
+        return {"correct": r.candidate.correct, "status": r.candidate.status, "shapes": shapes,
+                "diagnostics": [d.to_dict() for d in (r.candidate.diagnostics + r.diagnostics)[:MAX_DIAGNOSTICS]],
+                "warnings": r.warnings[:5]}

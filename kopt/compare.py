@@ -52,6 +52,9 @@ def _region(mask: np.ndarray) -> dict | None:
     return {"first": lo, "last": hi, "count": int(idx[0].size)}
 
 
+CHUNK = 1 << 22  # elements compared at a time: bounded temporaries, cache-sized passes
+
+
 def compare_output(name: str, raw: np.ndarray, dt: DType, expected: np.ndarray, tol: dict) -> OutputReport:
     """``raw`` is the kernel's output in storage form; ``expected`` the reference (any numeric dtype)."""
     expected = np.asarray(expected)
@@ -60,43 +63,85 @@ def compare_output(name: str, raw: np.ndarray, dt: DType, expected: np.ndarray, 
             expected = expected.reshape(raw.shape)
         else:
             raise ValueError(f"reference output {name} has shape {expected.shape}, expected {raw.shape}")
-    unwritten = unwritten_mask(raw, dt)
-    if not dt.is_float:  # an integer reference may legitimately equal the pattern
-        unwritten &= ~unwritten_mask(dt.from_float64(expected.astype(np.float64)), dt)
-    got = dt.to_float64(raw)
-    exp = expected.astype(np.float64)
-    with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.abs(got - exp)
-    got_nan, exp_nan = np.isnan(got), np.isnan(exp)
-    same_nan = got_nan & exp_nan
-    inf_same = np.isinf(got) & np.isinf(exp) & (np.sign(got) == np.sign(exp))
-    diff = np.where(same_nan | inf_same, 0.0, diff)
-    nan_mismatch = int(np.count_nonzero(got_nan ^ exp_nan) + np.count_nonzero(np.isinf(got) ^ np.isinf(exp)))
-    allowed = tol["atol"] + tol["rtol"] * np.abs(np.where(np.isfinite(exp), exp, 0.0))
-    bad = ~(diff <= allowed)  # NaN diffs count as bad
-    bad &= ~(same_nan | inf_same)
-    mism = int(np.count_nonzero(bad | unwritten))
-    finite = np.isfinite(diff)
-    ref_norm = float(np.linalg.norm(np.where(np.isfinite(exp), exp, 0.0)))
-    err_norm = float(np.linalg.norm(np.where(finite, diff, 0.0)))
-    rel_l2 = err_norm / ref_norm if ref_norm > 0 else err_norm
-    if nan_mismatch or unwritten.any():
+    flat_raw, flat_exp = raw.reshape(-1), expected.reshape(-1)
+    acc = _Totals()
+    for lo in range(0, flat_raw.size, CHUNK):
+        acc.add(lo, flat_raw[lo:lo + CHUNK], flat_exp[lo:lo + CHUNK], dt, tol)
+    rel_l2 = float(np.sqrt(acc.err_sq)) / float(np.sqrt(acc.ref_sq)) if acc.ref_sq > 0 else float(np.sqrt(acc.err_sq))
+    if acc.nan_mismatch or acc.unwritten:
         rel_l2 = float("inf")
-    max_abs = float(np.max(np.where(finite, diff, np.inf))) if diff.size else 0.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        rel = np.where(np.abs(exp) > 0, diff / np.abs(exp), np.where(diff > 0, np.inf, 0.0))
-    max_rel = float(np.max(rel)) if rel.size else 0.0
-    score = np.where(bad | unwritten, np.where(np.isfinite(diff), diff, np.inf) + 1.0, diff) if diff.size else diff
-    worst = np.unravel_index(int(np.argmax(score)), raw.shape) if diff.size else None
-    ok = mism == 0 and nan_mismatch == 0 and rel_l2 <= tol["l2"]
+    worst = np.unravel_index(acc.worst, raw.shape) if raw.size else None
+    region = _box(raw, dt, expected) if acc.unwritten else None  # failure path only: a second pass is fine
+    ok = acc.mismatches == 0 and acc.nan_mismatch == 0 and rel_l2 <= tol["l2"]
     return OutputReport(
-        arg=name, shape=tuple(raw.shape), elements=int(raw.size), rel_l2=rel_l2, max_abs=max_abs, max_rel=max_rel,
-        mismatches=mism, unwritten=int(np.count_nonzero(unwritten)), nan_mismatch=nan_mismatch,
+        arg=name, shape=tuple(raw.shape), elements=int(raw.size), rel_l2=rel_l2, max_abs=acc.max_abs,
+        max_rel=acc.max_rel, mismatches=acc.mismatches, unwritten=acc.unwritten, nan_mismatch=acc.nan_mismatch,
         worst_index=tuple(int(i) for i in worst) if worst is not None else None,
-        worst_value=float(got[worst]) if worst is not None else None,
-        worst_expected=float(exp[worst]) if worst is not None else None,
-        unwritten_region=_region(unwritten), tolerance=dict(tol), ok=ok,
+        worst_value=acc.worst_value if worst is not None else None,
+        worst_expected=acc.worst_expected if worst is not None else None,
+        unwritten_region=region, tolerance=dict(tol), ok=ok,
     )
+
+
+def _unwritten(raw: np.ndarray, dt: DType, expected: np.ndarray) -> np.ndarray:
+    mask = unwritten_mask(raw, dt)
+    if not dt.is_float:  # an integer reference may legitimately equal the pattern
+        mask &= ~unwritten_mask(dt.from_float64(expected.astype(np.float64)), dt)
+    return mask
+
+
+def _box(raw: np.ndarray, dt: DType, expected: np.ndarray) -> dict | None:
+    """Bounding box of the never-written elements."""
+    return _region(_unwritten(raw, dt, expected))
+
+
+class _Totals:
+    """Running figures over chunks of a flattened output."""
+
+    def __init__(self):
+        self.err_sq = self.ref_sq = 0.0
+        self.max_abs = self.max_rel = 0.0
+        self.mismatches = self.unwritten = self.nan_mismatch = 0
+        self.worst, self.worst_score = 0, -1.0
+        self.worst_value = self.worst_expected = None
+
+    def add(self, offset: int, raw: np.ndarray, expected: np.ndarray, dt: DType, tol: dict) -> None:
+        unwritten = _unwritten(raw, dt, expected)
+        got = dt.to_float64(raw)
+        exp = expected.astype(np.float64, copy=False)
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            diff = np.abs(got - exp)
+            if np.isfinite(diff).all():  # the common case: no NaN or Inf anywhere in this chunk
+                special = None
+                exp_abs = np.abs(exp)
+            else:
+                got_nan, exp_nan = np.isnan(got), np.isnan(exp)
+                special = (got_nan & exp_nan) | (np.isinf(got) & np.isinf(exp) & (np.sign(got) == np.sign(exp)))
+                diff[special] = 0.0
+                self.nan_mismatch += int(np.count_nonzero(got_nan ^ exp_nan) +
+                                         np.count_nonzero(np.isinf(got) ^ np.isinf(exp)))
+                exp_abs = np.abs(np.where(np.isfinite(exp), exp, 0.0))
+            bad = ~(diff <= tol["atol"] + tol["rtol"] * exp_abs)
+            if special is not None:
+                bad &= ~special
+            wrong = bad | unwritten
+            self.mismatches += int(np.count_nonzero(wrong))
+            finite = np.isfinite(diff)
+            fdiff = diff if special is None else np.where(finite, diff, 0.0)
+            self.err_sq += float(np.dot(fdiff, fdiff))
+            fexp = exp if special is None else np.where(np.isfinite(exp), exp, 0.0)
+            self.ref_sq += float(np.dot(fexp, fexp))
+            if diff.size:
+                self.max_abs = max(self.max_abs, float(diff.max()) if special is None else
+                                   float(np.max(np.where(finite, diff, np.inf))))
+                rel = np.where(exp_abs > 0, diff / np.where(exp_abs > 0, exp_abs, 1.0), np.where(diff > 0, np.inf, 0.0))
+                self.max_rel = max(self.max_rel, float(rel.max()))
+                score = np.where(wrong, np.where(finite, diff, np.inf) + 1.0, diff)
+                i = int(np.argmax(score))
+                if float(score[i]) > self.worst_score:
+                    self.worst, self.worst_score = offset + i, float(score[i])
+                    self.worst_value, self.worst_expected = float(got[i]), float(exp[i])
+        self.unwritten += int(np.count_nonzero(unwritten))
 
 
 def diagnose(report: OutputReport, shape_label: str, candidate: str) -> list[Diagnostic]:

@@ -45,3 +45,12 @@ def test_doctor_json_lists_components():
     assert p.returncode == 0
     names = {c["name"] for c in json.loads(p.stdout)}
     assert {"NVRTC", "nvdisasm", "GPU and driver"} <= names
+
+
+def test_candidate_compiles_with_its_default_tunables_and_d_overrides():
+    task_dir = ROOT / "bench" / "tasks" / "gemm_f32"
+    p = kopt("compile", task_dir / "baseline.cu", "--arch", "sm_90", "--json")
+    assert p.returncode == 0, p.stderr
+    default_smem = json.loads(p.stdout)["kernels"]["gemm_f32"]["resources"]["static_smem"]
+    p = kopt("compile", task_dir / "baseline.cu", "--arch", "sm_90", "-D", "TILE=32", "--json")
+    assert json.loads(p.stdout)["kernels"]["gemm_f32"]["resources"]["static_smem"] == 8192 != default_smem

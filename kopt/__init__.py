@@ -5,7 +5,9 @@ from .candidate import Candidate
 from .compiler import compile
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import CompileError, GpuUnavailableError, InputError, KoptError, ToolchainError
+from . import kb
 from .occupancy import Occupancy, occupancy
+from .runstore import RunStore
 from .task import Task
 from .verdict import Verdict
 
@@ -15,4 +17,5 @@ __all__ = [
     "analyze", "AnalysisResult",
     "Artifact", "KernelInfo", "compile", "Diagnostic", "Location", "Severity", "KoptError", "InputError",
     "CompileError", "ToolchainError", "GpuUnavailableError", "Occupancy", "occupancy", "Task", "Candidate", "Verdict",
+    "RunStore",
 ]

@@ -1,0 +1,296 @@
+"""Autotuner: a candidate's tunable space, pruned on the CPU from compile resources, searched by a strategy, with
+every evaluation recorded in the RunStore as it finishes (so a run resumes where it stopped)."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable
+
+from . import expr
+from .archs import limits
+from .candidate import Candidate
+from .errors import CompileError, InputError
+from .occupancy import occupancy
+from .runstore import RunStore
+
+STRATEGIES = ("exhaustive", "random", "tpe")
+
+
+def key(config: dict) -> str:
+    return json.dumps(config, sort_keys=True)
+
+
+@dataclass
+class EvalResult:
+    """One evaluation: ``status`` "ok" means checked correct and timed; ``time_us`` is the candidate's time."""
+
+    status: str
+    time_us: float | None = None
+    speedup: float | None = None  # vs the untuned baseline (> 1: faster)
+    baseline_us: float | None = None
+    verdict: dict = field(default_factory=dict)
+    measurement: dict = field(default_factory=dict)
+    resources: dict = field(default_factory=dict)
+    diagnostics: list = field(default_factory=list)
+
+    @classmethod
+    def from_bench(cls, r) -> "EvalResult":
+        """From a ``kopt.bench.BenchResult``: times summed over the timed shapes, speedups combined geometrically."""
+        timed = [s for s in r.shapes if s.candidate.summary]
+        based = [s for s in timed if s.baseline and s.baseline.summary]
+        speedups = [s.comparison.speedup for s in r.shapes if s.comparison]
+        shapes = []
+        for s in r.shapes:
+            d = s.to_dict()
+            for who in ("candidate", "baseline"):
+                if d[who]:
+                    d[who].pop("samples_us", None)
+            shapes.append(d)
+        status = "ok" if r.ok else (r.candidate.status if not r.candidate.correct else "timing-failed")
+        return cls(status=status,
+                   time_us=sum(s.candidate.summary.median for s in timed) if r.ok else None,
+                   speedup=math.prod(speedups) ** (1 / len(speedups)) if r.ok and speedups else None,
+                   baseline_us=sum(s.baseline.summary.median for s in based) if based and len(based) == len(timed)
+                   else None,
+                   verdict=r.candidate.to_dict(), measurement={"shapes": shapes, "warnings": r.warnings,
+                                                               "seconds": round(r.seconds, 3)},
+                   resources=r.candidate.resources, diagnostics=[d.to_dict() for d in r.diagnostics])
+
+
+def bench_evaluator(task, candidate, *, arch=None, worker, options=None) -> Callable[[dict], EvalResult]:
+    """The real evaluation: ``kopt bench`` (check, then time) against the task's untuned baseline."""
+    from .bench import bench
+
+    def evaluate(config: dict) -> EvalResult:
+        r = bench(task, candidate, baseline=task.baseline, config=config, arch=arch, worker=worker, options=options)
+        return EvalResult.from_bench(r)
+
+    return evaluate
+
+
+# --- the space, pruned before any GPU time -------------------------------------------------------------------------
+@dataclass
+class Pruned:
+    config: dict
+    reason: str  # "does not compile" | "cannot launch" | "spills" | "low occupancy"
+    detail: str
+
+
+@dataclass
+class Space:
+    configs: list[dict]  # kept, in declaration order
+    pruned: list[Pruned]
+
+    @property
+    def total(self) -> int:
+        return len(self.configs) + len(self.pruned)
+
+    def pruned_counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for p in self.pruned:
+            out[p.reason] = out.get(p.reason, 0) + 1
+        return out
+
+
+def _launch_fit(cand: Candidate, art, config: dict, shape: dict) -> tuple[float, str | None]:
+    """(lowest occupancy fraction over the launches, why it cannot launch or None) at one shape."""
+    env = {**shape, **config}
+    lim = limits(art.arch)
+    lowest = 1.0
+    for decl in cand.launches:
+        where = f"launch {decl.kernel} (line {decl.line})"
+        try:
+            threads = math.prod(int(expr.evaluate(d, env)) for d in decl.block)
+            smem = int(expr.evaluate(decl.smem, env))
+        except InputError as exc:
+            return 0.0, f"{where}: {exc.message}"
+        if threads > lim.max_threads_per_block:
+            return 0.0, f"{where}: block of {threads} threads exceeds {lim.max_threads_per_block}"
+        r = art.kernels[cand.kernel_expr(decl, config)].resources
+        occ = occupancy(lim, block_size=threads, registers=r.registers, static_smem=r.static_smem, dynamic_smem=smem)
+        if occ.blocks_per_sm == 0:
+            return 0.0, f"{where}: {occ.limiter}"
+        lowest = min(lowest, occ.fraction)
+    return lowest, None
+
+
+def plan_space(candidate, shape: dict, *, arch: str | None = None) -> Space:
+    """Compile every allowed configuration (in parallel threads; CPU only) and prune those that cannot launch at
+    ``shape`` (size symbols) or are clearly bad: spilling when a spill-free configuration exists, occupancy below a
+    quarter of the best configuration's."""
+    cand = Candidate.load(candidate)
+    if not cand.tunables:
+        raise InputError(f"{cand.name} declares no tunables: add '// kopt: tune NAME in [v1, v2, ...]' to tune it")
+    configs = list(cand.configs())
+    if not configs:
+        raise InputError(f"{cand.name}: no configuration satisfies the restrictions ({'; '.join(cand.restrictions)})")
+
+    def compile_one(cfg):
+        try:
+            return cand.compile(cfg, arch=arch), None
+        except CompileError as exc:
+            return None, (exc.diagnostics[0].message if exc.diagnostics else exc.message)
+
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        compiled = list(pool.map(compile_one, configs))
+    pruned, fits = [], []
+    for cfg, (art, error) in zip(configs, compiled):
+        if art is None:
+            pruned.append(Pruned(cfg, "does not compile", error))
+            continue
+        frac, why = _launch_fit(cand, art, cfg, shape)
+        if why:
+            pruned.append(Pruned(cfg, "cannot launch", why))
+        else:
+            spills = {n: k.resources for n, k in art.kernels.items() if k.resources.spills}
+            fits.append((cfg, frac, spills))
+    if any(not s for _, _, s in fits):
+        for cfg, _, spills in [f for f in fits if f[2]]:
+            detail = ", ".join(f"{n}: {r.spill_stores} B stores, {r.spill_loads} B loads" for n, r in spills.items())
+            pruned.append(Pruned(cfg, "spills", f"{detail} (spill-free configurations exist)"))
+        fits = [f for f in fits if not f[2]]
+    best = max((f[1] for f in fits), default=0.0)
+    kept = []
+    for cfg, frac, _ in fits:
+        if frac < best / 4:
+            pruned.append(Pruned(cfg, "low occupancy", f"occupancy {frac:.0%} < a quarter of the best {best:.0%}"))
+        else:
+            kept.append(cfg)
+    return Space(kept, pruned)
+
+
+# --- strategies ----------------------------------------------------------------------------------------------------
+class Strategy:
+    """Proposes the next configuration of ``space`` given ``history`` (config key -> time in us, None if it failed);
+    None when it has nothing left to propose."""
+
+    def __init__(self, space: list[dict], tunables, seed: int = 0):
+        self.space = space
+        self.rng = random.Random(seed)
+
+    def remaining(self, history: dict) -> list[dict]:
+        return [c for c in self.space if key(c) not in history]
+
+    def propose(self, history: dict) -> dict | None:
+        raise NotImplementedError
+
+
+class Exhaustive(Strategy):
+    def propose(self, history):
+        left = self.remaining(history)
+        return left[0] if left else None
+
+
+class RandomSampling(Strategy):
+    def propose(self, history):
+        left = self.remaining(history)
+        return self.rng.choice(left) if left else None
+
+
+class TPE(Strategy):
+    """optuna's Tree-structured Parzen Estimator through ask/tell; each tunable is a categorical parameter."""
+
+    def __init__(self, space, tunables, seed=0):
+        super().__init__(space, tunables, seed)
+        import optuna
+
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        self.optuna = optuna
+        self.dists = {t.name: optuna.distributions.CategoricalDistribution(t.values) for t in tunables}
+        self.study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed))
+        self.by_key = {key(c): c for c in space}
+        self.told: set[str] = set()
+        self.pending: dict = {}
+
+    def _tell(self, history):
+        for k, value in history.items():
+            if k in self.told:
+                continue
+            state = self.optuna.trial.TrialState.COMPLETE if value is not None else self.optuna.trial.TrialState.FAIL
+            if k in self.pending:
+                self.study.tell(self.pending.pop(k), value, state=state)
+            else:  # measured before this strategy existed (a resumed run)
+                self.study.add_trial(self.optuna.trial.create_trial(params=json.loads(k), distributions=self.dists,
+                                                                     value=value, state=state))
+            self.told.add(k)
+
+    def propose(self, history):
+        self._tell(history)
+        left = self.remaining(history)
+        if not left:
+            return None
+        for _ in range(32):  # the model may ask for a pruned or already measured point: tell it and ask again
+            trial = self.study.ask(self.dists)
+            k = key(trial.params)
+            if k in self.by_key and k not in history and k not in self.pending:
+                self.pending[k] = trial  # told when its time arrives in ``history``
+                return self.by_key[k]
+            if history.get(k) is not None:
+                self.study.tell(trial, history[k])
+            else:
+                self.study.tell(trial, state=self.optuna.trial.TrialState.FAIL)
+        return self.rng.choice(left)
+
+
+def make_strategy(name: str, space: list[dict], tunables, seed: int = 0) -> Strategy:
+    classes = {"exhaustive": Exhaustive, "random": RandomSampling, "tpe": TPE}
+    if name not in classes:
+        raise InputError(f"unknown strategy {name!r}: expected one of {', '.join(STRATEGIES)}")
+    return classes[name](space, tunables, seed)
+
+
+# --- the loop ------------------------------------------------------------------------------------------------------
+@dataclass
+class TuneResult:
+    run: int
+    evaluated: int  # by this call
+    total: int  # in the run, including earlier (resumed) calls
+    stop_reason: str
+    best: dict | None  # the store's best evaluation
+    seconds: float
+
+
+def tune(candidate, space: Space, *, evaluate: Callable[[dict], EvalResult], store: RunStore, run: int,
+         strategy: str = "exhaustive", budget: int | None = None, time_limit: float | None = None, seed: int = 0,
+         on_result: Callable[[dict, EvalResult], None] | None = None) -> TuneResult:
+    """Evaluate configurations proposed by ``strategy`` until the space, ``budget`` (evaluations in the run) or
+    ``time_limit`` (seconds of this call) runs out. Configurations already evaluated in ``run`` are skipped."""
+    t0 = time.perf_counter()
+    cand = Candidate.load(candidate)
+    strat = make_strategy(strategy, space.configs, cand.tunables, seed)
+    history = {key(e["config"]): (e["time_us"] if e["status"] == "ok" else None) for e in store.evaluations(run)}
+    done, reason = 0, "space exhausted"
+    status = "interrupted"
+    try:
+        while True:
+            if budget is not None and len(history) >= budget:
+                reason = f"budget of {budget} evaluations reached"
+                break
+            if time_limit is not None and time.perf_counter() - t0 >= time_limit:
+                reason = f"time limit of {time_limit:g} s reached"
+                break
+            cfg = strat.propose(history)
+            if cfg is None:
+                break
+            cid = store.add_candidate(run, cand.baked_source(cfg), config=cfg, proposer=f"tuner:{strategy}")
+            started = time.time()
+            res = evaluate(cfg)
+            store.record_evaluation(cid, status=res.status, time_us=res.time_us, speedup=res.speedup,
+                                    verdict=res.verdict, resources=res.resources, diagnostics=res.diagnostics,
+                                    measurement={**res.measurement, "baseline_us": res.baseline_us},
+                                    started=started, finished=time.time())
+            history[key(cfg)] = res.time_us if res.status == "ok" else None
+            done += 1
+            if on_result:
+                on_result(cfg, res)
+        status = "finished"
+    finally:
+        store.finish_run(run, status, {"stop_reason": reason if status == "finished" else status,
+                                       "space": space.total, "pruned": space.pruned_counts(),
+                                       "evaluations": len(history)})
+    return TuneResult(run, done, len(history), reason, store.best(run), time.perf_counter() - t0)

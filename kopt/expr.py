@@ -117,3 +117,16 @@ def positive_int(value, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise ExprError(f"{what} must be a positive integer, got {value!r} (use cdiv() or // for division)")
     return value
+
+
+def parse_dims(text: str | None, what: str) -> tuple[int, int, int] | None:
+    """``"256"``, ``"16,16"`` or ``"32x8x1"`` -> a 3-tuple of positive ints; None stays None."""
+    if text is None:
+        return None
+    try:
+        parts = [int(p) for p in text.replace("x", ",").split(",") if p.strip()]
+    except ValueError:
+        raise InputError(f"bad {what} {text!r}: expected X[,Y[,Z]] with positive integers")
+    if not 1 <= len(parts) <= 3 or any(p <= 0 for p in parts):
+        raise InputError(f"bad {what} {text!r}: expected X[,Y[,Z]] with positive integers")
+    return tuple(parts + [1] * (3 - len(parts)))  # type: ignore[return-value]

@@ -23,15 +23,3 @@ def parse_defines(values: list[str] | None) -> dict[str, str | None]:
             raise InputError(f"bad -D {v!r}: expected NAME or NAME=VALUE")
         out[k] = val if sep else None
     return out
-
-
-def parse_dims(text: str | None, what: str) -> tuple[int, int, int] | None:
-    if text is None:
-        return None
-    try:
-        parts = [int(p) for p in text.replace("x", ",").split(",") if p.strip()]
-    except ValueError:
-        raise InputError(f"bad {what} {text!r}: expected X[,Y[,Z]] with positive integers")
-    if not 1 <= len(parts) <= 3 or any(p <= 0 for p in parts):
-        raise InputError(f"bad {what} {text!r}: expected X[,Y[,Z]] with positive integers")
-    return tuple(parts + [1] * (3 - len(parts)))  # type: ignore[return-value]

@@ -9,7 +9,8 @@ import typer
 from ..errors import InputError
 from ..render import dumps, to_json, to_sarif, to_text
 from . import app
-from ._common import console, console_err, parse_defines, parse_dims, print_json
+from ..expr import parse_dims
+from ._common import console, console_err, parse_defines, print_json
 
 
 @app.command("check")

@@ -1,7 +1,7 @@
 """What this machine has for kopt, and what each missing piece disables."""
 from __future__ import annotations
 
-import functools
+import importlib
 from dataclasses import asdict, dataclass
 
 
@@ -21,13 +21,6 @@ def _try(fn):
         return fn(), None
     except Exception as exc:  # report, don't raise: doctor must always answer
         return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-
-
-@functools.lru_cache(maxsize=None)
-def cupti_library() -> str | None:
-    import cuda.pathfinder as pf
-
-    return pf.load_nvidia_dynamic_lib("cupti").abs_path
 
 
 def checks() -> list[Check]:
@@ -56,9 +49,9 @@ def checks() -> list[Check]:
                            ("ncu", "kopt profile"), ("compute-sanitizer", "kopt sanitize")):
         path = toolchain.find_tool(tool)
         out.append(Check(tool, path is not None, path or "not found", disables))
-    lib, err = _try(cupti_library)
+    lib, err = _try(toolchain.cupti_library)
     out.append(Check("CUPTI", lib is not None, lib or err, "CUPTI kernel timing (CUDA events are used instead)"))
-    mod, err = _try(lambda: __import__("kopt._harness", fromlist=["ABI_VERSION"]))
+    mod, err = _try(lambda: importlib.import_module("kopt._harness"))
     out.append(Check("timing harness (kopt._harness)", mod is not None,
                      f"ABI {mod.ABI_VERSION}" if mod else err, "kopt bench and timing"))
     return out

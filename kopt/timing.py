@@ -1,7 +1,6 @@
 """Worker side of ``bench``: prepare input sets, hand the launches to the C++ harness, validate what it left behind."""
 from __future__ import annotations
 
-import functools
 import os
 
 import numpy as np
@@ -18,12 +17,12 @@ DEFAULT_OPTIONS = {"min_samples": 10, "min_time": 0.1, "max_time": 10.0, "target
                    "clock_floor": 0.75}
 
 
-@functools.lru_cache(maxsize=None)
 def cupti_library() -> str | None:
-    try:
-        import cuda.pathfinder as pf
+    """libcupti for the harness, or None (the harness then times with CUDA events and says why)."""
+    from .toolchain import cupti_library as find
 
-        return pf.load_nvidia_dynamic_lib("cupti").abs_path
+    try:
+        return find()
     except Exception:
         return None
 

@@ -85,6 +85,14 @@ def find_tool(name: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=None)
+def cupti_library() -> str:
+    """Path of libcupti (pip wheel, else CUDA_HOME via cuda-pathfinder); raises when there is none."""
+    import cuda.pathfinder as pf
+
+    return pf.load_nvidia_dynamic_lib("cupti").abs_path
+
+
 def require_tool(name: str) -> str:
     path = find_tool(name)
     if path is None:

@@ -99,6 +99,10 @@ class Candidate:
             raise InputError(f"{self.name}: configuration {full} violates a restriction ({'; '.join(self.restrictions)})")
         return full
 
+    def defines_for(self, overrides: dict | None = None) -> dict:
+        """The candidate's fixed defines and default tunables, under ``overrides`` (e.g. the user's -D values)."""
+        return {**self.defines, **self.default_config(), **(overrides or {})}
+
     def kernel_expr(self, launch: LaunchDecl, config: dict) -> str:
         out = launch.kernel
         for k, v in config.items():
@@ -125,6 +129,21 @@ class Candidate:
                     line = f"// kopt: tune {name} in [{config[name]}]"
             out.append(line)
         return "\n".join(out) + "\n"
+
+
+def file_defaults(file: Path, defines: dict) -> tuple[dict, list[str] | None]:
+    """For a candidate (a file with '// kopt:' lines): its defines and default tunables under the user's -D values,
+    and its launched kernels; for a plain source, the user's defines only."""
+    try:
+        text = Path(file).read_text()
+    except (OSError, UnicodeDecodeError):
+        return defines, None  # compile/check report the unreadable path
+    if "// kopt:" not in text:
+        return defines, None
+    cand = Candidate.load(Path(file))
+    merged = cand.defines_for(defines)
+    config = {t.name: merged[t.name] for t in cand.tunables}
+    return merged, list(dict.fromkeys(cand.kernel_expr(l, config) for l in cand.launches))
 
 
 def _split_top(text: str, sep: str = ",") -> list[str]:

@@ -136,9 +136,11 @@ class Toolbox:
         """Static analysis for races, barrier divergence, missing syncs, out-of-bounds shared indexing, bank
         conflicts, uncoalesced access and Hopper async hazards, with the operations responsible."""
         from .analyze import analyze
+        from .candidate import file_defaults
         from .expr import parse_dims
 
-        res = analyze(self.ws.resolve(path), block=parse_dims(block, "block"))
+        p = self.ws.resolve(path)
+        res = analyze(p, block=parse_dims(block, "block"), defines=file_defaults(p, {})[0])
         return {"assumed": res.assumed, "errors": sum(d.is_error for d in res.diagnostics),
                 "diagnostics": [d.to_dict() for d in res.diagnostics[:MAX_DIAGNOSTICS]],
                 "truncated": len(res.diagnostics) > MAX_DIAGNOSTICS}

@@ -54,3 +54,11 @@ def test_candidate_compiles_with_its_default_tunables_and_d_overrides():
     default_smem = json.loads(p.stdout)["kernels"]["gemm_f32"]["resources"]["static_smem"]
     p = kopt("compile", task_dir / "baseline.cu", "--arch", "sm_90", "-D", "TILE=32", "--json")
     assert json.loads(p.stdout)["kernels"]["gemm_f32"]["resources"]["static_smem"] == 8192 != default_smem
+
+
+def test_check_analyzes_a_candidate_at_its_default_tunables():
+    """TILE sizes the shared arrays of the gemm baseline: with it known, the analysis is complete and clean."""
+    p = kopt("check", ROOT / "bench" / "tasks" / "gemm_f32" / "baseline.cu", "--json")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["files"][0]["diagnostics"] == []

@@ -6,6 +6,7 @@ from typing import List, Optional
 
 import typer
 
+from ..candidate import file_defaults
 from ..errors import InputError
 from ..render import dumps, to_json, to_sarif, to_text
 from . import app
@@ -34,7 +35,8 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
     for f in files:
         if not f.is_file():
             raise InputError(f"cannot read {f}: no such file")
-        results.append((f, analyze(f, block=b, grid=g, defines=defines, kernels=kernel or None)))
+        merged, _ = file_defaults(f, defines)  # a candidate is analyzed at its default tunables
+        results.append((f, analyze(f, block=b, grid=g, defines=merged, kernels=kernel or None)))
     diags = [d for _, r in results for d in r.diagnostics]
     if sarif:
         print(dumps(to_sarif(diags, tool_name="kopt check")))

@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .. import cache as compile_cache
+from ..candidate import file_defaults
 from ..compiler import compile as kopt_compile
 from ..errors import CompileError
 from ..render import to_json, to_text
@@ -27,25 +28,8 @@ OptionOpt = typer.Option(None, "-X", "--nvrtc-option", help="extra NVRTC option,
 JsonOpt = typer.Option(False, "--json", help="machine-readable output")
 
 
-def candidate_defaults(file: Path, defines: dict) -> tuple[dict, list[str] | None]:
-    """For a candidate (a file with '// kopt: launch' lines): its fixed defines and default tunables under the
-    user's -D values, and its launched kernels; for a plain source, the user's defines only."""
-    from ..candidate import Candidate
-
-    try:
-        text = Path(file).read_text()
-    except OSError:
-        return defines, None  # compile reports the unreadable path
-    if "// kopt:" not in text:
-        return defines, None
-    cand = Candidate.load(Path(file))
-    merged = {**cand.defines, **cand.default_config(), **defines}
-    config = {t.name: merged[t.name] for t in cand.tunables}
-    return merged, list(dict.fromkeys(cand.kernel_expr(l, config) for l in cand.launches))
-
-
 def _compile(file, arch, define, kernel, include, std, nvrtc_option, json_out, ptx=False):
-    defines, launched = candidate_defaults(Path(file), parse_defines(define))
+    defines, launched = file_defaults(Path(file), parse_defines(define))
     try:
         return kopt_compile(Path(file), kernel or launched, arch=arch, defines=defines,
                             include_dirs=include or (), std=std, ptx=ptx, options=nvrtc_option or ())

@@ -37,7 +37,8 @@ def _tool(fn):
 class Toolbox:
     """Tools bound to one workspace. Method names are the tool names; docstrings are their descriptions."""
 
-    NAMES = ("read_candidate", "write_candidate", "list_tasks", "compile", "explain", "check", "evaluate")
+    NAMES = ("kb_search", "kb_show", "read_candidate", "write_candidate", "list_tasks", "compile", "explain", "check",
+             "evaluate", "run_history")
 
     def __init__(self, workspace: str | Path):
         self.ws = Workspace(workspace)
@@ -57,6 +58,39 @@ class Toolbox:
         from .errors import InputError
 
         raise InputError(f"no task {task!r} in the workspace or among kopt's bench tasks")
+
+    @_tool
+    def kb_search(self, query: str, arch: Optional[str] = None, tags: Optional[list[str]] = None,
+                  limit: int = 8) -> dict:
+        """Search kopt's knowledge base (verified kernels, hardware and ISA notes, indexed corpora such as CUTLASS)
+        by words, with optional arch and technique-tag filters (e.g. cp.async, wgmma, tma, shuffle)."""
+        from . import kb
+
+        return {"hits": [h.to_dict() for h in kb.search(query, arch=arch, tags=tags, limit=min(limit, 20))]}
+
+    @_tool
+    def kb_show(self, id: str) -> dict:
+        """One knowledge-base entry by id (from kb_search): its source or note text, tags, arch and metadata."""
+        from . import kb
+
+        entry = kb.show(id)
+        if len(entry["text"]) > MAX_FILE_BYTES // 4:
+            entry["text"] = entry["text"][:MAX_FILE_BYTES // 4] + "\n... (truncated)"
+        return entry
+
+    @_tool
+    def run_history(self, limit: int = 20) -> dict:
+        """What was tried in this workspace's runs and how each scored (newest last)."""
+        from .runstore import RunStore
+
+        store = RunStore(self.ws.root / ".kopt" / "runs.db")
+        rows = []
+        for run in store.list_runs()[-3:]:
+            for e in store.evaluations(run["id"])[-limit:]:
+                rows.append({"run": run["id"], "candidate": e["measurement"].get("path") or e["config"],
+                             "status": e["status"], "time_us": e["time_us"], "speedup": e["speedup"],
+                             "proposer": e["proposer"]})
+        return {"evaluations": rows[-limit:]}
 
     @_tool
     def read_candidate(self, path: str) -> dict:

@@ -64,7 +64,7 @@ def setup(tmp_path):
 
 def script():
     return [
-        turn("Let me look.", ("read_candidate", {"path": "start.cu"})),
+        turn("Let me look.", ("read_candidate", {"path": "start.cu"}), ("kb_search", {"query": "vectorized float4 loads"})),
         turn(("explain", {"path": "start.cu", "arch": "sm_90"}), ("check", {"path": "start.cu"})),
         turn(("write_candidate", {"path": "v1.cu", "text": FASTER}), ("compile", {"path": "v1.cu", "arch": "sm_90"})),
         turn(("evaluate", {"task": "vector_add", "path": "v1.cu"})),
@@ -85,13 +85,17 @@ def test_tools_run_for_real_and_everything_is_stored(setup):
     texts = [b["content"] for b in results.values()]
     assert any('"128-bit"' in t or '"32-bit"' in t for t in texts)  # explain ran for real
     assert any('"registers"' in t for t in texts)  # compile ran for real
+    assert any('"hits"' in t and '"tags"' in t for t in texts)  # the knowledge base was searched for real
     refused = [b for b in results.values() if "outside the workspace" in b["content"]]
     assert refused and refused[0]["is_error"] and not (ws.parent / "outside.cu").exists()
     assert agent.progress.best_speedup == 1.25 and agent.progress.turns == 6
     assert agent.progress.input_tokens == 6000
     assert store.best(run)["speedup"] == 1.25
     assert len([t for t in store.turns(run) if t["role"] == "assistant"]) == 6
-    assert {s["name"] for s in tool_specs(box)} >= {"compile", "evaluate", "write_candidate"}
+    assert {s["name"] for s in tool_specs(box)} >= {"compile", "evaluate", "write_candidate", "kb_search",
+                                                    "run_history"}
+    history = box.run_history()["evaluations"]
+    assert [(h["candidate"], h["speedup"]) for h in history] == [("v1.cu", 1.25)]
 
 
 def test_budgets_and_stop_rules_end_the_run(setup):

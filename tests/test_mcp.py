@@ -41,7 +41,8 @@ async def _session_run(workspace: Path):
 def test_mcp_server_lists_and_calls_tools(tmp_path):
     names, wrote, outside, compiled, explained, read, tasks = asyncio.run(
         asyncio.wait_for(_session_run(tmp_path), 120))
-    assert {"compile", "explain", "check", "evaluate", "read_candidate", "write_candidate", "list_tasks"} <= names
+    assert {"compile", "explain", "check", "evaluate", "read_candidate", "write_candidate", "list_tasks",
+            "kb_search", "kb_show", "run_history"} <= names
     assert wrote["ok"] and (tmp_path / "k" / "copy.cu").read_text() == KERNEL
     assert not outside["ok"] and "outside the workspace" in outside["error"]
     assert not (tmp_path.parent / "escape.cu").exists()

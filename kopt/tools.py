@@ -38,7 +38,7 @@ class Toolbox:
     """Tools bound to one workspace. Method names are the tool names; docstrings are their descriptions."""
 
     NAMES = ("kb_search", "kb_show", "read_candidate", "write_candidate", "list_tasks", "compile", "explain", "check",
-             "evaluate", "run_history")
+             "evaluate", "run_history", "profile", "sanitize")
 
     def __init__(self, workspace: str | Path):
         self.ws = Workspace(workspace)
@@ -198,3 +198,31 @@ class Toolbox:
         return {"correct": r.candidate.correct, "status": r.candidate.status, "shapes": shapes,
                 "diagnostics": [d.to_dict() for d in (r.candidate.diagnostics + r.diagnostics)[:MAX_DIAGNOSTICS]],
                 "warnings": r.warnings[:5]}
+
+    @_tool
+    def profile(self, task: str, path: str, shape: Optional[str] = None) -> dict:
+        """Profile a candidate under Nsight Compute at one shape (default: the timed one): bottleneck class per
+        kernel (memory / compute / latency / launch), speed-of-light %, occupancy and its limiter, top warp stalls,
+        DRAM bytes vs the task's work model, hottest source lines, and findings. Needs a GPU and ncu."""
+        from .profile import profile
+
+        t = self._task(task)
+        p = profile(t, self.ws.resolve(path), shape=t.find_shape(shape)[0] if shape else None)
+        d = p.to_dict()
+        d["diagnostics"] = d["diagnostics"][:MAX_DIAGNOSTICS]
+        return d
+
+    @_tool
+    def sanitize(self, task: str, path: str, tool: str = "memcheck", shape: Optional[str] = None) -> dict:
+        """Run a candidate under compute-sanitizer (tool: memcheck, racecheck, synccheck, initcheck or all) and
+        merge its reports with static analysis: each finding is confirmed, dynamic-only, static-only or unchecked,
+        with source lines, threads and blocks. Needs a GPU and compute-sanitizer."""
+        from .sanitize import sanitize
+
+        t = self._task(task)
+        r = sanitize(t, self.ws.resolve(path), tools=[x.strip() for x in tool.split(",")],
+                     shape=t.find_shape(shape)[0] if shape else None)
+        d = r.to_dict()
+        d["truncated"] = len(d["diagnostics"]) > MAX_DIAGNOSTICS
+        d["diagnostics"] = d["diagnostics"][:MAX_DIAGNOSTICS]
+        return d

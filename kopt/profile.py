@@ -1,0 +1,415 @@
+"""``kopt.profile``: run a candidate once under Nsight Compute and say why it is as fast as it is.
+
+The run-once process (``kopt.run_once``) launches the declared sequence after a warm-up; ncu profiles one launch of
+each declared kernel (``--launch-skip K --launch-count K``, ``--clock-control none``) into a report, which is then
+read back as CSV (``--page raw``, and ``--page source --print-source cuda`` for hot lines). The parser accepts both
+ncu CSV layouts: the wide one (a row of metric names, a row of units, a row per kernel) and the long one
+(``"Metric Name","Metric Unit","Metric Value"`` per row), raw metric names or the details page's display names.
+
+Bottleneck rule (per kernel, in order):
+  1. launch-bound  — the kernel runs under 5 µs: launch and ramp-up cost dominate;
+  2. memory-bound  — max(memory SOL %, compute SOL %) >= 60 and memory SOL >= compute SOL;
+  3. compute-bound — the same with compute SOL above memory SOL;
+  4. latency-bound — neither unit reaches 60 % of peak: warps mostly wait (see the stall reasons).
+60 % is Nsight Compute's own threshold below which a kernel is said not to use the GPU's throughput well.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import subprocess
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .diagnostic import Diagnostic, Location, Severity
+from .errors import GpuUnavailableError, KoptError, ToolchainError
+
+SECTIONS = ("SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "LaunchStats", "WarpStateStats",
+            "SchedulerStats", "SourceCounters")
+LAUNCH_BOUND_US = 5.0
+BUSY_PCT = 60.0
+EXCESS_RATIO = 1.5
+
+# key -> (unit kind, names: raw metric first, then the details page's display names)
+METRICS = {
+    "duration": ("time", ("gpu__time_duration.sum", "Duration")),
+    "sol_compute": ("pct", ("sm__throughput.avg.pct_of_peak_sustained_elapsed", "Compute (SM) Throughput")),
+    "sol_memory": ("pct", ("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "Memory Throughput")),
+    "dram_pct": ("pct", ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM Throughput")),
+    "dram_read": ("bytes", ("dram__bytes_read.sum",)),
+    "dram_write": ("bytes", ("dram__bytes_write.sum",)),
+    "l1_hit": ("pct", ("l1tex__t_sector_hit_rate.pct", "L1/TEX Hit Rate")),
+    "l2_hit": ("pct", ("lts__t_sector_hit_rate.pct", "L2 Hit Rate")),
+    "occ_achieved": ("pct", ("sm__warps_active.avg.pct_of_peak_sustained_active", "Achieved Occupancy")),
+    "occ_theoretical": ("pct", ("sm__maximum_warps_per_active_cycle_pct", "Theoretical Occupancy")),
+    "limit_registers": ("count", ("launch__occupancy_limit_registers", "Block Limit Registers")),
+    "limit_shared": ("count", ("launch__occupancy_limit_shared_mem", "Block Limit Shared Mem")),
+    "limit_warps": ("count", ("launch__occupancy_limit_warps", "Block Limit Warps")),
+    "limit_blocks": ("count", ("launch__occupancy_limit_blocks", "Block Limit SM")),
+    "registers": ("count", ("launch__registers_per_thread", "Registers Per Thread")),
+    "block_size": ("count", ("launch__block_size", "Block Size")),
+    "grid_size": ("count", ("launch__grid_size", "Grid Size")),
+    "waves": ("count", ("launch__waves_per_multiprocessor", "Waves Per SM")),
+    "issue_active": ("pct", ("smsp__issue_active.avg.pct_of_peak_sustained_active", "Issue Slots Busy")),
+}
+EXTRA_METRICS = ("dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sector_hit_rate.pct",
+                 "l1tex__t_sector_hit_rate.pct")
+LIMITERS = {"limit_warps": "warps (block size)", "limit_blocks": "blocks per SM", "limit_registers": "registers",
+            "limit_shared": "shared memory"}  # in tie-break order: a resource is the limiter only if it alone binds
+STALL = re.compile(r"^smsp__(?:average_warps?_(?:latency_)?issue_stalled_(\w+?)_per_issue_active\.ratio"
+                   r"|pcsamp_warps_issue_stalled_(\w+?)(?:_not_issued)?(?:\.sum)?)$")
+STALLS = {
+    "long_scoreboard": "waiting on a global/local memory load (L1TEX): hide latency with more loads in flight",
+    "short_scoreboard": "waiting on shared memory or a special-function result (MIO)",
+    "barrier": "waiting at __syncthreads for the rest of the block",
+    "membar": "waiting on a memory fence",
+    "wait": "fixed-latency dependency between instructions",
+    "math_pipe_throttle": "the math pipe is busy: compute-bound on that pipe",
+    "mio_throttle": "the shared-memory/special-function queue is full",
+    "lg_throttle": "the local/global memory queue is full: too many narrow memory instructions",
+    "tex_throttle": "the texture/L1TEX queue is full",
+    "not_selected": "eligible but another warp was picked: plenty of parallelism",
+    "selected": "issuing an instruction (not a stall)",
+    "no_instruction": "instruction cache miss or waiting after a branch",
+    "branch_resolving": "waiting for a branch target to resolve",
+    "dispatch_stall": "the dispatcher could not issue (pipeline conflict)",
+    "drain": "waiting for memory stores to drain at exit",
+    "imc_miss": "constant cache miss",
+    "sleeping": "warp is sleeping (nanosleep or yield)",
+    "misc": "miscellaneous hardware reason",
+}
+_BYTES = {"byte": 1, "bytes": 1, "b": 1, "kbyte": 1e3, "kb": 1e3, "mbyte": 1e6, "mb": 1e6, "gbyte": 1e9, "gb": 1e9,
+          "tbyte": 1e12, "kib": 1024, "mib": 1024 ** 2, "gib": 1024 ** 3}
+_TIME_US = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1, "us": 1, "µs": 1, "msecond": 1e3, "ms": 1e3, "second": 1e6,
+            "s": 1e6, "cycle": None}
+
+
+def number(text) -> float | None:
+    """A metric value as a float: thousands separators and stray spaces removed; None when not numeric."""
+    if text is None:
+        return None
+    t = str(text).strip().replace(",", "").replace(" ", "").rstrip("%")
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def _convert(value: float, unit: str, kind: str) -> float | None:
+    u = unit.strip().lower()
+    if kind == "pct":
+        return value if u in ("%", "", "pct", "percent") else None
+    if kind == "bytes":
+        return value * _BYTES[u] if u in _BYTES else (value if u == "" else None)
+    if kind == "time":
+        f = _TIME_US.get(u, 1e-3 if u == "" else None)  # ncu's raw default unit is nanoseconds
+        return value * f if f else None
+    return value
+
+
+# --- parsing --------------------------------------------------------------------------------------------------------
+def _csv_rows(text: str) -> list[list[str]]:
+    lines = [ln for ln in text.splitlines() if ln.startswith('"')]  # drops ==PROF== and program output
+    return list(csv.reader(io.StringIO("\n".join(lines))))
+
+
+def parse_ncu_csv(text: str) -> list[dict]:
+    """Kernels in report order: ``{"id", "name", "metrics": {metric name: (value text, unit)}}``."""
+    kernels: dict[str, dict] = {}
+    header: list[str] | None = None
+    units: list[str] | None = None
+    for row in _csv_rows(text):
+        if "Kernel Name" in row and ("ID" in row or "Metric Name" in row):
+            header, units = row, None
+            continue
+        if header is None:
+            continue
+        rec = dict(zip(header, row))
+        if "Metric Name" in header:  # long layout
+            kid = rec.get("ID", "0")
+            k = kernels.setdefault(kid, {"id": kid, "name": rec.get("Kernel Name", ""), "metrics": {}})
+            name = rec.get("Metric Name", "")
+            k["metrics"].setdefault(name, []).append((rec.get("Metric Value", ""), rec.get("Metric Unit", "")))
+            continue
+        if units is None and not rec.get("ID", "").strip():  # wide layout: the units row
+            units = row
+            continue
+        kid = rec.get("ID", str(len(kernels)))
+        k = kernels.setdefault(kid, {"id": kid, "name": rec.get("Kernel Name", ""), "metrics": {}})
+        for i, col in enumerate(header):
+            if i < len(row) and col not in ("ID", "Kernel Name"):
+                k["metrics"].setdefault(col, []).append((row[i], units[i] if units and i < len(units) else ""))
+    return list(kernels.values())
+
+
+def parse_source_csv(text: str) -> list[tuple[int, float, str]]:
+    """(line, warp-stall samples, source text) from ``--page source --print-source cuda`` CSV; summed over tables."""
+    out: dict[int, list] = {}
+    header = None
+    for row in _csv_rows(text):
+        low = [c.strip().lower() for c in row]
+        if any("sampling" in c for c in low) and any(c in ("source", "#", "line", "line number") for c in low):
+            header = low
+            continue
+        if header is None:
+            continue
+        rec = dict(zip(header, row))
+        line = next((number(rec[c]) for c in ("line", "line number", "#") if c in rec), None)
+        samp_col = next((c for c in header if "warp stall sampling (all" in c), None) or \
+            next((c for c in header if "sampling" in c), None)
+        samples = number(rec.get(samp_col)) if samp_col else None
+        if line is None or not samples:
+            continue
+        slot = out.setdefault(int(line), [0.0, rec.get("source", "")])
+        slot[0] += samples
+    return sorted(((ln, s, src) for ln, (s, src) in out.items()), key=lambda t: -t[1])
+
+
+# --- the Profile model --------------------------------------------------------------------------------------------
+@dataclass
+class KernelProfile:
+    name: str
+    bottleneck: str = "unknown"  # memory | compute | latency | launch
+    figures: dict = field(default_factory=dict)  # the curated keys of METRICS, in µs / % / bytes / counts
+    limiter: str | None = None
+    stalls: list = field(default_factory=list)  # [{"reason", "value", "meaning"}], largest first
+    line: int = 0  # the launch declaration in the candidate
+
+    def get(self, key):
+        return self.figures.get(key)
+
+
+@dataclass
+class Profile:
+    task: str
+    candidate: str
+    shape: str
+    kernels: list[KernelProfile]
+    work_bytes: float | None = None
+    dram_bytes: float | None = None
+    hot_lines: list = field(default_factory=list)  # [{"line", "samples", "source"}]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def excess_ratio(self) -> float | None:
+        if self.work_bytes and self.dram_bytes is not None:
+            return self.dram_bytes / self.work_bytes
+        return None
+
+    def to_dict(self) -> dict:
+        return {"task": self.task, "candidate": self.candidate, "shape": self.shape,
+                "kernels": [asdict(k) for k in self.kernels], "work_bytes": self.work_bytes,
+                "dram_bytes": self.dram_bytes, "excess_ratio": self.excess_ratio, "hot_lines": self.hot_lines,
+                "diagnostics": [d.to_dict() for d in self.diagnostics], "notes": self.notes}
+
+
+def _pick(metrics: dict, key: str):
+    kind, names = METRICS[key]
+    for name in names:
+        for value, unit in metrics.get(name, []):
+            v = number(value)
+            if v is not None:
+                v = _convert(v, unit, kind)
+                if v is not None:
+                    return v
+    return None
+
+
+def classify(f: dict) -> str:
+    """The bottleneck class of one kernel from its figures (see the module docstring for the rule)."""
+    dur, mem, comp = f.get("duration"), f.get("sol_memory"), f.get("sol_compute")
+    if dur is not None and dur < LAUNCH_BOUND_US:
+        return "launch"
+    if mem is None and comp is None:
+        return "unknown"
+    mem, comp = mem or 0.0, comp or 0.0
+    if max(mem, comp) >= BUSY_PCT:
+        return "memory" if mem >= comp else "compute"
+    return "latency"
+
+
+def limiter(f: dict) -> str | None:
+    """What caps theoretical occupancy: the smallest of ncu's per-SM block limits; None at full occupancy."""
+    if f.get("occ_theoretical") is not None and f["occ_theoretical"] >= 99.5:
+        return None
+    limits = [(f[k], i, LIMITERS[k]) for i, k in enumerate(LIMITERS) if f.get(k) is not None]
+    return min(limits)[2] if limits else None
+
+
+def kernel_profile(raw: dict) -> KernelProfile:
+    m = raw["metrics"]
+    figures = {k: v for k in METRICS if (v := _pick(m, k)) is not None}
+    stalls = {}
+    for name, values in m.items():
+        hit = STALL.match(name)
+        v = number(values[0][0]) if values else None
+        if hit and v is not None:
+            reason = hit.group(1) or hit.group(2)
+            if reason != "selected" and (hit.group(1) or reason not in stalls):
+                stalls[reason] = v
+    kp = KernelProfile(raw["name"], figures=figures, limiter=limiter(figures))
+    kp.bottleneck = classify(figures)
+    kp.stalls = [{"reason": r, "value": round(v, 3), "meaning": STALLS.get(r, "")}
+                 for r, v in sorted(stalls.items(), key=lambda kv: -kv[1])[:5] if v > 0]
+    return kp
+
+
+def build(task_name: str, candidate: str, shape: str, raw_csv: str, source_csv: str = "", *,
+          work_bytes: float | None = None, launch_lines=(), source_text: str | None = None) -> Profile:
+    """A Profile (with its Diagnostics) from ncu's CSV texts. ``launch_lines`` are the declared launches' lines."""
+    kernels = [kernel_profile(k) for k in parse_ncu_csv(raw_csv)]
+    for k, line in zip(kernels, launch_lines):
+        k.line = line
+    reads = [k.get("dram_read") for k in kernels]
+    writes = [k.get("dram_write") for k in kernels]
+    dram = sum(x or 0 for x in reads + writes) if any(x is not None for x in reads + writes) else None
+    prof = Profile(task_name, candidate, shape, kernels, work_bytes, dram)
+    src = source_text.splitlines() if source_text is not None else None
+    for line, samples, text in parse_source_csv(source_csv):
+        if src is not None and text.strip() and not (0 < line <= len(src) and src[line - 1].strip() == text.strip()):
+            continue  # a line of an included header, not of the candidate
+        prof.hot_lines.append({"line": line, "samples": samples, "source": text.strip()[:120]})
+        if len(prof.hot_lines) == 5:
+            break
+    if not kernels:
+        prof.notes.append("ncu reported no kernel: nothing was profiled")
+    prof.diagnostics = findings(prof)
+    return prof
+
+
+# --- findings ------------------------------------------------------------------------------------------------------
+def _pct(v) -> str:
+    return "n/a" if v is None else f"{v:.0f} %"
+
+
+def findings(p: Profile) -> list[Diagnostic]:
+    out = []
+    for k in p.kernels:
+        loc = [Location(p.candidate, k.line, role="launch")] if k.line else []
+        f = k.figures
+        top = k.stalls[0] if k.stalls else None
+        stall_txt = f"; top stall: {top['reason']} ({top['meaning']})" if top else ""
+        if k.bottleneck == "memory":
+            out.append(Diagnostic("profile.memory-bound", Severity.NOTE,
+                                  f"{k.name}: memory-bound at {_pct(f.get('sol_memory'))} of peak memory throughput "
+                                  f"(DRAM {_pct(f.get('dram_pct'))}, compute {_pct(f.get('sol_compute'))})", loc,
+                                  hint="move fewer bytes: fuse passes, reuse data from shared memory or registers, "
+                                       "use narrower types; near 80-90 % the kernel is at its memory roofline"))
+        elif k.bottleneck == "compute":
+            out.append(Diagnostic("profile.compute-bound", Severity.NOTE,
+                                  f"{k.name}: compute-bound at {_pct(f.get('sol_compute'))} of peak SM throughput "
+                                  f"(memory {_pct(f.get('sol_memory'))})", loc,
+                                  hint="do less arithmetic per result, or move it to faster pipes (tensor cores, "
+                                       "FMA instead of separate mul/add, fewer integer index computations)"))
+        elif k.bottleneck == "latency":
+            out.append(Diagnostic("profile.latency-bound", Severity.WARNING,
+                                  f"{k.name}: latency-bound: memory at {_pct(f.get('sol_memory'))} and compute at "
+                                  f"{_pct(f.get('sol_compute'))} of peak{stall_txt}", loc,
+                                  hint="give each SM more independent work: more warps (occupancy), more loads in "
+                                       "flight per thread (unrolling, vector loads), fewer barriers"))
+        elif k.bottleneck == "launch":
+            out.append(Diagnostic("profile.launch-bound", Severity.NOTE,
+                                  f"{k.name}: runs {f.get('duration', 0):.2f} µs, too short to load the GPU; launch "
+                                  f"overhead dominates", loc,
+                                  hint="fuse this launch with its neighbours, or profile a larger shape (--shape)"))
+        theo, ach = f.get("occ_theoretical"), f.get("occ_achieved")
+        if theo is not None and theo < 50 and k.limiter in ("registers", "shared memory"):
+            what = (f"{f['registers']:.0f} registers per thread" if k.limiter == "registers" and f.get("registers")
+                    else k.limiter)
+            out.append(Diagnostic("profile.occupancy-limited", Severity.WARNING,
+                                  f"{k.name}: theoretical occupancy {_pct(theo)} (achieved {_pct(ach)}), limited by "
+                                  f"{what}", loc, witness={"limiter": k.limiter, "theoretical": theo, "achieved": ach},
+                                  hint="cap registers with __launch_bounds__(threads, minBlocks) or keep fewer values "
+                                       "live" if k.limiter == "registers" else
+                                  "use smaller shared-memory tiles or fewer pipeline stages"))
+        elif theo is not None and ach is not None and theo >= 50 and ach < 0.6 * theo and k.bottleneck == "latency":
+            out.append(Diagnostic("profile.occupancy-limited", Severity.NOTE,
+                                  f"{k.name}: achieved occupancy {_pct(ach)} is well below the theoretical "
+                                  f"{_pct(theo)}: too few blocks ({f.get('waves', 0):.2f} waves) or unbalanced work",
+                                  loc, witness={"limiter": "grid or imbalance", "theoretical": theo, "achieved": ach},
+                                  hint="launch more, smaller blocks or balance work across blocks"))
+    ratio = p.excess_ratio
+    if ratio is not None and ratio >= EXCESS_RATIO:
+        locs = [Location(p.candidate, h["line"], role="hot") for h in p.hot_lines[:3]]
+        out.append(Diagnostic("profile.excess-dram-traffic", Severity.WARNING,
+                              f"DRAM traffic {p.dram_bytes / 1e6:.1f} MB is {ratio:.1f}x the task's work model "
+                              f"({p.work_bytes / 1e6:.1f} MB): re-reads or uncoalesced traffic", locs,
+                              witness={"dram_bytes": p.dram_bytes, "work_bytes": p.work_bytes,
+                                       "ratio": round(ratio, 2)},
+                              hint="make each warp read contiguous 128-byte segments, read each input once "
+                                   "(stage reused tiles in shared memory)"))
+    return out
+
+
+# --- running ncu ---------------------------------------------------------------------------------------------------
+def _run(cmd: list[str], cwd: str | None, timeout: float) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise KoptError(f"{Path(cmd[0]).name} did not finish within {timeout:g} s")
+
+
+def tool_failure(tool: str, proc: subprocess.CompletedProcess) -> None:
+    """Turn the tools' known failure modes into one-line errors (exit 2, or 1 when the candidate failed)."""
+    from .run_once import failure
+
+    text = proc.stdout + "\n" + proc.stderr
+    if "ERR_NVGPUCTRPERM" in text:
+        raise ToolchainError(f"{tool}: access to GPU performance counters is not permitted (ERR_NVGPUCTRPERM): run "
+                             "as root or load the driver with NVreg_RestrictProfilingToAdminUsers=0")
+    why = failure(text)
+    if why and why[0] == "no-gpu":
+        raise GpuUnavailableError(f"no usable GPU: {why[1]}")
+    if why:
+        raise RunFailed(f"the candidate failed under {tool} ({why[0]}): {why[1]}")
+    errors = [ln.strip() for ln in text.splitlines() if ln.startswith("==ERROR==")]
+    if errors:
+        raise ToolchainError(f"{tool}: {errors[0][len('==ERROR=='):].strip()}")
+
+
+class RunFailed(KoptError):
+    """The candidate itself failed (fault, bad launch) while a tool was watching it."""
+
+    exit_code = 1
+
+
+def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: float = 600.0) -> Profile:
+    """Profile ``candidate`` on ``task`` at ``shape`` (default: the first timed shape). Needs ncu and a GPU."""
+    from .device import probe
+    from .run_once import build_request, command, write_request
+    from .toolchain import find_tool
+
+    ncu = find_tool("ncu")
+    if ncu is None:
+        raise ToolchainError("ncu (Nsight Compute) not found: install it with the CUDA toolkit and put it on PATH "
+                             "or set CUDA_HOME")
+    info, why = probe()
+    if info is None:
+        raise GpuUnavailableError(f"kopt profile needs a GPU: {why}")
+    request, cand, art = build_request(task, candidate, shape=shape, config=config, arch=arch, warmup=1)
+    n = len(request["plan"].launches)
+    cwd = str(Path(cand.path).parent) if getattr(cand, "path", None) else None
+    with tempfile.TemporaryDirectory(prefix="kopt-profile-") as tmp:
+        req = write_request(request, tmp)
+        rep = str(Path(tmp, "profile"))
+        cmd = [ncu, "--clock-control", "none", "--launch-skip", str(n), "--launch-count", str(n),
+               *[a for s in SECTIONS for a in ("--section", s)], "--metrics", ",".join(EXTRA_METRICS),
+               "--import-source", "yes", "-f", "-o", rep, *command(req)]
+        proc = _run(cmd, cwd, timeout)
+        tool_failure("ncu", proc)
+        if proc.returncode != 0 or not Path(rep + ".ncu-rep").exists():
+            tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-1:] or ["no output"]
+            raise RunFailed(f"ncu exited with code {proc.returncode}: {tail[0]}")
+        raw = _run([ncu, "--import", rep + ".ncu-rep", "--csv", "--page", "raw"], cwd, timeout)
+        tool_failure("ncu", raw)
+        src = _run([ncu, "--import", rep + ".ncu-rep", "--csv", "--page", "source", "--print-source", "cuda"], cwd,
+                   timeout)
+    work = task.work_figures(request["shape"]).get("bytes") if task.work else None
+    prof = build(task.name, cand.name, request["shape"].label, raw.stdout, src.stdout if src.returncode == 0 else "",
+                 work_bytes=work, launch_lines=[lp.line for lp in request["plan"].launches], source_text=cand.source)
+    if src.returncode != 0:
+        prof.notes.append("ncu could not print the source page: no hot lines")
+    return prof

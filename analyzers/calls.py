@@ -153,7 +153,7 @@ def handle_call(b, n, name: str, short: str):
         return None
     # ---- Ampere pipeline primitives and Hopper helpers
     if short == "__pipeline_memcpy_async" and len(args) >= 3:
-        d, s, sz = b.rval(args[0]), b.rval(args[1]), b.ival(args[2])
+        d, _src, sz = b.rval(args[0]), b.rval(args[1]), b.ival(args[2])
         if isinstance(d, Ptr):
             b.async_op("cp_async", n, ptr=d, size=sz.val if sym.is_const(sz) else None)
         return None

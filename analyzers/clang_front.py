@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from .ast import Func, Loc, Node, TypeInfo, Unit
+from .launch import split_top
 
 HERE = Path(__file__).parent
 DECLS = HERE / "cuda_decls.h"
@@ -333,7 +334,7 @@ class _Conv:
             t = self.text(callee)
             m = re.search(r"<(.*)>\s*$", t)
             if m:
-                targs = _split_targs(m.group(1))
+                targs = split_top(m.group(1))
         if not args and ch[1:]:
             args = [x for x in ch[1:] if x.kind.is_expression()]
         ty = self.typeinfo(c.type)
@@ -526,23 +527,6 @@ def _unquote(s: str) -> str:
     return s.replace("\\n", "\n").replace("\\t", "\t").replace('\\"', '"')
 
 
-def _split_targs(s: str) -> list[str]:
-    out, depth, cur = [], 0, ""
-    for ch in s:
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur.strip())
-    return out
-
-
 def _is_constexpr(ref) -> bool:
     if ref is None:
         return False
@@ -624,12 +608,10 @@ def _func(conv: _Conv, c, source: str) -> Func | None:
                if x.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER)]
     lb = None
     if kernel:
-        head = conv.text(c).split("(", 1)
         start = c.extent.start
         line_text = "\n".join(conv.lines[max(start.line - 3, 0): c.location.line])
         m = _LB.search(line_text)
         if m:
             lb = m.group(1).strip()
-        del head
     return Func(name=c.spelling, params=params, body=conv.stmt(body), kernel=kernel, loc=conv.loc(c),
                 tparams=tparams, launch_bounds=lb)

@@ -140,7 +140,7 @@ def _wanted(kernels):
         k = k.replace(" ", "")
         if "<" in k:
             name, t = k.split("<", 1)
-            out[name] = launchmod._split_top(t.rsplit(">", 1)[0])
+            out[name] = launchmod.split_top(t.rsplit(">", 1)[0])
         else:
             out[k] = []
     return out

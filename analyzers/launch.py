@@ -109,7 +109,8 @@ def evaluate(expr: str, env: dict[str, str | int | None], depth: int = 0):
         return None
 
 
-def _split_top(text: str, sep: str = ",") -> list[str]:
+def split_top(text: str, sep: str = ",") -> list[str]:
+    """Split on ``sep`` outside brackets (template arguments, launch tuples)."""
     out, depth, cur = [], 0, ""
     for ch in text:
         if ch in "([<":
@@ -164,9 +165,9 @@ def annotations(source: str) -> list[Annotation]:
         name, targs = full, []
         if "<" in full:
             name, t = full.split("<", 1)
-            targs = _split_top(t.rsplit(">", 1)[0])
+            targs = split_top(t.rsplit(">", 1)[0])
         kv = _kv(m.group("rest"))
-        out.append(Annotation(name, targs, _split_top(kv.get("grid", "")), _split_top(kv.get("block", "")),
+        out.append(Annotation(name, targs, split_top(kv.get("grid", "")), split_top(kv.get("block", "")),
                               kv.get("smem")))
     return out
 
@@ -182,7 +183,7 @@ def tunables(source: str) -> set[str]:
 
 
 def instantiations(source: str) -> dict[str, list[str]]:
-    return {m.group(1): _split_top(m.group(2)) for m in _INST.finditer(source)}
+    return {m.group(1): split_top(m.group(2)) for m in _INST.finditer(source)}
 
 
 def _dims(texts: list[str], env) -> tuple:

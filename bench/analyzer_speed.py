@@ -7,12 +7,8 @@ its N runs. Reported: median and p95 over files, the cold first call, and per-ru
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
-import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,17 +18,13 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from analyzer_labels import corpus_files, observed, parse_labels  # noqa: E402
 
+import envelope  # noqa: E402
+
 TARGET_MEDIAN_MS = 50.0
 RULES = ["race.shared", "race.global", "barrier.divergent", "sync.missing", "warp.implicit-sync", "bounds.shared",
          "bank-conflict", "coalescing", "async.proxy-fence", "async.cp-async-wait", "async.mbarrier-phase"]
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout.strip()
-    except Exception:
-        return "unknown"
 
 
 def _pct(xs, q):
@@ -84,18 +76,10 @@ def main(argv=None):
                "target_median_ms": TARGET_MEDIAN_MS,
                "meets_target": statistics.median(times) <= TARGET_MEDIAN_MS,
                "bank_conflict_degrees_exact": f"{sum(a == b for a, b in degrees)}/{len(degrees)}"}
-    out = {
-        "benchmark": "analyzer_speed",
-        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "commit": _commit(),
-        "device": {"name": "cpu", "processor": platform.processor() or platform.machine(),
-                   "cores": os.cpu_count(), "python": platform.python_version()},
-        "method": (f"tests/analyzers/corpus/*.cu, each analyzed once to warm up then {args.repeat} times "
-                   f"(median per file; every pass, libclang front end); summary over files"),
-        "results": [{"summary": summary}, {"accuracy": accuracy}, {"per_file": per_file}],
-    }
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=2) + "\n")
+    envelope.write(args.out, "analyzer_speed",
+                   f"tests/analyzers/corpus/*.cu, each analyzed once to warm up then {args.repeat} times "
+                   f"(median per file; every pass, libclang front end); summary over files",
+                   [{"summary": summary}, {"accuracy": accuracy}, {"per_file": per_file}], envelope.cpu_device())
     print(json.dumps(summary, indent=2))
     for a in accuracy:
         print(f"  {a['rule']:24s} labeled={a['labeled']:3d} precision={a['precision']} recall={a['recall']}")

@@ -7,14 +7,13 @@ Runs on the CPU (no GPU needed). Each figure is the median of several runs in on
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import statistics
-import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+import envelope
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMPLE = (ROOT / "tests" / "data" / "copy_float4.cu").read_text()
@@ -61,19 +60,9 @@ def main() -> None:
         pch, pch_s = _median_ms(lambda: kopt.compile(CUTE, arch="sm_90", use_cache=False, options=opts), n)
         results.append({"case": "CuTe kernel, cold, NVRTC automatic PCH (-pch) reused", "median_ms": round(pch, 1),
                         "samples_ms": pch_s})
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                                text=True).stdout.strip()
-    except OSError:
-        commit = ""
-    envelope = {
-        "benchmark": "compile_speed", "date": time.strftime("%Y-%m-%d"), "commit": commit,
-        "device": {"name": f"cpu: {platform.processor() or platform.machine()}", "cores": os.cpu_count(),
-                   "driver": None},
-        "method": f"kopt.compile in one process, NVRTC {nvrtc_version()}, arch sm_90, median of runs after a warm-up",
-        "results": results,
-    }
-    Path(args.out).write_text(json.dumps(envelope, indent=2) + "\n")
+    envelope.write(args.out, "compile_speed",
+                   f"kopt.compile in one process, NVRTC {nvrtc_version()}, arch sm_90, median of runs after a warm-up",
+                   results, envelope.cpu_device())
     for r in results:
         print(f"{r['case']:<55} {r['median_ms']:>9} ms" + (f"  (target {r['target_ms']} ms)" if "target_ms" in r else ""))
 

@@ -7,17 +7,16 @@ Runs in a private KOPT_CACHE_DIR. Each query runs once to warm up, then N times;
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
-import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import envelope
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -25,12 +24,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 TARGET_MEDIAN_MS = 20.0
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout.strip()
-    except Exception:
-        return "unknown"
 
 
 def _measure(queries, repeat) -> dict:
@@ -61,8 +54,7 @@ def main(argv=None):
         out = _run(args)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(out, indent=2) + "\n")
+    envelope.write(args.out, "kb_search_speed", out["method"], out["results"], out["device"])
     print(json.dumps(out["results"], indent=2))
     return 0
 
@@ -83,11 +75,7 @@ def _run(args) -> dict:
         results.append({"corpus": f"project + CUTLASS headers ({include})", "index_build_s": stats["seconds"],
                         "files": stats["files"], "chunks": stats["chunks"], **_measure(queries, args.repeat)})
     return {
-        "benchmark": "kb_search_speed",
-        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-        "commit": _commit(),
-        "device": {"name": "cpu", "processor": platform.processor() or platform.machine(),
-                   "cores": os.cpu_count(), "python": platform.python_version()},
+        "device": envelope.cpu_device(),
         "method": (f"kopt.kb.search(q, limit=10) for the {len(queries)} natural-language queries of tests/test_kb.py;"
                    f" each once to warm up then {args.repeat} times (median per query); summary over queries; "
                    f"target median <= {TARGET_MEDIAN_MS} ms"),

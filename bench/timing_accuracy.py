@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+import envelope
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = r"""
 extern "C" __global__ void scale(const float* __restrict__ x, float* __restrict__ y, long long n) {
@@ -180,9 +182,7 @@ def main() -> None:
         ncu = ncu_times()
     except Exception as exc:  # keep every other figure when ncu's output is unexpected
         ncu = f"ncu failed: {type(exc).__name__}: {exc}"
-    from kopt.device import probe
 
-    info, _ = probe()
     rows = []
     for r, s in zip(kopt_rows, side if side and "error" not in side[0] else [{}] * len(kopt_rows)):
         meds = [run[r["kernel"]] for run in stability]
@@ -190,16 +190,10 @@ def main() -> None:
         rows.append({**r, "ncu_us": ref, "vs_ncu_pct": 100 * (r["median_us"] / ref - 1) if ref else None,
                      "process_medians_us": meds, "spread_5_processes_pct": 100 * (max(meds) / min(meds) - 1),
                      **{k: v for k, v in s.items() if k != "kernel"}})
-    # the GPU machine gets a copy of the tree without .git: KOPT_COMMIT names the commit there
-    commit = os.environ.get("KOPT_COMMIT") or subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                                                             capture_output=True, text=True).stdout
-    doc = {"benchmark": "timing_accuracy", "date": time.strftime("%Y-%m-%d"), "commit": commit.strip(),
-           "device": {"name": info.name if info else "?", "driver": info.driver if info else "?",
-                      "sm_clock_max_mhz": None},
-           "method": "kopt harness (cold: L2 flushed per sample) vs ncu gpu__time_duration (--clock-control none "
-                     "--cache-control all, median of 13 launches) vs triton do_bench (median) vs torch events (warm)",
-           "ncu": ncu if isinstance(ncu, str) else "ok", "results": rows}
-    Path(args.out).write_text(json.dumps(doc, indent=2) + "\n")
+    envelope.write(args.out, "timing_accuracy",
+                   "kopt harness (cold: L2 flushed per sample) vs ncu gpu__time_duration (--clock-control none "
+                   "--cache-control all, median of 13 launches) vs triton do_bench (median) vs torch events (warm)",
+                   rows, envelope.gpu_device(), ncu=ncu if isinstance(ncu, str) else "ok")
     print(f"{'kernel':<18}{'kopt us':>10}{'ncu us':>10}{'diff %':>8}{'spread5 %':>10}{'wall s':>8}{'triton':>10}"
           f"{'torch ev':>10}  stop")
     for r in rows:

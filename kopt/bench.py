@@ -10,8 +10,7 @@ from . import roofline
 from .candidate import Candidate
 from .checker import check, prepare
 from .diagnostic import Diagnostic, Severity
-from .device import probe
-from .errors import GpuUnavailableError
+from .device import require_gpu
 from .plan import resolve
 from .stats import compare, summarize
 from .task import Task
@@ -82,9 +81,7 @@ def bench(task: Task, candidate, *, baseline=None, config: dict | None = None, b
           input_sets: int = 2) -> BenchResult:
     """Check, then time ``candidate`` (and ``baseline``) on ``shapes`` (default: the task's timed shapes)."""
     t0 = time.perf_counter()
-    info, why = probe()
-    if info is None:
-        raise GpuUnavailableError(f"kopt bench needs a GPU: {why}")
+    require_gpu("kopt bench")
     own = worker is None
     worker = worker or WorkerClient()
     try:
@@ -109,9 +106,7 @@ def time_entries(task: Task, entries, result: BenchResult, *, shapes=None, arch=
                  options=None, input_sets: int = 2) -> BenchResult:
     """Time ``entries`` ((role, source, config), candidate first) into ``result``. It does not check correctness:
     ``bench`` checks first; this is the timing half, also used to test the harness against cheating kernels."""
-    info, why = probe()
-    if info is None:
-        raise GpuUnavailableError(f"timing needs a GPU: {why}")
+    info = require_gpu("timing")
     selected = list(shapes) if shapes is not None else task.timed_shapes
     payload = []
     for role, src, cfg in entries:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from . import cache
-from .archs import SUPPORTED, limits
+from .archs import limits
 from .artifact import Artifact, KernelInfo
 from .device import default_arch
 from .diagnostic import Diagnostic, Severity

@@ -53,6 +53,16 @@ def probe() -> tuple[GpuInfo | None, str]:
         return None, f"CUDA driver unavailable: {exc}"
 
 
+def require_gpu(what: str) -> GpuInfo:
+    """The GPU, or a one-line ``GpuUnavailableError`` saying that ``what`` needs one and why there is none."""
+    from .errors import GpuUnavailableError
+
+    info, why = probe()
+    if info is None:
+        raise GpuUnavailableError(f"{what} needs a GPU: {why}")
+    return info
+
+
 def default_arch() -> str:
     """``KOPT_ARCH`` if set, else the current GPU's arch, else sm_90."""
     env = os.environ.get("KOPT_ARCH")

@@ -378,17 +378,12 @@ class RunFailed(KoptError):
 
 def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: float = 600.0) -> Profile:
     """Profile ``candidate`` on ``task`` at ``shape`` (default: the first timed shape). Needs ncu and a GPU."""
-    from .device import probe
+    from .device import require_gpu
     from .run_once import build_request, command, write_request
-    from .toolchain import find_tool
+    from .toolchain import require_tool
 
-    ncu = find_tool("ncu")
-    if ncu is None:
-        raise ToolchainError("ncu (Nsight Compute) not found: install it with the CUDA toolkit and put it on PATH "
-                             "or set CUDA_HOME")
-    info, why = probe()
-    if info is None:
-        raise GpuUnavailableError(f"kopt profile needs a GPU: {why}")
+    ncu = require_tool("ncu")
+    require_gpu("kopt profile")
     request, cand, art = build_request(task, candidate, shape=shape, config=config, arch=arch, warmup=1)
     n = len(request["plan"].launches)
     cwd = str(Path(cand.path).parent) if getattr(cand, "path", None) else None

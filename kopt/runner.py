@@ -12,11 +12,11 @@ import numpy as np
 
 from .compare import compare_output, diagnose, mutated_inputs
 from .diagnostic import Diagnostic, Location, Severity
-from .dtypes import DType, dtype, poison_array
-from .gpu import CudaError, DeviceBuffer, GpuSession, PackedParams
+from .dtypes import DType, dtype
+from .gpu import DeviceBuffer, GpuSession, PackedParams
 from .inputs import generate
 from .plan import LaunchPlan, RunPlan
-from .task import Arg, Shape, Task
+from .task import Shape, Task
 
 _PACK = {"f32": "<f", "f64": "<d", "i32": "<i", "i64": "<q", "u32": "<I", "u64": "<Q", "i16": "<h", "u16": "<H",
          "i8": "<b", "u8": "<B"}

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .diagnostic import Diagnostic, Location, Severity
-from .errors import GpuUnavailableError, InputError, ToolchainError
+from .errors import GpuUnavailableError, InputError
 
 TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
 PRINT_LIMIT = 100
@@ -263,22 +263,17 @@ def _small_shape(task):
 def sanitize(task, candidate, *, tools=("memcheck",), shape=None, config=None, arch=None, static: bool = True,
              timeout: float = 600.0) -> SanitizeResult:
     """Run ``candidate`` under each of ``tools`` (at a small shape by default) and merge with static analysis."""
-    from .device import probe
+    from .device import require_gpu
     from .profile import _run, tool_failure
     from .run_once import build_request, command, failure, write_request
-    from .toolchain import find_tool
+    from .toolchain import require_tool
 
     tools = list(TOOLS if "all" in tools else tools)
     bad = [t for t in tools if t not in TOOLS]
     if bad:
         raise InputError(f"unknown sanitizer tool {bad[0]!r}: expected one of {', '.join(TOOLS)} or all")
-    exe = find_tool("compute-sanitizer")
-    if exe is None:
-        raise ToolchainError("compute-sanitizer not found: install it with the CUDA toolkit and put it on PATH or "
-                             "set CUDA_HOME")
-    info, why = probe()
-    if info is None:
-        raise GpuUnavailableError(f"kopt sanitize needs a GPU: {why}")
+    exe = require_tool("compute-sanitizer")
+    require_gpu("kopt sanitize")
     shape = shape or _small_shape(task)
     found: list[Diagnostic] = []
     res = SanitizeResult(task.name, "", shape.label, tools, [])

@@ -7,7 +7,6 @@ import numpy as np
 
 from .compare import compare_output
 from .diagnostic import Diagnostic, Location, Severity
-from .dtypes import dtype
 from .inputs import generate
 from .runner import CheckRunner, Prepared
 from .task import Shape, Task

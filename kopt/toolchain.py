@@ -93,10 +93,16 @@ def cupti_library() -> str:
     return pf.load_nvidia_dynamic_lib("cupti").abs_path
 
 
+_INSTALL = {"nvdisasm": "the nvidia-cuda-nvdisasm wheel", "cuobjdump": "the nvidia-cuda-cuobjdump wheel",
+            "ncu": "Nsight Compute (CUDA toolkit)", "compute-sanitizer": "the CUDA toolkit"}
+
+
 def require_tool(name: str) -> str:
+    """Path of a CUDA tool, or a one-line ``ToolchainError`` saying how to get it."""
     path = find_tool(name)
     if path is None:
-        raise ToolchainError(f"{name} not found: install the nvidia-cuda-{name} wheel or set CUDA_HOME")
+        raise ToolchainError(f"{name} not found: install {_INSTALL.get(name, 'the CUDA toolkit')} and put it on "
+                             f"PATH, or set CUDA_HOME")
     return path
 
 

@@ -90,8 +90,8 @@ def run(ctx: Ctx) -> list[Diagnostic]:
                "block": f"({block[0]},{block[1]},{block[2]})",
                "launch": launch.describe(ctx.km.dims_used)}
         if stride is not None and stride % 2 == 0 and stride:
-            hint = (f"pad the inner dimension (e.g. +1 element per row) so rows start in different banks, or "
-                    f"XOR-swizzle the column index with the row")
+            hint = ("pad the inner dimension (e.g. +1 element per row) so rows start in different banks, or "
+                    "XOR-swizzle the column index with the row")
         else:
             hint = "re-map indices so that the 32 lanes of a warp touch 32 different banks (padding or swizzling)"
         diag = Diagnostic("bank-conflict", Severity.WARNING,

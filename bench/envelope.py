@@ -1,0 +1,44 @@
+"""The one envelope every benchmark result in bench/results/ uses, so figures stay comparable over time."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def commit() -> str:
+    """KOPT_COMMIT (set it where the tree is a copy without .git, e.g. the GPU machine), else git's HEAD."""
+    if os.environ.get("KOPT_COMMIT"):
+        return os.environ["KOPT_COMMIT"]
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def cpu_device() -> dict:
+    return {"name": "cpu", "processor": platform.processor() or platform.machine(), "cores": os.cpu_count(),
+            "python": platform.python_version()}
+
+
+def gpu_device() -> dict:
+    from kopt.device import probe
+
+    info, why = probe()
+    if info is None:
+        return {"name": None, "error": why}
+    return {"name": info.name, "driver": info.driver, "sms": info.sm_count, "l2_bytes": info.l2_bytes}
+
+
+def write(path: str | Path, benchmark: str, method: str, results, device: dict, **extra) -> dict:
+    doc = {"benchmark": benchmark, "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+           "commit": commit(), "device": device, "method": method, **extra, "results": results}
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(doc, indent=2) + "\n")
+    return doc

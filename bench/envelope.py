@@ -33,7 +33,15 @@ def gpu_device() -> dict:
     info, why = probe()
     if info is None:
         return {"name": None, "error": why}
-    return {"name": info.name, "driver": info.driver, "sms": info.sm_count, "l2_bytes": info.l2_bytes}
+    doc = {"name": info.name, "driver": info.driver, "sms": info.sm_count, "l2_bytes": info.l2_bytes}
+    try:  # the display driver's own version (e.g. 580.159.04), when nvidia-ml-py is installed
+        import pynvml
+
+        pynvml.nvmlInit()
+        doc["driver_version"] = pynvml.nvmlSystemGetDriverVersion()
+    except Exception:
+        pass
+    return doc
 
 
 def write(path: str | Path, benchmark: str, method: str, results, device: dict, **extra) -> dict:

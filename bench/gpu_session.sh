@@ -1,23 +1,42 @@
 #!/usr/bin/env bash
-# One device call: install kopt on the GPU machine, record doctor output, run the GPU tests.
-# Usage (on the device machine, from the repo root): bash bench/gpu_session.sh [SECONDS_FOR_TIMED_SHAPES]
+# One device call: install kopt on the GPU machine, then run the named stages, each under its own time limit, with
+# logs and results under $OUT. Usage (device machine, repo root): bash bench/gpu_session.sh STAGE...
+# Stages: doctor, tests (GPU tests except the timed shapes), timed (timed-shape tests), timing, capture, kb, optimize,
+#         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
-mkdir -p "$OUT"
+mkdir -p "$OUT/results"
 if [ -d .whl ]; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
+    > "$OUT/wheels.log" 2>&1 || tail -5 "$OUT/wheels.log"
   export PYTHONPATH=/tmp/site
 fi
 export PYTHONUNBUFFERED=1
+rm -rf build
 python3 -m pip install -q --no-build-isolation --no-deps -e . > "$OUT/install.log" 2>&1 || { tail -30 "$OUT/install.log"; exit 1; }
-python3 -m kopt.cli doctor 2>&1 | tee "$OUT/doctor.txt" || true
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv | tee -a "$OUT/doctor.txt"
-run_tests() {  # $1: log name, $2: time limit, rest: pytest selection
-  local log=$1 limit=$2; shift 2
+
+stage() {  # $1: name, $2: seconds, rest: command
+  local name=$1 limit=$2; shift 2
   local start=$(date +%s)
-  timeout "$limit" python3 -m pytest -m gpu -p no:cacheprovider -v -rfs --tb=short --timeout=150 --durations=12 "$@" \
-    2>&1 | tee "$OUT/$log"
-  echo "wall: $(( $(date +%s) - start )) s" | tee -a "$OUT/$log"
+  echo "=== $name (limit $limit s)"
+  timeout "$limit" "$@" > "$OUT/$name.log" 2>&1
+  local rc=$?
+  tail -40 "$OUT/$name.log"
+  echo "=== $name: exit $rc, $(( $(date +%s) - start )) s"
 }
-run_tests pytest_gpu_small.txt 300 -k "not timed_shape" tests
-run_tests pytest_gpu_timed.txt "${1:-240}" -s -k "timed_shape" tests
+PYTEST=(python3 -m pytest -m gpu -p no:cacheprovider -v -rfs --tb=short --timeout=300 --durations=12)
+
+for s in "$@"; do
+  case "$s" in
+    doctor) stage doctor 60 bash -c "python3 -m kopt.cli doctor; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv" ;;
+    tests) stage pytest_gpu 300 "${PYTEST[@]}" -k "not timed_shape" tests ;;
+    timed) stage pytest_gpu_timed 240 "${PYTEST[@]}" -s -k "timed_shape" tests ;;
+    timing) stage timing 240 python3 bench/timing_accuracy.py --out "$OUT/results/timing_accuracy.json" ;;
+    capture) stage capture 240 python3 bench/capture_tool_outputs.py "$OUT/fixtures" ;;
+    kb) stage kb 420 python3 bench/kb_measure.py --out "$OUT/results/kb_examples.json" ;;
+    kbonly:*) stage kbonly 420 python3 bench/kb_measure.py --only "${s#kbonly:}" --out "$OUT/results/kb_examples_part.json" ;;
+    optimize) stage optimize 360 python3 bench/optimize_runs.py --out "$OUT/results/optimize_runs.json" --store-copy "$OUT/runs.db" ;;
+    pytest:*) stage "pytest_$(basename "${s#pytest:}" .py)" 300 "${PYTEST[@]}" "${s#pytest:}" ;;
+    *) echo "unknown stage $s" ;;
+  esac
+done

@@ -65,6 +65,7 @@ struct Session {
   uint64_t flush_fn = 0;
   unsigned flush_grid = 0;
   long long flush_n16 = 0;
+  bool flush_l2 = true;
   void* flush_args[3] = {&flush, &flush_n16, &flush};
   ~Session() {
     auto& d = driver();
@@ -87,11 +88,11 @@ struct Session {
       else
         check(d.cuMemsetD32Async(r.ptr, r.pattern, r.bytes / 4, stream), "cuMemsetD32Async");
     }
-    if (flush_fn)
+    if (flush_l2 && flush_fn)
       check(d.cuLaunchKernel(reinterpret_cast<CUfunction>(flush_fn), flush_grid, 1, 1, 256, 1, 1, 0, stream,
                              flush_args, nullptr),
             "cuLaunchKernel(L2 flush)");
-    else
+    else if (flush_l2)
       check(d.cuMemsetD32Async(flush, ++flush_value, flush_bytes / 4, stream), "cuMemsetD32Async(L2 flush)");
     if (events) check(d.cuEventRecord(start, stream), "cuEventRecord");
     bool forked = false;
@@ -157,6 +158,7 @@ std::vector<BenchResult> measure(const std::vector<Bench>& benches, const Measur
   s.flush = flush_buffer(s.flush_bytes);
   s.flush_fn = opts.flush_function;
   s.flush_grid = opts.flush_grid;
+  s.flush_l2 = opts.flush_l2;
   s.flush_n16 = static_cast<long long>(s.flush_bytes / 16);
 
   char pci[64] = {0};

@@ -45,6 +45,7 @@ struct MeasureOptions {
   // the timed kernel must write back.
   uint64_t flush_function = 0;
   unsigned flush_grid = 0;
+  bool flush_l2 = true;  // false: warm timing (inputs may stay in L2 between samples)
 };
 
 struct BenchResult {

@@ -90,6 +90,7 @@ PYBIND11_MODULE(_harness, m) {
     if (options.contains("clock_floor")) o.clock_floor = options["clock_floor"].cast<double>();
     if (options.contains("flush_function")) o.flush_function = options["flush_function"].cast<uint64_t>();
     if (options.contains("flush_grid")) o.flush_grid = options["flush_grid"].cast<unsigned>();
+    if (options.contains("flush_l2")) o.flush_l2 = options["flush_l2"].cast<bool>();
     std::vector<BenchResult> rs;
     {
       py::gil_scoped_release release;  // the loop is pure C++: no Python between samples

@@ -125,7 +125,7 @@ def time_entries(task: Task, entries, result: BenchResult, *, shapes=None, arch=
     else:
         result.warnings = reply.get("warnings", [])
         for shape, s in zip(selected, reply["shapes"]):
-            timed = [_timed(task, shape, e, result) for e in s["entries"]]
+            timed = [_timed(task, shape, e, result, cold=(options or {}).get("flush_l2", True)) for e in s["entries"]]
             sr = ShapeResult(s["shape"], timed[0], timed[1] if len(timed) > 1 else None)
             if sr.baseline and sr.baseline.summary and sr.candidate.summary and sr.baseline.valid and sr.candidate.valid:
                 sr.comparison = compare(sr.baseline.samples_us, sr.candidate.samples_us)
@@ -133,7 +133,7 @@ def time_entries(task: Task, entries, result: BenchResult, *, shapes=None, arch=
     return result
 
 
-def _timed(task: Task, shape, e: dict, result: BenchResult) -> Timed:
+def _timed(task: Task, shape, e: dict, result: BenchResult, cold: bool = True) -> Timed:
     samples = e["samples_us"]
     t = Timed(e.get("name", ""), summarize(samples, e["discarded_clock"]) if samples else None, e["method"],
               e["method_note"], e["stop_reason"], e["discarded_clock"], e["kernels"],
@@ -150,8 +150,11 @@ def _timed(task: Task, shape, e: dict, result: BenchResult) -> Timed:
                                              f"no usable samples at {shape.label} (all discarded: clock throttled?)"))
         t.valid = False
         return t
+    if not cold:
+        t.method_note = "; ".join(filter(None, [t.method_note, "warm: L2 not flushed between samples"]))
     t.figures = roofline.figures(task.work_figures(shape), t.summary.median, result.ceilings)
-    bad = roofline.implausible(t.figures, t.summary.median, t.name, shape.label)
+    # Warm samples may legitimately beat the DRAM floor (inputs served from L2): the floor check needs cold samples.
+    bad = roofline.implausible(t.figures, t.summary.median, t.name, shape.label) if cold else None
     if bad:
         result.diagnostics.append(bad)
         t.valid = False

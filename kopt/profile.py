@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import shutil
 import subprocess
 import tempfile
 from dataclasses import asdict, dataclass, field
@@ -192,6 +193,7 @@ class Profile:
     hot_lines: list = field(default_factory=list)  # [{"line", "samples", "source"}]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    raw: dict = field(default_factory=dict, repr=False)  # ncu's CSV texts ("raw", "source"), as parsed
 
     @property
     def excess_ratio(self) -> float | None:
@@ -376,8 +378,10 @@ class RunFailed(KoptError):
     exit_code = 1
 
 
-def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: float = 600.0) -> Profile:
-    """Profile ``candidate`` on ``task`` at ``shape`` (default: the first timed shape). Needs ncu and a GPU."""
+def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: float = 600.0,
+            report: str | Path | None = None) -> Profile:
+    """Profile ``candidate`` on ``task`` at ``shape`` (default: the first timed shape). Needs ncu and a GPU.
+    ``report``: also keep ncu's report file there (``.ncu-rep``, for the Nsight Compute UI)."""
     from .device import require_gpu
     from .run_once import build_request, command, write_request
     from .toolchain import require_tool
@@ -402,9 +406,12 @@ def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: flo
         tool_failure("ncu", raw)
         src = _run([ncu, "--import", rep + ".ncu-rep", "--csv", "--page", "source", "--print-source", "cuda"], cwd,
                    timeout)
+        if report:
+            shutil.copyfile(rep + ".ncu-rep", report)
     work = task.work_figures(request["shape"]).get("bytes") if task.work else None
     prof = build(task.name, cand.name, request["shape"].label, raw.stdout, src.stdout if src.returncode == 0 else "",
                  work_bytes=work, launch_lines=[lp.line for lp in request["plan"].launches], source_text=cand.source)
+    prof.raw = {"raw": raw.stdout, "source": src.stdout}
     if src.returncode != 0:
         prof.notes.append("ncu could not print the source page: no hot lines")
     return prof

@@ -233,6 +233,7 @@ class SanitizeResult:
     diagnostics: list[Diagnostic]
     exit_codes: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    raw: dict = field(default_factory=dict, repr=False)  # tool -> compute-sanitizer's output, as parsed
 
     @property
     def errors(self) -> int:
@@ -292,6 +293,7 @@ def sanitize(task, candidate, *, tools=("memcheck",), shape=None, config=None, a
                 tool_failure("compute-sanitizer", proc)
             name = Path(cand.name).name
             res.exit_codes[tool] = proc.returncode
+            res.raw[tool] = text
             found += diagnostics(text, tool, lambda f: cand.name if Path(f).name == name else f)
             if why:
                 res.notes.append(f"{tool}: the run stopped with {why[0]}")

@@ -259,11 +259,15 @@ def tune(candidate, space: Space, *, evaluate: Callable[[dict], EvalResult], sto
          strategy: str = "exhaustive", budget: int | None = None, time_limit: float | None = None, seed: int = 0,
          on_result: Callable[[dict, EvalResult], None] | None = None) -> TuneResult:
     """Evaluate configurations proposed by ``strategy`` until the space, ``budget`` (evaluations in the run) or
-    ``time_limit`` (seconds of this call) runs out. Configurations already evaluated in ``run`` are skipped."""
+    ``time_limit`` (seconds of this call) runs out. Configurations already evaluated in ``run`` are skipped. The
+    candidate's default configuration (the untuned starting point) is evaluated first when it can launch, so every
+    run says how much tuning gained over it."""
     t0 = time.perf_counter()
     cand = Candidate.load(candidate)
     strat = make_strategy(strategy, space.configs, cand.tunables, seed)
     history = {key(e["config"]): (e["time_us"] if e["status"] == "ok" else None) for e in store.evaluations(run)}
+    default = cand.default_config()
+    first = default if any(key(c) == key(default) for c in space.configs) else None
     done, reason = 0, "space exhausted"
     status = "interrupted"
     try:
@@ -274,7 +278,7 @@ def tune(candidate, space: Space, *, evaluate: Callable[[dict], EvalResult], sto
             if time_limit is not None and time.perf_counter() - t0 >= time_limit:
                 reason = f"time limit of {time_limit:g} s reached"
                 break
-            cfg = strat.propose(history)
+            cfg = first if first is not None and key(first) not in history else strat.propose(history)
             if cfg is None:
                 break
             cid = store.add_candidate(run, cand.baked_source(cfg), config=cfg, proposer=f"tuner:{strategy}")

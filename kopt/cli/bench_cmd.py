@@ -63,6 +63,7 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
               arch: Optional[str] = ArchOpt,
               max_time: float = typer.Option(10.0, "--max-time", help="seconds of sampling per entry at most"),
               graph: int = typer.Option(0, "--graph", help="replay a CUDA graph of N samples (short kernels)"),
+              warm: bool = typer.Option(False, "--warm", help="do not flush L2 between samples (default: cold)"),
               timeout: float = typer.Option(10.0, "--timeout", help="seconds a checked launch may run"),
               out: Optional[Path] = typer.Option(None, "--out", help="also write the JSON result here"),
               json_out: bool = JsonOpt):
@@ -72,7 +73,7 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
     with WorkerClient(kernel_timeout=timeout) as worker:
         result = t.bench(candidate, baseline=base, config=parse_config(set_), arch=arch,
                          shapes=t.find_shape(shape) if shape else None, worker=worker,
-                         options={"max_time": max_time, "graph_reps": graph})
+                         options={"max_time": max_time, "graph_reps": graph, "flush_l2": not warm})
     doc = result.to_dict()
     if out:
         out.write_text(json.dumps(doc, indent=2, default=str))

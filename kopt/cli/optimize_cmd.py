@@ -178,20 +178,26 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(best_row["source"])
     evals = store.evaluations(run)
+    default = next((e for e in evals if e["config"] == cand.default_config() and e["status"] == "ok"), None)
+    gain = default["time_us"] / best_row["time_us"] if default and best_row and best_row["time_us"] else None
     if json_out:
         print_json({"run": run, "task": t.name, "workflow": wf, "strategy": strategy, "space": space.total,
                     "pruned": [{"config": p.config, "reason": p.reason, "detail": p.detail} for p in space.pruned],
                     "evaluations": len(evals), "evaluated_now": result.evaluated, "stop_reason": result.stop_reason,
                     "seconds": round(time.perf_counter() - t0, 3),
                     "best": {k: best_row[k] for k in ("config", "time_us", "speedup", "status")} if best_row else None,
-                    "best_path": str(path) if path else None})
+                    "best_path": str(path) if path else None,
+                    "default": {k: default[k] for k in ("config", "time_us", "speedup")} if default else None,
+                    "speedup_vs_default": gain})
     else:
         console.print(_table(evals, t.name, run))
         console.print(f"{result.stop_reason}; {result.evaluated} evaluated now, {len(evals)} in run {run} "
                       f"({result.seconds:.1f} s)")
         if best_row:
             console.print(f"[bold green]best[/] {best_row['config']}: {_fmt(best_row['time_us'])} us, speedup "
-                          f"{_fmt(best_row['speedup'], '.3f')} vs the untuned baseline; written to {path}")
+                          f"{_fmt(best_row['speedup'], '.3f')} vs the task's baseline"
+                          + (f", {gain:.3f}x over {cand.name}'s default configuration" if gain else "")
+                          + f"; written to {path}")
         else:
             console.print("[bold red]no configuration was correct[/]")
     raise typer.Exit(0 if best_row else 1)

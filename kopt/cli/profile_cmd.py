@@ -28,13 +28,15 @@ def profile_cmd(task: Path = typer.Argument(..., help="task directory (holding t
                                                                           "timed shape), e.g. 'n=1000003'"),
                 set_: Optional[List[str]] = typer.Option(None, "--set", help="tunable value TUNABLE=VALUE; repeatable"),
                 arch: Optional[str] = ArchOpt,
+                report: Optional[Path] = typer.Option(None, "--report", help="also keep ncu's report (.ncu-rep) here"),
                 json_out: bool = JsonOpt):
     """Profile CANDIDATE under ncu: bottleneck, speed of light, occupancy, stalls, DRAM bytes vs the work model."""
     from ..profile import profile
 
     t = Task.load(task)
     shapes = t.find_shape(shape) if shape else None
-    prof = profile(t, candidate, shape=shapes[0] if shapes else None, config=parse_config(set_), arch=arch)
+    prof = profile(t, candidate, shape=shapes[0] if shapes else None, config=parse_config(set_), arch=arch,
+                   report=report)
     if json_out:
         print_json(prof.to_dict())
         return 0

@@ -1,0 +1,198 @@
+"""Verify and measure every knowledge-base kernel (kb/cutlass_examples) on a GPU with kopt itself, next to the best
+library call (torch / cuBLAS / SDPA) on the same shapes.
+
+Each example is checked on all of its task's shapes (fresh random inputs), then timed against the task's baseline at
+the timed shapes by ``kopt bench`` (cold L2, interleaved). The torch comparator is timed with triton's do_bench
+(which also clears L2 between calls). Results go to bench/results/kb_examples.json; ``--apply FILE`` then writes each
+example's [measured] table from such a results file (run it where the repository is, e.g. after the GPU run).
+
+Usage (GPU machine, repo root):  python bench/kb_measure.py [--only a,b] [--max-time 2] [--out FILE]
+                                 python bench/kb_measure.py --apply bench/results/kb_examples.json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tomllib
+import traceback
+from pathlib import Path
+
+import envelope
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "kb" / "cutlass_examples"
+
+
+def _torch_ops():
+    """task name -> (what it is, fn(tensors, symbols) -> callable) for the library comparator."""
+    import torch
+    import torch.nn.functional as F
+
+    def mm(t, s):
+        try:  # bf16 in, f32 out, as the task asks (torch >= 2.8 exposes cuBLAS's out_dtype)
+            torch.mm(t["A"][:8, :8], t["B"][:8, :8], out_dtype=torch.float32)
+            return lambda: torch.mm(t["A"], t["B"], out_dtype=torch.float32)
+        except (TypeError, RuntimeError):
+            return lambda: torch.mm(t["A"], t["B"])
+
+    def attention(t, s):
+        return lambda: F.scaled_dot_product_attention(t["Q"], t["K"], t["V"], is_causal=bool(s.get("causal", 0)))
+
+    return {
+        "vector_add": ("torch.add(a, b, out=c)", lambda t, s: lambda: torch.add(t["a"], t["b"], out=t["c"])),
+        "copy": ("c.copy_(x)", lambda t, s: lambda: t["y"].copy_(t["x"])),
+        "tma_copy": ("y.copy_(x)", lambda t, s: lambda: t["y"].copy_(t["x"])),
+        "reduce_sum": ("torch.sum(x)", lambda t, s: lambda: torch.sum(t["x"])),
+        "softmax_rows": ("torch.softmax(x, 1)", lambda t, s: lambda: torch.softmax(t["x"], 1)),
+        "layernorm": ("F.layer_norm (bf16)", lambda t, s: lambda: F.layer_norm(t["x"], (s["cols"],), t["weight"],
+                                                                                t["bias"], 1e-5)),
+        "transpose": ("y.copy_(x.t())", lambda t, s: lambda: t["y"].copy_(t["x"].t())),
+        "bias_gelu": ("F.gelu(x + bias, approximate='tanh') (2 kernels)",
+                      lambda t, s: lambda: F.gelu(t["x"] + t["bias"], approximate="tanh")),
+        "histogram": ("torch.bincount(x, minlength=256)", lambda t, s: lambda: torch.bincount(t["x"], minlength=256)),
+        "gemm_bf16": ("torch.mm (cuBLAS, bf16 -> f32)", mm),
+        "gemm_bf16_aligned": ("torch.mm (cuBLAS, bf16 -> f32)", mm),
+        "attention_fwd": ("F.scaled_dot_product_attention (bf16)", attention),
+    }
+
+
+def torch_time(task, shape) -> dict:
+    """Median µs of the library call at ``shape``, or why there is none."""
+    try:
+        import torch
+        import triton.testing
+    except ImportError as exc:
+        return {"error": f"not installed: {exc}"}
+    ops = _torch_ops()
+    if task.name not in ops:
+        return {"error": f"no library comparator for {task.name}"}
+    what, make = ops[task.name]
+    dtypes = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16, "u8": torch.uint8,
+              "u32": torch.int32, "i32": torch.int32}
+    sym = dict(shape.symbols)
+    tensors = {}
+    for a in task.args:
+        if not a.is_buffer:
+            continue
+        dims = [int(d) if str(d).isdigit() else sym[d] for d in a.shape]
+        dt = dtypes[a.dtype.name]
+        if dt == torch.uint8:
+            tensors[a.name] = torch.randint(0, 256, dims, dtype=dt, device="cuda")
+        elif dt.is_floating_point:
+            tensors[a.name] = torch.randn(dims, device="cuda").to(dt)
+        else:
+            tensors[a.name] = torch.zeros(dims, dtype=dt, device="cuda")
+    try:
+        fn = make(tensors, sym)
+        us = triton.testing.do_bench(fn, warmup=25, rep=300, return_mode="median") * 1e3
+    except Exception as exc:
+        return {"library": what, "error": f"{type(exc).__name__}: {exc}"}
+    finally:
+        tensors.clear()
+        torch.cuda.empty_cache()
+    return {"library": what, "median_us": us}
+
+
+def measure(example: Path, max_time: float) -> dict:
+    from kopt.candidate import Candidate
+    from kopt.task import Task
+
+    meta = tomllib.loads(example.with_suffix(".toml").read_text())
+    task = Task.load(ROOT / "bench" / "tasks" / meta["task"])
+    cand = Candidate.load(example)
+    row = {"example": example.stem, "task": task.name, "config": cand.default_config()}
+    r = task.bench(example, baseline=task.baseline, options={"max_time": max_time})
+    row["correct"] = r.candidate.correct
+    row["status"] = r.candidate.status
+    row["shapes_checked"] = len(task.shapes)
+    row["diagnostics"] = [d.to_dict() for d in (r.candidate.diagnostics + r.diagnostics)][:5]
+    row["copy_gbps_measured"] = r.ceilings.get("copy_gbps")
+    row["shapes"] = []
+    for sr, shape in zip(r.shapes, task.timed_shapes):
+        c, b, cmp = sr.candidate, sr.baseline, sr.comparison
+        entry = {"shape": sr.shape, "us": c.summary.median if c.summary else None,
+                 "ci95_us": [c.summary.ci_low, c.summary.ci_high] if c.summary else None,
+                 "cv": c.summary.cv if c.summary else None, "method": c.method, **c.figures,
+                 "baseline_us": b.summary.median if b and b.summary else None,
+                 "speedup_vs_baseline": cmp.speedup if cmp else None, "verdict": cmp.verdict if cmp else None}
+        if entry.get("gbps") and row["copy_gbps_measured"]:
+            entry["pct_of_copy_bw"] = 100 * entry["gbps"] / row["copy_gbps_measured"]
+        lib = torch_time(task, shape)
+        entry["library"] = lib
+        if lib.get("median_us") and entry["us"]:
+            entry["vs_library"] = lib["median_us"] / entry["us"]  # > 1: the example is faster
+        row["shapes"].append(entry)
+    return row
+
+
+def apply(results: Path) -> None:
+    """Write each example's [measured] table from a results file."""
+    doc = json.loads(results.read_text())
+    for row in doc["results"]:
+        path = EXAMPLES / f"{row['example']}.toml"
+        if not path.exists() or "error" in row:
+            continue
+        text = path.read_text()
+        head = text[:text.index("[measured]")] if "[measured]" in text else text.rstrip() + "\n\n"
+        lines = ["[measured]", f"# kopt bench on the {doc['device'].get('name')} (driver "
+                 f"{doc['device'].get('driver_version') or doc['device'].get('driver')}), {doc['date'][:10]}, "
+                 f"commit {doc['commit']}: produced by bench/kb_measure.py, copied from bench/results/kb_examples.json",
+                 f"date = \"{doc['date'][:10]}\"", f"commit = \"{doc['commit']}\"", f"gpu = \"{doc['device'].get('name')}\"",
+                 f"correct = {str(row['correct']).lower()}",
+                 f"config = {{ {', '.join(f'{k} = {v}' for k, v in row['config'].items())} }}"]
+        if row.get("copy_gbps_measured"):
+            lines.append(f"copy_gbps_measured = {row['copy_gbps_measured']:.0f}")
+        for s in row["shapes"]:
+            lines.append("")
+            lines.append("[[measured.shapes]]")
+            lines.append(f"shape = \"{s['shape']}\"")
+            for key, fmt in (("us", "{:.2f}"), ("gbps", "{:.0f}"), ("tflops", "{:.1f}"), ("pct_of_copy_bw", "{:.1f}"),
+                             ("pct_of_roofline", "{:.1f}"), ("baseline_us", "{:.2f}"),
+                             ("speedup_vs_baseline", "{:.2f}"), ("vs_library", "{:.2f}")):
+                if s.get(key) is not None:
+                    lines.append(f"{key} = {fmt.format(s[key])}")
+            lib = s.get("library", {})
+            if lib.get("median_us"):
+                lines.append(f"library = \"{lib['library']}\"")
+                lines.append(f"library_us = {lib['median_us']:.2f}")
+        path.write_text(head + "\n".join(lines) + "\n")
+        print(f"updated {path.relative_to(ROOT)}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", default="")
+    ap.add_argument("--max-time", type=float, default=2.0)
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "kb_examples.json"))
+    ap.add_argument("--apply", type=Path)
+    args = ap.parse_args()
+    if args.apply:
+        apply(args.apply)
+        return
+    only = {x for x in args.only.split(",") if x}
+    rows = []
+    for ex in sorted(EXAMPLES.glob("*.cu")):
+        if only and ex.stem not in only:
+            continue
+        print(f"== {ex.stem}", flush=True)
+        try:
+            rows.append(measure(ex, args.max_time))
+        except Exception as exc:
+            rows.append({"example": ex.stem, "error": f"{type(exc).__name__}: {exc}",
+                         "traceback": traceback.format_exc()[-2000:]})
+        r = rows[-1]
+        for s in r.get("shapes", []):
+            print(f"   {s['shape']}: {s['us'] and round(s['us'], 2)} us, {s.get('pct_of_copy_bw') or 0:.1f} % copy BW,"
+                  f" {s.get('tflops') or 0:.1f} TFLOP/s, x{s.get('speedup_vs_baseline') or 0:.2f} vs baseline,"
+                  f" x{s.get('vs_library') or 0:.2f} vs {s['library'].get('library', '-')}", flush=True)
+        if "error" in r or not r.get("correct"):
+            print(f"   FAILED: {r.get('error') or r.get('status')} {r.get('diagnostics', '')}"[:1500], flush=True)
+    envelope.write(args.out, "kb_examples", "kopt bench (check on every task shape, then cold interleaved timing vs "
+                   "the task baseline); library comparator timed with triton.testing.do_bench (median)",
+                   rows, envelope.gpu_device())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -15,6 +15,7 @@ import argparse
 import json
 import re
 import sys
+import time
 import tomllib
 import traceback
 from pathlib import Path
@@ -173,25 +174,30 @@ def main() -> None:
         return
     only = {x for x in args.only.split(",") if x}
     rows = []
+    device = envelope.gpu_device()
     for ex in sorted(EXAMPLES.glob("*.cu")):
         if only and ex.stem not in only:
             continue
         print(f"== {ex.stem}", flush=True)
+        t0 = time.perf_counter()
         try:
             rows.append(measure(ex, args.max_time))
         except Exception as exc:
             rows.append({"example": ex.stem, "error": f"{type(exc).__name__}: {exc}",
                          "traceback": traceback.format_exc()[-2000:]})
         r = rows[-1]
+        r["wall_s"] = round(time.perf_counter() - t0, 1)
+        print(f"   {r['wall_s']} s", flush=True)
         for s in r.get("shapes", []):
             print(f"   {s['shape']}: {s['us'] and round(s['us'], 2)} us, {s.get('pct_of_copy_bw') or 0:.1f} % copy BW,"
                   f" {s.get('tflops') or 0:.1f} TFLOP/s, x{s.get('speedup_vs_baseline') or 0:.2f} vs baseline,"
                   f" x{s.get('vs_library') or 0:.2f} vs {s['library'].get('library', '-')}", flush=True)
         if "error" in r or not r.get("correct"):
             print(f"   FAILED: {r.get('error') or r.get('status')} {r.get('diagnostics', '')}"[:1500], flush=True)
-    envelope.write(args.out, "kb_examples", "kopt bench (check on every task shape, then cold interleaved timing vs "
-                   "the task baseline); library comparator timed with triton.testing.do_bench (median)",
-                   rows, envelope.gpu_device())
+        # written after every example, so a run cut short keeps what it measured
+        envelope.write(args.out, "kb_examples", "kopt bench (check on every task shape, then cold interleaved timing "
+                       "vs the task baseline); library comparator timed with triton.testing.do_bench (median)",
+                       rows, device)
 
 
 if __name__ == "__main__":

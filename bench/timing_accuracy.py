@@ -101,29 +101,41 @@ def kopt_times(kernels: Kernels, options=None) -> list[dict]:
     return out
 
 
-def ncu_times(cache_control: str) -> dict[str, float] | str:
-    """Median ncu gpu__time_duration per kernel; ``cache_control`` "all" flushes caches before each launch (cold),
+NCU_METRICS = "gpu__time_duration.sum,gpc__cycles_elapsed.max,gpc__cycles_elapsed.avg.per_second"
+_TIME = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3, "s": 1e6, "second": 1e6}
+_RATE = {"hz": 1.0, "khz": 1e3, "mhz": 1e6, "ghz": 1e9, "cycle/second": 1.0, "cycle/usecond": 1e6,
+         "cycle/nsecond": 1e9, "cycle/msecond": 1e3}
+
+
+def ncu_times(cache_control: str) -> dict[str, dict] | str:
+    """Per kernel, medians of ncu's gpu__time_duration and of the GPCs' elapsed cycles over their clock rate (the
+    kernel's execution alone, in ncu's counters). ``cache_control`` "all" flushes caches before each launch (cold),
     "none" leaves them (warm: the previous launch of the same kernel ran just before)."""
     ncu = shutil.which("ncu") or "/usr/local/cuda/bin/ncu"
     if not os.path.exists(ncu):
         return "ncu not found"
-    cmd = [ncu, "--clock-control", "none", "--cache-control", cache_control, "--metrics", "gpu__time_duration.sum", "--csv",
+    cmd = [ncu, "--clock-control", "none", "--cache-control", cache_control, "--metrics", NCU_METRICS, "--csv",
            sys.executable, __file__, "--ncu-target"]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     rows = [r for r in csv.reader(io.StringIO(p.stdout)) if len(r) > 5]
     if not rows:
         return f"ncu produced no rows: {p.stderr[-500:]}"
     head = rows[0]
-    ki, vi, ui = head.index("Kernel Name"), head.index("Metric Value"), head.index("Metric Unit")
-    per_kernel: list[list[float]] = []
+    ii, mi, vi, ui = (head.index(c) for c in ("ID", "Metric Name", "Metric Value", "Metric Unit"))
+    launches: dict[str, dict] = {}  # launch ID -> metric -> (value, unit), in launch order
     for r in rows[1:]:
-        scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3, "s": 1e6,
-                 "second": 1e6}[r[ui]]
-        per_kernel.append([r[ki], float(r[vi].replace(",", "")) * scale])
+        launches.setdefault(r[ii], {})[r[mi]] = (float(r[vi].replace(",", "")), r[ui].lower())
+    per_launch = []
+    for m in launches.values():
+        dur, unit = m["gpu__time_duration.sum"]
+        cycles, (rate, runit) = m.get("gpc__cycles_elapsed.max"), m.get("gpc__cycles_elapsed.avg.per_second", (0, ""))
+        gpc = cycles[0] / (rate * _RATE[runit]) * 1e6 if cycles and rate and runit in _RATE else None
+        per_launch.append((dur * _TIME[unit], gpc))
     out = {}
     for j, (label, *_r) in enumerate(KERNELS):  # the target launches NCU_REPS of each kernel, in KERNELS order
-        vals = [v for _, v in per_kernel[j * NCU_REPS:(j + 1) * NCU_REPS]]
-        out[label] = statistics.median(vals[2:])  # first two are warm-up
+        vals = per_launch[j * NCU_REPS:(j + 1) * NCU_REPS][2:]  # the first two are warm-up
+        out[label] = {"duration_us": statistics.median(v[0] for v in vals),
+                      "gpc_elapsed_us": statistics.median(v[1] for v in vals) if vals[0][1] else None}
     return out
 
 
@@ -194,10 +206,12 @@ def main() -> None:
     pct = lambda a, b: 100 * (a / b - 1) if a and b else None  # noqa: E731
     for r, w, s in zip(kopt_rows, warm_rows, side if side and "error" not in side[0] else [{}] * len(kopt_rows)):
         meds = [run[r["kernel"]] for run in stability]
-        cold, warm = (ncu[m].get(r["kernel"]) if isinstance(ncu[m], dict) else None for m in ("all", "none"))
-        rows.append({**r, "ncu_us": cold, "vs_ncu_pct": pct(r["median_us"], cold),
-                     "warm_median_us": w["median_us"], "warm_cv": w["cv"], "ncu_warm_us": warm,
-                     "warm_vs_ncu_warm_pct": pct(w["median_us"], warm),
+        cold, warm = (ncu[m].get(r["kernel"], {}) if isinstance(ncu[m], dict) else {} for m in ("all", "none"))
+        rows.append({**r, "ncu_us": cold.get("duration_us"), "vs_ncu_pct": pct(r["median_us"], cold.get("duration_us")),
+                     "ncu_gpc_elapsed_us": cold.get("gpc_elapsed_us"),
+                     "vs_ncu_gpc_elapsed_pct": pct(r["median_us"], cold.get("gpc_elapsed_us")),
+                     "warm_median_us": w["median_us"], "warm_cv": w["cv"], "ncu_warm_us": warm.get("duration_us"),
+                     "warm_vs_ncu_warm_pct": pct(w["median_us"], warm.get("duration_us")),
                      "process_medians_us": meds, "spread_5_processes_pct": 100 * (max(meds) / min(meds) - 1),
                      **{k: v for k, v in s.items() if k != "kernel"}})
     envelope.write(args.out, "timing_accuracy",
@@ -207,13 +221,16 @@ def main() -> None:
                    rows, envelope.gpu_device(),
                    ncu={m: v if isinstance(v, str) else "ok" for m, v in ncu.items()},
                    within_2pct_cold=sum(1 for r in rows if r["vs_ncu_pct"] is not None and abs(r["vs_ncu_pct"]) <= 2),
+                   within_2pct_gpc_elapsed=sum(1 for r in rows if r["vs_ncu_gpc_elapsed_pct"] is not None
+                                               and abs(r["vs_ncu_gpc_elapsed_pct"]) <= 2),
                    within_2pct_warm=sum(1 for r in rows if r["warm_vs_ncu_warm_pct"] is not None
                                         and abs(r["warm_vs_ncu_warm_pct"]) <= 2))
-    print(f"{'kernel':<18}{'kopt us':>10}{'ncu us':>10}{'diff %':>8}{'warm us':>10}{'ncu warm':>10}{'diff %':>8}"
+    print(f"{'kernel':<18}{'kopt us':>10}{'ncu us':>10}{'diff %':>8}{'ncu gpc':>9}{'diff %':>8}{'warm us':>10}{'ncu warm':>10}{'diff %':>8}"
           f"{'spread5 %':>10}{'wall s':>8}{'triton':>10}{'torch ev':>10}  stop")
     for r in rows:
         f = lambda v, p=2: f"{v:.{p}f}" if isinstance(v, (int, float)) else "-"  # noqa: E731
         print(f"{r['kernel']:<18}{f(r['median_us']):>10}{f(r['ncu_us']):>10}{f(r['vs_ncu_pct']):>8}"
+              f"{f(r['ncu_gpc_elapsed_us']):>9}{f(r['vs_ncu_gpc_elapsed_pct']):>8}"
               f"{f(r['warm_median_us']):>10}{f(r['ncu_warm_us']):>10}{f(r['warm_vs_ncu_warm_pct']):>8}"
               f"{f(r['spread_5_processes_pct']):>10}{f(r['wall_s']):>8}{f(r.get('triton_do_bench_us')):>10}"
               f"{f(r.get('torch_events_us')):>10}  {r['stop_reason']}")

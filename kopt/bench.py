@@ -86,7 +86,11 @@ def bench(task: Task, candidate, *, baseline=None, config: dict | None = None, b
     worker = worker or WorkerClient()
     try:
         entries = [("candidate", candidate, config)] + ([("baseline", baseline, baseline_config)] if baseline else [])
-        verdicts = {role: check(task, src, config=cfg, arch=arch, worker=worker) for role, src, cfg in entries}
+        # One set of fresh seeds for both checks and the timing: the worker then makes each large shape's inputs and
+        # reference once (the candidate and the baseline are compared on the same random inputs).
+        seeds = [secrets.randbits(31) for _ in range(max(task.trials, task.timed_trials, input_sets))]
+        verdicts = {role: check(task, src, config=cfg, arch=arch, worker=worker, seeds=seeds)
+                    for role, src, cfg in entries}
         result = BenchResult(task.name, verdicts["candidate"], verdicts.get("baseline"))
         for role, v in verdicts.items():
             if not v.correct:
@@ -94,7 +98,7 @@ def bench(task: Task, candidate, *, baseline=None, config: dict | None = None, b
                                                      f"the {role} is not correct ({v.status}): it is not timed"))
         if not result.diagnostics:
             time_entries(task, entries, result, shapes=shapes, arch=arch, worker=worker, options=options,
-                         input_sets=input_sets)
+                         seeds=seeds[:input_sets])
     finally:
         if own:
             worker.close()
@@ -103,7 +107,7 @@ def bench(task: Task, candidate, *, baseline=None, config: dict | None = None, b
 
 
 def time_entries(task: Task, entries, result: BenchResult, *, shapes=None, arch=None, worker: WorkerClient,
-                 options=None, input_sets: int = 2) -> BenchResult:
+                 options=None, input_sets: int = 2, seeds: list[int] | None = None) -> BenchResult:
     """Time ``entries`` ((role, source, config), candidate first) into ``result``. It does not check correctness:
     ``bench`` checks first; this is the timing half, also used to test the harness against cheating kernels."""
     info = require_gpu("timing")
@@ -116,7 +120,7 @@ def time_entries(task: Task, entries, result: BenchResult, *, shapes=None, arch=
                         "plans": [resolve(task, cand, s, full_cfg, lowered, art.arch) for s in selected]})
     result.ceilings = roofline.ceilings(worker, info.name, info.driver, art.arch)
     reply = worker.request({"op": "bench", "task": task, "shapes": selected, "entries": payload,
-                            "seeds": [secrets.randbits(31) for _ in range(input_sets)],
+                            "seeds": seeds or [secrets.randbits(31) for _ in range(input_sets)],
                             "options": options or {}, "kernel_timeout": worker.kernel_timeout})
     if isinstance(reply, WorkerFailure):
         result.diagnostics.append(Diagnostic(reply.rule, Severity.ERROR, f"timing failed: {reply.message}"))
@@ -125,7 +129,8 @@ def time_entries(task: Task, entries, result: BenchResult, *, shapes=None, arch=
     else:
         result.warnings = reply.get("warnings", [])
         for shape, s in zip(selected, reply["shapes"]):
-            timed = [_timed(task, shape, e, result, cold=(options or {}).get("flush_l2", True)) for e in s["entries"]]
+            cold = (options or {}).get("flush_l2", True)
+            timed = [_timed(task, shape, e, result, cold=cold) for e in s["entries"]]
             sr = ShapeResult(s["shape"], timed[0], timed[1] if len(timed) > 1 else None)
             if sr.baseline and sr.baseline.summary and sr.candidate.summary and sr.baseline.valid and sr.candidate.valid:
                 sr.comparison = compare(sr.baseline.samples_us, sr.candidate.samples_us)

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import struct
 import sys
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,10 +56,24 @@ def _scalar_bytes(value, ctype: str | None, size: int, what: str) -> bytes:
     return data
 
 
+def _case_cache_bytes() -> int:
+    """Host memory the case cache may hold: a quarter of RAM, at most 16 GiB."""
+    try:
+        ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        ram = 8 << 30
+    return min(ram // 4, 16 << 30)
+
+
 class CheckRunner:
     def __init__(self, gpu: GpuSession):
         self.gpu = gpu
         self._references: dict[str, object] = {}
+        # (task, shape, seed) -> (inputs, expected, reference ms): `kopt bench` checks the candidate and the
+        # baseline and then times them on the same seeds, so a large shape's inputs and reference are made once.
+        self._cases: OrderedDict = OrderedDict()
+        self._case_bytes = 0
+        self._case_limit = _case_cache_bytes()
 
     # --- setup -----------------------------------------------------------------------------------------------------
     def prepare(self, task: Task, shape: Shape, cubin: bytes, plan: RunPlan, candidate: str) -> Prepared:
@@ -163,6 +179,28 @@ class CheckRunner:
                              f"{len(outs)} ({', '.join(a.name for a in outs)})")
         return {a.name: np.asarray(r) for a, r in zip(outs, result)}
 
+    def case(self, task: Task, shape: Shape, seed: int):
+        """(inputs, expected outputs, reference milliseconds) for one seed; read-only arrays, cached while they fit."""
+        key = (str(task.path), task.name, shape.label, seed)
+        if key in self._cases:
+            self._cases.move_to_end(key)
+            return self._cases[key]
+        inputs = generate(task, shape, seed)
+        t0 = time.perf_counter()
+        expected = self.reference(task, shape, inputs)
+        entry = (inputs, expected, (time.perf_counter() - t0) * 1e3)
+        arrays = [*inputs.values(), *expected.values()]
+        for arr in arrays:
+            arr.flags.writeable = False
+        size = sum(arr.nbytes for arr in arrays)
+        if size <= self._case_limit:
+            self._cases[key] = entry
+            self._case_bytes += size
+            while self._case_bytes > self._case_limit:
+                _, (old_in, old_exp, _) = self._cases.popitem(last=False)
+                self._case_bytes -= sum(arr.nbytes for arr in [*old_in.values(), *old_exp.values()])
+        return entry
+
     # --- one check -----------------------------------------------------------------------------------------------------
     def check_shape(self, task: Task, shape: Shape, cubin: bytes, plan: RunPlan, seeds: list[int], candidate: str,
                     phase) -> dict:
@@ -171,11 +209,8 @@ class CheckRunner:
         trials, diags = [], []
         try:
             for seed in seeds:
-                inputs = generate(task, shape, seed)
                 phase("reference")
-                t0 = time.perf_counter()
-                expected = self.reference(task, shape, inputs)
-                ref_ms = (time.perf_counter() - t0) * 1e3
+                inputs, expected, ref_ms = self.case(task, shape, seed)
                 self.reset_outputs(task, prepared, inputs)
                 phase("kernel")
                 self.launch_all(prepared)

@@ -7,7 +7,6 @@ import numpy as np
 
 from .compare import compare_output
 from .diagnostic import Diagnostic, Location, Severity
-from .inputs import generate
 from .runner import CheckRunner, Prepared
 from .task import Shape, Task
 
@@ -93,9 +92,9 @@ def run_bench(runner: CheckRunner, message: dict, phase) -> dict:
     for si, shape in enumerate(message["shapes"]):
         shape: Shape
         phase("setup")
-        inputs = [generate(task, shape, seed) for seed in message["seeds"]]
         phase("reference")
-        expected = [runner.reference(task, shape, inp) for inp in inputs]
+        cases = [runner.case(task, shape, seed) for seed in message["seeds"]]
+        inputs, expected = [c[0] for c in cases], [c[1] for c in cases]
         phase("setup")
         prepared: list[list[Prepared]] = []
         try:

@@ -75,3 +75,16 @@ def test_input_mutation_detected_bitwise():
     assert mutated_inputs(before, after) == (0, None)
     after[3, 5] = -after[3, 5]
     assert mutated_inputs(before, after) == (1, (3, 5))
+
+
+def test_l2_has_an_absolute_floor_for_near_zero_references():
+    """One tiny output off by far less than atol passes; the same relative error on normal values fails."""
+    from kopt.compare import compare_output
+    from kopt.dtypes import dtype
+
+    f32 = dtype("f32")
+    tol = {"rtol": 1e-4, "atol": 1e-5, "l2": 1e-4}
+    tiny = compare_output("y", np.array([-7.21e-7], np.float32), f32, np.array([-6.51e-7]), tol)
+    assert tiny.ok and tiny.rel_l2 > tol["l2"]
+    big = compare_output("y", np.full(1000, 1.1, np.float32), f32, np.full(1000, 1.0), tol)
+    assert not big.ok and not big.l2_ok

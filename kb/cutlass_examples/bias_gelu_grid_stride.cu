@@ -12,7 +12,11 @@ __device__ __forceinline__ float gelu_tanh(float z) {
   const float k0 = 0.7978845608028654f;  // sqrt(2 / pi)
   const float k1 = 0.044715f;
   const float u = k0 * (z + k1 * z * z * z);
-  return 0.5f * z * (1.0f + tanhf(u));  // accurate tanhf: tanh.approx is outside the f32 tolerance
+  // 0.5 z (1 + tanh u) = z * sigmoid(2u) = z / (1 + e^(-2u)): one fast exponential (ex2.approx, relative error
+  // ~2^-21) and a fast divide instead of the accurate tanhf, well inside the task's f32 tolerance (rtol 1e-4).
+  // tanh.approx.f32 alone would not be (relative error ~2^-11). For very negative z the denominator overflows
+  // and the result is -0, within atol of the true value (|z| e^(2u) < 1e-30 there).
+  return __fdividef(z, 1.0f + __expf(-2.0f * u));
 }
 
 extern "C" __global__ void __launch_bounds__(BLOCK) bias_gelu_gs(const float* __restrict__ x,

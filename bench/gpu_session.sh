@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call: install kopt on the GPU machine, then run the named stages, each under its own time limit, with
 # logs and results under $OUT. Usage (device machine, repo root): bash bench/gpu_session.sh STAGE...
-# Stages: doctor, tests (GPU tests except the timed shapes), timed (timed-shape tests), timing, capture, kb, optimize,
+# Stages: doctor, tests (GPU tests except the timed shapes), timed (timed-shape tests), timing, kb, optimize,
 #         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
@@ -32,7 +32,6 @@ for s in "$@"; do
     tests) stage pytest_gpu 300 "${PYTEST[@]}" -k "not timed_shape" tests ;;
     timed) stage pytest_gpu_timed 240 "${PYTEST[@]}" -s -k "timed_shape" tests ;;
     timing) stage timing 240 python3 bench/timing_accuracy.py --out "$OUT/results/timing_accuracy.json" ;;
-    capture) stage capture 240 python3 bench/capture_tool_outputs.py "$OUT/fixtures" ;;
     kb) stage kb 420 python3 bench/kb_measure.py --out "$OUT/results/kb_examples.json" ;;
     kbonly:*) stage kbonly 420 python3 bench/kb_measure.py --only "${s#kbonly:}" --out "$OUT/results/kb_examples_part.json" ;;
     optimize) stage optimize 360 python3 bench/optimize_runs.py --out "$OUT/results/optimize_runs.json" --store-copy "$OUT/runs.db" ;;

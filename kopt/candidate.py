@@ -59,6 +59,7 @@ class Candidate:
     name: str  # display name (path or "candidate.cu")
     path: Path | None = None
     task: str | None = None
+    arch: str | None = None  # a target the code needs (e.g. sm_90a for wgmma/setmaxnreg); None: the GPU's own
     tunables: list[Tunable] = field(default_factory=list)
     defines: dict[str, str] = field(default_factory=dict)
     restrictions: list[str] = field(default_factory=list)
@@ -116,7 +117,8 @@ class Candidate:
         cfg = self.check_config(config or {})
         kernels = list(dict.fromkeys(self.kernel_expr(l, cfg) for l in self.launches))
         defines = {**self.defines, **{k: v for k, v in cfg.items()}}
-        return kopt_compile(self.path if self.path else self.source, kernels, arch=arch, defines=defines, **kwargs)
+        return kopt_compile(self.path if self.path else self.source, kernels, arch=arch or self.arch, defines=defines,
+                            **kwargs)
 
     def baked_source(self, config: dict) -> str:
         """The source with tunables fixed: ``tune`` lines replaced by single-value ones."""
@@ -144,6 +146,15 @@ def file_defaults(file: Path, defines: dict) -> tuple[dict, list[str] | None]:
     merged = cand.defines_for(defines)
     config = {t.name: merged[t.name] for t in cand.tunables}
     return merged, list(dict.fromkeys(cand.kernel_expr(l, config) for l in cand.launches))
+
+
+def file_arch(file: Path) -> str | None:
+    """The target a candidate file declares (``// kopt: arch sm_90a``), or None."""
+    try:
+        text = Path(file).read_text()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return Candidate.load(Path(file)).arch if "// kopt:" in text else None
 
 
 def _split_top(text: str, sep: str = ",") -> list[str]:
@@ -208,6 +219,11 @@ def _parse(text: str, name: str, path: Path | None) -> Candidate:
                 if not re.fullmatch(r"[\w.-]+", rest):
                     fail(lineno, "expected: task NAME")
                 cand.task = rest
+            elif word == "arch":
+                from .archs import limits
+
+                limits(rest)  # an unknown arch is an InputError naming the known ones
+                cand.arch = rest
             elif word == "tune":
                 mm = re.fullmatch(r"([A-Za-z_]\w*)\s+in\s+\[(.*)\]", rest)
                 if not mm:

@@ -27,7 +27,7 @@ def prepare(task: Task, candidate, config: dict | None, arch: str | None):
     if cand.task and cand.task != task.name:
         raise InputError(f"{cand.name} declares task {cand.task!r} but is checked against {task.name!r}")
     cfg = cand.check_config(config or {})
-    art = cand.compile(cfg, arch=arch or task.arch_for_run())
+    art = cand.compile(cfg, arch=arch or cand.arch or task.arch_for_run())
     return cand, cfg, art
 
 

@@ -92,3 +92,13 @@ def test_plan_rejects_impossible_launches():
     src = "// kopt: launch k grid=(n / 3) block=(32) args=(a, b, c, n)\n__global__ void k() {}\n"
     with pytest.raises(InputError, match="positive integer"):
         resolve(task, Candidate.load(src), task.shapes[2], {}, {"k": "k"}, "sm_90")
+
+
+def test_arch_annotation_sets_the_compile_target():
+    src = ('// kopt: arch sm_90a\n// kopt: launch k grid=(1) block=(32) args=(n)\n'
+           'extern "C" __global__ void k(int n) {}\n')
+    cand = Candidate.load(src)
+    assert cand.arch == "sm_90a"
+    assert cand.compile().arch == "sm_90a"
+    with pytest.raises(InputError, match="unknown arch"):
+        Candidate.load(src.replace("sm_90a", "sm_91"))

@@ -132,7 +132,7 @@ def test_compiles_and_plans_at_every_config_and_shape(path):
     for cfg in cand.configs():
         lowered = reps[tuple(cfg[n] for n in used)]
         for shape in task.shapes:
-            rp = plan.resolve(task, cand, shape, cfg, lowered, H200)
+            rp = plan.resolve(task, cand, shape, cfg, lowered, cand.arch or H200)
             assert len(rp.launches) == len(cand.launches)
 
 
@@ -140,7 +140,7 @@ def test_compiles_and_plans_at_every_config_and_shape(path):
 def test_lowering_shows_the_techniques(path):
     meta = _meta(path)
     cand = Candidate.load(path)
-    art = cand.compile(arch=H200)
+    art = cand.compile(arch=cand.arch or H200)
     low = art.lowering()
     for tech in meta["techniques"]:
         if tech not in SASS_OF:

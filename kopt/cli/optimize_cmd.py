@@ -145,7 +145,7 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
         console.print(f"{note}running the autotuner (--workflow tune, strategy {strategy}) on {cand.name}")
 
     shape = (t.timed_shapes or t.shapes)[0]
-    space = plan_space(cand, shape.symbols, arch=arch or t.arch_for_run())
+    space = plan_space(cand, shape.symbols, arch=arch or cand.arch or t.arch_for_run())
     if not json_out:
         console.print("\n".join(_pruning_lines(space)), markup=False)
     if not space.configs:

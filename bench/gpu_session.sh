@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # One device call: install kopt on the GPU machine, then run the named stages, each under its own time limit, with
 # logs and results under $OUT. Usage (device machine, repo root): bash bench/gpu_session.sh STAGE...
+# KOPT_SKIP_INSTALL=1 skips the installs (a second lane on another GPU: CUDA_VISIBLE_DEVICES=1 ... &).
 # Stages: doctor, tests (GPU tests except the timed shapes), timed (timed-shape tests), timing, kb, optimize,
 #         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
 mkdir -p "$OUT/results"
 if [ -d .whl ]; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
-    > "$OUT/wheels.log" 2>&1 || tail -5 "$OUT/wheels.log"
   export PYTHONPATH=/tmp/site
 fi
+if [ -d .whl ] && [ -z "${KOPT_SKIP_INSTALL:-}" ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
+    > "$OUT/wheels.log" 2>&1 || tail -5 "$OUT/wheels.log"
+fi
 export PYTHONUNBUFFERED=1
-rm -rf build
-python3 -m pip install -q --no-build-isolation --no-deps -e . > "$OUT/install.log" 2>&1 || { tail -30 "$OUT/install.log"; exit 1; }
+if [ -z "${KOPT_SKIP_INSTALL:-}" ]; then
+  rm -rf build
+  python3 -m pip install -q --no-build-isolation --no-deps -e . > "$OUT/install.log" 2>&1 || { tail -30 "$OUT/install.log"; exit 1; }
+fi
 
 stage() {  # $1: name, $2: seconds, rest: command
   local name=$1 limit=$2; shift 2

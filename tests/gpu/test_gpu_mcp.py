@@ -2,6 +2,7 @@
 through `kopt mcp` over stdio, and a faulting candidate is a verdict, not a dead server."""
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -20,7 +21,9 @@ def _payload(result) -> dict:
 
 
 async def _session(workspace: Path):
-    params = StdioServerParameters(command=sys.executable, args=["-m", "kopt.cli", "mcp", "--workspace", str(workspace)])
+    # The server gets this environment (the mcp client passes only a safe subset by default, without PYTHONPATH).
+    params = StdioServerParameters(command=sys.executable, args=["-m", "kopt.cli", "mcp", "--workspace", str(workspace)],
+                                   env=dict(os.environ))
     good = (ROOT / "kb" / "cutlass_examples" / "vector_add_float4.cu").read_text()
     bad = (ROOT / "tests" / "gpu" / "planted" / "illegal_address.cu").read_text()
     async with stdio_client(params) as (read, write):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One device call: install kopt on the GPU machine, then run the named stages, each under its own time limit, with
 # logs and results under $OUT. Usage (device machine, repo root): bash bench/gpu_session.sh STAGE...
-# KOPT_SKIP_INSTALL=1 skips the installs (a second lane on another GPU: CUDA_VISIBLE_DEVICES=1 ... &).
+# KOPT_SKIP_INSTALL=1 skips the installs (a second lane on another GPU: CUDA_VISIBLE_DEVICES=1 ... &); KOPT_NO_PACK=1
+# leaves $OUT unpacked (lanes: pack once at the end). Everything under $OUT ends in $OUT/out.tgz.
 # Stages: doctor, tests (GPU tests except the timed shapes), timed (timed-shape tests), timing, kb, optimize,
 #         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples).
 set -uo pipefail
@@ -44,3 +45,8 @@ for s in "$@"; do
     *) echo "unknown stage $s" ;;
   esac
 done
+
+# The device returns at most 8 files: pack everything under $OUT into one archive (unpack with tar xzf).
+if [ -z "${KOPT_NO_PACK:-}" ]; then
+  (cd "$OUT" && tar czf /tmp/kopt-out.tgz --exclude=out.tgz . && find . -mindepth 1 -delete && mv /tmp/kopt-out.tgz out.tgz)
+fi

@@ -213,3 +213,38 @@ def test_index_cutlass_headers(own_cache):
     top = kb.search("collective mainloop wgmma tma pipeline", tags=["wgmma"], arch="sm_90a", limit=5)
     assert any("collective/sm90_mma_tma_gmma_ss_warpspecialized.hpp::CollectiveMma" in h.id for h in top), \
         [h.id for h in top]
+
+
+def test_kb_add_promotes_a_validated_winner_with_provenance(tmp_path, monkeypatch):
+    import tomllib
+    from pathlib import Path
+
+    from kopt.kb.promote import add
+    from kopt.runstore import RunStore
+
+    monkeypatch.setenv("KOPT_CACHE_DIR", str(tmp_path / "cache"))
+    store = RunStore(tmp_path / "runs.db")
+    run = store.create_run("reduce_sum", workflow="tune", options={})
+    src = ("// kopt: tune BLOCK in [512]\n// kopt: launch zebra_reduce grid=(1) block=(BLOCK) args=(x, s, n)\n"
+           "extern \"C\" __global__ void zebra_reduce(const float* x, float* s, int n) {\n"
+           "  float v = __shfl_xor_sync(0xffffffff, x[threadIdx.x], 1); if (threadIdx.x == 0) s[0] = v; }\n")
+    cid = store.add_candidate(run, src, config={"BLOCK": 512}, proposer="tuner:exhaustive")
+    shape = {"shape": "n=1024", "candidate": {"summary": {"median": 12.5}}, "baseline": {"summary": {"median": 20.0}}}
+    store.record_evaluation(cid, status="ok", time_us=12.5, speedup=1.6, verdict={"correct": True, "arch": "sm_90"},
+                            measurement={"shapes": [shape]}, resources={}, diagnostics=[], started=0.0, finished=1.0)
+    failed = store.create_run("reduce_sum", workflow="tune", options={})
+    bad = store.add_candidate(failed, "// bad\n", config={}, proposer="tuner:exhaustive")
+    store.record_evaluation(bad, status="incorrect", time_us=None, speedup=None, verdict={"correct": False},
+                            measurement={}, resources={}, diagnostics=[], started=0.0, finished=1.0)
+
+    out = add(run, store=store, title="zebra reduction")
+    meta = tomllib.loads(Path(out["metadata"]).read_text())
+    assert Path(out["source"]).read_text() == src
+    assert meta["title"] == "zebra reduction" and meta["task"] == "reduce_sum" and meta["arch"] == "sm_90"
+    assert meta["provenance"]["run"] == run and meta["provenance"]["candidate"] == cid
+    assert meta["provenance"]["config"] == {"BLOCK": 512} and "shuffle" in meta["techniques"]
+    assert meta["measured"]["time_us"] == 12.5 and meta["measured"]["shapes"][0]["baseline_us"] == 20.0
+    hits = kb.search("zebra")
+    assert hits and hits[0].file == out["source"], hits
+    with pytest.raises(InputError, match="no correct, timed evaluation"):
+        add(failed, store=store)

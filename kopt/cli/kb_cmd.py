@@ -15,7 +15,8 @@ from . import app
 from ._common import console, print_json
 from .compile_cmds import JsonOpt
 
-kb_app = typer.Typer(help="Knowledge base: search reference kernels and hardware notes; index your own corpus.",
+kb_app = typer.Typer(help="Knowledge base: search reference kernels and hardware notes; index your own corpus; "
+                      "promote a run's winner.",
                      no_args_is_help=True)
 app.add_typer(kb_app, name="kb")
 LimitOpt = typer.Option(10, "--limit", "-n", min=1, help="how many results")
@@ -84,3 +85,17 @@ def index_cmd(path: Path = typer.Argument(..., help="a folder (e.g. a CUTLASS ch
         stats = kb.index(path, progress=lambda done, total: bar.update(task, completed=done, total=total))
     console.print(f"indexed {stats['files']} files, {stats['chunks']} chunks from {escape(stats['root'])} "
                   f"in {stats['seconds']:.1f} s -> {escape(stats['index'])}")
+
+
+@kb_app.command("add")
+def add_cmd(run: int = typer.Argument(..., help="a run id from `kopt runs list` (its best correct evaluation)"),
+            title: Optional[str] = typer.Option(None, "--title", help="the entry's title"),
+            json_out: bool = JsonOpt):
+    """Promote RUN's validated winner into your knowledge base, with its provenance and measured figures."""
+    from ..kb.promote import add
+
+    out = add(run, title=title)
+    if json_out:
+        print_json(out)
+        return
+    console.print(f"added {escape(out['source'])} with {escape(out['metadata'])}; indexed ({out['chunks']} chunks)")

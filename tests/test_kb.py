@@ -219,7 +219,7 @@ def test_kb_add_promotes_a_validated_winner_with_provenance(tmp_path, monkeypatc
     import tomllib
     from pathlib import Path
 
-    from kopt.kb.promote import add
+    from kopt.kb.promote import add_run
     from kopt.runstore import RunStore
 
     monkeypatch.setenv("KOPT_CACHE_DIR", str(tmp_path / "cache"))
@@ -237,14 +237,35 @@ def test_kb_add_promotes_a_validated_winner_with_provenance(tmp_path, monkeypatc
     store.record_evaluation(bad, status="incorrect", time_us=None, speedup=None, verdict={"correct": False},
                             measurement={}, resources={}, diagnostics=[], started=0.0, finished=1.0)
 
-    out = add(run, store=store, title="zebra reduction")
+    out = add_run(run, store=store, title="zebra reduction")
     meta = tomllib.loads(Path(out["metadata"]).read_text())
     assert Path(out["source"]).read_text() == src
     assert meta["title"] == "zebra reduction" and meta["task"] == "reduce_sum" and meta["arch"] == "sm_90"
     assert meta["provenance"]["run"] == run and meta["provenance"]["candidate"] == cid
     assert meta["provenance"]["config"] == {"BLOCK": 512} and "shuffle" in meta["techniques"]
     assert meta["measured"]["time_us"] == 12.5 and meta["measured"]["shapes"][0]["baseline_us"] == 20.0
+    assert meta["measured"]["speedup_vs_baseline"] == 1.6
     hits = kb.search("zebra")
     assert hits and hits[0].file == out["source"], hits
     with pytest.raises(InputError, match="no correct, timed evaluation"):
-        add(failed, store=store)
+        add_run(failed, store=store)
+
+
+def test_kb_add_candidate_needs_validation(tmp_path):
+    """A candidate file is promoted only after kopt bench passes: without --task it is refused, and without a GPU the
+    command says so (exit 2, no traceback, nothing written)."""
+    from pathlib import Path
+
+    from kopt.device import probe
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "KOPT_CACHE_DIR": str(tmp_path / "cache")}
+    cand = str(root / "kb" / "cutlass_examples" / "vector_add_float4.cu")
+    no_task = subprocess.run([sys.executable, "-m", "kopt.cli", "kb", "add", cand], capture_output=True, text=True,
+                             env=env)
+    assert no_task.returncode == 2 and "--task" in no_task.stderr and "Traceback" not in no_task.stderr
+    if probe()[0] is None:
+        p = subprocess.run([sys.executable, "-m", "kopt.cli", "kb", "add", cand, "--task",
+                            str(root / "bench" / "tasks" / "vector_add")], capture_output=True, text=True, env=env)
+        assert p.returncode == 2 and "GPU" in p.stderr and "Traceback" not in p.stderr
+        assert not (tmp_path / "cache" / "kb" / "added").exists()

@@ -88,13 +88,22 @@ def index_cmd(path: Path = typer.Argument(..., help="a folder (e.g. a CUTLASS ch
 
 
 @kb_app.command("add")
-def add_cmd(run: int = typer.Argument(..., help="a run id from `kopt runs list` (its best correct evaluation)"),
+def add_cmd(source: str = typer.Argument(..., metavar="RUN|CANDIDATE.cu",
+                                         help="a run id (its best correct evaluation) or a candidate file"),
+            task: Optional[Path] = typer.Option(None, "--task", help="for a candidate file: the task to validate it on "
+                                                                     "(kopt bench runs first; needs a GPU)"),
             title: Optional[str] = typer.Option(None, "--title", help="the entry's title"),
             json_out: bool = JsonOpt):
-    """Promote RUN's validated winner into your knowledge base, with its provenance and measured figures."""
-    from ..kb.promote import add
+    """Promote a validated kernel into your knowledge base, with its provenance and measured figures."""
+    from ..errors import InputError
+    from ..kb.promote import add_candidate, add_run
 
-    out = add(run, title=title)
+    if source.isdigit():
+        out = add_run(int(source), title=title)
+    elif task is None:
+        raise InputError("kopt kb add CANDIDATE.cu needs --task TASK (the kernel is validated on it first)")
+    else:
+        out = add_candidate(Path(source), task, title=title)
     if json_out:
         print_json(out)
         return

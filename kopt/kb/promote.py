@@ -1,12 +1,14 @@
-"""Promote a validated winner of a run into the user's knowledge base, with its provenance.
+"""Promote a validated kernel into the user's knowledge base, with its provenance.
 
-Only an evaluation the run store records as correct and timed (status "ok") can be promoted: its candidate source
-(tunables baked in) is written under the user's KB folder next to a sidecar .toml that says where it came from (run,
-candidate, proposer, parent, configuration) and what kopt measured, and the folder is indexed so `kopt kb search`
-finds it at once."""
+Two ways in, one rule: only a kernel kopt has checked and timed is promoted.
+- ``add_run(RUN)``: the run's best evaluation the run store records as correct and timed (status "ok").
+- ``add_candidate(FILE, TASK)``: ``kopt bench`` runs now (a GPU is needed) and the kernel is promoted if it passes.
+The source is written under the user's KB folder next to a sidecar .toml saying where it came from and what kopt
+measured (GPU, date, per-shape times), and the folder is indexed so `kopt kb search` finds it at once."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -33,10 +35,50 @@ def _toml_value(v) -> str:
     return json.dumps(str(v))  # a TOML basic string: JSON's escapes are valid TOML
 
 
-def add(run: int, *, store=None, title: str | None = None) -> dict:
+def _shapes(shapes: list[dict]) -> list[dict]:
+    """Per-shape medians from ``ShapeResult.to_dict()``-like records."""
+    out = []
+    for s in shapes:
+        cand = (s.get("candidate") or {}).get("summary") or {}
+        if cand.get("median") is None:
+            continue
+        row = {"shape": s["shape"], "us": cand["median"]}
+        base = ((s.get("baseline") or {}).get("summary") or {}).get("median")
+        if base is not None:
+            row["baseline_us"] = base
+        speedup = (s.get("comparison") or {}).get("speedup")
+        if speedup is not None:
+            row["speedup_vs_baseline"] = speedup
+        out.append(row)
+    return out
+
+
+def _write(stem: str, source: str, head: dict, provenance: dict, measured: dict, shapes: list[dict]) -> dict:
+    from . import index
+
+    folder = added_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    cu, meta = folder / f"{stem}.cu", folder / f"{stem}.toml"
+    cu.write_text(source)
+    provenance = {**provenance, "promoted": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+    lines = [f"{k} = {_toml_value(v)}" for k, v in head.items()]
+    lines.append(f"techniques = {_toml_value(sorted(tags_of(source)))}")
+    for name, table in (("provenance", provenance), ("measured", measured)):
+        lines += ["", f"[{name}]"] + [f"{k} = {_toml_value(v)}" for k, v in table.items() if v is not None]
+    for s in shapes:
+        lines += ["", "[[measured.shapes]]"] + [f"{k} = {_toml_value(v)}" for k, v in s.items()]
+    meta.write_text("\n".join(lines) + "\n")
+    stats = index(folder)
+    return {"source": str(cu), "metadata": str(meta), "index": stats["index"], "chunks": stats["chunks"]}
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", name)
+
+
+def add_run(run: int, *, store=None, title: str | None = None) -> dict:
     """Promote run ``run``'s best correct evaluation; returns the written files and the index figures."""
     from ..runstore import RunStore
-    from . import index
 
     store = store or RunStore()
     info = store.run(run)
@@ -46,39 +88,42 @@ def add(run: int, *, store=None, title: str | None = None) -> dict:
     verdict = best.get("verdict") or {}
     if not verdict.get("correct", True):
         raise InputError(f"run {run}'s best evaluation is not marked correct: it cannot be added")
-    safe_task = re.sub(r"[^A-Za-z0-9_]", "_", info["task"])
-    stem = f"{safe_task}_run{run}_{best['hash'][:8]}"
-    folder = added_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    cu, meta = folder / f"{stem}.cu", folder / f"{stem}.toml"
-    cu.write_text(best["source"])
-    measurement = best.get("measurement") or {}
-    shapes = [{"shape": s["shape"], "us": s["candidate"]["summary"]["median"],
-               **({"baseline_us": s["baseline"]["summary"]["median"]} if s.get("baseline") and
-                  (s["baseline"].get("summary") or {}).get("median") else {})}
-              for s in measurement.get("shapes", []) if (s.get("candidate") or {}).get("summary")]
     task, workflow = info["task"], info["workflow"]
-    about = (f"Promoted from kopt run {run} ({workflow} workflow) on task {task}; checked on fresh inputs and timed "
-             "by kopt before promotion.")
-    lines = [f"title = {_toml_value(title or f'{task}: best of run {run} ({workflow})')}",
-             f"task = {_toml_value(task)}",
-             f"arch = {_toml_value(verdict.get('arch') or 'any')}",
-             f"demonstrates = {_toml_value(about)}",
-             f"techniques = {_toml_value(sorted(tags_of(best['source'])))}",
-             "", "[provenance]",
-             f"run = {run}", f"workflow = {_toml_value(info['workflow'])}", f"candidate = {best['candidate']}",
-             f"evaluation = {best['id']}", f"proposer = {_toml_value(best['proposer'])}",
-             f"source_hash = {_toml_value(best['hash'])}",
-             f"promoted = {_toml_value(dt.datetime.now(dt.timezone.utc).isoformat(timespec='seconds'))}"]
-    if best.get("parent") is not None:
-        lines.append(f"parent = {best['parent']}")
-    if best.get("config"):
-        lines.append(f"config = {_toml_value(best['config'])}")
-    lines += ["", "[measured]", f"time_us = {best['time_us']!r}"]
-    if best.get("speedup") is not None:
-        lines.append(f"speedup_vs_baseline = {best['speedup']!r}")
-    for s in shapes:
-        lines += ["", "[[measured.shapes]]"] + [f"{k} = {_toml_value(v)}" for k, v in s.items()]
-    meta.write_text("\n".join(lines) + "\n")
-    stats = index(folder)
-    return {"source": str(cu), "metadata": str(meta), "index": stats["index"], "chunks": stats["chunks"]}
+    head = {"title": title or f"{task}: best of run {run} ({workflow})", "task": task,
+            "arch": verdict.get("arch") or "any",
+            "demonstrates": f"Promoted from kopt run {run} ({workflow} workflow) on task {task}; checked on fresh "
+                            "inputs and timed by kopt before promotion."}
+    provenance = {"run": run, "workflow": workflow, "candidate": best["candidate"], "evaluation": best["id"],
+                  "proposer": best["proposer"], "parent": best.get("parent"), "source_hash": best["hash"],
+                  "config": best.get("config") or None}
+    measured = {"time_us": best["time_us"], "speedup_vs_baseline": best.get("speedup")}
+    shapes = _shapes((best.get("measurement") or {}).get("shapes", []))
+    return _write(f"{_safe(task)}_run{run}_{best['hash'][:8]}", best["source"], head, provenance, measured, shapes)
+
+
+def add_candidate(path, task_dir, *, title: str | None = None, config: dict | None = None,
+                  max_time: float = 2.0) -> dict:
+    """Check and time the candidate at ``path`` on the task (against its baseline), then promote it if it passed."""
+    from ..candidate import Candidate
+    from ..device import require_gpu
+    from ..task import Task
+
+    task = Task.load(task_dir)
+    cand = Candidate.load(Path(path))
+    info = require_gpu("kopt kb add")  # validation is kopt bench: correctness on fresh inputs, then timing
+    result = task.bench(cand, baseline=task.baseline, config=config, options={"max_time": max_time})
+    if not result.ok:
+        why = "; ".join(d.message for d in (result.candidate.diagnostics + result.diagnostics) if d.is_error)[:500]
+        raise InputError(f"{cand.name} did not pass kopt bench on {task.name} ({result.candidate.status}): "
+                         f"{why or 'no timing'}; only validated kernels can be added")
+    cfg = result.candidate.config
+    source = cand.baked_source(cfg) if cand.tunables else cand.source
+    head = {"title": title or f"{task.name}: {Path(path).stem}", "task": task.name,
+            "arch": result.candidate.arch or "any",
+            "demonstrates": f"Promoted from {Path(path).name} after kopt bench on task {task.name}."}
+    provenance = {"file": str(Path(path).resolve()), "config": cfg or None, "gpu": info.name,
+                  "driver": info.driver, "source_hash": hashlib.sha256(source.encode()).hexdigest()}
+    shapes = _shapes([s.to_dict() for s in result.shapes])
+    measured = {"time_us": sum(s["us"] for s in shapes)}
+    digest = provenance["source_hash"][:8]
+    return _write(f"{_safe(task.name)}_{_safe(Path(path).stem)}_{digest}", source, head, provenance, measured, shapes)

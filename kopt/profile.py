@@ -145,27 +145,49 @@ def parse_ncu_csv(text: str) -> list[dict]:
     return list(kernels.values())
 
 
+_LINE_COLUMNS = ("line no", "line number", "line", "#")  # the CUDA-line column of the source page's table
+
+
 def parse_source_csv(text: str) -> list[tuple[int, float, str]]:
-    """(line, warp-stall samples, source text) from ``--page source --print-source cuda`` CSV; summed over tables."""
-    out: dict[int, list] = {}
-    header = None
+    """(line, warp-stall samples, source text) per CUDA source line of ``--page source --print-source cuda,sass --csv``.
+
+    Layout (Nsight Compute CLI docs, Console Output: metrics are correlated only in the ``sass`` and ``cuda,sass``
+    views): per source file a ``"File Path",PATH`` row, then ``"Function Name",NAME`` and a header
+    ``"Line No","Source","Address","Source",<metrics: "Warp Stall Sampling (All Samples)", ...>``; a CUDA line's row
+    carries its number and text, the SASS instructions attributed to it follow with an ``Address`` and no number.
+    A line's samples are the sum of its instructions' samples; the line row's own value counts only when no
+    instruction under it has any (a table of lines alone). Keyed by file, so an included header's line 7 stays apart
+    from the candidate's; the plain ``sass`` view has no line column and yields nothing.
+    """
+    own: dict[tuple, float] = {}
+    inst: dict[tuple, float] = {}
+    texts: dict[tuple, str] = {}
+    cols = None
+    path, key = "", None
     for row in _csv_rows(text):
         low = [c.strip().lower() for c in row]
-        if any("sampling" in c for c in low) and any(c in ("source", "#", "line", "line number") for c in low):
-            header = low
+        if low[:1] == ["file path"]:
+            path, cols, key = (row[1] if len(row) > 1 else ""), None, None
             continue
-        if header is None:
+        line_i = next((low.index(c) for c in _LINE_COLUMNS if c in low), None)
+        samp_i = next((i for i, c in enumerate(low) if "warp stall sampling (all" in c), None)
+        samp_i = samp_i if samp_i is not None else next((i for i, c in enumerate(low) if "sampling" in c), None)
+        if line_i is not None and samp_i is not None:  # a header row (first "Source" is the CUDA text)
+            cols = (line_i, low.index("source") if "source" in low else None,
+                    low.index("address") if "address" in low else None, samp_i)
             continue
-        rec = dict(zip(header, row))
-        line = next((number(rec[c]) for c in ("line", "line number", "#") if c in rec), None)
-        samp_col = next((c for c in header if "warp stall sampling (all" in c), None) or \
-            next((c for c in header if "sampling" in c), None)
-        samples = number(rec.get(samp_col)) if samp_col else None
-        if line is None or not samples:
+        if cols is None:
             continue
-        slot = out.setdefault(int(line), [0.0, rec.get("source", "")])
-        slot[0] += samples
-    return sorted(((ln, s, src) for ln, (s, src) in out.items()), key=lambda t: -t[1])
+        cell = lambda i: row[i].strip() if i is not None and i < len(row) else ""  # noqa: E731
+        line, samples = number(cell(cols[0])), number(cell(cols[3])) or 0.0
+        if line is not None:
+            key = (path, int(line))
+            texts.setdefault(key, cell(cols[1]) if cols[1] is not None and cols[1] < len(row) else "")
+            own[key] = own.get(key, 0.0) + samples
+        elif key is not None and cell(cols[2]) not in ("", "-", "..."):
+            inst[key] = inst.get(key, 0.0) + samples
+    out = [(k[1], inst.get(k) or own.get(k, 0.0), texts[k]) for k in texts]
+    return sorted((t for t in out if t[1]), key=lambda t: -t[1])
 
 
 # --- the Profile model --------------------------------------------------------------------------------------------

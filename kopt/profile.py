@@ -2,7 +2,7 @@
 
 The run-once process (``kopt.run_once``) launches the declared sequence after a warm-up; ncu profiles one launch of
 each declared kernel (``--launch-skip K --launch-count K``, ``--clock-control none``) into a report, which is then
-read back as CSV (``--page raw``, and ``--page source --print-source cuda`` for hot lines). The parser accepts both
+read back as CSV (``--page raw``, and ``--page source --print-source cuda,sass`` for hot lines). The parser accepts both
 ncu CSV layouts: the wide one (a row of metric names, a row of units, a row per kernel) and the long one
 (``"Metric Name","Metric Unit","Metric Value"`` per row), raw metric names or the details page's display names.
 
@@ -182,7 +182,7 @@ def parse_source_csv(text: str) -> list[tuple[int, float, str]]:
         line, samples = number(cell(cols[0])), number(cell(cols[3])) or 0.0
         if line is not None:
             key = (path, int(line))
-            texts.setdefault(key, cell(cols[1]) if cols[1] is not None and cols[1] < len(row) else "")
+            texts.setdefault(key, cell(cols[1]))
             own[key] = own.get(key, 0.0) + samples
         elif key is not None and cell(cols[2]) not in ("", "-", "..."):
             inst[key] = inst.get(key, 0.0) + samples
@@ -400,6 +400,16 @@ class RunFailed(KoptError):
     exit_code = 1
 
 
+def source_page_command(ncu: str, report: str, source: str | Path | None = None) -> list[str]:
+    """ncu's source page as CSV: the ``cuda,sass`` view, the one that carries metrics per CUDA line (the plain ``cuda``
+    view prints the file without metrics), with the candidate's file named so ncu finds it (it shows CUDA source only
+    when the file exists on this machine)."""
+    cmd = [ncu, "--import", report, "--csv", "--page", "source", "--print-source", "cuda,sass"]
+    if source and Path(source).is_file() and "," not in str(source):  # the option takes a comma-separated list
+        cmd += ["--resolve-source-file", str(Path(source).resolve())]
+    return cmd
+
+
 def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: float = 600.0,
             report: str | Path | None = None) -> Profile:
     """Profile ``candidate`` on ``task`` at ``shape`` (default: the first timed shape). Needs ncu and a GPU.
@@ -426,8 +436,7 @@ def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: flo
             raise RunFailed(f"ncu exited with code {proc.returncode}: {tail[0]}")
         raw = _run([ncu, "--import", rep + ".ncu-rep", "--csv", "--page", "raw"], cwd, timeout)
         tool_failure("ncu", raw)
-        src = _run([ncu, "--import", rep + ".ncu-rep", "--csv", "--page", "source", "--print-source", "cuda"], cwd,
-                   timeout)
+        src = _run(source_page_command(ncu, rep + ".ncu-rep", getattr(cand, "path", None)), cwd, timeout)
         if report:
             shutil.copyfile(rep + ".ncu-rep", report)
     work = task.work_figures(request["shape"]).get("bytes") if task.work else None

@@ -9,7 +9,8 @@ the H200 (kopt writes the report, then reads it back as CSV):
 l1tex__t_sector_hit_rate.pct --import-source yes -f -o rep python -m kopt.run_once --request REQ
   ncu --import rep.ncu-rep --csv --page raw     > tests/data/ncu/<case>_raw_capture.csv
   ncu --import rep.ncu-rep --csv --page details > tests/data/ncu/<case>_details_capture.csv
-  ncu --import rep.ncu-rep --csv --page source --print-source cuda > tests/data/ncu/<case>_source_capture.csv
+  ncu --import rep.ncu-rep --csv --page source --print-source cuda,sass --resolve-source-file $PWD/CAND.cu \
+      > tests/data/ncu/<case>_source_capture.csv
 """
 import subprocess
 import sys
@@ -19,7 +20,8 @@ from types import SimpleNamespace
 import pytest
 
 from kopt.errors import ToolchainError
-from kopt.profile import build, classify, number, parse_ncu_csv, parse_source_csv, tool_failure
+from kopt.profile import (build, classify, number, parse_ncu_csv, parse_source_csv, source_page_command,
+                          tool_failure)
 
 DATA = Path(__file__).parent / "data" / "ncu"
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,6 +131,75 @@ def test_source_page_and_multi_kernel_order():
     p = build("t", "c.cu", "s", wide_csv([("first", metrics(10, 90)), ("second", metrics(80, 20))]),
               launch_lines=[4, 5])
     assert [(k.bottleneck, k.line) for k in p.kernels] == [("memory", 4), ("compute", 5)]
+
+
+# The cuda,sass source page, as Nsight Compute documents and users capture it. NVIDIA's Nsight Compute CLI docs
+# (docs.nvidia.com/nsight-compute/NsightComputeCli/index.html#command-line-options-console-output, v2025.4.1): metric
+# correlation is available only in the "sass" and "cuda,sass" views; the plain "cuda" view prints the source file.
+# Row layout from parsers written against real captures: per file a "File Path" row and a "Function Name" row, then
+# the header "Line No","Source","Address","Source",<metrics> ("Warp Stall Sampling (All Samples)", ...); a CUDA line's
+# row has its number and text and the sum of its instructions' values, the SASS rows under it an address and no number;
+# "..." stands for a collapsed stretch. Numbers and SASS text here are invented.
+HEADER = ('"Line No","Source","Address","Source","Warp Stall Sampling (All Samples)",'
+          '"Warp Stall Sampling (Not-issued Samples)","# Samples","Instructions Executed"')
+CUDA_SASS = f"""==PROF== Connected to process 4242
+"File Path","/work/cand/strided.cu"
+"Function Name","strided"
+{HEADER}
+"5","  int i = blockIdx.x * blockDim.x + threadIdx.x;","-","","30","10","30","64"
+"","","0x7f2a3c000080","S2R R0, SR_CTAID.X","20","8","20","32"
+"","","0x7f2a3c000090","S2R R3, SR_TID.X","10","2","10","32"
+"","","...","","-","-","-","-"
+"7","  c[i] = a[(long long)i * 33 % n] + b[i];","-","","9,800","9,000","9,800","96"
+"","","0x7f2a3c000100","LDG.E R4, desc[UR4][R4.64]","9,100","8,800","9,100","32"
+"","","0x7f2a3c000110","LDG.E R6, desc[UR4][R6.64]","600","180","600","32"
+"","","0x7f2a3c000120","STG.E desc[UR4][R8.64], R9","100","20","100","32"
+"File Path","/usr/local/cuda/include/cuda_fp16.hpp"
+"Function Name","strided"
+{HEADER}
+"7","#if defined(__cplusplus)","-","","40","40","40","32"
+"","","0x7f2a3c000200","IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28]","40","40","40","32"
+"""
+STRIDED = ["// Profile case: strided reads.", "// kopt: task vector_add", "// kopt: launch strided",
+           'extern "C" __global__ void strided(const float* a, const float* b, float* c, int n) {',
+           "  int i = blockIdx.x * blockDim.x + threadIdx.x;", "  if (i >= n) return;",
+           "  c[i] = a[(long long)i * 33 % n] + b[i];", "}"]
+
+
+def test_source_page_cuda_sass_view_counts_each_instruction_once_per_file():
+    """The cuda,sass layout (see CUDA_SASS): a line's samples are its SASS rows' sum, not doubled by the line row's own
+    aggregate; an included header's line 7 stays apart from the candidate's line 7 (keyed by "File Path")."""
+    rows = parse_source_csv(CUDA_SASS)
+    assert rows[0] == (7, 9800.0, "c[i] = a[(long long)i * 33 % n] + b[i];")
+    assert (5, 30.0, "int i = blockIdx.x * blockDim.x + threadIdx.x;") in rows
+    assert (7, 40.0, "#if defined(__cplusplus)") in rows and len(rows) == 3
+    p = build("vector_add", "strided.cu", "n=1", wide_csv([("strided", metrics(12, 88))]), CUDA_SASS,
+              source_text="\n".join(STRIDED))
+    assert [(h["line"], h["samples"]) for h in p.hot_lines] == [(7, 9800.0), (5, 30.0)]  # the header's line 7 dropped
+
+
+def test_source_page_sass_view_has_no_lines():
+    """The plain sass view (header captured from a real report and quoted in a public parser: "Kernel Name",NAME, then
+    "Address","Source","Warp Stall Sampling (All Cycles)",...; older ncu said "Cycles" where newer says "Samples") has
+    no CUDA line column: no hot lines, and no crash."""
+    text = ('"Kernel Name","strided"\n'
+            '"Address","Source","Warp Stall Sampling (All Cycles)","Warp Stall Sampling (Not-issued Cycles)",'
+            '"Instructions Executed"\n'
+            '"0x7f2a3c000100","LDG.E R4, desc[UR4][R4.64]","9100","8800","32"\n')
+    assert parse_source_csv(text) == []
+    assert build("t", "c.cu", "s", wide_csv([("k", metrics(12, 88))]), text).hot_lines == []
+
+
+def test_source_page_command_asks_for_the_metric_carrying_view(tmp_path):
+    """Nsight Compute CLI docs (Console Output): --print-source cuda shows the file only, cuda,sass correlates metrics;
+    the CLI shows CUDA source only if the file exists on the host, --resolve-source-file names it (full paths)."""
+    cand = tmp_path / "cand.cu"
+    cand.write_text("// k\n")
+    cmd = source_page_command("ncu", "r.ncu-rep", cand)
+    assert cmd[:8] == ["ncu", "--import", "r.ncu-rep", "--csv", "--page", "source", "--print-source", "cuda,sass"]
+    assert cmd[8:] == ["--resolve-source-file", str(cand.resolve())]
+    assert source_page_command("ncu", "r.ncu-rep", None)[8:] == []
+    assert source_page_command("ncu", "r.ncu-rep", tmp_path / "missing.cu")[8:] == []
 
 
 def test_launch_bound_short_kernel():

@@ -78,8 +78,10 @@ class BenchResult:
 
 def bench(task: Task, candidate, *, baseline=None, config: dict | None = None, baseline_config: dict | None = None,
           arch: str | None = None, shapes=None, worker: WorkerClient | None = None, options: dict | None = None,
-          input_sets: int = 2) -> BenchResult:
-    """Check, then time ``candidate`` (and ``baseline``) on ``shapes`` (default: the task's timed shapes)."""
+          input_sets: int = 2, baseline_verdict: Verdict | None = None) -> BenchResult:
+    """Check, then time ``candidate`` (and ``baseline``) on ``shapes`` (default: the task's timed shapes).
+    ``baseline_verdict``: the baseline's correct Verdict from an earlier call (a tuning run), so it is not
+    checked again; the candidate always is."""
     t0 = time.perf_counter()
     require_gpu("kopt bench")
     own = worker is None
@@ -89,7 +91,8 @@ def bench(task: Task, candidate, *, baseline=None, config: dict | None = None, b
         # One set of fresh seeds for both checks and the timing: the worker then makes each large shape's inputs and
         # reference once (the candidate and the baseline are compared on the same random inputs).
         seeds = [secrets.randbits(31) for _ in range(max(task.trials, task.timed_trials, input_sets))]
-        verdicts = {role: check(task, src, config=cfg, arch=arch, worker=worker, seeds=seeds)
+        verdicts = {role: baseline_verdict if role == "baseline" and baseline_verdict and baseline_verdict.correct
+                    else check(task, src, config=cfg, arch=arch, worker=worker, seeds=seeds)
                     for role, src, cfg in entries}
         result = BenchResult(task.name, verdicts["candidate"], verdicts.get("baseline"))
         for role, v in verdicts.items():

@@ -63,11 +63,17 @@ class EvalResult:
 
 
 def bench_evaluator(task, candidate, *, arch=None, worker, options=None) -> Callable[[dict], EvalResult]:
-    """The real evaluation: ``kopt bench`` (check, then time) against the task's untuned baseline."""
+    """The real evaluation: ``kopt bench`` (check, then time) against the task's untuned baseline. The baseline is
+    checked once per run (it does not change); every configuration is checked on its own fresh inputs."""
     from .bench import bench
 
+    checked = {}
+
     def evaluate(config: dict) -> EvalResult:
-        r = bench(task, candidate, baseline=task.baseline, config=config, arch=arch, worker=worker, options=options)
+        r = bench(task, candidate, baseline=task.baseline, config=config, arch=arch, worker=worker, options=options,
+                  baseline_verdict=checked.get("baseline"))
+        if r.baseline is not None and r.baseline.correct:
+            checked["baseline"] = r.baseline
         return EvalResult.from_bench(r)
 
     return evaluate

@@ -2,7 +2,7 @@
 # One device call: install kopt on the GPU machine, then run the named stages, each under its own time limit, with
 # logs and results under $OUT. Usage (device machine, repo root): bash bench/gpu_session.sh STAGE...
 # KOPT_SKIP_INSTALL=1 skips the installs (a second lane on another GPU: CUDA_VISIBLE_DEVICES=1 ... &); KOPT_NO_PACK=1
-# leaves $OUT unpacked (lanes: pack once at the end). Everything under $OUT ends in $OUT/out.tgz.
+# leaves $OUT unpacked (lanes: pack once at the end); KOPT_LANE=N suffixes a lane's log names. Everything under $OUT ends in $OUT/out.tgz.
 # Stages: doctor, tests (GPU tests except the timed shapes), timed (timed-shape tests), timing, kb, optimize,
 #         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples).
 set -uo pipefail
@@ -22,7 +22,7 @@ if [ -z "${KOPT_SKIP_INSTALL:-}" ]; then
 fi
 
 stage() {  # $1: name, $2: seconds, rest: command
-  local name=$1 limit=$2; shift 2
+  local name=$1${KOPT_LANE:+_$KOPT_LANE} limit=$2; shift 2
   local start=$(date +%s)
   echo "=== $name (limit $limit s)"
   timeout "$limit" "$@" > "$OUT/$name.log" 2>&1
@@ -39,7 +39,7 @@ for s in "$@"; do
     timed) stage pytest_gpu_timed 240 "${PYTEST[@]}" -s -k "timed_shape" tests ;;
     timing) stage timing 240 python3 bench/timing_accuracy.py --out "$OUT/results/timing_accuracy.json" ;;
     kb) stage kb 420 python3 bench/kb_measure.py --out "$OUT/results/kb_examples.json" ;;
-    kbonly:*) stage kbonly 420 python3 bench/kb_measure.py --only "${s#kbonly:}" --out "$OUT/results/kb_examples_part.json" ;;
+    kbonly:*) stage kbonly 420 python3 bench/kb_measure.py --only "${s#kbonly:}" --out "$OUT/results/kb_examples_part${KOPT_LANE:+_$KOPT_LANE}.json" ;;
     optimize) stage optimize 360 python3 bench/optimize_runs.py --out "$OUT/results/optimize_runs.json" --store-copy "$OUT/runs.db" ;;
     pytest:*) stage "pytest_$(basename "${s#pytest:}" .py)" 300 "${PYTEST[@]}" "${s#pytest:}" ;;
     *) echo "unknown stage $s" ;;

@@ -46,7 +46,7 @@ def _torch_ops():
 
     return {
         "vector_add": ("torch.add(a, b, out=c)", lambda t, s: lambda: torch.add(t["a"], t["b"], out=t["c"])),
-        "copy": ("c.copy_(x)", lambda t, s: lambda: t["y"].copy_(t["x"])),
+        "copy": ("y.copy_(x)", lambda t, s: lambda: t["y"].copy_(t["x"])),
         "tma_copy": ("y.copy_(x)", lambda t, s: lambda: t["y"].copy_(t["x"])),
         "reduce_sum": ("torch.sum(x)", lambda t, s: lambda: torch.sum(t["x"])),
         "softmax_rows": ("torch.softmax(x, 1)", lambda t, s: lambda: torch.softmax(t["x"], 1)),
@@ -77,18 +77,20 @@ def torch_time(task, shape) -> dict:
               "u32": torch.int32, "i32": torch.int32}
     sym = dict(shape.symbols)
     tensors = {}
-    for a in task.args:
-        if not a.is_buffer:
-            continue
-        dims = [int(d) if str(d).isdigit() else sym[d] for d in a.shape]
-        dt = dtypes[a.dtype.name]
-        if dt == torch.uint8:
-            tensors[a.name] = torch.randint(0, 256, dims, dtype=dt, device="cuda")
-        elif dt.is_floating_point:
-            tensors[a.name] = torch.randn(dims, device="cuda").to(dt)
-        else:
-            tensors[a.name] = torch.zeros(dims, dtype=dt, device="cuda")
     try:
+        for a in task.args:
+            if not a.is_buffer:
+                continue
+            dims = list(task.shape_of(a, shape))
+            dt = dtypes.get(a.dtype.name)
+            if dt is None:
+                return {"library": what, "error": f"no torch dtype for {a.dtype.name}"}
+            if dt == torch.uint8:
+                tensors[a.name] = torch.randint(0, 256, dims, dtype=dt, device="cuda")
+            elif dt.is_floating_point:
+                tensors[a.name] = torch.randn(dims, device="cuda").to(dt)
+            else:
+                tensors[a.name] = torch.zeros(dims, dtype=dt, device="cuda")
         fn = make(tensors, sym)
         if isinstance(fn, tuple):  # the comparator says exactly what it ran
             fn, what = fn
@@ -111,6 +113,7 @@ def measure(example: Path, max_time: float) -> dict:
     row = {"example": example.stem, "task": task.name, "config": cand.default_config()}
     r = task.bench(example, baseline=task.baseline, options={"max_time": max_time})
     row["correct"] = r.candidate.correct
+    row["ok"] = r.ok  # correct, timed, and no timing voided (implausible, caching results...)
     row["status"] = r.candidate.status
     row["shapes_checked"] = len(task.shapes)
     row["diagnostics"] = [d.to_dict() for d in (r.candidate.diagnostics + r.diagnostics)][:5]
@@ -120,7 +123,7 @@ def measure(example: Path, max_time: float) -> dict:
         c, b, cmp = sr.candidate, sr.baseline, sr.comparison
         entry = {"shape": sr.shape, "us": c.summary.median if c.summary else None,
                  "ci95_us": [c.summary.ci_low, c.summary.ci_high] if c.summary else None,
-                 "cv": c.summary.cv if c.summary else None, "method": c.method, **c.figures,
+                 "cv": c.summary.cv if c.summary else None, "method": c.method, "valid": c.valid, **c.figures,
                  "baseline_us": b.summary.median if b and b.summary else None,
                  "speedup_vs_baseline": cmp.speedup if cmp else None, "verdict": cmp.verdict if cmp else None}
         if entry.get("gbps") and row["copy_gbps_measured"]:
@@ -138,8 +141,8 @@ def apply(results: Path) -> None:
     doc = json.loads(results.read_text())
     for row in doc["results"]:
         path = EXAMPLES / f"{row['example']}.toml"
-        if not path.exists() or "error" in row:
-            continue
+        if not path.exists() or "error" in row or not row.get("ok", row.get("correct")):
+            continue  # only examples that passed and were timed validly get figures
         text = path.read_text()
         head = text[:text.index("[measured]")] if "[measured]" in text else text.rstrip() + "\n\n"
         lines = ["[measured]", f"# kopt bench on the {doc['device'].get('name')} (driver "
@@ -193,10 +196,11 @@ def main() -> None:
         r = rows[-1]
         r["wall_s"] = round(time.perf_counter() - t0, 1)
         print(f"   {r['wall_s']} s", flush=True)
+        x = lambda v, fmt: format(v, fmt) if isinstance(v, (int, float)) else "-"  # noqa: E731
         for s in r.get("shapes", []):
-            print(f"   {s['shape']}: {s['us'] and round(s['us'], 2)} us, {s.get('pct_of_copy_bw') or 0:.1f} % copy BW,"
-                  f" {s.get('tflops') or 0:.1f} TFLOP/s, x{s.get('speedup_vs_baseline') or 0:.2f} vs baseline,"
-                  f" x{s.get('vs_library') or 0:.2f} vs {s['library'].get('library', '-')}", flush=True)
+            print(f"   {s['shape']}: {x(s['us'], '.2f')} us, {x(s.get('pct_of_copy_bw'), '.1f')} % copy BW,"
+                  f" {x(s.get('tflops'), '.1f')} TFLOP/s, x{x(s.get('speedup_vs_baseline'), '.2f')} vs baseline,"
+                  f" x{x(s.get('vs_library'), '.2f')} vs {s['library'].get('library', '-')}", flush=True)
         if "error" in r or not r.get("correct"):
             print(f"   FAILED: {r.get('error') or r.get('status')} {r.get('diagnostics', '')}"[:1500], flush=True)
         # written after every example, so a run cut short keeps what it measured

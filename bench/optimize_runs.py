@@ -1,5 +1,6 @@
-"""`kopt optimize --workflow tune` on bench tasks whose candidates declare tunables, on a GPU: speedup of the best
-configuration over the candidate's untuned defaults, evaluations, pruned configurations and wall time.
+"""`kopt optimize --workflow tune` on bench tasks whose candidates declare tunables, on a GPU: the best
+configuration's speedup over the task's baseline and its gain over the candidate's own default configuration
+(untuned), evaluations, pruned configurations and wall time.
 
 Each run goes through the CLI exactly as a user types it (with --json), in one run store; the store is copied next
 to the results so the trajectories can be plotted later (`kopt runs plot RUN`).
@@ -55,10 +56,12 @@ def main() -> None:
         rows.append(row)
         best = doc.get("best") or {}
         print(f"{task:<12} {strategy:<10} evals {doc.get('evaluations')}, pruned {row.get('pruned_count')}, "
-              f"best {best.get('config')} {best.get('time_us')} us, speedup {best.get('speedup')}, "
-              f"{wall:.0f} s  {doc.get('error', '')}", flush=True)
-    envelope.write(args.out, "optimize_runs", "kopt optimize TASK --from CANDIDATE --workflow tune --json; speedup "
-                   "= the candidate at its default tunables / the best configuration (kopt bench timing, cold L2)",
+              f"best {best.get('config')} {best.get('time_us')} us, vs the task's baseline x{best.get('speedup')}, "
+              f"vs the default configuration x{doc.get('speedup_vs_default')}, {wall:.0f} s  {doc.get('error', '')}",
+              flush=True)
+    envelope.write(args.out, "optimize_runs", "kopt optimize TASK --from CANDIDATE --workflow tune --json; "
+                   "best.speedup = the task's baseline / the best configuration, speedup_vs_default = the candidate "
+                   "at its default tunables / the best configuration (kopt bench timing, cold L2)",
                    rows, envelope.gpu_device(), max_time_per_entry_s=float(args.max_time))
     store = next(work.rglob("runs.db"), None)
     if args.store_copy and store:

@@ -77,7 +77,8 @@ struct Session {
     if (stream) d.cuStreamDestroy(stream);
   }
 
-  // Everything one sample needs, in stream order: resets, L2 flush, [start event], launches, [end event].
+  // Everything one sample needs, in stream order: resets, L2 flush (or, warm, a 4-byte separator), [start event],
+  // launches, [end event].
   void enqueue(const Bench& b, int set, bool events) {
     auto& d = driver();
     for (const Reset& r : b.resets.at(set)) {
@@ -94,6 +95,8 @@ struct Session {
             "cuLaunchKernel(L2 flush)");
     else if (flush_l2)
       check(d.cuMemsetD32Async(flush, ++flush_value, flush_bytes / 4, stream), "cuMemsetD32Async(L2 flush)");
+    else  // warm: no flush, but samples still need the harness's own activity between them to be told apart
+      check(d.cuMemsetD32Async(flush, ++flush_value, 1, stream), "cuMemsetD32Async(sample separator)");
     if (events) check(d.cuEventRecord(start, stream), "cuEventRecord");
     bool forked = false;
     for (const Launch& l : b.launches) {

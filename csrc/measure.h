@@ -1,4 +1,5 @@
-// The timed loop: cold samples (L2 flushed, outputs reset) of one or more benchmarks, interleaved per sample, in C++.
+// The timed loop: samples (cold by default: L2 flushed; outputs reset) of one or more benchmarks, interleaved per
+// sample, in C++.
 #pragma once
 #include <cuda.h>
 
@@ -18,7 +19,7 @@ struct Launch {
   unsigned smem = 0;
   std::array<unsigned, 3> cluster{0, 0, 0};  // all zero: no cluster attribute
   std::vector<uint64_t> params;      // per input set: address of the void* array for cuLaunchKernel
-  int stream = 0;                    // 0: the main stream; 1: a second stream forked after the flush, joined at the end
+  int stream = 0;                    // 0: the main stream; 1: a second stream forked after the flush (or separator), joined at the end
 };
 
 struct Reset {  // a memset done before each sample, outside the timed region (poisons outputs, scratch)

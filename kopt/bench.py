@@ -33,9 +33,10 @@ class Timed:
     figures: dict = field(default_factory=dict)
     samples_us: list = field(default_factory=list)
     valid: bool = True
+    cold: bool = True  # False: L2 was not flushed between samples (kopt bench --warm)
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "summary": self.summary.to_dict() if self.summary else None,
+        return {"name": self.name, "summary": self.summary.to_dict() if self.summary else None, "cold": self.cold,
                 "method": self.method, "method_note": self.method_note, "stop_reason": self.stop_reason,
                 "discarded_clock": self.discarded_clock, "kernels": self.kernels, "undeclared": self.undeclared,
                 "figures": self.figures, "valid": self.valid, "samples_us": self.samples_us}
@@ -158,6 +159,7 @@ def _timed(task: Task, shape, e: dict, result: BenchResult, cold: bool = True) -
                                              f"no usable samples at {shape.label} (all discarded: clock throttled?)"))
         t.valid = False
         return t
+    t.cold = cold
     if not cold:
         t.method_note = "; ".join(filter(None, [t.method_note, "warm: L2 not flushed between samples"]))
     t.figures = roofline.figures(task.work_figures(shape), t.summary.median, result.ceilings)

@@ -88,10 +88,12 @@ def compare_output(name: str, raw: np.ndarray, dt: DType, expected: np.ndarray, 
         rel_l2 = float("inf")
     worst = np.unravel_index(acc.worst, raw.shape) if raw.size else None
     region = _box(raw, dt, expected) if acc.unwritten else None  # failure path only: a second pass is fine
-    # The L2 criterion gets the same absolute floor as the elementwise one (atol per element): where the reference is
-    # all but zero (a tiny output, values near 0), a relative L2 alone would reject errors far below atol.
-    l2_ok = rel_l2 != float("inf") and (
-        np.sqrt(acc.err_sq) <= tol["l2"] * np.sqrt(acc.ref_sq) + tol.get("atol", 0.0) * np.sqrt(raw.size))
+    # Where the reference is all but zero (its RMS below atol: a tiny output, values near 0), a relative L2 would
+    # reject errors far below atol; there the L2 bound is the elementwise floor, atol per element. Elsewhere it is
+    # purely relative.
+    atol = tol.get("atol", 0.0)
+    floor = atol * np.sqrt(raw.size) if acc.ref_sq < raw.size * atol ** 2 else 0.0
+    l2_ok = rel_l2 != float("inf") and np.sqrt(acc.err_sq) <= tol["l2"] * np.sqrt(acc.ref_sq) + floor
     ok = acc.mismatches == 0 and acc.nan_mismatch == 0 and bool(l2_ok)
     return OutputReport(
         arg=name, shape=tuple(raw.shape), elements=int(raw.size), rel_l2=rel_l2, max_abs=acc.max_abs,

@@ -13,6 +13,7 @@ import numpy as np
 from .task import Shape, Task
 
 CHUNK = 1 << 22  # elements per independently seeded chunk
+WORKERS = min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
 def _fill(a, init: dict, rng: np.random.Generator, out: np.ndarray) -> None:
@@ -53,6 +54,6 @@ def generate(task: Task, shape: Shape, seed: int) -> dict[str, np.ndarray]:
         a, ss, view = jobs[0]
         _fill(a, a.init, np.random.default_rng(ss), view)
     else:
-        with ThreadPoolExecutor(max_workers=min(len(jobs), os.cpu_count() or 1)) as pool:
+        with ThreadPoolExecutor(max_workers=min(len(jobs), WORKERS)) as pool:
             list(pool.map(lambda j: _fill(j[0], j[0].init, np.random.default_rng(j[1]), j[2]), jobs))
     return out

@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .diagnostic import Diagnostic, Location, Severity
-from .errors import GpuUnavailableError, KoptError, ToolchainError
+from .errors import GpuUnavailableError, InputError, KoptError, ToolchainError
 
 SECTIONS = ("SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "LaunchStats", "WarpStateStats",
             "SchedulerStats", "SourceCounters")
@@ -148,8 +148,8 @@ def parse_ncu_csv(text: str) -> list[dict]:
 _LINE_COLUMNS = ("line no", "line number", "line", "#")  # the CUDA-line column of the source page's table
 
 
-def parse_source_csv(text: str) -> list[tuple[int, float, str]]:
-    """(line, warp-stall samples, source text) per CUDA source line of ``--page source --print-source cuda,sass --csv``.
+def parse_source_csv(text: str) -> list[tuple[str, int, float, str]]:
+    """(file, line, warp-stall samples, source text) per CUDA source line of ``--page source --print-source cuda,sass --csv``.
 
     Layout (Nsight Compute CLI docs, Console Output: metrics are correlated only in the ``sass`` and ``cuda,sass``
     views): per source file a ``"File Path",PATH`` row, then ``"Function Name",NAME`` and a header
@@ -186,8 +186,8 @@ def parse_source_csv(text: str) -> list[tuple[int, float, str]]:
             own[key] = own.get(key, 0.0) + samples
         elif key is not None and cell(cols[2]) not in ("", "-", "..."):
             inst[key] = inst.get(key, 0.0) + samples
-    out = [(k[1], inst.get(k) or own.get(k, 0.0), texts[k]) for k in texts]
-    return sorted((t for t in out if t[1]), key=lambda t: -t[1])
+    out = [(k[0], k[1], inst.get(k) or own.get(k, 0.0), texts[k]) for k in texts]
+    return sorted((t for t in out if t[2]), key=lambda t: -t[2])
 
 
 # --- the Profile model --------------------------------------------------------------------------------------------
@@ -292,9 +292,11 @@ def build(task_name: str, candidate: str, shape: str, raw_csv: str, source_csv: 
     dram = sum(x or 0 for x in reads + writes) if any(x is not None for x in reads + writes) else None
     prof = Profile(task_name, candidate, shape, kernels, work_bytes, dram)
     src = source_text.splitlines() if source_text is not None else None
-    for line, samples, text in parse_source_csv(source_csv):
-        if src is not None and text.strip() and not (0 < line <= len(src) and src[line - 1].strip() == text.strip()):
+    for path, line, samples, text in parse_source_csv(source_csv):
+        if path and Path(path).name != Path(candidate).name:
             continue  # a line of an included header, not of the candidate
+        if src is not None and text.strip() and not (0 < line <= len(src) and src[line - 1].strip() == text.strip()):
+            continue  # no file named: the text must be the candidate's own line
         prof.hot_lines.append({"line": line, "samples": samples, "source": text.strip()[:120]})
         if len(prof.hot_lines) == 5:
             break
@@ -418,6 +420,8 @@ def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: flo
     from .run_once import build_request, command, write_request
     from .toolchain import require_tool
 
+    if report and (Path(report).is_dir() or not Path(report).resolve().parent.is_dir()):
+        raise InputError(f"--report {report}: name a file in an existing folder")
     ncu = require_tool("ncu")
     require_gpu("kopt profile")
     request, cand, art = build_request(task, candidate, shape=shape, config=config, arch=arch, warmup=1)
@@ -438,7 +442,10 @@ def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: flo
         tool_failure("ncu", raw)
         src = _run(source_page_command(ncu, rep + ".ncu-rep", getattr(cand, "path", None)), cwd, timeout)
         if report:
-            shutil.copyfile(rep + ".ncu-rep", report)
+            try:
+                shutil.copyfile(rep + ".ncu-rep", report)
+            except OSError as exc:
+                raise InputError(f"cannot keep the ncu report at {report}: {exc.strerror}") from None
     work = task.work_figures(request["shape"]).get("bytes") if task.work else None
     prof = build(task.name, cand.name, request["shape"].label, raw.stdout, src.stdout if src.returncode == 0 else "",
                  work_bytes=work, launch_lines=[lp.line for lp in request["plan"].launches], source_text=cand.source)

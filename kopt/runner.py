@@ -57,11 +57,18 @@ def _scalar_bytes(value, ctype: str | None, size: int, what: str) -> bytes:
 
 
 def _case_cache_bytes() -> int:
-    """Host memory the case cache may hold: a quarter of RAM, at most 16 GiB."""
+    """Host memory the case cache may hold: a quarter of the memory this process may use (RAM, or the container's
+    cgroup limit when lower), at most 16 GiB."""
     try:
         ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         ram = 8 << 30
+    try:
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        if limit.isdigit():
+            ram = min(ram, int(limit))
+    except OSError:
+        pass
     return min(ram // 4, 16 << 30)
 
 
@@ -178,6 +185,13 @@ class CheckRunner:
             raise ValueError(f"reference {task.reference} returned {len(result)} outputs; the task declares "
                              f"{len(outs)} ({', '.join(a.name for a in outs)})")
         return {a.name: np.asarray(r) for a, r in zip(outs, result)}
+
+    def keep_cases(self, seeds) -> None:
+        """Forget the cases of seeds a request does not use: seeds are fresh per check or bench, so older cases would
+        only hold memory for the worker's lifetime (a whole tuning run)."""
+        for key in [k for k in self._cases if k[3] not in set(seeds)]:
+            inputs, expected, _ = self._cases.pop(key)
+            self._case_bytes -= sum(arr.nbytes for arr in [*inputs.values(), *expected.values()])
 
     def case(self, task: Task, shape: Shape, seed: int):
         """(inputs, expected outputs, reference milliseconds) for one seed; read-only arrays, cached while they fit."""

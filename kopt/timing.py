@@ -88,10 +88,10 @@ def run_bench(runner: CheckRunner, message: dict, phase) -> dict:
     options = {**DEFAULT_OPTIONS, **message.get("options", {}), "cupti_library": cupti_library(),
                **flush_options(runner.gpu)}
     warnings = gpu_activity_warnings()
+    runner.keep_cases(message["seeds"])
     shapes_out = []
     for si, shape in enumerate(message["shapes"]):
         shape: Shape
-        phase("setup")
         phase("reference")
         cases = [runner.case(task, shape, seed) for seed in message["seeds"]]
         inputs, expected = [c[0] for c in cases], [c[1] for c in cases]

@@ -33,6 +33,7 @@ def op_check(message, phase):
     except GpuUnavailableError as exc:
         return {"event": "error", "rule": "runtime.no-gpu", "message": exc.message}
     results = []
+    runner.keep_cases(message["seeds"])
     for shape, plan in zip(message["shapes"], message["plans"]):
         phase("setup")
         try:

@@ -88,3 +88,6 @@ def test_l2_has_an_absolute_floor_for_near_zero_references():
     assert tiny.ok and tiny.rel_l2 > tol["l2"]
     big = compare_output("y", np.full(1000, 1.1, np.float32), f32, np.full(1000, 1.0), tol)
     assert not big.ok and not big.l2_ok
+    # every element within atol + rtol (1.1e-4 here), yet all biased by 1.05e-4: the relative L2 bound (1e-4) fails
+    biased = compare_output("y", np.full(1000, 1.0 + 1.05e-4, np.float32), f32, np.full(1000, 1.0), tol)
+    assert biased.mismatches == 0 and not biased.l2_ok and not biased.ok

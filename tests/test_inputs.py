@@ -24,7 +24,7 @@ def _vector_add():
 def test_values_depend_on_the_seed_not_on_the_threads(small_chunks, monkeypatch):
     task, shape = _vector_add()
     a = inputs.generate(task, shape, 7)
-    monkeypatch.setattr(inputs.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(inputs, "WORKERS", 1)
     b = inputs.generate(task, shape, 7)
     c = inputs.generate(task, shape, 8)
     assert all(np.array_equal(a[k], b[k]) for k in a)
@@ -47,6 +47,8 @@ def test_case_cache_reuses_and_evicts():
     runner._case_limit = sum(a.nbytes for a in (*inp.values(), *exp.values()))  # room for one case only
     runner.case(task, shape, 2)
     assert runner.case(task, shape, 1) is not first  # seed 1 was evicted and made again
+    runner.keep_cases([3])  # a new request with other seeds: nothing of the old ones is kept
+    assert not runner._cases and runner._case_bytes == 0
 
 
 def test_warm_samples_skip_the_byte_floor_check():

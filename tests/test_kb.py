@@ -249,6 +249,10 @@ def test_kb_add_promotes_a_validated_winner_with_provenance(tmp_path, monkeypatc
     assert hits and hits[0].file == out["source"], hits
     with pytest.raises(InputError, match="no correct, timed evaluation"):
         add_run(failed, store=store)
+    # titles and configuration keys that are awkward in TOML still give a file tomllib reads back
+    for nasty in ('fast \U0001F680 "reduce"\n\\ \x7f', "lone \udc80 surrogate"):
+        out = add_run(run, store=store, title=nasty)
+        assert tomllib.loads(Path(out["metadata"]).read_text(encoding="utf-8"))["title"].startswith(nasty[:4])
 
 
 def test_kb_add_candidate_needs_validation(tmp_path):

@@ -125,7 +125,7 @@ def test_strided_loads_show_excess_dram_and_hot_line():
 
 def test_source_page_and_multi_kernel_order():
     rows = parse_source_csv((DATA / "source_cuda_synthetic.csv").read_text())
-    assert rows[0][:2] == (8, 9871.0)
+    assert rows[0][1:3] == (8, 9871.0)
     two = parse_ncu_csv(wide_csv([("first", metrics(10, 90)), ("second", metrics(80, 20))]))
     assert [k["name"] for k in two] == ["first", "second"]
     p = build("t", "c.cu", "s", wide_csv([("first", metrics(10, 90)), ("second", metrics(80, 20))]),
@@ -169,7 +169,7 @@ STRIDED = ["// Profile case: strided reads.", "// kopt: task vector_add", "// ko
 def test_source_page_cuda_sass_view_counts_each_instruction_once_per_file():
     """The cuda,sass layout (see CUDA_SASS): a line's samples are its SASS rows' sum, not doubled by the line row's own
     aggregate; an included header's line 7 stays apart from the candidate's line 7 (keyed by "File Path")."""
-    rows = parse_source_csv(CUDA_SASS)
+    rows = [r[1:] for r in parse_source_csv(CUDA_SASS)]
     assert rows[0] == (7, 9800.0, "c[i] = a[(long long)i * 33 % n] + b[i];")
     assert (5, 30.0, "int i = blockIdx.x * blockDim.x + threadIdx.x;") in rows
     assert (7, 40.0, "#if defined(__cplusplus)") in rows and len(rows) == 3
@@ -234,3 +234,15 @@ def test_toolbox_profile_reports_error(tmp_path):
 
     out = Toolbox(tmp_path).profile("vector_add", "x.cu")
     assert out["ok"] is False and out["error"]
+
+
+def test_report_path_is_checked_before_profiling(tmp_path):
+    """A --report that cannot be written is bad input up front (exit 2), not a traceback after ncu ran."""
+    from kopt.errors import InputError
+    from kopt.profile import profile
+    from kopt.task import Task
+
+    task = Task.load(ROOT / "bench" / "tasks" / "vector_add")
+    for bad in (tmp_path, tmp_path / "missing" / "x.ncu-rep"):
+        with pytest.raises(InputError, match="--report"):
+            profile(task, task.baseline, report=bad)

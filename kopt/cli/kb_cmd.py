@@ -93,17 +93,23 @@ def add_cmd(source: str = typer.Argument(..., metavar="RUN|CANDIDATE.cu",
             task: Optional[Path] = typer.Option(None, "--task", help="for a candidate file: the task to validate it on "
                                                                      "(kopt bench runs first; needs a GPU)"),
             title: Optional[str] = typer.Option(None, "--title", help="the entry's title"),
+            set_: Optional[List[str]] = typer.Option(None, "--set", help="for a candidate file: tunable "
+                                                                         "TUNABLE=VALUE; repeatable"),
             json_out: bool = JsonOpt):
     """Promote a validated kernel into your knowledge base, with its provenance and measured figures."""
     from ..errors import InputError
     from ..kb.promote import add_candidate, add_run
 
     if source.isdigit():
+        if task is not None or set_:
+            raise InputError("--task and --set are for a candidate file; a run's winner was validated in the run")
         out = add_run(int(source), title=title)
     elif task is None:
         raise InputError("kopt kb add CANDIDATE.cu needs --task TASK (the kernel is validated on it first)")
     else:
-        out = add_candidate(Path(source), task, title=title)
+        from .run_cmd import parse_config
+
+        out = add_candidate(Path(source), task, title=title, config=parse_config(set_))
     if json_out:
         print_json(out)
         return

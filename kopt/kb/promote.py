@@ -13,8 +13,14 @@ import json
 import re
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, KoptError
 from .tags import tags_of
+
+
+class NotValidated(KoptError):
+    """The kernel did not pass kopt bench, so it is not promoted (the checked thing failed: exit code 1)."""
+
+    exit_code = 1
 
 
 def added_dir() -> Path:
@@ -23,16 +29,23 @@ def added_dir() -> Path:
     return _kb_dir() / "added"
 
 
+def _toml_key(k) -> str:
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", str(k)) else _toml_value(str(k))
+
+
 def _toml_value(v) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):
         return repr(v)
     if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_toml_value(x)}" for k, x in v.items()) + " }"
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    return json.dumps(str(v))  # a TOML basic string: JSON's escapes are valid TOML
+    # A TOML basic string: JSON's escapes are valid TOML once non-ASCII text is kept as is (TOML has no surrogate
+    # pairs) and lone surrogates (undecodable argv or paths) are replaced.
+    text = str(v).encode("utf-8", "replace").decode("utf-8")
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")  # TOML also escapes DEL
 
 
 def _shapes(shapes: list[dict]) -> list[dict]:
@@ -59,7 +72,7 @@ def _write(stem: str, source: str, head: dict, provenance: dict, measured: dict,
     folder = added_dir()
     folder.mkdir(parents=True, exist_ok=True)
     cu, meta = folder / f"{stem}.cu", folder / f"{stem}.toml"
-    cu.write_text(source)
+    cu.write_text(source, encoding="utf-8")
     provenance = {**provenance, "promoted": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
     lines = [f"{k} = {_toml_value(v)}" for k, v in head.items()]
     lines.append(f"techniques = {_toml_value(sorted(tags_of(source)))}")
@@ -67,7 +80,7 @@ def _write(stem: str, source: str, head: dict, provenance: dict, measured: dict,
         lines += ["", f"[{name}]"] + [f"{k} = {_toml_value(v)}" for k, v in table.items() if v is not None]
     for s in shapes:
         lines += ["", "[[measured.shapes]]"] + [f"{k} = {_toml_value(v)}" for k, v in s.items()]
-    meta.write_text("\n".join(lines) + "\n")
+    meta.write_text("\n".join(lines) + "\n", encoding="utf-8")
     stats = index(folder)
     return {"source": str(cu), "metadata": str(meta), "index": stats["index"], "chunks": stats["chunks"]}
 
@@ -114,8 +127,8 @@ def add_candidate(path, task_dir, *, title: str | None = None, config: dict | No
     result = task.bench(cand, baseline=task.baseline, config=config, options={"max_time": max_time})
     if not result.ok:
         why = "; ".join(d.message for d in (result.candidate.diagnostics + result.diagnostics) if d.is_error)[:500]
-        raise InputError(f"{cand.name} did not pass kopt bench on {task.name} ({result.candidate.status}): "
-                         f"{why or 'no timing'}; only validated kernels can be added")
+        raise NotValidated(f"{cand.name} did not pass kopt bench on {task.name} ({result.candidate.status}): "
+                           f"{why or 'no timing'}; only validated kernels can be added")
     cfg = result.candidate.config
     source = cand.baked_source(cfg) if cand.tunables else cand.source
     head = {"title": title or f"{task.name}: {Path(path).stem}", "task": task.name,

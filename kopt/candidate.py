@@ -133,28 +133,19 @@ class Candidate:
         return "\n".join(out) + "\n"
 
 
-def file_defaults(file: Path, defines: dict) -> tuple[dict, list[str] | None]:
+def file_defaults(file: Path, defines: dict) -> tuple[dict, list[str] | None, str | None]:
     """For a candidate (a file with '// kopt:' lines): its defines and default tunables under the user's -D values,
-    and its launched kernels; for a plain source, the user's defines only."""
+    its launched kernels and the target it declares; for a plain source, the user's defines only."""
     try:
         text = Path(file).read_text()
     except (OSError, UnicodeDecodeError):
-        return defines, None  # compile/check report the unreadable path
+        return defines, None, None  # compile/check report the unreadable path
     if "// kopt:" not in text:
-        return defines, None
+        return defines, None, None
     cand = Candidate.load(Path(file))
     merged = cand.defines_for(defines)
     config = {t.name: merged[t.name] for t in cand.tunables}
-    return merged, list(dict.fromkeys(cand.kernel_expr(l, config) for l in cand.launches))
-
-
-def file_arch(file: Path) -> str | None:
-    """The target a candidate file declares (``// kopt: arch sm_90a``), or None."""
-    try:
-        text = Path(file).read_text()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return Candidate.load(Path(file)).arch if "// kopt:" in text else None
+    return merged, list(dict.fromkeys(cand.kernel_expr(l, config) for l in cand.launches)), cand.arch
 
 
 def _split_top(text: str, sep: str = ",") -> list[str]:

@@ -1,7 +1,6 @@
 """Compare a kernel's outputs with the reference: error figures, unwritten regions, mutated inputs."""
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 
@@ -9,6 +8,7 @@ import numpy as np
 
 from .diagnostic import Diagnostic, Location, Severity
 from .dtypes import DType
+from .inputs import WORKERS
 
 
 @dataclass
@@ -56,7 +56,6 @@ def _region(mask: np.ndarray) -> dict | None:
 
 
 CHUNK = 1 << 21  # elements compared at a time per thread: bounded temporaries, cache-sized passes
-WORKERS = min(8, os.cpu_count() or 1)
 
 
 def compare_output(name: str, raw: np.ndarray, dt: DType, expected: np.ndarray, tol: dict) -> OutputReport:

@@ -186,12 +186,17 @@ class CheckRunner:
                              f"{len(outs)} ({', '.join(a.name for a in outs)})")
         return {a.name: np.asarray(r) for a, r in zip(outs, result)}
 
+    @staticmethod
+    def _case_size(case) -> int:
+        inputs, expected, _ = case
+        return sum(arr.nbytes for arr in (*inputs.values(), *expected.values()))
+
     def keep_cases(self, seeds) -> None:
         """Forget the cases of seeds a request does not use: seeds are fresh per check or bench, so older cases would
         only hold memory for the worker's lifetime (a whole tuning run)."""
-        for key in [k for k in self._cases if k[3] not in set(seeds)]:
-            inputs, expected, _ = self._cases.pop(key)
-            self._case_bytes -= sum(arr.nbytes for arr in [*inputs.values(), *expected.values()])
+        keep = set(seeds)
+        for key in [k for k in self._cases if k[3] not in keep]:
+            self._case_bytes -= self._case_size(self._cases.pop(key))
 
     def case(self, task: Task, shape: Shape, seed: int):
         """(inputs, expected outputs, reference milliseconds) for one seed; read-only arrays, cached while they fit."""
@@ -203,16 +208,14 @@ class CheckRunner:
         t0 = time.perf_counter()
         expected = self.reference(task, shape, inputs)
         entry = (inputs, expected, (time.perf_counter() - t0) * 1e3)
-        arrays = [*inputs.values(), *expected.values()]
-        for arr in arrays:
+        for arr in (*inputs.values(), *expected.values()):
             arr.flags.writeable = False
-        size = sum(arr.nbytes for arr in arrays)
+        size = self._case_size(entry)
         if size <= self._case_limit:
             self._cases[key] = entry
             self._case_bytes += size
             while self._case_bytes > self._case_limit:
-                _, (old_in, old_exp, _) = self._cases.popitem(last=False)
-                self._case_bytes -= sum(arr.nbytes for arr in [*old_in.values(), *old_exp.values()])
+                self._case_bytes -= self._case_size(self._cases.popitem(last=False)[1])
         return entry
 
     # --- one check -----------------------------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
     for f in files:
         if not f.is_file():
             raise InputError(f"cannot read {f}: no such file")
-        merged, _ = file_defaults(f, defines)  # a candidate is analyzed at its default tunables
+        merged = file_defaults(f, defines)[0]  # a candidate is analyzed at its default tunables
         results.append((f, analyze(f, block=b, grid=g, defines=merged, kernels=kernel or None)))
     diags = [d for _, r in results for d in r.diagnostics]
     if sarif:

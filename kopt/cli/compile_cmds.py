@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .. import cache as compile_cache
-from ..candidate import file_arch, file_defaults
+from ..candidate import file_defaults
 from ..compiler import compile as kopt_compile
 from ..errors import CompileError
 from ..render import to_json, to_text
@@ -29,9 +29,9 @@ JsonOpt = typer.Option(False, "--json", help="machine-readable output")
 
 
 def _compile(file, arch, define, kernel, include, std, nvrtc_option, json_out, ptx=False):
-    defines, launched = file_defaults(Path(file), parse_defines(define))
+    defines, launched, declared_arch = file_defaults(Path(file), parse_defines(define))
     try:
-        return kopt_compile(Path(file), kernel or launched, arch=arch or file_arch(Path(file)), defines=defines,
+        return kopt_compile(Path(file), kernel or launched, arch=arch or declared_arch, defines=defines,
                             include_dirs=include or (), std=std, ptx=ptx, options=nvrtc_option or ())
     except CompileError as exc:
         if json_out:

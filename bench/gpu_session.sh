@@ -2,9 +2,11 @@
 # One device call: install kopt on the GPU machine, then run the named stages, each under its own time limit, with
 # logs and results under $OUT. Usage (device machine, repo root): bash bench/gpu_session.sh STAGE...
 # KOPT_SKIP_INSTALL=1 skips the installs (a second lane on another GPU: CUDA_VISIBLE_DEVICES=1 ... &); KOPT_NO_PACK=1
-# leaves $OUT unpacked (lanes: pack once at the end); KOPT_LANE=N suffixes a lane's log names. Everything under $OUT ends in $OUT/out.tgz.
+# leaves $OUT unpacked (lanes: pack once at the end); KOPT_LANE=N suffixes a lane's log names; KOPT_DEADLINE (epoch
+# seconds) shortens or skips stages so that everything ends before the device call's limit. Everything under $OUT ends in $OUT/out.tgz.
 # Stages: doctor, tests (GPU tests except the timed shapes), timed (timed-shape tests), timing, kb, optimize,
-#         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples).
+#         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples),
+#         profile:TASK:FILE.cu (kopt profile --json into results/).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
 mkdir -p "$OUT/results"
@@ -24,6 +26,11 @@ fi
 stage() {  # $1: name, $2: seconds, rest: command
   local name=$1${KOPT_LANE:+_$KOPT_LANE} limit=$2; shift 2
   local start=$(date +%s)
+  if [ -n "${KOPT_DEADLINE:-}" ]; then  # epoch seconds by which every stage must be done (the device call's limit)
+    local left=$(( KOPT_DEADLINE - start - 5 ))
+    if [ "$left" -lt 20 ]; then echo "=== $name: skipped, $left s before the deadline"; return; fi
+    [ "$left" -lt "$limit" ] && limit=$left
+  fi
   echo "=== $name (limit $limit s)"
   timeout "$limit" "$@" > "$OUT/$name.log" 2>&1
   local rc=$?
@@ -39,7 +46,12 @@ for s in "$@"; do
     timed) stage pytest_gpu_timed 240 "${PYTEST[@]}" -s -k "timed_shape" tests ;;
     timing) stage timing 240 python3 bench/timing_accuracy.py --out "$OUT/results/timing_accuracy.json" ;;
     kb) stage kb 420 python3 bench/kb_measure.py --out "$OUT/results/kb_examples.json" ;;
-    kbonly:*) stage kbonly 420 python3 bench/kb_measure.py --only "${s#kbonly:}" --out "$OUT/results/kb_examples_part${KOPT_LANE:+_$KOPT_LANE}.json" ;;
+    kbonly:*) part=$((${part:-0} + 1))
+              stage "kbonly$part" 420 python3 bench/kb_measure.py --only "${s#kbonly:}" \
+                --out "$OUT/results/kb_examples_part${KOPT_LANE:+_$KOPT_LANE}_$part.json" ;;
+    profile:*) spec=${s#profile:}; ptask=${spec%%:*}; pfile=${spec#*:}
+               stage "profile_$(basename "$pfile" .cu)" 300 bash -c \
+                 "python3 -m kopt.cli profile $ptask $pfile --json > $OUT/results/profile_$(basename "$pfile" .cu).json" ;;
     optimize) stage optimize 360 python3 bench/optimize_runs.py --out "$OUT/results/optimize_runs.json" --store-copy "$OUT/runs.db" ;;
     pytest:*) stage "pytest_$(basename "${s#pytest:}" .py)" 300 "${PYTEST[@]}" "${s#pytest:}" ;;
     *) echo "unknown stage $s" ;;

@@ -1,5 +1,6 @@
 """Timing harness figures on a GPU: accuracy against Nsight Compute, stability across processes, cost, and a
-side-by-side with triton.testing.do_bench and plain torch CUDA events on the same kernels.
+side-by-side with triton.testing.do_bench and plain torch CUDA events on the same kernels, and an in-kernel
+%globaltimer record of each kernel's execution span (first block start to last block end) as a third reference.
 
 Usage (GPU machine, repo root):  python bench/timing_accuracy.py [--out bench/results/timing_accuracy.json]
 Internal modes: --once (time the kernels once, print JSON; used for the 5-process stability run) and --ncu-target
@@ -35,6 +36,43 @@ extern "C" __global__ void poly(const float* __restrict__ x, float* __restrict__
   for (int k = 0; k < iters; ++k) v = v * 0.999f + 0.001f;
   y[i] = v;
 }
+// The same kernels, each block stamping %globaltimer when it starts and after its last thread is done: an in-kernel
+// record of the execution span (first block start to last block end), independent of CUPTI and ncu.
+__device__ __forceinline__ unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+extern "C" __global__ void scale_stamped(const float* __restrict__ x, float* __restrict__ y, long long n,
+                                         unsigned long long* start, unsigned long long* end) {
+  if (threadIdx.x == 0) start[blockIdx.x] = now_ns();
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    y[i] = 2.0f * x[i];
+  __syncthreads();
+  if (threadIdx.x == 0) end[blockIdx.x] = now_ns();
+}
+extern "C" __global__ void poly_stamped(const float* __restrict__ x, float* __restrict__ y, long long n, int iters,
+                                        unsigned long long* start, unsigned long long* end) {
+  if (threadIdx.x == 0) start[blockIdx.x] = now_ns();
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i < n) {
+    float v = x[i];
+    for (int k = 0; k < iters; ++k) v = v * 0.999f + 0.001f;
+    y[i] = v;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) end[blockIdx.x] = now_ns();
+}
+// The timer's tick: one thread records 32 successive changes of %globaltimer.
+extern "C" __global__ void timer_ticks(unsigned long long* out) {
+  unsigned long long prev = now_ns();
+  for (int k = 0; k < 32; ++k) {
+    unsigned long long t;
+    do { t = now_ns(); } while (t == prev);
+    out[k] = t - prev;
+    prev = t;
+  }
+}
 """
 # (label, kernel, n, iters): memory-bound (scale) and compute-bound (poly) kernels, each from ~5 us to ms
 KERNELS = [("scale 2^20", "scale", 1 << 20, 0), ("scale 2^23", "scale", 1 << 23, 0),
@@ -52,9 +90,10 @@ class Kernels:
         from kopt.gpu import GpuSession, PackedParams
 
         self.gpu = GpuSession()
-        art = kopt.compile(SOURCE, ["scale", "poly"])
+        names = ["scale", "poly", "scale_stamped", "poly_stamped", "timer_ticks"]
+        art = kopt.compile(SOURCE, names)
         module = self.gpu.load(art.cubin)
-        self.fn = {k: self.gpu.function(module, art.kernels[k].lowered) for k in ("scale", "poly")}
+        self.fn = {k: self.gpu.function(module, art.kernels[k].lowered) for k in names}
         nmax = max(n for _, _, n, _ in KERNELS)
         self.x, self.y = self.gpu.alloc(nmax * 4), self.gpu.alloc(nmax * 4)
         from kopt.dtypes import dtype
@@ -71,6 +110,8 @@ class Kernels:
                 grid = min((n + 255) // 256, self.sms * 16)
             params = PackedParams(vals)
             self.launches.append((label, k, grid, params))
+        self.max_grid = max(grid for _, _, grid, _ in self.launches)
+        self.stamps = self.gpu.alloc(2 * self.max_grid * 8)
 
     def spec(self, i: int) -> dict:
         label, k, grid, params = self.launches[i]
@@ -80,6 +121,40 @@ class Kernels:
     def launch(self, i: int, stream: int = 0):
         label, k, grid, params = self.launches[i]
         self.gpu.launch(self.fn[k], (grid, 1, 1), (256, 1, 1), 0, params.address, stream=stream)
+
+
+def globaltimer_spans(kernels: Kernels, reps: int = 40) -> dict:
+    """Per kernel, the in-kernel execution span (first block's start to last block's end, %globaltimer) of the stamped
+    variant, over ``reps`` launches after 3 warm-ups, warm L2 (as kopt's warm mode): mean and median µs. Also the
+    timer's tick, which bounds the resolution of a single span."""
+    import numpy as np
+
+    from kopt.gpu import PackedParams
+
+    ticks = np.zeros(32, np.uint64)
+    tick_params = PackedParams([struct.pack("<Q", kernels.stamps.ptr)])
+    kernels.gpu.launch(kernels.fn["timer_ticks"], (1, 1, 1), (1, 1, 1), 0, tick_params.address)
+    kernels.gpu.synchronize()
+    kernels.gpu.download(kernels.stamps, ticks)
+    out = {"timer_tick_ns_median": float(np.median(ticks))}
+    start_ptr, end_ptr = kernels.stamps.ptr, kernels.stamps.ptr + kernels.max_grid * 8
+    for label, k, grid, _params in kernels.launches:
+        n, iters = next((n, it) for lab, _k, n, it in KERNELS if lab == label)
+        vals = [struct.pack("<Q", kernels.x.ptr), struct.pack("<Q", kernels.y.ptr), struct.pack("<q", n)]
+        if k == "poly":
+            vals.append(struct.pack("<i", iters))
+        params = PackedParams(vals + [struct.pack("<Q", start_ptr), struct.pack("<Q", end_ptr)])
+        stamps = np.zeros(2 * kernels.max_grid, np.uint64)
+        spans = []
+        for r in range(reps + 3):
+            kernels.gpu.launch(kernels.fn[f"{k}_stamped"], (grid, 1, 1), (256, 1, 1), 0, params.address)
+            kernels.gpu.synchronize()
+            kernels.gpu.download(kernels.stamps, stamps)
+            if r >= 3:
+                spans.append((int(stamps[kernels.max_grid:kernels.max_grid + grid].max())
+                              - int(stamps[:grid].min())) / 1e3)
+        out[label] = {"mean_us": statistics.mean(spans), "median_us": statistics.median(spans)}
+    return out
 
 
 def kopt_times(kernels: Kernels, options=None) -> list[dict]:
@@ -101,15 +176,18 @@ def kopt_times(kernels: Kernels, options=None) -> list[dict]:
     return out
 
 
-NCU_METRICS = "gpu__time_duration.sum,gpc__cycles_elapsed.max,gpc__cycles_elapsed.avg.per_second"
+NCU_METRICS = ("gpu__time_duration.sum,gpc__cycles_elapsed.max,gpc__cycles_elapsed.avg.per_second,"
+               "sm__cycles_active.max,sm__cycles_elapsed.max")
 _TIME = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3, "s": 1e6, "second": 1e6}
 _RATE = {"hz": 1.0, "khz": 1e3, "mhz": 1e6, "ghz": 1e9, "cycle/second": 1.0, "cycle/usecond": 1e6,
          "cycle/nsecond": 1e9, "cycle/msecond": 1e3}
 
 
 def ncu_times(cache_control: str) -> dict[str, dict] | str:
-    """Per kernel, medians of ncu's gpu__time_duration and of the GPCs' elapsed cycles over their clock rate (the
-    kernel's execution alone, in ncu's counters). ``cache_control`` "all" flushes caches before each launch (cold),
+    """Per kernel, medians of ncu's gpu__time_duration, of the GPCs' elapsed cycles over their clock rate, and of
+    gpu__time_duration less ncu's launch-overhead estimate (NVIDIA's formula: the overhead is sm__cycles_elapsed.max
+    - sm__cycles_active.max, i.e. from the monitor's start trigger to the first active SM cycle and from the last warp
+    to the stop trigger; so the busiest SM's active time is duration * active.max / elapsed.max). ``cache_control`` "all" flushes caches before each launch (cold),
     "none" leaves them (warm: the previous launch of the same kernel ran just before)."""
     ncu = shutil.which("ncu") or "/usr/local/cuda/bin/ncu"
     if not os.path.exists(ncu):
@@ -130,12 +208,15 @@ def ncu_times(cache_control: str) -> dict[str, dict] | str:
         dur, unit = m["gpu__time_duration.sum"]
         cycles, (rate, runit) = m.get("gpc__cycles_elapsed.max"), m.get("gpc__cycles_elapsed.avg.per_second", (0, ""))
         gpc = cycles[0] / (rate * _RATE[runit]) * 1e6 if cycles and rate and runit in _RATE else None
-        per_launch.append((dur * _TIME[unit], gpc))
+        active, elapsed = m.get("sm__cycles_active.max"), m.get("sm__cycles_elapsed.max")
+        busiest = dur * _TIME[unit] * active[0] / elapsed[0] if active and elapsed and elapsed[0] else None
+        per_launch.append((dur * _TIME[unit], gpc, busiest))
     out = {}
     for j, (label, *_r) in enumerate(KERNELS):  # the target launches NCU_REPS of each kernel, in KERNELS order
         vals = per_launch[j * NCU_REPS:(j + 1) * NCU_REPS][2:]  # the first two are warm-up
         out[label] = {"duration_us": statistics.median(v[0] for v in vals),
-                      "gpc_elapsed_us": statistics.median(v[1] for v in vals) if vals[0][1] else None}
+                      "gpc_elapsed_us": statistics.median(v[1] for v in vals) if vals[0][1] else None,
+                      "sm_active_us": statistics.median(v[2] for v in vals) if vals[0][2] else None}
     return out
 
 
@@ -194,6 +275,10 @@ def main() -> None:
     # before the grid launch); CUPTI's records start when the kernel does. This row shows the definitions' gap.
     event_rows = kopt_times(kernels, {"method": "events"})
     side = triton_and_torch(kernels)
+    try:
+        spans = globaltimer_spans(kernels)
+    except Exception as exc:  # a cross-check: keep every other figure if it fails
+        spans = {"error": f"{type(exc).__name__}: {exc}"}
     stability = []
     for _ in range(5):
         p = subprocess.run([sys.executable, __file__, "--once"], capture_output=True, text=True, timeout=300)
@@ -216,7 +301,11 @@ def main() -> None:
                      "events_median_us": e["median_us"], "events_method": e["method"],
                      "events_vs_ncu_pct": pct(e["median_us"], cold.get("duration_us")),
                      "vs_ncu_gpc_elapsed_pct": pct(r["median_us"], cold.get("gpc_elapsed_us")),
+                     "ncu_sm_active_us": cold.get("sm_active_us"),
+                     "vs_ncu_sm_active_pct": pct(r["median_us"], cold.get("sm_active_us")),
                      "warm_median_us": w["median_us"], "warm_cv": w["cv"], "ncu_warm_us": warm.get("duration_us"),
+                     "globaltimer_span_mean_us": spans.get(r["kernel"], {}).get("mean_us"),
+                     "warm_vs_globaltimer_pct": pct(w["median_us"], spans.get(r["kernel"], {}).get("mean_us")),
                      "warm_vs_ncu_warm_pct": pct(w["median_us"], warm.get("duration_us")),
                      "process_medians_us": meds, "spread_5_processes_pct": 100 * (max(meds) / min(meds) - 1),
                      **{k: v for k, v in s.items() if k != "kernel"}})
@@ -226,21 +315,28 @@ def main() -> None:
                    "2 warm-ups) vs triton do_bench (median) vs torch events (warm)",
                    rows, envelope.gpu_device(),
                    ncu={m: v if isinstance(v, str) else "ok" for m, v in ncu.items()},
+                   globaltimer={"tick_ns_median": spans.get("timer_tick_ns_median"), "error": spans.get("error"),
+                                "what": "stamped variants of the same kernels: first block start to last block end, "
+                                        "mean of 40 warm launches"},
                    within_2pct_cold=sum(1 for r in rows if r["vs_ncu_pct"] is not None and abs(r["vs_ncu_pct"]) <= 2),
                    within_2pct_gpc_elapsed=sum(1 for r in rows if r["vs_ncu_gpc_elapsed_pct"] is not None
                                                and abs(r["vs_ncu_gpc_elapsed_pct"]) <= 2),
+                   within_2pct_sm_active=sum(1 for r in rows if r["vs_ncu_sm_active_pct"] is not None
+                                             and abs(r["vs_ncu_sm_active_pct"]) <= 2),
                    within_2pct_events=sum(1 for r in rows if r["events_vs_ncu_pct"] is not None
                                           and abs(r["events_vs_ncu_pct"]) <= 2),
                    within_2pct_warm=sum(1 for r in rows if r["warm_vs_ncu_warm_pct"] is not None
                                         and abs(r["warm_vs_ncu_warm_pct"]) <= 2))
     print(f"{'kernel':<18}{'kopt us':>10}{'ncu us':>10}{'diff %':>8}{'ncu gpc':>9}{'diff %':>8}{'events':>9}{'diff %':>8}{'warm us':>10}{'ncu warm':>10}{'diff %':>8}"
-          f"{'spread5 %':>10}{'wall s':>8}{'triton':>10}{'torch ev':>10}  stop")
+          f"{'gtimer':>9}{'diff %':>8}{'spread5 %':>10}{'wall s':>8}{'triton':>10}{'torch ev':>10}  stop")
     for r in rows:
         f = lambda v, p=2: f"{v:.{p}f}" if isinstance(v, (int, float)) else "-"  # noqa: E731
         print(f"{r['kernel']:<18}{f(r['median_us']):>10}{f(r['ncu_us']):>10}{f(r['vs_ncu_pct']):>8}"
               f"{f(r['ncu_gpc_elapsed_us']):>9}{f(r['vs_ncu_gpc_elapsed_pct']):>8}"
+              f"{f(r['ncu_sm_active_us']):>9}{f(r['vs_ncu_sm_active_pct']):>8}"
               f"{f(r['events_median_us']):>9}{f(r['events_vs_ncu_pct']):>8}"
               f"{f(r['warm_median_us']):>10}{f(r['ncu_warm_us']):>10}{f(r['warm_vs_ncu_warm_pct']):>8}"
+              f"{f(r['globaltimer_span_mean_us']):>9}{f(r['warm_vs_globaltimer_pct']):>8}"
               f"{f(r['spread_5_processes_pct']):>10}{f(r['wall_s']):>8}{f(r.get('triton_do_bench_us')):>10}"
               f"{f(r.get('torch_events_us')):>10}  {r['stop_reason']}")
 

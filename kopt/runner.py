@@ -16,7 +16,7 @@ from .compare import compare_output, diagnose, mutated_inputs
 from .diagnostic import Diagnostic, Location, Severity
 from .dtypes import DType, dtype
 from .gpu import DeviceBuffer, GpuSession, PackedParams
-from .inputs import generate
+from .inputs import generate, widen
 from .plan import LaunchPlan, RunPlan
 from .task import Shape, Task
 
@@ -169,7 +169,7 @@ class CheckRunner:
         for a in task.args:
             if a.role in ("in", "inout"):
                 raw = inputs[a.name]
-                kwargs[a.name] = a.dtype.to_float64(raw) if (a.dtype.is_float and task.reference_dtype == "f64") else raw.copy()
+                kwargs[a.name] = widen(a.dtype, raw) if (a.dtype.is_float and task.reference_dtype == "f64") else raw.copy()
             elif a.role == "scalar":
                 kwargs[a.name] = task.scalar(a, shape)
         result = fn(**kwargs)

@@ -66,3 +66,16 @@ def test_warm_samples_skip_the_byte_floor_check():
         rules = [d.rule for d in result.diagnostics]
         assert (rules == ["timing.implausible"]) == cold and t.valid == (not cold)
         assert ("warm" in t.method_note) == (not cold)
+
+
+def test_widen_matches_the_dtype_conversion_across_chunks():
+    import numpy as np
+
+    from kopt.dtypes import dtype
+    from kopt.inputs import CHUNK, widen
+
+    bits = np.random.default_rng(3).integers(0, 0x7F80, 2 * CHUNK + 7).astype(np.uint16)  # finite bf16 values
+    assert np.array_equal(widen(dtype("bf16"), bits), dtype("bf16").to_float64(bits))
+    x = np.random.default_rng(4).standard_normal((3, CHUNK // 2 + 1), dtype=np.float32)
+    w = widen(dtype("f32"), x)
+    assert w.shape == x.shape and w.dtype == np.float64 and np.array_equal(w, x.astype(np.float64))

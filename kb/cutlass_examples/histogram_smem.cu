@@ -6,9 +6,9 @@
 // global atomic traffic is at most 256 per block instead of one per byte. The n % 16 leftover bytes go to the
 // first threads of the grid.
 // kopt: task histogram
-// kopt: tune BLOCK in [256, 512, 1024]
-// kopt: tune COPIES in [2, 1, 4, 8]
-// kopt: tune BLOCKS in [264, 528, 1056]
+// kopt: tune BLOCK in [1024, 512, 256]
+// kopt: tune COPIES in [1, 2, 4, 8]
+// kopt: tune BLOCKS in [528, 264, 1056]
 // kopt: restrict COPIES <= BLOCK // 32
 // kopt: launch zero_bins grid=(1) block=(256) args=(hist)
 // kopt: launch histogram_smem grid=(min(cdiv(n, BLOCK * 16), BLOCKS)) block=(BLOCK) args=(x, hist, n)

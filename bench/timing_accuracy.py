@@ -327,7 +327,7 @@ def main() -> None:
                                           and abs(r["events_vs_ncu_pct"]) <= 2),
                    within_2pct_warm=sum(1 for r in rows if r["warm_vs_ncu_warm_pct"] is not None
                                         and abs(r["warm_vs_ncu_warm_pct"]) <= 2))
-    print(f"{'kernel':<18}{'kopt us':>10}{'ncu us':>10}{'diff %':>8}{'ncu gpc':>9}{'diff %':>8}{'events':>9}{'diff %':>8}{'warm us':>10}{'ncu warm':>10}{'diff %':>8}"
+    print(f"{'kernel':<18}{'kopt us':>10}{'ncu us':>10}{'diff %':>8}{'ncu gpc':>9}{'diff %':>8}{'ncu act':>9}{'diff %':>8}{'events':>9}{'diff %':>8}{'warm us':>10}{'ncu warm':>10}{'diff %':>8}"
           f"{'gtimer':>9}{'diff %':>8}{'spread5 %':>10}{'wall s':>8}{'triton':>10}{'torch ev':>10}  stop")
     for r in rows:
         f = lambda v, p=2: f"{v:.{p}f}" if isinstance(v, (int, float)) else "-"  # noqa: E731

@@ -103,6 +103,16 @@ class GpuSession:
     def param_layout(self, fn) -> list[tuple[int, int]]:
         """(offset, size) of each kernel parameter, from the loaded cubin."""
         cu, out = self.cu, []
+        count = None
+        try:  # the count first, so no call fails (compute-sanitizer reports every failing driver call)
+            err, n = cu.cuFuncGetParamCount(fn)
+            count = int(n) if err == cu.CUresult.CUDA_SUCCESS else None
+        except (AttributeError, RuntimeError):  # older bindings or driver: probe until the index is refused
+            pass
+        if count is not None:
+            for i in range(count):
+                out.append(check(cu.cuFuncGetParamInfo(fn, i), f"cuFuncGetParamInfo({i})"))
+            return out
         while True:
             err, offset, size = cu.cuFuncGetParamInfo(fn, len(out))
             if err != cu.CUresult.CUDA_SUCCESS:

@@ -38,7 +38,10 @@ METRICS = {
     "duration": ("time", ("gpu__time_duration.sum", "Duration")),
     "sol_compute": ("pct", ("sm__throughput.avg.pct_of_peak_sustained_elapsed", "Compute (SM) Throughput")),
     "sol_memory": ("pct", ("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "Memory Throughput")),
-    "dram_pct": ("pct", ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM Throughput")),
+    "dram_pct": ("pct", ("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
+                         "dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM Throughput")),
+    "l2_pct": ("pct", ("lts__throughput.avg.pct_of_peak_sustained_elapsed", "L2 Cache Throughput")),
+    "l1_pct": ("pct", ("l1tex__throughput.avg.pct_of_peak_sustained_active", "L1/TEX Cache Throughput")),
     "dram_read": ("bytes", ("dram__bytes_read.sum",)),
     "dram_write": ("bytes", ("dram__bytes_write.sum",)),
     "l1_hit": ("pct", ("l1tex__t_sector_hit_rate.pct", "L1/TEX Hit Rate")),
@@ -81,6 +84,7 @@ STALLS = {
     "sleeping": "warp is sleeping (nanosleep or yield)",
     "misc": "miscellaneous hardware reason",
 }
+STALL_ALIASES = {"no_instructions": "no_instruction"}  # the PC-sampling metric's spelling
 _BYTES = {"byte": 1, "bytes": 1, "b": 1, "kbyte": 1e3, "kb": 1e3, "mbyte": 1e6, "mb": 1e6, "gbyte": 1e9, "gb": 1e9,
           "tbyte": 1e12, "kib": 1024, "mib": 1024 ** 2, "gib": 1024 ** 3}
 _TIME_US = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1, "us": 1, "µs": 1, "msecond": 1e3, "ms": 1e3, "second": 1e6,
@@ -266,14 +270,19 @@ def limiter(f: dict) -> str | None:
 def kernel_profile(raw: dict) -> KernelProfile:
     m = raw["metrics"]
     figures = {k: v for k in METRICS if (v := _pick(m, k)) is not None}
-    stalls = {}
+    ratios, samples = {}, {}  # per-issue ratios (SchedulerStats/WarpStateStats) and PC-sampling counts
     for name, values in m.items():
         hit = STALL.match(name)
         v = number(values[0][0]) if values else None
         if hit and v is not None:
-            reason = hit.group(1) or hit.group(2)
-            if reason != "selected" and (hit.group(1) or reason not in stalls):
-                stalls[reason] = v
+            reason = STALL_ALIASES.get(hit.group(1) or hit.group(2), hit.group(1) or hit.group(2))
+            if reason == "selected":
+                continue
+            if hit.group(1):
+                ratios[reason] = v
+            else:
+                samples.setdefault(reason, v)  # the all-samples count comes before its _not_issued twin
+    stalls = ratios or samples  # never mixed: a ratio and a sample count are not comparable
     kp = KernelProfile(raw["name"], figures=figures, limiter=limiter(figures))
     kp.bottleneck = classify(figures)
     kp.stalls = [{"reason": r, "value": round(v, 3), "meaning": STALLS.get(r, "")}
@@ -311,6 +320,21 @@ def _pct(v) -> str:
     return "n/a" if v is None else f"{v:.0f} %"
 
 
+MEMORY_UNITS = {"dram_pct": "DRAM", "l2_pct": "L2", "l1_pct": "L1/shared"}
+ON_CHIP_HINT = {
+    "L2": "the L2 slices are the limit, not DRAM: look for re-reads that hit L2 (tiles loaded by many blocks), "
+          "atomics on global memory, or uncoalesced accesses that multiply sectors",
+    "L1/shared": "the SM's L1/shared-memory pipe is the limit, not DRAM: fewer shared-memory operations per byte "
+                 "(wider accesses, fewer shared atomics, register reuse) and no bank conflicts",
+}
+
+
+def busiest_memory_unit(figures: dict) -> str | None:
+    """The memory unit nearest its peak (DRAM, L2 or L1/shared) among those the profile measured."""
+    known = {name: figures[key] for key, name in MEMORY_UNITS.items() if figures.get(key) is not None}
+    return max(known, key=known.get) if known else None
+
+
 def findings(p: Profile) -> list[Diagnostic]:
     out = []
     for k in p.kernels:
@@ -319,11 +343,18 @@ def findings(p: Profile) -> list[Diagnostic]:
         top = k.stalls[0] if k.stalls else None
         stall_txt = f"; top stall: {top['reason']} ({top['meaning']})" if top else ""
         if k.bottleneck == "memory":
+            unit = busiest_memory_unit(f)
+            # a streaming kernel also keeps L2 busy (every DRAM byte passes through it): an on-chip unit is named as
+            # the limit only when DRAM itself is not busy
+            on_chip = unit not in (None, "DRAM") and (f.get("dram_pct") or 0.0) < BUSY_PCT
             out.append(Diagnostic("profile.memory-bound", Severity.NOTE,
                                   f"{k.name}: memory-bound at {_pct(f.get('sol_memory'))} of peak memory throughput "
-                                  f"(DRAM {_pct(f.get('dram_pct'))}, compute {_pct(f.get('sol_compute'))})", loc,
-                                  hint="move fewer bytes: fuse passes, reuse data from shared memory or registers, "
-                                       "use narrower types; near 80-90 % the kernel is at its memory roofline"))
+                                  f"(DRAM {_pct(f.get('dram_pct'))}, L2 {_pct(f.get('l2_pct'))}, L1/shared "
+                                  f"{_pct(f.get('l1_pct'))}, compute {_pct(f.get('sol_compute'))})"
+                                  + (f"; the busiest unit is {unit}, not DRAM" if on_chip else ""), loc,
+                                  hint=ON_CHIP_HINT[unit] if on_chip else
+                                  "move fewer bytes: fuse passes, reuse data from shared memory or registers, "
+                                  "use narrower types; near 80-90 % the kernel is at its memory roofline"))
         elif k.bottleneck == "compute":
             out.append(Diagnostic("profile.compute-bound", Severity.NOTE,
                                   f"{k.name}: compute-bound at {_pct(f.get('sol_compute'))} of peak SM throughput "

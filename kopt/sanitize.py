@@ -36,7 +36,8 @@ _HEADERS = [
      "initcheck", lambda m: "uninitialized"),
     (re.compile(r"(?P<sev>Error|Warning): Race reported between (?P<op>Write|Read) access"), "racecheck",
      lambda m: "hazard"),
-    (re.compile(r"(?P<sev>Error|Warning|Info): Potential (?P<kind>RAW|WAR|WAW) hazard detected at (?P<space>__\w+__)"),
+    (re.compile(r"(?P<sev>Error|Warning|Info): (?:\([^)]*\) )?Potential (?P<kind>RAW|WAR|WAW) hazard detected at "
+                r"(?P<space>__\w+__)"),
      "racecheck", lambda m: "hazard"),
     (re.compile(r"Barrier error detected\. Divergent thread\(s\) in (?P<scope>warp|block)"), "synccheck",
      lambda m: "divergent-barrier"),
@@ -148,8 +149,9 @@ def _to_diagnostic(rep: Report, file_map) -> tuple[tuple, Diagnostic]:
     head = re.sub(r" (?:access )?at \S+ in \S+:\d+.*$", "", head).replace(" access", "")
     if rep.tool == "racecheck":
         pair = " and ".join(f"{l.role} at line {l.line}" for l in uniq)
-        head = re.sub(r" in block \(.*\)$", "", head)
-        msg = f"shared-memory race ({head[0].lower() + head[1:]}): {pair}" if pair else head
+        kind = re.search(r"\b(RAW|WAR|WAW)\b", rep.header)
+        scope = " between threads of one warp" if "Warp Level Programming" in rep.header else ""
+        msg = f"shared-memory {kind.group(1) + ' ' if kind else ''}race{scope}: {pair}" if pair else head
     else:
         msg = head[0].lower() + head[1:]
     if "threads" in witness:

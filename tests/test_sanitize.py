@@ -1,7 +1,8 @@
 """compute-sanitizer reports -> Diagnostics, merging with static findings, and the CLI's clean refusal without the tool.
 
-The fixtures are hand-written to the documented format (tests/data/sanitizer/README.md). To replace them with
-captures on the H200 (planted candidates in tests/gpu/planted_sanitize/, task bench/tasks/vector_add):
+The h200_* fixtures are compute-sanitizer reports captured on the H200 by tests/gpu/test_gpu_profile_sanitize.py
+(KOPT_RECORD_DIR; tests/data/sanitizer/README.md). By hand (planted candidates in tests/gpu/planted_sanitize/, task
+bench/tasks/vector_add):
   for t in memcheck:oob_write racecheck:shared_race initcheck:uninit_read synccheck:divergent_barrier; do
     compute-sanitizer --tool ${t%%:*} --print-limit 100 --show-backtrace no $( [ ${t%%:*} = racecheck ] &&
       echo --racecheck-report all ) python -m kopt.run_once --request REQ > tests/data/sanitizer/${t%%:*}_capture.txt 2>&1
@@ -24,30 +25,36 @@ def _parse(name, tool):
 
 
 def test_memcheck_out_of_bounds_write_with_line_thread_block_and_sizes():
-    (d,) = _parse("memcheck_oob_write_synthetic.txt", "memcheck")
+    (d,) = _parse("h200_memcheck_oob_write.txt", "memcheck")  # the driver-call notice is not a finding
     assert d.rule == "sanitize.memcheck.invalid-write" and d.is_error
-    assert [(l.file, l.line, l.role) for l in d.locations] == [("cand.cu", 9, "write")]
+    assert [(l.file, l.line, l.role) for l in d.locations] == [("cand.cu", 7, "write")]
     w = d.witness
-    assert w["threads"][0] == [3, 0, 0] and w["block"] == [16, 0, 0] and w["size"] == 4
-    assert w["allocation_bytes"] == 4096 and w["offset"] == "1 bytes after"  # "4,096" parsed
-    assert w["reports"] == 2  # two threads, one finding
+    assert w["threads"][0] == [32, 0, 0] and w["block"] == [0, 0, 0] and w["size"] == 4
+    assert w["allocation_bytes"] == 4 and w["offset"] == "125 bytes after"
+    assert w["reports"] == 99  # the 100 printed records less the driver-call notice: one finding
 
 
 def test_racecheck_hazard_and_analysis_lines_become_one_race_with_both_lines():
-    (d,) = _parse("racecheck_synthetic.txt", "racecheck")
+    (d,) = _parse("h200_racecheck_shared_race.txt", "racecheck")
     assert d.rule == "sanitize.racecheck.hazard"
-    assert {(l.line, l.role) for l in d.locations} == {(11, "write"), (14, "read")}
-    assert d.witness["hazards"] == 248 and [31, 0, 0] in d.witness["threads"]
-    assert "race" in d.message and "line 11" in d.message
+    assert {(l.line, l.role) for l in d.locations} == {(8, "write"), (9, "read")}
+    assert d.witness["hazards"] == 4 and d.witness["reports"] == 5  # four warp-level hazards and the analysis line
+    assert [1, 0, 0] in d.witness["threads"]
+    assert d.message.startswith("shared-memory RAW race between threads of one warp: write at line 8 and read at line 9")
 
 
 def test_initcheck_and_synccheck():
-    (u,) = _parse("initcheck_synthetic.txt", "initcheck")
-    assert u.rule == "sanitize.initcheck.uninitialized" and u.locations[0].line == 8
-    (b,) = _parse("synccheck_synthetic.txt", "synccheck")  # "in block" and the old "in warp" form, same line
-    assert b.rule == "sanitize.synccheck.divergent-barrier" and b.locations[0].line == 10
-    assert b.witness["reports"] == 2
-    assert _parse("clean_synthetic.txt", "memcheck") == []
+    (u,) = _parse("h200_initcheck_uninit_read.txt", "initcheck")
+    assert u.rule == "sanitize.initcheck.uninitialized" and u.locations[0].line == 6
+    (b,) = _parse("h200_synccheck_divergent_barrier.txt", "synccheck")
+    assert b.rule == "sanitize.synccheck.divergent-barrier" and b.locations[0].line == 7
+    assert b.witness["reports"] == 100 and b.witness["threads"][0] == [129, 0, 0]
+    older = ("========= Barrier error detected. Divergent thread(s) in block\n"
+             "=========     at 0x00000110 in /tmp/kopt/divergent_barrier.cu:10:divergent_barrier\n"
+             "=========     by thread (16,0,0) in block (1,0,0)\n")  # the "in block" form, path:line:kernel location
+    (o,) = diagnostics(older, "synccheck")
+    assert o.rule == "sanitize.synccheck.divergent-barrier" and o.locations[0].line == 10
+    assert diagnostics("========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n", "memcheck") == []
 
 
 def test_tolerates_prefix_and_format_variants():
@@ -65,14 +72,14 @@ def _static(rule, line):
 
 
 def test_merge_marks_confirmed_dynamic_only_static_only_and_unchecked():
-    race = _parse("racecheck_synthetic.txt", "racecheck")
-    oob = _parse("memcheck_oob_write_synthetic.txt", "memcheck")
-    static = [_static("race.shared", 11), _static("race.shared.possible", 30), _static("barrier.divergent", 10),
+    race = _parse("h200_racecheck_shared_race.txt", "racecheck")
+    oob = _parse("h200_memcheck_oob_write.txt", "memcheck")
+    static = [_static("race.shared", 8), _static("race.shared.possible", 30), _static("barrier.divergent", 10),
               _static("bounds.shared", 40)]
     merged = merge(race + oob, static, ["racecheck", "memcheck"])
     status = {(d.rule, d.locations[0].line): d.witness["status"] for d in merged}
-    assert status[("sanitize.racecheck.hazard", 14)] == "confirmed"
-    assert status[("sanitize.memcheck.invalid-write", 9)] == "dynamic-only"
+    assert status[("sanitize.racecheck.hazard", 8)] == "confirmed"
+    assert status[("sanitize.memcheck.invalid-write", 7)] == "dynamic-only"
     assert status[("race.shared.possible", 30)] == "static-only"
     assert status[("bounds.shared", 40)] == "static-only"
     assert status[("barrier.divergent", 10)] == "unchecked"  # synccheck did not run

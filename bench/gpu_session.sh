@@ -42,8 +42,8 @@ PYTEST=(python3 -m pytest -m gpu -p no:cacheprovider -v -rfs --tb=short --timeou
 for s in "$@"; do
   case "$s" in
     doctor) stage doctor 60 bash -c "python3 -m kopt.cli doctor; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv" ;;
-    tests) stage pytest_gpu 300 "${PYTEST[@]}" -k "not timed_shape" tests ;;
-    timed) stage pytest_gpu_timed 240 "${PYTEST[@]}" -s -k "timed_shape" tests ;;
+    tests) stage pytest_gpu 300 "${PYTEST[@]}" -k "not timed_shape" tests/gpu ;;
+    timed) stage pytest_gpu_timed 240 "${PYTEST[@]}" -s -k "timed_shape" tests/gpu ;;
     timing) stage timing 240 python3 bench/timing_accuracy.py --out "$OUT/results/timing_accuracy.json" ;;
     kb) stage kb 420 python3 bench/kb_measure.py --out "$OUT/results/kb_examples.json" ;;
     kbonly:*) part=$((${part:-0} + 1))

@@ -162,10 +162,11 @@ def apply(results: Path) -> None:
             continue  # only examples that passed and were timed validly get figures
         text = path.read_text()
         head = text[:text.index("[measured]")] if "[measured]" in text else text.rstrip() + "\n\n"
+        date, commit = row.get("date", doc["date"])[:10], row.get("commit", doc["commit"])  # a re-run row has its own
         lines = ["[measured]", f"# kopt bench on the {doc['device'].get('name')} (driver "
-                 f"{doc['device'].get('driver_version') or doc['device'].get('driver')}), {doc['date'][:10]}, "
-                 f"commit {doc['commit']}: produced by bench/kb_measure.py, copied from bench/results/kb_examples.json",
-                 f"date = \"{doc['date'][:10]}\"", f"commit = \"{doc['commit']}\"", f"gpu = \"{doc['device'].get('name')}\"",
+                 f"{doc['device'].get('driver_version') or doc['device'].get('driver')}), {date}, "
+                 f"commit {commit}: produced by bench/kb_measure.py, copied from bench/results/kb_examples.json",
+                 f"date = \"{date}\"", f"commit = \"{commit}\"", f"gpu = \"{doc['device'].get('name')}\"",
                  f"correct = {str(row['correct']).lower()}",
                  f"config = {{ {', '.join(f'{k} = {v}' for k, v in row['config'].items())} }}"]
         if row.get("copy_gbps_measured"):

@@ -148,6 +148,35 @@ def file_defaults(file: Path, defines: dict) -> tuple[dict, list[str] | None, st
     return merged, list(dict.fromkeys(cand.kernel_expr(l, config) for l in cand.launches)), cand.arch
 
 
+def declared_geometry(file: Path, defines: dict) -> dict[str, tuple[int, int | None]]:
+    """Per launched kernel of a candidate: (threads per block, dynamic smem bytes or None) from its launch annotation
+    at the default tunables, where those do not depend on the task's shape symbols; {} for a plain source."""
+    try:
+        text = Path(file).read_text()
+    except (OSError, UnicodeDecodeError):
+        return {}
+    if "// kopt:" not in text:
+        return {}
+    cand = Candidate.load(Path(file))
+    merged = cand.defines_for(defines)
+    config = {t.name: merged[t.name] for t in cand.tunables}
+    out = {}
+    for decl in cand.launches:
+        try:
+            dims = [expr.positive_int(expr.evaluate(v, config), "block dimension") for v in decl.block]
+        except (InputError, ValueError, TypeError, KeyError, NameError):
+            continue  # the block size depends on the shape: the user's --block applies
+        try:
+            smem = int(expr.evaluate(decl.smem, config))
+        except (InputError, ValueError, TypeError, KeyError, NameError):
+            smem = None
+        threads = 1
+        for d in dims:
+            threads *= d
+        out.setdefault(cand.kernel_expr(decl, config), (threads, smem))
+    return out
+
+
 def _split_top(text: str, sep: str = ",") -> list[str]:
     """Split on ``sep`` outside brackets."""
     parts, depth, cur = [], 0, []

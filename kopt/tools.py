@@ -146,12 +146,16 @@ class Toolbox:
                 "warnings": [d.to_dict() for d in art.diagnostics[:MAX_DIAGNOSTICS]]}
 
     @_tool
-    def explain(self, path: str, kernel: Optional[str] = None, arch: Optional[str] = None, block: int = 256) -> dict:
-        """Lowering report: instruction classes and load/store widths, spills, tensor-core use, occupancy, and the
-        source lines that produced the most instructions (with their SASS opcodes)."""
-        from .candidate import Candidate
+    def explain(self, path: str, kernel: Optional[str] = None, arch: Optional[str] = None,
+                block: Optional[int] = None) -> dict:
+        """Lowering report: instruction classes and load/store widths, spills, tensor-core use, occupancy (at the
+        candidate's declared block size and dynamic shared memory unless ``block`` is given), and the source lines
+        that produced the most instructions (with their SASS opcodes)."""
+        from .candidate import Candidate, declared_geometry
 
-        art = Candidate.load(self.ws.resolve(path)).compile({}, arch=arch)
+        resolved = self.ws.resolve(path)
+        art = Candidate.load(resolved).compile({}, arch=arch)
+        declared = declared_geometry(resolved, {})
         reports = art.lowering()
         names = [kernel] if kernel else list(reports)
         src = art.source.splitlines()
@@ -159,7 +163,9 @@ class Toolbox:
         for name in names:
             rep = reports[art.kernel(name).name]
             hot = sorted(rep.by_line.items(), key=lambda kv: -len(kv[1]))[:MAX_SOURCE_LINES // 3]
-            out[name] = {**rep.summary(), "occupancy": art.occupancy(name, block_size=block).to_dict(),
+            threads, smem = declared.get(name, (None, None))
+            occ = art.occupancy(name, block_size=block or threads or 256, dynamic_smem=smem or 0)
+            out[name] = {**rep.summary(), "occupancy": occ.to_dict(),
                          "hot_lines": [{"line": ln, "source": src[ln - 1].strip()[:120] if 0 < ln <= len(src) else "",
                                         "sass": dict(Counter(insns).most_common(8))}
                                        for (f, ln), insns in hot if Path(f).name == Path(art.source_name).name]}

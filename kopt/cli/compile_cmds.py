@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .. import cache as compile_cache
-from ..candidate import file_defaults
+from ..candidate import declared_geometry, file_defaults
 from ..compiler import compile as kopt_compile
 from ..errors import CompileError
 from ..render import to_json, to_text
@@ -88,26 +88,43 @@ def _group(insns: list[str]) -> str:
 def explain_cmd(file: Path = FileArg, kernel: Optional[List[str]] = KernelOpt, arch: Optional[str] = ArchOpt,
                 define: Optional[List[str]] = DefineOpt, include: Optional[List[str]] = IncludeOpt,
                 std: str = StdOpt, nvrtc_option: Optional[List[str]] = OptionOpt,
-                block: int = typer.Option(256, "--block", help="threads per block for the occupancy figure"),
-                smem: int = typer.Option(0, "--smem", help="dynamic shared memory bytes for the occupancy figure"),
+                block: Optional[int] = typer.Option(None, "--block", help="threads per block for the occupancy "
+                                                    "figure (default: the candidate's launch annotation, else 256)"),
+                smem: Optional[int] = typer.Option(None, "--smem", help="dynamic shared memory bytes for the "
+                                                   "occupancy figure (default: the launch annotation's, else 0)"),
                 lines: bool = typer.Option(True, "--lines/--no-lines", help="show SASS per source line"),
                 json_out: bool = JsonOpt):
     """Lowering report: resources, occupancy, instruction classes and widths, SASS per source line."""
     art = _compile(file, arch, define, kernel, include, std, nvrtc_option, json_out)
     reports = art.lowering()
+    declared = declared_geometry(Path(file), parse_defines(define))
+
+    def geometry(name: str) -> tuple[int, int, str]:
+        """Block size and dynamic smem for the occupancy figure, and where they came from."""
+        d_threads, d_smem = declared.get(name, (None, None))
+        b = block if block is not None else d_threads or 256
+        s = smem if smem is not None else d_smem or 0
+        origin = "given" if block is not None else ("launch annotation" if d_threads else "assumed; --block sets it")
+        return b, s, origin
+
     if json_out:
-        print_json({"ok": True, **art.to_dict(), "lowering": {
-            name: {**rep.to_dict(), "occupancy": art.occupancy(name, block_size=block, dynamic_smem=smem).to_dict()}
-            for name, rep in reports.items()}})
+        lowering = {}
+        for name, rep in reports.items():
+            b, s, origin = geometry(name)
+            occ = art.occupancy(name, block_size=b, dynamic_smem=s).to_dict()
+            lowering[name] = {**rep.to_dict(), "occupancy": {**occ, "block_size": b, "dynamic_smem": s,
+                                                             "geometry_from": origin}}
+        print_json({"ok": True, **art.to_dict(), "lowering": lowering})
         return
     if art.diagnostics:
         console_err.print(to_text(art.diagnostics), markup=False)
     console.print(_resources_table(art))
     src_lines = {str(Path(art.source_name)): art.source.splitlines()}
     for name, rep in reports.items():
-        occ = art.occupancy(name, block_size=block, dynamic_smem=smem)
-        console.print(f"\n[bold]{name}[/]: {rep.instructions} instructions; occupancy at block {block}"
-                      f"{f', {smem} B dynamic smem' if smem else ''}: {occ.blocks_per_sm} blocks, "
+        b, s, origin = geometry(name)
+        occ = art.occupancy(name, block_size=b, dynamic_smem=s)
+        console.print(f"\n[bold]{name}[/]: {rep.instructions} instructions; occupancy at block {b}"
+                      f"{f', {s} B dynamic smem' if s else ''} ({origin}): {occ.blocks_per_sm} blocks, "
                       f"{occ.warps_per_sm}/{occ.max_warps_per_sm} warps per SM ({occ.fraction:.0%}), "
                       f"limited by {occ.limiter}")
         t = Table(show_header=True, header_style="bold")

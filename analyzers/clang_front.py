@@ -11,6 +11,7 @@ from .launch import split_top
 HERE = Path(__file__).parent
 DECLS = HERE / "cuda_decls.h"
 STUBS = HERE / "include"
+_OWN_TENSORMAP = re.compile(r"\bstruct\s+(?:alignas\s*\([^)]*\)\s*)?CUtensorMap\s*\{")
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
 
 _lib_ready = False
@@ -553,6 +554,8 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
             "-include", str(DECLS), "-isystem", str(STUBS)]
     for d in include_dirs:
         args += ["-I", str(d)]
+    if _OWN_TENSORMAP.search(source):
+        args.append("-DKOPT_SOURCE_DEFINES_CUTENSORMAP")
     for k, v in (defines or {}).items():
         args.append(f"-D{k}" if v is None else f"-D{k}={v}")
     fname = str(path)

@@ -97,6 +97,7 @@ __device__ int __syncthreads_count(int); __device__ int __syncthreads_and(int); 
 __device__ void __threadfence(); __device__ void __threadfence_block(); __device__ void __threadfence_system();
 __device__ unsigned __activemask();
 __device__ void __nanosleep(unsigned);
+__device__ void __trap(); __device__ void __brkpt();
 __device__ long long clock64(); __device__ long long clock();
 // warp shuffles and votes
 #define __KOPT_SHFL(T) __device__ T __shfl_sync(unsigned, T, int, int = 32); \
@@ -229,5 +230,7 @@ namespace nvcuda { namespace wmma {
   template <class F, class T> __device__ void fill_fragment(F&, T);
   template <class D, class A, class B, class C> __device__ void mma_sync(D&, const A&, const B&, const C&);
 } }
+#ifndef KOPT_SOURCE_DEFINES_CUTENSORMAP  // NVRTC sources declare their own (they cannot include <cuda.h>)
 struct CUtensorMap { alignas(64) unsigned long long opaque[16]; };
 typedef CUtensorMap CUtensorMap_st;
+#endif

@@ -77,3 +77,14 @@ __global__ void k(float* x) {
 def test_unknown_kernel_name_is_reported():
     res = analyze(RACY, path="k.cu", kernels=["nope"])
     assert any("no kernel named `nope`" in d.message for d in res.diagnostics)
+
+
+def test_nvrtc_style_source_with_its_own_tensor_map_and_trap_stays_on_libclang():
+    """NVRTC sources cannot include <cuda.h>, so they declare CUtensorMap themselves, and call __trap."""
+    src = ("struct alignas(64) CUtensorMap { unsigned long long opaque[16]; };\n"
+           "// kopt: launch k grid=(4) block=(128, 1, 1)\n"
+           "__global__ void k(const __grid_constant__ CUtensorMap t, float* x) {\n"
+           "  if (x == nullptr) __trap();\n" + RACY.split("{", 1)[1])
+    res = analyze(src, path="own_map.cu")
+    assert res.frontend == "libclang", [d.message for d in res.diagnostics]
+    assert "sync.missing" in rules(res)

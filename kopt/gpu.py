@@ -104,10 +104,12 @@ class GpuSession:
         """(offset, size) of each kernel parameter, from the loaded cubin."""
         cu, out = self.cu, []
         count = None
-        try:  # the count first, so no call fails (compute-sanitizer reports every failing driver call)
+        # The count first where the bindings and driver offer it, so that no call fails (compute-sanitizer's memcheck
+        # prints every failing driver call); otherwise probe until the index is refused (the H200 image still does).
+        try:
             err, n = cu.cuFuncGetParamCount(fn)
             count = int(n) if err == cu.CUresult.CUDA_SUCCESS else None
-        except (AttributeError, RuntimeError):  # older bindings or driver: probe until the index is refused
+        except (AttributeError, RuntimeError):
             pass
         if count is not None:
             for i in range(count):

@@ -11,7 +11,10 @@ from .launch import split_top
 HERE = Path(__file__).parent
 DECLS = HERE / "cuda_decls.h"
 STUBS = HERE / "include"
-_OWN_TENSORMAP = re.compile(r"\bstruct\s+(?:alignas\s*\([^)]*\)\s*)?CUtensorMap\s*\{")
+# A source's own CUtensorMap: `struct [alignas(64) | __align__(64)] CUtensorMap {` or cuda.h's
+# `typedef struct CUtensorMap_st {...} CUtensorMap;` (matched with comments removed)
+_OWN_TENSORMAP = re.compile(r"\bstruct\s+(?:(?:alignas|__align__)\s*\([^)]*\)\s*)?CUtensorMap(?:_st)?\s*\{")
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
 
 _lib_ready = False
@@ -554,7 +557,7 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
             "-include", str(DECLS), "-isystem", str(STUBS)]
     for d in include_dirs:
         args += ["-I", str(d)]
-    if _OWN_TENSORMAP.search(source):
+    if _OWN_TENSORMAP.search(_COMMENTS.sub(" ", source)):
         args.append("-DKOPT_SOURCE_DEFINES_CUTENSORMAP")
     for k, v in (defines or {}).items():
         args.append(f"-D{k}" if v is None else f"-D{k}={v}")

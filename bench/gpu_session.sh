@@ -6,7 +6,8 @@
 # seconds) shortens or skips stages so that everything ends before the device call's limit. Everything under $OUT ends in $OUT/out.tgz.
 # Stages: doctor, tests (GPU tests except the timed shapes), timed (timed-shape tests), timing, kb, optimize,
 #         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples),
-#         profile:TASK:FILE.cu (kopt profile --json into results/).
+#         profile:TASK:FILE.cu (kopt profile --json into results/), kbadd:TASK:FILE.cu (kopt kb add FILE --task TASK
+#         into a scratch cache), tune:TASK:FILE.cu (kopt optimize --workflow tune --strategy exhaustive).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
 mkdir -p "$OUT/results"
@@ -28,7 +29,7 @@ stage() {  # $1: name, $2: seconds, rest: command
   local start=$(date +%s)
   if [ -n "${KOPT_DEADLINE:-}" ]; then  # epoch seconds by which every stage must be done (the device call's limit)
     local left=$(( KOPT_DEADLINE - start - 5 ))
-    if [ "$left" -lt 20 ]; then echo "=== $name: skipped, $left s before the deadline"; return; fi
+    if [ "$left" -lt 20 ]; then echo "=== $name: skipped, too close to the deadline"; return; fi
     [ "$left" -lt "$limit" ] && limit=$left
   fi
   echo "=== $name (limit $limit s)"
@@ -38,21 +39,32 @@ stage() {  # $1: name, $2: seconds, rest: command
   echo "=== $name: exit $rc, $(( $(date +%s) - start )) s"
 }
 PYTEST=(python3 -m pytest -m gpu -p no:cacheprovider -v -rfs --tb=short --timeout=300 --durations=12)
+sfx=${KOPT_LANE:+_$KOPT_LANE}  # result files of a second lane get their own names
+INTO='out=$1; shift; "$@" > "$out"'  # bash -c "$INTO" _ FILE CMD...: CMD's stdout into FILE, no re-quoting
 
 for s in "$@"; do
+  spec=${s#*:}; task=${spec%%:*}; file=${spec#*:}  # for NAME:TASK:FILE stages
+  case "$s" in
+    profile:*|kbadd:*|tune:*) if [ "$task" = "$spec" ]; then echo "stage $s: expected ${s%%:*}:TASK:FILE.cu"; continue; fi ;;
+  esac
   case "$s" in
     doctor) stage doctor 60 bash -c "python3 -m kopt.cli doctor; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv" ;;
     tests) stage pytest_gpu 300 "${PYTEST[@]}" -k "not timed_shape" tests/gpu ;;
     timed) stage pytest_gpu_timed 240 "${PYTEST[@]}" -s -k "timed_shape" tests/gpu ;;
-    timing) stage timing 240 python3 bench/timing_accuracy.py --out "$OUT/results/timing_accuracy.json" ;;
-    kb) stage kb 420 python3 bench/kb_measure.py --out "$OUT/results/kb_examples.json" ;;
+    timing) stage timing 240 python3 bench/timing_accuracy.py --out "$OUT/results/timing_accuracy$sfx.json" ;;
+    kb) stage kb 420 python3 bench/kb_measure.py --out "$OUT/results/kb_examples$sfx.json" ;;
     kbonly:*) part=$((${part:-0} + 1))
               stage "kbonly$part" 420 python3 bench/kb_measure.py --only "${s#kbonly:}" \
-                --out "$OUT/results/kb_examples_part${KOPT_LANE:+_$KOPT_LANE}_$part.json" ;;
-    profile:*) spec=${s#profile:}; ptask=${spec%%:*}; pfile=${spec#*:}
-               stage "profile_$(basename "$pfile" .cu)" 300 bash -c \
-                 "python3 -m kopt.cli profile $ptask $pfile --json > $OUT/results/profile_$(basename "$pfile" .cu).json" ;;
-    optimize) stage optimize 360 python3 bench/optimize_runs.py --out "$OUT/results/optimize_runs.json" --store-copy "$OUT/runs.db" ;;
+                --out "$OUT/results/kb_examples_part${sfx}_$part.json" ;;
+    profile:*) stage "profile_$(basename "$file" .cu)" 300 bash -c "$INTO" _ \
+                 "$OUT/results/profile_$(basename "$file" .cu)$sfx.json" python3 -m kopt.cli profile "$task" "$file" --json ;;
+    optimize) stage optimize 360 python3 bench/optimize_runs.py --out "$OUT/results/optimize_runs$sfx.json" \
+                --store-copy "$OUT/runs$sfx.db" ;;
+    kbadd:*) stage "kbadd_$(basename "$file" .cu)" 300 env KOPT_CACHE_DIR="$OUT/kb-cache$sfx" bash -c "$INTO" _ \
+               "$OUT/results/kbadd_$(basename "$file" .cu)$sfx.json" python3 -m kopt.cli kb add "$file" --task "$task" --json ;;
+    tune:*) stage "tune_$(basename "$file" .cu)" 400 bash -c 'cd "$(mktemp -d)" && '"$INTO" _ \
+              "$OUT/results/tune_$(basename "$file" .cu)$sfx.json" python3 -m kopt.cli optimize "$PWD/$task" \
+              --from "$PWD/$file" --workflow tune --strategy exhaustive --json ;;
     pytest:*) stage "pytest_$(basename "${s#pytest:}" .py)" 300 "${PYTEST[@]}" "${s#pytest:}" ;;
     *) echo "unknown stage $s" ;;
   esac

@@ -148,6 +148,17 @@ def file_defaults(file: Path, defines: dict) -> tuple[dict, list[str] | None, st
     return merged, list(dict.fromkeys(cand.kernel_expr(l, config) for l in cand.launches)), cand.arch
 
 
+def _number(value):
+    """A define's value as a number where it reads as one (``-D STAGES=4`` gives the text "4")."""
+    if isinstance(value, str):
+        for kind in (int, float):
+            try:
+                return kind(value)
+            except ValueError:
+                pass
+    return value
+
+
 def declared_geometry(file: Path, defines: dict) -> dict[str, tuple[int, int | None]]:
     """Per launched kernel of a candidate: (threads per block, dynamic smem bytes or None) from its launch annotation
     at the default tunables, where those do not depend on the task's shape symbols; {} for a plain source."""
@@ -159,7 +170,7 @@ def declared_geometry(file: Path, defines: dict) -> dict[str, tuple[int, int | N
         return {}
     cand = Candidate.load(Path(file))
     merged = cand.defines_for(defines)
-    config = {t.name: merged[t.name] for t in cand.tunables}
+    config = {t.name: _number(merged[t.name]) for t in cand.tunables}  # -D values arrive as text
     out = {}
     for decl in cand.launches:
         try:

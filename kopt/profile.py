@@ -41,6 +41,8 @@ METRICS = {
     "dram_pct": ("pct", ("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
                          "dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM Throughput")),
     "l2_pct": ("pct", ("lts__throughput.avg.pct_of_peak_sustained_elapsed", "L2 Cache Throughput")),
+    # of active cycles, as ncu's breakdown reports it (the others are of elapsed cycles); a very short kernel can
+    # read above 100
     "l1_pct": ("pct", ("l1tex__throughput.avg.pct_of_peak_sustained_active", "L1/TEX Cache Throughput")),
     "dram_read": ("bytes", ("dram__bytes_read.sum",)),
     "dram_write": ("bytes", ("dram__bytes_write.sum",)),
@@ -346,7 +348,7 @@ def findings(p: Profile) -> list[Diagnostic]:
             unit = busiest_memory_unit(f)
             # a streaming kernel also keeps L2 busy (every DRAM byte passes through it): an on-chip unit is named as
             # the limit only when DRAM itself is not busy
-            on_chip = unit not in (None, "DRAM") and (f.get("dram_pct") or 0.0) < BUSY_PCT
+            on_chip = unit not in (None, "DRAM") and f.get("dram_pct") is not None and f["dram_pct"] < BUSY_PCT
             out.append(Diagnostic("profile.memory-bound", Severity.NOTE,
                                   f"{k.name}: memory-bound at {_pct(f.get('sol_memory'))} of peak memory throughput "
                                   f"(DRAM {_pct(f.get('dram_pct'))}, L2 {_pct(f.get('l2_pct'))}, L1/shared "

@@ -106,7 +106,8 @@ def ceilings(worker, gpu_name: str, driver: str, arch: str) -> dict:
 
 
 def figures(work: dict, median_us: float, ceil: dict) -> dict:
-    """Achieved rates and the share of the floor (the larger of the byte and flop times) for one median."""
+    """Achieved rates and the share of the floor for one median. The floor is the byte time at the copy bandwidth;
+    the FP32 FMA time is reported beside it but is no floor (tensor-core kernels beat it)."""
     out = {}
     bytes_, flops = work.get("bytes"), work.get("flops")
     if bytes_:

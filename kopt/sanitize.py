@@ -151,7 +151,9 @@ def _to_diagnostic(rep: Report, file_map) -> tuple[tuple, Diagnostic]:
         pair = " and ".join(f"{l.role} at line {l.line}" for l in uniq)
         kind = re.search(r"\b(RAW|WAR|WAW)\b", rep.header)
         scope = " between threads of one warp" if "Warp Level Programming" in rep.header else ""
-        msg = f"shared-memory {kind.group(1) + ' ' if kind else ''}race{scope}: {pair}" if pair else head
+        head = re.sub(r" in block \(.*\)$", "", head)  # the block is added below, from the witness
+        msg = f"shared-memory {kind.group(1) + ' ' if kind else ''}race{scope}: {pair}" if pair else \
+            head[0].lower() + head[1:]
     else:
         msg = head[0].lower() + head[1:]
     if "threads" in witness:

@@ -148,9 +148,9 @@ class Toolbox:
     @_tool
     def explain(self, path: str, kernel: Optional[str] = None, arch: Optional[str] = None,
                 block: Optional[int] = None) -> dict:
-        """Lowering report: instruction classes and load/store widths, spills, tensor-core use, occupancy (at the
-        candidate's declared block size and dynamic shared memory unless ``block`` is given), and the source lines
-        that produced the most instructions (with their SASS opcodes)."""
+        """Lowering report: instruction classes and load/store widths, spills, tensor-core use, occupancy (at
+        ``block`` threads if given, else the candidate's declared block size; with its declared dynamic shared
+        memory), and the source lines that produced the most instructions (with their SASS opcodes)."""
         from .candidate import Candidate, declared_geometry
 
         resolved = self.ws.resolve(path)
@@ -165,7 +165,9 @@ class Toolbox:
             hot = sorted(rep.by_line.items(), key=lambda kv: -len(kv[1]))[:MAX_SOURCE_LINES // 3]
             threads, smem = declared.get(name, (None, None))
             occ = art.occupancy(name, block_size=block or threads or 256, dynamic_smem=smem or 0)
-            out[name] = {**rep.summary(), "occupancy": occ.to_dict(),
+            origin = ("block given" if block else "block from the launch annotation" if threads else
+                      "block assumed (256)") + (", smem from the launch annotation" if smem else ", no dynamic smem")
+            out[name] = {**rep.summary(), "occupancy": {**occ.to_dict(), "geometry_from": origin},
                          "hot_lines": [{"line": ln, "source": src[ln - 1].strip()[:120] if 0 < ln <= len(src) else "",
                                         "sass": dict(Counter(insns).most_common(8))}
                                        for (f, ln), insns in hot if Path(f).name == Path(art.source_name).name]}

@@ -2,6 +2,8 @@
 passes become `analysis.incomplete` diagnostics, and the other passes still run."""
 from __future__ import annotations
 
+import pytest
+
 import analyzers.driver as driver
 from analyzers import analyze
 
@@ -79,12 +81,24 @@ def test_unknown_kernel_name_is_reported():
     assert any("no kernel named `nope`" in d.message for d in res.diagnostics)
 
 
-def test_nvrtc_style_source_with_its_own_tensor_map_and_trap_stays_on_libclang():
+@pytest.mark.parametrize("declaration", [
+    "struct alignas(64) CUtensorMap { unsigned long long opaque[16]; };",
+    "struct __align__(64) CUtensorMap { unsigned long long opaque[16]; };",
+    "typedef struct CUtensorMap_st { alignas(64) unsigned long long opaque[16]; } CUtensorMap;",
+])
+def test_nvrtc_style_source_with_its_own_tensor_map_and_trap_stays_on_libclang(declaration):
     """NVRTC sources cannot include <cuda.h>, so they declare CUtensorMap themselves, and call __trap."""
-    src = ("struct alignas(64) CUtensorMap { unsigned long long opaque[16]; };\n"
+    src = (declaration + "\n// struct CUtensorMap { a comment is not a declaration }\n"
            "// kopt: launch k grid=(4) block=(128, 1, 1)\n"
            "__global__ void k(const __grid_constant__ CUtensorMap t, float* x) {\n"
            "  if (x == nullptr) __trap();\n" + RACY.split("{", 1)[1])
     res = analyze(src, path="own_map.cu")
     assert res.frontend == "libclang", [d.message for d in res.diagnostics]
     assert "sync.missing" in rules(res)
+
+
+def test_a_comment_naming_the_struct_does_not_remove_the_stub_declaration():
+    src = "// struct CUtensorMap { ... } is declared by the stubs\n" + RACY.replace(
+        "__global__ void k(float* x)", "__global__ void k(const __grid_constant__ CUtensorMap t, float* x)")
+    res = analyze(src, path="uses_stub.cu")
+    assert res.frontend == "libclang", [d.message for d in res.diagnostics]

@@ -18,17 +18,22 @@ def test_explain_json_shows_128_bit_loads():
     out = json.loads(p.stdout)
     assert out["lowering"]["copy4"]["widths"]["global load"] == {"128-bit": 1}
     assert out["lowering"]["copy4"]["occupancy"]["blocks_per_sm"] == 8
-    assert out["lowering"]["copy4"]["occupancy"]["geometry_from"] == "assumed; --block sets it"
+    assert out["lowering"]["copy4"]["occupancy"]["geometry_from"] == \
+        "block assumed; --block sets it, smem assumed; --smem sets it"
 
 
 def test_explain_takes_a_candidates_block_and_smem_from_its_launch_annotation():
     gemm = ROOT / "kb" / "cutlass_examples" / "gemm_bf16_wgmma_tma.cu"  # block=(384), smem from STAGES and BN
     occ = json.loads(kopt("explain", gemm, "--no-lines", "--json").stdout)["lowering"]["gemm_bf16_wgmma_tma"][
         "occupancy"]
-    assert (occ["block_size"], occ["geometry_from"]) == (384, "launch annotation")
+    assert (occ["block_size"], occ["geometry_from"]) == (384, "block launch annotation, smem launch annotation")
     assert occ["dynamic_smem"] == 1024 + 4 * (16384 + 128 * 256) + 32768 + 256 and occ["blocks_per_sm"] == 1
+    staged = json.loads(kopt("explain", gemm, "--no-lines", "--json", "-D", "STAGES=3").stdout)  # -D is text
+    assert staged["lowering"]["gemm_bf16_wgmma_tma"]["occupancy"]["dynamic_smem"] == \
+        1024 + 3 * (16384 + 128 * 256) + 32768 + 256
     given = json.loads(kopt("explain", gemm, "--no-lines", "--json", "--block", "128").stdout)
     assert given["lowering"]["gemm_bf16_wgmma_tma"]["occupancy"]["block_size"] == 128
+    assert given["lowering"]["gemm_bf16_wgmma_tma"]["occupancy"]["geometry_from"].startswith("block given")
 
 
 def test_compile_error_exits_1_with_located_diagnostic():

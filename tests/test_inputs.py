@@ -68,11 +68,14 @@ def test_warm_samples_skip_the_byte_floor_check():
         assert ("warm" in t.method_note) == (not cold)
 
 
-def test_widen_matches_the_dtype_conversion_across_chunks():
+def test_widen_matches_the_dtype_conversion_across_chunks(monkeypatch):
     import numpy as np
 
+    from kopt import inputs
     from kopt.dtypes import dtype
     from kopt.inputs import CHUNK, widen
+
+    monkeypatch.setattr(inputs, "WORKERS", 4)  # the chunked path, whatever this machine's CPU count
 
     bits = np.random.default_rng(3).integers(0, 0x7F80, 2 * CHUNK + 7).astype(np.uint16)  # finite bf16 values
     assert np.array_equal(widen(dtype("bf16"), bits), dtype("bf16").to_float64(bits))

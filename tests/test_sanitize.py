@@ -121,3 +121,11 @@ def test_toolbox_sanitize_reports_error_not_exception(tmp_path):
     out = Toolbox(tmp_path).sanitize("vector_add", "x.cu")
     assert out["ok"] is False and out["error"]
     json.dumps(out)
+
+
+def test_racecheck_record_without_source_lines_names_the_block_once():
+    text = ("========= Error: Potential WAW hazard detected at __shared__ 0x7c in block (2,0,0) :\n"
+            "=========     Write Thread (3,0,0) at k+0x1a0\n"
+            "=========     Write Thread (4,0,0) at k+0x120\n")
+    (d,) = diagnostics(text, "racecheck")
+    assert d.message == "potential WAW hazard detected at __shared__ 0x7c by threads (3,0,0) and (4,0,0) in block (2,0,0)"

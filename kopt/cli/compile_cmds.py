@@ -100,20 +100,20 @@ def explain_cmd(file: Path = FileArg, kernel: Optional[List[str]] = KernelOpt, a
     declared = declared_geometry(Path(file), parse_defines(define))
 
     def geometry(name: str) -> tuple[int, int, str]:
-        """Block size and dynamic smem for the occupancy figure, and where they came from."""
+        """Block size and dynamic smem for the occupancy figure, and where each came from."""
         d_threads, d_smem = declared.get(name, (None, None))
-        b = block if block is not None else d_threads or 256
-        s = smem if smem is not None else d_smem or 0
-        origin = "given" if block is not None else ("launch annotation" if d_threads else "assumed; --block sets it")
-        return b, s, origin
+        b, b_from = (block, "given") if block is not None else (
+            (d_threads, "launch annotation") if d_threads else (256, "assumed; --block sets it"))
+        s, s_from = (smem, "given") if smem is not None else (
+            (d_smem, "launch annotation") if d_smem is not None and d_threads else (0, "assumed; --smem sets it"))
+        return b, s, f"block {b_from}, smem {s_from}"
 
     if json_out:
         lowering = {}
         for name, rep in reports.items():
             b, s, origin = geometry(name)
             occ = art.occupancy(name, block_size=b, dynamic_smem=s).to_dict()
-            lowering[name] = {**rep.to_dict(), "occupancy": {**occ, "block_size": b, "dynamic_smem": s,
-                                                             "geometry_from": origin}}
+            lowering[name] = {**rep.to_dict(), "occupancy": {**occ, "geometry_from": origin}}
         print_json({"ok": True, **art.to_dict(), "lowering": lowering})
         return
     if art.diagnostics:

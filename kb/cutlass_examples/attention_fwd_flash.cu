@@ -20,7 +20,7 @@
 // instantiations are launched: each one is given a one-block grid when the task's D is the other head dim, and that
 // block returns at once (an empty launch, next to milliseconds of attention at the timed shapes).
 // kopt: task attention_fwd
-// kopt: tune BLOCK_M in [128, 64]
+// kopt: tune BLOCK_M in [64, 128]
 // kopt: tune BLOCK_N in [64, 32]
 // kopt: launch attn_fwd_d64 grid=(cdiv(S, BLOCK_M) if D == 64 else 1, B * H if D == 64 else 1) block=(2 * BLOCK_M) smem=((BLOCK_M + 4 * BLOCK_N) * 64 * 2 if D == 64 else 0) args=(Q, K, V, O, S, D, causal, scale)
 // kopt: launch attn_fwd_d128 grid=(cdiv(S, BLOCK_M) if D == 128 else 1, B * H if D == 128 else 1) block=(2 * BLOCK_M) smem=((BLOCK_M + 4 * BLOCK_N) * 128 * 2 if D == 128 else 0) args=(Q, K, V, O, S, D, causal, scale)

@@ -8,8 +8,7 @@ if [ $# -ne 2 ]; then echo "usage: $0 \"STAGES FOR GPU 0\" \"STAGES FOR GPU 1\""
 OUT=${OUT:-/tmp/kopt-out}
 export OUT KOPT_DEADLINE=$(( $(date +%s) + ${KOPT_BUDGET:-560} )) KOPT_NO_PACK=1
 here=$(dirname "$0")
-pack() { (cd "$OUT" && tar czf /tmp/kopt-out.tgz --exclude=out.tgz . && find . -mindepth 1 -delete &&
-          mv /tmp/kopt-out.tgz out.tgz); }
+pack() { KOPT_SKIP_INSTALL=1 KOPT_NO_PACK= bash "$here/gpu_session.sh"; }  # no stages: it only packs $OUT
 bash "$here/gpu_session.sh" doctor || { echo "install failed: no lanes run"; pack; exit 1; }
 CUDA_VISIBLE_DEVICES=1 KOPT_SKIP_INSTALL=1 KOPT_LANE=1 bash "$here/gpu_session.sh" $2 > "$OUT/lane1.txt" 2>&1 &
 CUDA_VISIBLE_DEVICES=0 KOPT_SKIP_INSTALL=1 bash "$here/gpu_session.sh" $1

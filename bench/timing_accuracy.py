@@ -102,26 +102,24 @@ class Kernels:
 
         self.gpu.fill(self.x, dtype("f32"), 0x3F800000)
         self.sms = self.gpu.attribute("MULTIPROCESSOR_COUNT")
-        self.launches = []
-        for label, k, n, iters in KERNELS:
+        grids = [(n + 255) // 256 if k == "poly" else min((n + 255) // 256, self.sms * 16) for _, k, n, _ in KERNELS]
+        self.max_grid = max(grids)
+        self.stamps = self.gpu.alloc(2 * self.max_grid * 8)  # per block: start stamps, then end stamps
+        stamp_ptrs = [struct.pack("<Q", self.stamps.ptr), struct.pack("<Q", self.stamps.ptr + self.max_grid * 8)]
+        self.launches = []  # (label, kernel, grid, params, params of the stamped variant)
+        for (label, k, n, iters), grid in zip(KERNELS, grids):
             vals = [struct.pack("<Q", self.x.ptr), struct.pack("<Q", self.y.ptr), struct.pack("<q", n)]
             if k == "poly":
                 vals.append(struct.pack("<i", iters))
-                grid = (n + 255) // 256
-            else:
-                grid = min((n + 255) // 256, self.sms * 16)
-            params = PackedParams(vals)
-            self.launches.append((label, k, grid, params))
-        self.max_grid = max(grid for _, _, grid, _ in self.launches)
-        self.stamps = self.gpu.alloc(2 * self.max_grid * 8)
+            self.launches.append((label, k, grid, PackedParams(vals), PackedParams(vals + stamp_ptrs)))
 
     def spec(self, i: int) -> dict:
-        label, k, grid, params = self.launches[i]
+        label, k, grid, params, _ = self.launches[i]
         return {"launches": [{"function": int(self.fn[k]), "grid": [grid, 1, 1], "block": [256, 1, 1], "smem": 0,
                               "params": [params.address]}], "resets": [[]]}
 
     def launch(self, i: int, stream: int = 0):
-        label, k, grid, params = self.launches[i]
+        label, k, grid, params, _ = self.launches[i]
         self.gpu.launch(self.fn[k], (grid, 1, 1), (256, 1, 1), 0, params.address, stream=stream)
 
 
@@ -139,13 +137,7 @@ def globaltimer_spans(kernels: Kernels, reps: int = 40) -> dict:
     kernels.gpu.synchronize()
     kernels.gpu.download(kernels.stamps, ticks)
     out = {"timer_tick_ns_median": float(np.median(ticks))}
-    start_ptr, end_ptr = kernels.stamps.ptr, kernels.stamps.ptr + kernels.max_grid * 8
-    for label, k, grid, _params in kernels.launches:
-        n, iters = next((n, it) for lab, _k, n, it in KERNELS if lab == label)
-        vals = [struct.pack("<Q", kernels.x.ptr), struct.pack("<Q", kernels.y.ptr), struct.pack("<q", n)]
-        if k == "poly":
-            vals.append(struct.pack("<i", iters))
-        params = PackedParams(vals + [struct.pack("<Q", start_ptr), struct.pack("<Q", end_ptr)])
+    for label, k, grid, _params, params in kernels.launches:
         stamps = np.zeros(2 * kernels.max_grid, np.uint64)
         spans = []
         for r in range(reps + 3):

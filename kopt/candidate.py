@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -104,6 +105,29 @@ class Candidate:
         """The candidate's fixed defines and default tunables, under ``overrides`` (e.g. the user's -D values)."""
         return {**self.defines, **self.default_config(), **(overrides or {})}
 
+    def declared_geometry(self, overrides: dict | None = None) -> dict[str, tuple[int, int | None]]:
+        """Per launched kernel: (threads per block, dynamic smem bytes or None) from its launch annotation at the
+        default tunables under ``overrides``, where those do not depend on the task's shape symbols."""
+        raw = {t.name: self.defines_for(overrides)[t.name] for t in self.tunables}
+        config = {}
+        for name, value in raw.items():  # -D values arrive as text: read them as the CLI reads --set values
+            try:
+                config[name] = expr.evaluate(value, {})
+            except (InputError, TypeError, ValueError):
+                config[name] = value
+        out = {}
+        for decl in self.launches:
+            try:
+                dims = [expr.positive_int(expr.evaluate(v, config), "block dimension") for v in decl.block]
+            except (InputError, ValueError, TypeError, KeyError, NameError):
+                continue  # the block size depends on the shape: the user's --block applies
+            try:
+                smem = int(expr.evaluate(decl.smem, config))
+            except (InputError, ValueError, TypeError, KeyError, NameError):
+                smem = None
+            out.setdefault(self.kernel_expr(decl, raw), (math.prod(dims), smem))  # keyed as the compiled kernels
+        return out
+
     def kernel_expr(self, launch: LaunchDecl, config: dict) -> str:
         out = launch.kernel
         for k, v in config.items():
@@ -133,59 +157,36 @@ class Candidate:
         return "\n".join(out) + "\n"
 
 
-def file_defaults(file: Path, defines: dict) -> tuple[dict, list[str] | None, str | None]:
-    """For a candidate (a file with '// kopt:' lines): its defines and default tunables under the user's -D values,
-    its launched kernels and the target it declares; for a plain source, the user's defines only."""
+def load_candidate(file: Path) -> Candidate | None:
+    """The candidate in ``file``, or None for a plain source (no '// kopt:' lines) or an unreadable path (compile and
+    check report that one)."""
     try:
         text = Path(file).read_text()
     except (OSError, UnicodeDecodeError):
-        return defines, None, None  # compile/check report the unreadable path
-    if "// kopt:" not in text:
+        return None
+    return Candidate.load(Path(file)) if "// kopt:" in text else None
+
+
+def file_defaults(file: Path, defines: dict) -> tuple[dict, list[str] | None, str | None]:
+    """For a candidate (a file with '// kopt:' lines): its defines and default tunables under the user's -D values,
+    its launched kernels and the target it declares; for a plain source, the user's defines only."""
+    cand = load_candidate(file)
+    if cand is None:
         return defines, None, None
-    cand = Candidate.load(Path(file))
     merged = cand.defines_for(defines)
     config = {t.name: merged[t.name] for t in cand.tunables}
     return merged, list(dict.fromkeys(cand.kernel_expr(l, config) for l in cand.launches)), cand.arch
 
 
-def _number(value):
-    """A define's value as a number where it reads as one (``-D STAGES=4`` gives the text "4")."""
-    if isinstance(value, str):
-        for kind in (int, float):
-            try:
-                return kind(value)
-            except ValueError:
-                pass
-    return value
-
-
-def declared_geometry(file: Path, defines: dict) -> dict[str, tuple[int, int | None]]:
-    """Per launched kernel of a candidate: (threads per block, dynamic smem bytes or None) from its launch annotation
-    at the default tunables, where those do not depend on the task's shape symbols; {} for a plain source."""
-    try:
-        text = Path(file).read_text()
-    except (OSError, UnicodeDecodeError):
-        return {}
-    if "// kopt:" not in text:
-        return {}
-    cand = Candidate.load(Path(file))
-    merged = cand.defines_for(defines)
-    config = {t.name: _number(merged[t.name]) for t in cand.tunables}  # -D values arrive as text
-    out = {}
-    for decl in cand.launches:
-        try:
-            dims = [expr.positive_int(expr.evaluate(v, config), "block dimension") for v in decl.block]
-        except (InputError, ValueError, TypeError, KeyError, NameError):
-            continue  # the block size depends on the shape: the user's --block applies
-        try:
-            smem = int(expr.evaluate(decl.smem, config))
-        except (InputError, ValueError, TypeError, KeyError, NameError):
-            smem = None
-        threads = 1
-        for d in dims:
-            threads *= d
-        out.setdefault(cand.kernel_expr(decl, config), (threads, smem))
-    return out
+def occupancy_geometry(declared: dict, name: str, block: int | None, smem: int | None) -> tuple[int, int, str]:
+    """Block size and dynamic smem for kernel ``name``'s occupancy figure: the given values, else those declared
+    (``Candidate.declared_geometry``), else 256 threads and no dynamic smem; and where each came from."""
+    d_threads, d_smem = declared.get(name, (None, None))
+    b, b_from = (block, "given") if block is not None else (
+        (d_threads, "launch annotation") if d_threads else (256, "assumed; --block sets it"))
+    s, s_from = (smem, "given") if smem is not None else (
+        (d_smem, "launch annotation") if d_smem is not None else (0, "assumed; --smem sets it"))
+    return b, s, f"block {b_from}, smem {s_from}"
 
 
 def _split_top(text: str, sep: str = ",") -> list[str]:

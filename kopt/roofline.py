@@ -63,14 +63,13 @@ def measure_ceilings(gpu, message: dict, phase) -> dict:
     read_fn = gpu.function(module, "kopt_read")
     opts = {**DEFAULT_OPTIONS, "max_time": 3.0, "cupti_library": cupti_library(), **flush_options(gpu)}
     phase("timing", 120)
-    copy, read, fma = _harness.measure([
-        {"launches": [{"function": int(copy_fn), "grid": [sms * 8, 1, 1], "block": [256, 1, 1], "smem": 0,
-                       "params": [copy_params.address]}], "resets": [[]]},
-        {"launches": [{"function": int(read_fn), "grid": [sms * 8, 1, 1], "block": [256, 1, 1], "smem": 0,
-                       "params": [read_params.address]}], "resets": [[]]},
-        {"launches": [{"function": int(fma_fn), "grid": [sms * 8, 1, 1], "block": [256, 1, 1], "smem": 0,
-                       "params": [fma_params.address]}], "resets": [[]]},
-    ], opts)
+
+    def spec(fn, params) -> dict:  # one launch of a measuring kernel on the full-GPU grid
+        return {"launches": [{"function": int(fn), "grid": [sms * 8, 1, 1], "block": [256, 1, 1], "smem": 0,
+                              "params": [params.address]}], "resets": [[]]}
+
+    copy, read, fma = _harness.measure([spec(copy_fn, copy_params), spec(read_fn, read_params),
+                                        spec(fma_fn, fma_params)], opts)
     for b in (src, dst, out):
         gpu.free(b)
     med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731

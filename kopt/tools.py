@@ -151,11 +151,11 @@ class Toolbox:
         """Lowering report: instruction classes and load/store widths, spills, tensor-core use, occupancy (at
         ``block`` threads if given, else the candidate's declared block size; with its declared dynamic shared
         memory), and the source lines that produced the most instructions (with their SASS opcodes)."""
-        from .candidate import Candidate, declared_geometry
+        from .candidate import Candidate, occupancy_geometry
 
-        resolved = self.ws.resolve(path)
-        art = Candidate.load(resolved).compile({}, arch=arch)
-        declared = declared_geometry(resolved, {})
+        cand = Candidate.load(self.ws.resolve(path))
+        art = cand.compile({}, arch=arch)
+        declared = cand.declared_geometry()
         reports = art.lowering()
         names = [kernel] if kernel else list(reports)
         src = art.source.splitlines()
@@ -163,10 +163,8 @@ class Toolbox:
         for name in names:
             rep = reports[art.kernel(name).name]
             hot = sorted(rep.by_line.items(), key=lambda kv: -len(kv[1]))[:MAX_SOURCE_LINES // 3]
-            threads, smem = declared.get(name, (None, None))
-            occ = art.occupancy(name, block_size=block or threads or 256, dynamic_smem=smem or 0)
-            origin = ("block given" if block else "block from the launch annotation" if threads else
-                      "block assumed (256)") + (", smem from the launch annotation" if smem else ", no dynamic smem")
+            threads, smem, origin = occupancy_geometry(declared, name, block, None)
+            occ = art.occupancy(name, block_size=threads, dynamic_smem=smem)
             out[name] = {**rep.summary(), "occupancy": {**occ.to_dict(), "geometry_from": origin},
                          "hot_lines": [{"line": ln, "source": src[ln - 1].strip()[:120] if 0 < ln <= len(src) else "",
                                         "sass": dict(Counter(insns).most_common(8))}

@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .. import cache as compile_cache
-from ..candidate import declared_geometry, file_defaults
+from ..candidate import file_defaults, load_candidate, occupancy_geometry
 from ..compiler import compile as kopt_compile
 from ..errors import CompileError
 from ..render import to_json, to_text
@@ -97,21 +97,13 @@ def explain_cmd(file: Path = FileArg, kernel: Optional[List[str]] = KernelOpt, a
     """Lowering report: resources, occupancy, instruction classes and widths, SASS per source line."""
     art = _compile(file, arch, define, kernel, include, std, nvrtc_option, json_out)
     reports = art.lowering()
-    declared = declared_geometry(Path(file), parse_defines(define))
-
-    def geometry(name: str) -> tuple[int, int, str]:
-        """Block size and dynamic smem for the occupancy figure, and where each came from."""
-        d_threads, d_smem = declared.get(name, (None, None))
-        b, b_from = (block, "given") if block is not None else (
-            (d_threads, "launch annotation") if d_threads else (256, "assumed; --block sets it"))
-        s, s_from = (smem, "given") if smem is not None else (
-            (d_smem, "launch annotation") if d_smem is not None and d_threads else (0, "assumed; --smem sets it"))
-        return b, s, f"block {b_from}, smem {s_from}"
+    cand = load_candidate(Path(file))
+    declared = cand.declared_geometry(parse_defines(define)) if cand else {}
 
     if json_out:
         lowering = {}
         for name, rep in reports.items():
-            b, s, origin = geometry(name)
+            b, s, origin = occupancy_geometry(declared, name, block, smem)
             occ = art.occupancy(name, block_size=b, dynamic_smem=s).to_dict()
             lowering[name] = {**rep.to_dict(), "occupancy": {**occ, "geometry_from": origin}}
         print_json({"ok": True, **art.to_dict(), "lowering": lowering})
@@ -121,7 +113,7 @@ def explain_cmd(file: Path = FileArg, kernel: Optional[List[str]] = KernelOpt, a
     console.print(_resources_table(art))
     src_lines = {str(Path(art.source_name)): art.source.splitlines()}
     for name, rep in reports.items():
-        b, s, origin = geometry(name)
+        b, s, origin = occupancy_geometry(declared, name, block, smem)
         occ = art.occupancy(name, block_size=b, dynamic_smem=s)
         console.print(f"\n[bold]{name}[/]: {rep.instructions} instructions; occupancy at block {b}"
                       f"{f', {s} B dynamic smem' if s else ''} ({origin}): {occ.blocks_per_sm} blocks, "

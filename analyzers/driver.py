@@ -9,6 +9,7 @@ import time
 import traceback
 from pathlib import Path
 
+from kopt.annotations import split_kernel
 from kopt.diagnostic import Diagnostic, Location, Severity
 
 from . import clang_front, launch as launchmod
@@ -54,11 +55,12 @@ def parse_unit(path: Path, source: str, defines=None, include_dirs=(), frontend:
     return unit, notes
 
 
-def analyze(source, *, block=None, grid=None, defines=None, kernels=None, include_dirs=(),
+def analyze(source, *, launches=None, block=None, grid=None, defines=None, kernels=None, include_dirs=(),
             path: str | None = None, frontend: str = "auto") -> AnalysisResult:
     """Analyze CUDA source (a path, or the text itself) for hazards.
 
-    ``block``/``grid``: (x, y, z) used when the file has no ``// kopt: launch`` annotation for a kernel;
+    ``launches``: kopt's ``LaunchGeometry`` records for the candidate's launches (a kernel launched with several
+    geometries is analyzed under each); ``block``/``grid``: (x, y, z) for kernels no launch describes;
     ``defines``: -D values; ``kernels``: names (optionally with template arguments, ``gemm<128,64>``) to analyze;
     ``frontend``: "auto" (libclang, tree-sitter when it fails), "libclang" or "tree-sitter".
     """
@@ -84,41 +86,31 @@ def analyze(source, *, block=None, grid=None, defines=None, kernels=None, includ
     assumed = []
     for loc, reason in unit.problems[:3]:
         res.diagnostics.append(_incomplete(fname, reason, loc))
+    macros = {**launchmod.source_macros(text), **(defines or {})}
     for func in unit.kernels:
         if wanted is not None and func.name not in wanted:
             continue
         targs = wanted.get(func.name) if wanted else None
-        cfg = launchmod.resolve(func.name, text, block=block, grid=grid, defines=defines,
-                                launch_bounds=func.launch_bounds, targs=targs or None)
-        if func.tparams and not cfg.targs:
-            cfg.note = (cfg.note + "; " if cfg.note else "") + "template arguments unknown (analyzed generically)"
+        mine = [g for g in launches or () if split_kernel(g.kernel)[0].split("::")[-1] == func.name]
+        if mine:
+            configs = [launchmod.from_geometry(g, launch_bounds=func.launch_bounds, macros=macros) for g in mine]
+            for c in configs:  # --kernel's template arguments, else the launch's, else an explicit instantiation
+                c.targs = list(targs or c.targs or launchmod.instantiations(text).get(func.name, []))
+            configs = list({repr((c.block, c.grid, c.smem, c.cluster, c.targs)): c for c in configs}.values())
+        else:
+            configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
+                                          launch_bounds=func.launch_bounds, targs=targs or None)]
         res.kernels.append(func.name)
-        try:
-            km = build_kernel(unit, func, cfg, defines)
-        except Exception as exc:
-            res.diagnostics.append(_incomplete(fname, f"could not model kernel `{func.name}`: "
-                                                      f"{exc.__class__.__name__}: {exc}", func.loc))
-            _debug(exc)
-            continue
-        assumed.append(f"{func.name}: {cfg.describe(km.dims_used)}")
-        seen_reasons = set()
-        for loc, reason in km.problems:
-            if reason not in seen_reasons and len(seen_reasons) < 3:
-                seen_reasons.add(reason)
-                res.diagnostics.append(_incomplete(fname, f"in `{func.name}`: {reason}", loc))
-        ctx = Ctx(km, lines)
-        for name, run in PASSES:
-            try:
-                res.diagnostics += run(ctx)
-            except Exception as exc:
-                _debug(exc)
-                res.diagnostics.append(_incomplete(fname, f"pass `{name}` failed on `{func.name}`: "
-                                                          f"{exc.__class__.__name__}: {exc}", func.loc))
-        for shapes in sorted(ctx.concrete_fallback):
-            ctx.incomplete.append(f"some checks were too hard for every block size at once and were made for "
-                                  f"block shapes {shapes} only")
-        for reason in dict.fromkeys(ctx.incomplete):
-            res.diagnostics.append(_incomplete(fname, f"in `{func.name}`: {reason}", func.loc))
+        seen = set()
+        for cfg in configs:
+            if func.tparams and not cfg.targs:
+                cfg.note = (cfg.note + "; " if cfg.note else "") + "template arguments unknown (analyzed generically)"
+            for d in _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed):
+                key = (d.rule, d.message, tuple(d.locations))
+                if key not in seen:
+                    seen.add(key)
+                    res.diagnostics.append(d)
+            res.launches.append(cfg.to_dict())
     if wanted is not None:
         missing = [k for k in wanted if k not in res.kernels]
         for k in missing:
@@ -132,17 +124,45 @@ def analyze(source, *, block=None, grid=None, defines=None, kernels=None, includ
     return res
 
 
+def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed) -> list[Diagnostic]:
+    """Every pass over one kernel under one launch configuration; failures become ``analysis.incomplete``."""
+    out = []
+    try:
+        km = build_kernel(unit, func, cfg, defines)
+    except Exception as exc:
+        _debug(exc)
+        return [_incomplete(fname, f"could not model kernel `{func.name}`: {exc.__class__.__name__}: {exc}",
+                            func.loc)]
+    assumed.append(f"{func.name}: {cfg.describe(km.dims_used)}")
+    seen_reasons = set()
+    for loc, reason in km.problems:
+        if reason not in seen_reasons and len(seen_reasons) < 3:
+            seen_reasons.add(reason)
+            out.append(_incomplete(fname, f"in `{func.name}`: {reason}", loc))
+    ctx = Ctx(km, lines)
+    for name, run in PASSES:
+        try:
+            out += run(ctx)
+        except Exception as exc:
+            _debug(exc)
+            out.append(_incomplete(fname, f"pass `{name}` failed on `{func.name}`: {exc.__class__.__name__}: {exc}",
+                                   func.loc))
+    for shapes in sorted(ctx.concrete_fallback):
+        ctx.incomplete.append(f"some checks were too hard for every block size at once and were made for "
+                              f"block shapes {shapes} only")
+    for reason in dict.fromkeys(ctx.incomplete):
+        out.append(_incomplete(fname, f"in `{func.name}`: {reason}", func.loc))
+    return out
+
+
 def _wanted(kernels):
     if not kernels:
         return None
     out = {}
     for k in kernels:
         k = k.replace(" ", "")
-        if "<" in k:
-            name, t = k.split("<", 1)
-            out[name] = launchmod.split_top(t.rsplit(">", 1)[0])
-        else:
-            out[k] = []
+        name, targs = split_kernel(k)
+        out[name] = targs
     return out
 
 

@@ -14,6 +14,7 @@ class AnalysisResult:
     assumed: str = ""  # the launch configuration(s) assumed, one line per kernel
     elapsed_ms: float = 0.0
     kernels: list[str] = field(default_factory=list)
+    launches: list[dict] = field(default_factory=list)  # the launch each kernel was analyzed under (kopt's shape)
     frontend: str = ""
 
     @property
@@ -22,4 +23,4 @@ class AnalysisResult:
 
     def to_dict(self) -> dict:
         return {"assumed": self.assumed, "elapsed_ms": round(self.elapsed_ms, 2), "kernels": self.kernels,
-                "frontend": self.frontend, "diagnostics": [d.to_dict() for d in self.diagnostics]}
+                "launches": self.launches, "frontend": self.frontend, "diagnostics": [d.to_dict() for d in self.diagnostics]}

@@ -41,7 +41,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
-    from analyzers import analyze
+    from kopt.analyze import analyze
     first = corpus_files()[0]
     analyze(first)
     cold_ms = (time.perf_counter() - t0) * 1e3

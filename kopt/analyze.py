@@ -1,7 +1,8 @@
 """Static hazard analysis of CUDA kernels: ``kopt.analyze(source)`` -> AnalysisResult (Diagnostics + assumptions).
 
-The analyzers live in the ``analyzers`` package (front end, kernel model, passes); this is the public entry. The
-solver and front ends load on the first call, so ``import kopt`` stays light.
+The analyzers live in the ``analyzers`` package (front end, kernel model, passes); this is the public entry, and the
+one place a candidate's configuration and launch geometry are worked out for them. The solver and front ends load
+on the first call, so ``import kopt`` stays light.
 """
 from __future__ import annotations
 
@@ -9,20 +10,41 @@ from pathlib import Path
 
 from analyzers.result import AnalysisResult
 
+from .candidate import Candidate
+from .geometry import launch_geometry
+from .source import read_source
+
 __all__ = ["analyze", "AnalysisResult"]
 
 
-def analyze(source: str | Path, *, block=None, grid=None, defines=None, kernels=None) -> AnalysisResult:
-    """Analyze a .cu file (path) or CUDA source text for races, barrier divergence, missing syncs, out-of-bounds
-    shared indexing, bank conflicts, uncoalesced access and async-copy misuse.
+def analyze(source: str | Path | Candidate, *, config: dict | None = None, block=None, grid=None, defines=None,
+            kernels=None, path: str | None = None, frontend: str = "auto") -> AnalysisResult:
+    """Analyze a .cu file (path), CUDA source text or a Candidate for races, barrier divergence, missing syncs,
+    out-of-bounds shared indexing, bank conflicts, uncoalesced access and async-copy misuse.
 
-    ``block``/``grid``: (x, y, z) tuples used when a kernel has no ``// kopt: launch`` annotation;
-    ``defines``: {"NAME": "value" | None} as for -D; ``kernels``: names to analyze (``"gemm<128,64>"`` binds
-    template arguments). ``result.assumed`` states the launch configuration each kernel was analyzed under.
+    A candidate (a source with ``// kopt:`` lines) is analyzed at its default tunables under ``config`` and the
+    ``-D`` values in ``defines`` ({"NAME": "value" | None}), each kernel under the launch geometry kopt resolves
+    for it. ``block``/``grid``: (x, y, z) tuples for kernels no launch annotation describes; ``kernels``: names to
+    analyze (``"gemm<128,64>"`` binds template arguments); ``path``: the name of source text in diagnostics;
+    ``frontend``: "auto", "libclang" or "tree-sitter". ``result.assumed`` states the launch configuration each
+    kernel was analyzed under, ``result.launches`` the same as data.
     """
     from analyzers.driver import analyze as _analyze
 
-    return _analyze(source, block=_dims(block), grid=_dims(grid), defines=defines, kernels=kernels)
+    if isinstance(source, Candidate):
+        cand, target = source, source.path or source.source
+    else:
+        text, _, file = read_source(source)
+        cand = Candidate.load(source, name=path) if "// kopt:" in text else None
+        target = file or text
+    user = dict(defines or {})
+    launches = None
+    if cand is not None:
+        cfg = {**cand.config_for(user), **(config or {})}
+        user = {**cand.defines, **user, **cfg}
+        launches = launch_geometry(cand, cfg, defines=defines)
+    return _analyze(target, launches=launches, block=_dims(block), grid=_dims(grid), defines=user, kernels=kernels,
+                    path=path, frontend=frontend)
 
 
 def _dims(d):

@@ -1,26 +1,45 @@
-"""Candidate: device code plus ``// kopt:`` annotations that declare launches, scratch, tunables, tensor maps."""
+"""Candidate: device code plus ``// kopt:`` annotations that declare launches, scratch, tunables, tensor maps.
+
+The grammar (docs/tasks.md):
+
+    // kopt: task NAME
+    // kopt: arch sm_90a
+    // kopt: tune NAME in [v1, v2, ...]; NAME in [...]
+    // kopt: define NAME[=VALUE]
+    // kopt: restrict EXPRESSION
+    // kopt: scratch NAME DTYPE[EXPR, ...] [init=poison|zero]
+    // kopt: tensormap NAME = ARG box=(EXPR, ...) [swizzle=...] [l2promotion=...] [oob=zero|nan]
+    // kopt: launch KERNEL grid=(...) block=(...) [smem=EXPR] [cluster=(...)] [stream=0|1] args=(...)
+
+Expressions are ``kopt.expr``'s language over the task's size symbols, the tunables and the ``define``d names; C
+``#define``s of the source are not visible to them.
+"""
 from __future__ import annotations
 
 import itertools
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import annotations as ann
 from . import expr
-from .compiler import read_source
+from .annotations import AnnotationError, Text
+from .archs import limits
 from .dtypes import DType, dtype
 from .errors import InputError
+from .source import read_source
 
-_ANNOT = re.compile(r"^\s*//\s*kopt:\s*(?P<body>.*?)\s*$")
 SWIZZLES = ("none", "32B", "64B", "128B")
 L2PROMO = ("none", "64B", "128B", "256B")
+WORDS = ("task", "arch", "tune", "define", "restrict", "scratch", "tensormap", "launch", "TODO")
+LAUNCH_OPTIONS = ("grid", "block", "smem", "cluster", "stream", "args")
 
 
 @dataclass
 class Tunable:
     name: str
     values: list
+    line: int = 0  # the tune line that declares it
 
 
 @dataclass
@@ -57,7 +76,7 @@ class LaunchDecl:
 @dataclass
 class Candidate:
     source: str
-    name: str  # display name (path or "candidate.cu")
+    name: str  # display name (path or "kernel.cu")
     path: Path | None = None
     task: str | None = None
     arch: str | None = None  # a target the code needs (e.g. sm_90a for wgmma/setmaxnreg); None: the GPU's own
@@ -67,21 +86,30 @@ class Candidate:
     scratch: list[Scratch] = field(default_factory=list)
     tensormaps: list[TensorMapDecl] = field(default_factory=list)
     launches: list[LaunchDecl] = field(default_factory=list)
+    todos: list[str] = field(default_factory=list)  # ``// kopt: TODO`` lines: something a person must still decide
 
     @classmethod
-    def load(cls, source) -> "Candidate":
-        """From a path or source text; malformed annotations raise ``InputError`` with the line."""
+    def load(cls, source, name: str | None = None) -> "Candidate":
+        """From a path or source text (``name``: how diagnostics name it); a malformed annotation raises
+        ``AnnotationError`` (an ``InputError``) that names its line and column."""
         if isinstance(source, Candidate):
             return source
-        text, name, path = read_source(source)
-        return _parse(text, name, path)
+        text, default_name, path = read_source(source)
+        return _parse(text, name or default_name, path)
 
     # --- tunable space ------------------------------------------------------------------------------------------
     def default_config(self) -> dict:
         return {t.name: t.values[0] for t in self.tunables}
 
     def allowed(self, config: dict) -> bool:
-        return all(bool(expr.evaluate(r, config)) for r in self.restrictions)
+        env = {**self.defines, **config}
+        for r in self.restrictions:
+            try:
+                if not expr.evaluate(r, env):
+                    return False
+            except expr.ExprError as exc:
+                raise ann.expression_error(exc, r, self.name, "restrict") if isinstance(r, Text) else exc
+        return True
 
     def configs(self):
         """Every combination of tunable values that satisfies the restrictions."""
@@ -101,58 +129,39 @@ class Candidate:
             raise InputError(f"{self.name}: configuration {full} violates a restriction ({'; '.join(self.restrictions)})")
         return full
 
-    def defines_for(self, overrides: dict | None = None) -> dict:
-        """The candidate's fixed defines and default tunables, under ``overrides`` (e.g. the user's -D values)."""
-        return {**self.defines, **self.default_config(), **(overrides or {})}
+    def config_for(self, overrides: dict | None = None) -> dict:
+        """The default configuration with the user's ``-D`` values for tunables read as numbers (as ``--set``
+        values are). Restrictions are not applied: an explicit value is the user's choice."""
+        config = self.default_config()
+        for t in self.tunables:
+            if overrides and t.name in overrides:
+                value = overrides[t.name]
+                config[t.name] = 1 if value is None else expr.evaluate(value, {}) if isinstance(value, str) else value
+        return config
 
-    def declared_geometry(self, overrides: dict | None = None) -> dict[str, tuple[int, int | None]]:
-        """Per launched kernel: (threads per block, dynamic smem bytes or None) from its launch annotation at the
-        default tunables under ``overrides``, where those do not depend on the task's shape symbols."""
-        raw = {t.name: self.defines_for(overrides)[t.name] for t in self.tunables}
-        config = {}
-        for name, value in raw.items():  # -D values arrive as text: read them as the CLI reads --set values
-            try:
-                config[name] = expr.evaluate(value, {})
-            except (InputError, TypeError, ValueError):
-                config[name] = value
-        out = {}
-        for decl in self.launches:
-            try:
-                dims = [expr.positive_int(expr.evaluate(v, config), "block dimension") for v in decl.block]
-            except (InputError, ValueError, TypeError, KeyError, NameError):
-                continue  # the block size depends on the shape: the user's --block applies
-            try:
-                smem = int(expr.evaluate(decl.smem, config))
-            except (InputError, ValueError, TypeError, KeyError, NameError):
-                smem = None
-            out.setdefault(self.kernel_expr(decl, raw), (math.prod(dims), smem))  # keyed as the compiled kernels
-        return out
+    def defines_for(self, overrides: dict | None = None) -> dict:
+        """What the compiler receives as ``-D``: the fixed defines and the configuration ``config_for(overrides)``,
+        under the user's other ``-D`` values."""
+        return {**self.defines, **(overrides or {}), **self.config_for(overrides)}
 
     def kernel_expr(self, launch: LaunchDecl, config: dict) -> str:
-        out = launch.kernel
+        out = str(launch.kernel)
         for k, v in config.items():
             out = re.sub(rf"\b{re.escape(k)}\b", str(v), out)
         return out
 
-    def compile(self, config: dict | None = None, *, arch: str | None = None, **kwargs):
-        """Compile with the tunables baked in as ``-D`` defines; returns an ``Artifact``."""
-        from .compiler import compile as kopt_compile
-
-        cfg = self.check_config(config or {})
-        kernels = list(dict.fromkeys(self.kernel_expr(l, cfg) for l in self.launches))
-        defines = {**self.defines, **{k: v for k, v in cfg.items()}}
-        return kopt_compile(self.path if self.path else self.source, kernels, arch=arch or self.arch, defines=defines,
-                            **kwargs)
+    def kernels(self, config: dict) -> list[str]:
+        """The launched kernels' name expressions at ``config``, each once, in launch order."""
+        return list(dict.fromkeys(self.kernel_expr(l, config) for l in self.launches))
 
     def baked_source(self, config: dict) -> str:
         """The source with tunables fixed: ``tune`` lines replaced by single-value ones."""
         out = []
-        for line in self.source.splitlines():
-            m = _ANNOT.match(line)
-            if m and m.group("body").startswith("tune "):
-                name = m.group("body").split()[1]
-                if name in config:
-                    line = f"// kopt: tune {name} in [{config[name]}]"
+        for lineno, line in enumerate(self.source.splitlines(), 1):
+            tuned = [t for t in self.tunables if t.line == lineno]
+            if tuned and all(t.name in config for t in tuned):
+                indent = line[:len(line) - len(line.lstrip())]
+                line = indent + "// kopt: tune " + "; ".join(f"{t.name} in [{config[t.name]}]" for t in tuned)
             out.append(line)
         return "\n".join(out) + "\n"
 
@@ -162,202 +171,190 @@ def load_candidate(file: Path) -> Candidate | None:
     check report that one)."""
     try:
         text = Path(file).read_text()
-    except (OSError, UnicodeDecodeError):
+    except (OSError, UnicodeDecodeError, ValueError):
         return None
     return Candidate.load(Path(file)) if "// kopt:" in text else None
 
 
-def file_defaults(file: Path, defines: dict) -> tuple[dict, list[str] | None, str | None]:
-    """For a candidate (a file with '// kopt:' lines): its defines and default tunables under the user's -D values,
-    its launched kernels and the target it declares; for a plain source, the user's defines only."""
-    cand = load_candidate(file)
-    if cand is None:
-        return defines, None, None
-    merged = cand.defines_for(defines)
-    config = {t.name: merged[t.name] for t in cand.tunables}
-    return merged, list(dict.fromkeys(cand.kernel_expr(l, config) for l in cand.launches)), cand.arch
-
-
-def occupancy_geometry(declared: dict, name: str, block: int | None, smem: int | None) -> tuple[int, int, str]:
-    """Block size and dynamic smem for kernel ``name``'s occupancy figure: the given values, else those declared
-    (``Candidate.declared_geometry``), else 256 threads and no dynamic smem; and where each came from."""
-    d_threads, d_smem = declared.get(name, (None, None))
-    b, b_from = (block, "given") if block is not None else (
-        (d_threads, "launch annotation") if d_threads else (256, "assumed; --block sets it"))
-    s, s_from = (smem, "given") if smem is not None else (
-        (d_smem, "launch annotation") if d_smem is not None else (0, "assumed; --smem sets it"))
-    return b, s, f"block {b_from}, smem {s_from}"
-
-
-def _split_top(text: str, sep: str = ",") -> list[str]:
-    """Split on ``sep`` outside brackets."""
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "([<{":
-            depth += 1
-        elif ch in ")]>}":
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        parts.append("".join(cur).strip())
-    return parts
-
-
-def _tokens(text: str) -> list[str]:
-    """Whitespace-separated tokens, keeping bracketed groups (with spaces) together."""
-    toks, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "([<{":
-            depth += 1
-        elif ch in ")]>}":
-            depth = max(depth - 1, 0)
-        if ch.isspace() and depth == 0:
-            if cur:
-                toks.append("".join(cur))
-                cur = []
-        else:
-            cur.append(ch)
-    if cur:
-        toks.append("".join(cur))
-    return toks
-
-
-def _tuple(value: str) -> list[str]:
-    v = value.strip()
-    if v.startswith("(") and v.endswith(")"):
-        v = v[1:-1]
-    return _split_top(v)
-
-
+# --- the grammar -------------------------------------------------------------------------------------------------
 def _parse(text: str, name: str, path: Path | None) -> Candidate:
     cand = Candidate(source=text, name=name, path=path)
-
-    def fail(lineno: int, msg: str):
-        raise InputError(f"{name}:{lineno}: {msg}")
-
-    for lineno, line in enumerate(text.splitlines(), 1):
-        m = _ANNOT.match(line)
-        if not m:
-            continue
-        body = m.group("body")
-        word, _, rest = body.partition(" ")
-        rest = rest.strip()
-        try:
-            if word == "task":
-                if not re.fullmatch(r"[\w.-]+", rest):
-                    fail(lineno, "expected: task NAME")
-                cand.task = rest
-            elif word == "arch":
-                from .archs import limits
-
-                limits(rest)  # an unknown arch is an InputError naming the known ones
-                cand.arch = rest
-            elif word == "tune":
-                mm = re.fullmatch(r"([A-Za-z_]\w*)\s+in\s+\[(.*)\]", rest)
-                if not mm:
-                    fail(lineno, "expected: tune NAME in [v1, v2, ...]")
-                values = [expr.evaluate(v, {}) for v in _split_top(mm.group(2))]
-                if not values:
-                    fail(lineno, f"tunable {mm.group(1)} has no values")
-                if mm.group(1) in {t.name for t in cand.tunables}:
-                    fail(lineno, f"tunable {mm.group(1)} declared twice")
-                cand.tunables.append(Tunable(mm.group(1), values))
-            elif word == "define":
-                mm = re.fullmatch(r"([A-Za-z_]\w*)\s*(?:=\s*(.+))?", rest)
-                if not mm:
-                    fail(lineno, "expected: define NAME=VALUE")
-                cand.defines[mm.group(1)] = (mm.group(2) or "1").strip()
-            elif word == "restrict":
-                if not rest:
-                    fail(lineno, "expected: restrict EXPRESSION")
-                expr.parse(rest)
-                cand.restrictions.append(rest)
-            elif word == "scratch":
-                mm = re.fullmatch(r"([A-Za-z_]\w*)\s+(\w+)\[(.+)\]\s*(?:init=(\w+))?", rest)
-                if not mm:
-                    fail(lineno, "expected: scratch NAME DTYPE[EXPR, ...] [init=poison|zero]")
-                init = mm.group(4) or "poison"
-                if init not in ("poison", "zero"):
-                    fail(lineno, f"scratch init must be poison or zero, got {init!r}")
-                dims = _split_top(mm.group(3))
-                for d in dims:
-                    expr.parse(d)
-                cand.scratch.append(Scratch(mm.group(1), dtype(mm.group(2)), dims, init))
-            elif word == "tensormap":
-                mm = re.fullmatch(r"([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s+(.*)", rest)
-                if not mm:
-                    fail(lineno, "expected: tensormap NAME = ARG box=(d0, d1, ...) [swizzle=128B] ...")
-                opts = _options(_tokens(mm.group(3).replace("tile(", "box=(")), lineno, fail)
-                if "box" not in opts:
-                    fail(lineno, "tensormap needs box=(...)")
-                tm = TensorMapDecl(mm.group(1), mm.group(2), _tuple(opts.pop("box")))
-                for key, allowed in (("swizzle", SWIZZLES), ("l2promotion", L2PROMO), ("oob", ("zero", "nan")),
-                                     ("interleave", ("none",))):
-                    if key in opts:
-                        val = opts.pop(key)
-                        if val not in allowed:
-                            fail(lineno, f"tensormap {key} must be one of {', '.join(allowed)}, got {val!r}")
-                        setattr(tm, key, val)
-                if opts:
-                    fail(lineno, f"unknown tensormap option(s): {', '.join(opts)}")
-                cand.tensormaps.append(tm)
-            elif word == "launch":
-                toks = _tokens(rest)
-                if not toks or "=" in toks[0].split("<")[0]:
-                    fail(lineno, "expected: launch KERNEL grid=(...) block=(...) [smem=...] [cluster=(...)] args=(...)")
-                opts = _options(toks[1:], lineno, fail)
-                for req in ("grid", "block", "args"):
-                    if req not in opts:
-                        fail(lineno, f"launch {toks[0]} is missing {req}=")
-                launch = LaunchDecl(kernel=toks[0], grid=_tuple(opts.pop("grid")), block=_tuple(opts.pop("block")),
-                                    args=_tuple(opts.pop("args")), smem=opts.pop("smem", "0"), line=lineno)
-                if "cluster" in opts:
-                    launch.cluster = _tuple(opts.pop("cluster"))
-                if "stream" in opts:
-                    if opts["stream"] not in ("0", "1"):
-                        fail(lineno, "stream must be 0 or 1")
-                    launch.stream = int(opts.pop("stream"))
-                if opts:
-                    fail(lineno, f"unknown launch option(s): {', '.join(opts)}")
-                for dims, what in ((launch.grid, "grid"), (launch.block, "block"), (launch.cluster or [], "cluster")):
-                    if len(dims) > 3:
-                        fail(lineno, f"{what} has more than 3 dimensions")
-                    for d in dims:
-                        expr.parse(d)
-                expr.parse(launch.smem)
-                cand.launches.append(launch)
-            else:
-                fail(lineno, f"unknown annotation {word!r} (expected task, tune, define, restrict, scratch, "
-                             f"tensormap or launch)")
-        except InputError as exc:
-            if exc.message.startswith(f"{name}:"):
-                raise
-            fail(lineno, exc.message)
+    found = list(ann.lines(text))
+    for word, rest in found:  # defines first: every expression may use them, wherever they stand
+        if word == "define":
+            _define(cand, rest)
+    for word, rest in found:
+        parse_line = _PARSERS.get(str(word))
+        if parse_line is None:
+            raise AnnotationError("annotation.unknown", name, word,
+                                  f"unknown annotation {str(word)!r} (expected {', '.join(WORDS[:-1])})")
+        if parse_line is not _define:
+            parse_line(cand, rest)
     if not cand.launches:
-        raise InputError(f"{name}: no '// kopt: launch KERNEL grid=(...) block=(...) args=(...)' annotation; "
-                         "a candidate must declare how its kernels are launched")
-    names = [t.name for t in cand.tunables] + [s.name for s in cand.scratch] + [t.name for t in cand.tensormaps]
-    dup = {n for n in names if names.count(n) > 1}
-    if dup:
-        raise InputError(f"{name}: name(s) declared twice: {', '.join(sorted(dup))}")
+        raise AnnotationError("annotation.no-launch", name, None,
+                              "no '// kopt: launch KERNEL grid=(...) block=(...) args=(...)' annotation; a candidate "
+                              "must declare how its kernels are launched")
+    _check_names(cand, found)
     return cand
 
 
-def _options(tokens: list[str], lineno: int, fail) -> dict[str, str]:
-    """``key=value`` tokens; a token without ``key=`` continues the previous value (``smem=BLOCK * 4``)."""
-    opts: dict[str, str] = {}
-    last = None
-    for tok in tokens:
-        m = re.match(r"^([A-Za-z_]\w*)=(.*)$", tok)
-        if m and m.group(2):
-            last = m.group(1)
-            opts[last] = m.group(2)
-        elif last is not None:
-            opts[last] += " " + tok
-        else:
-            fail(lineno, f"expected key=value, got {tok!r}")
-    return opts
+def _fail(cand: Candidate, piece: Text, message: str, rule: str = "annotation.syntax"):
+    raise AnnotationError(rule, cand.name, piece, message)
+
+
+def _parse_expr(cand: Candidate, piece: Text, what: str) -> Text:
+    try:
+        expr.parse(str(piece))
+    except expr.ExprError as exc:
+        raise ann.expression_error(exc, piece, cand.name, what)
+    return piece
+
+
+def _task(cand, rest):
+    if not re.fullmatch(r"[\w.-]+", rest):
+        _fail(cand, rest, "expected: task NAME")
+    cand.task = str(rest)
+
+
+def _arch(cand, rest):
+    try:
+        limits(str(rest))
+    except InputError as exc:
+        _fail(cand, rest, exc.message, "annotation.arch")
+    cand.arch = str(rest)
+
+
+def _tune(cand, rest):
+    for item in ann.split_top(rest, ";"):
+        m = re.fullmatch(r"([A-Za-z_]\w*)\s+in\s+\[(.*)\]", str(item))
+        if not m:
+            _fail(cand, item, "expected: tune NAME in [v1, v2, ...] (several separated by ';')")
+        values_piece = item.part(m.start(2), m.end(2))
+        values = []
+        for v in ann.split_top(values_piece):
+            if not v:
+                _fail(cand, values_piece, "an empty value in the list")
+            try:
+                value = expr.evaluate(str(v), cand.defines)
+            except expr.ExprError as exc:
+                raise ann.expression_error(exc, v, cand.name, f"tune {m.group(1)}")
+            if not isinstance(value, (int, float)):
+                _fail(cand, v, f"tune {m.group(1)}: value {str(v)!r} is not a number", "expr.type")
+            if value in values:
+                _fail(cand, v, f"tune {m.group(1)}: value {value!r} is listed twice", "annotation.duplicate")
+            values.append(value)
+        if not values:
+            _fail(cand, item, f"tunable {m.group(1)} has no values")
+        if m.group(1) in {t.name for t in cand.tunables}:
+            _fail(cand, item.part(0, len(m.group(1))), f"tunable {m.group(1)} declared twice", "annotation.duplicate")
+        cand.tunables.append(Tunable(m.group(1), values, rest.line))
+
+
+def _define(cand, rest):
+    m = re.fullmatch(r"([A-Za-z_]\w*)\s*(?:=\s*(.+))?", str(rest))
+    if not m:
+        _fail(cand, rest, "expected: define NAME=VALUE")
+    if m.group(1) in cand.defines:
+        _fail(cand, rest.part(0, len(m.group(1))), f"{m.group(1)} defined twice", "annotation.duplicate")
+    cand.defines[m.group(1)] = Text((m.group(2) or "1").strip(), rest.line, rest.col + (m.start(2) if m.group(2)
+                                                                                         else 0))
+
+
+def _restrict(cand, rest):
+    if not rest:
+        _fail(cand, rest, "expected: restrict EXPRESSION")
+    cand.restrictions.append(_parse_expr(cand, rest, "restrict"))
+
+
+def _scratch(cand, rest):
+    m = re.fullmatch(r"([A-Za-z_]\w*)\s+(\w+)\[(.+)\]\s*(?:init=(\w+))?", str(rest))
+    if not m:
+        _fail(cand, rest, "expected: scratch NAME DTYPE[EXPR, ...] [init=poison|zero]")
+    init = m.group(4) or "poison"
+    if init not in ("poison", "zero"):
+        _fail(cand, rest.part(m.start(4), m.end(4)), f"scratch init must be poison or zero, got {init!r}")
+    try:
+        dt = dtype(m.group(2))
+    except InputError as exc:
+        _fail(cand, rest.part(m.start(2), m.end(2)), exc.message, "annotation.dtype")
+    dims = [_parse_expr(cand, d, f"scratch {m.group(1)}") for d in ann.split_top(rest.part(m.start(3), m.end(3)))]
+    cand.scratch.append(Scratch(m.group(1), dt, dims, init))
+
+
+def _tensormap(cand, rest):
+    m = re.fullmatch(r"([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s+(.*)", str(rest))
+    if not m:
+        _fail(cand, rest, "expected: tensormap NAME = ARG box=(d0, d1, ...) [swizzle=128B] ...")
+    body = rest.part(m.start(3))
+    body = Text(re.sub(r"^tile\(", "box=(", str(body)), body.line, body.col)
+    opts = ann.options(body, cand.name)
+    if "box" not in opts:
+        _fail(cand, body, "tensormap needs box=(...)")
+    box = [_parse_expr(cand, d, f"tensormap {m.group(1)} box") for d in ann.split_top(ann.unparen(opts.pop("box")))]
+    tm = TensorMapDecl(m.group(1), m.group(2), box)
+    for key, allowed in (("swizzle", SWIZZLES), ("l2promotion", L2PROMO), ("oob", ("zero", "nan")),
+                         ("interleave", ("none",))):
+        if key in opts:
+            val = opts.pop(key)
+            if val not in allowed:
+                _fail(cand, val, f"tensormap {key} must be one of {', '.join(allowed)}, got {str(val)!r}")
+            setattr(tm, key, str(val))
+    if opts:
+        _fail(cand, _key(opts, next(iter(opts))), f"unknown tensormap option(s): {', '.join(opts)}",
+              "annotation.unknown")
+    cand.tensormaps.append(tm)
+
+
+def _launch(cand, rest):
+    kernel, tail = ann.kernel_name(rest, cand.name)
+    opts = ann.options(tail, cand.name)
+    unknown = [k for k in opts if k not in LAUNCH_OPTIONS]
+    if unknown:
+        _fail(cand, _key(opts, unknown[0]), f"unknown launch option(s): {', '.join(unknown)} (expected "
+                                            f"{', '.join(LAUNCH_OPTIONS)})", "annotation.unknown")
+    for req in ("grid", "block", "args"):
+        if req not in opts:
+            _fail(cand, rest, f"launch {kernel} is missing {req}=")
+    dims = {}
+    for key in ("grid", "block", "cluster"):
+        if key in opts:
+            dims[key] = ann.split_top(ann.unparen(opts[key]))
+            if not 1 <= len(dims[key]) <= 3:
+                _fail(cand, opts[key], f"{key} takes 1 to 3 dimensions, got {len(dims[key])}")
+            for d in dims[key]:
+                _parse_expr(cand, d, key)
+    smem = _parse_expr(cand, ann.unparen(opts["smem"]) if "smem" in opts else Text("0", rest.line, rest.col), "smem")
+    stream = 0
+    if "stream" in opts:
+        if opts["stream"] not in ("0", "1"):
+            _fail(cand, opts["stream"], "stream must be 0 or 1")
+        stream = int(opts["stream"])
+    args = ann.split_top(ann.unparen(opts["args"]))
+    if any(not a for a in args):
+        _fail(cand, opts["args"], "an empty argument in args=(...)")
+    cand.launches.append(LaunchDecl(kernel=kernel, grid=dims["grid"], block=dims["block"], args=args, smem=smem,
+                                    cluster=dims.get("cluster"), stream=stream, line=rest.line))
+
+
+def _key(opts: dict[str, Text], key: str) -> Text:
+    """The ``key`` of a ``key=value`` option, located."""
+    value = opts[key]
+    return Text(key, value.line, value.col - len(key) - 1)
+
+
+def _todo(cand, rest):
+    cand.todos.append(rest)
+
+
+_PARSERS = {"task": _task, "arch": _arch, "tune": _tune, "define": _define, "restrict": _restrict,
+            "scratch": _scratch, "tensormap": _tensormap, "launch": _launch, "TODO": _todo}
+
+
+def _check_names(cand: Candidate, found) -> None:
+    names = [t.name for t in cand.tunables] + [s.name for s in cand.scratch] + [t.name for t in cand.tensormaps] \
+        + list(cand.defines)
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        where = next((rest for word, rest in found if re.search(rf"\b{re.escape(dup[0])}\b", rest)), None)
+        raise AnnotationError("annotation.duplicate", cand.name, where,
+                              f"name(s) declared twice: {', '.join(dup)}")

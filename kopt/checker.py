@@ -5,6 +5,7 @@ import secrets
 import time
 
 from .candidate import Candidate
+from .compiler import compile_candidate
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import CompileError, InputError
 from .plan import resolve
@@ -27,7 +28,7 @@ def prepare(task: Task, candidate, config: dict | None, arch: str | None):
     if cand.task and cand.task != task.name:
         raise InputError(f"{cand.name} declares task {cand.task!r} but is checked against {task.name!r}")
     cfg = cand.check_config(config or {})
-    art = cand.compile(cfg, arch=arch or cand.arch or task.arch_for_run())
+    art = compile_candidate(cand, cfg, arch=arch or cand.arch or task.arch_for_run())
     return cand, cfg, art
 
 

@@ -20,9 +20,9 @@ from .device import default_arch
 from .diagnostic import Diagnostic, Severity
 from .errors import CompileError, InputError, ToolchainError
 from .nvrtc_log import Resources, parse_diagnostics, parse_ptxas_resources, parse_res_usage
+from .source import read_source
 from .toolchain import default_headers, find_tool
 
-_SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".h", ".hpp")
 _QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 _GLOBAL_FN = re.compile(r"__global__\b[^;{]*?\b([A-Za-z_]\w*)\s*\(")
 _LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\([^)]*\)")
@@ -45,25 +45,6 @@ def _nvrtc():
 def nvrtc_version() -> str:
     _, major, minor = _nvrtc().nvrtcVersion()
     return f"{major}.{minor}"
-
-
-def read_source(source: str | os.PathLike) -> tuple[str, str, Path | None]:
-    """(text, display name, path). A str is a path if it has no newline and names a source-like file."""
-    is_path = isinstance(source, os.PathLike) or (
-        isinstance(source, str) and "\n" not in source and source.strip().endswith(_SOURCE_SUFFIXES)
-    )
-    if not is_path:
-        return str(source), "kernel.cu", None
-    path = Path(source)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise InputError(f"cannot read {path}: no such file")
-    except IsADirectoryError:
-        raise InputError(f"cannot read {path}: it is a directory")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read {path}: {exc}")
-    return text, str(path), path
 
 
 def global_functions(text: str) -> list[str]:
@@ -146,7 +127,8 @@ def _cross_check(cubin: bytes, resources: dict[str, Resources], diags: list[Diag
 def _define_options(defines) -> list[str]:
     if not defines:
         return []
-    items = defines.items() if isinstance(defines, Mapping) else (
+    # sorted: the same defines give the same options (and compile-cache key) in any order
+    items = sorted(defines.items()) if isinstance(defines, Mapping) else (
         (d.split("=", 1) + [None])[:2] if isinstance(d, str) else d for d in defines
     )
     out = []
@@ -231,6 +213,14 @@ def compile(
             blobs["ptx"] = art.ptx.encode()
         art.cache_entry = cache.store(key, _to_meta(art), blobs)
     return art
+
+
+def compile_candidate(cand, config: Mapping | None = None, *, arch: str | None = None, **kwargs) -> Artifact:
+    """Compile a ``Candidate`` at ``config`` (its defaults filled in, restrictions checked): its launched kernels,
+    its defines and the tunables as ``-D`` values, for ``arch`` or the target it declares."""
+    cfg = cand.check_config(dict(config or {}))
+    return compile(cand.path if cand.path else cand.source, cand.kernels(cfg), arch=arch or cand.arch,
+                   defines={**cand.defines, **cfg}, **kwargs)
 
 
 def _nvrtc_compile(text, name, arch, kernels, all_opts, opts, want_ptx) -> Artifact:

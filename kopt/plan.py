@@ -5,9 +5,9 @@ import re
 from dataclasses import dataclass, field
 
 from . import expr
-from .archs import limits
 from .candidate import Candidate
 from .errors import InputError
+from .geometry import environment, evaluate, first_error, launch_geometry
 from .task import Shape, Task
 
 _CAST = re.compile(r"^(f32|f64|i32|i64|u32|u64)\((.*)\)$")
@@ -63,25 +63,21 @@ class RunPlan:
     tensormaps: list[TensorMapPlan] = field(default_factory=list)
 
 
-def _dims(values: list[str], env: dict, what: str) -> tuple[int, int, int]:
-    dims = [expr.positive_int(expr.evaluate(v, env), what) for v in values]
-    return tuple(dims + [1] * (3 - len(dims)))  # type: ignore[return-value]
-
-
 def resolve(task: Task, cand: Candidate, shape: Shape, config: dict, lowered: dict[str, str], arch: str) -> RunPlan:
     """Concrete launches for one shape. ``lowered`` maps each kernel name expression to its cubin symbol."""
-    env = {**shape.symbols, **config}
-    lim = limits(arch)
+    geometries = launch_geometry(cand, config, shape.symbols, arch=arch)
+    error = first_error(geometries)
+    if error is not None:
+        raise error
+    env = environment(cand, config, shape.symbols)
     task_args = {a.name: a for a in task.args}
     scratch = {s.name: s for s in cand.scratch}
     tmaps = {t.name: t for t in cand.tensormaps}
 
-    def where(line: int) -> str:
-        return f"{cand.name}:{line}"
-
     scratch_plans = []
     for s in cand.scratch:
-        dims = tuple(expr.positive_int(expr.evaluate(d, env), f"scratch {s.name} dimension") for d in s.shape)
+        dims = tuple(expr.positive_int(evaluate(cand, d, env, f"scratch {s.name}"), f"scratch {s.name} dimension",
+                                       str(d)) for d in s.shape)
         scratch_plans.append(ScratchPlan(s.name, s.dtype.name, dims, s.init))
     tmap_plans = []
     for t in cand.tensormaps:
@@ -90,7 +86,8 @@ def resolve(task: Task, cand: Candidate, shape: Shape, config: dict, lowered: di
                              f"of task {task.name}")
         a = task_args[t.arg]
         arg_shape = task.shape_of(a, shape)
-        box = tuple(expr.positive_int(expr.evaluate(b, env), f"tensormap {t.name} box") for b in t.box)
+        box = tuple(expr.positive_int(evaluate(cand, b, env, f"tensormap {t.name} box"), f"tensormap {t.name} box",
+                                      str(b)) for b in t.box)
         if len(box) != len(arg_shape):
             raise InputError(f"{cand.name}: tensormap {t.name} box has {len(box)} dimensions but {t.arg} has "
                              f"{len(arg_shape)}")
@@ -100,42 +97,23 @@ def resolve(task: Task, cand: Candidate, shape: Shape, config: dict, lowered: di
                                         t.l2promotion, t.oob))
 
     launches = []
-    for decl in cand.launches:
-        try:
-            grid = _dims(decl.grid, env, "grid dimension")
-            block = _dims(decl.block, env, "block dimension")
-            smem = int(expr.evaluate(decl.smem, env))
-            cluster = _dims(decl.cluster, env, "cluster dimension") if decl.cluster else None
-        except InputError as exc:
-            raise InputError(f"{where(decl.line)}: {exc.message}")
-        threads = block[0] * block[1] * block[2]
-        if threads > lim.max_threads_per_block:
-            raise InputError(f"{where(decl.line)}: block {block} has {threads} threads; {arch} allows "
-                             f"{lim.max_threads_per_block}")
-        if smem < 0 or smem > lim.smem_per_block_optin:
-            raise InputError(f"{where(decl.line)}: smem={smem} bytes; {arch} allows at most "
-                             f"{lim.smem_per_block_optin} per block")
-        if grid[1] > 65535 or grid[2] > 65535 or grid[0] > 2**31 - 1:
-            raise InputError(f"{where(decl.line)}: grid {grid} exceeds the hardware limits (2^31-1, 65535, 65535)")
+    for decl, g in zip(cand.launches, geometries):
         args = []
         for item in decl.args:
-            m = _CAST.match(item.replace(" ", ""))
+            m = _CAST.match(str(item).replace(" ", ""))
             if item in task_args:
                 a = task_args[item]
                 if a.is_buffer:
-                    args.append(ArgRef("buffer", item))
+                    args.append(ArgRef("buffer", str(item)))
                 else:
-                    args.append(ArgRef("value", item, task.scalar(a, shape), a.dtype.name))
+                    args.append(ArgRef("value", str(item), task.scalar(a, shape), a.dtype.name))
             elif item in scratch:
-                args.append(ArgRef("scratch", item))
+                args.append(ArgRef("scratch", str(item)))
             elif item in tmaps:
-                args.append(ArgRef("tensormap", item))
+                args.append(ArgRef("tensormap", str(item)))
             else:
-                try:
-                    value = expr.evaluate(m.group(2) if m else item, env)
-                except InputError as exc:
-                    raise InputError(f"{where(decl.line)}: argument {item!r}: {exc.message}")
-                args.append(ArgRef("value", item, value, m.group(1) if m else None))
-        kernel = cand.kernel_expr(decl, config)
-        launches.append(LaunchPlan(kernel, lowered[kernel], grid, block, smem, cluster, args, decl.line, decl.stream))
+                value = evaluate(cand, m.group(2) if m else item, env, f"argument {str(item)!r}")
+                args.append(ArgRef("value", str(item), value, m.group(1) if m else None))
+        launches.append(LaunchPlan(g.kernel, lowered[g.kernel], g.grid, g.block, g.smem, g.cluster, args, decl.line,
+                                   decl.stream))
     return RunPlan(dict(shape.symbols), launches, scratch_plans, tmap_plans)

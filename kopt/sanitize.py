@@ -306,7 +306,7 @@ def sanitize(task, candidate, *, tools=("memcheck",), shape=None, config=None, a
         try:
             from .analyze import analyze
 
-            static_diags = list(analyze(cand.path or cand.source).diagnostics)
+            static_diags = list(analyze(cand, config=config).diagnostics)
         except Exception as exc:  # the analyzers are optional here: dynamic findings stand on their own
             res.notes.append(f"static analysis skipped: {exc}")
     res.diagnostics = merge(found, static_diags, tools)

@@ -130,20 +130,15 @@ class Toolbox:
 
     @_tool
     def compile(self, path: str, arch: Optional[str] = None, defines: Optional[dict[str, str]] = None) -> dict:
-        """Compile a candidate with NVRTC: per-kernel registers, shared memory, stack, spills and compiler warnings."""
-        from .candidate import Candidate
-        from .compiler import compile as kopt_compile
+        """Compile a candidate with NVRTC: per-kernel registers, shared memory, stack, spills and compiler warnings,
+        and each launch's geometry (a candidate compiles at its default tunables under ``defines``)."""
+        from .explain import compile_file
 
-        p = self.ws.resolve(path)
-        try:  # a candidate compiles with its default tunables
-            cand = Candidate.load(p)
-            art = cand.compile({}, arch=arch)
-        except KoptError as exc:
-            if "no '// kopt: launch" not in exc.message:
-                raise
-            art = kopt_compile(p, arch=arch, defines=defines)
+        art, launches = compile_file(self.ws.resolve(path), arch=arch, defines=defines)
         return {"arch": art.arch, "kernels": {n: k.resources.to_dict() for n, k in art.kernels.items()},
-                "warnings": [d.to_dict() for d in art.diagnostics[:MAX_DIAGNOSTICS]]}
+                "launches": [g.to_dict() for g in launches],
+                "warnings": [d.to_dict() for d in (art.diagnostics + [p for g in launches for p in g.problems])
+                             [:MAX_DIAGNOSTICS]]}
 
     @_tool
     def explain(self, path: str, kernel: Optional[str] = None, arch: Optional[str] = None,
@@ -151,37 +146,32 @@ class Toolbox:
         """Lowering report: instruction classes and load/store widths, spills, tensor-core use, occupancy (at
         ``block`` threads if given, else the candidate's declared block size; with its declared dynamic shared
         memory), and the source lines that produced the most instructions (with their SASS opcodes)."""
-        from .candidate import Candidate, occupancy_geometry
+        from .explain import explain
 
-        cand = Candidate.load(self.ws.resolve(path))
-        art = cand.compile({}, arch=arch)
-        declared = cand.declared_geometry()
-        reports = art.lowering()
-        names = [kernel] if kernel else list(reports)
+        ex = explain(self.ws.resolve(path), arch=arch, block=block)
+        art = ex.artifact
+        names = [art.kernel(kernel).name] if kernel else list(ex.kernels)
         src = art.source.splitlines()
         out = {}
         for name in names:
-            rep = reports[art.kernel(name).name]
-            hot = sorted(rep.by_line.items(), key=lambda kv: -len(kv[1]))[:MAX_SOURCE_LINES // 3]
-            threads, smem, origin = occupancy_geometry(declared, name, block, None)
-            occ = art.occupancy(name, block_size=threads, dynamic_smem=smem)
-            out[name] = {**rep.summary(), "occupancy": {**occ.to_dict(), "geometry_from": origin},
+            k = ex.kernels[name]
+            hot = sorted(k.lowering.by_line.items(), key=lambda kv: -len(kv[1]))[:MAX_SOURCE_LINES // 3]
+            out[name] = {**k.lowering.summary(), "occupancy": {**k.occupancy.to_dict(),
+                                                               "geometry_from": k.geometry_from},
                          "hot_lines": [{"line": ln, "source": src[ln - 1].strip()[:120] if 0 < ln <= len(src) else "",
                                         "sass": dict(Counter(insns).most_common(8))}
                                        for (f, ln), insns in hot if Path(f).name == Path(art.source_name).name]}
-        return {"arch": art.arch, "kernels": out}
+        return {"arch": art.arch, "kernels": out, "launches": [g.to_dict() for g in ex.launches]}
 
     @_tool
     def check(self, path: str, block: Optional[str] = None) -> dict:
         """Static analysis for races, barrier divergence, missing syncs, out-of-bounds shared indexing, bank
         conflicts, uncoalesced access and Hopper async hazards, with the operations responsible."""
         from .analyze import analyze
-        from .candidate import file_defaults
         from .expr import parse_dims
 
-        p = self.ws.resolve(path)
-        res = analyze(p, block=parse_dims(block, "block"), defines=file_defaults(p, {})[0])
-        return {"assumed": res.assumed, "errors": sum(d.is_error for d in res.diagnostics),
+        res = analyze(self.ws.resolve(path), block=parse_dims(block, "block"))
+        return {"assumed": res.assumed, "launches": res.launches, "errors": sum(d.is_error for d in res.diagnostics),
                 "diagnostics": [d.to_dict() for d in res.diagnostics[:MAX_DIAGNOSTICS]],
                 "truncated": len(res.diagnostics) > MAX_DIAGNOSTICS}
 

@@ -11,10 +11,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import expr
 from .archs import limits
 from .candidate import Candidate
+from .compiler import compile_candidate
 from .errors import CompileError, InputError
+from .geometry import launch_geometry
 from .occupancy import occupancy
 from .runstore import RunStore
 
@@ -105,20 +106,15 @@ class Space:
 
 def _launch_fit(cand: Candidate, art, config: dict, shape: dict) -> tuple[float, str | None]:
     """(lowest occupancy fraction over the launches, why it cannot launch or None) at one shape."""
-    env = {**shape, **config}
     lim = limits(art.arch)
     lowest = 1.0
-    for decl in cand.launches:
-        where = f"launch {decl.kernel} (line {decl.line})"
-        try:
-            threads = math.prod(int(expr.evaluate(d, env)) for d in decl.block)
-            smem = int(expr.evaluate(decl.smem, env))
-        except InputError as exc:
-            return 0.0, f"{where}: {exc.message}"
-        if threads > lim.max_threads_per_block:
-            return 0.0, f"{where}: block of {threads} threads exceeds {lim.max_threads_per_block}"
-        r = art.kernels[cand.kernel_expr(decl, config)].resources
-        occ = occupancy(lim, block_size=threads, registers=r.registers, static_smem=r.static_smem, dynamic_smem=smem)
+    for g in launch_geometry(cand, config, shape, arch=art.arch):
+        where = f"launch {g.kernel} (line {g.line})"
+        if g.errors:
+            return 0.0, f"{where}: {g.errors[0].message}"
+        r = art.kernels[g.kernel].resources
+        occ = occupancy(lim, block_size=g.threads, registers=r.registers, static_smem=r.static_smem,
+                        dynamic_smem=g.smem)
         if occ.blocks_per_sm == 0:
             return 0.0, f"{where}: {occ.limiter}"
         lowest = min(lowest, occ.fraction)
@@ -138,7 +134,7 @@ def plan_space(candidate, shape: dict, *, arch: str | None = None) -> Space:
 
     def compile_one(cfg):
         try:
-            return cand.compile(cfg, arch=arch), None
+            return compile_candidate(cand, cfg, arch=arch), None
         except CompileError as exc:
             return None, (exc.diagnostics[0].message if exc.diagnostics else exc.message)
 

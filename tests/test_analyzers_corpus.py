@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzers import analyze
+from kopt.analyze import analyze
 
 from analyzer_labels import corpus_files, observed, parse_labels
 

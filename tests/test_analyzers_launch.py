@@ -1,9 +1,10 @@
-"""Launch configuration: annotation, -D and tunables, --block/--grid, __launch_bounds__, and the unknown case;
-every result says what it assumed. Witnesses name threads, indices and the configuration."""
+"""Launch configuration: kopt resolves a candidate's launches and gives them to the analyzers; plain sources fall
+back to --block/--grid, then __launch_bounds__, then the unknown case; every result says what it assumed.
+Witnesses name threads, indices and the configuration."""
 from __future__ import annotations
 
-from analyzers import analyze
-from analyzers.launch import annotations, evaluate, resolve
+from analyzers.launch import evaluate, fallback
+from kopt.analyze import analyze
 
 BODY = """
 __global__ void k(float* x) {
@@ -15,33 +16,40 @@ __global__ void k(float* x) {
 """
 
 
-def test_annotation_parsing():
-    src = "// kopt: launch gemm<128, 64> grid=(cdiv(n, 128), m) block=(BLOCK, 2) smem=2*BLOCK*4 args=(a, b)\n"
-    (a,) = annotations(src)
-    assert a.name == "gemm" and a.targs == ["128", "64"]
-    assert a.grid == ["cdiv(n, 128)", "m"] and a.block == ["BLOCK", "2"] and a.smem == "2*BLOCK*4"
+def test_c_text_is_read_with_c_semantics():
     assert evaluate("cdiv(1000, 128) * 2", {}) == 16 and evaluate("BLOCK/2", {"BLOCK": "256"}) == 128
-    assert evaluate("n + 1", {}) is None
+    assert evaluate("7 / 2", {}) == 3 and evaluate("-7 / 2", {}) == -3 and evaluate("(256u << 1) % 100", {}) == 12
+    assert evaluate("n + 1", {}) is None and evaluate("TILE * 2", {"TILE": "(W + 1)", "W": "31"}) == 64
 
 
-def test_annotation_with_defines_and_tunables():
-    src = "// kopt: tune BLOCK in [128, 256]\n// kopt: launch k grid=(8) block=(BLOCK, 1, 1)\n" + BODY
-    cfg = resolve("k", src)
-    assert cfg.block == (None, 1, 1) and "unknown" in cfg.note
-    cfg = resolve("k", src, defines={"BLOCK": "128"})
-    assert cfg.block == (128, 1, 1) and cfg.source == "annotation"
-    cfg = resolve("k", "#define BLOCK 64\n" + src)
-    assert cfg.block == (64, 1, 1) and "BLOCK=64" in cfg.note
+def test_the_candidates_tunables_and_d_values_set_the_analyzed_launch():
+    src = "// kopt: tune BLOCK in [128, 256]\n// kopt: launch k grid=(8) block=(BLOCK, 1, 1) args=(x)\n" + BODY
+    res = analyze(src, path="t.cu")
+    assert res.launches == [{"kernel": "k", "grid": [8, 1, 1], "block": [128, 1, 1], "smem": 0, "cluster": None,
+                             "source": "annotation"}]
+    assert "block=(128, 1, 1)" in res.assumed and "BLOCK=128" in res.assumed
+    res = analyze(src, path="t.cu", defines={"BLOCK": "256"})
+    assert res.launches[0]["block"] == [256, 1, 1]
+
+
+def test_a_c_macro_in_a_launch_annotation_is_not_visible():
+    src = "#define TILE 64\n// kopt: launch k grid=(8) block=(TILE, 1, 1) args=(x)\n" + BODY
+    res = analyze(src, path="m.cu")
+    assert res.launches[0]["block"] is None and "TILE is a C #define" in res.assumed
+    fixed = analyze(src.replace("#define TILE 64", "// kopt: define TILE=64"), path="m.cu")
+    assert fixed.launches[0]["block"] == [64, 1, 1]
 
 
 def test_precedence_cli_then_launch_bounds():
-    assert resolve("k", BODY, block=(64, 1, 1)).source == "cli"
-    cfg = resolve("k", BODY, launch_bounds="512")
+    assert fallback("k", BODY, block=(64, 1, 1)).source == "cli"
+    cfg = fallback("k", BODY, launch_bounds="512")
     assert cfg.source == "launch_bounds" and cfg.max_threads == 512 and cfg.block == (None, None, None)
+    cfg = fallback("k", "#define LB (2 * 128)\n" + BODY, launch_bounds="LB")
+    assert cfg.max_threads == 256
 
 
 def test_bounds_depend_on_the_assumed_block():
-    ok = analyze("// kopt: launch k grid=(4) block=(256, 1, 1)\n" + BODY, path="a.cu")
+    ok = analyze("// kopt: launch k grid=(4) block=(256, 1, 1) args=(x)\n" + BODY, path="a.cu")
     assert "bounds.shared" not in {d.rule for d in ok.diagnostics}
     assert "block=(256, 1, 1)" in ok.assumed
     bad = analyze(BODY, path="b.cu", block=(512, 1, 1))
@@ -55,7 +63,7 @@ def test_bounds_depend_on_the_assumed_block():
 
 
 def test_race_witness_names_two_threads_and_the_element():
-    src = """// kopt: launch k grid=(1) block=(64, 1, 1)
+    src = """// kopt: launch k grid=(1) block=(64, 1, 1) args=(out)
 __global__ void k(int* out) {
   __shared__ int s[64];
   s[threadIdx.x / 2] = threadIdx.x;
@@ -74,7 +82,7 @@ __global__ void k(int* out) {
 
 
 def test_template_arguments_from_annotation_and_kernel_selection():
-    src = """// kopt: launch k<128> grid=(1) block=(256, 1, 1)
+    src = """// kopt: launch k<128> grid=(1) block=(256, 1, 1) args=(x)
 template <int N>
 __global__ void k(float* x) {
   __shared__ float s[N];

@@ -13,7 +13,7 @@ import pytest
 from analyzer_labels import CORPUS
 from kopt.diagnostic import Diagnostic
 from kopt.render import to_json, to_sarif, to_text
-from analyzers import analyze
+from kopt.analyze import analyze
 
 FILES = ["reduce_warp_volatile.cu", "gemm_missing_first_sync.cu", "barrier_early_return.cu", "oob_plus_one.cu",
          "transpose_smem_conflicts.cu", "coal_row_per_thread.cu", "hopper_tma_store_nofence.cu",

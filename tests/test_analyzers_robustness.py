@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 import analyzers.driver as driver
-from analyzers import analyze
+from kopt.analyze import analyze
 
 RACY = """
-// kopt: launch k grid=(4) block=(128, 1, 1)
+// kopt: launch k grid=(4) block=(128, 1, 1) args=(x)
 __global__ void k(float* x) {
   __shared__ float s[128];
   s[threadIdx.x] = x[threadIdx.x];
@@ -89,7 +89,7 @@ def test_unknown_kernel_name_is_reported():
 def test_nvrtc_style_source_with_its_own_tensor_map_and_trap_stays_on_libclang(declaration):
     """NVRTC sources cannot include <cuda.h>, so they declare CUtensorMap themselves, and call __trap."""
     src = (declaration + "\n// struct CUtensorMap { a comment is not a declaration }\n"
-           "// kopt: launch k grid=(4) block=(128, 1, 1)\n"
+           "// kopt: launch k grid=(4) block=(128, 1, 1) args=(x)\n"
            "__global__ void k(const __grid_constant__ CUtensorMap t, float* x) {\n"
            "  if (x == nullptr) __trap();\n" + RACY.split("{", 1)[1])
     res = analyze(src, path="own_map.cu")

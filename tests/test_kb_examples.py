@@ -13,6 +13,7 @@ import pytest
 
 from kopt import kb, plan
 from kopt.candidate import Candidate
+from kopt.compiler import compile_candidate
 from kopt.kb.tags import TAGS, tags_of
 from kopt.task import Task
 
@@ -120,7 +121,7 @@ def test_compiles_and_plans_at_every_config_and_shape(path):
     task = Task.load(TASKS / meta["task"])
     by_code = {}
     for cfg in _compile_configs(cand):
-        art = cand.compile(cfg, arch=meta["arch"])
+        art = compile_candidate(cand, cfg, arch=meta["arch"])
         for name, k in art.kernels.items():
             r = k.resources
             assert r.spill_stores == 0 and r.spill_loads == 0, f"{name} spills at {cfg}"
@@ -140,7 +141,7 @@ def test_compiles_and_plans_at_every_config_and_shape(path):
 def test_lowering_shows_the_techniques(path):
     meta = _meta(path)
     cand = Candidate.load(path)
-    art = cand.compile(arch=cand.arch or H200)
+    art = compile_candidate(cand, arch=cand.arch or H200)
     low = art.lowering()
     for tech in meta["techniques"]:
         if tech not in SASS_OF:

@@ -189,7 +189,7 @@ def test_pruning_drops_unlaunchable_and_spilling_configs():
     assert space.configs == [{"N": 4, "BLOCK": 256}]
     why = {key(p.config): (p.reason, p.detail) for p in space.pruned}
     assert why[key({"N": 4, "BLOCK": 2048})] == ("cannot launch",
-                                                 "launch k (line 3): block of 2048 threads exceeds 1024")
+                                                 "launch k (line 3): block (2048, 1, 1) has 2048 threads; sm_90 allows 1024")
     reason, detail = why[key({"N": 256, "BLOCK": 256})]
     assert reason == "spills" and "B stores" in detail
     assert space.pruned_counts() == {"cannot launch": 2, "spills": 1}

@@ -6,7 +6,6 @@ from typing import List, Optional
 
 import typer
 
-from ..candidate import file_defaults
 from ..errors import InputError
 from ..render import dumps, to_json, to_sarif, to_text
 from . import app
@@ -35,14 +34,14 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
     for f in files:
         if not f.is_file():
             raise InputError(f"cannot read {f}: no such file")
-        merged = file_defaults(f, defines)[0]  # a candidate is analyzed at its default tunables
-        results.append((f, analyze(f, block=b, grid=g, defines=merged, kernels=kernel or None)))
+        results.append((f, analyze(f, block=b, grid=g, defines=defines, kernels=kernel or None)))
     diags = [d for _, r in results for d in r.diagnostics]
     if sarif:
         print(dumps(to_sarif(diags, tool_name="kopt check")))
     elif json_out:
         print_json({"ok": not any(d.is_error for d in diags),
-                    "files": [{"file": str(f), "assumed": r.assumed.splitlines(), "kernels": r.kernels,
+                    "files": [{"file": str(f), "assumed": r.assumed.splitlines(), "launches": r.launches,
+                               "kernels": r.kernels,
                                "frontend": r.frontend, "elapsed_ms": round(r.elapsed_ms, 1),
                                "diagnostics": to_json(r.diagnostics)} for f, r in results]})
     else:

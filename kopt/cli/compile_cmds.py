@@ -11,9 +11,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from .. import cache as compile_cache
-from ..candidate import file_defaults, load_candidate, occupancy_geometry
-from ..compiler import compile as kopt_compile
 from ..errors import CompileError
+from ..explain import compile_file, explain
 from ..render import to_json, to_text
 from . import app
 from ._common import console, console_err, parse_defines, print_json
@@ -28,18 +27,19 @@ OptionOpt = typer.Option(None, "-X", "--nvrtc-option", help="extra NVRTC option,
 JsonOpt = typer.Option(False, "--json", help="machine-readable output")
 
 
-def _compile(file, arch, define, kernel, include, std, nvrtc_option, json_out, ptx=False):
-    defines, launched, declared_arch = file_defaults(Path(file), parse_defines(define))
-    try:
-        return kopt_compile(Path(file), kernel or launched, arch=arch or declared_arch, defines=defines,
-                            include_dirs=include or (), std=std, ptx=ptx, options=nvrtc_option or ())
-    except CompileError as exc:
-        if json_out:
-            print_json({"ok": False, "error": exc.message, "diagnostics": to_json(exc.diagnostics)})
-        else:
-            console_err.print(to_text(exc.diagnostics), markup=False, highlight=False)
-            console_err.print(f"[bold red]error:[/] {exc.message}", highlight=False)
-        raise typer.Exit(1)
+def _failed(exc: CompileError, json_out: bool):
+    if json_out:
+        print_json({"ok": False, "error": exc.message, "diagnostics": to_json(exc.diagnostics)})
+    else:
+        console_err.print(to_text(exc.diagnostics), markup=False, highlight=False)
+        console_err.print(f"[bold red]error:[/] {exc.message}", highlight=False)
+    raise typer.Exit(1)
+
+
+def _launch_problems(launches) -> list:
+    return [d for g in launches for d in g.problems]
+
+
 
 
 def _resources_table(art) -> Table:
@@ -62,17 +62,22 @@ def compile_cmd(file: Path = FileArg, arch: Optional[str] = ArchOpt, define: Opt
                 ptx: bool = typer.Option(False, "--ptx", help="also print the PTX"),
                 sass: bool = typer.Option(False, "--sass", help="also print the SASS"), json_out: bool = JsonOpt):
     """Compile FILE with NVRTC to a cubin and report each kernel's resources."""
-    art = _compile(file, arch, define, kernel, include, std, nvrtc_option, json_out, ptx=ptx)
+    try:
+        art, launches = compile_file(Path(file), arch=arch, defines=parse_defines(define), kernels=kernel or None,
+                                     include_dirs=include or (), std=std, ptx=ptx, options=nvrtc_option or ())
+    except CompileError as exc:
+        _failed(exc, json_out)
+    problems = _launch_problems(launches)
     if json_out:
-        out = {"ok": True, **art.to_dict()}
+        out = {"ok": True, **art.to_dict(), "launches": [g.to_dict() for g in launches]}
         if ptx:
             out["ptx_text"] = art.ptx
         if sass:
             out["sass_text"] = art.sass()
         print_json(out)
         return
-    if art.diagnostics:
-        console_err.print(to_text(art.diagnostics), markup=False)
+    if art.diagnostics or problems:
+        console_err.print(to_text(art.diagnostics + problems), markup=False)
     console.print(_resources_table(art))
     if ptx:
         sys.stdout.write(art.ptx or "")
@@ -95,26 +100,27 @@ def explain_cmd(file: Path = FileArg, kernel: Optional[List[str]] = KernelOpt, a
                 lines: bool = typer.Option(True, "--lines/--no-lines", help="show SASS per source line"),
                 json_out: bool = JsonOpt):
     """Lowering report: resources, occupancy, instruction classes and widths, SASS per source line."""
-    art = _compile(file, arch, define, kernel, include, std, nvrtc_option, json_out)
-    reports = art.lowering()
-    cand = load_candidate(Path(file))
-    declared = cand.declared_geometry(parse_defines(define)) if cand else {}
-
+    try:
+        ex = explain(Path(file), arch=arch, defines=parse_defines(define), kernels=kernel or None, block=block,
+                     smem=smem, include_dirs=include or (), std=std, options=nvrtc_option or ())
+    except CompileError as exc:
+        _failed(exc, json_out)
+    art = ex.artifact
+    problems = _launch_problems(ex.launches)
     if json_out:
-        lowering = {}
-        for name, rep in reports.items():
-            b, s, origin = occupancy_geometry(declared, name, block, smem)
-            occ = art.occupancy(name, block_size=b, dynamic_smem=s).to_dict()
-            lowering[name] = {**rep.to_dict(), "occupancy": {**occ, "geometry_from": origin}}
-        print_json({"ok": True, **art.to_dict(), "lowering": lowering})
+        lowering = {name: {**k.lowering.to_dict(), "occupancy": {**k.occupancy.to_dict(),
+                                                                   "geometry_from": k.geometry_from}}
+                    for name, k in ex.kernels.items()}
+        print_json({"ok": True, **art.to_dict(), "lowering": lowering,
+                    "launches": [g.to_dict() for g in ex.launches]})
         return
-    if art.diagnostics:
-        console_err.print(to_text(art.diagnostics), markup=False)
+    if art.diagnostics or problems:
+        console_err.print(to_text(art.diagnostics + problems), markup=False)
     console.print(_resources_table(art))
     src_lines = {str(Path(art.source_name)): art.source.splitlines()}
-    for name, rep in reports.items():
-        b, s, origin = occupancy_geometry(declared, name, block, smem)
-        occ = art.occupancy(name, block_size=b, dynamic_smem=s)
+    for name, k in ex.kernels.items():
+        rep, occ = k.lowering, k.occupancy
+        b, s, origin = occ.block_size, occ.dynamic_smem, k.geometry_from
         console.print(f"\n[bold]{name}[/]: {rep.instructions} instructions; occupancy at block {b}"
                       f"{f', {s} B dynamic smem' if s else ''} ({origin}): {occ.blocks_per_sm} blocks, "
                       f"{occ.warps_per_sm}/{occ.max_warps_per_sm} warps per SM ({occ.fraction:.0%}), "

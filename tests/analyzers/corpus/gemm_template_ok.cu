@@ -1,7 +1,6 @@
 // Templated tiled GEMM instantiated for a 32x32 tile.
 // expect: none
-// kopt: tune TILE in [16, 32]
-// kopt: launch gemm<32> grid=(cdiv(N, 32), cdiv(M, 32)) block=(32, 32, 1) args=(A, B, C, M, N, K)
+// kopt: launch gemm<32, float> grid=(cdiv(N, 32), cdiv(M, 32)) block=(32, 32, 1) args=(A, B, C, M, N, K)
 template <int TILE, typename T>
 __global__ void gemm(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N, int K) {
   __shared__ T As[TILE][TILE + 1];

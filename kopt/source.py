@@ -1,0 +1,35 @@
+"""Reading CUDA source: a path or the text itself, and the object-like C macros it defines."""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from .errors import InputError
+
+SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".h", ".hpp")
+_C_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]+?)[ \t]*(?://[^\n]*)?$", re.M)
+
+
+def read_source(source: str | os.PathLike) -> tuple[str, str, Path | None]:
+    """(text, display name, path). A str is a path if it has no newline and names a source-like file."""
+    is_path = isinstance(source, os.PathLike) or (
+        isinstance(source, str) and "\n" not in source and source.strip().endswith(SOURCE_SUFFIXES)
+    )
+    if not is_path:
+        return str(source), "kernel.cu", None
+    path = Path(source)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise InputError(f"cannot read {path}: no such file")
+    except IsADirectoryError:
+        raise InputError(f"cannot read {path}: it is a directory")
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InputError(f"cannot read {path}: {exc}")
+    return text, str(path), path
+
+
+def c_macros(text: str) -> dict[str, str]:
+    """Object-like ``#define NAME VALUE`` macros of a C source (value text, trailing ``//`` comment removed)."""
+    return {m.group(1): m.group(2).strip() for m in _C_DEFINE.finditer(text)}

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 from . import sym
+from .model import Ptr
 from .sym import ZERO, const
+from .values import Mem
 
 _INSN = re.compile(r"[^;]+")
 _OPERAND = re.compile(r"%(\d+)")
@@ -27,9 +29,6 @@ def _brackets(insn: str) -> list[str]:
 
 
 def handle(b, n, ops: list):
-    from .build import Mem
-    from .model import Ptr
-
     def operand(text: str):
         m = _OPERAND.search(text or "")
         if not m:

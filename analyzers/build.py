@@ -14,9 +14,11 @@ import re
 from . import asm as asmlib
 from . import sym
 from .ast import Func, Node, TypeInfo, Unit
+from .calls import handle_call
 from .launch import LaunchConfig, evaluate as eval_text, source_macros
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
 from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
+from .values import Agg, Mem, State, VarRef
 
 TYPE_SIZES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 4, "uint32_t": 4, "int32_t": 4,
               "half": 2, "__half": 2, "nv_bfloat16": 2, "__nv_bfloat16": 2, "bf16": 2, "char": 1, "int8_t": 1,
@@ -25,70 +27,6 @@ TYPE_SIZES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 
               "float4": 16, "int4": 16, "uint4": 16, "int2": 8, "uint2": 8, "double2": 16, "half2": 4,
               "__half2": 4, "bool": 1}
 MAX_INLINE = 8
-
-
-class Agg:
-    """A value with fields: builtin index vectors, struct locals/params, cooperative-groups handles."""
-
-    def __init__(self, kind: str, name: str = "", fields=None, uniform: bool = False, size: int = 0):
-        self.kind = kind  # builtin | struct | cg_block | cg_tile | cg_grid | barrier | pipeline | other
-        self.name = name
-        self.fields = dict(fields or {})
-        self.uniform = uniform
-        self.size = size
-
-
-class Mem:
-    """An lvalue in memory."""
-
-    def __init__(self, ptr: Ptr, size: int):
-        self.ptr = ptr
-        self.size = size
-
-
-class VarRef:
-    def __init__(self, name: str):
-        self.name = name
-
-
-class _Dead(Exception):
-    pass
-
-
-class State:
-    __slots__ = ("scopes", "cond", "phase", "wphase", "dead", "returned", "rets")
-
-    def __init__(self):
-        self.scopes: list[dict] = [{}]
-        self.cond: S = ONE
-        self.phase: S = ZERO
-        self.wphase: S = ZERO
-        self.dead = False
-        self.returned = False
-        self.rets: list | None = None
-
-    def clone(self) -> "State":
-        s = State()
-        s.scopes = [dict(x) for x in self.scopes]
-        s.cond, s.phase, s.wphase = self.cond, self.phase, self.wphase
-        s.dead, s.returned, s.rets = self.dead, self.returned, self.rets
-        return s
-
-    def lookup(self, name):
-        for sc in reversed(self.scopes):
-            if name in sc:
-                return sc[name]
-        raise KeyError(name)
-
-    def has(self, name) -> bool:
-        return any(name in sc for sc in self.scopes)
-
-    def set(self, name, value):
-        for sc in reversed(self.scopes):
-            if name in sc:
-                sc[name] = value
-                return
-        self.scopes[-1][name] = value
 
 
 def _assigned(nodes) -> dict:
@@ -855,7 +793,6 @@ class Builder:
         name = n.name or ""
         short = name.split("::")[-1]
         short = re.sub(r"<.*", "", short).strip()
-        from .calls import handle_call
         r = handle_call(self, n, name, short)
         if r is not NotImplemented:
             return r

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 
 from . import sym
+from .launch import evaluate
+from .model import Ptr
 from .sym import ZERO, binop, const, opaque
+from .values import Agg, Mem
 
 ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
 WARP_VALUE = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__all_sync",
@@ -19,9 +22,6 @@ STORES = {"__stcg", "__stcs", "__stwb", "__stwt"}
 
 
 def handle_call(b, n, name: str, short: str):
-    from .build import Agg, Mem
-    from .model import Ptr
-
     args = n.args
     obj = n.a
     if short == "__syncthreads" or short == "__barrier_sync":
@@ -98,7 +98,6 @@ def handle_call(b, n, name: str, short: str):
             b.rval(a)
         size = None
         if n.targs:
-            from .launch import evaluate
             size = evaluate(n.targs[0], b.macros)
             if size is None and n.targs[0].strip() in b.tbind and sym.is_const(b.tbind[n.targs[0].strip()]):
                 size = b.tbind[n.targs[0].strip()].val
@@ -113,7 +112,6 @@ def handle_call(b, n, name: str, short: str):
         b.rval(args[0])
         depth = 0
         if short == "wait_prior" and n.targs:
-            from .launch import evaluate
             depth = evaluate(n.targs[0], b.macros) or 0
         b.async_op("wait", n, n=const(depth))
         return None
@@ -163,7 +161,6 @@ def handle_call(b, n, name: str, short: str):
     if short in ("__pipeline_wait_prior", "pipeline_consumer_wait_prior"):
         depth = b.ival(args[0]) if (args and short == "__pipeline_wait_prior") else None
         if depth is None and n.targs:
-            from .launch import evaluate
             v = evaluate(n.targs[0], b.macros)
             depth = const(v) if v is not None else opaque("wait depth", uniform=True)
         for a in args[1:] if short == "__pipeline_wait_prior" else args:
@@ -186,7 +183,6 @@ def handle_call(b, n, name: str, short: str):
 
 
 def _group_sync(b, g, n):
-    from .build import Agg
     if isinstance(g, Agg):
         if g.kind == "cg_block":
             b.barrier("block", n)
@@ -233,7 +229,6 @@ def _group_method(b, g, short, n):
     if short in ("meta_group_size",):
         return opaque("meta group size", uniform=True)
     if short in ("group_index", "thread_index"):
-        from .build import Agg
         src = "blockIdx" if short == "group_index" else "threadIdx"
         return Agg("builtin", src)
     if short in ("block_rank",):

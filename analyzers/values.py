@@ -1,0 +1,65 @@
+"""Values of the model builder's symbolic execution (shared by ``build``, ``calls`` and ``asm``)."""
+from __future__ import annotations
+
+from .model import Ptr
+from .sym import ONE, ZERO, S
+
+
+class Agg:
+    """A value with fields: builtin index vectors, struct locals/params, cooperative-groups handles."""
+
+    def __init__(self, kind: str, name: str = "", fields=None, uniform: bool = False, size: int = 0):
+        self.kind = kind  # builtin | struct | cg_block | cg_tile | cg_grid | barrier | pipeline | other
+        self.name = name
+        self.fields = dict(fields or {})
+        self.uniform = uniform
+        self.size = size
+
+
+class Mem:
+    """An lvalue in memory."""
+
+    def __init__(self, ptr: Ptr, size: int):
+        self.ptr = ptr
+        self.size = size
+
+
+class VarRef:
+    def __init__(self, name: str):
+        self.name = name
+
+
+class State:
+    __slots__ = ("scopes", "cond", "phase", "wphase", "dead", "returned", "rets")
+
+    def __init__(self):
+        self.scopes: list[dict] = [{}]
+        self.cond: S = ONE
+        self.phase: S = ZERO
+        self.wphase: S = ZERO
+        self.dead = False
+        self.returned = False
+        self.rets: list | None = None
+
+    def clone(self) -> "State":
+        s = State()
+        s.scopes = [dict(x) for x in self.scopes]
+        s.cond, s.phase, s.wphase = self.cond, self.phase, self.wphase
+        s.dead, s.returned, s.rets = self.dead, self.returned, self.rets
+        return s
+
+    def lookup(self, name):
+        for sc in reversed(self.scopes):
+            if name in sc:
+                return sc[name]
+        raise KeyError(name)
+
+    def has(self, name) -> bool:
+        return any(name in sc for sc in self.scopes)
+
+    def set(self, name, value):
+        for sc in reversed(self.scopes):
+            if name in sc:
+                sc[name] = value
+                return
+        self.scopes[-1][name] = value

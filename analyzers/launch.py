@@ -38,7 +38,7 @@ class LaunchConfig:
     def to_dict(self) -> dict:
         """The launch as kopt's geometry reports it: None for what is unknown."""
         def dims(t):
-            return list(t) if t is not None and all(isinstance(v, int) for v in t) else None
+            return None if t is None or all(v is None for v in t) else list(t)
         return {"kernel": self.kernel, "grid": dims(self.grid), "block": dims(self.block), "smem": self.smem,
                 "cluster": dims(self.cluster), "source": self.source}
 
@@ -85,7 +85,7 @@ def instantiations(source: str) -> dict[str, list[str]]:
 def from_geometry(geometry, *, launch_bounds=None, macros=None) -> LaunchConfig:
     """The configuration of one of kopt's ``LaunchGeometry`` records (values it could not resolve stay unknown)."""
     cfg = LaunchConfig(source="annotation", kernel=geometry.kernel)
-    cfg.block = tuple(geometry.block) if geometry.block else (None, None, None)
+    cfg.block = tuple(geometry.block) if geometry.block else (None, None, None)  # None entries: unknown
     cfg.grid = tuple(geometry.grid) if geometry.grid else (None, None, None)
     cfg.smem = geometry.smem
     cfg.cluster = tuple(geometry.cluster) if geometry.cluster else None

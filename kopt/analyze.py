@@ -43,8 +43,10 @@ def analyze(source: str | Path | Candidate, *, config: dict | None = None, block
         cfg = {**cand.config_for(user), **(config or {})}
         user = {**cand.defines, **user, **cfg}
         launches = launch_geometry(cand, cfg, defines=defines)
-    return _analyze(target, launches=launches, block=_dims(block), grid=_dims(grid), defines=user, kernels=kernels,
-                    path=path, frontend=frontend)
+    res = _analyze(target, launches=launches, block=_dims(block), grid=_dims(grid), defines=user, kernels=kernels,
+                   path=path, frontend=frontend)
+    res.diagnostics = [d for g in launches or () for d in g.problems] + res.diagnostics
+    return res
 
 
 def _dims(d):

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
@@ -148,7 +149,6 @@ def compile(
     include_dirs: Sequence[str | os.PathLike] = (),
     std: str = "c++17",
     lineinfo: bool = True,
-    ptx: bool = False,
     options: Sequence[str] = (),
     use_cache: bool = True,
 ) -> Artifact:
@@ -188,7 +188,7 @@ def compile(
     all_opts = opts + [f"-I{d}" for d in search_dirs + list(headers.include_dirs)]
 
     key_material = {
-        "source": text, "name": name, "kernels": kernels, "options": opts, "ptx": ptx,
+        "source": text, "name": name, "kernels": kernels, "options": opts,
         "nvrtc": nvrtc_version(), "headers": headers.fingerprint,
         "includes": _local_includes(text, path.parent if path else None, user_dirs, set()),
     }
@@ -204,13 +204,11 @@ def compile(
             except (OSError, KeyError, ValueError):
                 pass  # a damaged entry is recompiled and replaced below
 
-    art = _nvrtc_compile(text, name, arch, kernels, all_opts, opts, ptx)
+    art = _nvrtc_compile(text, name, arch, kernels, all_opts, opts)
     art.key = key
     art.compile_ms = (time.perf_counter() - t0) * 1e3
     if use_cache:
-        blobs = {"cubin": art.cubin}
-        if art.ptx is not None:
-            blobs["ptx"] = art.ptx.encode()
+        blobs = {"cubin": art.cubin, "ptx": art.ptx.encode()}
         art.cache_entry = cache.store(key, _to_meta(art), blobs)
     return art
 
@@ -223,7 +221,21 @@ def compile_candidate(cand, config: Mapping | None = None, *, arch: str | None =
                    defines={**cand.defines, **cfg}, **kwargs)
 
 
-def _nvrtc_compile(text, name, arch, kernels, all_opts, opts, want_ptx) -> Artifact:
+def compile_configs(cand, configs, *, arch: str | None = None) -> list[tuple[dict, Artifact | None,
+                                                                             CompileError | None]]:
+    """Compile ``cand`` at every configuration in parallel threads (NVRTC releases the GIL): (config, artifact or
+    None, the compile error or None) in order. Input errors (bad configuration or arch) are raised."""
+    def one(cfg):
+        try:
+            return cfg, compile_candidate(cand, cfg, arch=arch), None
+        except CompileError as exc:
+            return cfg, None, exc
+
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        return list(pool.map(one, configs))
+
+
+def _nvrtc_compile(text, name, arch, kernels, all_opts, opts) -> Artifact:
     nvrtc = _nvrtc()
     ok = nvrtc.nvrtcResult.NVRTC_SUCCESS
     err, prog = nvrtc.nvrtcCreateProgram(text.encode(), name.encode(), 0, [], [])
@@ -255,12 +267,10 @@ def _nvrtc_compile(text, name, arch, kernels, all_opts, opts, want_ptx) -> Artif
         cubin = bytearray(size)
         nvrtc.nvrtcGetCUBIN(prog, cubin)
         cubin = bytes(cubin)
-        ptx_text = None
-        if want_ptx:
-            _, size = nvrtc.nvrtcGetPTXSize(prog)
-            buf = bytearray(size)
-            nvrtc.nvrtcGetPTX(prog, buf)
-            ptx_text = buf.rstrip(b"\x00").decode()
+        _, size = nvrtc.nvrtcGetPTXSize(prog)  # kept: its .entry lists give parameter sizes on the CPU
+        buf = bytearray(size)
+        nvrtc.nvrtcGetPTX(prog, buf)
+        ptx_text = buf.rstrip(b"\x00").decode(errors="replace")
         lowered = {}
         for k in kernels:
             err, low = nvrtc.nvrtcGetLoweredName(prog, k.encode())
@@ -302,7 +312,6 @@ def _to_meta(art: Artifact) -> dict:
         "source_name": art.source_name, "arch": art.arch, "options": art.options, "log": art.log,
         "kernels": [{"name": k.name, "lowered": k.lowered, "resources": vars(k.resources)} for k in art.kernels.values()],
         "diagnostics": [d.to_dict() for d in art.diagnostics], "nvrtc_version": art.nvrtc_version, "key": art.key,
-        "ptx": art.ptx is not None,
     }
 
 
@@ -311,7 +320,7 @@ def _from_cache(meta: dict, entry: Path, text: str) -> Artifact:
         source_name=meta["source_name"], source=text, arch=meta["arch"], options=meta["options"],
         kernels={k["name"]: KernelInfo(k["name"], k["lowered"], Resources(**k["resources"])) for k in meta["kernels"]},
         cubin=(entry / "cubin").read_bytes(),
-        ptx=(entry / "ptx").read_text() if meta["ptx"] else None,
+        ptx=(entry / "ptx").read_text(errors="replace"),
         log=meta["log"], diagnostics=[Diagnostic.from_dict(d) for d in meta["diagnostics"]],
         cache_hit=True, nvrtc_version=meta["nvrtc_version"], key=meta["key"], cache_entry=entry,
     )

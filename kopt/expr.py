@@ -137,6 +137,8 @@ def names(text: str) -> set[str]:
 def _checked(value, text: str, node, source: str):
     if isinstance(value, bool):
         return value
+    if isinstance(value, complex):
+        raise ExprError("expr.type", text, "the value is not a real number", _span(source, node))
     if isinstance(value, int):
         if not INT_MIN <= value <= INT_MAX:
             raise ExprError("expr.out-of-range", text, "the value does not fit in 64 bits", _span(source, node))

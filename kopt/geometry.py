@@ -20,7 +20,7 @@ from .diagnostic import Diagnostic, Location, Severity
 from .errors import InputError
 from .source import c_macros
 
-Dim3 = tuple[int, int, int]
+Dim3 = tuple  # three ints; an entry is None while it waits for a size symbol
 GRID_LIMITS = (2 ** 31 - 1, 65535, 65535)
 BLOCK_DIM_LIMITS = (1024, 1024, 64)
 MAX_CLUSTER_BLOCKS = 8  # portable cluster size; larger needs a non-portable opt-in the runner does not make
@@ -30,10 +30,10 @@ MAX_CLUSTER_BLOCKS = 8  # portable cluster size; larger needs a non-portable opt
 class LaunchGeometry:
     kernel: str  # name expression with the configuration substituted, e.g. "gemm<128, 64>"
     line: int  # of the launch annotation
-    grid: Dim3 | None
+    grid: Dim3 | None  # None: in error (see problems)
     block: Dim3 | None
-    smem: int | None  # dynamic shared memory, bytes
-    cluster: Dim3 | None  # None when not declared (origin says) or not known
+    smem: int | None  # dynamic shared memory, bytes; None: unknown or in error
+    cluster: Dim3 | None  # None when not declared (origin says) or in error
     stream: int = 0
     config: dict = field(default_factory=dict)  # the tunable values it was resolved at
     origin: dict[str, str] = field(default_factory=dict)  # field -> where its value came from, or why it is None
@@ -41,7 +41,7 @@ class LaunchGeometry:
 
     @property
     def threads(self) -> int | None:
-        return math.prod(self.block) if self.block else None
+        return math.prod(self.block) if self.block and None not in self.block else None
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -173,13 +173,14 @@ class _Resolver:
                 f"`// kopt: define`s and the task's size symbols: declare `// kopt: define {name}=...`")
 
     def dims(self, g: LaunchGeometry, pieces: list, what: str) -> Dim3 | None:
+        """Up to three dimensions padded with 1; an unknown one is None; None in all when one is in error."""
         values = [self.value(g, p, what) for p in pieces]
-        if any(v is None for v in values):
+        if g.origin.get(what) == "error":
             return None
         out = []
         for p, v in zip(pieces, values):
             try:
-                out.append(expr.positive_int(v, f"{what} dimension", str(p)))
+                out.append(None if v is None else expr.positive_int(v, f"{what} dimension", str(p)))
             except expr.ExprError as exc:
                 self.problem(g, exc.rule, [p], exc.message)
                 g.origin[what] = "error"
@@ -200,8 +201,9 @@ class _Resolver:
     def check_limits(self, g: LaunchGeometry, decl: LaunchDecl) -> None:
         lim = self.lim
         if g.block is not None:
-            threads = math.prod(g.block)
-            over = [f"{'xyz'[i]}={v} > {m}" for i, (v, m) in enumerate(zip(g.block, BLOCK_DIM_LIMITS)) if v > m]
+            threads = g.threads or 0
+            over = [f"{'xyz'[i]}={v} > {m}" for i, (v, m) in enumerate(zip(g.block, BLOCK_DIM_LIMITS))
+                    if v is not None and v > m]
             if threads > lim.max_threads_per_block:
                 self.problem(g, "launch.block-too-large", decl.block, f"block {g.block} has {threads} threads; "
                                                                       f"{lim.name} allows {lim.max_threads_per_block}")
@@ -212,16 +214,16 @@ class _Resolver:
             self.problem(g, "launch.smem-too-large", [decl.smem],
                          f"smem={g.smem} bytes of dynamic shared memory; {lim.name} allows at most "
                          f"{lim.smem_per_block_optin} per block (static shared memory included)")
-        if g.grid is not None and any(v > m for v, m in zip(g.grid, GRID_LIMITS)):
+        if g.grid is not None and any(v is not None and v > m for v, m in zip(g.grid, GRID_LIMITS)):
             self.problem(g, "launch.grid-too-large", decl.grid,
                          f"grid {g.grid} exceeds the hardware limits {GRID_LIMITS}")
-        if decl.cluster and g.cluster is not None:
+        if decl.cluster and g.cluster is not None and None not in g.cluster:
             if lim.cc < (9, 0):
                 self.problem(g, "launch.cluster", decl.cluster, f"thread block clusters need sm_90 or newer, "
                                                                 f"not {lim.name}")
             elif math.prod(g.cluster) > MAX_CLUSTER_BLOCKS:
                 self.problem(g, "launch.cluster", decl.cluster, f"cluster {g.cluster} has {math.prod(g.cluster)} "
                                                                 f"blocks; at most {MAX_CLUSTER_BLOCKS} are portable")
-            elif g.grid is not None and any(gd % cd for gd, cd in zip(g.grid, g.cluster)):
+            elif g.grid is not None and any(gd is not None and gd % cd for gd, cd in zip(g.grid, g.cluster)):
                 self.problem(g, "launch.cluster", decl.grid + decl.cluster,
                              f"grid {g.grid} is not a multiple of cluster {g.cluster} in every dimension")

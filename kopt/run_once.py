@@ -91,7 +91,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     from .errors import GpuUnavailableError
     from .gpu import CudaError
-    from .runner import LaunchSpecError
+    from .params import LaunchSpecError
 
     with open(args.request, "rb") as f:
         request = pickle.load(f)

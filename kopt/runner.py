@@ -1,10 +1,8 @@
 """Runs a candidate's launches on the GPU and checks its outputs (executed inside the worker process)."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import struct
-import sys
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -16,45 +14,11 @@ from .compare import compare_output, diagnose, mutated_inputs
 from .diagnostic import Diagnostic, Location, Severity
 from .dtypes import DType, dtype
 from .gpu import DeviceBuffer, GpuSession, PackedParams
-from .inputs import generate, widen
+from .inputs import generate
+from . import reference
+from .params import check_launch, scalar_bytes
 from .plan import LaunchPlan, RunPlan
 from .task import Shape, Task
-
-_PACK = {"f32": "<f", "f64": "<d", "i32": "<i", "i64": "<q", "u32": "<I", "u64": "<Q", "i16": "<h", "u16": "<H",
-         "i8": "<b", "u8": "<B"}
-
-
-class LaunchSpecError(Exception):
-    """The declared launch does not fit the compiled kernel (parameter count or sizes)."""
-
-
-@dataclass
-class Prepared:
-    """Device state for one shape: buffers, scratch, tensor maps, and functions with packed parameters."""
-
-    buffers: dict[str, DeviceBuffer]
-    scratch: dict[str, tuple[DeviceBuffer, DType, str]]
-    launches: list[tuple[object, LaunchPlan, PackedParams]] = field(default_factory=list)
-
-
-def _scalar_bytes(value, ctype: str | None, size: int, what: str) -> bytes:
-    if ctype is None:
-        if isinstance(value, float) and not float(value).is_integer():
-            ctype = "f32" if size == 4 else "f64"
-        else:
-            ctype = {4: "i32", 8: "i64", 2: "i16", 1: "i8"}.get(size)
-            if ctype is None:
-                raise LaunchSpecError(f"{what}: the kernel parameter is {size} bytes; pass a buffer or a tensormap")
-            value = int(value)
-    if ctype == "bf16":
-        return struct.pack("<H", int(dtype("bf16").from_float64(np.array([value], np.float64))[0]))
-    if ctype == "f16":
-        return np.array([value], np.float16).tobytes()
-    data = struct.pack(_PACK[ctype], float(value) if ctype.startswith("f") else int(value))
-    if len(data) != size:
-        raise LaunchSpecError(f"{what}: passes a {ctype} ({len(data)} bytes) but the kernel parameter is {size} bytes")
-    return data
-
 
 def _case_cache_bytes() -> int:
     """Host memory the case cache may hold: a quarter of the memory this process may use (RAM, or the container's
@@ -75,7 +39,6 @@ def _case_cache_bytes() -> int:
 class CheckRunner:
     def __init__(self, gpu: GpuSession):
         self.gpu = gpu
-        self._references: dict[str, object] = {}
         # (task, shape, seed) -> (inputs, expected, reference ms): `kopt bench` checks the candidate and the
         # baseline and then times them on the same seeds, so a large shape's inputs and reference are made once.
         self._cases: OrderedDict = OrderedDict()
@@ -103,25 +66,16 @@ class CheckRunner:
         for lp in plan.launches:
             fn = gpu.function(module, lp.lowered)
             layout = gpu.param_layout(fn)
-            where = f"{candidate}:{lp.line}: launch {lp.kernel}"
-            if len(layout) != len(lp.args):
-                raise LaunchSpecError(f"{where} passes {len(lp.args)} arguments but the kernel takes {len(layout)} "
-                                      f"(parameter sizes {[s for _, s in layout]} bytes)")
+            check_launch(lp, [size for _, size in layout], candidate)
             values = []
             for i, (ref, (_, size)) in enumerate(zip(lp.args, layout)):
-                what = f"{where} argument {i + 1} ({ref.name or ref.value})"
                 if ref.kind in ("buffer", "scratch"):
                     ptr = buffers[ref.name].ptr if ref.kind == "buffer" else scratch[ref.name][0].ptr
-                    if size != 8:
-                        raise LaunchSpecError(f"{what}: a pointer is 8 bytes but the kernel parameter is {size}")
                     values.append(struct.pack("<Q", ptr))
                 elif ref.kind == "tensormap":
-                    if size != 128:
-                        raise LaunchSpecError(f"{what}: a CUtensorMap is 128 bytes but the kernel parameter is "
-                                              f"{size}; declare it `const __grid_constant__ CUtensorMap`")
                     values.append(tmaps[ref.name])
                 else:
-                    values.append(_scalar_bytes(ref.value, ref.ctype, size, what))
+                    values.append(scalar_bytes(ref.value, ref.ctype, size, f"argument {i + 1}"))
             if lp.smem > 48 * 1024:
                 gpu.set_dynamic_smem(fn, lp.smem)
             prepared.launches.append((fn, lp, PackedParams(values)))
@@ -149,43 +103,6 @@ class CheckRunner:
         for fn, lp, params in prepared.launches:
             self.gpu.launch(fn, lp.grid, lp.block, lp.smem, params.address, lp.cluster)
 
-    # --- reference ---------------------------------------------------------------------------------------------------
-    def reference(self, task: Task, shape: Shape, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        file, _, fn_name = task.reference.partition(":")
-        path = str(Path(task.path, file).resolve())
-        if path not in self._references:
-            spec = importlib.util.spec_from_file_location(f"kopt_reference_{len(self._references)}", path)
-            module = importlib.util.module_from_spec(spec)
-            sys.path.insert(0, str(Path(path).parent))
-            try:
-                spec.loader.exec_module(module)
-            finally:
-                sys.path.pop(0)
-            self._references[path] = module
-        fn = getattr(self._references[path], fn_name, None)
-        if fn is None:
-            raise ValueError(f"reference {task.reference}: no function {fn_name!r} in {file}")
-        kwargs = {}
-        for a in task.args:
-            if a.role in ("in", "inout"):
-                raw = inputs[a.name]
-                kwargs[a.name] = widen(a.dtype, raw) if (a.dtype.is_float and task.reference_dtype == "f64") else raw.copy()
-            elif a.role == "scalar":
-                kwargs[a.name] = task.scalar(a, shape)
-        result = fn(**kwargs)
-        outs = [a for a in task.args if a.is_output]
-        if isinstance(result, dict):
-            missing = [a.name for a in outs if a.name not in result]
-            if missing:
-                raise ValueError(f"reference {task.reference} returned no value for {', '.join(missing)}")
-            return {a.name: np.asarray(result[a.name]) for a in outs}
-        if not isinstance(result, (tuple, list)):
-            result = (result,)
-        if len(result) != len(outs):
-            raise ValueError(f"reference {task.reference} returned {len(result)} outputs; the task declares "
-                             f"{len(outs)} ({', '.join(a.name for a in outs)})")
-        return {a.name: np.asarray(r) for a, r in zip(outs, result)}
-
     @staticmethod
     def _case_size(case) -> int:
         inputs, expected, _ = case
@@ -206,7 +123,7 @@ class CheckRunner:
             return self._cases[key]
         inputs = generate(task, shape, seed)
         t0 = time.perf_counter()
-        expected = self.reference(task, shape, inputs)
+        expected = reference.call(task, shape, inputs)
         entry = (inputs, expected, (time.perf_counter() - t0) * 1e3)
         for arr in (*inputs.values(), *expected.values()):
             arr.flags.writeable = False

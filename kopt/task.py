@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import expr
+from .diagnostic import Diagnostic, Location, Severity
 from .dtypes import DType, dtype
 from .errors import InputError
 
@@ -83,8 +84,11 @@ class Task:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-            where = f"{toml_path}:{m.group(1)}:{m.group(2)}" if m else str(toml_path)
-            raise InputError(f"{where}: invalid TOML: {str(exc).split(' (at line')[0]}")
+            line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 0)
+            message = f"invalid TOML: {str(exc).split(' (at line')[0]}"
+            raise InputError(f"{toml_path}:{line}:{col}: {message}" if m else f"{toml_path}: {message}",
+                             diagnostics=[Diagnostic("task.invalid", Severity.ERROR, message,
+                                                     [Location(str(toml_path), line, col)])])
         return _TaskParser(toml_path, text, data).parse()
 
     def arch_for_run(self) -> str | None:
@@ -165,7 +169,9 @@ class _TaskParser:
         return 1
 
     def fail(self, message: str, *needles: str):
-        raise InputError(f"{self.path}:{self.line_of(*needles) if needles else 1}: {message}")
+        line = self.line_of(*needles) if needles else 1
+        raise InputError(f"{self.path}:{line}: {message}", diagnostics=[
+            Diagnostic("task.invalid", Severity.ERROR, message, [Location(str(self.path), line)])])
 
     def parse(self) -> Task:
         d = self.data

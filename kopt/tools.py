@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Optional
 
-from .errors import CompileError, KoptError
+from .errors import InputError, KoptError
 from .workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,10 +26,11 @@ def _tool(fn):
     def wrapper(*args, **kwargs):
         try:
             return {"ok": True, **fn(*args, **kwargs)}
-        except CompileError as exc:
-            return {"ok": False, "error": exc.message, "diagnostics": [d.to_dict() for d in exc.diagnostics[:MAX_DIAGNOSTICS]]}
         except KoptError as exc:
-            return {"ok": False, "error": exc.message}
+            out = {"ok": False, "error": exc.message}
+            if exc.diagnostics:
+                out["diagnostics"] = [d.to_dict() for d in exc.diagnostics[:MAX_DIAGNOSTICS]]
+            return out
 
     return wrapper
 
@@ -38,10 +39,13 @@ class Toolbox:
     """Tools bound to one workspace. Method names are the tool names; docstrings are their descriptions."""
 
     NAMES = ("kb_search", "kb_show", "read_candidate", "write_candidate", "list_tasks", "compile", "explain", "check",
-             "evaluate", "run_history", "profile", "sanitize")
+             "validate", "evaluate", "run_history", "profile", "sanitize")
 
-    def __init__(self, workspace: str | Path):
+    def __init__(self, workspace: str | Path, tasks=()):
         self.ws = Workspace(workspace)
+        # tasks the person who started the tools named (``kopt mcp --task DIR``), besides kopt's bench tasks: the
+        # only ones whose reference ``validate`` may import
+        self.trusted = {Path(t).resolve() for t in tasks}
 
     def tools(self) -> list:
         return [getattr(self, n) for n in self.NAMES]
@@ -174,6 +178,33 @@ class Toolbox:
         return {"assumed": res.assumed, "launches": res.launches, "errors": sum(d.is_error for d in res.diagnostics),
                 "diagnostics": [d.to_dict() for d in res.diagnostics[:MAX_DIAGNOSTICS]],
                 "truncated": len(res.diagnostics) > MAX_DIAGNOSTICS}
+
+    @_tool
+    def validate(self, task: str, paths: Optional[list[str]] = None, arch: Optional[str] = None) -> dict:
+        """Check a task and candidates without a GPU: the reference imports and takes the task's arguments, every
+        tunable configuration compiles, every launch resolves at every shape within the arch's limits, and argument
+        counts and sizes fit the kernels. ``task`` is a bench task name or a task the server was started with."""
+        from .validate import validate
+
+        v = validate(self._trusted_task(task), [self.ws.resolve(p) for p in paths or []], arch=arch)
+        problems = v.problems
+        return {"valid": v.ok, "task": v.task, "reference": v.reference,
+                "configurations": [{"file": c.file, "checked": len(c.configs),
+                                    "compiled": sum(cc.compiled for cc in c.configs)} for c in v.candidates],
+                "diagnostics": [d.to_dict() for d in problems[:MAX_DIAGNOSTICS]],
+                "truncated": len(problems) > MAX_DIAGNOSTICS}
+
+    def _trusted_task(self, task: str) -> Path:
+        """A bench task by name, or a task given when the tools were started (by name or path); never one written
+        through the tools, whose reference would be code an agent wrote."""
+        for t in self.trusted:
+            if task in (t.name, str(t)) or Path(task).resolve() == t:
+                return t
+        bundled = ROOT / "bench" / "tasks" / task
+        if (bundled / "task.toml").exists():
+            return bundled
+        raise InputError(f"task {task!r} is neither a bench task nor one this server was started with "
+                         f"(kopt mcp --task DIR)")
 
     @_tool
     def evaluate(self, task: str, path: str, baseline: Optional[str] = None, max_time: float = 5.0) -> dict:

@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
 from .archs import limits
 from .candidate import Candidate
-from .compiler import compile_candidate
-from .errors import CompileError, InputError
+from .compiler import compile_configs
+from .errors import InputError
 from .geometry import launch_geometry
 from .occupancy import occupancy
 from .runstore import RunStore
@@ -132,14 +130,8 @@ def plan_space(candidate, shape: dict, *, arch: str | None = None) -> Space:
     if not configs:
         raise InputError(f"{cand.name}: no configuration satisfies the restrictions ({'; '.join(cand.restrictions)})")
 
-    def compile_one(cfg):
-        try:
-            return compile_candidate(cand, cfg, arch=arch), None
-        except CompileError as exc:
-            return None, (exc.diagnostics[0].message if exc.diagnostics else exc.message)
-
-    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-        compiled = list(pool.map(compile_one, configs))
+    compiled = [(art, None if exc is None else (exc.diagnostics[0].message if exc.diagnostics else exc.message))
+                for _, art, exc in compile_configs(cand, configs, arch=arch)]
     pruned, fits = [], []
     for cfg, (art, error) in zip(configs, compiled):
         if art is None:

@@ -26,7 +26,8 @@ def op_ping(message, phase):
 
 def op_check(message, phase):
     """Check one candidate at every requested shape; stops at the first failing shape."""
-    from .runner import LaunchSpecError
+    from .params import LaunchSpecError
+    from .reference import BadReference
 
     try:
         runner = _check_runner()
@@ -41,6 +42,8 @@ def op_check(message, phase):
             res = runner.check_shape(message["task"], shape, message["cubin"], plan, seeds, message["candidate"], phase)
         except LaunchSpecError as exc:
             return {"event": "error", "rule": "launch.mismatch", "message": str(exc)}
+        except BadReference as exc:
+            return {"event": "error", "rule": exc.rule, "message": str(exc)}
         results.append(res)
         if not res["ok"]:
             break

@@ -82,8 +82,8 @@ def test_cute_kernel_compiles_for_sm90():
 
 def test_cache_hit_returns_same_artifact(tmp_path, monkeypatch):
     monkeypatch.setenv("KOPT_CACHE_DIR", str(tmp_path))
-    a = kopt.compile(DATA / "copy_float4.cu", arch="sm_90", ptx=True)
-    b = kopt.compile(DATA / "copy_float4.cu", arch="sm_90", ptx=True)
+    a = kopt.compile(DATA / "copy_float4.cu", arch="sm_90")
+    b = kopt.compile(DATA / "copy_float4.cu", arch="sm_90")
     assert not a.cache_hit and b.cache_hit
     assert a.cubin == b.cubin and a.ptx == b.ptx and ".entry copy4" in b.ptx
     assert b.kernels["copy4"].resources == a.kernels["copy4"].resources

@@ -19,6 +19,9 @@ extern "C" __global__ void copy4(const float4* __restrict__ a, float4* __restric
 """
 
 
+HOSTILE = "// kopt: tune BLOCK in [256, 9**9**9]\n" + KERNEL.split("\n", 1)[1]
+
+
 def _payload(result) -> dict:
     return json.loads(result.content[0].text)
 
@@ -35,11 +38,16 @@ async def _session_run(workspace: Path):
             explained = _payload(await session.call_tool("explain", {"path": "k/copy.cu", "arch": "sm_90"}))
             read = _payload(await session.call_tool("read_candidate", {"path": "k/copy.cu"}))
             tasks = _payload(await session.call_tool("list_tasks", {}))
-            return names, wrote, outside, compiled, explained, read, tasks
+            await session.call_tool("write_candidate", {"path": "k/hostile.cu", "text": HOSTILE})
+            hostile = await session.call_tool("compile", {"path": "k/hostile.cu", "arch": "sm_90"})
+            after = _payload(await session.call_tool("read_candidate", {"path": "k/hostile.cu"}))
+            validated = _payload(await session.call_tool("validate", {"task": "vector_add"}))
+            refused = await session.call_tool("validate", {"task": "k"})
+            return names, wrote, outside, compiled, explained, read, tasks, (hostile, after, validated, refused)
 
 
 def test_mcp_server_lists_and_calls_tools(tmp_path):
-    names, wrote, outside, compiled, explained, read, tasks = asyncio.run(
+    names, wrote, outside, compiled, explained, read, tasks, more = asyncio.run(
         asyncio.wait_for(_session_run(tmp_path), 120))
     assert {"compile", "explain", "check", "evaluate", "read_candidate", "write_candidate", "list_tasks",
             "kb_search", "kb_show", "run_history"} <= names
@@ -50,3 +58,10 @@ def test_mcp_server_lists_and_calls_tools(tmp_path):
     assert explained["kernels"]["copy4"]["widths"]["global load"] == {"128-bit": 1}
     assert read["text"] == KERNEL
     assert "vector_add" in {t["task"] for t in tasks["tasks"]}
+    hostile, after, validated, refused = more
+    assert hostile.is_error  # a hostile expression is a quick, located error; the server stays responsive
+    (d,) = _payload(hostile)["diagnostics"]
+    assert d["rule"] == "expr.out-of-range" and d["locations"][0]["line"] == 1 and d["locations"][0]["col"] == 30
+    assert after["ok"] and after["text"] == HOSTILE
+    assert validated["ok"] and validated["valid"] and validated["configurations"][0]["compiled"] == 4
+    assert refused.is_error and "started with" in _payload(refused)["error"]

@@ -64,7 +64,7 @@ def compile_cmd(file: Path = FileArg, arch: Optional[str] = ArchOpt, define: Opt
     """Compile FILE with NVRTC to a cubin and report each kernel's resources."""
     try:
         art, launches = compile_file(Path(file), arch=arch, defines=parse_defines(define), kernels=kernel or None,
-                                     include_dirs=include or (), std=std, ptx=ptx, options=nvrtc_option or ())
+                                     include_dirs=include or (), std=std, options=nvrtc_option or ())
     except CompileError as exc:
         _failed(exc, json_out)
     problems = _launch_problems(launches)

@@ -13,11 +13,12 @@ from pathlib import Path
 import numpy as np
 
 from .compare import compare_output, diagnose, mutated_inputs
-from .diagnostic import Diagnostic, Location, Severity
+from .diagnostic import Location
 from .dtypes import DType, dtype
 from .gpu import DeviceBuffer, GpuSession, PackedParams
 from .inputs import generate, widen
 from .plan import LaunchPlan, RunPlan
+from .rules import RULES
 from .task import Shape, Task
 
 _PACK = {"f32": "<f", "f64": "<d", "i32": "<i", "i64": "<q", "u32": "<I", "u64": "<Q", "i16": "<h", "u16": "<H",
@@ -247,11 +248,10 @@ class CheckRunner:
                         n, first = mutated_inputs(inputs[a.name], host)
                         if n:
                             mutated.append({"arg": a.name, "changed": n, "first": first})
-                            diags.append(Diagnostic(
-                                "check.input-mutated", Severity.ERROR,
+                            diags.append(RULES["check.input-mutated"].diag(
                                 f"input {a.name} was modified by the kernel at {shape.label}: {n} elements changed "
                                 f"(first at {first}); inputs are read-only unless the task declares them inout",
-                                [Location(candidate, 1, role="candidate")], witness={"shape": shape.label, "index": first}))
+                                Location(candidate, 1, role="candidate"), witness={"shape": shape.label, "index": first}))
                 trials.append({"seed": seed, "reference_ms": round(ref_ms, 3),
                                "outputs": [r.to_dict() for r in reports], "mutated": mutated})
                 if diags:

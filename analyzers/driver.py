@@ -10,7 +10,8 @@ import traceback
 from pathlib import Path
 
 from kopt.annotations import split_kernel
-from kopt.diagnostic import Diagnostic, Location, Severity
+from kopt.diagnostic import Diagnostic, Location
+from kopt.rules import RULES
 
 from . import clang_front, launch as launchmod
 from .build import build_kernel
@@ -25,8 +26,7 @@ PASSES = [("races", races.run), ("barriers", divergence.run), ("bounds", bounds.
 def _incomplete(path: str, reason: str, loc=None) -> Diagnostic:
     locs = [Location(loc.file, loc.line, loc.col, role="incomplete")] if loc is not None else \
         [Location(path, 1, 1, role="incomplete")]
-    return Diagnostic("analysis.incomplete", Severity.NOTE, f"analysis incomplete: {reason}", locs,
-                      hint="findings may be missing for this part; simplify the construct or report it")
+    return RULES["analysis.incomplete"].diag(f"analysis incomplete: {reason}", *locs)
 
 
 def parse_unit(path: Path, source: str, defines=None, include_dirs=(), frontend: str = "auto"):

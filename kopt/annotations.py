@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from .diagnostic import Diagnostic, Location, Severity
+from .diagnostic import Location
 from .errors import InputError
 from .expr import ExprError
+from .rules import RULES
 
 _ANNOTATION = re.compile(r"^(?P<lead>\s*//\s*kopt:[ \t]*)(?P<body>.*?)\s*$")
 _KEY = re.compile(r"(?:^|(?<=\s))([A-Za-z_]\w*)=(?!=)")
@@ -48,8 +49,7 @@ class AnnotationError(InputError):
         col = piece.col + 1 if piece is not None else 1
         end = piece.col + max(len(piece), 1) if piece is not None else None
         loc = Location(file, line, col, line if end else None, end, role="annotation")
-        super().__init__(f"{file}:{line}:{col}: {message}",
-                         diagnostics=[Diagnostic(rule, Severity.ERROR, message, [loc])])
+        super().__init__(f"{file}:{line}:{col}: {message}", diagnostics=[RULES[rule].diag(message, loc)])
         self.rule = rule
 
 

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from . import roofline
 from .candidate import Candidate
 from .checker import check, prepare
-from .diagnostic import Diagnostic, Severity
+from .diagnostic import Diagnostic
 from .device import require_gpu
 from .plan import resolve
+from .rules import RULES
 from .stats import compare, summarize
 from .task import Task
 from .verdict import Verdict
@@ -98,8 +99,8 @@ def bench(task: Task, candidate, *, baseline=None, config: dict | None = None, b
         result = BenchResult(task.name, verdicts["candidate"], verdicts.get("baseline"))
         for role, v in verdicts.items():
             if not v.correct:
-                result.diagnostics.append(Diagnostic("bench.not-correct", Severity.ERROR,
-                                                     f"the {role} is not correct ({v.status}): it is not timed"))
+                result.diagnostics.append(RULES["bench.not-correct"].diag(
+                    f"the {role} is not correct ({v.status}): it is not timed"))
         if not result.diagnostics:
             time_entries(task, entries, result, shapes=shapes, arch=arch, worker=worker, options=options,
                          seeds=seeds[:input_sets])
@@ -127,9 +128,9 @@ def time_entries(task: Task, entries, result: BenchResult, *, shapes=None, arch=
                             "seeds": seeds or [secrets.randbits(31) for _ in range(input_sets)],
                             "options": options or {}, "kernel_timeout": worker.kernel_timeout})
     if isinstance(reply, WorkerFailure):
-        result.diagnostics.append(Diagnostic(reply.rule, Severity.ERROR, f"timing failed: {reply.message}"))
+        result.diagnostics.append(RULES[reply.rule].diag(f"timing failed: {reply.message}"))
     elif reply.get("event") == "error":
-        result.diagnostics.append(Diagnostic(reply["rule"], Severity.ERROR, f"timing failed: {reply['message']}"))
+        result.diagnostics.append(RULES[reply["rule"]].diag(f"timing failed: {reply['message']}"))
     else:
         result.warnings = reply.get("warnings", [])
         for shape, s in zip(selected, reply["shapes"]):
@@ -155,8 +156,8 @@ def _timed(task: Task, shape, e: dict, result: BenchResult, cold: bool = True) -
     if t.undeclared:
         result.warnings.append(f"kernels not declared by the candidate ran in the timed region: {t.undeclared}")
     if t.summary is None:
-        result.diagnostics.append(Diagnostic("timing.no-samples", Severity.ERROR,
-                                             f"no usable samples at {shape.label} (all discarded: clock throttled?)"))
+        result.diagnostics.append(RULES["timing.no-samples"].diag(
+            f"no usable samples at {shape.label} (all discarded: clock throttled?)"))
         t.valid = False
         return t
     t.cold = cold

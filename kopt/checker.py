@@ -6,20 +6,13 @@ import time
 
 from .candidate import Candidate
 from .compiler import compile_candidate
-from .diagnostic import Diagnostic, Location, Severity
+from .diagnostic import Diagnostic, Location
 from .errors import CompileError, InputError
 from .plan import resolve
+from .rules import RULES
 from .task import Task
 from .verdict import Verdict
 from .worker import WorkerClient, WorkerFailure
-
-_HINTS = {
-    "runtime.illegal-address": "an access fell outside an allocation: check bounds guards and index arithmetic",
-    "runtime.timeout": "the kernel did not finish: look for a loop whose exit depends on data or a barrier "
-                       "some threads never reach",
-    "runtime.out-of-memory": "a buffer or scratch allocation is larger than the GPU's memory",
-    "launch.mismatch": "make the launch's args=(...) match the kernel's parameters in order and type",
-}
 
 
 def prepare(task: Task, candidate, config: dict | None, arch: str | None):
@@ -41,7 +34,7 @@ def check(task: Task, candidate, *, config: dict | None = None, arch: str | None
     try:
         cand, cfg, art = prepare(task, cand, config, arch)
     except CompileError as exc:
-        verdict.diagnostics = exc.diagnostics or [Diagnostic("compile.error", Severity.ERROR, exc.message)]
+        verdict.diagnostics = exc.diagnostics or [RULES["compile.error"].diag(exc.message)]
         verdict.seconds = time.perf_counter() - t0
         return verdict
     verdict.config, verdict.arch, verdict.compiled = cfg, art.arch, True
@@ -64,10 +57,9 @@ def check(task: Task, candidate, *, config: dict | None = None, arch: str | None
         msg = reply.message
         if reply.rule == "runtime.crash" and reply.stderr_tail.strip():
             msg += ": " + reply.stderr_tail.strip().splitlines()[-1]
-        verdict.diagnostics.append(Diagnostic(reply.rule, Severity.ERROR, msg, loc, hint=_HINTS.get(reply.rule)))
+        verdict.diagnostics.append(RULES[reply.rule].diag(msg, *loc))
     elif reply.get("event") == "error":
-        verdict.diagnostics.append(Diagnostic(reply["rule"], Severity.ERROR, reply["message"], loc,
-                                              hint=_HINTS.get(reply["rule"])))
+        verdict.diagnostics.append(RULES[reply["rule"]].diag(reply["message"], *loc))
         if reply.get("traceback"):
             verdict.diagnostics[-1].witness = {"traceback": reply["traceback"][-1500:]}
     else:

@@ -6,9 +6,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .diagnostic import Diagnostic, Location, Severity
+from .diagnostic import Diagnostic, Location
 from .dtypes import DType
 from .inputs import WORKERS
+from .rules import RULES
 
 
 @dataclass
@@ -184,19 +185,16 @@ def diagnose(report: OutputReport, shape_label: str, candidate: str) -> list[Dia
     out = []
     if report.unwritten:
         r = report.unwritten_region
-        out.append(Diagnostic(
-            "check.unwritten-output", Severity.ERROR,
+        out.append(RULES["check.unwritten-output"].diag(
             f"{report.arg}: {report.unwritten} of {report.elements} elements were never written at {shape_label} "
-            f"(indices {r['first']} .. {r['last']})", loc,
-            witness={"shape": shape_label, "first_unwritten": r["first"], "last_unwritten": r["last"]},
-            hint="check the grid covers the whole output and that boundary threads are not skipped"))
+            f"(indices {r['first']} .. {r['last']})", *loc,
+            witness={"shape": shape_label, "first_unwritten": r["first"], "last_unwritten": r["last"]}))
     if report.mismatches > report.unwritten or report.nan_mismatch or not report.l2_ok:
-        out.append(Diagnostic(
-            "check.mismatch", Severity.ERROR,
+        out.append(RULES["check.mismatch"].diag(
             f"{report.arg} differs from the reference at {shape_label}: rel L2 {report.rel_l2:.3g} "
             f"(tol {report.tolerance['l2']:g}), max abs {report.max_abs:.3g}, max rel {report.max_rel:.3g}, "
             f"{report.mismatch_fraction:.2%} of elements out of tolerance; worst at {report.worst_index}: "
-            f"got {report.worst_value!r}, expected {report.worst_expected!r}", loc,
+            f"got {report.worst_value!r}, expected {report.worst_expected!r}", *loc,
             witness={"shape": shape_label, "index": report.worst_index, "got": report.worst_value,
                      "expected": report.worst_expected}))
     return out

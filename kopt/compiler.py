@@ -21,6 +21,7 @@ from .device import default_arch
 from .diagnostic import Diagnostic, Severity
 from .errors import CompileError, InputError, ToolchainError
 from .nvrtc_log import Resources, parse_diagnostics, parse_ptxas_resources, parse_res_usage
+from .rules import RULES
 from .source import read_source
 from .toolchain import default_headers, find_tool
 
@@ -118,9 +119,8 @@ def _cross_check(cubin: bytes, resources: dict[str, Resources], diags: list[Diag
         mismatch = [k for k, mine in (("REG", r.registers), ("STACK", r.stack_frame)) if k in rec and rec[k] != mine]
         mismatch += [] if smem_ok else ["SHARED"]
         if mismatch:
-            diags.append(Diagnostic("compile.resources-mismatch", Severity.WARNING,
-                                    f"ptxas log and cubin disagree on {', '.join(mismatch)} for {name}; "
-                                    f"using the cubin's figures"))
+            diags.append(RULES["compile.resources-mismatch"].diag(
+                f"ptxas log and cubin disagree on {', '.join(mismatch)} for {name}; using the cubin's figures"))
             r.registers, r.stack_frame = rec.get("REG", r.registers), rec.get("STACK", r.stack_frame)
         r.cubin_checked = True
 
@@ -286,9 +286,8 @@ def _nvrtc_compile(text, name, arch, kernels, all_opts, opts) -> Artifact:
     else:  # no ptxas report in the log: take what the cubin itself records
         resources = _cubin_resources(cubin)
         if resources:
-            diags.append(Diagnostic("compile.no-ptxas-report", Severity.NOTE,
-                                    "NVRTC returned no ptxas report; resources come from the cubin (spill figures "
-                                    "unknown)"))
+            diags.append(RULES["compile.no-ptxas-report"].diag(
+                "NVRTC returned no ptxas report; resources come from the cubin (spill figures unknown)"))
     if not resources:
         raise InputError(f"{name} has no __global__ function: nothing to compile into a kernel")
     if kernels:

@@ -71,10 +71,3 @@ class Diagnostic:
             hint=d.get("hint"),
         )
 
-
-def error(rule: str, message: str, *locations: Location, hint: str | None = None, witness=None) -> Diagnostic:
-    return Diagnostic(rule, Severity.ERROR, message, list(locations), witness, hint)
-
-
-def warning(rule: str, message: str, *locations: Location, hint: str | None = None, witness=None) -> Diagnostic:
-    return Diagnostic(rule, Severity.WARNING, message, list(locations), witness, hint)

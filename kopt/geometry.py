@@ -18,6 +18,7 @@ from .archs import limits
 from .candidate import Candidate, LaunchDecl
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import InputError
+from .rules import RULES
 from .source import c_macros
 
 Dim3 = tuple  # three ints; an entry is None while it waits for a size symbol
@@ -87,7 +88,7 @@ def evaluate(cand: Candidate, piece, env: Mapping, what: str):
         if isinstance(piece, ann.Text):
             raise ann.expression_error(exc, piece, cand.name, what)
         raise InputError(f"{cand.name}: {what}: {exc.message}", diagnostics=[
-            Diagnostic(exc.rule, Severity.ERROR, f"{what}: {exc.message}", [Location(cand.name, 1)])])
+            RULES[exc.rule].diag(f"{what}: {exc.message}", Location(cand.name, 1))])
 
 
 def first_error(geometries: list[LaunchGeometry]) -> InputError | None:
@@ -151,14 +152,14 @@ class _Resolver:
                     g.origin[what] = "depends on " + ", ".join(dict.fromkeys(known + missing))
                 return None
             if macros and self.symbols is None:  # no task to tell: the value stays unknown, with a warning
-                self.problem(g, "annotation.c-macro", [piece], self.macro_message(what, macros[0]), Severity.WARNING)
+                self.problem(g, "annotation.c-macro", [piece], self.macro_message(what, macros[0]))
                 g.origin[what] = f"unknown: {macros[0]} is a C #define"
                 return None
             if macros:
-                self.problem(g, "annotation.c-macro", [piece], self.macro_message(what, macros[0]))
+                self.problem(g, "annotation.c-macro", [piece], self.macro_message(what, macros[0]), Severity.ERROR)
             else:
                 d = ann.expression_error(exc, piece, self.cand.name, what).diagnostics[0] \
-                    if isinstance(piece, ann.Text) else Diagnostic(exc.rule, Severity.ERROR, exc.message)
+                    if isinstance(piece, ann.Text) else RULES[exc.rule].diag(exc.message)
                 if exc.rule == "expr.unknown-name" and self.symbols is not None:
                     d.message += f" (size symbols: {', '.join(sorted(self.symbols)) or 'none'})"
                 g.problems.append(d)
@@ -187,8 +188,8 @@ class _Resolver:
                 return None
         return tuple(out + [1] * (3 - len(out)))  # type: ignore[return-value]
 
-    def problem(self, g: LaunchGeometry, rule: str, pieces: list, message: str, severity=Severity.ERROR):
-        g.problems.append(Diagnostic(rule, severity, message, [self.location(pieces)]))
+    def problem(self, g: LaunchGeometry, rule: str, pieces: list, message: str, severity: Severity | None = None):
+        g.problems.append(RULES[rule].diag(message, self.location(pieces), severity=severity))
 
     def location(self, pieces: list) -> Location:
         texts = [p for p in pieces if isinstance(p, ann.Text)]

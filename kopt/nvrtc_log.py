@@ -5,6 +5,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from .diagnostic import Diagnostic, Location, Severity
+from .rules import RULES
 
 _HEADER = re.compile(
     r"^(?P<file>.+?)\((?P<line>\d+)\): (?P<sev>catastrophic error|error|warning|remark)(?: #(?P<code>[\w-]+))?: (?P<msg>.*)$"
@@ -39,13 +40,13 @@ def parse_diagnostics(log: str) -> list[Diagnostic]:
                 message += " " + " ".join(b.strip() for b in block)
             rule = "compile.error" if sev is Severity.ERROR else ("compile.warning" if sev is Severity.WARNING else "compile.remark")
             loc = Location(m.group("file"), int(m.group("line")), max(col, 0), role="error" if sev is Severity.ERROR else "")
-            diags.append(Diagnostic(rule, sev, message + (f" (#{code})" if code else ""), [loc]))
+            diags.append(RULES[rule].diag(message + (f" (#{code})" if code else ""), loc))
             continue
         m = _PTXAS.match(lines[i])
         if m:
             sev = _SEVERITY[m.group("sev")]
-            diags.append(Diagnostic("compile.ptxas-" + ("error" if sev is Severity.ERROR else "warning"), sev,
-                                    m.group("msg").strip()))
+            rule = "compile.ptxas-error" if sev is Severity.ERROR else "compile.ptxas-warning"  # fatal is an error
+            diags.append(RULES[rule].diag(m.group("msg").strip()))
         i += 1
     return diags
 

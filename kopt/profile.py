@@ -26,6 +26,7 @@ from pathlib import Path
 
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import GpuUnavailableError, InputError, KoptError, ToolchainError
+from .rules import RULES
 
 SECTIONS = ("SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "LaunchStats", "WarpStateStats",
             "SchedulerStats", "SourceCounters")
@@ -349,57 +350,46 @@ def findings(p: Profile) -> list[Diagnostic]:
             # a streaming kernel also keeps L2 busy (every DRAM byte passes through it): an on-chip unit is named as
             # the limit only when DRAM itself is not busy
             on_chip = unit not in (None, "DRAM") and f.get("dram_pct") is not None and f["dram_pct"] < BUSY_PCT
-            out.append(Diagnostic("profile.memory-bound", Severity.NOTE,
-                                  f"{k.name}: memory-bound at {_pct(f.get('sol_memory'))} of peak memory throughput "
-                                  f"(DRAM {_pct(f.get('dram_pct'))}, L2 {_pct(f.get('l2_pct'))}, L1/shared "
-                                  f"{_pct(f.get('l1_pct'))}, compute {_pct(f.get('sol_compute'))})"
-                                  + (f"; the busiest unit is {unit}, not DRAM" if on_chip else ""), loc,
-                                  hint=ON_CHIP_HINT[unit] if on_chip else
-                                  "move fewer bytes: fuse passes, reuse data from shared memory or registers, "
-                                  "use narrower types; near 80-90 % the kernel is at its memory roofline"))
+            out.append(RULES["profile.memory-bound"].diag(
+                f"{k.name}: memory-bound at {_pct(f.get('sol_memory'))} of peak memory throughput "
+                f"(DRAM {_pct(f.get('dram_pct'))}, L2 {_pct(f.get('l2_pct'))}, L1/shared "
+                f"{_pct(f.get('l1_pct'))}, compute {_pct(f.get('sol_compute'))})"
+                + (f"; the busiest unit is {unit}, not DRAM" if on_chip else ""), *loc,
+                hint=ON_CHIP_HINT[unit] if on_chip else None))
         elif k.bottleneck == "compute":
-            out.append(Diagnostic("profile.compute-bound", Severity.NOTE,
-                                  f"{k.name}: compute-bound at {_pct(f.get('sol_compute'))} of peak SM throughput "
-                                  f"(memory {_pct(f.get('sol_memory'))})", loc,
-                                  hint="do less arithmetic per result, or move it to faster pipes (tensor cores, "
-                                       "FMA instead of separate mul/add, fewer integer index computations)"))
+            out.append(RULES["profile.compute-bound"].diag(
+                f"{k.name}: compute-bound at {_pct(f.get('sol_compute'))} of peak SM throughput "
+                f"(memory {_pct(f.get('sol_memory'))})", *loc))
         elif k.bottleneck == "latency":
-            out.append(Diagnostic("profile.latency-bound", Severity.WARNING,
-                                  f"{k.name}: latency-bound: memory at {_pct(f.get('sol_memory'))} and compute at "
-                                  f"{_pct(f.get('sol_compute'))} of peak{stall_txt}", loc,
-                                  hint="give each SM more independent work: more warps (occupancy), more loads in "
-                                       "flight per thread (unrolling, vector loads), fewer barriers"))
+            out.append(RULES["profile.latency-bound"].diag(
+                f"{k.name}: latency-bound: memory at {_pct(f.get('sol_memory'))} and compute at "
+                f"{_pct(f.get('sol_compute'))} of peak{stall_txt}", *loc))
         elif k.bottleneck == "launch":
-            out.append(Diagnostic("profile.launch-bound", Severity.NOTE,
-                                  f"{k.name}: runs {f.get('duration', 0):.2f} µs, too short to load the GPU; launch "
-                                  f"overhead dominates", loc,
-                                  hint="fuse this launch with its neighbours, or profile a larger shape (--shape)"))
+            out.append(RULES["profile.launch-bound"].diag(
+                f"{k.name}: runs {f.get('duration', 0):.2f} µs, too short to load the GPU; launch overhead dominates",
+                *loc))
         theo, ach = f.get("occ_theoretical"), f.get("occ_achieved")
         if theo is not None and theo < 50 and k.limiter in ("registers", "shared memory"):
             what = (f"{f['registers']:.0f} registers per thread" if k.limiter == "registers" and f.get("registers")
                     else k.limiter)
-            out.append(Diagnostic("profile.occupancy-limited", Severity.WARNING,
-                                  f"{k.name}: theoretical occupancy {_pct(theo)} (achieved {_pct(ach)}), limited by "
-                                  f"{what}", loc, witness={"limiter": k.limiter, "theoretical": theo, "achieved": ach},
-                                  hint="cap registers with __launch_bounds__(threads, minBlocks) or keep fewer values "
-                                       "live" if k.limiter == "registers" else
-                                  "use smaller shared-memory tiles or fewer pipeline stages"))
+            out.append(RULES["profile.occupancy-limited"].diag(
+                f"{k.name}: theoretical occupancy {_pct(theo)} (achieved {_pct(ach)}), limited by {what}", *loc,
+                witness={"limiter": k.limiter, "theoretical": theo, "achieved": ach},
+                hint="cap registers with __launch_bounds__(threads, minBlocks) or keep fewer values live"
+                if k.limiter == "registers" else "use smaller shared-memory tiles or fewer pipeline stages"))
         elif theo is not None and ach is not None and theo >= 50 and ach < 0.6 * theo and k.bottleneck == "latency":
-            out.append(Diagnostic("profile.occupancy-limited", Severity.NOTE,
-                                  f"{k.name}: achieved occupancy {_pct(ach)} is well below the theoretical "
-                                  f"{_pct(theo)}: too few blocks ({f.get('waves', 0):.2f} waves) or unbalanced work",
-                                  loc, witness={"limiter": "grid or imbalance", "theoretical": theo, "achieved": ach},
-                                  hint="launch more, smaller blocks or balance work across blocks"))
+            out.append(RULES["profile.occupancy-limited"].diag(
+                f"{k.name}: achieved occupancy {_pct(ach)} is well below the theoretical {_pct(theo)}: too few "
+                f"blocks ({f.get('waves', 0):.2f} waves) or unbalanced work", *loc, severity=Severity.NOTE,
+                witness={"limiter": "grid or imbalance", "theoretical": theo, "achieved": ach},
+                hint="launch more, smaller blocks or balance work across blocks"))
     ratio = p.excess_ratio
     if ratio is not None and ratio >= EXCESS_RATIO:
         locs = [Location(p.candidate, h["line"], role="hot") for h in p.hot_lines[:3]]
-        out.append(Diagnostic("profile.excess-dram-traffic", Severity.WARNING,
-                              f"DRAM traffic {p.dram_bytes / 1e6:.1f} MB is {ratio:.1f}x the task's work model "
-                              f"({p.work_bytes / 1e6:.1f} MB): re-reads or uncoalesced traffic", locs,
-                              witness={"dram_bytes": p.dram_bytes, "work_bytes": p.work_bytes,
-                                       "ratio": round(ratio, 2)},
-                              hint="make each warp read contiguous 128-byte segments, read each input once "
-                                   "(stage reused tiles in shared memory)"))
+        out.append(RULES["profile.excess-dram-traffic"].diag(
+            f"DRAM traffic {p.dram_bytes / 1e6:.1f} MB is {ratio:.1f}x the task's work model "
+            f"({p.work_bytes / 1e6:.1f} MB): re-reads or uncoalesced traffic", *locs,
+            witness={"dram_bytes": p.dram_bytes, "work_bytes": p.work_bytes, "ratio": round(ratio, 2)}))
     return out
 
 

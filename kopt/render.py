@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from .diagnostic import Diagnostic, Location, Severity
+from .rules import RULES
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.NOTE: "note"}
@@ -61,6 +62,16 @@ def to_json(diagnostics: Iterable[Diagnostic]) -> list[dict]:
     return [d.to_dict() for d in diagnostics]
 
 
+def _sarif_rule(rule_id: str) -> dict:
+    """A reportingDescriptor from the catalogue (the bare id for one it does not hold, e.g. from an old run)."""
+    r = RULES.get(rule_id)
+    if r is None:
+        return {"id": rule_id}
+    return {"id": r.id, "shortDescription": {"text": r.summary}, "fullDescription": {"text": r.help},
+            "help": {"text": r.help + (f" Hint: {r.hint}" if r.hint else "")},
+            "defaultConfiguration": {"level": _SARIF_LEVEL[r.severity]}, "properties": {"tags": [r.family]}}
+
+
 def to_sarif(diagnostics: Iterable[Diagnostic], tool_name: str = "kopt", tool_version: str = "") -> dict:
     diagnostics = list(diagnostics)
     rules = sorted({d.rule for d in diagnostics})
@@ -100,7 +111,7 @@ def to_sarif(diagnostics: Iterable[Diagnostic], tool_name: str = "kopt", tool_ve
                     "driver": {
                         "name": tool_name,
                         "version": tool_version or "0",
-                        "rules": [{"id": r} for r in rules],
+                        "rules": [_sarif_rule(r) for r in rules],
                     }
                 },
                 "results": results,

@@ -8,7 +8,8 @@ import struct
 import time
 
 from . import cache
-from .diagnostic import Diagnostic, Location, Severity
+from .diagnostic import Diagnostic, Location
+from .rules import RULES
 
 COPY_SOURCE = r"""
 extern "C" __global__ void kopt_copy(const float4* __restrict__ src, float4* __restrict__ dst, long long n) {
@@ -130,9 +131,8 @@ def figures(work: dict, median_us: float, ceil: dict) -> dict:
 def implausible(fig: dict, median_us: float, who: str, shape: str) -> Diagnostic | None:
     floor = fig.get("fastest_byte_floor_us", fig.get("byte_floor_us"))
     if floor and median_us < IMPLAUSIBLE * floor:
-        return Diagnostic("timing.implausible", Severity.ERROR,
-                          f"{who} at {shape}: median {median_us:.2f} us is below {IMPLAUSIBLE:g} x the time needed to "
-                          f"move the task's bytes at the fastest measured bandwidth (copy or read-only: "
-                          f"{floor:.2f} us): the timing is rejected", [Location(who, 1, role="candidate")],
-                          hint="the kernel cannot have done the task's work; check what it skips")
+        return RULES["timing.implausible"].diag(
+            f"{who} at {shape}: median {median_us:.2f} us is below {IMPLAUSIBLE:g} x the time needed to move the "
+            f"task's bytes at the fastest measured bandwidth (copy or read-only: {floor:.2f} us): the timing is "
+            f"rejected", Location(who, 1, role="candidate"))
     return None

@@ -11,14 +11,25 @@ from pathlib import Path
 import numpy as np
 
 from .compare import compare_output, diagnose, mutated_inputs
-from .diagnostic import Diagnostic, Location, Severity
+from .diagnostic import Location
 from .dtypes import DType, dtype
 from .gpu import DeviceBuffer, GpuSession, PackedParams
-from .inputs import generate
 from . import reference
+from .inputs import generate
 from .params import check_launch, scalar_bytes
 from .plan import LaunchPlan, RunPlan
+from .rules import RULES
 from .task import Shape, Task
+
+
+@dataclass
+class Prepared:
+    """Device state for one shape: buffers, scratch, tensor maps, and functions with packed parameters."""
+
+    buffers: dict[str, DeviceBuffer]
+    scratch: dict[str, tuple[DeviceBuffer, DType, str]]
+    launches: list[tuple[object, LaunchPlan, PackedParams]] = field(default_factory=list)
+
 
 def _case_cache_bytes() -> int:
     """Host memory the case cache may hold: a quarter of the memory this process may use (RAM, or the container's
@@ -164,11 +175,10 @@ class CheckRunner:
                         n, first = mutated_inputs(inputs[a.name], host)
                         if n:
                             mutated.append({"arg": a.name, "changed": n, "first": first})
-                            diags.append(Diagnostic(
-                                "check.input-mutated", Severity.ERROR,
+                            diags.append(RULES["check.input-mutated"].diag(
                                 f"input {a.name} was modified by the kernel at {shape.label}: {n} elements changed "
                                 f"(first at {first}); inputs are read-only unless the task declares them inout",
-                                [Location(candidate, 1, role="candidate")], witness={"shape": shape.label, "index": first}))
+                                Location(candidate, 1, role="candidate"), witness={"shape": shape.label, "index": first}))
                 trials.append({"seed": seed, "reference_ms": round(ref_ms, 3),
                                "outputs": [r.to_dict() for r in reports], "mutated": mutated})
                 if diags:

@@ -15,13 +15,12 @@ from pathlib import Path
 
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import GpuUnavailableError, InputError
+from .rules import RULES
 
 TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
 PRINT_LIMIT = 100
-# rule family -> (tool that checks it dynamically, static rule prefixes)
-FAMILIES = {"bounds": ("memcheck", ("bounds.",)), "race": ("racecheck", ("race.", "sync.missing")),
-            "barrier": ("synccheck", ("barrier.",)), "init": ("initcheck", ())}
-_TOOL_FAMILY = {"memcheck": "bounds", "racecheck": "race", "synccheck": "barrier", "initcheck": "init"}
+# tool -> the rule family it checks dynamically (bounds, race, barrier, init): the family of its rules in kopt.rules
+_TOOL_FAMILY = {t: RULES[f"sanitize.{t}.error"].family for t in TOOLS}
 
 _PREFIX = re.compile(r"^={3,}\s?")
 _AT = re.compile(r"\bat (?P<where>.+?) in (?P<file>[^\s:]+?\.\w+):(?P<line>\d+)(?::(?P<fn>.+?))?(?:\s+\[(?P<n>\d+) hazards?\])?$")
@@ -41,19 +40,10 @@ _HEADERS = [
      "racecheck", lambda m: "hazard"),
     (re.compile(r"Barrier error detected\. Divergent thread\(s\) in (?P<scope>warp|block)"), "synccheck",
      lambda m: "divergent-barrier"),
-    (re.compile(r"Barrier error detected\. (?P<what>.+?)\.?$"), "synccheck",
-     lambda m: re.sub(r"[^a-z]+", "-", m["what"].lower()).strip("-")),
+    (re.compile(r"Barrier error detected\. (?P<what>.+?)\.?$"), "synccheck", lambda m: "barrier-error"),
 ]
 _SKIP = re.compile(r"^(COMPUTE-SANITIZER|ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY|Target application returned|"
                    r"Saved host backtrace|Host Frame|Device Frame|Current Value|Incoming Value|Program hit)")
-_HINTS = {
-    "invalid-read": "an index runs past the buffer: guard it with the size argument (if (i < n))",
-    "invalid-write": "an index runs past the buffer: guard it with the size argument (if (i < n))",
-    "misaligned": "a vector or wide access uses an address that is not a multiple of its size",
-    "uninitialized": "the kernel reads memory no one wrote: write outputs/scratch before reading them",
-    "hazard": "separate the conflicting shared-memory accesses with __syncthreads() (or __syncwarp() in a warp)",
-    "divergent-barrier": "every thread of the block must reach the same __syncthreads(): hoist it out of the branch",
-}
 
 
 @dataclass
@@ -61,7 +51,7 @@ class Report:
     """One sanitizer record, before grouping."""
 
     tool: str
-    rule: str
+    rule: str  # sanitize.<tool>.<kind>: a catalogued id (kopt.rules)
     severity: Severity
     header: str
     lines: list[str] = field(default_factory=list)
@@ -168,8 +158,7 @@ def _to_diagnostic(rep: Report, file_map) -> tuple[tuple, Diagnostic]:
     elif witness.get("address_note"):
         msg += f": address {witness['address']} {witness['address_note']}"
     key = (rep.rule, tuple(sorted((l.file, l.line) for l in uniq)) or (rep.header,))
-    slug = rep.rule.rsplit(".", 1)[-1]
-    return key, Diagnostic(rep.rule, rep.severity, msg, uniq, witness or None, _HINTS.get(slug))
+    return key, RULES[rep.rule].diag(msg, *uniq, severity=rep.severity, witness=witness or None)
 
 
 def diagnostics(text: str, tool: str | None = None, file_map=lambda f: f) -> list[Diagnostic]:
@@ -191,12 +180,9 @@ def diagnostics(text: str, tool: str | None = None, file_map=lambda f: f) -> lis
 
 # --- merge with the static analyzers -----------------------------------------------------------------------------
 def family(rule: str) -> str | None:
-    if rule.startswith("sanitize."):
-        return _TOOL_FAMILY.get(rule.split(".")[1])
-    for fam, (_, prefixes) in FAMILIES.items():
-        if any(rule.startswith(p) for p in prefixes):
-            return fam
-    return None
+    """The rule's family in the catalogue (None for an id it does not hold, e.g. from an old run store)."""
+    r = RULES.get(rule)
+    return r.family if r else None
 
 
 def _lines(d: Diagnostic) -> set[tuple[str, int]]:

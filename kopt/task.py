@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import expr
-from .diagnostic import Diagnostic, Location, Severity
+from .diagnostic import Location
 from .dtypes import DType, dtype
 from .errors import InputError
+from .rules import RULES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -87,8 +88,7 @@ class Task:
             line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 0)
             message = f"invalid TOML: {str(exc).split(' (at line')[0]}"
             raise InputError(f"{toml_path}:{line}:{col}: {message}" if m else f"{toml_path}: {message}",
-                             diagnostics=[Diagnostic("task.invalid", Severity.ERROR, message,
-                                                     [Location(str(toml_path), line, col)])])
+                             diagnostics=[RULES["task.invalid"].diag(message, Location(str(toml_path), line, col))])
         return _TaskParser(toml_path, text, data).parse()
 
     def arch_for_run(self) -> str | None:
@@ -170,8 +170,8 @@ class _TaskParser:
 
     def fail(self, message: str, *needles: str):
         line = self.line_of(*needles) if needles else 1
-        raise InputError(f"{self.path}:{line}: {message}", diagnostics=[
-            Diagnostic("task.invalid", Severity.ERROR, message, [Location(str(self.path), line)])])
+        raise InputError(f"{self.path}:{line}: {message}",
+                         diagnostics=[RULES["task.invalid"].diag(message, Location(str(self.path), line))])
 
     def parse(self) -> Task:
         d = self.data

@@ -6,7 +6,8 @@ import os
 import numpy as np
 
 from .compare import compare_output
-from .diagnostic import Diagnostic, Location, Severity
+from .diagnostic import Location
+from .rules import RULES
 from .runner import CheckRunner, Prepared
 from .task import Shape, Task
 
@@ -142,11 +143,10 @@ def _validate(task, shape, sets, expected, name, runner) -> list[dict]:
             runner.gpu.download(p.buffers[a.name], host)
             rep = compare_output(a.name, host, a.dtype, exp[a.name], task.tolerances(a))
             if not rep.ok:
-                diags.append(Diagnostic(
-                    "timing.output-invalid", Severity.ERROR,
+                diags.append(RULES["timing.output-invalid"].diag(
                     f"after timing, {a.name} at {shape.label} no longer matches the reference ({rep.unwritten} "
                     f"elements unwritten, {rep.mismatches} out of tolerance): the kernel's work in the timed runs "
                     f"differs from the checked run (cached results or state kept between calls); the timing is void",
-                    [Location(name, 1, role="candidate")]).to_dict())
+                    Location(name, 1, role="candidate")).to_dict())
                 return diags
     return diags

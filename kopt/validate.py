@@ -18,13 +18,14 @@ from pathlib import Path
 from .archs import limits
 from .candidate import Candidate
 from .compiler import compile_configs
-from .diagnostic import Diagnostic, Location, Severity
+from .diagnostic import Diagnostic, Location
 from .errors import InputError
 from .geometry import launch_geometry
 from .occupancy import occupancy
 from .params import LaunchSpecError, check_launch
 from .plan import resolve
 from .ptx import entry_params
+from .rules import RULES
 from .task import Task
 
 DEFAULT_ARCH = "sm_90"
@@ -100,7 +101,7 @@ def validate(task: str | Path | None, candidates=(), *, arch: str | None = None,
         try:
             t = Task.load(task)
         except InputError as exc:
-            result.diagnostics += exc.diagnostics or [Diagnostic("task.invalid", Severity.ERROR, exc.message)]
+            result.diagnostics += exc.diagnostics or [RULES["task.invalid"].diag(exc.message)]
         if t is not None:
             result.task = t.name
             result.reference = probe_reference(t, reference_timeout)
@@ -132,12 +133,12 @@ def probe_reference(task: Task, timeout: float) -> dict:
 
 
 def _reference_diagnostics(task: Task, probe: dict) -> list[Diagnostic]:
-    where = [Location(str(task.path / "task.toml"), _line_of(task.path / "task.toml", "reference"), role="reference")]
+    where = Location(str(task.path / "task.toml"), _line_of(task.path / "task.toml", "reference"), role="reference")
     out = []
     if not probe.get("ok"):
-        out.append(Diagnostic(probe["rule"], Severity.ERROR, probe["message"], where))
+        out.append(RULES[probe["rule"]].diag(probe["message"], where))
     for w in probe.get("warnings", []):
-        out.append(Diagnostic("reference.output", Severity.WARNING, f"reference {task.reference}: {w}", where))
+        out.append(RULES["reference.output"].diag(f"reference {task.reference}: {w}", where))
     return out
 
 
@@ -156,31 +157,29 @@ def validate_candidate(file: Path, task: Task | None, *, arch: str | None = None
     try:
         cand = Candidate.load(file)
     except InputError as exc:
-        check.diagnostics += exc.diagnostics or [Diagnostic("annotation.syntax", Severity.ERROR, exc.message,
-                                                            [Location(str(file), 1)])]
+        check.diagnostics += exc.diagnostics or [RULES["annotation.syntax"].diag(exc.message, Location(str(file), 1))]
         return check
     for todo in cand.todos:
-        check.diagnostics.append(Diagnostic("annotation.todo", Severity.ERROR, f"to be decided: {todo}",
-                                            [Location(cand.name, todo.line, todo.col + 1, role="annotation")]))
+        check.diagnostics.append(RULES["annotation.todo"].diag(
+            f"to be decided: {todo}", Location(cand.name, todo.line, todo.col + 1, role="annotation")))
     if task is not None and cand.task and cand.task != task.name:
-        check.diagnostics.append(Diagnostic("candidate.task-mismatch", Severity.ERROR,
-                                            f"{cand.name} declares task {cand.task!r} but is validated against "
-                                            f"{task.name!r}", [Location(cand.name, 1)]))
+        check.diagnostics.append(RULES["candidate.task-mismatch"].diag(
+            f"{cand.name} declares task {cand.task!r} but is validated against {task.name!r}", Location(cand.name, 1)))
     target = arch or cand.arch or (task.arch if task else None) or DEFAULT_ARCH
     try:
         configs = list(cand.configs())
     except InputError as exc:
-        check.diagnostics += exc.diagnostics or [Diagnostic("annotation.syntax", Severity.ERROR, exc.message)]
+        check.diagnostics += exc.diagnostics or [RULES["annotation.syntax"].diag(exc.message)]
         return check
     if not configs:
-        check.diagnostics.append(Diagnostic("annotation.no-config", Severity.ERROR, f"no configuration satisfies the "
-                                            f"restrictions ({'; '.join(cand.restrictions)})", [Location(cand.name, 1)]))
+        check.diagnostics.append(RULES["annotation.no-config"].diag(
+            f"no configuration satisfies the restrictions ({'; '.join(cand.restrictions)})", Location(cand.name, 1)))
     for cfg, art, error in compile_configs(cand, configs, arch=target):
         cc = ConfigCheck(cfg, target, art is not None)
         check.configs.append(cc)
         if error is not None:
             cc.diagnostics += [_with_config(d, cfg) for d in error.diagnostics or
-                               [Diagnostic("compile.error", Severity.ERROR, error.message)] if d.is_error]
+                               [RULES["compile.error"].diag(error.message)] if d.is_error]
             continue
         for shape in (task.shapes if task is not None else [None]):
             cc.shapes.append(_check_shape(cand, task, shape, cfg, art, cc.diagnostics))
@@ -199,29 +198,28 @@ def _check_shape(cand: Candidate, task: Task | None, shape, cfg: dict, art, diag
         plan = resolve(task, cand, shape, cfg, {n: k.lowered for n, k in art.kernels.items()}, art.arch)
     except InputError as exc:
         diagnostics += [_with_config(d, cfg, label) for d in exc.diagnostics or
-                        [Diagnostic("launch.invalid", Severity.ERROR, exc.message, [Location(cand.name, 1)])]]
+                        [RULES["launch.invalid"].diag(exc.message, Location(cand.name, 1))]]
         return report
     params = entry_params(art.ptx or "")
     lim = limits(art.arch)
     for lp in plan.launches:
-        where = [Location(cand.name, lp.line, role="launch")]
+        where = Location(cand.name, lp.line, role="launch")
         res = art.kernels[lp.kernel].resources
         if lp.lowered in params:
             try:
                 check_launch(lp, params[lp.lowered], cand.name)
             except LaunchSpecError as exc:
-                diagnostics.append(_with_config(Diagnostic("launch.mismatch", Severity.ERROR, str(exc), where), cfg))
+                diagnostics.append(_with_config(RULES["launch.mismatch"].diag(str(exc), where), cfg))
         if res.static_smem + lp.smem > lim.smem_per_block_optin:
-            diagnostics.append(_with_config(Diagnostic(
-                "launch.smem-too-large", Severity.ERROR,
+            diagnostics.append(_with_config(RULES["launch.smem-too-large"].diag(
                 f"launch {lp.kernel}: {res.static_smem} B static + {lp.smem} B dynamic shared memory; {art.arch} "
                 f"allows {lim.smem_per_block_optin} per block", where), cfg, label))
             continue
         occ = occupancy(lim, block_size=lp.block[0] * lp.block[1] * lp.block[2], registers=res.registers,
                         static_smem=res.static_smem, dynamic_smem=lp.smem)
         if occ.blocks_per_sm == 0:
-            diagnostics.append(_with_config(Diagnostic("launch.resources", Severity.ERROR,
-                                                       f"launch {lp.kernel} {occ.limiter}", where), cfg, label))
+            diagnostics.append(_with_config(RULES["launch.resources"].diag(f"launch {lp.kernel} {occ.limiter}", where),
+                                            cfg, label))
     return report
 
 

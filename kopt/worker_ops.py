@@ -65,7 +65,8 @@ def op_bench(message, phase):
         from .gpu import RECOVERABLE, STICKY
 
         name = text.rsplit(": ", 1)[-1]
-        rule = STICKY.get(name) or RECOVERABLE.get(name) or "timing.harness-error"
+        rule = STICKY.get(name) or RECOVERABLE.get(name) or (
+            "runtime.cuda-error" if name.startswith("CUDA_ERROR_") else "timing.harness-error")
         return {"event": "error", "rule": rule, "message": text, "fatal": name in STICKY or "execution" in text}
 
 

@@ -90,3 +90,22 @@ def test_function_level_import_cycle_is_found(tmp_path):
     graph = import_graph(pkg, "pkg", extensions=("pkg.ext",))
     assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.sub.c"]]
     assert cycles(import_graph(pkg, "pkg")) == [["pkg", "pkg.d"], ["pkg.a", "pkg.b", "pkg.sub.c"]]
+
+
+def test_every_module_imports_without_a_gpu():
+    """GPU-side modules are exercised only on a GPU; importing them here catches a broken name early."""
+    import importlib
+    import pkgutil
+
+    import analyzers
+    import kopt
+
+    broken = []
+    for pkg in (kopt, analyzers):
+        for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+            if not m.name.endswith("__main__"):
+                try:
+                    importlib.import_module(m.name)
+                except Exception as exc:  # reported, not raised: list every broken module at once
+                    broken.append(f"{m.name}: {exc!r}")
+    assert not broken, "\n".join(broken)

@@ -25,7 +25,10 @@ def test_sarif_structure():
     log = to_sarif([D], tool_version="0.1.0")
     assert log["version"] == "2.1.0"
     run = log["runs"][0]
-    assert run["tool"]["driver"]["rules"] == [{"id": "race.shared"}]
+    (rule,) = run["tool"]["driver"]["rules"]  # described from the catalogue (kopt.rules)
+    assert rule["id"] == "race.shared" and rule["defaultConfiguration"] == {"level": "error"}
+    assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"] and "Hint:" in rule["help"]["text"]
+    assert [r["ruleIndex"] for r in run["results"]] == [0]
     res = run["results"][0]
     assert res["ruleId"] == "race.shared" and res["level"] == "error"
     region = res["locations"][0]["physicalLocation"]["region"]

@@ -3,7 +3,6 @@ from pathlib import Path
 
 import pytest
 
-from kopt import expr
 from kopt.errors import InputError
 from kopt.task import Task
 

@@ -146,7 +146,7 @@ def test_the_cli_exit_codes_and_json(tmp_path):
         assert p.returncode == 2 and "Traceback" not in p.stderr, (args, p.stderr)
     p = run(good, "--json")  # a candidate alone: no task, so no shapes
     assert p.returncode == 0 and json.loads(p.stdout)["candidates"][0]["configs"][0]["shapes"][0]["launches"][0][
-        "grid"] is None
+        "grid"] == [None, 1, 1]
 
 
 def test_every_bench_task_validates():

@@ -13,7 +13,8 @@ Program order is followed once; loops that issue or wait on cp.async are unrolle
 from __future__ import annotations
 
 
-from kopt.diagnostic import Diagnostic, Location, Severity
+from kopt.diagnostic import Diagnostic, Location
+from kopt.rules import RULES
 
 from .. import sym
 from ..model import Access, AsyncOp
@@ -100,13 +101,10 @@ def _proxy_fence(ctx: Ctx) -> list[Diagnostic]:
             st = rel[-1]
             seen.add(x.loc)
             what = "TMA store" if x.kind == "tma_store" else "wgmma"
-            out.append(Diagnostic(
-                "async.proxy-fence", Severity.ERROR,
+            out.append(RULES["async.proxy-fence"].diag(
                 f"shared memory written with ordinary stores (`{ctx.snippet(st)}`) is read by a {what} through the "
                 f"async proxy with no fence.proxy.async in between: it may read stale data",
-                [_loc(x, "read"), _loc(st, "write")], {"store": ctx.snippet(st), "consumer": x.text[:60]},
-                "after the stores (and the __syncthreads() that publishes them) issue "
-                "`fence.proxy.async.shared::cta` (cuda::ptx::fence_proxy_async) before the TMA store / wgmma"))
+                _loc(x, "read"), _loc(st, "write"), witness={"store": ctx.snippet(st), "consumer": x.text[:60]}))
     return out
 
 
@@ -164,13 +162,10 @@ def _cp_async(ctx: Ctx) -> list[Diagnostic]:
         for p in pend:
             if _overlap(ctx, p, x, shift):
                 seen.add(x.loc)
-                out.append(Diagnostic(
-                    "async.cp-async-wait", Severity.ERROR,
+                out.append(RULES["async.cp-async-wait"].diag(
                     f"`{ctx.snippet(x)}` reads shared memory that the cp.async `{p.op.text[:50]}` may still be "
                     f"filling: no cp.async.wait_group / __pipeline_wait_prior covering its group comes first",
-                    [_loc(x, "read"), _loc(p.op, "write")], {"copy": p.op.text[:60], "read": ctx.snippet(x)},
-                    "commit the copy's group and wait for it (cp.async.wait_group N keeps only the N most recent "
-                    "groups in flight), then __syncthreads() before other threads read the data"))
+                    _loc(x, "read"), _loc(p.op, "write"), witness={"copy": p.op.text[:60], "read": ctx.snippet(x)}))
                 break
     return out
 
@@ -221,8 +216,5 @@ def _mbarrier(ctx: Ctx) -> list[Diagnostic]:
                 problem = (f"waits for parity {o.n.val} of mbarrier `{name}`, but only phase 0 is ever completed "
                            f"before it: the wait never returns")
         if problem:
-            out.append(Diagnostic("async.mbarrier-phase", Severity.ERROR, problem, [_loc(o, "barrier")],
-                                  {"wait": o.text[:60]},
-                                  "initialize the mbarrier once (one thread, then fence/barrier), arm each phase "
-                                  "with arrive.expect_tx before the TMA, and flip the wait parity every phase"))
+            out.append(RULES["async.mbarrier-phase"].diag(problem, _loc(o, "barrier"), witness={"wait": o.text[:60]}))
     return out

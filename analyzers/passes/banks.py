@@ -6,7 +6,8 @@ word is a broadcast). The degree is the largest number of distinct words in one 
 first block and sampled loop iterations."""
 from __future__ import annotations
 
-from kopt.diagnostic import Diagnostic, Severity
+from kopt.diagnostic import Diagnostic
+from kopt.rules import RULES
 
 from .context import Ctx
 from .lanes import base_env, block_shapes, warp_addresses
@@ -93,10 +94,10 @@ def run(ctx: Ctx) -> list[Diagnostic]:
             hint = ("pad the inner dimension (e.g. +1 element per row) so rows start in different banks, or "
                     "XOR-swizzle the column index with the row")
         else:
-            hint = "re-map indices so that the 32 lanes of a warp touch 32 different banks (padding or swizzling)"
-        diag = Diagnostic("bank-conflict", Severity.WARNING,
-                          f"{deg}-way shared-memory bank conflict on {kind} `{ctx.snippet(a)}` ({pattern})",
-                          [ctx.loc(a, "write" if a.write else "read")], wit, hint)
+            hint = None  # the rule's: re-map indices so that the 32 lanes touch 32 different banks
+        diag = RULES["bank-conflict"].diag(
+            f"{deg}-way shared-memory bank conflict on {kind} `{ctx.snippet(a)}` ({pattern})",
+            ctx.loc(a, "write" if a.write else "read"), witness=wit, hint=hint)
         by_loc[a.loc] = (deg, diag)
     out = [v[1] for v in by_loc.values()]
     return out

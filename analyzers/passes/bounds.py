@@ -4,6 +4,7 @@ from __future__ import annotations
 import z3
 
 from kopt.diagnostic import Diagnostic, Severity
+from kopt.rules import RULES
 
 from .. import sym
 from ..solver import model_int, needs_bv
@@ -55,10 +56,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         cond = (f" for some launch configurations (e.g. blockDim {wit['assumed_block']})" if depends_on_launch
                 else "")
         kind = "write" if a.write else "read"
-        out.append(Diagnostic(
-            "bounds.shared", sev,
+        out.append(RULES["bounds.shared"].diag(
             f"out-of-bounds shared-memory {kind}: `{ctx.snippet(a)}` can index element {idx} of `{a.base}` "
-            f"({n_elems} elements){cond}", [ctx.loc(a, kind)], wit,
-            "size the array from the block size (or guard the index), and declare the launch with "
-            "`// kopt: launch` or __launch_bounds__ so the analyzer knows the block size"))
+            f"({n_elems} elements){cond}", ctx.loc(a, kind), severity=sev, witness=wit))
     return out

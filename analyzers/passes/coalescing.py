@@ -1,7 +1,8 @@
 """``coalescing``: a warp's global access touches more 32-byte sectors than the bytes it needs."""
 from __future__ import annotations
 
-from kopt.diagnostic import Diagnostic, Severity
+from kopt.diagnostic import Diagnostic
+from kopt.rules import RULES
 
 from .context import Ctx
 from .lanes import PARAM_VALUE, base_env, block_shapes, warp_addresses
@@ -54,13 +55,10 @@ def run(ctx: Ctx) -> list[Diagnostic]:
             wit["assumed_parameters"] = {p: PARAM_VALUE for p in params}
         stride = (addrs[1][1] - addrs[0][1]) if len(addrs) > 1 else 0
         kind = "store" if a.write else "load"
-        out[a.loc] = Diagnostic(
-            "coalescing", Severity.WARNING,
+        out[a.loc] = RULES["coalescing"].diag(
             f"uncoalesced global {kind} `{ctx.snippet(a)}`: a warp touches {got} 32-byte sectors where {ideal} "
             f"would hold its data ({got / ideal:.1f}x the traffic; consecutive lanes {stride} bytes apart)",
-            [ctx.loc(a, "write" if a.write else "read")], wit,
-            "make threadIdx.x index the contiguous (fastest-varying) dimension, or stage the tile through shared "
-            "memory and transpose there")
+            ctx.loc(a, "write" if a.write else "read"), witness=wit)
     return list(out.values())
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import z3
 
-from kopt.diagnostic import Diagnostic, Location, Severity
+from kopt.diagnostic import Diagnostic, Location
+from kopt.rules import RULES
 
 from .. import sym
 from .context import Ctx
@@ -32,11 +33,8 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         wit["launch"] = ctx.launch.describe(ctx.km.dims_used)
         name = bar.text or "__syncthreads()"
         l = bar.loc
-        out.append(Diagnostic(
-            "barrier.divergent", Severity.ERROR,
+        out.append(RULES["barrier.divergent"].diag(
             f"`{name}` is reached by some threads of a block but not others (thread-dependent condition, loop "
             f"trip count or early return): the block can hang or synchronize the wrong threads",
-            [Location(l.file, l.line, l.col, l.end_line, l.end_col, "barrier")], wit,
-            "move the barrier out of the thread-dependent branch: let every thread reach it and guard only the "
-            "work (e.g. `if (i < n) s[t] = x[i]; __syncthreads();` instead of returning early)"))
+            Location(l.file, l.line, l.col, l.end_line, l.end_col, "barrier"), witness=wit))
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import z3
 
 from kopt.diagnostic import Diagnostic, Severity
+from kopt.rules import RULES
 
 from .. import sym
 from ..model import Access
@@ -220,40 +221,30 @@ def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv):
     if space == "global":
         if opaque:
             return None
-        return Diagnostic("race.global", Severity.ERROR,
-                          f"data race on global memory: {wdesc} {what} can touch the same address from two threads "
-                          f"with no ordering between them", locs, wit,
-                          "use atomics for read-modify-write on shared outputs, give each thread its own element, or "
-                          "let one thread per block write the result")
+        return RULES["race.global"].diag(
+            f"data race on global memory: {wdesc} {what} can touch the same address from two threads with no "
+            f"ordering between them", *locs, witness=wit)
     if opaque:
         reasons = ", ".join(dict.fromkeys(sym.opaque_reasons(a.offset) + sym.opaque_reasons(b.offset)))
         wit["reason"] = f"index not fully analyzable: {reasons}"
-        return Diagnostic("race.shared.possible", Severity.WARNING,
-                          f"possible shared-memory race: {wdesc} {what} may touch the same element from two threads "
-                          f"without a barrier (index not fully analyzable: {reasons})", locs, wit,
-                          "separate the accesses with __syncthreads(), or make the index computable from thread "
-                          "ids, loop counters and parameters")
+        return RULES["race.shared.possible"].diag(
+            f"possible shared-memory race: {wdesc} {what} may touch the same element from two threads without a "
+            f"barrier (index not fully analyzable: {reasons})", *locs, witness=wit)
     # data passed between lanes (write then read): does it need the two threads to share a warp?
     m2 = ctx.solve_in(space, *cons, w1 != w2, bv=bv) if not other.write else m
     if m2 is None:
-        return Diagnostic("warp.implicit-sync", Severity.WARNING,
-                          f"warp-synchronous code: {wdesc} {what} exchange data between lanes of one warp through "
-                          f"shared memory with no __syncwarp(); since Volta lanes are not guaranteed to run in "
-                          f"lockstep", locs, wit,
-                          "insert __syncwarp() between the write and the read (read into a register, __syncwarp(), "
-                          "then write), or use warp shuffles (__shfl_down_sync)")
+        return RULES["warp.implicit-sync"].diag(
+            f"warp-synchronous code: {wdesc} {what} exchange data between lanes of one warp through shared memory "
+            f"with no __syncwarp(); since Volta lanes are not guaranteed to run in lockstep", *locs, witness=wit)
     reads = (not other.write) or other.atomic
     if reads and not writer.atomic and writer.loc != other.loc and _raw_only(ctx, cons, writer, other, ew, eo, space, bv):
-        return Diagnostic("sync.missing", Severity.ERROR,
-                          f"missing barrier: shared memory written by `{ctx.snippet(writer)}` is read by another "
-                          f"thread at `{ctx.snippet(other)}` with no __syncthreads() in between", locs, wit,
-                          "insert __syncthreads() after the writes and before the reads")
+        return RULES["sync.missing"].diag(
+            f"missing barrier: shared memory written by `{ctx.snippet(writer)}` is read by another thread at "
+            f"`{ctx.snippet(other)}` with no __syncthreads() in between", *locs, witness=wit)
     kind = "write-write" if other.write else "read-write"
-    return Diagnostic("race.shared", Severity.ERROR,
-                      f"data race on shared memory ({kind}): {wdesc} {what} can touch the same element from two "
-                      f"threads in the same barrier interval", locs, wit,
-                      "separate the conflicting accesses with __syncthreads() (e.g. read into a register, barrier, "
-                      "then write), or give each thread distinct elements")
+    return RULES["race.shared"].diag(
+        f"data race on shared memory ({kind}): {wdesc} {what} can touch the same element from two threads in the "
+        f"same barrier interval", *locs, witness=wit)
 
 
 def _before(x: Access, ex: Enc, y: Access, ey: Enc):

@@ -37,7 +37,7 @@ class LaunchConfig:
 
     def to_dict(self) -> dict:
         """The launch as kopt's geometry reports it: None for what is unknown."""
-        def dims(t):
+        def dims(t):  # as kopt.geometry writes them
             return None if t is None or all(v is None for v in t) else list(t)
         return {"kernel": self.kernel, "grid": dims(self.grid), "block": dims(self.block), "smem": self.smem,
                 "cluster": dims(self.cluster), "source": self.source}

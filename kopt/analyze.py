@@ -41,7 +41,7 @@ def analyze(source: str | Path | Candidate, *, config: dict | None = None, block
     launches = None
     if cand is not None:
         cfg = {**cand.config_for(user), **(config or {})}
-        user = {**cand.defines, **user, **cfg}
+        user = cand.compile_defines(cfg, user)
         launches = launch_geometry(cand, cfg, defines=defines)
     res = _analyze(target, launches=launches, block=_dims(block), grid=_dims(grid), defines=user, kernels=kernels,
                    path=path, frontend=frontend)

@@ -29,6 +29,8 @@ from .dtypes import DType, dtype
 from .errors import InputError
 from .source import read_source
 
+_ANNOTATION_LINE = re.compile(r"^\s*//\s*kopt:")
+_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"', re.M)
 SWIZZLES = ("none", "32B", "64B", "128B")
 L2PROMO = ("none", "64B", "128B", "256B")
 WORDS = ("task", "arch", "tune", "define", "restrict", "scratch", "tensormap", "launch", "TODO")
@@ -139,10 +141,17 @@ class Candidate:
                 config[t.name] = 1 if value is None else expr.evaluate(value, {}) if isinstance(value, str) else value
         return config
 
-    def defines_for(self, overrides: dict | None = None) -> dict:
-        """What the compiler receives as ``-D``: the fixed defines and the configuration ``config_for(overrides)``,
-        under the user's other ``-D`` values."""
-        return {**self.defines, **(overrides or {}), **self.config_for(overrides)}
+    def compile_defines(self, config: dict, overrides: dict | None = None) -> dict:
+        """What the compiler receives as ``-D``: the fixed defines, the user's other ``-D`` values, and the tunables
+        the device code mentions. A tunable only launch expressions use (a grid size) cannot change the cubin, so
+        configurations that differ only in it share one compile; a source with a quoted ``#include`` gets every
+        tunable (its header may read one)."""
+        code = "\n".join(line for line in self.source.splitlines() if not _ANNOTATION_LINE.match(line))
+        every = bool(_QUOTED_INCLUDE.search(code))
+        tunables = {t.name for t in self.tunables}
+        user = {k: v for k, v in (overrides or {}).items() if k not in tunables}
+        used = {k: v for k, v in config.items() if every or re.search(rf"\b{re.escape(k)}\b", code)}
+        return {**self.defines, **user, **used}
 
     def kernel_expr(self, launch: LaunchDecl, config: dict) -> str:
         out = str(launch.kernel)

@@ -218,7 +218,7 @@ def compile_candidate(cand, config: Mapping | None = None, *, arch: str | None =
     its defines and the tunables as ``-D`` values, for ``arch`` or the target it declares."""
     cfg = cand.check_config(dict(config or {}))
     return compile(cand.path if cand.path else cand.source, cand.kernels(cfg), arch=arch or cand.arch,
-                   defines={**cand.defines, **cfg}, **kwargs)
+                   defines=cand.compile_defines(cfg), **kwargs)
 
 
 def compile_configs(cand, configs, *, arch: str | None = None) -> list[tuple[dict, Artifact | None,

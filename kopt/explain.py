@@ -41,7 +41,7 @@ def compile_file(file: Path, *, arch=None, defines=None, kernels=None,
         return kopt_compile(Path(file), kernels, arch=arch, defines=user, **kwargs), []
     config = cand.config_for(user)
     art = kopt_compile(Path(file), kernels or cand.kernels(config), arch=arch or cand.arch,
-                       defines=cand.defines_for(user), **kwargs)
+                       defines=cand.compile_defines(config, user), **kwargs)
     return art, launch_geometry(cand, config, arch=art.arch, defines=user)
 
 

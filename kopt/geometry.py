@@ -56,7 +56,7 @@ class LaunchGeometry:
 
 
 def _list(dims):
-    return list(dims) if dims is not None else None
+    return None if dims is None or all(v is None for v in dims) else list(dims)
 
 
 def environment(cand: Candidate, config: Mapping | None = None, shape: Mapping[str, int] | None = None,

@@ -8,31 +8,10 @@ import numpy as np
 
 from .dtypes import DType
 from .errors import GpuUnavailableError
+from .rules import CUDA_RECOVERABLE, CUDA_STICKY
 
-# Errors after which the context is unusable: the worker must exit so the next evaluation starts fresh.
-STICKY = {
-    "CUDA_ERROR_ILLEGAL_ADDRESS": "runtime.illegal-address",
-    "CUDA_ERROR_INVALID_ADDRESS_SPACE": "runtime.illegal-address",
-    "CUDA_ERROR_MISALIGNED_ADDRESS": "runtime.misaligned-address",
-    "CUDA_ERROR_ILLEGAL_INSTRUCTION": "runtime.illegal-instruction",
-    "CUDA_ERROR_HARDWARE_STACK_ERROR": "runtime.stack-overflow",
-    "CUDA_ERROR_INVALID_PC": "runtime.fault",
-    "CUDA_ERROR_LAUNCH_FAILED": "runtime.fault",
-    "CUDA_ERROR_ASSERT": "runtime.device-assert",
-    "CUDA_ERROR_LAUNCH_TIMEOUT": "runtime.timeout",
-    "CUDA_ERROR_TENSOR_MEMORY_LEAK": "runtime.fault",
-}
-RECOVERABLE = {
-    "CUDA_ERROR_OUT_OF_MEMORY": "runtime.out-of-memory",
-    "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES": "runtime.launch-out-of-resources",
-    "CUDA_ERROR_INVALID_VALUE": "runtime.launch-invalid",
-    "CUDA_ERROR_INVALID_IMAGE": "runtime.module-load",
-    "CUDA_ERROR_NO_BINARY_FOR_GPU": "runtime.module-load",
-    "CUDA_ERROR_UNSUPPORTED_PTX_VERSION": "runtime.module-load",
-    "CUDA_ERROR_NOT_FOUND": "runtime.kernel-not-found",
-    "CUDA_ERROR_INVALID_CLUSTER_SIZE": "runtime.launch-invalid",
-    "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE": "runtime.launch-invalid",
-}
+# After a sticky error the context is unusable: the worker must exit so the next evaluation starts fresh.
+STICKY, RECOVERABLE = CUDA_STICKY, CUDA_RECOVERABLE
 
 
 class CudaError(Exception):

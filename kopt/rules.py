@@ -7,7 +7,7 @@ has.
 
 Some ids are chosen at run time; each choice lands on a catalogued id:
 
-- CUDA driver errors (``kopt.gpu.STICKY`` / ``RECOVERABLE``) map to ``runtime.*`` ids; any other ``CUDA_ERROR_*`` is
+- CUDA driver errors (``CUDA_STICKY`` / ``CUDA_RECOVERABLE`` below) map to ``runtime.*`` ids; any other ``CUDA_ERROR_*`` is
   ``runtime.cuda-error`` with the error's name in the message.
 - compute-sanitizer records become ``sanitize.<tool>.<kind>`` (``kopt.sanitize``); a record of a known tool that
   matches no known header is ``sanitize.<tool>.error``.
@@ -513,6 +513,32 @@ RULES: dict[str, Rule] = _Catalogue((r.id, r) for r in _ALL)
 assert len(RULES) == len(_ALL), "duplicate rule id"
 
 
+# CUDA driver errors that leave the context unusable (the worker exits) and those it survives, by rule
+CUDA_STICKY = {
+    "CUDA_ERROR_ILLEGAL_ADDRESS": "runtime.illegal-address",
+    "CUDA_ERROR_INVALID_ADDRESS_SPACE": "runtime.illegal-address",
+    "CUDA_ERROR_MISALIGNED_ADDRESS": "runtime.misaligned-address",
+    "CUDA_ERROR_ILLEGAL_INSTRUCTION": "runtime.illegal-instruction",
+    "CUDA_ERROR_HARDWARE_STACK_ERROR": "runtime.stack-overflow",
+    "CUDA_ERROR_INVALID_PC": "runtime.fault",
+    "CUDA_ERROR_LAUNCH_FAILED": "runtime.fault",
+    "CUDA_ERROR_ASSERT": "runtime.device-assert",
+    "CUDA_ERROR_LAUNCH_TIMEOUT": "runtime.timeout",
+    "CUDA_ERROR_TENSOR_MEMORY_LEAK": "runtime.fault",
+}
+CUDA_RECOVERABLE = {
+    "CUDA_ERROR_OUT_OF_MEMORY": "runtime.out-of-memory",
+    "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES": "runtime.launch-out-of-resources",
+    "CUDA_ERROR_INVALID_VALUE": "runtime.launch-invalid",
+    "CUDA_ERROR_INVALID_IMAGE": "runtime.module-load",
+    "CUDA_ERROR_NO_BINARY_FOR_GPU": "runtime.module-load",
+    "CUDA_ERROR_UNSUPPORTED_PTX_VERSION": "runtime.module-load",
+    "CUDA_ERROR_NOT_FOUND": "runtime.kernel-not-found",
+    "CUDA_ERROR_INVALID_CLUSTER_SIZE": "runtime.launch-invalid",
+    "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE": "runtime.launch-invalid",
+}
+
+
 def lookup(rule_id: str) -> Rule:
     """The catalogued Rule for ``rule_id``; a KeyError that names the id when it is not catalogued."""
     return RULES[rule_id]
@@ -521,8 +547,6 @@ def lookup(rule_id: str) -> Rule:
 # --- docs/rules.md -------------------------------------------------------------------------------------------------
 def markdown() -> str:
     """The text of docs/rules.md."""
-    from .gpu import RECOVERABLE, STICKY
-
     out = ["# Diagnostic rules", "",
            "<!-- generated from kopt/rules.py by `kopt rules --markdown > docs/rules.md`; do not edit -->", "",
            "Every finding kopt reports (compiler errors, static-analysis hazards, runtime faults, correctness "
@@ -542,8 +566,8 @@ def markdown() -> str:
             "kernel is treated as sticky. Any other `CUDA_ERROR_*` is `runtime.cuda-error`, with the error's name in "
             "the message.", "",
             "| CUDA error | rule | sticky |", "| --- | --- | --- |"]
-    out += [f"| `{name}` | `{rid}` | yes |" for name, rid in STICKY.items()]
-    out += [f"| `{name}` | `{rid}` | no |" for name, rid in RECOVERABLE.items()]
+    out += [f"| `{name}` | `{rid}` | yes |" for name, rid in CUDA_STICKY.items()]
+    out += [f"| `{name}` | `{rid}` | no |" for name, rid in CUDA_RECOVERABLE.items()]
     return "\n".join(out) + "\n"
 
 

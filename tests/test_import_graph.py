@@ -49,18 +49,20 @@ def import_graph(pkg_dir: Path, pkg_name: str, extensions: tuple[str, ...] = ())
     return graph
 
 
+def closure(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module ``start`` reaches through its imports."""
+    seen, todo = set(), [start]
+    while todo:
+        for m in graph.get(todo.pop(), ()):
+            if m not in seen:
+                seen.add(m)
+                todo.append(m)
+    return seen
+
+
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected components with more than one module, or a module importing itself."""
-    def reach(start):
-        seen, todo = set(), [start]
-        while todo:
-            for m in graph.get(todo.pop(), ()):
-                if m not in seen:
-                    seen.add(m)
-                    todo.append(m)
-        return seen
-
-    reachable = {m: reach(m) for m in graph}
+    reachable = {m: closure(graph, m) for m in graph}
     out = []
     for m in sorted(graph):
         if m in reachable[m] and not any(m in c for c in out):
@@ -76,6 +78,30 @@ def test_analyzers_have_no_import_cycles():
     assert "analyzers.driver" in graph["analyzers"]
     found = cycles(graph)
     assert not found, "import cycles among analyzers modules: " + "; ".join(", ".join(c) for c in found)
+
+
+VOCABULARY = {"kopt.diagnostic", "kopt.rules", "kopt.expr", "kopt.annotations", "kopt.source", "kopt.candidate",
+              "kopt.errors", "kopt.archs", "kopt.dtypes"}
+
+
+def test_the_nouns_import_neither_the_compiler_nor_the_runner():
+    """The grammar, the expression language and the candidate are leaves the analyzers may import."""
+    graph = import_graph(ROOT / "kopt", "kopt", extensions=("kopt._harness",))
+    for noun in ("kopt.expr", "kopt.annotations", "kopt.candidate", "kopt.source", "kopt.rules"):
+        reached = closure(graph, noun)
+        assert reached <= VOCABULARY, f"{noun} reaches {sorted(reached - VOCABULARY)}"
+    assert closure(graph, "kopt.geometry") <= VOCABULARY
+
+
+def test_the_analyzers_import_only_kopts_vocabulary():
+    used = set()
+    for path in (ROOT / "analyzers").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").startswith("kopt"):
+                used.add(node.module)
+            elif isinstance(node, ast.Import):
+                used |= {a.name for a in node.names if a.name.startswith("kopt")}
+    assert used and used <= VOCABULARY, sorted(used - VOCABULARY)
 
 
 def test_function_level_import_cycle_is_found(tmp_path):

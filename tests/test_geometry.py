@@ -54,6 +54,7 @@ def no_passes(monkeypatch):
     monkeypatch.setattr(analyzers.driver, "PASSES", [])
 
 
+@pytest.mark.timeout(1200)  # a hang guard: the CuTe GEMMs compile for up to a minute per configuration on 2 cores
 @pytest.mark.parametrize("path", CANDIDATES, ids=[f"{p.parent.name}/{p.stem}" for p in CANDIDATES])
 def test_every_consumer_reports_the_geometry(path, no_passes):
     cand = Candidate.load(path)

@@ -6,10 +6,13 @@ from .compiler import compile
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import CompileError, GpuUnavailableError, InputError, KoptError, ToolchainError
 from . import kb
+from .measurement import Evaluation, Measurement
 from .occupancy import Occupancy, occupancy
+from .optimizer import OptimizeResult, optimize
 from .runstore import RunStore
 from .task import Task
 from .verdict import Verdict
+
 
 __version__ = "0.1.0"
 
@@ -17,5 +20,5 @@ __all__ = [
     "analyze", "AnalysisResult",
     "Artifact", "KernelInfo", "compile", "Diagnostic", "Location", "Severity", "KoptError", "InputError",
     "CompileError", "ToolchainError", "GpuUnavailableError", "Occupancy", "occupancy", "Task", "Candidate", "Verdict",
-    "RunStore",
+    "RunStore", "Evaluation", "Measurement", "optimize", "OptimizeResult",
 ]

@@ -14,8 +14,9 @@ import typing
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .errors import InputError
-from .runstore import RunStore, source_hash
+from .errors import InputError, KoptError
+from .measurement import Evaluation
+from .runstore import RunStore, evaluation, source_hash
 from .tools import Toolbox
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
@@ -76,12 +77,12 @@ def tool_specs(box: Toolbox) -> list[dict]:
 class Agent:
     def __init__(self, client, box: Toolbox, store: RunStore, run: int, *, model: str = DEFAULT_MODEL,
                  budget: Budget | None = None, stop: StopRules | None = None, max_tokens: int = 8000,
-                 evaluate: Callable[..., dict] | None = None):
+                 evaluate: Callable[..., Evaluation] | None = None):
         self.client, self.box, self.store, self.run = client, box, store, run
         self.model, self.max_tokens = model, max_tokens
         self.budget, self.stop = budget or Budget(), stop or StopRules()
         self.specs = tool_specs(box)
-        self._evaluate = evaluate or box.evaluate  # tests pass a clearly marked double on machines without a GPU
+        self._evaluate = evaluate or box.evaluation  # tests pass a clearly marked double on machines without a GPU
         self.progress = self._restore()
 
     # --- state ------------------------------------------------------------------------------------------------------
@@ -97,7 +98,7 @@ class Agent:
         for e in self.store.evaluations(self.run):
             p.evaluations += 1
             if e["status"] == "ok" and e["speedup"] and (p.best_speedup is None or e["speedup"] > p.best_speedup):
-                p.best_speedup, p.best_path = e["speedup"], e["measurement"].get("path")
+                p.best_speedup, p.best_path = e["speedup"], e["path"]
         return p
 
     def exhausted(self) -> str:
@@ -126,7 +127,8 @@ class Agent:
             return {"ok": False, "error": f"bad arguments for {name}: {exc}"}
 
     def _evaluate_once(self, task: str, path: str, **kw) -> dict:
-        """Evaluate a candidate unless this run already has its result (same source): no work is repeated."""
+        """Evaluate a candidate unless this run already has its result (same source): no work is repeated. The
+        Evaluation is stored; the model reads its brief view."""
         read = self.box.read_candidate(path)
         if not read["ok"]:
             return read
@@ -134,25 +136,21 @@ class Agent:
         digest = source_hash(source)
         for e in self.store.evaluations(self.run):
             if e["hash"] == digest:
-                return {**e["measurement"]["result"], "cached": True}
+                return {"ok": True, **evaluation(e).brief(), "cached": True}
         started = time.time()
-        result = self._evaluate(task=task, path=path, **kw)
-        cand = self.store.add_candidate(self.run, source, config={}, proposer="agent")
-        speedups = [s["speedup"] for s in result.get("shapes", []) if s.get("speedup")]
-        speedup = min(speedups) if speedups else None  # the worst shape is the honest figure
-        times = [s["candidate_us"] for s in result.get("shapes", []) if s.get("candidate_us")]
-        ok = bool(result.get("ok") and result.get("correct") and speedup)
-        self.store.record_evaluation(cand, status="ok" if ok else "failed", time_us=sum(times) if times else None,
-                                     speedup=speedup, verdict={"status": result.get("status")},
-                                     measurement={"path": path, "result": result}, resources={},
-                                     diagnostics=result.get("diagnostics", []), started=started, finished=time.time())
+        try:
+            result = self._evaluate(task=task, path=path, **kw)
+        except KoptError as exc:
+            return {"ok": False, "error": exc.message}
+        cand = self.store.add_candidate(self.run, source, config={}, proposer="agent", path=path)
+        self.store.record(cand, result, started=started, finished=time.time())
         p = self.progress
         p.evaluations += 1
-        if ok and (p.best_speedup is None or speedup > p.best_speedup):
-            p.best_speedup, p.best_path, p.since_improvement = speedup, path, 0
+        if result.ok and result.speedup and (p.best_speedup is None or result.speedup > p.best_speedup):
+            p.best_speedup, p.best_path, p.since_improvement = result.speedup, path, 0
         else:
             p.since_improvement += 1
-        return result
+        return {"ok": True, **result.brief()}
 
     # --- the loop -----------------------------------------------------------------------------------------------------
     def _messages(self, intro: str) -> list[dict]:
@@ -239,7 +237,7 @@ def evolve(agent: Agent, task: str, path: str, population: int = 6, member_turns
         ranked = sorted(pool.values(), key=lambda e: -e["speedup"])[:population]
         if ranked:
             pair = rng.sample(ranked, min(2, len(ranked)))
-            parent = max(pair, key=lambda e: e["speedup"])["measurement"]["path"]
+            parent = max(pair, key=lambda e: e["speedup"])["path"]
         else:
             parent = path
         before = agent.progress.best_speedup

@@ -1,17 +1,16 @@
 """``bench``: correctness first, then baseline and candidate timed in one worker, interleaved, with statistics,
-a comparison verdict and roofline figures."""
+a comparison verdict and roofline figures: an ``Evaluation``."""
 from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import dataclass, field
 
 from . import roofline
-from .candidate import Candidate
-from .checker import check, prepare
-from .diagnostic import Diagnostic
+from .build import Build, build
+from .checker import check
 from .device import require_gpu
-from .plan import resolve
+from .errors import CompileError
+from .measurement import Evaluation, Measurement, ShapeMeasurement, check_aggregate
 from .rules import RULES
 from .stats import compare, summarize
 from .task import Task
@@ -19,72 +18,15 @@ from .verdict import Verdict
 from .worker import WorkerClient, WorkerFailure
 
 
-@dataclass
-class Timed:
-    """One entry (baseline or candidate) at one shape."""
-
-    name: str
-    summary: object | None  # stats.Summary
-    method: str = ""
-    method_note: str = ""
-    stop_reason: str = ""
-    discarded_clock: int = 0
-    kernels: dict = field(default_factory=dict)
-    undeclared: list = field(default_factory=list)
-    figures: dict = field(default_factory=dict)
-    samples_us: list = field(default_factory=list)
-    valid: bool = True
-    cold: bool = True  # False: L2 was not flushed between samples (kopt bench --warm)
-
-    def to_dict(self) -> dict:
-        return {"name": self.name, "summary": self.summary.to_dict() if self.summary else None, "cold": self.cold,
-                "method": self.method, "method_note": self.method_note, "stop_reason": self.stop_reason,
-                "discarded_clock": self.discarded_clock, "kernels": self.kernels, "undeclared": self.undeclared,
-                "figures": self.figures, "valid": self.valid, "samples_us": self.samples_us}
-
-
-@dataclass
-class ShapeResult:
-    shape: str
-    candidate: Timed
-    baseline: Timed | None = None
-    comparison: object | None = None  # stats.Comparison
-
-    def to_dict(self) -> dict:
-        return {"shape": self.shape, "candidate": self.candidate.to_dict(),
-                "baseline": self.baseline.to_dict() if self.baseline else None,
-                "comparison": self.comparison.to_dict() if self.comparison else None}
-
-
-@dataclass
-class BenchResult:
-    task: str
-    candidate: Verdict
-    baseline: Verdict | None = None
-    shapes: list[ShapeResult] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    ceilings: dict = field(default_factory=dict)
-    seconds: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        return self.candidate.correct and bool(self.shapes) and not any(d.is_error for d in self.diagnostics)
-
-    def to_dict(self) -> dict:
-        return {"task": self.task, "ok": self.ok, "candidate": self.candidate.to_dict(),
-                "baseline": self.baseline.to_dict() if self.baseline else None,
-                "shapes": [s.to_dict() for s in self.shapes], "diagnostics": [d.to_dict() for d in self.diagnostics],
-                "warnings": self.warnings, "ceilings": self.ceilings, "seconds": round(self.seconds, 3)}
-
-
 def bench(task: Task, candidate, *, baseline=None, config: dict | None = None, baseline_config: dict | None = None,
           arch: str | None = None, shapes=None, worker: WorkerClient | None = None, options: dict | None = None,
-          input_sets: int = 2, baseline_verdict: Verdict | None = None) -> BenchResult:
-    """Check, then time ``candidate`` (and ``baseline``) on ``shapes`` (default: the task's timed shapes).
-    ``baseline_verdict``: the baseline's correct Verdict from an earlier call (a tuning run), so it is not
-    checked again; the candidate always is."""
+          input_sets: int = 2, baseline_verdict: Verdict | None = None, aggregate: str = "geomean") -> Evaluation:
+    """Check, then time ``candidate`` (and ``baseline``) on ``shapes`` (default: the task's timed shapes). Each is
+    compiled once: the check and the timing use the same Build. ``baseline_verdict``: the baseline's correct
+    Verdict from an earlier call (a tuning run), so it is not checked again; the candidate always is.
+    ``aggregate``: the policy that combines the per-shape speedups (``kopt.measurement.AGGREGATES``)."""
     t0 = time.perf_counter()
+    check_aggregate(aggregate)
     require_gpu("kopt bench")
     own = worker is None
     worker = worker or WorkerClient()
@@ -93,17 +35,23 @@ def bench(task: Task, candidate, *, baseline=None, config: dict | None = None, b
         # One set of fresh seeds for both checks and the timing: the worker then makes each large shape's inputs and
         # reference once (the candidate and the baseline are compared on the same random inputs).
         seeds = [secrets.randbits(31) for _ in range(max(task.trials, task.timed_trials, input_sets))]
-        verdicts = {role: baseline_verdict if role == "baseline" and baseline_verdict and baseline_verdict.correct
-                    else check(task, src, config=cfg, arch=arch, worker=worker, seeds=seeds)
-                    for role, src, cfg in entries}
-        result = BenchResult(task.name, verdicts["candidate"], verdicts.get("baseline"))
+        builds, verdicts = {}, {}
+        for role, src, cfg in entries:
+            try:
+                builds[role] = build(task, src, cfg, arch)
+            except CompileError:
+                builds[role] = None  # check() reports the compile error in the verdict
+            known = baseline_verdict if role == "baseline" and baseline_verdict and baseline_verdict.correct else None
+            verdicts[role] = known or check(task, builds[role] or src, config=cfg, arch=arch, worker=worker,
+                                            seeds=seeds)
+        result = Evaluation(task.name, verdicts["candidate"], verdicts.get("baseline"), aggregate=aggregate)
         for role, v in verdicts.items():
             if not v.correct:
                 result.diagnostics.append(RULES["bench.not-correct"].diag(
                     f"the {role} is not correct ({v.status}): it is not timed"))
         if not result.diagnostics:
-            time_entries(task, entries, result, shapes=shapes, arch=arch, worker=worker, options=options,
-                         seeds=seeds[:input_sets])
+            time_entries(task, [(role, builds[role]) for role, _, _ in entries], result, shapes=shapes,
+                         worker=worker, options=options, seeds=seeds[:input_sets])
     finally:
         if own:
             worker.close()
@@ -111,19 +59,16 @@ def bench(task: Task, candidate, *, baseline=None, config: dict | None = None, b
     return result
 
 
-def time_entries(task: Task, entries, result: BenchResult, *, shapes=None, arch=None, worker: WorkerClient,
-                 options=None, input_sets: int = 2, seeds: list[int] | None = None) -> BenchResult:
-    """Time ``entries`` ((role, source, config), candidate first) into ``result``. It does not check correctness:
-    ``bench`` checks first; this is the timing half, also used to test the harness against cheating kernels."""
+def time_entries(task: Task, entries: list[tuple[str, Build]], result: Evaluation, *, shapes=None,
+                 worker: WorkerClient, options=None, input_sets: int = 2,
+                 seeds: list[int] | None = None) -> Evaluation:
+    """Time ``entries`` ((role, Build), candidate first) into ``result``. It does not check correctness: ``bench``
+    checks first; this is the timing half, also used to test the harness against cheating kernels."""
     info = require_gpu("timing")
     selected = list(shapes) if shapes is not None else task.timed_shapes
-    payload = []
-    for role, src, cfg in entries:
-        cand, full_cfg, art = prepare(task, Candidate.load(src), cfg, arch)
-        lowered = {n: k.lowered for n, k in art.kernels.items()}
-        payload.append({"name": f"{role}:{cand.name}", "cubin": art.cubin,
-                        "plans": [resolve(task, cand, s, full_cfg, lowered, art.arch) for s in selected]})
-    result.ceilings = roofline.ceilings(worker, info.name, info.driver, art.arch)
+    payload = [{"name": f"{role}:{b.candidate.name}", "cubin": b.artifact.cubin,
+                "plans": [b.plan(s) for s in selected]} for role, b in entries]
+    result.ceilings = roofline.ceilings(worker, info.name, info.driver, entries[0][1].artifact.arch)
     reply = worker.request({"op": "bench", "task": task, "shapes": selected, "entries": payload,
                             "seeds": seeds or [secrets.randbits(31) for _ in range(input_sets)],
                             "options": options or {}, "kernel_timeout": worker.kernel_timeout})
@@ -135,19 +80,22 @@ def time_entries(task: Task, entries, result: BenchResult, *, shapes=None, arch=
         result.warnings = reply.get("warnings", [])
         for shape, s in zip(selected, reply["shapes"]):
             cold = (options or {}).get("flush_l2", True)
-            timed = [_timed(task, shape, e, result, cold=cold) for e in s["entries"]]
-            sr = ShapeResult(s["shape"], timed[0], timed[1] if len(timed) > 1 else None)
-            if sr.baseline and sr.baseline.summary and sr.candidate.summary and sr.baseline.valid and sr.candidate.valid:
-                sr.comparison = compare(sr.baseline.samples_us, sr.candidate.samples_us)
-            result.shapes.append(sr)
+            timed = [_measurement(task, shape, e, result, cold=cold) for e in s["entries"]]
+            sm = ShapeMeasurement(s["shape"], timed[0], timed[1] if len(timed) > 1 else None)
+            if sm.baseline and sm.baseline.summary and sm.candidate.summary and sm.baseline.valid \
+                    and sm.candidate.valid:
+                sm.comparison = compare(sm.baseline.samples_us, sm.candidate.samples_us)
+            result.shapes.append(sm)
     return result
 
 
-def _timed(task: Task, shape, e: dict, result: BenchResult, cold: bool = True) -> Timed:
+def _measurement(task: Task, shape, e: dict, result: Evaluation, cold: bool = True) -> Measurement:
+    from .diagnostic import Diagnostic
+
     samples = e["samples_us"]
-    t = Timed(e.get("name", ""), summarize(samples, e["discarded_clock"]) if samples else None, e["method"],
-              e["method_note"], e["stop_reason"], e["discarded_clock"], e["kernels"],
-              sorted(set(e["kernels"]) - set(e["declared"])), samples_us=samples)
+    t = Measurement(e.get("name", ""), summarize(samples, e["discarded_clock"]) if samples else None, e["method"],
+                    e["method_note"], e["stop_reason"], e["discarded_clock"], e["kernels"],
+                    sorted(set(e["kernels"]) - set(e["declared"])), samples_us=samples)
     for d in e.get("diagnostics", []):
         result.diagnostics.append(Diagnostic.from_dict(d))
         t.valid = False

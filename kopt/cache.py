@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 FORMAT = 1  # bump when what is stored changes
+COUNTS = {"lookups": 0, "hits": 0, "stores": 0}  # this process's use of the cache (kopt cache info, tests)
 
 
 def cache_dir() -> Path:
@@ -23,17 +24,20 @@ def _entries() -> Path:
 
 
 def load(key: str) -> tuple[dict, Path] | None:
+    COUNTS["lookups"] += 1
     d = _entries() / key
     try:
         meta = json.loads((d / "meta.json").read_text())
     except (OSError, ValueError):
         return None
+    COUNTS["hits"] += 1
     return meta, d
 
 
 def store(key: str, meta: dict, blobs: dict[str, bytes]) -> Path:
     """Write into a private temp dir, then rename into place. A concurrent writer of the same key loses the race
     harmlessly: the content is identical by construction of the key."""
+    COUNTS["stores"] += 1
     root = _entries()
     root.mkdir(parents=True, exist_ok=True)
     final = root / key
@@ -64,7 +68,7 @@ def stats() -> dict:
     root = _entries()
     entries = [p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")] if root.exists() else []
     size = sum(f.stat().st_size for p in entries for f in p.iterdir())
-    return {"path": str(root), "entries": len(entries), "bytes": size}
+    return {"path": str(root), "entries": len(entries), "bytes": size, "this_process": dict(COUNTS)}
 
 
 def clear() -> int:

@@ -4,45 +4,35 @@ from __future__ import annotations
 import secrets
 import time
 
+from .build import Build, build
 from .candidate import Candidate
-from .compiler import compile_candidate
 from .diagnostic import Diagnostic, Location
-from .errors import CompileError, InputError
-from .plan import resolve
+from .errors import CompileError
 from .rules import RULES
 from .task import Task
 from .verdict import Verdict
 from .worker import WorkerClient, WorkerFailure
 
 
-def prepare(task: Task, candidate, config: dict | None, arch: str | None):
-    """Compile a candidate for a task: (Candidate, config, Artifact). Raises CompileError / InputError."""
-    cand = Candidate.load(candidate)
-    if cand.task and cand.task != task.name:
-        raise InputError(f"{cand.name} declares task {cand.task!r} but is checked against {task.name!r}")
-    cfg = cand.check_config(config or {})
-    art = compile_candidate(cand, cfg, arch=arch or cand.arch or task.arch_for_run())
-    return cand, cfg, art
-
-
 def check(task: Task, candidate, *, config: dict | None = None, arch: str | None = None, shapes=None,
           worker: WorkerClient | None = None, seeds: list[int] | None = None) -> Verdict:
-    """Verdict for ``candidate`` (path, source text or Candidate) on every shape of ``task`` (or ``shapes``)."""
+    """Verdict for ``candidate`` (path, source text, Candidate, or a Build to reuse) on every shape of ``task``
+    (or ``shapes``)."""
     t0 = time.perf_counter()
-    cand = Candidate.load(candidate)
+    cand = candidate.candidate if isinstance(candidate, Build) else Candidate.load(candidate)
     verdict = Verdict(task=task.name, candidate=cand.name, config=dict(config or {}))
     try:
-        cand, cfg, art = prepare(task, cand, config, arch)
+        b = candidate if isinstance(candidate, Build) else build(task, cand, config, arch)
     except CompileError as exc:
         verdict.diagnostics = exc.diagnostics or [RULES["compile.error"].diag(exc.message)]
         verdict.seconds = time.perf_counter() - t0
         return verdict
+    cfg, art = b.config, b.artifact
     verdict.config, verdict.arch, verdict.compiled = cfg, art.arch, True
     verdict.resources = {k: v.resources.to_dict() for k, v in art.kernels.items()}
     verdict.diagnostics += art.diagnostics
     selected = list(shapes) if shapes is not None else list(task.shapes)
-    lowered = {name: k.lowered for name, k in art.kernels.items()}
-    plans = [resolve(task, cand, s, cfg, lowered, art.arch) for s in selected]
+    plans = [b.plan(s) for s in selected]
     seeds = seeds or [secrets.randbits(31) for _ in range(max(task.trials, task.timed_trials))]
     own = worker is None
     worker = worker or WorkerClient()

@@ -21,16 +21,13 @@ EXIT_NO_GPU, EXIT_CUDA, EXIT_LAUNCH = 2, 3, 4
 def build_request(task, candidate, *, shape=None, config=None, arch=None, seed: int = 0, warmup: int = 1,
                   fill_outputs: bool = True):
     """Compile on the CPU and resolve the launches: (request dict, Candidate, Artifact)."""
-    from .checker import prepare
-    from .plan import resolve
+    from .build import build
 
-    cand, cfg, art = prepare(task, candidate, config, arch)
+    b = build(task, candidate, config, arch)
     shape = shape or (task.timed_shapes or task.shapes)[0]
-    lowered = {name: k.lowered for name, k in art.kernels.items()}
-    plan = resolve(task, cand, shape, cfg, lowered, art.arch)
-    request = {"task": task, "shape": shape, "cubin": art.cubin, "plan": plan, "seed": seed, "candidate": cand.name,
-               "warmup": warmup, "fill_outputs": fill_outputs}
-    return request, cand, art
+    request = {"task": task, "shape": shape, "cubin": b.artifact.cubin, "plan": b.plan(shape), "seed": seed,
+               "candidate": b.candidate.name, "warmup": warmup, "fill_outputs": fill_outputs}
+    return request, b.candidate, b.artifact
 
 
 def write_request(request: dict, folder: str | None = None) -> Path:

@@ -1,7 +1,9 @@
 """RunStore: every run, candidate and evaluation in one SQLite file per workspace (WAL; schema versioned).
 
-Each evaluation is committed as it finishes, so a killed process loses at most the evaluation in flight.
-The database lives at ``$KOPT_WORKSPACE/.kopt/runs.db`` (default workspace: the current directory).
+Each evaluation is committed as it finishes, so a killed process loses at most the evaluation in flight. One writer,
+``record``, stores an ``Evaluation`` (kopt.measurement); every reader gets it back with ``evaluation(row)``. A store
+written by an older kopt is migrated in place on open, after a backup copy next to it; one written by a newer kopt is
+refused. The database lives at ``$KOPT_WORKSPACE/.kopt/runs.db`` (default workspace: the current directory).
 """
 from __future__ import annotations
 
@@ -13,17 +15,21 @@ import time
 from pathlib import Path
 
 from .errors import InputError
+from .measurement import Evaluation, check_aggregate
+from .store_migrations import migrate
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS runs (
   id INTEGER PRIMARY KEY, task TEXT NOT NULL, started REAL NOT NULL, status TEXT NOT NULL,
-  options TEXT NOT NULL, workflow TEXT NOT NULL, summary TEXT NOT NULL DEFAULT '{}');
+  options TEXT NOT NULL, workflow TEXT NOT NULL, summary TEXT NOT NULL DEFAULT '{}',
+  aggregate TEXT NOT NULL DEFAULT 'geomean');
 CREATE TABLE IF NOT EXISTS candidates (
   id INTEGER PRIMARY KEY, run INTEGER NOT NULL REFERENCES runs(id), source TEXT NOT NULL, hash TEXT NOT NULL,
-  parent INTEGER REFERENCES candidates(id), proposer TEXT NOT NULL, config TEXT NOT NULL, UNIQUE (run, hash));
+  parent INTEGER REFERENCES candidates(id), proposer TEXT NOT NULL, config TEXT NOT NULL, path TEXT,
+  UNIQUE (run, hash));
 CREATE TABLE IF NOT EXISTS evaluations (
   id INTEGER PRIMARY KEY, candidate INTEGER NOT NULL REFERENCES candidates(id), verdict TEXT NOT NULL,
   measurement TEXT NOT NULL, resources TEXT NOT NULL, diagnostics TEXT NOT NULL, time_us REAL, speedup REAL,
@@ -52,6 +58,18 @@ def _row(row: sqlite3.Row) -> dict:
     return {k: (json.loads(row[k]) if k in _JSON_COLUMNS else row[k]) for k in row.keys()}
 
 
+def evaluation(row: dict) -> Evaluation:
+    """The Evaluation an evaluation row holds (``evaluations()``, ``best()``)."""
+    return Evaluation.from_dict({**row["measurement"], "candidate": row["verdict"]})
+
+
+def public(row: dict) -> dict:
+    """An evaluation row as readers outside the store see it: who and when, and the Evaluation in its dict form."""
+    keep = ("id", "candidate", "hash", "config", "path", "proposer", "parent", "status", "time_us", "speedup",
+            "started", "finished")
+    return {**{k: row.get(k) for k in keep}, "evaluation": evaluation(row).to_dict()}
+
+
 class RunStore:
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path else default_path()
@@ -60,14 +78,18 @@ class RunStore:
         self.db.row_factory = sqlite3.Row
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA foreign_keys=ON")
+        has_tables = self.db.execute("SELECT name FROM sqlite_master WHERE name = 'schema_version'").fetchone()
+        found = self.db.execute("SELECT version FROM schema_version").fetchone() if has_tables else None
+        if found is not None and found[0] > SCHEMA_VERSION:
+            self.db.close()
+            raise InputError(f"{self.path}: this run store was written by a newer kopt (schema version {found[0]}; "
+                             f"this kopt reads up to {SCHEMA_VERSION}): upgrade kopt to read it")
+        if found is not None and found[0] < SCHEMA_VERSION:
+            migrate(self.db, self.path, found[0], SCHEMA_VERSION)
         with self.db:
             self.db.executescript(_SCHEMA)
-            found = self.db.execute("SELECT version FROM schema_version").fetchone()
             if found is None:
                 self.db.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
-            elif found[0] != SCHEMA_VERSION:
-                raise InputError(f"{self.path}: run store schema version {found[0]}, this kopt reads "
-                                 f"{SCHEMA_VERSION}; move the file aside to start a new store")
 
     def close(self) -> None:
         self.db.close()
@@ -79,34 +101,48 @@ class RunStore:
         self.close()
 
     # --- writes (each committed at once) ------------------------------------------------------------------------
-    def create_run(self, task: str, *, workflow: str, options: dict) -> int:
+    def create_run(self, task: str, *, workflow: str, options: dict, aggregate: str = "geomean") -> int:
+        """A new run; ``aggregate`` names how its evaluations combine per-shape speedups into one (it is the
+        meaning of every ``speedup`` the run stores)."""
+        check_aggregate(aggregate)
         with self.db:
-            cur = self.db.execute("INSERT INTO runs (task, started, status, options, workflow) VALUES (?, ?, ?, ?, ?)",
-                                  (task, time.time(), "running", json.dumps(options), workflow))
+            cur = self.db.execute("INSERT INTO runs (task, started, status, options, workflow, aggregate) "
+                                  "VALUES (?, ?, ?, ?, ?, ?)",
+                                  (task, time.time(), "running", json.dumps(options), workflow, aggregate))
         return cur.lastrowid
 
     def finish_run(self, run: int, status: str, summary: dict) -> None:
         with self.db:
             self.db.execute("UPDATE runs SET status = ?, summary = ? WHERE id = ?", (status, json.dumps(summary), run))
 
-    def add_candidate(self, run: int, source: str, *, config: dict, proposer: str, parent: int | None = None) -> int:
-        """The candidate's id; a source already in this run (same hash) returns the existing id."""
+    def add_candidate(self, run: int, source: str, *, config: dict, proposer: str, parent: int | None = None,
+                      path: str | None = None) -> int:
+        """The candidate's id; a source already in this run (same hash) returns the existing id. ``path``: where
+        the proposer wrote it (an agent's workspace file)."""
         h = source_hash(source)
         with self.db:
-            self.db.execute("INSERT OR IGNORE INTO candidates (run, source, hash, parent, proposer, config) "
-                            "VALUES (?, ?, ?, ?, ?, ?)", (run, source, h, parent, proposer, json.dumps(config)))
+            self.db.execute("INSERT OR IGNORE INTO candidates (run, source, hash, parent, proposer, config, path) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            (run, source, h, parent, proposer, json.dumps(config), path))
         return self.db.execute("SELECT id FROM candidates WHERE run = ? AND hash = ?", (run, h)).fetchone()[0]
 
-    def record_evaluation(self, candidate: int, *, status: str, time_us: float | None, speedup: float | None,
-                          verdict: dict, measurement: dict, resources: dict, diagnostics: list, started: float,
-                          finished: float) -> int:
+    def record(self, candidate: int, evaluation: Evaluation, *, started: float, finished: float) -> int:
+        """The one writer of evaluations: ``evaluation`` under its run's aggregate policy. The columns status,
+        time_us and speedup are the Evaluation's own figures, kept for queries and ordering."""
+        row = self.db.execute("SELECT r.aggregate FROM candidates c JOIN runs r ON c.run = r.id WHERE c.id = ?",
+                              (candidate,)).fetchone()
+        if row is None:
+            raise InputError(f"no candidate {candidate} in {self.path}")
+        evaluation.aggregate = row[0]
+        doc = evaluation.to_dict(samples=False)
+        verdict = doc.pop("candidate")
         with self.db:
             cur = self.db.execute(
                 "INSERT INTO evaluations (candidate, verdict, measurement, resources, diagnostics, time_us, speedup, "
                 "status, started, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (candidate, json.dumps(verdict, default=str), json.dumps(measurement, default=str),
-                 json.dumps(resources), json.dumps(diagnostics, default=str), time_us, speedup, status, started,
-                 finished))
+                (candidate, json.dumps(verdict, default=str), json.dumps(doc, default=str),
+                 json.dumps(evaluation.candidate.resources), json.dumps(doc["diagnostics"], default=str),
+                 evaluation.time_us, evaluation.speedup, evaluation.status, started, finished))
         return cur.lastrowid
 
     def add_turn(self, run: int, role: str, content: dict) -> int:
@@ -144,7 +180,7 @@ class RunStore:
         """Finished evaluations in the order they finished, each with its candidate's hash, config and proposer."""
         self.run(run)
         rows = self.db.execute(
-            "SELECT e.*, c.hash, c.config, c.proposer, c.parent FROM evaluations e JOIN candidates c "
+            "SELECT e.*, c.hash, c.config, c.proposer, c.parent, c.path FROM evaluations e JOIN candidates c "
             "ON e.candidate = c.id WHERE c.run = ? ORDER BY e.id", (run,)).fetchall()
         return [_row(r) for r in rows]
 
@@ -152,7 +188,7 @@ class RunStore:
         """The fastest correct evaluation, with its candidate's source; None when none is correct."""
         self.run(run)
         row = self.db.execute(
-            "SELECT e.*, c.hash, c.config, c.proposer, c.parent, c.source FROM evaluations e JOIN candidates c "
+            "SELECT e.*, c.hash, c.config, c.proposer, c.parent, c.path, c.source FROM evaluations e JOIN candidates c "
             "ON e.candidate = c.id WHERE c.run = ? AND e.status = 'ok' AND e.time_us IS NOT NULL "
             "ORDER BY e.time_us, e.id LIMIT 1", (run,)).fetchone()
         return _row(row) if row else None
@@ -164,4 +200,4 @@ class RunStore:
     def export(self, run: int) -> dict:
         cands = self.db.execute("SELECT * FROM candidates WHERE run = ? ORDER BY id", (run,)).fetchall()
         return {"schema_version": SCHEMA_VERSION, "run": self.run(run), "candidates": [_row(c) for c in cands],
-                "evaluations": self.evaluations(run)}
+                "evaluations": [public(e) for e in self.evaluations(run)]}

@@ -8,10 +8,13 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from .errors import InputError, KoptError
 from .workspace import Workspace
+
+if TYPE_CHECKING:
+    from .measurement import Evaluation
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_DIAGNOSTICS = 20
@@ -39,7 +42,7 @@ class Toolbox:
     """Tools bound to one workspace. Method names are the tool names; docstrings are their descriptions."""
 
     NAMES = ("kb_search", "kb_show", "read_candidate", "write_candidate", "list_tasks", "compile", "explain", "check",
-             "validate", "evaluate", "run_history", "profile", "sanitize")
+             "validate", "evaluate", "optimize", "run_history", "profile", "sanitize")
 
     def __init__(self, workspace: str | Path, tasks=()):
         self.ws = Workspace(workspace)
@@ -84,15 +87,16 @@ class Toolbox:
 
     @_tool
     def run_history(self, limit: int = 20) -> dict:
-        """What was tried in this workspace's runs and how each scored (newest last)."""
+        """What was tried in this workspace's runs and how each scored (newest last): time summed over the timed
+        shapes, and speedup over the baseline combined over shapes by the run's aggregate (geomean or worst)."""
         from .runstore import RunStore
 
         store = RunStore(self.ws.root / ".kopt" / "runs.db")
         rows = []
         for run in store.list_runs()[-3:]:
             for e in store.evaluations(run["id"])[-limit:]:
-                rows.append({"run": run["id"], "candidate": e["measurement"].get("path") or e["config"],
-                             "status": e["status"], "time_us": e["time_us"], "speedup": e["speedup"],
+                rows.append({"run": run["id"], "candidate": e["path"] or e["config"], "status": e["status"],
+                             "time_us": e["time_us"], "speedup": e["speedup"], "aggregate": run["aggregate"],
                              "proposer": e["proposer"]})
         return {"evaluations": rows[-limit:]}
 
@@ -206,25 +210,37 @@ class Toolbox:
         raise InputError(f"task {task!r} is neither a bench task nor one this server was started with "
                          f"(kopt mcp --task DIR)")
 
+    def evaluation(self, task: str, path: str, baseline: Optional[str] = None,
+                   max_time: float = 5.0) -> Evaluation:
+        """The Evaluation behind the ``evaluate`` tool (the agent stores it whole)."""
+        from .bench import bench
+
+        t = self._task(task)
+        base = self.ws.resolve(baseline) if baseline else t.baseline
+        return bench(t, self.ws.resolve(path), baseline=base, options={"max_time": max_time})
+
     @_tool
     def evaluate(self, task: str, path: str, baseline: Optional[str] = None, max_time: float = 5.0) -> dict:
         """Check a candidate against a task on fresh random inputs, then time it against the baseline (the task's
         by default): medians with 95 % CIs, speedup and verdict, % of roofline. Needs a GPU."""
-        t = self._task(task)
-        base = self.ws.resolve(baseline) if baseline else t.baseline
-        r = t.bench(self.ws.resolve(path), baseline=base, options={"max_time": max_time})
-        shapes = []
-        for s in r.shapes:
-            c, b, cmp = s.candidate, s.baseline, s.comparison
-            shapes.append({"shape": s.shape, "candidate_us": c.summary.median if c.summary else None,
-                           "baseline_us": b.summary.median if b and b.summary else None,
-                           "speedup": cmp.speedup if cmp else None,
-                           "speedup_ci": [cmp.ci_low, cmp.ci_high] if cmp else None,
-                           "verdict": cmp.verdict if cmp else None,
-                           "pct_of_roofline": c.figures.get("pct_of_roofline"), "method": c.method})
-        return {"correct": r.candidate.correct, "status": r.candidate.status, "shapes": shapes,
-                "diagnostics": [d.to_dict() for d in (r.candidate.diagnostics + r.diagnostics)[:MAX_DIAGNOSTICS]],
-                "warnings": r.warnings[:5]}
+        return self.evaluation(task, path, baseline, max_time).brief(MAX_DIAGNOSTICS)
+
+    @_tool
+    def optimize(self, task: str, path: Optional[str] = None, strategy: str = "exhaustive",
+                 budget: Optional[int] = None) -> dict:
+        """Autotune a candidate's `// kopt: tune` values on the GPU (default: the task's baseline): every
+        configuration is compiled and pruned on the CPU, then checked and timed against the baseline; the run is
+        remembered in the workspace's run store and the best candidate written under .kopt/runs/. Needs a GPU."""
+        from .optimizer import optimize
+        from .runstore import RunStore
+
+        r = optimize(self._task(task), self.ws.resolve(path) if path else None, strategy=strategy, budget=budget,
+                     store=RunStore(self.ws.root / ".kopt" / "runs.db"))
+        d = r.to_dict()
+        d["pruned"] = d["pruned"][:MAX_DIAGNOSTICS]
+        if r.best_path:
+            d["best_path"] = str(r.best_path.relative_to(self.ws.root))
+        return d
 
     @_tool
     def profile(self, task: str, path: str, shape: Optional[str] = None) -> dict:

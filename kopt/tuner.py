@@ -3,10 +3,9 @@ every evaluation recorded in the RunStore as it finishes (so a run resumes where
 from __future__ import annotations
 
 import json
-import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from .archs import limits
@@ -14,66 +13,28 @@ from .candidate import Candidate
 from .compiler import compile_configs
 from .errors import InputError
 from .geometry import launch_geometry
+from .measurement import Evaluation
 from .occupancy import occupancy
 from .runstore import RunStore
-
-STRATEGIES = ("exhaustive", "random", "tpe")
-
 
 def key(config: dict) -> str:
     return json.dumps(config, sort_keys=True)
 
 
-@dataclass
-class EvalResult:
-    """One evaluation: ``status`` "ok" means checked correct and timed; ``time_us`` is the candidate's time."""
-
-    status: str
-    time_us: float | None = None
-    speedup: float | None = None  # vs the untuned baseline (> 1: faster)
-    baseline_us: float | None = None
-    verdict: dict = field(default_factory=dict)
-    measurement: dict = field(default_factory=dict)
-    resources: dict = field(default_factory=dict)
-    diagnostics: list = field(default_factory=list)
-
-    @classmethod
-    def from_bench(cls, r) -> "EvalResult":
-        """From a ``kopt.bench.BenchResult``: times summed over the timed shapes, speedups combined geometrically."""
-        timed = [s for s in r.shapes if s.candidate.summary]
-        based = [s for s in timed if s.baseline and s.baseline.summary]
-        speedups = [s.comparison.speedup for s in r.shapes if s.comparison]
-        shapes = []
-        for s in r.shapes:
-            d = s.to_dict()
-            for who in ("candidate", "baseline"):
-                if d[who]:
-                    d[who].pop("samples_us", None)
-            shapes.append(d)
-        status = "ok" if r.ok else (r.candidate.status if not r.candidate.correct else "timing-failed")
-        return cls(status=status,
-                   time_us=sum(s.candidate.summary.median for s in timed) if r.ok else None,
-                   speedup=math.prod(speedups) ** (1 / len(speedups)) if r.ok and speedups else None,
-                   baseline_us=sum(s.baseline.summary.median for s in based) if based and len(based) == len(timed)
-                   else None,
-                   verdict=r.candidate.to_dict(), measurement={"shapes": shapes, "warnings": r.warnings,
-                                                               "seconds": round(r.seconds, 3)},
-                   resources=r.candidate.resources, diagnostics=[d.to_dict() for d in r.diagnostics])
-
-
-def bench_evaluator(task, candidate, *, arch=None, worker, options=None) -> Callable[[dict], EvalResult]:
+def bench_evaluator(task, candidate, *, arch=None, worker, options=None,
+                    aggregate: str = "geomean") -> Callable[[dict], Evaluation]:
     """The real evaluation: ``kopt bench`` (check, then time) against the task's untuned baseline. The baseline is
     checked once per run (it does not change); every configuration is checked on its own fresh inputs."""
     from .bench import bench
 
     checked = {}
 
-    def evaluate(config: dict) -> EvalResult:
+    def evaluate(config: dict) -> Evaluation:
         r = bench(task, candidate, baseline=task.baseline, config=config, arch=arch, worker=worker, options=options,
-                  baseline_verdict=checked.get("baseline"))
+                  baseline_verdict=checked.get("baseline"), aggregate=aggregate)
         if r.baseline is not None and r.baseline.correct:
             checked["baseline"] = r.baseline
-        return EvalResult.from_bench(r)
+        return r
 
     return evaluate
 
@@ -231,11 +192,13 @@ class TPE(Strategy):
         return self.rng.choice(left)
 
 
+STRATEGIES = {"exhaustive": Exhaustive, "random": RandomSampling, "tpe": TPE}
+
+
 def make_strategy(name: str, space: list[dict], tunables, seed: int = 0) -> Strategy:
-    classes = {"exhaustive": Exhaustive, "random": RandomSampling, "tpe": TPE}
-    if name not in classes:
+    if name not in STRATEGIES:
         raise InputError(f"unknown strategy {name!r}: expected one of {', '.join(STRATEGIES)}")
-    return classes[name](space, tunables, seed)
+    return STRATEGIES[name](space, tunables, seed)
 
 
 # --- the loop ------------------------------------------------------------------------------------------------------
@@ -249,13 +212,13 @@ class TuneResult:
     seconds: float
 
 
-def tune(candidate, space: Space, *, evaluate: Callable[[dict], EvalResult], store: RunStore, run: int,
+def tune(candidate, space: Space, *, evaluate: Callable[[dict], Evaluation], store: RunStore, run: int,
          strategy: str = "exhaustive", budget: int | None = None, time_limit: float | None = None, seed: int = 0,
-         on_result: Callable[[dict, EvalResult], None] | None = None) -> TuneResult:
+         on_result: Callable[[dict, Evaluation], None] | None = None) -> TuneResult:
     """Evaluate configurations proposed by ``strategy`` until the space, ``budget`` (evaluations in the run) or
     ``time_limit`` (seconds of this call) runs out. Configurations already evaluated in ``run`` are skipped. The
     candidate's default configuration (the untuned starting point) is evaluated first when it can launch, so every
-    run says how much tuning gained over it."""
+    run says how much tuning gained over it. The run's owner (``kopt.optimize``) creates and finishes it."""
     t0 = time.perf_counter()
     cand = Candidate.load(candidate)
     strat = make_strategy(strategy, space.configs, cand.tunables, seed)
@@ -263,32 +226,22 @@ def tune(candidate, space: Space, *, evaluate: Callable[[dict], EvalResult], sto
     default = cand.default_config()
     first = default if any(key(c) == key(default) for c in space.configs) else None
     done, reason = 0, "space exhausted"
-    status = "interrupted"
-    try:
-        while True:
-            if budget is not None and len(history) >= budget:
-                reason = f"budget of {budget} evaluations reached"
-                break
-            if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-                reason = f"time limit of {time_limit:g} s reached"
-                break
-            cfg = first if first is not None and key(first) not in history else strat.propose(history)
-            if cfg is None:
-                break
-            cid = store.add_candidate(run, cand.baked_source(cfg), config=cfg, proposer=f"tuner:{strategy}")
-            started = time.time()
-            res = evaluate(cfg)
-            store.record_evaluation(cid, status=res.status, time_us=res.time_us, speedup=res.speedup,
-                                    verdict=res.verdict, resources=res.resources, diagnostics=res.diagnostics,
-                                    measurement={**res.measurement, "baseline_us": res.baseline_us},
-                                    started=started, finished=time.time())
-            history[key(cfg)] = res.time_us if res.status == "ok" else None
-            done += 1
-            if on_result:
-                on_result(cfg, res)
-        status = "finished"
-    finally:
-        store.finish_run(run, status, {"stop_reason": reason if status == "finished" else status,
-                                       "space": space.total, "pruned": space.pruned_counts(),
-                                       "evaluations": len(history)})
+    while True:
+        if budget is not None and len(history) >= budget:
+            reason = f"budget of {budget} evaluations reached"
+            break
+        if time_limit is not None and time.perf_counter() - t0 >= time_limit:
+            reason = f"time limit of {time_limit:g} s reached"
+            break
+        cfg = first if first is not None and key(first) not in history else strat.propose(history)
+        if cfg is None:
+            break
+        cid = store.add_candidate(run, cand.baked_source(cfg), config=cfg, proposer=f"tuner:{strategy}")
+        started = time.time()
+        res = evaluate(cfg)
+        store.record(cid, res, started=started, finished=time.time())
+        history[key(cfg)] = res.time_us if res.status == "ok" else None
+        done += 1
+        if on_result:
+            on_result(cfg, res)
     return TuneResult(run, done, len(history), reason, store.best(run), time.perf_counter() - t0)

@@ -7,6 +7,8 @@ import pytest
 anthropic_types = pytest.importorskip("anthropic.types")
 from anthropic.types import Message, TextBlock, ToolUseBlock, Usage  # noqa: E402
 
+from evaluations import evaluation  # noqa: E402  (stands in for the GPU evaluation)
+
 from kopt.agent import Agent, Budget, StopRules, best_of_n, refine, tool_specs  # noqa: E402
 from kopt.runstore import RunStore  # noqa: E402
 from kopt.tools import Toolbox  # noqa: E402
@@ -48,9 +50,8 @@ class FakeEvaluate:
         self.calls.append(path)
         src = self.box.read_candidate(path)["text"]
         speed = 1.25 if "[512]" in src else 1.0
-        return {"ok": True, "correct": True, "status": "correct",
-                "shapes": [{"shape": "n=268435456", "candidate_us": 800 / speed, "baseline_us": 800.0,
-                            "speedup": speed, "verdict": "FASTER" if speed > 1 else "SAME"}]}
+        return evaluation(task, candidate=path, shapes={"n=268435456": (800 / speed, 800.0),
+                                                        "n=1000003": (4.0 / speed, 4.0)})
 
 
 @pytest.fixture
@@ -141,3 +142,36 @@ def test_best_of_n_keeps_the_best_and_stops_on_plateau(setup):
     reason = best_of_n(agent, "vector_add", "start.cu", n=2, member_turns=3)
     assert reason == "no improvement in 1 rounds"
     assert agent.progress.best_speedup == 1.25 and agent.progress.best_path == "a2.cu"
+
+
+def test_an_agent_run_stores_evaluations_that_every_reader_reads(setup, monkeypatch):
+    """runs show --json, runs plot and kb add read the agent's Evaluations: correctness, arch, per-shape figures."""
+    import json
+    import subprocess
+    import sys
+    import tomllib
+
+    from kopt.kb.promote import add_run
+    from kopt.runstore import evaluation as stored
+
+    ws, box, store, run = setup
+    agent = Agent(ScriptedClient(script()), box, store, run, evaluate=FakeEvaluate(box))
+    assert refine(agent, "vector_add", "start.cu") == "the model finished"
+    best = store.best(run)
+    ev = stored(best)
+    assert best["path"] == "v1.cu" and ev.candidate.correct and ev.candidate.arch == "sm_90"
+    assert [s.shape for s in ev.shapes] == ["n=268435456", "n=1000003"] and ev.aggregate == "geomean"
+    monkeypatch.setenv("KOPT_CACHE_DIR", str(ws / "cache"))
+    meta = tomllib.loads(open(add_run(run, store=store)["metadata"]).read())
+    assert meta["arch"] == "sm_90" and meta["provenance"]["path"] == "v1.cu"
+    assert [s["shape"] for s in meta["measured"]["shapes"]] == ["n=268435456", "n=1000003"]
+    assert meta["measured"]["shapes"][0]["us"] == 640.0 and meta["measured"]["shapes"][0]["baseline_us"] == 800.0
+
+    def kopt(*args):
+        return subprocess.run([sys.executable, "-m", "kopt.cli", *map(str, args)], capture_output=True, text=True,
+                              cwd=ws)
+
+    doc = json.loads(kopt("runs", "show", run, "--json").stdout)
+    assert doc["evaluations"][0]["evaluation"]["candidate"]["correct"] is True
+    p = kopt("runs", "plot", run, "--out", ws / "agent.png")
+    assert p.returncode == 0, p.stderr

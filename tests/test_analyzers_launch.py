@@ -35,7 +35,7 @@ def test_the_candidates_tunables_and_d_values_set_the_analyzed_launch():
 def test_a_c_macro_in_a_launch_annotation_is_not_visible():
     src = "#define TILE 64\n// kopt: launch k grid=(8) block=(TILE, 1, 1) args=(x)\n" + BODY
     res = analyze(src, path="m.cu")
-    assert res.launches[0]["block"] is None and "TILE is a C #define" in res.assumed
+    assert res.launches[0]["block"] == [None, 1, 1] and "TILE is a C #define" in res.assumed
     fixed = analyze(src.replace("#define TILE 64", "// kopt: define TILE=64"), path="m.cu")
     assert fixed.launches[0]["block"] == [64, 1, 1]
 

@@ -53,7 +53,8 @@ def test_case_cache_reuses_and_evicts():
 
 def test_warm_samples_skip_the_byte_floor_check():
     """Cold timing rejects a median below the DRAM floor; warm timing (L2 not flushed) may beat it and says so."""
-    from kopt.bench import BenchResult, _timed
+    from kopt.bench import _measurement
+    from kopt.measurement import Evaluation
     from kopt.verdict import Verdict
 
     task, _ = _vector_add()
@@ -61,8 +62,8 @@ def test_warm_samples_skip_the_byte_floor_check():
     e = {"samples_us": [1.0] * 20, "discarded_clock": 0, "method": "cupti", "method_note": "", "stop_reason": "x",
          "kernels": {"vadd": 20}, "declared": ["vadd"]}
     for cold in (True, False):
-        result = BenchResult(task.name, Verdict(task=task.name, candidate="c.cu"), ceilings={"copy_gbps": 4000.0})
-        t = _timed(task, shape, dict(e), result, cold=cold)
+        result = Evaluation(task.name, Verdict(task=task.name, candidate="c.cu"), ceilings={"copy_gbps": 4000.0})
+        t = _measurement(task, shape, dict(e), result, cold=cold)
         rules = [d.rule for d in result.diagnostics]
         assert (rules == ["timing.implausible"]) == cold and t.valid == (not cold)
         assert ("warm" in t.method_note) == (not cold)

@@ -219,6 +219,8 @@ def test_kb_add_promotes_a_validated_winner_with_provenance(tmp_path, monkeypatc
     import tomllib
     from pathlib import Path
 
+    from evaluations import evaluation
+
     from kopt.kb.promote import add_run
     from kopt.runstore import RunStore
 
@@ -229,13 +231,11 @@ def test_kb_add_promotes_a_validated_winner_with_provenance(tmp_path, monkeypatc
            "extern \"C\" __global__ void zebra_reduce(const float* x, float* s, int n) {\n"
            "  float v = __shfl_xor_sync(0xffffffff, x[threadIdx.x], 1); if (threadIdx.x == 0) s[0] = v; }\n")
     cid = store.add_candidate(run, src, config={"BLOCK": 512}, proposer="tuner:exhaustive")
-    shape = {"shape": "n=1024", "candidate": {"summary": {"median": 12.5}}, "baseline": {"summary": {"median": 20.0}}}
-    store.record_evaluation(cid, status="ok", time_us=12.5, speedup=1.6, verdict={"correct": True, "arch": "sm_90"},
-                            measurement={"shapes": [shape]}, resources={}, diagnostics=[], started=0.0, finished=1.0)
+    # the evaluation stands in for kopt bench on a GPU
+    store.record(cid, evaluation("reduce_sum", shapes={"n=1024": (12.5, 20.0)}), started=0.0, finished=1.0)
     failed = store.create_run("reduce_sum", workflow="tune", options={})
     bad = store.add_candidate(failed, "// bad\n", config={}, proposer="tuner:exhaustive")
-    store.record_evaluation(bad, status="incorrect", time_us=None, speedup=None, verdict={"correct": False},
-                            measurement={}, resources={}, diagnostics=[], started=0.0, finished=1.0)
+    store.record(bad, evaluation("reduce_sum", status="incorrect"), started=0.0, finished=1.0)
 
     out = add_run(run, store=store, title="zebra reduction")
     meta = tomllib.loads(Path(out["metadata"]).read_text())

@@ -7,14 +7,15 @@ import sys
 
 import pytest
 
+from evaluations import evaluation as made_up_evaluation  # stands in for a GPU measurement
+
 from kopt.errors import InputError
-from kopt.runstore import SCHEMA_VERSION, RunStore, default_path, source_hash
+from kopt.runstore import SCHEMA_VERSION, RunStore, default_path, evaluation, source_hash
 
 
 def record(store, cand, time_us, status="ok", speedup=None):
-    return store.record_evaluation(cand, status=status, time_us=time_us, speedup=speedup, verdict={"status": status},
-                                   measurement={"baseline_us": 20.0}, resources={"k": {"registers": 32}},
-                                   diagnostics=[], started=1.0, finished=2.0)
+    return store.record(cand, made_up_evaluation("reduce_sum", time_us=time_us, speedup=speedup, status=status),
+                        started=1.0, finished=2.0)
 
 
 def filled(path):
@@ -112,3 +113,60 @@ def test_runs_unknown_run_exits_2(tmp_path):
     for cmd in ("show", "best", "export", "plot"):
         p = kopt(tmp_path, "runs", cmd, 5)
         assert p.returncode == 2 and "no run 5" in p.stderr and "Traceback" not in p.stderr, (cmd, p.stderr)
+
+
+V1 = __import__("pathlib").Path(__file__).parent / "data" / "runstore_v1.db"
+
+
+def test_a_v1_store_is_migrated_in_place_with_a_backup(tmp_path):
+    """tests/data/runstore_v1.db was written by kopt at f456a73 (schema v1): a tuner run (geometric mean over
+    shapes) and a refine run (worst shape, the evaluate tool's view under a path)."""
+    import shutil
+
+    path = tmp_path / ".kopt" / "runs.db"
+    path.parent.mkdir()
+    shutil.copy(V1, path)
+    store = RunStore(path)
+    def dump(p):
+        db = sqlite3.connect(p)
+        return list(db.iterdump())
+
+    assert dump(tmp_path / ".kopt" / "runs.db.v1.bak") == dump(V1)  # the backup holds the v1 store as it was
+    assert sqlite3.connect(path).execute("SELECT version FROM schema_version").fetchone()[0] == SCHEMA_VERSION
+    tune_run, agent_run = store.list_runs()
+    assert (tune_run["workflow"], tune_run["aggregate"], tune_run["evaluations"]) == ("tune", "geomean", 4)
+    assert (agent_run["workflow"], agent_run["aggregate"], agent_run["evaluations"]) == ("refine", "worst", 1)
+    best = store.best(tune_run["id"])
+    ev = evaluation(best)
+    assert best["config"] == {"BLOCK": 512} and ev.ok and ev.candidate.correct and ev.candidate.arch == "sm_90"
+    assert [s.shape for s in ev.shapes] == ["n=268435456", "n=1000003"] and ev.baseline_us > ev.time_us
+    assert abs(ev.speedup - best["speedup"]) < 1e-3  # the stored geometric mean is the aggregate's
+    failed = [e for e in store.evaluations(tune_run["id"]) if e["status"] != "ok"]
+    assert len(failed) == 1 and evaluation(failed[0]).status == "incorrect"
+    agent_best = store.best(agent_run["id"])
+    ev = evaluation(agent_best)
+    assert agent_best["path"] == "v1.cu" and ev.candidate.correct and ev.speedup == agent_best["speedup"] == 1.25
+    assert ev.shapes[0].candidate.median == 640.0 and "migrated" in ev.shapes[0].candidate.method_note
+    store.close()
+    again = RunStore(path)  # a second open migrates nothing more
+    assert [r["id"] for r in again.list_runs()] == [tune_run["id"], agent_run["id"]]
+    assert not (tmp_path / ".kopt" / "runs.db.v2.bak").exists()
+    doc = json.loads(kopt(tmp_path, "runs", "show", agent_run["id"], "--json").stdout)
+    assert doc["evaluations"][0]["evaluation"]["shapes"][0]["candidate"]["summary"]["median"] == 640.0
+
+
+def test_a_store_from_a_newer_kopt_is_refused(tmp_path):
+    import shutil
+
+    path = tmp_path / "runs.db"
+    shutil.copy(V1, path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
+    db.commit()
+    db.close()
+    with pytest.raises(InputError, match="newer kopt"):
+        RunStore(path)
+    (tmp_path / ".kopt").mkdir()
+    shutil.copy(path, tmp_path / ".kopt" / "runs.db")
+    p = kopt(tmp_path, "runs", "list")
+    assert p.returncode == 2 and "newer kopt" in p.stderr and "Traceback" not in p.stderr

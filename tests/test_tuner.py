@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from evaluations import evaluation  # stands in for the GPU evaluation
+
 from kopt.candidate import Candidate
 from kopt.errors import InputError
 from kopt.runstore import RunStore
-from kopt.tuner import EvalResult, Space, key, plan_space, tune
+from kopt.tuner import Space, key, plan_space, tune
 
 ROOT = Path(__file__).resolve().parents[1]
 TASK = ROOT / "bench" / "tasks" / "reduce_sum"
@@ -37,7 +39,7 @@ def synthetic(calls=None):
     def evaluate(cfg):
         if calls is not None:
             calls.append(dict(cfg))
-        return EvalResult("ok", time_us=objective(cfg), speedup=20.0 / objective(cfg), baseline_us=20.0)
+        return evaluation("synthetic", time_us=objective(cfg), speedup=20.0 / objective(cfg))
 
     return evaluate
 
@@ -62,7 +64,6 @@ def test_exhaustive_evaluates_every_config_once_and_finds_the_optimum(tmp_path):
     assert res.total == res.evaluated == 256 and res.stop_reason == "space exhausted"
     assert len({key(c) for c in calls}) == 256
     assert res.best["config"] == {"A": 5, "B": 3, "C": 2} and res.best["time_us"] == 10.0
-    assert store.run(res.run)["status"] == "finished"
 
 
 @pytest.mark.parametrize("strategy,budget", [("random", 60), ("tpe", 40)])
@@ -100,7 +101,7 @@ def test_time_limit_stops_the_loop(tmp_path):
 
     def slow(cfg):  # TEST DOUBLE
         time.sleep(0.05)
-        return EvalResult("ok", time_us=objective(cfg))
+        return evaluation("synthetic", time_us=objective(cfg))
 
     res = tune(cand, space, evaluate=slow, store=store, run=run, time_limit=0.3)
     assert 2 <= res.evaluated < 20 and res.stop_reason.startswith("time limit")
@@ -113,8 +114,8 @@ def test_failed_evaluations_are_recorded_but_never_best(tmp_path):
 
     def evaluate(cfg):  # TEST DOUBLE: the optimum is incorrect
         if cfg == {"A": 5, "B": 3, "C": 2}:
-            return EvalResult("incorrect")
-        return EvalResult("ok", time_us=objective(cfg))
+            return evaluation("synthetic", status="incorrect")
+        return evaluation("synthetic", time_us=objective(cfg))
 
     res = tune(cand, space, evaluate=evaluate, store=store, run=run)
     assert res.best["time_us"] == 11.0
@@ -130,27 +131,6 @@ def test_resume_skips_finished_configs(tmp_path):
     assert res2.evaluated == 15 and res2.total == 25
     assert not {key(c) for c in calls} & {key(c) for c in more}
     assert len(store.evaluations(res.run)) == 25
-
-
-def test_eval_result_from_a_bench_result():
-    """The real evaluator's conversion (the bench itself needs a GPU): times summed over timed shapes, speedup the
-    geometric mean, samples left out of the stored measurement; an incorrect candidate gets no time."""
-    from kopt.bench import BenchResult, ShapeResult, Timed
-    from kopt.stats import compare, summarize
-    from kopt.verdict import Verdict
-
-    def shape(label, base, cand):
-        return ShapeResult(label, Timed("candidate", summarize(cand), samples_us=cand),
-                           Timed("baseline", summarize(base), samples_us=base), compare(base, cand))
-
-    good = BenchResult("t", Verdict("t", "c", compiled=True, ran=True, correct=True),
-                       shapes=[shape("n=1", [40.0] * 20, [10.0] * 20), shape("n=2", [90.0] * 20, [10.0] * 20)])
-    r = EvalResult.from_bench(good)
-    assert r.status == "ok" and r.time_us == 20.0 and r.baseline_us == 130.0
-    assert r.speedup == pytest.approx(6.0)  # sqrt(4 * 9)
-    assert "samples_us" not in json.dumps(r.measurement)
-    bad = BenchResult("t", Verdict("t", "c", compiled=True, ran=True, correct=False))
-    assert (EvalResult.from_bench(bad).status, EvalResult.from_bench(bad).time_us) == ("incorrect", None)
 
 
 # --- pruning from real compile resources (NVRTC on the CPU) ---------------------------------------------------------
@@ -233,15 +213,17 @@ def test_bad_tuner_inputs_are_input_errors(tmp_path):
 # --- kill -9 in the middle of a run, then resume -------------------------------------------------------------------
 CHILD = textwrap.dedent("""
     import sys, time
+    sys.path.insert(0, "tests")
+    from evaluations import evaluation
     from kopt.candidate import Candidate
     from kopt.runstore import RunStore
-    from kopt.tuner import EvalResult, Space, tune
+    from kopt.tuner import Space, tune
     src, db, run = sys.argv[1], sys.argv[2], int(sys.argv[3])
     cand = Candidate.load(open(src).read())
 
     def sleepy(cfg):  # TEST DOUBLE: a simulated evaluation that takes a while
         time.sleep(0.15)
-        return EvalResult("ok", time_us=float(cfg["A"] * 10 + cfg["B"]))
+        return evaluation("synthetic", time_us=float(cfg["A"] * 10 + cfg["B"]))
 
     tune(cand, Space(list(cand.configs()), []), evaluate=sleepy, store=RunStore(db), run=run, strategy="random")
 """)
@@ -270,7 +252,6 @@ def test_kill_9_mid_run_then_resume_loses_and_repeats_nothing(tmp_path):
     assert after[:len(before)] == before  # nothing finished was lost or changed
     assert not {key(e["config"]) for e in before} & {key(c) for c in calls}  # nor repeated
     assert len(after) == 64 == len({key(e["config"]) for e in after}) and res.evaluated == 64 - len(before)
-    assert store.run(run)["status"] == "finished"
 
 
 # --- kopt optimize: input errors ------------------------------------------------------------------------------------
@@ -314,17 +295,19 @@ def test_optimize_command_runs_the_tuner_and_writes_the_best(tmp_path, monkeypat
     by a TEST DOUBLE; the real evaluation (kopt bench) is exercised on a GPU."""
     from typer.testing import CliRunner
 
-    from kopt.cli import app, optimize_cmd
+    from kopt.cli import app
 
     (tmp_path / "cand.cu").write_text("// kopt: task reduce_sum\n" + PRUNE.replace("[4, 256]", "[4, 8, 256]"))
     times = {4: 30.0, 8: 25.0, 256: 1.0}  # the spilling N=256 would be fastest here, but it is pruned
 
-    def fake_bench_evaluator(task, cand, **kw):  # TEST DOUBLE
-        return lambda cfg: EvalResult("ok", time_us=times[cfg["N"]], speedup=50.0 / times[cfg["N"]],
-                                      baseline_us=50.0)
+    import kopt.device
+    import kopt.tuner
 
-    monkeypatch.setattr(optimize_cmd, "probe", lambda: (object(), ""))
-    monkeypatch.setattr(optimize_cmd, "bench_evaluator", fake_bench_evaluator)
+    def fake_bench_evaluator(task, cand, **kw):  # TEST DOUBLE
+        return lambda cfg: evaluation("reduce_sum", time_us=times[cfg["N"]], speedup=50.0 / times[cfg["N"]])
+
+    monkeypatch.setattr(kopt.device, "probe", lambda: (object(), ""))
+    monkeypatch.setattr(kopt.tuner, "bench_evaluator", fake_bench_evaluator)
     monkeypatch.setenv("KOPT_WORKSPACE", str(tmp_path))
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     runner = CliRunner()
@@ -342,3 +325,26 @@ def test_optimize_command_runs_the_tuner_and_writes_the_best(tmp_path, monkeypat
     best = Path(doc["best_path"]).read_text()
     assert "// kopt: tune N in [8]" in best and "// kopt: tune BLOCK in [256]" in best
     assert Candidate.load(best).configs().__next__() == {"N": 8, "BLOCK": 256}
+
+
+def test_optimize_is_a_library_call(tmp_path):
+    """kopt.optimize() owns the run (created, recorded, finished) and writes the best candidate; the evaluation is a
+    TEST DOUBLE standing in for kopt bench on a GPU."""
+    import kopt
+
+    (tmp_path / "cand.cu").write_text("// kopt: task reduce_sum\n" + PRUNE.replace("[4, 256]", "[4, 8, 256]"))
+    times = {4: 30.0, 8: 25.0}
+    seen = []
+    store = RunStore(tmp_path / ".kopt" / "runs.db")
+    r = kopt.optimize(TASK, tmp_path / "cand.cu", store=store, arch="sm_90", on_space=seen.append,
+                      evaluate=lambda cfg: evaluation("reduce_sum", shapes={"n=1": (times[cfg["N"]], 50.0),
+                                                                            "n=2": (times[cfg["N"]] / 2, 100.0)}))
+    assert seen and seen[0].total == 6 and r.evaluations == r.evaluated == 2
+    assert r.best["config"] == {"N": 8, "BLOCK": 256} and r.aggregate == "geomean"
+    assert r.best["speedup"] == pytest.approx((50 / 25 * 100 / 12.5) ** 0.5)  # the geometric mean over shapes
+    assert r.best_path.read_text() == r.best["source"] and r.speedup_vs_default == pytest.approx(45 / 37.5)
+    assert store.run(r.run)["status"] == "finished" and store.run(r.run)["aggregate"] == "geomean"
+    worst = kopt.optimize(TASK, tmp_path / "cand.cu", store=store, arch="sm_90", aggregate="worst",
+                          evaluate=lambda cfg: evaluation("reduce_sum", shapes={"n=1": (times[cfg["N"]], 50.0),
+                                                                                "n=2": (times[cfg["N"]] / 2, 100.0)}))
+    assert worst.best["speedup"] == pytest.approx(2.0)  # min(50 / 25, 100 / 12.5)

@@ -23,3 +23,21 @@ def parse_defines(values: list[str] | None) -> dict[str, str | None]:
             raise InputError(f"bad -D {v!r}: expected NAME or NAME=VALUE")
         out[k] = val if sep else None
     return out
+
+
+def fmt(v, spec=",.2f") -> str:
+    return "-" if v is None else format(v, spec)
+
+
+def evaluations_table(evals: list[dict], task: str, run: int):
+    """A run's evaluations, fastest first (kopt optimize, kopt runs show)."""
+    from rich.table import Table
+
+    t = Table(title=f"{task} (run {run}), fastest first")
+    for col in ("#", "candidate", "status", "time us", "speedup"):
+        t.add_column(col, justify="left" if col in ("candidate", "status") else "right")
+    ranked = sorted(enumerate(evals, 1), key=lambda ie: (ie[1]["time_us"] is None, ie[1]["time_us"] or 0))
+    for i, e in ranked[:15]:
+        what = " ".join(f"{k}={v}" for k, v in e["config"].items()) or e.get("path") or e["hash"][:8]
+        t.add_row(str(i), what, e["status"], fmt(e["time_us"]), fmt(e["speedup"], ".3f"))
+    return t

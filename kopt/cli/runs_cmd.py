@@ -9,11 +9,10 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from ..runstore import RunStore
+from ..runstore import RunStore, evaluation, public
 from . import app
-from ._common import console, print_json
+from ._common import console, evaluations_table, fmt, print_json
 from .compile_cmds import JsonOpt
-from .optimize_cmd import _fmt, _table
 
 runs_app = typer.Typer(no_args_is_help=True, help="Runs remembered in the workspace's run store (.kopt/runs.db).")
 app.add_typer(runs_app, name="runs")
@@ -36,7 +35,7 @@ def list_cmd(json_out: bool = JsonOpt):
         t.add_column(col, justify="right" if col in ("run", "evaluations", "best us") else "left")
     for r in runs:
         t.add_row(str(r["id"]), r["task"], r["workflow"], _when(r["started"]), r["status"], str(r["evaluations"]),
-                  _fmt(r["best_us"]))
+                  fmt(r["best_us"]))
     console.print(t)
 
 
@@ -46,13 +45,13 @@ def show_cmd(run: int = RunArg, json_out: bool = JsonOpt):
     with RunStore() as store:
         info, evals = store.run(run), store.evaluations(run)
     if json_out:
-        return print_json({"run": info, "evaluations": evals})
+        return print_json({"run": info, "evaluations": [public(e) for e in evals]})
     console.print(f"run {run}: task {info['task']}, workflow {info['workflow']}, {info['status']}, started "
-                  f"{_when(info['started'])}")
+                  f"{_when(info['started'])}; speedups: {info['aggregate']} over shapes")
     console.print(f"options: {info['options']}", markup=False)
     if info["summary"]:
         console.print(f"summary: {info['summary']}", markup=False)
-    console.print(_table(evals, info["task"], run))
+    console.print(evaluations_table(evals, info["task"], run))
 
 
 @runs_app.command("best")
@@ -61,12 +60,12 @@ def best_cmd(run: int = RunArg, json_out: bool = JsonOpt):
     with RunStore() as store:
         best = store.best(run)
     if json_out:
-        return print_json(best)
+        return print_json({**public(best), "source": best["source"]} if best else None)
     if best is None:
         console.print(f"run {run} has no correct evaluation")
         raise typer.Exit(1)
-    console.print(f"run {run} best: {best['config']}: {_fmt(best['time_us'])} us, speedup "
-                  f"{_fmt(best['speedup'], '.3f')} (candidate {best['candidate']}, {best['proposer']})")
+    console.print(f"run {run} best: {best['config'] or best['path']}: {fmt(best['time_us'])} us, speedup "
+                  f"{fmt(best['speedup'], '.3f')} (candidate {best['candidate']}, {best['proposer']})")
 
 
 @runs_app.command("export")
@@ -96,7 +95,7 @@ def plot_cmd(run: int = RunArg, out: Optional[Path] = typer.Option(None, "--out"
     failed = [i for i, e in enumerate(evals, 1) if e["time_us"] is None]
     if failed and ys:
         ax.scatter(failed, [max(ys)] * len(failed), marker="x", color="tab:red", label="failed (not timed)")
-    base = [e["measurement"].get("baseline_us") for e in evals if e["measurement"].get("baseline_us")]
+    base = [b for b in (evaluation(e).baseline_us for e in evals) if b]
     if base:
         ax.axhline(statistics.median(base), color="tab:gray", linestyle="--", label="untuned baseline")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))

@@ -48,20 +48,17 @@ def _toml_value(v) -> str:
     return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")  # TOML also escapes DEL
 
 
-def _shapes(shapes: list[dict]) -> list[dict]:
-    """Per-shape medians from ``ShapeResult.to_dict()``-like records."""
+def _shapes(evaluation) -> list[dict]:
+    """Per-shape medians (and the baseline's, and the speedup) of an Evaluation."""
     out = []
-    for s in shapes:
-        cand = (s.get("candidate") or {}).get("summary") or {}
-        if cand.get("median") is None:
+    for s in evaluation.shapes:
+        if s.candidate.median is None:
             continue
-        row = {"shape": s["shape"], "us": cand["median"]}
-        base = ((s.get("baseline") or {}).get("summary") or {}).get("median")
-        if base is not None:
-            row["baseline_us"] = base
-        speedup = (s.get("comparison") or {}).get("speedup")
-        if speedup is not None:
-            row["speedup_vs_baseline"] = speedup
+        row = {"shape": s.shape, "us": s.candidate.median}
+        if s.baseline is not None and s.baseline.median is not None:
+            row["baseline_us"] = s.baseline.median
+        if s.speedup is not None:
+            row["speedup_vs_baseline"] = s.speedup
         out.append(row)
     return out
 
@@ -91,32 +88,34 @@ def _safe(name: str) -> str:
 
 def add_run(run: int, *, store=None, title: str | None = None) -> dict:
     """Promote run ``run``'s best correct evaluation; returns the written files and the index figures."""
-    from ..runstore import RunStore
+    from ..runstore import RunStore, evaluation
 
     store = store or RunStore()
     info = store.run(run)
     best = store.best(run)
     if best is None:
         raise InputError(f"run {run} has no correct, timed evaluation: only validated winners can be added")
-    verdict = best.get("verdict") or {}
-    if not verdict.get("correct", True):
+    ev = evaluation(best)
+    if not ev.candidate.correct:
         raise InputError(f"run {run}'s best evaluation is not marked correct: it cannot be added")
     task, workflow = info["task"], info["workflow"]
     head = {"title": title or f"{task}: best of run {run} ({workflow})", "task": task,
-            "arch": verdict.get("arch") or "any",
+            "arch": ev.candidate.arch or "any",
             "demonstrates": f"Promoted from kopt run {run} ({workflow} workflow) on task {task}; checked on fresh "
                             "inputs and timed by kopt before promotion."}
     provenance = {"run": run, "workflow": workflow, "candidate": best["candidate"], "evaluation": best["id"],
-                  "proposer": best["proposer"], "parent": best.get("parent"), "source_hash": best["hash"],
-                  "config": best.get("config") or None}
-    measured = {"time_us": best["time_us"], "speedup_vs_baseline": best.get("speedup")}
-    shapes = _shapes((best.get("measurement") or {}).get("shapes", []))
-    return _write(f"{_safe(task)}_run{run}_{best['hash'][:8]}", best["source"], head, provenance, measured, shapes)
+                  "proposer": best["proposer"], "parent": best.get("parent"), "path": best.get("path"),
+                  "source_hash": best["hash"], "config": best.get("config") or None}
+    measured = {"time_us": best["time_us"], "speedup_vs_baseline": best.get("speedup"),
+                "speedup_aggregate": ev.aggregate}
+    return _write(f"{_safe(task)}_run{run}_{best['hash'][:8]}", best["source"], head, provenance, measured,
+                  _shapes(ev))
 
 
 def add_candidate(path, task_dir, *, title: str | None = None, config: dict | None = None,
                   max_time: float = 2.0) -> dict:
     """Check and time the candidate at ``path`` on the task (against its baseline), then promote it if it passed."""
+    from ..bench import bench
     from ..candidate import Candidate
     from ..device import require_gpu
     from ..task import Task
@@ -124,7 +123,7 @@ def add_candidate(path, task_dir, *, title: str | None = None, config: dict | No
     task = Task.load(task_dir)
     cand = Candidate.load(Path(path))
     info = require_gpu("kopt kb add")  # validation is kopt bench: correctness on fresh inputs, then timing
-    result = task.bench(cand, baseline=task.baseline, config=config, options={"max_time": max_time})
+    result = bench(task, cand, baseline=task.baseline, config=config, options={"max_time": max_time})
     if not result.ok:
         why = "; ".join(d.message for d in (result.candidate.diagnostics + result.diagnostics) if d.is_error)[:500]
         raise NotValidated(f"{cand.name} did not pass kopt bench on {task.name} ({result.candidate.status}): "
@@ -136,7 +135,7 @@ def add_candidate(path, task_dir, *, title: str | None = None, config: dict | No
             "demonstrates": f"Promoted from {Path(path).name} after kopt bench on task {task.name}."}
     provenance = {"file": str(Path(path).resolve()), "config": cfg or None, "gpu": info.name,
                   "driver": info.driver, "source_hash": hashlib.sha256(source.encode()).hexdigest()}
-    shapes = _shapes([s.to_dict() for s in result.shapes])
+    shapes = _shapes(result)
     measured = {"time_us": sum(s["us"] for s in shapes)}
     digest = provenance["source_hash"][:8]
     return _write(f"{_safe(task.name)}_{_safe(Path(path).stem)}_{digest}", source, head, provenance, measured, shapes)

@@ -3,7 +3,9 @@ from pathlib import Path
 
 import pytest
 
-from kopt.bench import BenchResult, time_entries
+from kopt.bench import time_entries
+from kopt.build import build
+from kopt.measurement import Evaluation
 from kopt.task import Task
 from kopt.verdict import Verdict
 from kopt.worker import WorkerClient
@@ -44,9 +46,8 @@ def test_work_on_a_second_stream_is_timed_fully(vadd, worker):
 
 
 def test_result_caching_across_calls_voids_the_timing(vadd, worker):
-    r = BenchResult(vadd.name, Verdict(vadd.name, "caches_result.cu"))
-    time_entries(vadd, [("candidate", PLANTED / "caches_result.cu", None)], r, worker=worker,
-                 options=FAST)
+    r = Evaluation(vadd.name, Verdict(vadd.name, "caches_result.cu"))
+    time_entries(vadd, [("candidate", build(vadd, PLANTED / "caches_result.cu"))], r, worker=worker, options=FAST)
     assert "timing.output-invalid" in {d.rule for d in r.diagnostics}
     assert not r.shapes[0].candidate.valid
 
@@ -54,7 +55,7 @@ def test_result_caching_across_calls_voids_the_timing(vadd, worker):
 def test_noop_is_rejected_by_correctness_and_by_the_roofline_floor(vadd, worker):
     r = vadd.bench(PLANTED / "noop.cu", worker=worker, options=FAST)
     assert not r.ok and "check.unwritten-output" in {d.rule for d in r.candidate.diagnostics}
-    r = BenchResult(vadd.name, Verdict(vadd.name, "noop.cu"))
-    time_entries(vadd, [("candidate", PLANTED / "noop.cu", None)], r, worker=worker, options=FAST)
+    r = Evaluation(vadd.name, Verdict(vadd.name, "noop.cu"))
+    time_entries(vadd, [("candidate", build(vadd, PLANTED / "noop.cu"))], r, worker=worker, options=FAST)
     rules = {d.rule for d in r.diagnostics}
     assert "timing.implausible" in rules and "timing.output-invalid" in rules

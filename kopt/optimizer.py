@@ -1,0 +1,192 @@
+"""``kopt.optimize()``: the optimization loop as a library call, behind the CLI, the MCP tools and Python users.
+
+It owns the run: creates it (or resumes one) in the run store, runs a workflow, finishes it, and writes the best
+candidate out. ``tune`` (no API key) searches the candidate's tunables; ``refine``, ``best-of-n`` and ``evolve`` run
+an LLM agent (Anthropic tool use). Every evaluation is an ``Evaluation`` recorded as it finishes.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .candidate import Candidate
+from .errors import GpuUnavailableError, InputError
+from .measurement import Evaluation, check_aggregate
+from .runstore import RunStore, source_hash
+from .task import Task
+
+TUNE_MAX_TIME = 2.0  # seconds of sampling per timed entry while tuning: many configurations, each checked first
+LLM_WORKFLOWS = ("refine", "best-of-n", "evolve")
+WORKFLOWS = ("tune",) + LLM_WORKFLOWS
+# how a run combines per-shape speedups: the tuner ranks by the geometric mean; an agent keeps a change only when no
+# shape regresses, so its runs use the worst shape
+DEFAULT_AGGREGATE = {"tune": "geomean", **{w: "worst" for w in LLM_WORKFLOWS}}
+
+
+@dataclass
+class OptimizeResult:
+    run: int
+    task: str
+    workflow: str
+    stop_reason: str
+    seconds: float
+    evaluations: int  # in the run
+    evaluated: int  # by this call
+    best: dict | None = None  # the run store's best row (config, time_us, speedup, status, source...)
+    best_path: Path | None = None
+    aggregate: str = "geomean"
+    strategy: str | None = None
+    space: object | None = None  # the tuner's Space (kept and pruned configurations)
+    default: dict | None = None  # the candidate's default configuration's row
+    agent: dict = field(default_factory=dict)  # turns and tokens of an LLM workflow
+
+    @property
+    def speedup_vs_default(self) -> float | None:
+        if self.default and self.best and self.best["time_us"] and self.default["time_us"]:
+            return self.default["time_us"] / self.best["time_us"]
+        return None
+
+    def to_dict(self) -> dict:
+        space = self.space
+        return {"run": self.run, "task": self.task, "workflow": self.workflow, "strategy": self.strategy,
+                "aggregate": self.aggregate, "stop_reason": self.stop_reason, "seconds": round(self.seconds, 3),
+                "evaluations": self.evaluations, "evaluated_now": self.evaluated,
+                "space": space.total if space else None,
+                "pruned": [{"config": p.config, "reason": p.reason, "detail": p.detail} for p in space.pruned]
+                if space else [],
+                "best": {k: self.best[k] for k in ("config", "time_us", "speedup", "status", "path")}
+                if self.best else None,
+                "best_path": str(self.best_path) if self.best_path else None,
+                "default": {k: self.default[k] for k in ("config", "time_us", "speedup")} if self.default else None,
+                "speedup_vs_default": self.speedup_vs_default, **({"agent": self.agent} if self.agent else {})}
+
+
+def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None = None, budget: int | None = None,
+             time_limit: float | None = None, seed: int = 0, resume: int | None = None,
+             store: RunStore | None = None, arch: str | None = None, max_time: float = TUNE_MAX_TIME,
+             timeout: float = 10.0, out: Path | None = None, aggregate: str | None = None, model: str | None = None,
+             client=None, evaluate: Callable | None = None, on_space: Callable | None = None,
+             on_result: Callable[[dict, Evaluation], None] | None = None) -> OptimizeResult:
+    """Optimize ``task``'s candidate ``start`` (default: the task's baseline) with ``workflow``.
+
+    ``resume``: continue run RUN (its options are reused; finished evaluations are not repeated). ``store``: the
+    run store (default: the workspace's). ``evaluate``: an evaluator to use instead of kopt bench on the GPU
+    (``config -> Evaluation`` for tune, ``(task=, path=) -> Evaluation`` for an agent). ``on_space`` receives the
+    tuner's pruned space before any GPU time; ``on_result`` each (config, Evaluation) as it is recorded.
+    """
+    t0 = time.perf_counter()
+    if workflow not in WORKFLOWS:
+        raise InputError(f"unknown workflow {workflow!r}: expected one of {', '.join(WORKFLOWS)}")
+    t = task if isinstance(task, Task) else Task.load(task)
+    store = store or RunStore()
+    prev = store.run(resume) if resume is not None else None
+    opts = prev["options"] if prev else {}
+    if prev and prev["task"] != t.name:
+        raise InputError(f"run {resume} optimized task {prev['task']!r}, not {t.name!r}")
+    src = start or (Path(opts["from"]) if opts.get("from") else t.baseline)
+    if src is None:
+        raise InputError(f"task {t.name} has no baseline: name a candidate to start from")
+    aggregate = check_aggregate(prev["aggregate"] if prev else aggregate or DEFAULT_AGGREGATE[workflow])
+    if workflow == "tune":
+        result = _tune(t, Path(src), store, prev, opts, strategy=strategy, budget=budget, time_limit=time_limit,
+                       seed=seed, arch=arch, max_time=max_time, timeout=timeout, aggregate=aggregate,
+                       evaluate=evaluate, on_space=on_space, on_result=on_result)
+    else:
+        result = _agent(t, Path(src), store, prev, workflow, budget=budget, time_limit=time_limit, model=model,
+                        client=client, aggregate=aggregate, evaluate=evaluate)
+    result.seconds = time.perf_counter() - t0
+    result.best = store.best(result.run)
+    if result.best and workflow == "tune":
+        result.best_path = out or store.path.parent / "runs" / str(result.run) / f"{t.name}_best.cu"
+        result.best_path.parent.mkdir(parents=True, exist_ok=True)
+        result.best_path.write_text(result.best["source"])
+    elif result.best:
+        result.best_path = store.path.parent.parent / result.best["path"] if result.best["path"] else None
+    return result
+
+
+def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy, budget, time_limit, seed, arch,
+          max_time, timeout, aggregate, evaluate, on_space, on_result) -> OptimizeResult:
+    from .device import probe
+    from .tuner import STRATEGIES, bench_evaluator, plan_space, tune
+    from .worker import WorkerClient
+
+    cand = Candidate.load(src)
+    if not cand.tunables:
+        raise InputError(f"{cand.name} declares no tunables: add '// kopt: tune NAME in [v1, v2, ...]' "
+                         "(the tune workflow searches tunable values)")
+    if prev is not None and opts.get("source_hash") != source_hash(cand.source):
+        raise InputError(f"{cand.name} changed since run {prev['id']} started; start a new run instead of resuming")
+    strategy = strategy or opts.get("strategy", "exhaustive")
+    if strategy not in STRATEGIES:
+        raise InputError(f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
+    budget = budget if budget is not None else opts.get("budget")
+    if evaluate is None:
+        info, why = probe()
+        if info is None:
+            raise GpuUnavailableError(f"kopt optimize times candidates on a GPU: {why}")
+    shape = (task.timed_shapes or task.shapes)[0]
+    space = plan_space(cand, shape.symbols, arch=arch or cand.arch or task.arch_for_run())
+    if on_space:
+        on_space(space)
+    if not space.configs:
+        raise InputError(f"every configuration of {cand.name} was pruned before any GPU time")
+    run = prev["id"] if prev else store.create_run(task.name, workflow="tune", aggregate=aggregate, options={
+        "from": str(src.resolve()), "source_hash": source_hash(cand.source), "strategy": strategy, "budget": budget,
+        "time": time_limit, "seed": seed, "arch": arch})
+    status, summary = "interrupted", {"stop_reason": "interrupted"}
+    try:
+        with WorkerClient(kernel_timeout=timeout) as worker:
+            evaluator = evaluate or bench_evaluator(task, cand, arch=arch, worker=worker,
+                                                    options={"max_time": max_time}, aggregate=aggregate)
+            tuned = tune(cand, space, evaluate=evaluator, store=store, run=run, strategy=strategy, budget=budget,
+                         time_limit=time_limit, seed=seed, on_result=on_result)
+        status = "finished"
+        summary = {"stop_reason": tuned.stop_reason, "space": space.total, "pruned": space.pruned_counts(),
+                   "evaluations": tuned.total}
+    finally:
+        store.finish_run(run, status, summary)
+    evals = store.evaluations(run)
+    default = next((e for e in evals if e["config"] == cand.default_config() and e["status"] == "ok"), None)
+    return OptimizeResult(run, task.name, "tune", tuned.stop_reason, 0.0, tuned.total, tuned.evaluated,
+                          aggregate=aggregate, strategy=strategy, space=space, default=default)
+
+
+def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budget, time_limit, model, client,
+           aggregate, evaluate) -> OptimizeResult:
+    """An LLM workflow in the workspace that holds the run store; the starting candidate is copied in."""
+    from .agent import DEFAULT_MODEL, Agent, Budget, run_workflow
+    from .tools import Toolbox
+
+    if client is None:
+        if not os.environ.get("ANTHROPIC_API_KEY"):
+            raise InputError(f"workflow {workflow} needs an LLM and ANTHROPIC_API_KEY is not set; use the tune "
+                             "workflow (--workflow tune) to autotune the candidate's tunables without one")
+        import anthropic
+
+        client = anthropic.Anthropic()
+    model = model or os.environ.get("KOPT_MODEL") or DEFAULT_MODEL
+    workspace = store.path.parent.parent
+    if prev is None:
+        shutil.copyfile(src, workspace / "start.cu")
+    run = prev["id"] if prev else store.create_run(task.name, workflow=workflow, aggregate=aggregate,
+                                                   options={"from": str(src.resolve()), "model": model})
+    limits = Budget(**{k: v for k, v in (("evaluations", budget), ("wall_s", time_limit)) if v is not None})
+    agent = Agent(client, Toolbox(workspace), store, run, model=model, budget=limits, evaluate=evaluate)
+    before = agent.progress.evaluations
+    status, reason = "interrupted", "interrupted"
+    try:
+        reason = run_workflow(workflow, agent, task.name, "start.cu")
+        status = "finished"
+    finally:
+        p = agent.progress
+        store.finish_run(run, status, {"stop_reason": reason, "best_speedup": p.best_speedup,
+                                       "best_path": p.best_path})
+    p = agent.progress
+    return OptimizeResult(run, task.name, workflow, reason, 0.0, p.evaluations, p.evaluations - before,
+                          aggregate=aggregate, agent={"model": model, "turns": p.turns, "input_tokens": p.input_tokens,
+                                                      "output_tokens": p.output_tokens})

@@ -1,8 +1,9 @@
 """Agent workflows on the Anthropic Messages API (tool use): refine, best-of-n and evolve.
 
-The model works through kopt's tools (kopt.tools.Toolbox); every message, tool call and result goes to the run
-store, so a stopped run resumes from its last state and an evaluation is never repeated (results are looked up by
-the candidate's source hash). The API key is read only from the environment by the Anthropic SDK.
+The model works through kopt's tools (a kopt.tools.Toolbox the caller gives the Agent); every message, tool call and
+result goes to the run store, so a stopped run resumes from its last state and an evaluation is never repeated
+(results are looked up by the candidate's source hash). The API key is read only from the environment by the
+Anthropic SDK.
 """
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from typing import Callable
 from .errors import InputError, KoptError
 from .measurement import Evaluation
 from .runstore import RunStore, evaluation, source_hash
-from .tools import Toolbox
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
 RESULT_LIMIT = 12_000  # characters of one tool result sent back to the model
@@ -57,7 +57,7 @@ class Progress:
     stop_reason: str = ""
 
 
-def tool_specs(box: Toolbox) -> list[dict]:
+def tool_specs(box) -> list[dict]:
     """Anthropic tool definitions derived from the same functions the MCP server exposes."""
     from pydantic import create_model
 
@@ -75,7 +75,7 @@ def tool_specs(box: Toolbox) -> list[dict]:
 
 
 class Agent:
-    def __init__(self, client, box: Toolbox, store: RunStore, run: int, *, model: str = DEFAULT_MODEL,
+    def __init__(self, client, box, store: RunStore, run: int, *, model: str = DEFAULT_MODEL,
                  budget: Budget | None = None, stop: StopRules | None = None, max_tokens: int = 8000,
                  evaluate: Callable[..., Evaluation] | None = None):
         self.client, self.box, self.store, self.run = client, box, store, run
@@ -117,7 +117,7 @@ class Agent:
 
     # --- tools --------------------------------------------------------------------------------------------------------
     def call_tool(self, name: str, args: dict) -> dict:
-        if name not in Toolbox.NAMES:
+        if name not in self.box.NAMES:
             return {"ok": False, "error": f"unknown tool {name!r}"}
         if name == "evaluate":
             return self._evaluate_once(**args)

@@ -69,14 +69,15 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
              time_limit: float | None = None, seed: int = 0, resume: int | None = None,
              store: RunStore | None = None, arch: str | None = None, max_time: float = TUNE_MAX_TIME,
              timeout: float = 10.0, out: Path | None = None, aggregate: str | None = None, model: str | None = None,
-             client=None, evaluate: Callable | None = None, on_space: Callable | None = None,
+             client=None, tools=None, evaluate: Callable | None = None, on_space: Callable | None = None,
              on_result: Callable[[dict, Evaluation], None] | None = None) -> OptimizeResult:
     """Optimize ``task``'s candidate ``start`` (default: the task's baseline) with ``workflow``.
 
     ``resume``: continue run RUN (its options are reused; finished evaluations are not repeated). ``store``: the
-    run store (default: the workspace's). ``evaluate``: an evaluator to use instead of kopt bench on the GPU
-    (``config -> Evaluation`` for tune, ``(task=, path=) -> Evaluation`` for an agent). ``on_space`` receives the
-    tuner's pruned space before any GPU time; ``on_result`` each (config, Evaluation) as it is recorded.
+    run store (default: the workspace's). ``tools``: for an LLM workflow, the ``kopt.tools.Toolbox`` the agent works
+    through (bound to the workspace that holds the store). ``evaluate``: an evaluator to use instead of kopt bench
+    on the GPU (``config -> Evaluation`` for tune, ``(task=, path=) -> Evaluation`` for an agent). ``on_space``
+    receives the tuner's pruned space before any GPU time; ``on_result`` each (config, Evaluation) as recorded.
     """
     t0 = time.perf_counter()
     if workflow not in WORKFLOWS:
@@ -97,7 +98,7 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
                        evaluate=evaluate, on_space=on_space, on_result=on_result)
     else:
         result = _agent(t, Path(src), store, prev, workflow, budget=budget, time_limit=time_limit, model=model,
-                        client=client, aggregate=aggregate, evaluate=evaluate)
+                        client=client, tools=tools, aggregate=aggregate, evaluate=evaluate)
     result.seconds = time.perf_counter() - t0
     result.best = store.best(result.run)
     if result.best and workflow == "tune":
@@ -157,10 +158,13 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
 
 
 def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budget, time_limit, model, client,
-           aggregate, evaluate) -> OptimizeResult:
+           tools, aggregate, evaluate) -> OptimizeResult:
     """An LLM workflow in the workspace that holds the run store; the starting candidate is copied in."""
     from .agent import DEFAULT_MODEL, Agent, Budget, run_workflow
-    from .tools import Toolbox
+
+    if tools is None:
+        raise InputError(f"workflow {workflow} needs the tools the agent works through: pass "
+                         "tools=kopt.tools.Toolbox(WORKSPACE)")
 
     if client is None:
         if not os.environ.get("ANTHROPIC_API_KEY"):
@@ -176,7 +180,7 @@ def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budge
     run = prev["id"] if prev else store.create_run(task.name, workflow=workflow, aggregate=aggregate,
                                                    options={"from": str(src.resolve()), "model": model})
     limits = Budget(**{k: v for k, v in (("evaluations", budget), ("wall_s", time_limit)) if v is not None})
-    agent = Agent(client, Toolbox(workspace), store, run, model=model, budget=limits, evaluate=evaluate)
+    agent = Agent(client, tools, store, run, model=model, budget=limits, evaluate=evaluate)
     before = agent.progress.evaluations
     status, reason = "interrupted", "interrupted"
     try:

@@ -7,9 +7,7 @@ import typer
 
 from ..errors import KoptError
 from ._common import console_err
-
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
-                  help="kopt: compile, explain, check, run and time CUDA kernels.")
+from .app import app
 
 # Command groups register themselves on ``app`` when imported.
 from . import bench_cmd, check_cmd, compile_cmds, doctor_cmd, kb_cmd, mcp_cmd, optimize_cmd, run_cmd, runs_cmd  # noqa: E402,F401

@@ -11,7 +11,7 @@ from rich.table import Table
 from ..render import to_text
 from ..task import Task
 from ..worker import WorkerClient
-from . import app
+from .app import app
 from ._common import console, console_err, print_json
 from .compile_cmds import ArchOpt, JsonOpt
 from .run_cmd import parse_config

@@ -8,7 +8,7 @@ import typer
 
 from ..errors import InputError
 from ..render import dumps, to_json, to_sarif, to_text
-from . import app
+from .app import app
 from ..expr import parse_dims
 from ._common import console, console_err, parse_defines, print_json
 

@@ -14,7 +14,7 @@ from .. import cache as compile_cache
 from ..errors import CompileError
 from ..explain import compile_file, explain
 from ..render import to_json, to_text
-from . import app
+from .app import app
 from ._common import console, console_err, parse_defines, print_json
 
 FileArg = typer.Argument(..., help="CUDA C++ source file (.cu)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from .. import doctor
-from . import app
+from .app import app
 from ._common import console, print_json
 from .compile_cmds import JsonOpt
 

@@ -11,7 +11,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from .. import kb
-from . import app
+from .app import app
 from ._common import console, print_json
 from .compile_cmds import JsonOpt
 

@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from . import app
+from .app import app
 
 
 @app.command("mcp")

@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..measurement import AGGREGATES
 from ..optimizer import TUNE_MAX_TIME, WORKFLOWS, optimize
-from . import app
+from .app import app
 from ._common import console, console_err, evaluations_table, fmt, print_json
 from .compile_cmds import ArchOpt, JsonOpt
 
@@ -70,20 +70,23 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
             progress.update(bar, advance=1, best=f"best {fmt(best['us'])} us, speedup {fmt(best['speedup'], '.3f')}"
                             if best["us"] is not None else "no correct configuration yet")
 
+    from ..runstore import RunStore
+    from ..tools import Toolbox
+
+    store = RunStore()
+    tools = Toolbox(store.path.parent.parent) if workflow != "tune" else None
     try:
         r = optimize(task, from_, workflow=workflow, strategy=strategy, budget=budget, time_limit=time_limit,
-                     seed=seed, resume=resume, arch=arch, max_time=max_time, timeout=timeout, out=out,
-                     aggregate=aggregate, model=model, on_space=on_space, on_result=on_result)
+                     seed=seed, resume=resume, store=store, arch=arch, max_time=max_time, timeout=timeout, out=out,
+                     aggregate=aggregate, model=model, tools=tools, on_space=on_space, on_result=on_result)
     finally:
         if bar is not None:
             progress.stop()
     if json_out:
         print_json(r.to_dict())
     else:
-        from ..runstore import RunStore
-
         if r.workflow == "tune":
-            console.print(evaluations_table(RunStore().evaluations(r.run), r.task, r.run))
+            console.print(evaluations_table(store.evaluations(r.run), r.task, r.run))
         console.print(f"{r.stop_reason}; {r.evaluated} evaluated now, {r.evaluations} in run {r.run} "
                       f"({r.seconds:.1f} s)")
         if r.best:

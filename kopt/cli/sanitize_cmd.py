@@ -9,7 +9,7 @@ import typer
 from ..errors import InputError
 from ..render import to_text
 from ..task import Task
-from . import app
+from .app import app
 from ._common import console, console_err, print_json
 from .compile_cmds import ArchOpt, JsonOpt
 from .run_cmd import parse_config

@@ -17,6 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 MAX_DIAGNOSTICS = 20
 MAX_SOURCE_LINES = 60
 MAX_FILE_BYTES = 256 * 1024
+# Seconds of sampling per timed entry in ``evaluate``: the agent waits on every attempt, so less than the harness's
+# default.
+EVALUATE_MAX_TIME = 5.0
 
 
 def _tool(fn):
@@ -207,7 +210,8 @@ class Toolbox:
                          f"(kopt mcp --task DIR)")
 
     @_tool
-    def evaluate(self, task: str, path: str, baseline: Optional[str] = None, max_time: float = 5.0) -> dict:
+    def evaluate(self, task: str, path: str, baseline: Optional[str] = None,
+                 max_time: float = EVALUATE_MAX_TIME) -> dict:
         """Check a candidate against a task on fresh random inputs, then time it against the baseline (the task's
         by default): medians with 95 % CIs, speedup and verdict, % of roofline. Needs a GPU."""
         t = self._task(task)

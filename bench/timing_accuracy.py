@@ -155,13 +155,12 @@ def kopt_times(kernels: Kernels, options=None) -> list[dict]:
     """kopt's harness on each kernel; ``options`` may set ``flush_l2: False`` for warm samples."""
     from kopt import _harness
     from kopt.stats import summarize
-    from kopt.timing import DEFAULT_OPTIONS, cupti_library, flush_options
+    from kopt.timing import cupti_library, flush_options
 
     out = []
     for i, (label, *_rest) in enumerate(KERNELS):
         t0 = time.perf_counter()
-        (m,) = _harness.measure([kernels.spec(i)], {**DEFAULT_OPTIONS, **(options or {}),
-                                                     "cupti_library": cupti_library(),
+        (m,) = _harness.measure([kernels.spec(i)], {**(options or {}), "cupti_library": cupti_library(),
                                                      **flush_options(kernels.gpu)})
         wall = time.perf_counter() - t0
         s = summarize(m["samples_us"], m["discarded_clock"])

@@ -26,6 +26,12 @@ void resolve(GetProcAddress get, const char* symbol, F& fn) {
   fn = reinterpret_cast<F>(p);
 }
 
+[[noreturn]] void fail(CUresult r, const char* what, bool asynchronous) {
+  const char* name = nullptr;
+  if (driver().cuGetErrorName(r, &name) != CUDA_SUCCESS || !name) name = "CUDA_ERROR_UNKNOWN";
+  throw CudaError(r, name, what, asynchronous);
+}
+
 }  // namespace
 
 DriverApi& driver() {
@@ -57,11 +63,11 @@ DriverApi& driver() {
 }
 
 void check(CUresult r, const char* what) {
-  if (r == CUDA_SUCCESS) return;
-  const char* name = nullptr;
-  auto& d = driver();
-  if (d.cuGetErrorName(r, &name) != CUDA_SUCCESS || !name) name = "CUDA_ERROR_UNKNOWN";
-  throw std::runtime_error(std::string(what) + ": " + name);
+  if (r != CUDA_SUCCESS) fail(r, what, false);
+}
+
+void check_wait(CUresult r, const char* what) {
+  if (r != CUDA_SUCCESS) fail(r, what, true);
 }
 
 }  // namespace kopt

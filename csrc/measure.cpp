@@ -116,7 +116,7 @@ struct Session {
 };
 
 // Kernel groups between the harness's memsets: one group per sample, first kernel start to last kernel end.
-std::vector<double> sample_durations(const std::vector<GpuActivity>& recs, BenchResult& r) {
+std::vector<double> sample_durations(const std::vector<GpuActivity>& recs, EntrySamples& r) {
   std::vector<double> out;
   uint64_t lo = 0, hi = 0;
   bool open = false;
@@ -138,7 +138,7 @@ std::vector<double> sample_durations(const std::vector<GpuActivity>& recs, Bench
 
 }  // namespace
 
-std::vector<BenchResult> measure(const std::vector<Bench>& benches, const MeasureOptions& opts) {
+std::vector<EntrySamples> measure(const std::vector<Bench>& benches, const MeasureOptions& opts) {
   auto& d = driver();
   CUcontext ctx = nullptr;
   check(d.cuCtxGetCurrent(&ctx), "cuCtxGetCurrent");
@@ -194,7 +194,7 @@ std::vector<BenchResult> measure(const std::vector<Bench>& benches, const Measur
   for (int w = 0; w < opts.warmup; ++w)
     for (const Bench& b : benches)
       for (int set = 0; set < b.input_sets; ++set) s.enqueue(b, set, false);
-  check(d.cuStreamSynchronize(s.stream), "kernel execution (warm-up)");
+  check_wait(d.cuStreamSynchronize(s.stream), "kernel execution (warm-up)");
   if (method == "cupti") trace().drain();
 
   // Graph mode: one graph per bench and input set holding graph_reps complete samples.
@@ -223,8 +223,10 @@ std::vector<BenchResult> measure(const std::vector<Bench>& benches, const Measur
       }
   }
 
-  std::vector<BenchResult> results(benches.size());
-  std::vector<StoppingRule> rules(benches.size(), StoppingRule(opts.stopping));
+  std::vector<EntrySamples> results(benches.size());
+  std::vector<StoppingRule> rules;
+  rules.reserve(benches.size());
+  for (size_t i = 0; i < benches.size(); ++i) rules.emplace_back(opts.stopping);
   std::vector<double> elapsed(benches.size(), 0.0);
   std::vector<int> counter(benches.size(), 0);
   for (auto& r : results) {
@@ -245,7 +247,7 @@ std::vector<BenchResult> measure(const std::vector<Bench>& benches, const Measur
         check(d.cuGraphLaunch(execs[i][set], s.stream), "cuGraphLaunch");
       else
         s.enqueue(b, set, method == "events");
-      check(d.cuStreamSynchronize(s.stream), "kernel execution");
+      check_wait(d.cuStreamSynchronize(s.stream), "kernel execution");
       elapsed[i] += std::chrono::duration<double>(Clock::now() - t0).count();
       unsigned c1 = clock.current();
       std::vector<double> got;
@@ -271,7 +273,7 @@ std::vector<BenchResult> measure(const std::vector<Bench>& benches, const Measur
         accepted = true;
         if (rules[i].add(us, elapsed[i])) break;
       }
-      if (!accepted) rules[i].evaluate(elapsed[i]);
+      if (!accepted) rules[i].check(elapsed[i]);
     }
   }
   for (size_t i = 0; i < benches.size(); ++i) results[i].stop_reason = rules[i].reason();

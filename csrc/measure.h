@@ -49,7 +49,8 @@ struct MeasureOptions {
   bool flush_l2 = true;  // false: warm timing (inputs may stay in L2 between samples)
 };
 
-struct BenchResult {
+// What one bench's sampling produced.
+struct EntrySamples {
   std::vector<double> samples_us;
   int discarded_clock = 0;
   std::vector<double> clock_mhz;  // per accepted sample, the lower of the readings before and after
@@ -59,6 +60,6 @@ struct BenchResult {
   int samples_without_kernels = 0;
 };
 
-std::vector<BenchResult> measure(const std::vector<Bench>& benches, const MeasureOptions& opts);
+std::vector<EntrySamples> measure(const std::vector<Bench>& benches, const MeasureOptions& opts);
 
 }  // namespace kopt

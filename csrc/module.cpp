@@ -1,9 +1,12 @@
 // kopt._harness: the C++ timing harness (pybind11). Loads libcuda, libcupti and NVML at run time.
+#include <pybind11/eval.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "criteria/median_ci.h"
 #include "driver_api.h"
 #include "measure.h"
+#include "options.h"
 #include "stopping.h"
 
 namespace py = pybind11;
@@ -41,23 +44,41 @@ Bench to_bench(const py::dict& d) {
   return b;
 }
 
-StoppingOptions to_stopping(const py::dict& d) {
-  StoppingOptions o;
-  if (d.contains("min_samples")) o.min_samples = d["min_samples"].cast<int>();
-  if (d.contains("min_time")) o.min_time = d["min_time"].cast<double>();
-  if (d.contains("max_time")) o.max_time = d["max_time"].cast<double>();
-  if (d.contains("target_rel_stdev")) o.target_rel_stdev = d["target_rel_stdev"].cast<double>();
-  if (d.contains("stable_window")) o.stable_window = d["stable_window"].cast<int>();
-  if (d.contains("stable_tol")) o.stable_tol = d["stable_tol"].cast<double>();
-  if (d.contains("max_samples")) o.max_samples = d["max_samples"].cast<int>();
-  return o;
-}
+// Defined in Python so that Python code can construct (and raise) it with the same attributes the harness sets.
+const char* const kCudaErrorSource = R"(
+class CudaError(RuntimeError):
+    """A CUDA driver call in the harness failed. ``name``: the error (CUDA_ERROR_...); ``call``: what the harness
+    was doing; ``code``: the CUresult; ``asynchronous``: reported while waiting for queued work, so it came from a
+    kernel, which may have left the context unusable. Whether ``name`` is sticky is kopt.rules.CUDA_STICKY's call."""
+
+    def __init__(self, name, call, code=0, asynchronous=False):
+        super().__init__(f"{call}: {name}")
+        self.name, self.call, self.code, self.asynchronous = name, call, code, asynchronous
+)";
 
 }  // namespace
 
 PYBIND11_MODULE(_harness, m) {
   m.doc() = "kopt timing harness: cold, interleaved kernel timing with CUPTI (or CUDA events) in C++";
-  m.attr("ABI_VERSION") = 2;
+  m.attr("ABI_VERSION") = 3;
+
+  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::object> cuda_error;
+  cuda_error.call_once_and_store_result([] {
+    py::dict scope;
+    scope["__name__"] = "kopt._harness";
+    py::exec(kCudaErrorSource, scope);
+    return py::object(scope["CudaError"]);
+  });
+  m.attr("CudaError") = cuda_error.get_stored();
+  py::register_local_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const CudaError& e) {
+      py::object type = cuda_error.get_stored();
+      py::object exc = type(e.name, e.call, static_cast<int>(e.code), e.asynchronous);
+      PyErr_SetObject(type.ptr(), exc.ptr());
+    }
+  });
 
   m.def("driver_status", [] {
     try {
@@ -68,11 +89,20 @@ PYBIND11_MODULE(_harness, m) {
     }
   }, "Empty when libcuda is usable, else why not.");
 
-  py::class_<StoppingRule>(m, "StoppingRule", "The stopping rule, exposed for tests and planning")
-      .def(py::init([](const py::dict& d) { return StoppingRule(to_stopping(d)); }), py::arg("options") = py::dict())
-      .def("add", &StoppingRule::add, py::arg("sample"), py::arg("elapsed"))
-      .def("evaluate", &StoppingRule::evaluate, py::arg("elapsed"))
-      .def_property_readonly("rel_stdev", &StoppingRule::rel_stdev)
+  m.def("defaults", &option_defaults, "Every option of measure() with its default.");
+  m.def("criteria", &criteria_schema, "The stopping criteria: name, description and parameters with defaults.");
+  m.def("median_ci_ranks", [](long n) {
+    if (n < 1) throw py::value_error("n must be >= 1");
+    MedianCiRanks r = median_ci_ranks(n);
+    return py::make_tuple(r.lo, r.hi, r.exact);
+  }, py::arg("n"), "0-based ranks (lo, hi, exact) of the 95 % CI of the median that the ci-width criterion uses.");
+
+  py::class_<StoppingRule>(m, "StoppingRule", "The caps and a criterion, fed samples by hand (tests, planning)")
+      .def(py::init([](const py::dict& d) { return StoppingRule(stopping_options(d)); }),
+           py::arg("options") = py::dict(), "The stopping keys of measure()'s options: caps, stop, stop_params.")
+      .def("add", &StoppingRule::add, py::arg("sample_us"), py::arg("elapsed_s"),
+           "Adds one sample; True when sampling should stop.")
+      .def("check", &StoppingRule::check, py::arg("elapsed_s"), "Checks again without a sample.")
       .def_property_readonly("samples", &StoppingRule::samples)
       .def_property_readonly("done", &StoppingRule::done)
       .def_property_readonly("reason", &StoppingRule::reason);
@@ -80,24 +110,14 @@ PYBIND11_MODULE(_harness, m) {
   m.def("measure", [](const py::list& benches, const py::dict& options) {
     std::vector<Bench> bs;
     for (auto b : benches) bs.push_back(to_bench(b.cast<py::dict>()));
-    MeasureOptions o;
-    o.stopping = to_stopping(options);
-    if (options.contains("method")) o.method = options["method"].cast<std::string>();
-    if (options.contains("cupti_library") && !options["cupti_library"].is_none())
-      o.cupti_library = options["cupti_library"].cast<std::string>();
-    if (options.contains("graph_reps")) o.graph_reps = options["graph_reps"].cast<int>();
-    if (options.contains("warmup")) o.warmup = options["warmup"].cast<int>();
-    if (options.contains("clock_floor")) o.clock_floor = options["clock_floor"].cast<double>();
-    if (options.contains("flush_function")) o.flush_function = options["flush_function"].cast<uint64_t>();
-    if (options.contains("flush_grid")) o.flush_grid = options["flush_grid"].cast<unsigned>();
-    if (options.contains("flush_l2")) o.flush_l2 = options["flush_l2"].cast<bool>();
-    std::vector<BenchResult> rs;
+    MeasureOptions o = measure_options(options);
+    std::vector<EntrySamples> rs;
     {
       py::gil_scoped_release release;  // the loop is pure C++: no Python between samples
       rs = measure(bs, o);
     }
     py::list out;
-    for (const BenchResult& r : rs) {
+    for (const EntrySamples& r : rs) {
       py::dict d;
       d["samples_us"] = r.samples_us;
       d["discarded_clock"] = r.discarded_clock;
@@ -112,5 +132,6 @@ PYBIND11_MODULE(_harness, m) {
     }
     return out;
   }, py::arg("benches"), py::arg("options") = py::dict(),
-     "Time each bench (interleaved per sample) on the current CUDA context; raises RuntimeError on CUDA errors.");
+     "Time each bench (interleaved per sample) on the current CUDA context; raises CudaError on CUDA errors and "
+     "ValueError on unknown or bad options (see defaults() and criteria()).");
 }

@@ -48,7 +48,7 @@ def measure_ceilings(gpu, message: dict, phase) -> dict:
     from . import _harness
     from .dtypes import dtype
     from .gpu import PackedParams
-    from .timing import DEFAULT_OPTIONS, cupti_library, flush_options
+    from .timing import cupti_library, flush_options
 
     module = gpu.load(message["cubin"])
     sms = gpu.attribute("MULTIPROCESSOR_COUNT")
@@ -62,7 +62,7 @@ def measure_ceilings(gpu, message: dict, phase) -> dict:
     read_params = PackedParams([struct.pack("<Q", src.ptr), struct.pack("<Q", out.ptr), struct.pack("<q", n4)])
     copy_fn, fma_fn = gpu.function(module, "kopt_copy"), gpu.function(module, "kopt_fma")
     read_fn = gpu.function(module, "kopt_read")
-    opts = {**DEFAULT_OPTIONS, "max_time": 3.0, "cupti_library": cupti_library(), **flush_options(gpu)}
+    opts = {"max_time": 3.0, "cupti_library": cupti_library(), **flush_options(gpu)}
     phase("timing", 120)
 
     def spec(fn, params) -> dict:  # one launch of a measuring kernel on the full-GPU grid

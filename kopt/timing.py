@@ -11,11 +11,6 @@ from .rules import RULES
 from .runner import CheckRunner, Prepared
 from .task import Shape, Task
 
-DEFAULT_OPTIONS = {"min_samples": 10, "min_time": 0.1, "max_time": 10.0, "target_rel_stdev": 0.005,
-                   "stable_window": 32, "stable_tol": 0.05, "method": "auto", "graph_reps": 0, "warmup": 2,
-                   "clock_floor": 0.75}
-
-
 def cupti_library() -> str | None:
     """libcupti for the harness, or None (the harness then times with CUDA events and says why)."""
     from .toolchain import cupti_library as find
@@ -86,8 +81,8 @@ def run_bench(runner: CheckRunner, message: dict, phase) -> dict:
     from . import _harness
 
     task: Task = message["task"]
-    options = {**DEFAULT_OPTIONS, **message.get("options", {}), "cupti_library": cupti_library(),
-               **flush_options(runner.gpu)}
+    options = {**message.get("options", {}), "cupti_library": cupti_library(), **flush_options(runner.gpu)}
+    max_time = options.get("max_time") or _harness.defaults()["max_time"]  # for the phase's time limit
     warnings = gpu_activity_warnings()
     runner.keep_cases(message["seeds"])
     shapes_out = []
@@ -115,7 +110,7 @@ def run_bench(runner: CheckRunner, message: dict, phase) -> dict:
                                      "stream": lp.stream, "params": [p.launches[li][2].address for p in sets]})
                 benches.append({"launches": launches, "resets": [_resets(task, p) for p in sets]})
             runner.gpu.synchronize("input upload")
-            limit = options["max_time"] * len(benches) * 2 + message.get("kernel_timeout", 10.0) + 30
+            limit = max_time * len(benches) * 2 + message.get("kernel_timeout", 10.0) + 30
             phase("timing", limit)
             measured = _harness.measure(benches, options)
             phase("compare")

@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 MAX_DIAGNOSTICS = 20
 MAX_SOURCE_LINES = 60
 MAX_FILE_BYTES = 256 * 1024
+# Seconds of sampling per timed entry in ``evaluate``: the agent waits on every attempt, so less than the harness's
+# default.
+EVALUATE_MAX_TIME = 5.0
 
 
 def _tool(fn):
@@ -220,7 +223,8 @@ class Toolbox:
         return bench(t, self.ws.resolve(path), baseline=base, options={"max_time": max_time})
 
     @_tool
-    def evaluate(self, task: str, path: str, baseline: Optional[str] = None, max_time: float = 5.0) -> dict:
+    def evaluate(self, task: str, path: str, baseline: Optional[str] = None,
+                 max_time: float = EVALUATE_MAX_TIME) -> dict:
         """Check a candidate against a task on fresh random inputs, then time it against the baseline (the task's
         by default): medians with 95 % CIs, speedup and verdict, % of roofline. Needs a GPU."""
         return self.evaluation(task, path, baseline, max_time).brief(MAX_DIAGNOSTICS)

@@ -58,16 +58,18 @@ def op_bench(message, phase):
         runner = _check_runner()
     except GpuUnavailableError as exc:
         return {"event": "error", "rule": "runtime.no-gpu", "message": exc.message}
+    from . import _harness
+    from .rules import CUDA_RECOVERABLE, CUDA_STICKY
+
     try:
         return run_bench(runner, message, phase)
-    except RuntimeError as exc:  # CUDA errors raised by the harness
-        text = str(exc)
-        from .gpu import RECOVERABLE, STICKY
-
-        name = text.rsplit(": ", 1)[-1]
-        rule = STICKY.get(name) or RECOVERABLE.get(name) or (
-            "runtime.cuda-error" if name.startswith("CUDA_ERROR_") else "timing.harness-error")
-        return {"event": "error", "rule": rule, "message": text, "fatal": name in STICKY or "execution" in text}
+    except _harness.CudaError as exc:
+        rule = CUDA_STICKY.get(exc.name) or CUDA_RECOVERABLE.get(exc.name) or "runtime.cuda-error"
+        # an error reported while waiting for the kernels came from one of them: the context may be unusable
+        fatal = exc.name in CUDA_STICKY or exc.asynchronous
+        return {"event": "error", "rule": rule, "message": str(exc), "fatal": fatal}
+    except RuntimeError as exc:  # the harness's other failures (no context, CUPTI requested but unavailable...)
+        return {"event": "error", "rule": "timing.harness-error", "message": str(exc), "fatal": False}
 
 
 def op_ceilings(message, phase):

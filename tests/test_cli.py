@@ -4,6 +4,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from kopt.cli._common import parse_stop
+from kopt.errors import InputError
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 
@@ -78,3 +83,21 @@ def test_check_analyzes_a_candidate_at_its_default_tunables():
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
     assert doc["files"][0]["diagnostics"] == []
+
+
+def test_bench_stop_rejects_an_unknown_criterion_or_parameter_with_exit_2():
+    task = ROOT / "bench" / "tasks" / "gemm_f32"
+    p = kopt("bench", task, task / "baseline.cu", "--stop", "stdev")
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "unknown stopping criterion 'stdev'; known: stdrel, stable, ci-width, stdrel-or-stable" in p.stderr
+    p = kopt("bench", task, task / "baseline.cu", "--stop", "ci-width:width=0.02")
+    assert p.returncode == 2 and "unknown parameter 'width' of stopping criterion 'ci-width'; known: max_width" \
+        in p.stderr
+
+
+def test_stop_spec_becomes_the_harness_options():
+    assert parse_stop(None) == {}
+    assert parse_stop("stdrel") == {"stop": "stdrel", "stop_params": {}}
+    assert parse_stop("stable:window=16, tol=0.1") == {"stop": "stable", "stop_params": {"window": 16, "tol": 0.1}}
+    with pytest.raises(InputError, match="key=value"):
+        parse_stop("ci-width:max_width")

@@ -206,22 +206,27 @@ def test_cuda_errors_map_to_catalogued_runtime_rules():
     assert e.rule == "runtime.cuda-error" and "CUDA_ERROR_SOMETHING_NEW" in str(e)
 
 
-@pytest.mark.parametrize("text, rule", [
-    ("cuLaunchKernel: CUDA_ERROR_ILLEGAL_ADDRESS", "runtime.illegal-address"),
-    ("cuEventElapsedTime: CUDA_ERROR_SOMETHING_NEW", "runtime.cuda-error"),
-    ("CUPTI requested but unavailable: no libcupti", "timing.harness-error"),
+@pytest.mark.parametrize("error, rule, fatal", [
+    (("CUDA_ERROR_ILLEGAL_ADDRESS", "cuLaunchKernel"), "runtime.illegal-address", True),
+    (("CUDA_ERROR_OUT_OF_MEMORY", "cuMemAlloc(L2 flush buffer)"), "runtime.out-of-memory", False),
+    (("CUDA_ERROR_SOMETHING_NEW", "cuEventElapsedTime"), "runtime.cuda-error", False),
+    (("CUDA_ERROR_SOMETHING_NEW", "kernel execution", 999, True), "runtime.cuda-error", True),
+    ("CUPTI requested but unavailable: no libcupti", "timing.harness-error", False),
 ])
-def test_timing_harness_errors_map_to_catalogued_rules(monkeypatch, text, rule):
+def test_timing_harness_errors_map_to_catalogued_rules(monkeypatch, error, rule, fatal):
     import kopt.timing
     import kopt.worker_ops as ops
+    from kopt import _harness
+
+    exc = _harness.CudaError(*error) if isinstance(error, tuple) else RuntimeError(error)
 
     def fail(*a):
-        raise RuntimeError(text)
+        raise exc
 
     monkeypatch.setattr(ops, "_check_runner", lambda: None)
     monkeypatch.setattr(kopt.timing, "run_bench", fail)
     reply = ops.op_bench({}, lambda *a: None)
-    assert reply["rule"] == rule and reply["message"] == text
+    assert reply["rule"] == rule and reply["message"] == str(exc) and reply["fatal"] is fatal
 
 
 def test_sanitizer_records_map_to_catalogued_rules():

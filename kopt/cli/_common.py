@@ -41,3 +41,27 @@ def evaluations_table(evals: list[dict], task: str, run: int):
         what = " ".join(f"{k}={v}" for k, v in e["config"].items()) or e.get("path") or e["hash"][:8]
         t.add_row(str(i), what, e["status"], fmt(e["time_us"]), fmt(e["speedup"], ".3f"))
     return t
+
+
+def parse_stop(spec: str | None) -> dict:
+    """``--stop NAME[:key=value,...]`` as the harness's options ``{"stop": NAME, "stop_params": {key: value}}``;
+    empty when not given. The harness checks the name, keys and values, so a typo is an input error here rather
+    than a failure in the GPU worker."""
+    if spec is None:
+        return {}
+    from .. import _harness
+
+    name, _, rest = spec.partition(":")
+    params = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, sep, value = item.partition("=")
+        try:
+            params[key.strip()] = float(value)
+        except ValueError:
+            raise InputError(f"bad --stop {spec!r}: expected NAME[:key=value,...] with numbers as values") from None
+    options = {"stop": name.strip(), "stop_params": params}
+    try:
+        _harness.StoppingRule(options)
+    except ValueError as exc:
+        raise InputError(f"bad --stop {spec!r}: {exc}") from None
+    return options

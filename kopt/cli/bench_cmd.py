@@ -8,13 +8,20 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
+from .. import _harness
 from ..render import to_text
 from ..task import Task
 from ..worker import WorkerClient
 from .app import app
-from ._common import console, console_err, print_json
+from ._common import console, console_err, parse_stop, print_json
 from .compile_cmds import ArchOpt, JsonOpt
 from .run_cmd import parse_config
+
+# A one-off measurement samples as long as the harness does by default.
+MAX_TIME = _harness.defaults()["max_time"]
+STOP_HELP = ("stopping criterion with its parameters: " +
+             "; ".join(f"{c['name']} ({', '.join(c['params'])})" for c in _harness.criteria()) +
+             f". Default {_harness.defaults()['stop']}; the --max-time and sample caps always apply")
 
 
 def _us(t) -> str:
@@ -61,19 +68,21 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
               shape: Optional[str] = typer.Option(None, "--shape", help="shape to time (default: the timed shapes)"),
               set_: Optional[List[str]] = typer.Option(None, "--set", help="candidate tunable TUNABLE=VALUE"),
               arch: Optional[str] = ArchOpt,
-              max_time: float = typer.Option(10.0, "--max-time", help="seconds of sampling per entry at most"),
+              max_time: float = typer.Option(MAX_TIME, "--max-time", help="seconds of sampling per entry at most"),
+              stop: Optional[str] = typer.Option(None, "--stop", metavar="NAME[:key=value,...]", help=STOP_HELP),
               graph: int = typer.Option(0, "--graph", help="replay a CUDA graph of N samples (short kernels)"),
               warm: bool = typer.Option(False, "--warm", help="do not flush L2 between samples (default: cold)"),
               timeout: float = typer.Option(10.0, "--timeout", help="seconds a checked launch may run"),
               out: Optional[Path] = typer.Option(None, "--out", help="also write the JSON result here"),
               json_out: bool = JsonOpt):
     """Check correctness, then time CANDIDATE against the baseline: medians with CIs, speedup and verdict."""
+    stopping = parse_stop(stop)
     t = Task.load(task)
     base = None if no_baseline else (baseline or t.baseline)
     with WorkerClient(kernel_timeout=timeout) as worker:
         result = t.bench(candidate, baseline=base, config=parse_config(set_), arch=arch,
                          shapes=t.find_shape(shape) if shape else None, worker=worker,
-                         options={"max_time": max_time, "graph_reps": graph, "flush_l2": not warm})
+                         options={"max_time": max_time, "graph_reps": graph, "flush_l2": not warm, **stopping})
     doc = result.to_dict()
     if out:
         out.write_text(json.dumps(doc, indent=2, default=str))

@@ -23,4 +23,5 @@ class AnalysisResult:
 
     def to_dict(self) -> dict:
         return {"assumed": self.assumed, "elapsed_ms": round(self.elapsed_ms, 2), "kernels": self.kernels,
-                "launches": self.launches, "frontend": self.frontend, "diagnostics": [d.to_dict() for d in self.diagnostics]}
+                "launches": self.launches, "frontend": self.frontend,
+                "diagnostics": [d.to_dict() for d in self.diagnostics]}

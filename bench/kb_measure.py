@@ -116,6 +116,7 @@ def torch_time(task, shape, alternative: bool = False) -> dict:
 
 
 def measure(example: Path, max_time: float) -> dict:
+    from kopt.evaluation import bench
     from kopt.candidate import Candidate
     from kopt.task import Task
 
@@ -123,7 +124,7 @@ def measure(example: Path, max_time: float) -> dict:
     task = Task.load(ROOT / "bench" / "tasks" / meta["task"])
     cand = Candidate.load(example)
     row = {"example": example.stem, "task": task.name, "config": cand.default_config()}
-    r = task.bench(example, baseline=task.baseline, options={"max_time": max_time})
+    r = bench(task, example, baseline=task.baseline, options={"max_time": max_time})
     row["correct"] = r.candidate.correct
     row["ok"] = r.ok  # correct, timed, and no timing voided (implausible, caching results...)
     row["status"] = r.candidate.status

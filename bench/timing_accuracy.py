@@ -89,7 +89,7 @@ class Kernels:
 
     def __init__(self):
         import kopt
-        from kopt.gpu import GpuSession, PackedParams
+        from kopt.worker.session import GpuSession, PackedParams
 
         self.gpu = GpuSession()
         names = ["scale", "poly", "scale_stamped", "poly_stamped", "timer_ticks"]
@@ -129,7 +129,7 @@ def globaltimer_spans(kernels: Kernels, reps: int = 40) -> dict:
     timer's tick, which bounds the resolution of a single span."""
     import numpy as np
 
-    from kopt.gpu import PackedParams
+    from kopt.worker.session import PackedParams
 
     ticks = np.zeros(32, np.uint64)
     tick_params = PackedParams([struct.pack("<Q", kernels.stamps.ptr)])
@@ -154,14 +154,16 @@ def globaltimer_spans(kernels: Kernels, reps: int = 40) -> dict:
 def kopt_times(kernels: Kernels, options=None) -> list[dict]:
     """kopt's harness on each kernel; ``options`` may set ``flush_l2: False`` for warm samples."""
     from kopt import _harness
+    from kopt.device import default_arch
+    from kopt.flush import cupti_library, flush_kernel
     from kopt.stats import summarize
-    from kopt.timing import cupti_library, flush_options
+    from kopt.worker.timing import harness_options
 
     out = []
+    opts = harness_options(kernels.gpu, options or {}, flush_kernel(default_arch()), cupti_library())
     for i, (label, *_rest) in enumerate(KERNELS):
         t0 = time.perf_counter()
-        (m,) = _harness.measure([kernels.spec(i)], {**(options or {}), "cupti_library": cupti_library(),
-                                                     **flush_options(kernels.gpu)})
+        (m,) = _harness.measure([kernels.spec(i)], opts)
         wall = time.perf_counter() - t0
         s = summarize(m["samples_us"], m["discarded_clock"])
         out.append({"kernel": label, "median_us": s.median, "cv": s.cv, "n": s.n, "discarded": s.discarded,

@@ -1,7 +1,9 @@
 """kopt: a compiler harness for agents that optimize CUDA kernels."""
 from .analyze import AnalysisResult, analyze
 from .artifact import Artifact, KernelInfo
+from .evaluation import bench
 from .candidate import Candidate
+from .checker import check
 from .compiler import compile
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import CompileError, GpuUnavailableError, InputError, KoptError, ToolchainError
@@ -20,5 +22,5 @@ __all__ = [
     "analyze", "AnalysisResult",
     "Artifact", "KernelInfo", "compile", "Diagnostic", "Location", "Severity", "KoptError", "InputError",
     "CompileError", "ToolchainError", "GpuUnavailableError", "Occupancy", "occupancy", "Task", "Candidate", "Verdict",
-    "RunStore", "Evaluation", "Measurement", "optimize", "OptimizeResult",
+    "RunStore", "Evaluation", "Measurement", "optimize", "OptimizeResult", "check", "bench",
 ]

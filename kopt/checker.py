@@ -11,7 +11,8 @@ from .errors import CompileError
 from .rules import RULES
 from .task import Task
 from .verdict import Verdict
-from .worker import WorkerClient, WorkerFailure
+from .client import WorkerClient
+from .protocol import CheckRequest, Failed
 
 
 def check(task: Task, candidate, *, config: dict | None = None, arch: str | None = None, shapes=None,
@@ -37,26 +38,20 @@ def check(task: Task, candidate, *, config: dict | None = None, arch: str | None
     own = worker is None
     worker = worker or WorkerClient()
     try:
-        reply = worker.request({"op": "check", "task": task, "shapes": selected, "plans": plans, "cubin": art.cubin,
-                                "seeds": seeds, "candidate": cand.name})
+        reply = worker.call(CheckRequest(task, selected, plans, art.cubin, seeds, cand.name))
     finally:
         if own:
             worker.close()
-    loc = [Location(cand.name, cand.launches[0].line, role="launch")]
-    if isinstance(reply, WorkerFailure):
-        msg = reply.message
-        if reply.rule == "runtime.crash" and reply.stderr_tail.strip():
-            msg += ": " + reply.stderr_tail.strip().splitlines()[-1]
-        verdict.diagnostics.append(RULES[reply.rule].diag(msg, *loc))
-    elif reply.get("event") == "error":
-        verdict.diagnostics.append(RULES[reply["rule"]].diag(reply["message"], *loc))
-        if reply.get("traceback"):
-            verdict.diagnostics[-1].witness = {"traceback": reply["traceback"][-1500:]}
+    loc = Location(cand.name, cand.launches[0].line, role="launch")
+    if isinstance(reply, Failed):
+        d = reply.diagnostic
+        verdict.diagnostics.append(RULES[d.rule].diag(d.message, loc, witness=d.witness or (
+            {"traceback": reply.detail[-1500:]} if reply.detail and d.rule == "worker.exception" else None)))
     else:
         verdict.ran = True
-        verdict.shapes = reply["shapes"]
-        for s in reply["shapes"]:
+        verdict.shapes = reply.payload["shapes"]
+        for s in verdict.shapes:
             verdict.diagnostics += [Diagnostic.from_dict(d) for d in s["diagnostics"]]
-        verdict.correct = len(reply["shapes"]) == len(selected) and all(s["ok"] for s in reply["shapes"])
+        verdict.correct = len(verdict.shapes) == len(selected) and all(s["ok"] for s in verdict.shapes)
     verdict.seconds = time.perf_counter() - t0
     return verdict

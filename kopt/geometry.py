@@ -210,7 +210,7 @@ class _Resolver:
                                                                       f"{lim.name} allows {lim.max_threads_per_block}")
             elif over:
                 self.problem(g, "launch.block-too-large", decl.block, f"block {g.block}: {', '.join(over)} (the "
-                                                                      f"largest block dimensions are {BLOCK_DIM_LIMITS})")
+                                                                      f"largest dimensions are {BLOCK_DIM_LIMITS})")
         if g.smem is not None and g.smem > lim.smem_per_block_optin:
             self.problem(g, "launch.smem-too-large", [decl.smem],
                          f"smem={g.smem} bytes of dynamic shared memory; {lim.name} allows at most "

@@ -13,7 +13,7 @@ import numpy as np
 from .task import Shape, Task
 
 CHUNK = 1 << 22  # elements per independently seeded chunk
-# threads for host-side array work (generation here, comparison in kopt.compare): the CPUs this process may use
+# threads for host-side array work (generation here, comparison in kopt.worker.compare): the CPUs this process may use
 WORKERS = min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 

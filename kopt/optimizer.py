@@ -114,7 +114,7 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
           max_time, timeout, aggregate, evaluate, on_space, on_result) -> OptimizeResult:
     from .device import probe
     from .tuner import STRATEGIES, bench_evaluator, plan_space, tune
-    from .worker import WorkerClient
+    from .client import WorkerClient
 
     cand = Candidate.load(src)
     if not cand.tunables:

@@ -1,6 +1,6 @@
 """``kopt.profile``: run a candidate once under Nsight Compute and say why it is as fast as it is.
 
-The run-once process (``kopt.run_once``) launches the declared sequence after a warm-up; ncu profiles one launch of
+The run-once process (``kopt.worker.run_once``) launches the declared sequence after a warm-up; ncu profiles one launch of
 each declared kernel (``--launch-skip K --launch-count K``, ``--clock-control none``) into a report, which is then
 read back as CSV (``--page raw``, and ``--page source --print-source cuda,sass`` for hot lines). The parser accepts both
 ncu CSV layouts: the wide one (a row of metric names, a row of units, a row per kernel) and the long one
@@ -401,19 +401,20 @@ def _run(cmd: list[str], cwd: str | None, timeout: float) -> subprocess.Complete
         raise KoptError(f"{Path(cmd[0]).name} did not finish within {timeout:g} s")
 
 
-def tool_failure(tool: str, proc: subprocess.CompletedProcess) -> None:
-    """Turn the tools' known failure modes into one-line errors (exit 2, or 1 when the candidate failed)."""
-    from .run_once import failure
+def tool_failure(tool: str, proc: subprocess.CompletedProcess, reply=None) -> None:
+    """Turn the tools' known failure modes, and the run-once process's own ``Failed`` reply, into one-line errors
+    (exit 2, or 1 when the candidate failed)."""
+    from .protocol import Failed
 
     text = proc.stdout + "\n" + proc.stderr
     if "ERR_NVGPUCTRPERM" in text:
         raise ToolchainError(f"{tool}: access to GPU performance counters is not permitted (ERR_NVGPUCTRPERM): run "
                              "as root or load the driver with NVreg_RestrictProfilingToAdminUsers=0")
-    why = failure(text)
-    if why and why[0] == "no-gpu":
-        raise GpuUnavailableError(f"no usable GPU: {why[1]}")
-    if why:
-        raise RunFailed(f"the candidate failed under {tool} ({why[0]}): {why[1]}")
+    if isinstance(reply, Failed) and reply.rule == "runtime.no-gpu":
+        raise GpuUnavailableError(f"no usable GPU: {reply.message}")
+    if isinstance(reply, Failed):
+        raise RunFailed(f"the candidate failed under {tool} ({reply.rule}): {reply.message}",
+                        diagnostics=[reply.diagnostic])
     errors = [ln.strip() for ln in text.splitlines() if ln.startswith("==ERROR==")]
     if errors:
         raise ToolchainError(f"{tool}: {errors[0][len('==ERROR=='):].strip()}")
@@ -440,24 +441,24 @@ def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: flo
     """Profile ``candidate`` on ``task`` at ``shape`` (default: the first timed shape). Needs ncu and a GPU.
     ``report``: also keep ncu's report file there (``.ncu-rep``, for the Nsight Compute UI)."""
     from .device import require_gpu
-    from .run_once import build_request, command, write_request
+    from .run_once import build_request, command, read_reply, write_request
     from .toolchain import require_tool
 
     if report and (Path(report).is_dir() or not Path(report).resolve().parent.is_dir()):
         raise InputError(f"--report {report}: name a file in an existing folder")
     ncu = require_tool("ncu")
     require_gpu("kopt profile")
-    request, cand, art = build_request(task, candidate, shape=shape, config=config, arch=arch, warmup=1)
-    n = len(request["plan"].launches)
-    cwd = str(Path(cand.path).parent) if getattr(cand, "path", None) else None
     with tempfile.TemporaryDirectory(prefix="kopt-profile-") as tmp:
+        request, cand, art = build_request(task, candidate, tmp, shape=shape, config=config, arch=arch, warmup=1)
+        n = len(request.plan.launches)
+        cwd = str(Path(cand.path).parent) if getattr(cand, "path", None) else None
         req = write_request(request, tmp)
         rep = str(Path(tmp, "profile"))
         cmd = [ncu, "--clock-control", "none", "--launch-skip", str(n), "--launch-count", str(n),
                *[a for s in SECTIONS for a in ("--section", s)], "--metrics", ",".join(EXTRA_METRICS),
                "--import-source", "yes", "-f", "-o", rep, *command(req)]
         proc = _run(cmd, cwd, timeout)
-        tool_failure("ncu", proc)
+        tool_failure("ncu", proc, read_reply(request))
         if proc.returncode != 0 or not Path(rep + ".ncu-rep").exists():
             tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-1:] or ["no output"]
             raise RunFailed(f"ncu exited with code {proc.returncode}: {tail[0]}")

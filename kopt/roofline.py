@@ -1,10 +1,9 @@
-"""Device ceilings measured once per device (copy and read bandwidth, FP32 FMA rate) and the floor they put under a
-task. Reports give % of the copy bandwidth; the plausibility check uses the fastest measured stream, because a
+"""Device ceilings measured once per device (copy and read bandwidth, FP32 FMA rate; the measuring is the worker's,
+``kopt.worker.ceilings``) and the floor they put under a task. Reports give % of the copy bandwidth; the plausibility check uses the fastest measured stream, because a
 read-only kernel (a reduction) moves its bytes faster than a copy can (~4.5 vs ~4.0 TB/s on an H200)."""
 from __future__ import annotations
 
 import json
-import struct
 import time
 
 from . import cache
@@ -42,45 +41,6 @@ IMPLAUSIBLE = 0.9  # a time below 0.9 x the fastest-stream byte floor cannot be 
 CEILINGS_VERSION = 2  # bump when the measured set changes: cached entries of older versions are measured again
 
 
-def measure_ceilings(gpu, message: dict, phase) -> dict:
-    """Worker side: copy 2 x 1 GiB and read 1 GiB with vectorized kernels, then a register-only FFMA kernel, through
-    the harness."""
-    from . import _harness
-    from .dtypes import dtype
-    from .gpu import PackedParams
-    from .timing import cupti_library, flush_options
-
-    module = gpu.load(message["cubin"])
-    sms = gpu.attribute("MULTIPROCESSOR_COUNT")
-    n4 = (1 << 30) // 16
-    src, dst = gpu.alloc(n4 * 16), gpu.alloc(n4 * 16)
-    gpu.fill(src, dtype("f32"), 0x3F800000)
-    out = gpu.alloc(sms * 8 * 256 * 4)
-    iters = 2048
-    copy_params = PackedParams([struct.pack("<Q", src.ptr), struct.pack("<Q", dst.ptr), struct.pack("<q", n4)])
-    fma_params = PackedParams([struct.pack("<Q", out.ptr), struct.pack("<i", iters)])
-    read_params = PackedParams([struct.pack("<Q", src.ptr), struct.pack("<Q", out.ptr), struct.pack("<q", n4)])
-    copy_fn, fma_fn = gpu.function(module, "kopt_copy"), gpu.function(module, "kopt_fma")
-    read_fn = gpu.function(module, "kopt_read")
-    opts = {"max_time": 3.0, "cupti_library": cupti_library(), **flush_options(gpu)}
-    phase("timing", 120)
-
-    def spec(fn, params) -> dict:  # one launch of a measuring kernel on the full-GPU grid
-        return {"launches": [{"function": int(fn), "grid": [sms * 8, 1, 1], "block": [256, 1, 1], "smem": 0,
-                              "params": [params.address]}], "resets": [[]]}
-
-    copy, read, fma = _harness.measure([spec(copy_fn, copy_params), spec(read_fn, read_params),
-                                        spec(fma_fn, fma_params)], opts)
-    for b in (src, dst, out):
-        gpu.free(b)
-    med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
-    copy_us, read_us, fma_us = med(copy["samples_us"]), med(read["samples_us"]), med(fma["samples_us"])
-    fma_flops = 2.0 * sms * 8 * 256 * iters * 16 * 8
-    return {"copy_gbps": 2 * n4 * 16 / copy_us / 1e3, "read_gbps": n4 * 16 / read_us / 1e3,
-            "fp32_tflops": fma_flops / fma_us / 1e6, "copy_us": copy_us, "read_us": read_us, "fma_us": fma_us,
-            "method": copy["method"], "sms": sms}
-
-
 def ceilings(worker, gpu_name: str, driver: str, arch: str) -> dict:
     """Measured ceilings for this device, cached on disk per GPU and driver."""
     path = cache.cache_dir() / "ceilings.json"
@@ -92,17 +52,18 @@ def ceilings(worker, gpu_name: str, driver: str, arch: str) -> dict:
     if key in known:
         return known[key]
     from .compiler import compile as kopt_compile
+    from .flush import cupti_library, flush_kernel
+    from .protocol import CeilingsRequest, Ok
 
     art = kopt_compile(COPY_SOURCE, ["kopt_copy", "kopt_read", "kopt_fma"], arch=arch)
-    reply = worker.request({"op": "ceilings", "cubin": art.cubin})
-    if not isinstance(reply, dict) or reply.get("event") == "error":
-        return {}
-    reply = {k: v for k, v in reply.items() if k != "event"}
-    reply["measured"] = time.strftime("%Y-%m-%d")
-    known[key] = reply
+    reply = worker.call(CeilingsRequest(art.cubin, flush_kernel(arch), cupti_library()))
+    if not isinstance(reply, Ok):
+        return {}  # the figures that need ceilings are left out; the timing itself stands
+    found = {**reply.payload, "measured": time.strftime("%Y-%m-%d")}
+    known[key] = found
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(known, indent=2))
-    return reply
+    return found
 
 
 def figures(work: dict, median_us: float, ceil: dict) -> dict:

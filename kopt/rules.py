@@ -166,7 +166,7 @@ _ALL = [
          "NVRTC returned no ptxas -v report, so per-kernel resources were read from the cubin's records instead. "
          "Registers, shared memory and stack are known, but spill figures are not.",
          None, "compile"),
-    # --- launching (kopt/runner.py, kopt/worker_ops.py) --------------------------------------------------------------
+    # --- launching (kopt/params.py, the worker) ----------------------------------------------------------------------
     # --- the expression language (kopt/expr.py) -------------------------------------------------------------------
     Rule("expr.syntax", E, "not an expression of kopt's language",
          "The text does not parse as an expression of kopt's language (Python syntax: numbers, names, arithmetic, "
@@ -302,7 +302,7 @@ _ALL = [
          "takes, or an argument whose size does not match the parameter (a pointer, scalar or CUtensorMap of the "
          "wrong size). The kernel was not launched.",
          "make the launch's args=(...) match the kernel's parameters in order and type", "launch"),
-    # --- running on the GPU (kopt/gpu.py, kopt/worker.py, kopt/worker_ops.py) ---------------------------------------
+    # --- running on the GPU (kopt/worker/, kopt/client.py) ----------------------------------------------------------
     Rule("runtime.illegal-address", E, "the kernel accessed an illegal address",
          "The kernel read or wrote memory outside any allocation, or through a pointer in the wrong address space "
          "(CUDA_ERROR_ILLEGAL_ADDRESS, CUDA_ERROR_INVALID_ADDRESS_SPACE). The CUDA context is unusable afterwards, "
@@ -377,7 +377,7 @@ _ALL = [
          "The worker could not initialize the CUDA driver or found no GPU, so nothing ran. This is the machine, not "
          "the candidate: `kopt doctor` says what is missing.",
          None, "runtime"),
-    # --- the worker protocol (kopt/worker.py) -------------------------------------------------------------------------
+    # --- the worker protocol (kopt/protocol.py, kopt/worker/serve.py) -------------------------------------------------
     Rule("worker.input", E, "the worker rejected the request's input",
          "A request reached the worker but the worker raised a kopt error while handling it, e.g. an input error "
          "for a task, shape or argument that is invalid there. The message is the error's.",

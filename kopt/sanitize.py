@@ -256,7 +256,8 @@ def sanitize(task, candidate, *, tools=("memcheck",), shape=None, config=None, a
     """Run ``candidate`` under each of ``tools`` (at a small shape by default) and merge with static analysis."""
     from .device import require_gpu
     from .profile import _run, tool_failure
-    from .run_once import build_request, command, failure, write_request
+    from .protocol import Failed
+    from .run_once import build_request, command, read_reply, write_request
     from .toolchain import require_tool
 
     tools = list(TOOLS if "all" in tools else tools)
@@ -270,23 +271,23 @@ def sanitize(task, candidate, *, tools=("memcheck",), shape=None, config=None, a
     res = SanitizeResult(task.name, "", shape.label, tools, [])
     with tempfile.TemporaryDirectory(prefix="kopt-sanitize-") as tmp:
         for tool in tools:
-            request, cand, art = build_request(task, candidate, shape=shape, config=config, arch=arch, warmup=0,
-                                               fill_outputs=tool != "initcheck")
+            request, cand, art = build_request(task, candidate, tmp, shape=shape, config=config, arch=arch,
+                                               warmup=0, fill_outputs=tool != "initcheck")
             res.candidate = cand.name
             req = write_request(request, tmp)
             proc = _run([exe, *tool_args(tool), *command(req)], None, timeout)
             text = proc.stdout + "\n" + proc.stderr
-            why = failure(text)
-            if why and why[0] == "no-gpu":
-                raise GpuUnavailableError(f"no usable GPU: {why[1]}")
+            why = read_reply(request)
+            if isinstance(why, Failed) and why.rule == "runtime.no-gpu":
+                raise GpuUnavailableError(f"no usable GPU: {why.message}")
             if "ERROR SUMMARY" not in text and "RACECHECK SUMMARY" not in text and proc.returncode:
                 tool_failure("compute-sanitizer", proc)
             name = Path(cand.name).name
             res.exit_codes[tool] = proc.returncode
             res.raw[tool] = text
             found += diagnostics(text, tool, lambda f: cand.name if Path(f).name == name else f)
-            if why:
-                res.notes.append(f"{tool}: the run stopped with {why[0]}")
+            if isinstance(why, Failed):
+                res.notes.append(f"{tool}: the run stopped with {why.rule}")
     static_diags = []
     if static:
         try:

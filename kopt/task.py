@@ -95,18 +95,6 @@ class Task:
         """An arch-specific target (``sm_90a``) the task needs; otherwise None (the current GPU's arch)."""
         return self.arch if self.arch and self.arch.endswith("a") else None
 
-    def check(self, candidate, **kwargs):
-        """Correctness Verdict for a candidate (path, source or Candidate); see ``kopt.checker.check``."""
-        from .checker import check
-
-        return check(self, candidate, **kwargs)
-
-    def bench(self, candidate, **kwargs):
-        """Check, then time a candidate (optionally against ``baseline=``); see ``kopt.bench.bench``."""
-        from .bench import bench
-
-        return bench(self, candidate, **kwargs)
-
     # --- evaluation helpers ----------------------------------------------------------------------------------
     def env(self, shape: Shape) -> dict:
         return dict(shape.symbols)

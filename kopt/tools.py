@@ -216,7 +216,7 @@ class Toolbox:
     def evaluation(self, task: str, path: str, baseline: Optional[str] = None,
                    max_time: float = 5.0) -> Evaluation:
         """The Evaluation behind the ``evaluate`` tool (the agent stores it whole)."""
-        from .bench import bench
+        from .evaluation import bench
 
         t = self._task(task)
         base = self.ws.resolve(baseline) if baseline else t.baseline

@@ -25,7 +25,7 @@ def bench_evaluator(task, candidate, *, arch=None, worker, options=None,
                     aggregate: str = "geomean") -> Callable[[dict], Evaluation]:
     """The real evaluation: ``kopt bench`` (check, then time) against the task's untuned baseline. The baseline is
     checked once per run (it does not change); every configuration is checked on its own fresh inputs."""
-    from .bench import bench
+    from .evaluation import bench
 
     checked = {}
 

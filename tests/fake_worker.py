@@ -1,27 +1,57 @@
-"""A stand-in worker for tests of the supervision logic: answers, crashes or hangs on request."""
+"""A stand-in worker for tests of the supervision logic: answers, crashes, hangs or raises on request.
+The request types live here so both the test and the worker process (this file run as a script) can unpickle them."""
 import os
 import time
-
-from kopt.worker import serve
-
-
-def op_echo(message, phase):
-    return {"echo": message["value"], "pid": os.getpid()}
+from dataclasses import dataclass
 
 
-def op_crash(message, phase):
+@dataclass(frozen=True)
+class Echo:
+    value: object
+
+
+@dataclass(frozen=True)
+class Crash:
+    pass
+
+
+@dataclass(frozen=True)
+class Hang:
+    phase: str = "kernel"
+
+
+@dataclass(frozen=True)
+class Fail:
+    pass
+
+
+@dataclass(frozen=True)
+class Unknown:
+    pass
+
+
+def echo(request, phase):
+    return {"echo": request.value, "pid": os.getpid()}
+
+
+def crash(request, phase):
     phase("kernel")
     os._exit(7)
 
 
-def op_hang(message, phase):
-    phase(message.get("phase", "kernel"))
+def hang(request, phase):
+    phase(request.phase)
     time.sleep(3600)
 
 
-def op_fail(message, phase):
+def fail(request, phase):
+    phase("reference")
     raise ValueError("reference exploded")
 
 
 if __name__ == "__main__":
-    serve({"echo": op_echo, "crash": op_crash, "hang": op_hang, "fail": op_fail})
+    import fake_worker  # the types as the test side pickles them (this script runs as __main__)
+    from kopt.worker.serve import serve
+
+    serve({fake_worker.Echo: fake_worker.echo, fake_worker.Crash: fake_worker.crash, fake_worker.Hang: fake_worker.hang,
+           fake_worker.Fail: fake_worker.fail})

@@ -7,10 +7,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from kopt import bench as bench_module
+from kopt import evaluation as bench_module
 from kopt import cache, roofline
-from kopt.bench import bench
+from kopt.evaluation import bench
 from kopt.measurement import Evaluation
+from kopt.protocol import BenchRequest, CheckRequest, Ok
 from kopt.task import Task
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,18 +27,18 @@ class StandInWorker:
     def __init__(self):
         self.ops = []
 
-    def request(self, message, on_event=None):
-        self.ops.append(message["op"])
-        if message["op"] == "check":
-            return {"shapes": [{"shape": s.label, "ok": True, "diagnostics": [], "trials": []}
-                               for s in message["shapes"]]}
-        assert message["op"] == "bench"
-        return {"warnings": [], "shapes": [
+    def call(self, request, on_phase=None):
+        self.ops.append(type(request).__name__)
+        if isinstance(request, CheckRequest):
+            return Ok({"shapes": [{"shape": s.label, "ok": True, "diagnostics": [], "trials": []}
+                                  for s in request.shapes]})
+        assert isinstance(request, BenchRequest) and request.flush.name == "kopt_l2_flush"
+        return Ok({"warnings": [], "shapes": [
             {"shape": s.label, "entries": [
-                {"name": e["name"], "samples_us": [100.0 if e["name"].startswith("candidate") else 200.0] * 12,
+                {"name": e.name, "samples_us": [100.0 if e.name.startswith("candidate") else 200.0] * 12,
                  "discarded_clock": 0, "method": "cupti", "method_note": "", "stop_reason": "stand-in",
-                 "kernels": {"k": 12}, "declared": ["k"], "diagnostics": []} for e in message["entries"]]}
-            for s in message["shapes"]]}
+                 "kernels": {"k": 12}, "declared": ["k"], "diagnostics": []} for e in request.entries]}
+            for s in request.shapes]})
 
 
 @pytest.fixture
@@ -47,12 +48,16 @@ def no_gpu_needed(monkeypatch):
 
 
 def test_bench_compiles_each_candidate_once(no_gpu_needed):
+    from kopt.device import default_arch
+    from kopt.flush import flush_kernel
+
     task = Task.load(TASK)
+    flush_kernel(default_arch())  # the harness's own flush kernel, compiled once per process
     before = dict(cache.COUNTS)
     worker = StandInWorker()
     r = bench(task, CANDIDATE, baseline=task.baseline, worker=worker)
     assert cache.COUNTS["lookups"] - before["lookups"] == 2  # candidate and baseline: one compile each
-    assert worker.ops == ["check", "check", "bench"]
+    assert worker.ops == ["CheckRequest", "CheckRequest", "BenchRequest"]
     assert isinstance(r, Evaluation) and r.ok and r.status == "ok"
     assert [s.speedup for s in r.shapes] == [2.0] and r.speedup == 2.0 and r.time_us == 100.0
 

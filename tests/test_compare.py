@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from kopt.compare import compare_output, diagnose, mutated_inputs
+from kopt.worker.compare import compare_output, diagnose, mutated_inputs
 from kopt.dtypes import dtype, poison_array
 
 F32 = dtype("f32")
@@ -79,7 +79,7 @@ def test_input_mutation_detected_bitwise():
 
 def test_l2_has_an_absolute_floor_for_near_zero_references():
     """One tiny output off by far less than atol passes; the same relative error on normal values fails."""
-    from kopt.compare import compare_output
+    from kopt.worker.compare import compare_output
     from kopt.dtypes import dtype
 
     f32 = dtype("f32")

@@ -104,6 +104,27 @@ def test_the_analyzers_import_only_kopts_vocabulary():
     assert used and used <= VOCABULARY, sorted(used - VOCABULARY)
 
 
+# What the GPU worker may import besides its own package: the protocol, the harness and kopt's nouns.
+WORKER_MAY_IMPORT = VOCABULARY | {"kopt.protocol", "kopt._harness", "kopt.task", "kopt.plan", "kopt.geometry",
+                                  "kopt.inputs", "kopt.reference", "kopt.params"}
+
+
+def test_kopt_has_no_import_cycles():
+    graph = import_graph(ROOT / "kopt", "kopt", extensions=("kopt._harness",))
+    assert "kopt.worker.runner" in graph["kopt.worker.timing"]  # the graph sees into the worker package
+    found = cycles(graph)
+    assert not found, "import cycles among kopt modules: " + "; ".join(", ".join(c) for c in found)
+
+
+def test_the_worker_never_imports_the_parent():
+    graph = import_graph(ROOT / "kopt", "kopt", extensions=("kopt._harness",))
+    workers = [m for m in graph if m == "kopt.worker" or m.startswith("kopt.worker.")]
+    assert len(workers) >= 8
+    for m in workers:
+        outside = {x for x in closure(graph, m) if not x.startswith("kopt.worker")} - WORKER_MAY_IMPORT
+        assert not outside, f"{m} reaches parent-side modules {sorted(outside)}"
+
+
 def test_function_level_import_cycle_is_found(tmp_path):
     pkg = tmp_path / "pkg"
     (pkg / "sub").mkdir(parents=True)

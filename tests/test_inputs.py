@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from kopt import inputs
-from kopt.runner import CheckRunner
+from kopt.worker.runner import CheckRunner
 from kopt.task import Task
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,7 +53,7 @@ def test_case_cache_reuses_and_evicts():
 
 def test_warm_samples_skip_the_byte_floor_check():
     """Cold timing rejects a median below the DRAM floor; warm timing (L2 not flushed) may beat it and says so."""
-    from kopt.bench import _measurement
+    from kopt.evaluation import _measurement
     from kopt.measurement import Evaluation
     from kopt.verdict import Verdict
 

@@ -7,7 +7,7 @@ capture by hand (kopt writes the report, then reads it back as CSV):
   ncu --clock-control none --launch-skip 1 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
       --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats \
       --section SourceCounters --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,\
-l1tex__t_sector_hit_rate.pct --import-source yes -f -o rep python -m kopt.run_once --request REQ
+l1tex__t_sector_hit_rate.pct --import-source yes -f -o rep python -m kopt.worker.run_once --request REQ
   ncu --import rep.ncu-rep --csv --page raw     > tests/data/ncu/<case>_raw_capture.csv
   ncu --import rep.ncu-rep --csv --page details > tests/data/ncu/<case>_details_capture.csv
   ncu --import rep.ncu-rep --csv --page source --print-source cuda,sass --resolve-source-file $PWD/CAND.cu \

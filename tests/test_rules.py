@@ -15,7 +15,7 @@ import pytest
 from kopt.diagnostic import Diagnostic, Location, Severity
 from kopt.render import to_sarif
 from kopt.rules import RULES, Rule, lookup, markdown
-from kopt.worker import WorkerFailure
+from kopt.protocol import Failed
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted(p for d in ("kopt", "analyzers") for p in (ROOT / d).rglob("*.py"))
@@ -60,7 +60,7 @@ def rule_literals(tree: ast.AST) -> list[tuple[int, str, str]]:
     for n in ast.walk(tree):
         if isinstance(n, ast.Call):
             fn = _name(n.func)
-            if fn in ("Diagnostic", "WorkerFailure", "lookup") and n.args:
+            if fn in ("Diagnostic", "lookup") and n.args:
                 add(_strings(n.args[0]), f"{fn}(...) first argument")
             if fn == "get" and _name(n.func.value) == "RULES" and n.args:
                 add(_strings(n.args[0]), "RULES.get(...)")
@@ -118,7 +118,6 @@ def test_every_rule_id_in_the_source_is_catalogued():
     'STICKY = {"CUDA_ERROR_X": "runtime.illegal-address", "CUDA_ERROR_Y": "runtime.ilegal-address"}',
     'ok = d.rule in ("race.shared", "race.shard")',
     'rule = "compile.error" if bad else "compile.warnings"',
-    'WorkerFailure("runtime.crsh", "m", "start", "")',
     'x = "runtime.made-up"',
 ])
 def test_the_scan_catches_an_uncatalogued_id(snippet):
@@ -196,37 +195,31 @@ def test_every_rule_the_analyzer_corpus_emits_is_catalogued():
 
 
 # --- ids chosen at run time -------------------------------------------------------------------------------------
-def test_cuda_errors_map_to_catalogued_runtime_rules():
-    from kopt.gpu import RECOVERABLE, STICKY, CudaError
-
-    assert {*STICKY.values(), *RECOVERABLE.values()} <= {r for r in RULES if r.startswith("runtime.")}
-    for name in [*STICKY, *RECOVERABLE]:
-        assert CudaError(name, "cuLaunchKernel").rule in RULES
-    e = CudaError("CUDA_ERROR_SOMETHING_NEW", "cuMemcpyDtoH")
-    assert e.rule == "runtime.cuda-error" and "CUDA_ERROR_SOMETHING_NEW" in str(e)
-
-
-@pytest.mark.parametrize("error, rule, fatal", [
-    (("CUDA_ERROR_ILLEGAL_ADDRESS", "cuLaunchKernel"), "runtime.illegal-address", True),
-    (("CUDA_ERROR_OUT_OF_MEMORY", "cuMemAlloc(L2 flush buffer)"), "runtime.out-of-memory", False),
-    (("CUDA_ERROR_SOMETHING_NEW", "cuEventElapsedTime"), "runtime.cuda-error", False),
-    (("CUDA_ERROR_SOMETHING_NEW", "kernel execution", 999, True), "runtime.cuda-error", True),
-    ("CUPTI requested but unavailable: no libcupti", "timing.harness-error", False),
+@pytest.mark.parametrize("error, rule, fatal, sticky", [
+    (("CUDA_ERROR_ILLEGAL_ADDRESS", "cuLaunchKernel"), "runtime.illegal-address", True, True),
+    (("CUDA_ERROR_OUT_OF_MEMORY", "cuMemAlloc(L2 flush buffer)"), "runtime.out-of-memory", False, False),
+    (("CUDA_ERROR_SOMETHING_NEW", "cuEventElapsedTime"), "runtime.cuda-error", False, False),
+    (("CUDA_ERROR_SOMETHING_NEW", "kernel execution", 999, True), "runtime.cuda-error", True, False),
 ])
-def test_timing_harness_errors_map_to_catalogued_rules(monkeypatch, error, rule, fatal):
-    import kopt.timing
-    import kopt.worker_ops as ops
+def test_cuda_errors_become_failed_replies_with_catalogued_rules(error, rule, fatal, sticky):
     from kopt import _harness
+    from kopt.rules import CUDA_RECOVERABLE, CUDA_STICKY
+    from kopt.worker.serve import failure
+    from kopt.worker.session import CudaError
 
-    exc = _harness.CudaError(*error) if isinstance(error, tuple) else RuntimeError(error)
+    assert {*CUDA_STICKY.values(), *CUDA_RECOVERABLE.values()} <= {r for r in RULES if r.startswith("runtime.")}
+    for exc in (_harness.CudaError(*error), CudaError(error[0], error[1], during_wait=len(error) > 2)):
+        f = failure(exc, "timing")
+        assert (f.rule, f.fatal, f.sticky, f.cuda_error, f.phase) == (rule, fatal, sticky, error[0], "timing")
+        assert error[0] in f.message and f.rule in RULES
 
-    def fail(*a):
-        raise exc
 
-    monkeypatch.setattr(ops, "_check_runner", lambda: None)
-    monkeypatch.setattr(kopt.timing, "run_bench", fail)
-    reply = ops.op_bench({}, lambda *a: None)
-    assert reply["rule"] == rule and reply["message"] == str(exc) and reply["fatal"] is fatal
+def test_a_harness_failure_that_is_not_a_cuda_error():
+    from kopt.worker.serve import failure
+    from kopt.worker.timing import HarnessError
+
+    f = failure(HarnessError("CUPTI requested but unavailable: no libcupti"), "timing")
+    assert f.rule == "timing.harness-error" and not f.fatal and f.cuda_error is None
 
 
 def test_sanitizer_records_map_to_catalogued_rules():
@@ -258,22 +251,24 @@ class _StubWorker:
     def __init__(self, reply):
         self.reply = reply
 
-    def request(self, message, on_event=None):
+    def call(self, request, on_phase=None):
         return self.reply
 
 
 @pytest.mark.parametrize("reply, rule", [
-    (WorkerFailure("runtime.crash", "the worker died during kernel (signal 11)", "kernel", "x\nlast words"),
-     "runtime.crash"),
-    ({"event": "error", "rule": "runtime.illegal-address", "message": "cuCtxSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS",
-      "fatal": True}, "runtime.illegal-address"),
-    ({"event": "error", "rule": "worker.exception", "message": "ValueError: no", "traceback": "tb"}, "worker.exception"),
+    (Failed(RULES["runtime.crash"].diag("the worker died during kernel (signal 11): last words"), fatal=True,
+            phase="kernel"), "runtime.crash"),
+    (Failed(RULES["runtime.illegal-address"].diag("cuCtxSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS"), fatal=True,
+            phase="kernel", cuda_error="CUDA_ERROR_ILLEGAL_ADDRESS", sticky=True), "runtime.illegal-address"),
+    (Failed(RULES["worker.exception"].diag("ValueError: no"), detail="tb"), "worker.exception"),
 ])
 def test_worker_failures_become_catalogued_diagnostics(reply, rule):
     from kopt.task import Task
 
     task = Task.load(ROOT / "bench" / "tasks" / "vector_add")
-    v = task.check(ROOT / "bench" / "tasks" / "vector_add" / "baseline.cu", worker=_StubWorker(reply),
+    from kopt.checker import check
+
+    v = check(task, ROOT / "bench" / "tasks" / "vector_add" / "baseline.cu", worker=_StubWorker(reply),
                    shapes=[s for s in task.shapes if not s.timed][:1])
     (d,) = [d for d in v.diagnostics if d.rule == rule]
     assert d.severity is Severity.ERROR and d.hint == RULES[rule].hint and d.locations[0].role == "launch"

@@ -5,8 +5,8 @@ The h200_* fixtures are compute-sanitizer reports captured on the H200 by tests/
 bench/tasks/vector_add):
   for t in memcheck:oob_write racecheck:shared_race initcheck:uninit_read synccheck:divergent_barrier; do
     compute-sanitizer --tool ${t%%:*} --print-limit 100 --show-backtrace no $( [ ${t%%:*} = racecheck ] &&
-      echo --racecheck-report all ) python -m kopt.run_once --request REQ > tests/data/sanitizer/${t%%:*}_capture.txt 2>&1
-  done   # REQ from kopt.run_once.write_request(build_request(...)[0]); or simply: kopt sanitize ... --json
+      echo --racecheck-report all ) python -m kopt.worker.run_once --request REQ > tests/data/sanitizer/${t%%:*}_capture.txt 2>&1
+  done   # REQ from kopt.run_once.write_request(build_request(task, cand, folder)[0], folder); or simply: kopt sanitize ... --json
 """
 import json
 import subprocess

@@ -9,9 +9,10 @@ import typer
 from rich.table import Table
 
 from .. import _harness
+from ..evaluation import bench
 from ..render import to_text
 from ..task import Task
-from ..worker import WorkerClient
+from ..client import WorkerClient
 from .app import app
 from ._common import console, console_err, parse_stop, print_json
 from .compile_cmds import ArchOpt, JsonOpt
@@ -80,7 +81,7 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
     t = Task.load(task)
     base = None if no_baseline else (baseline or t.baseline)
     with WorkerClient(kernel_timeout=timeout) as worker:
-        result = t.bench(candidate, baseline=base, config=parse_config(set_), arch=arch,
+        result = bench(t, candidate, baseline=base, config=parse_config(set_), arch=arch,
                          shapes=t.find_shape(shape) if shape else None, worker=worker,
                          options={"max_time": max_time, "graph_reps": graph, "flush_l2": not warm, **stopping})
     doc = result.to_dict()

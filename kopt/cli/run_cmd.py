@@ -7,10 +7,11 @@ from typing import List, Optional
 import typer
 from rich.table import Table
 
+from ..checker import check
 from ..errors import InputError
 from ..render import to_text
 from ..task import Task
-from ..worker import WorkerClient
+from ..client import WorkerClient
 from .app import app
 from ._common import console, console_err, print_json
 from .compile_cmds import ArchOpt, JsonOpt
@@ -57,7 +58,8 @@ def run_cmd(task: Path = typer.Argument(..., help="task directory (holding task.
     """Check CANDIDATE against TASK on fresh random inputs (exit 0 correct, 1 incorrect or failed, 2 bad input)."""
     t = Task.load(task)
     with WorkerClient(kernel_timeout=timeout) as worker:
-        verdict = t.check(candidate, config=parse_config(set_), arch=arch, shapes=t.find_shape(shape), worker=worker)
+        verdict = check(t, candidate, config=parse_config(set_), arch=arch, shapes=t.find_shape(shape),
+                        worker=worker)
     if json_out:
         print_json(verdict.to_dict())
     else:

@@ -115,7 +115,7 @@ def add_run(run: int, *, store=None, title: str | None = None) -> dict:
 def add_candidate(path, task_dir, *, title: str | None = None, config: dict | None = None,
                   max_time: float = 2.0) -> dict:
     """Check and time the candidate at ``path`` on the task (against its baseline), then promote it if it passed."""
-    from ..bench import bench
+    from ..evaluation import bench
     from ..candidate import Candidate
     from ..device import require_gpu
     from ..task import Task

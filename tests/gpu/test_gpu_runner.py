@@ -3,9 +3,10 @@ from pathlib import Path
 
 import pytest
 
+from kopt.checker import check
+from kopt.client import WorkerClient
 from kopt.render import to_text
 from kopt.task import Task
-from kopt.worker import WorkerClient
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = sorted(p.parent for p in (ROOT / "bench" / "tasks").glob("*/task.toml"))
@@ -24,7 +25,7 @@ def worker():
 def test_bench_baseline_passes_small_shapes(task_dir, worker):
     task = Task.load(task_dir)
     small = [s for s in task.shapes if not s.timed]
-    verdict = task.check(task.baseline, worker=worker, shapes=small)
+    verdict = check(task, task.baseline, worker=worker, shapes=small)
     assert verdict.correct, to_text(verdict.diagnostics)
     assert len(verdict.shapes) == len(small)
     assert all(len(s["trials"]) == task.trials for s in verdict.shapes)
@@ -41,17 +42,17 @@ def test_bench_baseline_passes_small_shapes(task_dir, worker):
 def test_planted_bug_is_caught_and_next_candidate_still_runs(planted, rule, worker):
     task = Task.load(ROOT / "bench" / "tasks" / "vector_add")
     small = [s for s in task.shapes if not s.timed]
-    bad = task.check(PLANTED / planted, worker=worker, shapes=small)
+    bad = check(task, PLANTED / planted, worker=worker, shapes=small)
     assert not bad.correct
     assert rule in {d.rule for d in bad.diagnostics}, [d.to_dict() for d in bad.diagnostics]
-    good = task.check(PLANTED / "good.cu", worker=worker, shapes=small, config={"BLOCK": 512})
+    good = check(task, PLANTED / "good.cu", worker=worker, shapes=small, config={"BLOCK": 512})
     assert good.correct, [d.to_dict() for d in good.diagnostics]
 
 
 def test_cubin_loads_and_runs_on_this_driver(worker):
     """The compile path (pip NVRTC, exact-target cubin) is accepted by the installed driver."""
     task = Task.load(ROOT / "bench" / "tasks" / "vector_add")
-    verdict = task.check(PLANTED / "good.cu", worker=worker, shapes=[task.shapes[1]])
+    verdict = check(task, PLANTED / "good.cu", worker=worker, shapes=[task.shapes[1]])
     assert verdict.ran and verdict.correct
 
 
@@ -59,7 +60,7 @@ def test_cubin_loads_and_runs_on_this_driver(worker):
 @pytest.mark.parametrize("task_dir", TASKS, ids=[p.name for p in TASKS])
 def test_bench_baseline_passes_timed_shape(task_dir, worker):
     task = Task.load(task_dir)
-    verdict = task.check(task.baseline, worker=worker, shapes=task.timed_shapes)
+    verdict = check(task, task.baseline, worker=worker, shapes=task.timed_shapes)
     assert verdict.correct, to_text(verdict.diagnostics)
     ref_ms = [t["reference_ms"] for s in verdict.shapes for t in s["trials"]]
     print(f"{task.name}: {verdict.seconds:.1f} s, reference {ref_ms} ms")

@@ -3,12 +3,12 @@ from pathlib import Path
 
 import pytest
 
-from kopt.bench import time_entries
+from kopt.evaluation import bench, time_entries
 from kopt.build import build
+from kopt.client import WorkerClient
 from kopt.measurement import Evaluation
 from kopt.task import Task
 from kopt.verdict import Verdict
-from kopt.worker import WorkerClient
 
 ROOT = Path(__file__).resolve().parents[2]
 PLANTED = Path(__file__).parent / "planted"
@@ -28,7 +28,7 @@ def vadd():
 
 
 def test_baseline_against_itself_is_not_faster_or_slower(vadd, worker):
-    r = vadd.bench(vadd.baseline, baseline=vadd.baseline, worker=worker, options=FAST)
+    r = bench(vadd, vadd.baseline, baseline=vadd.baseline, worker=worker, options=FAST)
     assert r.ok, [d.to_dict() for d in r.diagnostics]
     (s,) = r.shapes
     assert s.candidate.method.startswith("cupti")
@@ -38,7 +38,7 @@ def test_baseline_against_itself_is_not_faster_or_slower(vadd, worker):
 
 
 def test_work_on_a_second_stream_is_timed_fully(vadd, worker):
-    r = vadd.bench(PLANTED / "second_stream.cu", baseline=vadd.baseline, worker=worker, options=FAST)
+    r = bench(vadd, PLANTED / "second_stream.cu", baseline=vadd.baseline, worker=worker, options=FAST)
     assert r.ok, [d.to_dict() for d in r.diagnostics]
     (s,) = r.shapes
     assert {"touch", "vadd"} <= set(s.candidate.kernels)
@@ -53,7 +53,7 @@ def test_result_caching_across_calls_voids_the_timing(vadd, worker):
 
 
 def test_noop_is_rejected_by_correctness_and_by_the_roofline_floor(vadd, worker):
-    r = vadd.bench(PLANTED / "noop.cu", worker=worker, options=FAST)
+    r = bench(vadd, PLANTED / "noop.cu", worker=worker, options=FAST)
     assert not r.ok and "check.unwritten-output" in {d.rule for d in r.candidate.diagnostics}
     r = Evaluation(vadd.name, Verdict(vadd.name, "noop.cu"))
     time_entries(vadd, [("candidate", build(vadd, PLANTED / "noop.cu"))], r, worker=worker, options=FAST)

@@ -1,4 +1,4 @@
-"""A thin, checked layer over the CUDA driver (cuda-bindings) used inside the worker process."""
+"""The worker's GPU session: a thin, checked layer over the CUDA driver (cuda-bindings)."""
 from __future__ import annotations
 
 import ctypes
@@ -6,20 +6,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dtypes import DType
-from .errors import GpuUnavailableError
-from .rules import CUDA_RECOVERABLE, CUDA_STICKY
-
-# After a sticky error the context is unusable: the worker must exit so the next evaluation starts fresh.
-STICKY, RECOVERABLE = CUDA_STICKY, CUDA_RECOVERABLE
+from ..dtypes import DType
+from ..errors import GpuUnavailableError
 
 
 class CudaError(Exception):
-    def __init__(self, name: str, what: str):
-        self.name = name
-        self.sticky = name in STICKY
-        self.rule = STICKY.get(name) or RECOVERABLE.get(name) or "runtime.cuda-error"
-        super().__init__(f"{what}: {name}")
+    """A CUDA driver call failed: ``name`` is the error (``CUDA_ERROR_ILLEGAL_ADDRESS``), ``call`` the driver call;
+    ``during_wait``: raised while waiting for kernels, so one of them failed (the context may be unusable)."""
+
+    def __init__(self, name: str, call: str, during_wait: bool = False):
+        self.name, self.call, self.during_wait = name, call, during_wait
+        super().__init__(f"{call}: {name}")
 
 
 def _cu():
@@ -133,11 +130,11 @@ class GpuSession:
             check(cu.cuMemsetD8(buf.ptr, pattern & 0xFF, buf.nbytes), "cuMemsetD8")
 
     def synchronize(self, what: str = "kernel execution"):
-        """Wait for the GPU. Any error raised here came from a kernel and may have poisoned the context: sticky."""
+        """Wait for the GPU. Any error raised here came from a kernel and may have poisoned the context."""
         try:
             check(self.cu.cuCtxSynchronize(), what)
         except CudaError as exc:
-            exc.sticky = True
+            exc.during_wait = True
             raise
 
     # --- tensor maps -------------------------------------------------------------------------------------------------

@@ -1,46 +1,40 @@
-"""Worker side of ``bench``: prepare input sets, hand the launches to the C++ harness, validate what it left behind."""
+"""The timing request: prepare input sets, hand the launches to the C++ harness, validate what it left behind."""
 from __future__ import annotations
 
 import os
 
 import numpy as np
 
+from ..diagnostic import Location
+from ..protocol import BenchRequest, Kernel
+from ..rules import RULES
+from ..task import Task
 from .compare import compare_output
-from .diagnostic import Location
-from .rules import RULES
 from .runner import CheckRunner, Prepared
-from .task import Shape, Task
 
-def cupti_library() -> str | None:
-    """libcupti for the harness, or None (the harness then times with CUDA events and says why)."""
-    from .toolchain import cupti_library as find
+
+class HarnessError(RuntimeError):
+    """The harness failed for a reason other than a CUDA error (no context, CUPTI asked for but unavailable)."""
+
+
+def harness_options(gpu, request_options: dict, flush: Kernel, cupti_library: str | None) -> dict:
+    """The harness's options: the request's, the flush kernel the parent compiled (a read, which leaves L2 clean)
+    and libcupti's path (none: the harness times with CUDA events and says why)."""
+    fn = gpu.function(gpu.load(flush.cubin), flush.name)
+    return {**request_options, "cupti_library": cupti_library or "", "flush_function": int(fn),
+            "flush_grid": gpu.attribute("MULTIPROCESSOR_COUNT") * 8}
+
+
+def measure(benches: list, options: dict) -> list[dict]:
+    """The harness's measure; its non-CUDA failures become HarnessError (CUDA errors stay typed)."""
+    from .. import _harness
 
     try:
-        return find()
-    except Exception:
-        return None
-
-
-FLUSH_SOURCE = r"""
-extern "C" __global__ void kopt_l2_flush(const int4* __restrict__ buf, long long n, int4* __restrict__ sink) {
-  int4 acc = make_int4(0, 0, 0, 0);
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    int4 v = __ldcg(buf + i);
-    acc.x ^= v.x; acc.y ^= v.y; acc.z ^= v.z; acc.w ^= v.w;
-  }
-  if (acc.x == 0x7eadbeef && acc.y == 0x1234567 && acc.z == -7 && acc.w == 3) sink[0] = acc;  // keeps the reads
-}
-"""
-
-
-def flush_options(gpu) -> dict:
-    """The L2 flush kernel (read, not write: L2 is left clean) for the harness, compiled once per process."""
-    from .compiler import compile as kopt_compile
-    from .device import default_arch
-
-    art = kopt_compile(FLUSH_SOURCE, ["kopt_l2_flush"], arch=default_arch())
-    fn = gpu.function(gpu.load(art.cubin), art.kernels["kopt_l2_flush"].lowered)
-    return {"flush_function": int(fn), "flush_grid": gpu.attribute("MULTIPROCESSOR_COUNT") * 8}
+        return _harness.measure(benches, options)
+    except _harness.CudaError:
+        raise
+    except RuntimeError as exc:
+        raise HarnessError(str(exc)) from exc
 
 
 def gpu_activity_warnings() -> list[str]:
@@ -76,28 +70,27 @@ def _resets(task: Task, prepared: Prepared) -> list[tuple[int, int, int, int]]:
     return out
 
 
-def run_bench(runner: CheckRunner, message: dict, phase) -> dict:
+def run_bench(runner: CheckRunner, request: BenchRequest, phase) -> dict:
     """Time every entry (baseline, candidate...) at each shape, interleaved, on the same rotating input sets."""
-    from . import _harness
+    from .. import _harness
 
-    task: Task = message["task"]
-    options = {**message.get("options", {}), "cupti_library": cupti_library(), **flush_options(runner.gpu)}
+    task = request.task
+    options = harness_options(runner.gpu, request.options, request.flush, request.cupti_library)
     max_time = options.get("max_time") or _harness.defaults()["max_time"]  # for the phase's time limit
     warnings = gpu_activity_warnings()
-    runner.keep_cases(message["seeds"])
+    runner.keep_cases(request.seeds)
     shapes_out = []
-    for si, shape in enumerate(message["shapes"]):
-        shape: Shape
+    for si, shape in enumerate(request.shapes):
         phase("reference")
-        cases = [runner.case(task, shape, seed) for seed in message["seeds"]]
+        cases = [runner.case(task, shape, seed) for seed in request.seeds]
         inputs, expected = [c[0] for c in cases], [c[1] for c in cases]
         phase("setup")
         prepared: list[list[Prepared]] = []
         try:
-            for entry in message["entries"]:
+            for entry in request.entries:
                 sets = []
                 for inp in inputs:
-                    p = runner.prepare(task, shape, entry["cubin"], entry["plans"][si], entry["name"])
+                    p = runner.prepare(task, shape, entry.cubin, entry.plans[si], entry.name)
                     runner.reset_outputs(task, p, inp)
                     sets.append(p)
                 prepared.append(sets)
@@ -110,14 +103,14 @@ def run_bench(runner: CheckRunner, message: dict, phase) -> dict:
                                      "stream": lp.stream, "params": [p.launches[li][2].address for p in sets]})
                 benches.append({"launches": launches, "resets": [_resets(task, p) for p in sets]})
             runner.gpu.synchronize("input upload")
-            limit = max_time * len(benches) * 2 + message.get("kernel_timeout", 10.0) + 30
+            limit = max_time * len(benches) * 2 + request.kernel_timeout + 30
             phase("timing", limit)
-            measured = _harness.measure(benches, options)
+            measured = measure(benches, options)
             phase("compare")
-            for entry, sets, m in zip(message["entries"], prepared, measured):
-                m["name"] = entry["name"]
+            for entry, sets, m in zip(request.entries, prepared, measured):
+                m["name"] = entry.name
                 m["declared"] = sorted({lp.lowered for _, lp, _ in sets[0].launches})
-                m["diagnostics"] = _validate(task, shape, sets, expected, entry["name"], runner)
+                m["diagnostics"] = _validate(task, shape, sets, expected, entry.name, runner)
         finally:
             for sets in prepared:
                 for p in sets:

@@ -10,16 +10,16 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import reference
+from ..diagnostic import Location
+from ..dtypes import DType, dtype
+from ..inputs import generate
+from ..params import check_launch, scalar_bytes
+from ..plan import LaunchPlan, RunPlan
+from ..rules import RULES
+from ..task import Shape, Task
 from .compare import compare_output, diagnose, mutated_inputs
-from .diagnostic import Location
-from .dtypes import DType, dtype
-from .gpu import DeviceBuffer, GpuSession, PackedParams
-from . import reference
-from .inputs import generate
-from .params import check_launch, scalar_bytes
-from .plan import LaunchPlan, RunPlan
-from .rules import RULES
-from .task import Shape, Task
+from .session import DeviceBuffer, GpuSession, PackedParams
 
 
 @dataclass

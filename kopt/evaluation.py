@@ -1,4 +1,4 @@
-"""``bench``: correctness first, then baseline and candidate timed in one worker, interleaved, with statistics,
+"""``kopt.bench``: correctness first, then baseline and candidate timed in one worker, interleaved, with statistics,
 a comparison verdict and roofline figures: an ``Evaluation``."""
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from .rules import RULES
 from .stats import compare, summarize
 from .task import Task
 from .verdict import Verdict
-from .worker import WorkerClient, WorkerFailure
+from .client import WorkerClient
+from .flush import cupti_library, flush_kernel
+from .protocol import BenchEntry, BenchRequest, Failed
 
 
 def bench(task: Task, candidate, *, baseline=None, config: dict | None = None, baseline_config: dict | None = None,
@@ -66,19 +68,18 @@ def time_entries(task: Task, entries: list[tuple[str, Build]], result: Evaluatio
     checks first; this is the timing half, also used to test the harness against cheating kernels."""
     info = require_gpu("timing")
     selected = list(shapes) if shapes is not None else task.timed_shapes
-    payload = [{"name": f"{role}:{b.candidate.name}", "cubin": b.artifact.cubin,
-                "plans": [b.plan(s) for s in selected]} for role, b in entries]
-    result.ceilings = roofline.ceilings(worker, info.name, info.driver, entries[0][1].artifact.arch)
-    reply = worker.request({"op": "bench", "task": task, "shapes": selected, "entries": payload,
-                            "seeds": seeds or [secrets.randbits(31) for _ in range(input_sets)],
-                            "options": options or {}, "kernel_timeout": worker.kernel_timeout})
-    if isinstance(reply, WorkerFailure):
+    payload = [BenchEntry(f"{role}:{b.candidate.name}", b.artifact.cubin, [b.plan(s) for s in selected])
+               for role, b in entries]
+    arch = entries[0][1].artifact.arch
+    result.ceilings = roofline.ceilings(worker, info.name, info.driver, arch)
+    seeds = seeds or [secrets.randbits(31) for _ in range(input_sets)]
+    reply = worker.call(BenchRequest(task, selected, payload, seeds, dict(options or {}), flush_kernel(arch),
+                                     cupti_library(), worker.kernel_timeout))
+    if isinstance(reply, Failed):
         result.diagnostics.append(RULES[reply.rule].diag(f"timing failed: {reply.message}"))
-    elif reply.get("event") == "error":
-        result.diagnostics.append(RULES[reply["rule"]].diag(f"timing failed: {reply['message']}"))
     else:
-        result.warnings = reply.get("warnings", [])
-        for shape, s in zip(selected, reply["shapes"]):
+        result.warnings = reply.payload.get("warnings", [])
+        for shape, s in zip(selected, reply.payload["shapes"]):
             cold = (options or {}).get("flush_l2", True)
             timed = [_measurement(task, shape, e, result, cold=cold) for e in s["entries"]]
             sm = ShapeMeasurement(s["shape"], timed[0], timed[1] if len(timed) > 1 else None)

@@ -6,10 +6,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .diagnostic import Diagnostic, Location
-from .dtypes import DType
-from .inputs import WORKERS
-from .rules import RULES
+from ..diagnostic import Diagnostic, Location
+from ..dtypes import DType
+from ..inputs import WORKERS
+from ..rules import RULES
 
 
 @dataclass

@@ -1,0 +1,96 @@
+"""The parent's side of the GPU worker: a client that starts the worker process (``python -m kopt.worker``),
+sends it typed requests (``kopt.protocol``) and supervises it.
+
+A fault, hang or out-of-memory in a candidate kills only the worker: the client turns a dead or silent worker into a
+``Failed`` reply with its phase and starts a fresh worker for the next request.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from .protocol import Failed, Phase, Reply, Request, receive, send
+from .rules import RULES, Rule
+
+DEFAULT_KERNEL_TIMEOUT = float(os.environ.get("KOPT_KERNEL_TIMEOUT", "10"))
+SLOW_PHASE_TIMEOUT = float(os.environ.get("KOPT_SLOW_PHASE_TIMEOUT", "900"))  # reference, setup, compare
+
+
+class WorkerClient:
+    """``call(request)`` returns the worker's reply: ``Ok(payload)`` or ``Failed``."""
+
+    def __init__(self, kernel_timeout: float = DEFAULT_KERNEL_TIMEOUT, command: list[str] | None = None):
+        self.kernel_timeout = kernel_timeout
+        self.command = command or [sys.executable, "-m", "kopt.worker"]
+        self.proc: subprocess.Popen | None = None
+        self._stderr = None
+        self.restarts = 0
+
+    def _start(self):
+        self._stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self._stderr, start_new_session=True)
+        self.restarts += 1
+
+    def _stderr_tail(self, limit: int = 2000) -> str:
+        if self._stderr is None:
+            return ""
+        self._stderr.seek(0)
+        return self._stderr.read().decode(errors="replace")[-limit:]
+
+    def close(self):
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.proc.wait()
+            self.proc = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _lost(self, rule: Rule, message: str, phase: str) -> Failed:
+        """The worker died or was killed: a fatal failure, with the last line it printed when it crashed."""
+        tail = self._stderr_tail()
+        self.close()
+        last = tail.strip().splitlines()[-1:] if rule.id == "runtime.crash" else []
+        return Failed(rule.diag(message + (f": {last[0]}" if last else "")), fatal=True, phase=phase, detail=tail)
+
+    def call(self, request: Request, on_phase=None) -> Reply:
+        """Send ``request`` and wait for its reply, under the time limit of the phase the worker is in."""
+        if self.proc is None or self.proc.poll() is not None:
+            self.close()
+            self._start()
+        try:
+            send(self.proc.stdin.fileno(), request)
+        except (BrokenPipeError, OSError):
+            return self._lost(RULES["runtime.crash"], "the worker exited before taking the request", "start")
+        phase, phase_limit, fd = "start", None, self.proc.stdout.fileno()
+        while True:
+            limit = phase_limit or (self.kernel_timeout if phase == "kernel" else SLOW_PHASE_TIMEOUT)
+            try:
+                reply = receive(fd, time.monotonic() + limit)
+            except TimeoutError:
+                return self._lost(RULES["runtime.timeout"], f"no answer within {limit:g} s during {phase}; the "
+                                                            f"worker was killed", phase)
+            if reply is None:
+                self.proc.wait()
+                code = self.proc.returncode
+                how = f"signal {-code}" if code and code < 0 else f"exit code {code}"
+                return self._lost(RULES["runtime.crash"], f"the worker died during {phase} ({how})", phase)
+            if isinstance(reply, Phase):
+                phase, phase_limit = reply.name, reply.limit
+                if on_phase:
+                    on_phase(reply)
+                continue
+            if isinstance(reply, Failed) and reply.fatal:
+                self.close()  # the context is unusable: the next request gets a fresh worker
+            return reply

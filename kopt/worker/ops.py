@@ -1,0 +1,51 @@
+"""The worker's handlers, one per request type. Each owns nothing between requests but the GPU session."""
+from __future__ import annotations
+
+import functools
+
+from ..protocol import BenchRequest, CeilingsRequest, CheckRequest
+
+
+@functools.lru_cache(maxsize=None)
+def _session():
+    from .session import GpuSession
+
+    return GpuSession()
+
+
+@functools.lru_cache(maxsize=None)
+def _runner():
+    from .runner import CheckRunner
+
+    return CheckRunner(_session())
+
+
+def check(request: CheckRequest, phase) -> dict:
+    """Check one candidate at every requested shape; stops at the first failing shape."""
+    runner = _runner()
+    results = []
+    runner.keep_cases(request.seeds)
+    for shape, plan in zip(request.shapes, request.plans):
+        phase("setup")
+        seeds = request.seeds[: request.task.timed_trials] if shape.timed else request.seeds
+        res = runner.check_shape(request.task, shape, request.cubin, plan, seeds, request.candidate, phase)
+        results.append(res)
+        if not res["ok"]:
+            break
+    return {"shapes": results}
+
+
+def bench(request: BenchRequest, phase) -> dict:
+    """Time entries (already checked correct) at the given shapes with the C++ harness."""
+    from .timing import run_bench
+
+    return run_bench(_runner(), request, phase)
+
+
+def ceilings(request: CeilingsRequest, phase) -> dict:
+    from .ceilings import measure_ceilings
+
+    return measure_ceilings(_session(), request, phase)
+
+
+HANDLERS = {CheckRequest: check, BenchRequest: bench, CeilingsRequest: ceilings}

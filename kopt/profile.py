@@ -470,9 +470,9 @@ def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: flo
                 shutil.copyfile(rep + ".ncu-rep", report)
             except OSError as exc:
                 raise InputError(f"cannot keep the ncu report at {report}: {exc.strerror}") from None
-    work = task.work_figures(request["shape"]).get("bytes") if task.work else None
-    prof = build(task.name, cand.name, request["shape"].label, raw.stdout, src.stdout if src.returncode == 0 else "",
-                 work_bytes=work, launch_lines=[lp.line for lp in request["plan"].launches], source_text=cand.source)
+    work = task.work_figures(request.shape).get("bytes") if task.work else None
+    prof = build(task.name, cand.name, request.shape.label, raw.stdout, src.stdout if src.returncode == 0 else "",
+                 work_bytes=work, launch_lines=[lp.line for lp in request.plan.launches], source_text=cand.source)
     prof.raw = {"raw": raw.stdout, "source": src.stdout}
     if src.returncode != 0:
         prof.notes.append("ncu could not print the source page: no hot lines")

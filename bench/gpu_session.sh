@@ -7,7 +7,9 @@
 # Stages: doctor, tests (GPU tests except the timed shapes), timed (timed-shape tests), timing, kb, optimize,
 #         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples),
 #         profile:TASK:FILE.cu (kopt profile --json into results/), kbadd:TASK:FILE.cu (kopt kb add FILE --task TASK
-#         into a scratch cache), tune:TASK:FILE.cu (kopt optimize --workflow tune --strategy exhaustive).
+#         into a scratch cache), tune:TASK:FILE.cu (kopt optimize --workflow tune --strategy exhaustive),
+#         cpu:SELECTION (pytest without the gpu mark: torch-dependent CPU tests), launchtime (bench/launch_time.py),
+#         kernelbench (bench/kernelbench.py run; KB_PROBLEMS, KB_ONLY, KB_COMMIT, KB_LIMIT from the environment).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
 mkdir -p "$OUT/results"
@@ -66,6 +68,12 @@ for s in "$@"; do
               "$OUT/results/tune_$(basename "$file" .cu)$sfx.json" python3 -m kopt.cli optimize "$PWD/$task" \
               --from "$PWD/$file" --workflow tune --strategy exhaustive --json ;;
     pytest:*) stage "pytest_$(basename "${s#pytest:}" .py)" 300 "${PYTEST[@]}" "${s#pytest:}" ;;
+    cpu:*) stage "cpu_$(basename "${s#cpu:}" .py)" 300 python3 -m pytest -p no:cacheprovider -v -rfs --tb=short \
+             --timeout=300 "${s#cpu:}" ;;
+    launchtime) stage launchtime 300 python3 bench/launch_time.py --out "$OUT/results/launch_time$sfx.json" ;;
+    kernelbench) stage kernelbench "${KB_LIMIT:-540}" python3 bench/kernelbench.py run \
+                   --problems "${KB_PROBLEMS:-.corpus/KernelBench/level1}" --tasks /tmp/kb_tasks \
+                   --corpus-commit "${KB_COMMIT:-}" --only "${KB_ONLY:-}" --out "$OUT/results/kernelbench_run$sfx.json" ;;
     *) echo "unknown stage $s" ;;
   esac
 done

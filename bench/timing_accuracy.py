@@ -89,7 +89,8 @@ class Kernels:
 
     def __init__(self):
         import kopt
-        from kopt.worker.session import GpuSession, PackedParams
+        from kopt.params import PackedParams
+        from kopt.worker.session import GpuSession
 
         self.gpu = GpuSession()
         names = ["scale", "poly", "scale_stamped", "poly_stamped", "timer_ticks"]

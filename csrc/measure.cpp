@@ -13,6 +13,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+struct CallStopped : std::runtime_error {
+  CallStopped() : std::runtime_error("the timed function failed") {}
+};
+
 // One buffer, twice the L2, allocated on first use and kept: flushing never allocates.
 CUdeviceptr flush_buffer(size_t bytes) {
   static CUdeviceptr buf = 0;
@@ -97,6 +101,13 @@ struct Session {
       check(d.cuMemsetD32Async(flush, ++flush_value, flush_bytes / 4, stream), "cuMemsetD32Async(L2 flush)");
     else  // warm: no flush, but samples still need the harness's own activity between them to be told apart
       check(d.cuMemsetD32Async(flush, ++flush_value, 1, stream), "cuMemsetD32Async(sample separator)");
+    if (b.call) {  // the caller's work goes on its own streams: it starts once the flush is done
+      check_wait(d.cuStreamSynchronize(stream), "L2 flush");
+      if (events) check(d.cuEventRecord(start, CU_STREAM_LEGACY), "cuEventRecord");
+      if (!b.call()) throw CallStopped();
+      if (events) check(d.cuEventRecord(end, CU_STREAM_LEGACY), "cuEventRecord");
+      return;
+    }
     if (events) check(d.cuEventRecord(start, stream), "cuEventRecord");
     bool forked = false;
     for (const Launch& l : b.launches) {
@@ -114,6 +125,27 @@ struct Session {
     if (events) check(d.cuEventRecord(end, stream), "cuEventRecord");
   }
 };
+
+// Waits for a sample's work: the harness's stream, or every stream for a function's.
+void wait_for(const Session& s, const Bench& b, const char* what) {
+  auto& d = driver();
+  check_wait(b.call ? d.cuCtxSynchronize() : d.cuStreamSynchronize(s.stream), what);
+}
+
+// A function's sample: the span of everything after the harness's own records (its resets, then the flush or the
+// separator), which completed before the function ran.
+std::vector<double> call_duration(const std::vector<GpuActivity>& recs, size_t harness_records, EntrySamples& r) {
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (size_t i = harness_records; i < recs.size(); ++i) {
+    const GpuActivity& a = recs[i];
+    if (a.end <= a.start) continue;
+    if (a.is_kernel) r.kernels[a.name]++;
+    lo = std::min(lo, a.start);
+    hi = std::max(hi, a.end);
+  }
+  if (hi == 0) return {};
+  return {(hi - lo) * 1e-3};
+}
 
 // Kernel groups between the harness's memsets: one group per sample, first kernel start to last kernel end.
 std::vector<double> sample_durations(const std::vector<GpuActivity>& recs, EntrySamples& r) {
@@ -184,17 +216,29 @@ std::vector<EntrySamples> measure(const std::vector<Bench>& benches, const Measu
   } else {
     note = "events requested";
   }
+  bool calls = false;
+  for (const Bench& b : benches) calls = calls || static_cast<bool>(b.call);
+  if (calls && method == "events")
+    note += "; a function's samples are events on the legacy default stream: work it queues on non-blocking "
+            "streams may end after them";
   bool graph = opts.graph_reps > 0;
   if (graph && method != "cupti") {
     graph = false;
     note += "; graph replay needs CUPTI to separate samples: launched one by one";
   }
+  if (graph && calls) {
+    graph = false;
+    note += "; a function cannot be replayed as a graph: called once per sample";
+  }
 
   // Warm-up: modules are loaded; run every input set so first-touch and caches are out of the way.
   for (int w = 0; w < opts.warmup; ++w)
     for (const Bench& b : benches)
-      for (int set = 0; set < b.input_sets; ++set) s.enqueue(b, set, false);
-  check_wait(d.cuStreamSynchronize(s.stream), "kernel execution (warm-up)");
+      for (int set = 0; set < b.input_sets; ++set) {
+        s.enqueue(b, set, false);
+        if (b.call) wait_for(s, b, "kernel execution (warm-up)");
+      }
+  check_wait(calls ? d.cuCtxSynchronize() : d.cuStreamSynchronize(s.stream), "kernel execution (warm-up)");
   if (method == "cupti") trace().drain();
 
   // Graph mode: one graph per bench and input set holding graph_reps complete samples.
@@ -247,12 +291,13 @@ std::vector<EntrySamples> measure(const std::vector<Bench>& benches, const Measu
         check(d.cuGraphLaunch(execs[i][set], s.stream), "cuGraphLaunch");
       else
         s.enqueue(b, set, method == "events");
-      check_wait(d.cuStreamSynchronize(s.stream), "kernel execution");
+      wait_for(s, b, "kernel execution");
       elapsed[i] += std::chrono::duration<double>(Clock::now() - t0).count();
       unsigned c1 = clock.current();
       std::vector<double> got;
       if (method == "cupti") {
-        got = sample_durations(trace().drain(), results[i]);
+        got = b.call ? call_duration(trace().drain(), b.resets.at(set).size() + 1, results[i])
+                     : sample_durations(trace().drain(), results[i]);
         int expected = graph ? opts.graph_reps : 1;
         if (static_cast<int>(got.size()) < expected) results[i].samples_without_kernels += expected - got.size();
       } else {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ struct Bench {
   std::vector<Launch> launches;
   std::vector<std::vector<Reset>> resets;  // per input set
   int input_sets = 1;
+  // Instead of launches: a function (the caller's Python code) that issues its own GPU work on any stream. It runs
+  // after the flush has completed; the sample is its activity's span (kernels and memsets, every stream). It returns
+  // false to stop measuring (it failed; the caller keeps the reason).
+  std::function<bool()> call;
 };
 
 struct MeasureOptions {

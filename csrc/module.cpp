@@ -28,6 +28,17 @@ Launch to_launch(const py::dict& d) {
 
 Bench to_bench(const py::dict& d) {
   Bench b;
+  if (d.contains("call") && !d["call"].is_none()) {
+    // Held by a shared pointer: the Bench may be copied without the GIL; the object itself is only touched with it.
+    auto fn = std::shared_ptr<py::object>(new py::object(d["call"]), [](py::object* o) {
+      py::gil_scoped_acquire gil;
+      delete o;
+    });
+    b.call = [fn]() {
+      py::gil_scoped_acquire gil;
+      return (*fn)().cast<bool>();  // the caller's wrapper catches its exceptions and returns false
+    };
+  }
   for (auto item : d["launches"]) b.launches.push_back(to_launch(item.cast<py::dict>()));
   for (auto set : d["resets"]) {
     std::vector<Reset> rs;
@@ -60,7 +71,7 @@ class CudaError(RuntimeError):
 
 PYBIND11_MODULE(_harness, m) {
   m.doc() = "kopt timing harness: cold, interleaved kernel timing with CUPTI (or CUDA events) in C++";
-  m.attr("ABI_VERSION") = 3;
+  m.attr("ABI_VERSION") = 4;
 
   PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::object> cuda_error;
   cuda_error.call_once_and_store_result([] {
@@ -133,5 +144,6 @@ PYBIND11_MODULE(_harness, m) {
     return out;
   }, py::arg("benches"), py::arg("options") = py::dict(),
      "Time each bench (interleaved per sample) on the current CUDA context; raises CudaError on CUDA errors and "
-     "ValueError on unknown or bad options (see defaults() and criteria()).");
+     "ValueError on unknown or bad options (see defaults() and criteria()). A bench is launches with resets per "
+     "input set, or a 'call': a function run once per sample (after the flush) that returns False to stop.");
 }

@@ -2,6 +2,8 @@
 from .analyze import AnalysisResult, analyze
 from .artifact import Artifact, KernelInfo
 from .evaluation import bench
+from .launcher import Launch, launch, prepare
+from .timer import time
 from .candidate import Candidate
 from .checker import check
 from .compiler import compile
@@ -23,4 +25,5 @@ __all__ = [
     "Artifact", "KernelInfo", "compile", "Diagnostic", "Location", "Severity", "KoptError", "InputError",
     "CompileError", "ToolchainError", "GpuUnavailableError", "Occupancy", "occupancy", "Task", "Candidate", "Verdict",
     "RunStore", "Evaluation", "Measurement", "optimize", "OptimizeResult", "check", "bench",
+    "launch", "prepare", "Launch", "time",
 ]

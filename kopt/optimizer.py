@@ -18,6 +18,7 @@ from .errors import GpuUnavailableError, InputError
 from .measurement import Evaluation, check_aggregate
 from .runstore import RunStore, source_hash
 from .task import Task
+from .torch_problem import open_task
 
 TUNE_MAX_TIME = 2.0  # seconds of sampling per timed entry while tuning: many configurations, each checked first
 LLM_WORKFLOWS = ("refine", "best-of-n", "evolve")
@@ -82,7 +83,7 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     t0 = time.perf_counter()
     if workflow not in WORKFLOWS:
         raise InputError(f"unknown workflow {workflow!r}: expected one of {', '.join(WORKFLOWS)}")
-    t = task if isinstance(task, Task) else Task.load(task)
+    t = task if isinstance(task, Task) else open_task(task)
     store = store or RunStore()
     prev = store.run(resume) if resume is not None else None
     opts = prev["options"] if prev else {}

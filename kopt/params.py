@@ -3,6 +3,7 @@ scalar. The same rules run on the CPU (``kopt validate``, sizes from the PTX) an
 loaded cubin)."""
 from __future__ import annotations
 
+import ctypes
 import struct
 
 import numpy as np
@@ -58,3 +59,21 @@ def check_launch(lp: LaunchPlan, sizes: list[int], candidate: str) -> None:
                                   f"it `const __grid_constant__ CUtensorMap`")
         if ref.kind == "value":
             scalar_bytes(ref.value, ref.ctype, size, what)
+
+
+class PackedParams:
+    """Kernel parameters laid out for cuLaunchKernel: one aligned slot per parameter and a void** array."""
+
+    def __init__(self, values: list[bytes]):
+        self._slots = []
+        for v in values:
+            # 64-byte alignment covers CUtensorMap (128 bytes, 64-aligned) and every scalar.
+            raw = ctypes.create_string_buffer(len(v) + 64)
+            addr = (ctypes.addressof(raw) + 63) & ~63
+            ctypes.memmove(addr, v, len(v))
+            self._slots.append((raw, addr))
+        self._array = (ctypes.c_void_p * max(len(values), 1))(*[a for _, a in self._slots])
+
+    @property
+    def address(self) -> int:
+        return ctypes.addressof(self._array)

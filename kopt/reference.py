@@ -36,27 +36,34 @@ class BadReference(ValueError):
         return self.RULES[self.kind]
 
 
-def load(task: Task):
-    """The reference function (its module imported once per process)."""
-    file, _, fn_name = task.reference.partition(":")
+def module(task: Task):
+    """The reference's module, imported once per process."""
+    file = task.reference.partition(":")[0]
     path = str(Path(task.path, file).resolve())
     if path not in _MODULES:
         if not Path(path).is_file():
             raise BadReference("not-found", f"reference {task.reference}: no file {file} next to task.toml")
         spec = importlib.util.spec_from_file_location(f"kopt_reference_{len(_MODULES)}", path)
-        module = importlib.util.module_from_spec(spec)
+        loaded = importlib.util.module_from_spec(spec)
         sys.path.insert(0, str(Path(path).parent))
         try:
-            spec.loader.exec_module(module)
+            spec.loader.exec_module(loaded)
         except Exception as exc:
             raise BadReference("import", f"reference {task.reference}: importing {file} raised "
                                            f"{type(exc).__name__}: {exc}")
         finally:
             sys.path.pop(0)
-        _MODULES[path] = module
-    fn = getattr(_MODULES[path], fn_name, None)
+        _MODULES[path] = loaded
+    return _MODULES[path]
+
+
+def load(task: Task):
+    """The reference: a function, or a PyTorch problem's Model class."""
+    file, _, fn_name = task.reference.partition(":")
+    mod = module(task)
+    fn = getattr(mod, fn_name, None)
     if not callable(fn):
-        names = sorted(n for n, v in vars(_MODULES[path]).items() if callable(v) and not n.startswith("_"))
+        names = sorted(n for n, v in vars(mod).items() if callable(v) and not n.startswith("_"))
         raise BadReference("not-found", f"reference {task.reference}: no function {fn_name!r} in {file}"
                                           + (f" (it defines {', '.join(names[:12])})" if names else ""))
     return fn

@@ -15,13 +15,21 @@ def probe(task_dir: str) -> dict:
     from .inputs import generate
     from .reference import BadReference, call, check_signature, load
     from .task import Task
+    from .torch_reference import case, is_torch_task
 
     task = Task.load(task_dir)
     shape = min(task.shapes, key=lambda s: sum(math.prod(task.shape_of(a, s)) for a in task.args if a.is_buffer))
     out = {"ok": False, "shape": shape.label}
     try:
-        check_signature(task, load(task))
-        outputs = call(task, shape, generate(task, shape, seed=0))
+        if is_torch_task(task):  # the problem's Model on the CPU at the smallest shape
+            load(task)
+            try:
+                outputs = case(task, shape, seed=0, device="cpu")[1]
+            except Exception as exc:
+                raise BadReference("raised", f"reference {task.reference} raised {type(exc).__name__}: {exc}")
+        else:
+            check_signature(task, load(task))
+            outputs = call(task, shape, generate(task, shape, seed=0))
     except BadReference as exc:
         return {**out, "rule": exc.rule, "message": str(exc)}
     problems, warnings = [], []

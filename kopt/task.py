@@ -21,7 +21,9 @@ ROLES = ("in", "out", "inout")
 INITS = ("normal", "uniform", "randint")
 _TOP_KEYS = {"name", "description", "args", "shapes", "reference", "reference_dtype", "work", "baseline", "arch",
              "tolerance", "trials", "timed_trials"}
-_ARG_KEYS = {"name", "dtype", "shape", "role", "value", "init", "mean", "std", "low", "high", "rtol", "atol", "l2"}
+_ARG_KEYS = {"name", "dtype", "shape", "role", "value", "init", "mean", "std", "low", "high", "rtol", "atol", "l2",
+             "torch"}
+_TORCH_SOURCE = re.compile(r"(input|output) \d+|state \S+")
 
 
 @dataclass
@@ -33,6 +35,7 @@ class Arg:
     value: str | None = None
     init: dict = field(default_factory=dict)
     tolerance: dict = field(default_factory=dict)
+    torch: str | None = None  # a PyTorch problem's tensor: "input N", "state NAME" or "output N"
 
     @property
     def is_buffer(self) -> bool:
@@ -257,7 +260,10 @@ class _TaskParser:
         if "value" in a:
             if "shape" in a or "role" in a:
                 self.fail(f"argument {name!r}: a scalar (value=...) takes no shape or role", *at)
-            return Arg(name, dt, "scalar", value=str(a["value"]))
+            source = a.get("torch")
+            if source is not None and not (isinstance(source, str) and re.fullmatch(r"input \d+", source)):
+                self.fail(f"argument {name!r}: a scalar's torch source must be 'input N', got {source!r}", *at)
+            return Arg(name, dt, "scalar", value=str(a["value"]), torch=source)
         shape = a.get("shape")
         if not isinstance(shape, list) or not shape:
             self.fail(f"argument {name!r}: a buffer needs shape = [...] (or value = ... for a scalar)", *at)
@@ -279,7 +285,12 @@ class _TaskParser:
                 self.fail(f"argument {name!r}: all-zero inputs hide bugs; widen low/high", *at)
             if kind == "randint" and int(init.get("high", 100)) <= int(init.get("low", 0)):
                 self.fail(f"argument {name!r}: randint needs high > low (high is exclusive)", *at)
-        return Arg(name, dt, role, shape=[str(s) for s in shape], init=init, tolerance=tol)
+        source = a.get("torch")
+        if source is not None and not (isinstance(source, str) and _TORCH_SOURCE.fullmatch(source)):
+            self.fail(f"argument {name!r}: torch must be 'input N', 'state NAME' or 'output N', got {source!r}", *at)
+        if source is not None and (source.startswith("output") != (role == "out")):
+            self.fail(f"argument {name!r}: a torch output is an out argument and an out argument a torch output", *at)
+        return Arg(name, dt, role, shape=[str(s) for s in shape], init=init, tolerance=tol, torch=source)
 
     def parse_shapes(self, shapes, args) -> list[Shape]:
         if not isinstance(shapes, list) or not shapes:

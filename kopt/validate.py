@@ -27,6 +27,7 @@ from .plan import resolve
 from .ptx import entry_params
 from .rules import RULES
 from .task import Task
+from .torch_problem import is_problem, open_task
 
 DEFAULT_ARCH = "sm_90"
 REFERENCE_TIMEOUT = 60.0
@@ -87,14 +88,17 @@ class Validation:
 
 
 def validate(task: str | Path | None, candidates=(), *, arch: str | None = None,
-             reference_timeout: float = REFERENCE_TIMEOUT) -> Validation:
+             reference_timeout: float = REFERENCE_TIMEOUT, config: dict | None = None) -> Validation:
     """Validate a task directory (or None: candidates alone, without shapes) and candidate files; the baseline is
-    validated when no candidate is given. Raises ``InputError`` only when there is nothing to validate (a missing
+    validated when no candidate is given. ``config``: tunable values; only that configuration of each candidate (its
+    other tunables at their defaults) is validated instead of every one. Raises ``InputError`` only when there is nothing to validate (a missing
     path, an unknown arch); problems in what was found are Diagnostics of the result."""
     if arch is not None:
         limits(arch)
     t, result = None, Validation(None)
-    if task is not None:
+    if task is not None and is_problem(task):
+        t = open_task(task)  # a PyTorch problem: one that cannot be read is bad input
+    elif task is not None:
         toml = Path(task) / "task.toml" if Path(task).is_dir() else Path(task)
         if not toml.is_file():
             raise InputError(f"no task at {task}: expected a directory holding task.toml")
@@ -102,15 +106,15 @@ def validate(task: str | Path | None, candidates=(), *, arch: str | None = None,
             t = Task.load(task)
         except InputError as exc:
             result.diagnostics += exc.diagnostics or [RULES["task.invalid"].diag(exc.message)]
-        if t is not None:
-            result.task = t.name
-            result.reference = probe_reference(t, reference_timeout)
-            result.diagnostics += _reference_diagnostics(t, result.reference)
+    if t is not None:
+        result.task = t.name
+        result.reference = probe_reference(t, reference_timeout)
+        result.diagnostics += _reference_diagnostics(t, result.reference)
     files = [Path(c) for c in candidates] or ([t.baseline] if t is not None and t.baseline else [])
     for f in files:
         if not f.is_file():
             raise InputError(f"cannot read {f}: no such file")
-        result.candidates.append(validate_candidate(f, t, arch=arch))
+        result.candidates.append(validate_candidate(f, t, arch=arch, config=config))
     return result
 
 
@@ -152,7 +156,8 @@ def _line_of(path: Path, key: str) -> int:
     return 1
 
 
-def validate_candidate(file: Path, task: Task | None, *, arch: str | None = None) -> CandidateCheck:
+def validate_candidate(file: Path, task: Task | None, *, arch: str | None = None,
+                       config: dict | None = None) -> CandidateCheck:
     check = CandidateCheck(str(file))
     try:
         cand = Candidate.load(file)
@@ -167,10 +172,12 @@ def validate_candidate(file: Path, task: Task | None, *, arch: str | None = None
             f"{cand.name} declares task {cand.task!r} but is validated against {task.name!r}", Location(cand.name, 1)))
     target = arch or cand.arch or (task.arch if task else None) or DEFAULT_ARCH
     try:
-        configs = list(cand.configs())
+        configs = list(cand.configs()) if config is None else []
     except InputError as exc:
         check.diagnostics += exc.diagnostics or [RULES["annotation.syntax"].diag(exc.message)]
         return check
+    if config is not None:
+        configs = [cand.check_config(config)]  # an unknown tunable or a restricted value: the caller's input error
     if not configs:
         check.diagnostics.append(RULES["annotation.no-config"].diag(
             f"no configuration satisfies the restrictions ({'; '.join(cand.restrictions)})", Location(cand.name, 1)))

@@ -44,6 +44,15 @@ def defines(config: dict) -> list[str]:
     return [f"-D{k}={v}" for k, v in config.items()]
 
 
+def sample(cand) -> list[dict]:
+    """The first, middle and last configurations (the geometry code does not depend on which): for the CuTe GEMMs,
+    whose compiles take a minute each on a small machine, the first alone."""
+    configs = list(cand.configs())
+    if "cute/" in cand.source:
+        return configs[:1]
+    return [configs[i] for i in sorted({0, len(configs) // 2, len(configs) - 1})]
+
+
 @pytest.fixture
 def no_passes(monkeypatch):
     """`kopt check` as it runs, minus the hazard passes: the launch each kernel is analyzed under is decided before
@@ -54,18 +63,18 @@ def no_passes(monkeypatch):
     monkeypatch.setattr(analyzers.driver, "PASSES", [])
 
 
-@pytest.mark.timeout(1200)  # a hang guard: the CuTe GEMMs compile for up to a minute per configuration on 2 cores
+@pytest.mark.timeout(600)  # a hang guard: a CuTe GEMM compiles for up to a minute on 2 cores
 @pytest.mark.parametrize("path", CANDIDATES, ids=[f"{p.parent.name}/{p.stem}" for p in CANDIDATES])
 def test_every_consumer_reports_the_geometry(path, no_passes):
     cand = Candidate.load(path)
     task = Task.load(TASKS / cand.task) if cand.task else None
     arch = cand.arch or (task.arch if task else None) or "sm_90"
-    configs = list(cand.configs())
-    validated = cli("validate", task.path if task else path, path, "--arch", arch, "--json")
-    assert validated["ok"], validated["problems"]
-    checked = validated["candidates"][0]["configs"]
-    assert [c["config"] for c in checked] == configs
-    for config, c in zip(configs, checked):
+    for config in sample(cand):
+        validated = cli("validate", task.path if task else path, path, "--arch", arch, "--json",
+                        *[f"--set={k}={v}" for k, v in config.items()])
+        assert validated["ok"], validated["problems"]
+        [c] = validated["candidates"][0]["configs"]
+        assert c["config"] == config
         for shape, s in zip(task.shapes if task else [None], c["shapes"]):
             want = expected(cand, config, shape.symbols if shape else None, arch)
             assert [five(launch) for launch in s["launches"]] == want, (config, s["shape"])

@@ -106,7 +106,7 @@ def test_the_analyzers_import_only_kopts_vocabulary():
 
 # What the GPU worker may import besides its own package: the protocol, the harness and kopt's nouns.
 WORKER_MAY_IMPORT = VOCABULARY | {"kopt.protocol", "kopt._harness", "kopt.task", "kopt.plan", "kopt.geometry",
-                                  "kopt.inputs", "kopt.reference", "kopt.params"}
+                                  "kopt.inputs", "kopt.reference", "kopt.torch_reference", "kopt.params"}
 
 
 def test_kopt_has_no_import_cycles():

@@ -62,7 +62,7 @@ def rule_literals(tree: ast.AST) -> list[tuple[int, str, str]]:
             fn = _name(n.func)
             if fn in ("Diagnostic", "lookup") and n.args:
                 add(_strings(n.args[0]), f"{fn}(...) first argument")
-            if fn == "get" and _name(n.func.value) == "RULES" and n.args:
+            if fn == "get" and isinstance(n.func, ast.Attribute) and _name(n.func.value) == "RULES" and n.args:
                 add(_strings(n.args[0]), "RULES.get(...)")
             for kw in n.keywords:
                 if kw.arg == "rule":

@@ -11,7 +11,7 @@ from rich.table import Table
 from .. import _harness
 from ..evaluation import bench
 from ..render import to_text
-from ..task import Task
+from ..torch_problem import open_task
 from ..client import WorkerClient
 from .app import app
 from ._common import console, console_err, parse_stop, print_json
@@ -78,7 +78,7 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
               json_out: bool = JsonOpt):
     """Check correctness, then time CANDIDATE against the baseline: medians with CIs, speedup and verdict."""
     stopping = parse_stop(stop)
-    t = Task.load(task)
+    t = open_task(task)
     base = None if no_baseline else (baseline or t.baseline)
     with WorkerClient(kernel_timeout=timeout) as worker:
         result = bench(t, candidate, baseline=base, config=parse_config(set_), arch=arch,

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from ..render import to_text
-from ..task import Task
+from ..torch_problem import open_task
 from .app import app
 from ._common import console, console_err, print_json
 from .compile_cmds import ArchOpt, JsonOpt
@@ -33,7 +33,7 @@ def profile_cmd(task: Path = typer.Argument(..., help="task directory (holding t
     """Profile CANDIDATE under ncu: bottleneck, speed of light, occupancy, stalls, DRAM bytes vs the work model."""
     from ..profile import profile
 
-    t = Task.load(task)
+    t = open_task(task)
     shapes = t.find_shape(shape) if shape else None
     prof = profile(t, candidate, shape=shapes[0] if shapes else None, config=parse_config(set_), arch=arch,
                    report=report)

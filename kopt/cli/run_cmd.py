@@ -11,6 +11,7 @@ from ..checker import check
 from ..errors import InputError
 from ..render import to_text
 from ..task import Task
+from ..torch_problem import open_task
 from ..client import WorkerClient
 from .app import app
 from ._common import console, console_err, print_json
@@ -56,7 +57,7 @@ def run_cmd(task: Path = typer.Argument(..., help="task directory (holding task.
             timeout: float = typer.Option(10.0, "--timeout", help="seconds a launch may run before it is killed"),
             json_out: bool = JsonOpt):
     """Check CANDIDATE against TASK on fresh random inputs (exit 0 correct, 1 incorrect or failed, 2 bad input)."""
-    t = Task.load(task)
+    t = open_task(task)
     with WorkerClient(kernel_timeout=timeout) as worker:
         verdict = check(t, candidate, config=parse_config(set_), arch=arch, shapes=t.find_shape(shape),
                         worker=worker)

@@ -8,7 +8,7 @@ import typer
 
 from ..errors import InputError
 from ..render import to_text
-from ..task import Task
+from ..torch_problem import open_task
 from .app import app
 from ._common import console, console_err, print_json
 from .compile_cmds import ArchOpt, JsonOpt
@@ -33,7 +33,7 @@ def sanitize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
     bad = [t for t in tools if t not in TOOLS + ("all",)]
     if bad:
         raise InputError(f"unknown --tool {bad[0]!r}: expected {', '.join(TOOLS)} or all")
-    t = Task.load(task)
+    t = open_task(task)
     shapes = t.find_shape(shape) if shape else None
     res = sanitize(t, candidate, tools=tools, shape=shapes[0] if shapes else None, config=parse_config(set_),
                    arch=arch, static=not no_static)

@@ -23,12 +23,17 @@ def validate_cmd(task: Path = typer.Argument(..., help="task directory (holding 
                  reference_timeout: float = typer.Option(REFERENCE_TIMEOUT, "--reference-timeout",
                                                          help="seconds the reference may take to import and run "
                                                               "once on the smallest shape"),
+                 set_: Optional[List[str]] = typer.Option(None, "--set", help="validate only this configuration: "
+                                                             "TUNABLE=VALUE, repeatable (others at their defaults)"),
                  json_out: bool = JsonOpt):
     """Validate TASK and CANDIDATES without a GPU (exit 0 valid, 1 problems found, 2 could not run)."""
+    from .run_cmd import parse_config
+
     files = list(candidates or [])
     if task.suffix in (".cu", ".cuh") and task.is_file():
         task, files = None, [task] + files
-    v = validate(task, files, arch=arch, reference_timeout=reference_timeout)
+    v = validate(task, files, arch=arch, reference_timeout=reference_timeout,
+                 config=parse_config(set_) if set_ else None)
     if json_out:
         print_json(v.to_dict())
     else:

@@ -118,9 +118,9 @@ def add_candidate(path, task_dir, *, title: str | None = None, config: dict | No
     from ..evaluation import bench
     from ..candidate import Candidate
     from ..device import require_gpu
-    from ..task import Task
+    from ..torch_problem import open_task
 
-    task = Task.load(task_dir)
+    task = open_task(task_dir)
     cand = Candidate.load(Path(path))
     info = require_gpu("kopt kb add")  # validation is kopt bench: correctness on fresh inputs, then timing
     result = bench(task, cand, baseline=task.baseline, config=config, options={"max_time": max_time})

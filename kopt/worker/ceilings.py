@@ -6,7 +6,7 @@ import struct
 
 from ..dtypes import dtype
 from ..protocol import CeilingsRequest
-from .session import PackedParams
+from ..params import PackedParams
 from .timing import harness_options, measure
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import reference
+from .. import reference, torch_reference
 from ..diagnostic import Location
 from ..dtypes import DType, dtype
 from ..inputs import generate
@@ -18,8 +18,10 @@ from ..params import check_launch, scalar_bytes
 from ..plan import LaunchPlan, RunPlan
 from ..rules import RULES
 from ..task import Shape, Task
+from ..torch_reference import is_torch_task
 from .compare import compare_output, diagnose, mutated_inputs
-from .session import DeviceBuffer, GpuSession, PackedParams
+from ..params import PackedParams
+from .session import DeviceBuffer, GpuSession
 
 
 @dataclass
@@ -132,9 +134,12 @@ class CheckRunner:
         if key in self._cases:
             self._cases.move_to_end(key)
             return self._cases[key]
-        inputs = generate(task, shape, seed)
         t0 = time.perf_counter()
-        expected = reference.call(task, shape, inputs)
+        if is_torch_task(task):  # the problem's own get_inputs() and forward, on the GPU
+            inputs, expected = torch_reference.case(task, shape, seed)
+        else:
+            inputs = generate(task, shape, seed)
+            expected = reference.call(task, shape, inputs)
         entry = (inputs, expected, (time.perf_counter() - t0) * 1e3)
         for arr in (*inputs.values(), *expected.values()):
             arr.flags.writeable = False

@@ -180,21 +180,3 @@ class GpuSession:
         cfg.attrs = [attr]
         cfg.numAttrs = 1
         check(cu.cuLaunchKernelEx(cfg, fn, params_addr, 0), "cuLaunchKernelEx")
-
-
-class PackedParams:
-    """Kernel parameters laid out for cuLaunchKernel: one aligned slot per parameter and a void** array."""
-
-    def __init__(self, values: list[bytes]):
-        self._slots = []
-        for v in values:
-            # 64-byte alignment covers CUtensorMap (128 bytes, 64-aligned) and every scalar.
-            raw = ctypes.create_string_buffer(len(v) + 64)
-            addr = (ctypes.addressof(raw) + 63) & ~63
-            ctypes.memmove(addr, v, len(v))
-            self._slots.append((raw, addr))
-        self._array = (ctypes.c_void_p * max(len(values), 1))(*[a for _, a in self._slots])
-
-    @property
-    def address(self) -> int:
-        return ctypes.addressof(self._array)

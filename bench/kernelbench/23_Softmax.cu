@@ -1,0 +1,36 @@
+// Naive row softmax: one block per row, three passes over the row in global memory (max, sum of exp, write).
+// kind: softmax-norm
+// kopt: task p_23_Softmax
+// kopt: tune BLOCK in [1024, 512, 256]
+// kopt: launch softmax grid=(batch_size) block=(BLOCK) args=(x, out, batch_size, dim)
+
+// Block-wide reduction over BLOCK threads (a power of two) through buf; every thread gets the result.
+template <bool kMax>
+__device__ float block_reduce(float v, float* buf) {
+  buf[threadIdx.x] = v;
+  __syncthreads();
+  for (int stride = BLOCK / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) {
+      float o = buf[threadIdx.x + stride];
+      buf[threadIdx.x] = kMax ? fmaxf(buf[threadIdx.x], o) : buf[threadIdx.x] + o;
+    }
+    __syncthreads();
+  }
+  float r = buf[0];
+  __syncthreads();  // buf is reused by the next reduction
+  return r;
+}
+
+extern "C" __global__ void softmax(const float* __restrict__ x, float* __restrict__ out, int batch_size, int dim) {
+  __shared__ float buf[BLOCK];
+  const float* xr = x + (long long)blockIdx.x * dim;
+  float* yr = out + (long long)blockIdx.x * dim;
+  float m = __int_as_float(0xff800000);  // -inf
+  for (int c = threadIdx.x; c < dim; c += BLOCK) m = fmaxf(m, xr[c]);
+  m = block_reduce<true>(m, buf);
+  float s = 0.0f;
+  for (int c = threadIdx.x; c < dim; c += BLOCK) s += expf(xr[c] - m);
+  s = block_reduce<false>(s, buf);
+  float inv = 1.0f / s;
+  for (int c = threadIdx.x; c < dim; c += BLOCK) yr[c] = expf(xr[c] - m) * inv;
+}

@@ -1,0 +1,16 @@
+// Naive max over dim 1 of a (batch, dim1, dim2) tensor: one thread per output element, walking dim1.
+// kind: reduction
+// kopt: task p_49_Max_reduction_over_a_dimension
+// kopt: tune BLOCK in [256, 128]
+// kopt: launch max_dim1 grid=(cdiv(dim2, BLOCK), batch_size) block=(BLOCK) args=(x, out, batch_size, dim1, dim2)
+
+extern "C" __global__ void max_dim1(const float* __restrict__ x, float* __restrict__ out, int batch_size, int dim1,
+                                    int dim2) {
+  int j = blockIdx.x * BLOCK + threadIdx.x;
+  int b = blockIdx.y;
+  if (j >= dim2) return;
+  const float* p = x + (long long)b * dim1 * dim2 + j;
+  float m = p[0];
+  for (int i = 1; i < dim1; ++i) m = fmaxf(m, p[(long long)i * dim2]);
+  out[(long long)b * dim2 + j] = m;
+}

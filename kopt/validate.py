@@ -87,9 +87,9 @@ class Validation:
 
 
 def validate(task: str | Path | None, candidates=(), *, arch: str | None = None,
-             reference_timeout: float = REFERENCE_TIMEOUT) -> Validation:
+             reference_timeout: float = REFERENCE_TIMEOUT, include_dirs=()) -> Validation:
     """Validate a task directory (or None: candidates alone, without shapes) and candidate files; the baseline is
-    validated when no candidate is given. Raises ``InputError`` only when there is nothing to validate (a missing
+    validated when no candidate is given. ``include_dirs``: header folders for every candidate (``-I``). Raises ``InputError`` only when there is nothing to validate (a missing
     path, an unknown arch); problems in what was found are Diagnostics of the result."""
     if arch is not None:
         limits(arch)
@@ -110,7 +110,7 @@ def validate(task: str | Path | None, candidates=(), *, arch: str | None = None,
     for f in files:
         if not f.is_file():
             raise InputError(f"cannot read {f}: no such file")
-        result.candidates.append(validate_candidate(f, t, arch=arch))
+        result.candidates.append(validate_candidate(f, t, arch=arch, include_dirs=include_dirs))
     return result
 
 
@@ -152,10 +152,10 @@ def _line_of(path: Path, key: str) -> int:
     return 1
 
 
-def validate_candidate(file: Path, task: Task | None, *, arch: str | None = None) -> CandidateCheck:
+def validate_candidate(file: Path, task: Task | None, *, arch: str | None = None, include_dirs=()) -> CandidateCheck:
     check = CandidateCheck(str(file))
     try:
-        cand = Candidate.load(file)
+        cand = Candidate.load(file).with_include_dirs(include_dirs)
     except InputError as exc:
         check.diagnostics += exc.diagnostics or [RULES["annotation.syntax"].diag(exc.message, Location(str(file), 1))]
         return check

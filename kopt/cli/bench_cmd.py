@@ -12,8 +12,8 @@ from ..render import to_text
 from ..task import Task
 from ..worker import WorkerClient
 from . import app
-from ._common import console, console_err, print_json
-from .compile_cmds import ArchOpt, JsonOpt
+from ._common import console, console_err, print_json, with_includes
+from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 from .run_cmd import parse_config
 
 
@@ -60,7 +60,7 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
               no_baseline: bool = typer.Option(False, "--no-baseline", help="time the candidate alone"),
               shape: Optional[str] = typer.Option(None, "--shape", help="shape to time (default: the timed shapes)"),
               set_: Optional[List[str]] = typer.Option(None, "--set", help="candidate tunable TUNABLE=VALUE"),
-              arch: Optional[str] = ArchOpt,
+              arch: Optional[str] = ArchOpt, include: Optional[List[str]] = IncludeOpt,
               max_time: float = typer.Option(10.0, "--max-time", help="seconds of sampling per entry at most"),
               graph: int = typer.Option(0, "--graph", help="replay a CUDA graph of N samples (short kernels)"),
               warm: bool = typer.Option(False, "--warm", help="do not flush L2 between samples (default: cold)"),
@@ -69,9 +69,9 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
               json_out: bool = JsonOpt):
     """Check correctness, then time CANDIDATE against the baseline: medians with CIs, speedup and verdict."""
     t = Task.load(task)
-    base = None if no_baseline else (baseline or t.baseline)
+    base = None if no_baseline else with_includes(baseline or t.baseline, include)
     with WorkerClient(kernel_timeout=timeout) as worker:
-        result = t.bench(candidate, baseline=base, config=parse_config(set_), arch=arch,
+        result = t.bench(with_includes(candidate, include), baseline=base, config=parse_config(set_), arch=arch,
                          shapes=t.find_shape(shape) if shape else None, worker=worker,
                          options={"max_time": max_time, "graph_reps": graph, "flush_l2": not warm})
     doc = result.to_dict()

@@ -628,7 +628,8 @@ class _Importer:
             if is_host_only(header) or not self._resolvable(header, quoted, search):
                 cut.append(self._lines(line, line))
                 why = "host-only" if is_host_only(header) else "not on kopt's include path"
-                self.removed.append(f"line {line}: #include {header} ({why})")
+                spelled = f'"{header}"' if quoted else f"<{header}>"
+                self.removed.append(f"line {line}: #include {spelled} ({why})")
         body = self._cut(cut)
         head = [f"// kopt: task {self.task.name}"] if self.task is not None else []
         head += [f"// kopt: include {d}" for d in self._include_lines()]
@@ -642,7 +643,8 @@ class _Importer:
             todos += launch.todos
         note = f"// Device code of {Path(u.fname).name}, imported by `kopt import` (host code removed).\n"
         candidate = "\n".join(head) + "\n" + note + body.lstrip("\n")
-        return Imported(u.fname, candidate, self.task.name if self.task else None, reports, head, self.removed,
+        removed = sorted(self.removed, key=lambda r: int(r.split(":")[0].split()[1]))
+        return Imported(u.fname, candidate, self.task.name if self.task else None, reports, head, removed,
                         self.notes, todos)
 
     def _check_fixed_sizes(self, used_macros: set[str]):
@@ -753,8 +755,9 @@ class _LaunchMapper:
         todos: list[str] = []
         kernel = self._kernel_name(children[0], decl, todos)
         params = [p for p in decl.get_children() if p.kind == K.PARM_DECL] if decl is not None else []
+        arg_items: list[Item] = []
+        arg_texts = self._args(params, args, arg_items, todos)
         items: list[Item] = []
-        arg_texts = self._args(params, args, items, todos)
         dims = {}
         # the block first: a macro it uses is a tunable wherever else it appears
         for what, c in sorted(zip(("grid", "block", "smem", "stream"), conf), key=lambda wc: wc[0] != "block"):
@@ -775,7 +778,8 @@ class _LaunchMapper:
             ann += f" smem={dims['smem']}"
         ann += f" args=({', '.join(arg_texts) or '0'})"
         self.imp.notes += [n for n in self.notes if n not in self.imp.notes]
-        return Launch(kernel, self.call.extent.start.line, items, ann, todos)
+        items.sort(key=lambda i: ("grid", "block", "smem", "stream").index(i.what))
+        return Launch(kernel, self.call.extent.start.line, items + arg_items, ann, todos)
 
     # ---- the kernel's name and arguments
     def _kernel_name(self, callee, decl, todos) -> str:

@@ -866,6 +866,10 @@ class _LaunchMapper:
                     break
             if choice is None and not pointer:
                 choice, unbound, note = self._map(a, "arg")
+                ptype = self.template_args.get(p.type.spelling.replace("const ", "").strip(),
+                                               p.type.get_canonical().spelling)
+                if choice is not None and ptype in ("float", "double"):  # passed as a float of the parameter's size
+                    choice = f"{'f32' if ptype == 'float' else 'f64'}({choice})"
             if choice is None:
                 note = note or "no task argument matches"
                 todos.append(f"arg {pname}: {original} ({note})")
@@ -1001,11 +1005,15 @@ class _LaunchMapper:
         if k == K.CONDITIONAL_OPERATOR and len(kids) == 3:
             a, b, d = (self._tr(x, block) for x in kids)
             return f"({b} if {a} else {d})"
-        if k in (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR) and kids:
+        cast = re.fullmatch(r"(?:static_cast<\s*([\w:\s]+?)\s*>|\(\s*([\w:\s]+?)\s*\)|([\w:]+))\s*\((.*)\)|"
+                            r"\(\s*([\w:\s]+?)\s*\)\s*(.+)", u.text_of(c))
+        if k in (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR) and kids or (
+                k in (K.CALL_EXPR, K.UNEXPOSED_EXPR) and cast and len(kids) == 1 and self._type_name(cast)):
             inner = self._tr(kids[-1], block)
-            if self._integral(c):
-                return inner if self._integral(kids[-1]) else f"int({inner})"
-            return f"float({inner})"
+            to = self._type_name(cast) if cast else None
+            if (to or "") in ("float", "double", "half", "__half") or not to and not self._integral(c):
+                return f"float({inner})"
+            return inner if self._integral(kids[-1]) else f"int({inner})"
         if k == K.CXX_UNARY_EXPR:  # sizeof / alignof
             v = u.evaluate(c)
             m = re.fullmatch(r"sizeof\s*\(\s*(\w+)\s*\)", u.text_of(c))
@@ -1062,6 +1070,12 @@ class _LaunchMapper:
         if c.kind == K.FLOATING_LITERAL and float(self.u.evaluate(c)).is_integer():
             return str(int(self.u.evaluate(c)))
         return self._tr(c, block)
+
+    def _type_name(self, m) -> str | None:
+        """The builtin type a cast names (through the host template's arguments), or None."""
+        name = next((g for g in m.groups()[:3] + m.groups()[4:5] if g), "").strip()
+        name = self.template_args.get(name, name)
+        return name if name in _SIZEOF else None
 
     def _integral(self, c) -> bool:
         return c.type.get_canonical().kind.name not in ("FLOAT", "DOUBLE", "LONGDOUBLE", "HALF", "FLOAT128")
@@ -1168,7 +1182,7 @@ class _Simplifier(ast.NodeTransformer):
         called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
         if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Call)) and all(id(n) in called for n in names):
             v = expr.try_evaluate(ast.unparse(node), {})
-            if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
                 return ast.copy_location(ast.Constant(v), node)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
             a = _round_up_numerator(node.left, node.right)

@@ -7,7 +7,8 @@
 # Stages: doctor, tests (GPU tests except the timed shapes), timed (timed-shape tests), timing, kb, optimize,
 #         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples),
 #         profile:TASK:FILE.cu (kopt profile --json into results/), kbadd:TASK:FILE.cu (kopt kb add FILE --task TASK
-#         into a scratch cache), tune:TASK:FILE.cu (kopt optimize --workflow tune --strategy exhaustive).
+#         into a scratch cache), tune:TASK:FILE.cu (kopt optimize --workflow tune --strategy exhaustive),
+#         nvcc:CORPUS (bench/nvcc_corpus.py gpu: kopt import's tasks run on the GPU; CORPUS from its fetch stage).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
 mkdir -p "$OUT/results"
@@ -66,6 +67,8 @@ for s in "$@"; do
               "$OUT/results/tune_$(basename "$file" .cu)$sfx.json" python3 -m kopt.cli optimize "$PWD/$task" \
               --from "$PWD/$file" --workflow tune --strategy exhaustive --json ;;
     pytest:*) stage "pytest_$(basename "${s#pytest:}" .py)" 300 "${PYTEST[@]}" "${s#pytest:}" ;;
+    nvcc:*) stage nvcc_corpus 540 python3 bench/nvcc_corpus.py gpu --corpus "${s#nvcc:}" \
+              --out "$OUT/results/nvcc_corpus_gpu$sfx.json" ;;
     *) echo "unknown stage $s" ;;
   esac
 done

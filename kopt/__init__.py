@@ -6,6 +6,7 @@ from .compiler import compile
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import CompileError, GpuUnavailableError, InputError, KoptError, ToolchainError
 from . import kb
+from .importer import Imported, import_file
 from .measurement import Evaluation, Measurement
 from .occupancy import Occupancy, occupancy
 from .optimizer import OptimizeResult, optimize
@@ -20,5 +21,5 @@ __all__ = [
     "analyze", "AnalysisResult",
     "Artifact", "KernelInfo", "compile", "Diagnostic", "Location", "Severity", "KoptError", "InputError",
     "CompileError", "ToolchainError", "GpuUnavailableError", "Occupancy", "occupancy", "Task", "Candidate", "Verdict",
-    "RunStore", "Evaluation", "Measurement", "optimize", "OptimizeResult",
+    "RunStore", "Evaluation", "Measurement", "optimize", "OptimizeResult", "import_file", "Imported",
 ]

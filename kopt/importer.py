@@ -164,6 +164,7 @@ class _Unit:
         K = self.ci.CursorKind
         extent = tu.get_extent(self.fname, (0, len(self.src)))
         self.tokens = [t for t in tu.get_tokens(extent=extent) if t.kind.name != "COMMENT"]
+        self.tok_starts = [t.extent.start.offset for t in self.tokens]
         self.macros: dict[str, object] = {}  # name -> MACRO_DEFINITION cursor
         self.expansions: list[tuple[int | None, str]] = []  # (offset in the file or None in a header, macro)
         self.includes = [(text.count("\n", 0, m.start()) + 1, m.group(2), m.group(1) == '"')
@@ -416,12 +417,13 @@ class _Importer:
             raise InputError(f"cannot import {u.fname}: {why}")
         if self.want is not None and self.want not in names:
             raise InputError(f"unknown kernel {self.want!r}: {u.fname} defines or launches {', '.join(names)}")
-        for ch in u.chunks:
+        for ch in u.chunks:  # the roots; _close_over_references adds what they use
             if ch.role == "kernel":
                 ch.keep = self.want is None or any(c.spelling == self.want for c in ch.cursors)
-            elif ch.role == "device" or (ch.role == "other" and any(
-                    c.kind in (K.USING_DIRECTIVE, K.STATIC_ASSERT) for c in ch.cursors)):
+            elif ch.role == "device":
                 ch.keep = self.want is None
+            elif ch.role == "other":
+                ch.keep = any(c.kind in (K.USING_DIRECTIVE, K.STATIC_ASSERT) for c in ch.cursors)
         self._close_over_references()
         reports = self._kernel_reports([n for n in names if self.want in (None, n)], sites)
         return self._assemble(reports)
@@ -518,14 +520,14 @@ class _Importer:
         return sorted(out, key=lambda s: s[1].extent.start.offset)
 
     def _callee(self, call) -> tuple[str, object]:
-        """(kernel name, its declaration or None) of a launch; the declaration of a launch through a function
-        pointer is the pointer's."""
+        """(name, declaration or None) of what a launch calls: the kernel (its specialization when the arguments
+        are known), or a function pointer's variable."""
         K, u = self.K, self.u
         callee = _strip_implicit(u, next(iter(call.get_children())))
         ref = callee.referenced
         if ref is not None and ref.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.VAR_DECL, K.PARM_DECL,
                                             K.FIELD_DECL):
-            return ref.spelling, ref  # a variable or parameter: a function pointer
+            return ref.spelling, ref
         over = next((x for x in callee.walk_preorder() if x.kind == K.OVERLOADED_DECL_REF), None)
         name = over.spelling if over is not None else (ref.spelling if ref is not None else callee.spelling)
         return name, u.kernels.get(name)  # a dependent call: the kernel template itself
@@ -572,7 +574,16 @@ class _Importer:
         reports = {n: KernelImport(n, u.kernels[n].extent.start.line if u.kernels.get(n) is not None and
                                    u.mine(u.kernels[n]) else 0) for n in names}
         seen = set()
+        for ch in u.chunks:  # a launch in device code (dynamic parallelism): libclang drops it from the AST
+            if ch.keep and ch.role in ("kernel", "device"):
+                for t in u.tokens[bisect.bisect_left(u.tok_starts, ch.start):bisect.bisect_left(u.tok_starts, ch.end)]:
+                    if t.spelling == "<<<":
+                        self.file_todos.append(f"line {t.extent.start.line}: a kernel launch in device code "
+                                               "(dynamic parallelism), which kopt does not support: launch it "
+                                               "from the annotations instead")
         for i, call, name in sites:
+            if u.chunks[i].role in ("kernel", "device"):
+                continue
             if name not in reports:
                 if name not in u.kernels and self.want is None:
                     self.file_todos.append(f"line {call.extent.start.line}: a launch through {name!r}, not a "
@@ -747,7 +758,7 @@ class _LaunchMapper:
         u, K = self.u, self.K
         children = list(self.call.get_children())
         config = next(x for x in children if x.kind == K.CALL_EXPR and x.spelling in _CONFIG_CALLS)
-        args = [x for x in children[children.index(config) + 1:] if x.kind.is_expression()]
+        args = [x for x in self.kids(self.call) if x.extent.start.offset >= config.extent.end.offset]
         conf = self.kids(config)[1:] if self.kids(config)[:1] and self.kids(config)[0].spelling in _CONFIG_CALLS \
             else self.kids(config)
         name, decl = self.imp._callee(self.call)
@@ -786,7 +797,7 @@ class _LaunchMapper:
         """The name expression: explicit template arguments (host template parameters and macros resolved),
         else a specialization's deduced ones, else the kernel's template parameters matched by name with the host
         function template's."""
-        text = re.sub(r"\s+", "", self.u.text_of(callee)).split("<<<")[0] or callee.spelling
+        text = re.sub(r"\s*([<>(),*&:])\s*", r"\1", self.u.text_of(callee)).split("<<<")[0] or callee.spelling
         base, lt, rest = text.partition("<")
         if lt:
             targs = [self._template_arg(a.strip(), todos) for a in _split_args(rest.rsplit(">", 1)[0])]

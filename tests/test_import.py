@@ -206,3 +206,14 @@ def test_library_bad_input_is_an_input_error(tmp_path):
     (tmp_path / "host.cu").write_text("int main() { return 0; }\n")
     with pytest.raises(InputError):
         import_file(tmp_path / "host.cu")
+
+
+def test_a_launch_from_device_code_is_a_todo_not_a_launch_line(tmp_path):
+    src = tmp_path / "dp.cu"
+    src.write_text("__global__ void child(float* x) { x[threadIdx.x] = 1; }\n"
+                   "__global__ void parent(float* x) { child<<<1, 32>>>(x); }\n"
+                   "int main() { float* d = 0; parent<<<1, 1>>>(d); return 0; }\n")
+    imp = import_file(src, out=tmp_path / "c.cu")
+    assert "// kopt: launch parent grid=(1) block=(1) args=(x)" in launches(imp.candidate)
+    assert "line 2: a kernel launch in device code (dynamic parallelism), which kopt does not support: launch it " \
+        "from the annotations instead" in imp.todos

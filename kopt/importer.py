@@ -1,15 +1,13 @@
 """``kopt import``: a candidate from a .cu file with host code.
 
-libclang reads the file with the analyzers' front end (their CUDA declarations and stub headers, plus the runtime's
-host API; host-only headers resolve to empty files). Host code rarely parses cleanly without its host headers, so
-the extent of each top-level declaration comes from a token scan and its meaning from the AST. Kept: the kernels,
-``__device__`` code and device variables, and whatever else they use (types, constants, templates, macros);
-removed: ``main``, host functions, host-only includes and what only they use. Each ``<<<grid, block, smem, stream>>>``
-launch site becomes a ``// kopt: launch`` line: its expressions are followed through the host function's variables,
-template arguments and the file's macros, and mapped onto the task's size symbols and argument names
-(``(N + 255) / 256`` -> ``cdiv(n, 256)``); what cannot be mapped becomes a ``// kopt: TODO`` line with the original
-expression. Integer ``#define``s that the device code or a launch uses become ``define`` lines (``tune`` when they
-set a block size or a kernel's template argument).
+The file is read by ``kopt.hostcode`` (libclang for the meaning, a token scan for each top-level declaration's
+extent). Kept: the kernels, ``__device__`` code and device variables, and whatever else they use (types, constants,
+templates, macros); removed: ``main``, host functions, host-only includes and what only they use. Each
+``<<<grid, block, smem, stream>>>`` launch site in host code becomes a ``// kopt: launch`` line: its expressions are
+followed through the host function's variables, template arguments and the file's macros, and mapped onto the task's
+size symbols and argument names (``(N + 255) / 256`` -> ``cdiv(n, 256)``); what cannot be mapped becomes a
+``// kopt: TODO`` line with the original expression. Integer ``#define``s a launch uses become ``define`` lines
+(``tune`` when they set a block size or a kernel's template argument).
 """
 from __future__ import annotations
 
@@ -21,8 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import expr
-from .compat import HOST_ONLY, is_host_only
-from .errors import InputError, ToolchainError
+from .compat import is_host_only
+from .errors import InputError
+from .hostcode import HostSource, Scope, kids, strip_implicit
 from .source import c_macros, read_source
 from .task import Task
 
@@ -31,12 +30,6 @@ _DIV_UP = re.compile(r"(?i)^(?:i?div_?up|ceil_?div|div_?ceil|cdiv|divide_?up|div
 _MIN_MAX = {"min": "min", "max": "max", "fmin": "min", "fmax": "max", "fminf": "min", "fmaxf": "max",
             "umin": "min", "umax": "max", "llmin": "min", "llmax": "max"}
 _BUFFER_AFFIXES = re.compile(r"^(?:d_|dev_|device_|gpu_|g_|p_)|(?:_d|_dev|_device|_gpu)$")
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)
-# Standard headers host code includes that libclang should read as empty (not found, they would stop the parse).
-_EMPTY_HEADERS = sorted({h for h in HOST_ONLY if not h.endswith("/")} | set(
-    "functional numeric array tuple memory chrono atomic iterator optional variant complex bitset span ranges "
-    "execution ratio new cstdarg stdarg.h cerrno cctype ctype.h cinttypes inttypes.h stdbool.h ctime time.h "
-    "cstring string.h cstdio stdio.h cstdlib stdlib.h".split()))
 _SIZEOF = {"char": 1, "signed char": 1, "unsigned char": 1, "short": 2, "unsigned short": 2, "int": 4,
            "unsigned int": 4, "long": 8, "unsigned long": 8, "long long": 8, "unsigned long long": 8, "float": 4,
            "double": 8, "half": 2, "__half": 2, "__nv_bfloat16": 2, "int8_t": 1, "uint8_t": 1, "int16_t": 2,
@@ -128,268 +121,13 @@ def import_file(file, *, kernel: str | None = None, task: Task | str | Path | No
     for d in dirs:
         if not d.is_dir():
             raise InputError(f"include directory {d} does not exist")
-    unit = _Unit(path, text, dirs)
+    unit = HostSource(path, text, dirs)
     return _Importer(unit, t, kernel, dirs, Path(out) if out else None).run()
-
-
-# --- reading the file -----------------------------------------------------------------------------------------------
-@dataclass
-class _Chunk:
-    """A top-level declaration (or a run of them) by token scan: byte offsets [start, end)."""
-    start: int
-    end: int
-    cursors: list = field(default_factory=list)
-    role: str = "other"  # kernel | device | main | host | other | unparsed
-    keep: bool = False
-
-
-class _Unit:
-    """The parsed file: its top-level chunks with their cursors, macros, includes and the TU's kernels."""
-
-    def __init__(self, path: Path, text: str, include_dirs):
-        from analyzers import clang_front
-
-        # host-only includes of the file are not read at all (same length: offsets stay put)
-        parsed = _INCLUDE.sub(lambda m: "//" + m.group(0)[2:] if is_host_only(m.group(2)) else m.group(0), text)
-        try:
-            clang_front._setup()
-            tu = clang_front.translation_unit(path, parsed, include_dirs=include_dirs, host=True,
-                                              empty_headers=_EMPTY_HEADERS)
-        except clang_front.FrontendError as exc:
-            raise (InputError if "could not parse" in str(exc) else ToolchainError)(f"cannot read {path}: {exc}")
-        self.ci, self.evaluate, self.binop = clang_front.ci, clang_front._evaluate, clang_front._binop
-        self.tu, self.fname, self.text = tu, str(path), text
-        self.src = text.encode()
-        self.line_starts = [0] + [i + 1 for i, b in enumerate(self.src) if b == 0x0A]
-        K = self.ci.CursorKind
-        extent = tu.get_extent(self.fname, (0, len(self.src)))
-        self.tokens = [t for t in tu.get_tokens(extent=extent) if t.kind.name != "COMMENT"]
-        self.tok_starts = [t.extent.start.offset for t in self.tokens]
-        self.macros: dict[str, object] = {}  # name -> MACRO_DEFINITION cursor
-        self.expansions: list[tuple[int | None, str]] = []  # (offset in the file or None in a header, macro)
-        self.includes = [(text.count("\n", 0, m.start()) + 1, m.group(2), m.group(1) == '"')
-                         for m in _INCLUDE.finditer(text)]  # (line, header, quoted)
-        self.kernels: dict[str, object] = {}  # every __global__ function of the unit (headers too), by name
-        decls = []
-        for c in tu.cursor.get_children():
-            self._collect_kernels(c)
-            if not self.mine(c):
-                if c.kind == K.MACRO_INSTANTIATION and c.location.file is not None:
-                    self.expansions.append((None, c.spelling))
-                continue
-            if c.kind == K.MACRO_DEFINITION:
-                self.macros[c.spelling] = c
-            elif c.kind == K.MACRO_INSTANTIATION:
-                self.expansions.append((c.extent.start.offset, c.spelling))
-            elif c.kind != K.INCLUSION_DIRECTIVE:
-                decls.append(c)
-        self.chunks = self._scan(0, len(self.tokens))
-        self.starts = [ch.start for ch in self.chunks]
-        for c in decls:
-            self._attach(c)
-        self.errors = [d for d in tu.diagnostics if d.severity >= 3 and d.location.file
-                       and d.location.file.name == self.fname]
-
-    def mine(self, c) -> bool:
-        return c.location.file is not None and c.location.file.name == self.fname
-
-    def header_references(self):
-        """Declarations of this file that code in its local headers (included after them) refers to."""
-        from analyzers import clang_front
-
-        system = (str(clang_front.HERE), clang_front._EMPTY)
-        for c in self.tu.cursor.get_children():
-            f = c.location.file
-            if f is None or f.name == self.fname or f.name.startswith(system) or "site-packages" in f.name:
-                continue
-            for sub in c.walk_preorder():
-                ref = sub.referenced if sub.kind.is_reference() or sub.kind.is_expression() else None
-                if ref is not None and self.mine(ref):
-                    yield ref
-
-    def _collect_kernels(self, c):
-        K = self.ci.CursorKind
-        if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
-            for sub in c.get_children():
-                self._collect_kernels(sub)
-        elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and self.is_kernel(c):
-            if c.spelling not in self.kernels or c.is_definition():
-                self.kernels[c.spelling] = c
-
-    def _attach(self, c):
-        K = self.ci.CursorKind
-        if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL) and any(True for _ in c.get_children()):
-            for sub in c.get_children():
-                if self.mine(sub):
-                    self._attach(sub)
-            return
-        i = self.chunk_at(c.extent.start.offset)
-        if i is not None:
-            self.chunks[i].cursors.append(c)
-
-    # --- text helpers
-    def line(self, offset: int) -> int:
-        return bisect.bisect_right(self.line_starts, offset)
-
-    def line_text(self, n: int) -> str:
-        end = self.line_starts[n] if n < len(self.line_starts) else len(self.src)
-        return self.src[self.line_starts[n - 1]:end].decode(errors="replace")
-
-    def text_of(self, c) -> str:
-        e = c.extent
-        if e.start.file is None or e.start.file.name != self.fname:
-            return c.spelling or ""
-        return " ".join(self.src[e.start.offset:e.end.offset].decode(errors="replace").split())
-
-    def macro_body(self, c) -> str:
-        """The replacement text of a MACRO_DEFINITION cursor (its extent starts at the name)."""
-        return self.text_of(c)[len(c.spelling):].strip()
-
-    def chunk_at(self, offset: int) -> int | None:
-        i = bisect.bisect_right(self.starts, offset) - 1
-        return i if i >= 0 and offset < self.chunks[i].end else None
-
-    # --- the token scan
-    def _is_directive(self, i: int) -> bool:
-        t = self.tokens[i]
-        return t.spelling == "#" and (i == 0 or self.tokens[i - 1].extent.start.line != t.extent.start.line)
-
-    def _directive_end(self, i: int) -> int:
-        """Index of the first token after the preprocessor directive starting at token ``i``."""
-        last = self.tokens[i].extent.start.line
-        while self.line_text(last).rstrip("\r\n").endswith("\\"):
-            last += 1
-        j = i
-        while j < len(self.tokens) and self.tokens[j].extent.start.line <= last:
-            j += 1
-        return j
-
-    def _scan(self, i: int, end: int) -> list[_Chunk]:
-        """Top-level declarations between tokens ``i`` and ``end``: each ends at a ``;`` outside brackets or at the
-        ``}`` closing a function body; namespaces and ``extern "C" {`` blocks are scanned inside."""
-        out, toks = [], self.tokens
-        while i < end:
-            if self._is_directive(i):
-                i = self._directive_end(i)
-                continue
-            s = toks[i].spelling
-            if s == "namespace" or (s == "extern" and i + 2 < end and toks[i + 1].kind.name == "LITERAL"
-                                    and toks[i + 2].spelling == "{"):
-                block = next((j for j in range(i, end) if toks[j].spelling in ("{", ";")), None)
-                if block is not None and toks[block].spelling == "{":
-                    close = self._matching(block, end)
-                    out += self._scan(block + 1, close)
-                    i = close + 1 + (close + 1 < end and toks[close + 1].spelling == ";")
-                    continue
-            j, depth, body, typeish = i, 0, False, False
-            while j < end:
-                if self._is_directive(j):
-                    j = self._directive_end(j)
-                    continue
-                t = toks[j].spelling
-                if t in ("(", "[", "{"):
-                    if t == "{" and depth == 0:
-                        body = not typeish
-                    depth += 1
-                elif t in (")", "]", "}"):
-                    depth -= 1
-                    if t == "}" and depth == 0 and body:
-                        if j + 1 < end and toks[j + 1].spelling == ";":
-                            j += 1
-                        break
-                elif t == ";" and depth <= 0:
-                    break
-                elif depth == 0 and t in ("=", "class", "struct", "union", "enum", "typedef"):
-                    typeish = True
-                j += 1
-            j = min(j, end - 1)
-            out.append(_Chunk(toks[i].extent.start.offset, toks[j].extent.end.offset))
-            i = j + 1
-        return out
-
-    def _matching(self, i: int, end: int) -> int:
-        depth = 0
-        for j in range(i, end):
-            s = self.tokens[j].spelling
-            depth += (s == "{") - (s == "}")
-            if depth == 0:
-                return j
-        return end - 1
-
-    # --- cursor helpers
-    def attrs(self, c) -> set[str]:
-        return {x.kind.name for x in c.get_children() if x.kind.is_attribute()}
-
-    def is_kernel(self, c) -> bool:
-        return "CUDAGLOBAL_ATTR" in self.attrs(c)
-
-
-class _Scope:
-    """A host function's writes to its variables (assignments, member assignments, ``+=``/``++``) and loop
-    variables, read once. A write inside a branch or loop that does not also hold the launch is not on the
-    launch's default path (``if (argc > 1) n = atoi(argv[1]);``) and is passed over."""
-
-    _BRANCHES = ("IF_STMT", "SWITCH_STMT", "FOR_STMT", "WHILE_STMT", "DO_STMT", "CXX_FOR_RANGE_STMT")
-
-    def __init__(self, u: _Unit, cursors):
-        self.u = u
-        self.events: dict[int, list] = {}  # hash(decl) -> [(offset, kind, member, value, (branch start, end))]
-        self.loop_vars: set[int] = set()
-        for f in cursors:
-            self._walk(f, None)
-
-    def _walk(self, c, branch):
-        K, u, kids = self.u.ci.CursorKind, self.u, _LaunchMapper.kids
-        k = c.kind
-        if k.name in self._BRANCHES:
-            branch = (c.extent.start.offset, c.extent.end.offset)
-            if k == K.FOR_STMT:
-                first = next(iter(c.get_children()), None)
-                if first is not None and first.kind == K.DECL_STMT:
-                    self.loop_vars |= {hash(v) for v in first.get_children() if v.kind == K.VAR_DECL}
-        elif k == K.BINARY_OPERATOR:
-            ch = kids(c)
-            if len(ch) == 2 and u.binop(c) == "=":
-                lhs = _strip_implicit(u, ch[0])
-                if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None:
-                    self._add(lhs.referenced, (c.extent.start.offset, "assign", None, ch[1], branch))
-                elif lhs.kind == K.MEMBER_REF_EXPR:
-                    base = kids(lhs)
-                    ref = _strip_implicit(u, base[0]).referenced if base else None
-                    if ref is not None:
-                        self._add(ref, (c.extent.start.offset, "member", lhs.spelling, ch[1], branch))
-        elif k in (K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR):
-            ch = kids(c)
-            text = u.text_of(c)  # (not get_tokens(): inside a macro expansion it spans the macro's definition)
-            if ch and (k == K.COMPOUND_ASSIGNMENT_OPERATOR or text[:2] in ("++", "--") or text[-2:] in ("++", "--")):
-                target = _strip_implicit(u, ch[0])
-                if target.kind == K.DECL_REF_EXPR and target.referenced is not None:
-                    self._add(target.referenced, (c.extent.start.offset, "modify", None, None, branch))
-        for sub in c.get_children():
-            self._walk(sub, branch)
-
-    def _add(self, decl, event):
-        self.events.setdefault(hash(decl), []).append(event)
-
-    def before(self, decl, pos: int) -> list:
-        """Writes to ``decl`` on the way to ``pos``: (offset, "assign" | "member" | "modify", member, value)."""
-        return [e[:4] for e in sorted(self.events.get(hash(decl), ()), key=lambda e: e[0])
-                if e[0] < pos and (e[4] is None or e[4][0] <= pos < e[4][1])]
-
-
-def _strip_implicit(u: _Unit, c):
-    K = u.ci.CursorKind
-    while c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
-        ch = _LaunchMapper.kids(c)
-        if len(ch) != 1:
-            break
-        c = ch[0]
-    return c
 
 
 # --- the importer ---------------------------------------------------------------------------------------------------
 class _Importer:
-    def __init__(self, unit: _Unit, task: Task | None, kernel: str | None, include_dirs, out: Path | None):
+    def __init__(self, unit: HostSource, task: Task | None, kernel: str | None, include_dirs, out: Path | None):
         self.u, self.task, self.include_dirs, self.out = unit, task, include_dirs, out
         self.want = kernel.split("<")[0].strip() if kernel else None
         self.K = unit.ci.CursorKind
@@ -400,7 +138,7 @@ class _Importer:
         self.notes: list[str] = []
         self.file_todos: list[str] = []
         self.macro_values = self._macro_values()
-        self.scopes: dict[int, _Scope] = {}
+        self.scopes: dict[int, Scope] = {}
         self.instantiations: dict[int, list[dict]] = {}
 
     def run(self) -> Imported:
@@ -428,7 +166,7 @@ class _Importer:
         reports = self._kernel_reports([n for n in names if self.want in (None, n)], sites)
         return self._assemble(reports)
 
-    def _role(self, ch: _Chunk) -> str:
+    def _role(self, ch: Chunk) -> str:
         u, K = self.u, self.K
         if not ch.cursors:
             return "unparsed"
@@ -523,7 +261,7 @@ class _Importer:
         """(name, declaration or None) of what a launch calls: the kernel (its specialization when the arguments
         are known), or a function pointer's variable."""
         K, u = self.K, self.u
-        callee = _strip_implicit(u, next(iter(call.get_children())))
+        callee = strip_implicit(u, next(iter(call.get_children())))
         ref = callee.referenced
         if ref is not None and ref.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.VAR_DECL, K.PARM_DECL,
                                             K.FIELD_DECL):
@@ -532,9 +270,9 @@ class _Importer:
         name = over.spelling if over is not None else (ref.spelling if ref is not None else callee.spelling)
         return name, u.kernels.get(name)  # a dependent call: the kernel template itself
 
-    def scope(self, chunk: int) -> _Scope:
+    def scope(self, chunk: int) -> Scope:
         if chunk not in self.scopes:
-            self.scopes[chunk] = _Scope(self.u, self.u.chunks[chunk].cursors)
+            self.scopes[chunk] = Scope(self.u, self.u.chunks[chunk].cursors)
         return self.scopes[chunk]
 
     def instantiations_of(self, func) -> list[dict]:
@@ -749,10 +487,7 @@ class _LaunchMapper:
         self.bindings: dict[str, str] = {}  # host expression text -> annotation expression
         self.unbound: set[str] = set()
 
-    @staticmethod
-    def kids(c) -> list:
-        """Expression children written in the source (default arguments have no extent)."""
-        return [x for x in c.get_children() if x.kind.is_expression() and x.extent.end.offset > x.extent.start.offset]
+    kids = staticmethod(kids)
 
     def map(self) -> Launch:
         u, K = self.u, self.K
@@ -900,7 +635,7 @@ class _LaunchMapper:
         """The host expression an argument passes, through casts (``(float*)d_a`` -> ``d_a``), as binding key."""
         K = self.K
         for _ in range(8):
-            c = _strip_implicit(self.u, c)
+            c = strip_implicit(self.u, c)
             if c.kind in (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR):
                 c = self.kids(c)[-1] if self.kids(c) else c
                 continue

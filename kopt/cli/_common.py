@@ -28,7 +28,7 @@ def parse_defines(values: list[str] | None) -> dict[str, str | None]:
 def with_includes(candidate, include: list[str] | None):
     """The candidate file with the command line's ``-I`` folders added (the path itself when there are none): every
     compile of it, here or in the worker's build, then searches them."""
-    if not include:
+    if not include or candidate is None:
         return candidate
     from ..candidate import Candidate
 

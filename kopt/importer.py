@@ -163,8 +163,25 @@ class _Importer:
             elif ch.role == "other":
                 ch.keep = any(c.kind in (K.USING_DIRECTIVE, K.STATIC_ASSERT) for c in ch.cursors)
         self._close_over_references()
+        self._host_set_symbols()
         reports = self._kernel_reports([n for n in names if self.want in (None, n)], sites)
         return self._assemble(reports)
+
+    def _host_set_symbols(self):
+        """A TODO for each kept device variable host code fills (cudaMemcpyToSymbol): no host code runs."""
+        u, K = self.u, self.K
+        kept = {c.spelling for ch in u.chunks if ch.keep for c in ch.cursors if c.kind == K.VAR_DECL}
+        for ch in u.chunks:
+            for c in ch.cursors if not ch.keep else ():
+                for sub in c.walk_preorder():
+                    if sub.kind == K.CALL_EXPR and sub.spelling in ("cudaMemcpyToSymbol", "cudaMemcpyToSymbolAsync"):
+                        first = kids(sub)[1:2]
+                        name = re.sub(r"\W", "", u.text_of(first[0])) if first else ""
+                        if name in kept:
+                            self.file_todos.append(
+                                f"line {sub.extent.start.line}: host code fills {name} ({sub.spelling}), which "
+                                f"no candidate can do: give {name} its values in its declaration, or make it a "
+                                "kernel argument")
 
     def _role(self, ch: Chunk) -> str:
         u, K = self.u, self.K
@@ -425,15 +442,14 @@ class _Importer:
         return any((d / header).is_file() for d in ([Path(self.u.fname).parent] if quoted else []) + list(search))
 
     def _include_lines(self) -> list[str]:
-        """``// kopt: include`` values, relative to the candidate's folder: the -I folders, and the source's folder
-        when a kept quoted include needs it and the candidate is written elsewhere."""
+        """``// kopt: include`` values, relative to the candidate's folder: the folders the kept includes are found
+        in among the source's (when the candidate is written elsewhere) and the -I ones."""
         base = (self.out.parent if self.out else Path.cwd()).resolve()
-        dirs = list(self.include_dirs)
         src_dir = Path(self.u.fname).parent.resolve()
-        search = self._search_dirs()
-        if src_dir != base and any(q and not is_host_only(h) and self._resolvable(h, True, search)
-                                   for _, h, q in self.u.includes):
-            dirs.insert(0, src_dir)
+        kept = [(h, q) for _, h, q in self.u.includes
+                if not is_host_only(h) and self._resolvable(h, q, self._search_dirs())]
+        dirs = [src_dir] if src_dir != base and any(q and (src_dir / h).is_file() for h, q in kept) else []
+        dirs += [d for d in self.include_dirs if any((d / h).is_file() for h, _ in kept)]
         return [os.path.relpath(d, base) for d in dict.fromkeys(dirs)]
 
     def _lines(self, first: int, last: int) -> tuple[int, int]:

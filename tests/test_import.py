@@ -217,3 +217,18 @@ def test_a_launch_from_device_code_is_a_todo_not_a_launch_line(tmp_path):
     assert "// kopt: launch parent grid=(1) block=(1) args=(x)" in launches(imp.candidate)
     assert "line 2: a kernel launch in device code (dynamic parallelism), which kopt does not support: launch it " \
         "from the annotations instead" in imp.todos
+
+
+def test_constant_memory_filled_by_host_code_is_a_todo(tmp_path):
+    src = tmp_path / "conv.cu"
+    src.write_text("#include <cuda_runtime.h>\n__constant__ float c_mask[5];\n"
+                   "__global__ void conv(const float* x, float* y, int n) {\n"
+                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                   "  if (i < n) y[i] = c_mask[0] * x[i];\n}\n"
+                   "void run(const float* h_mask, const float* x, float* y, int n) {\n"
+                   "  cudaMemcpyToSymbol(c_mask, h_mask, 5 * sizeof(float));\n"
+                   "  conv<<<(n + 127) / 128, 128>>>(x, y, n);\n}\n")
+    imp = import_file(src, out=tmp_path / "c.cu")
+    assert "__constant__ float c_mask[5];" in imp.candidate
+    assert imp.todos[0] == ("line 8: host code fills c_mask (cudaMemcpyToSymbol), which no candidate can do: give "
+                            "c_mask its values in its declaration, or make it a kernel argument")

@@ -144,7 +144,8 @@ TASKS = [
               _arg("c", "i32", ["N", "N"], "out")],
      "shapes": "{ N = 1024, timed = true }",  # N is a compile-time constant of the device code
      "reference": "def ref(a, b):\n    return a.astype(np.int64) @ b.astype(np.int64)\n"},
-    {"name": "cba_conv1d", "repo": "CoffeeBeforeArch/cuda_programming", "file": "05_convolution/1d_naive/convolution.cu",
+    {"name": "cba_conv1d", "repo": "CoffeeBeforeArch/cuda_programming",
+     "file": "05_convolution/1d_naive/convolution.cu",
      "args": [_arg("array", "i32", ["n"], "in", init="randint", low=0, high=100),
               _arg("mask", "i32", ["m"], "in", init="randint", low=0, high=10), _arg("result", "i32", ["n"], "out"),
               _arg("n", "i32", value="n"), _arg("m", "i32", value="m")],
@@ -335,7 +336,8 @@ def summarize(files: list[dict], tasks: list[dict]) -> dict:
         "kernels_compiled": sum(f["compile"].get("kernels", 0) for f in compiled),
         "failures_by_rule": failures,
         "failures_without_rule": sum(1 for f in files if not f["compile"]["ok"] and not f["compile"].get("rule")),
-        "supported_header_missing": sorted({h for f in files for h in f["compile"].get("supported_header_missing", [])}),
+        "supported_header_missing": sorted({h for f in files
+                                            for h in f["compile"].get("supported_header_missing", [])}),
         "raw_cannot_open_messages": sum(1 for f in files if f["compile"].get("raw_cannot_open")),
         "host_code_files": sum(f["host_code"] for f in files), "imported": len(imported),
         "import_failures": [f"{f['repo']}/{f['path']}: {f['import']['message']}" for f in files

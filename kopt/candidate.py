@@ -385,8 +385,8 @@ def _todo(cand, rest):
     cand.todos.append(rest)
 
 
-_PARSERS = {"task": _task, "arch": _arch, "include": _include, "tune": _tune, "define": _define, "restrict": _restrict,
-            "scratch": _scratch, "tensormap": _tensormap, "launch": _launch, "TODO": _todo}
+_PARSERS = {"task": _task, "arch": _arch, "include": _include, "tune": _tune, "define": _define,
+            "restrict": _restrict, "scratch": _scratch, "tensormap": _tensormap, "launch": _launch, "TODO": _todo}
 
 
 def _check_names(cand: Candidate, found) -> None:

@@ -115,7 +115,8 @@ def _classify(d: Diagnostic) -> Diagnostic:
             "kernel launch (<<<...>>>) in code compiled for the device: host code does not run in a candidate, and "
             "a launch from a kernel (dynamic parallelism) is not supported", *loc)
     if "explicitly marked as a __host__ function is not allowed" in d.message:
-        return RULES["compile.unsupported-feature"].diag("__host__ function: host code does not run in a candidate", *loc)
+        return RULES["compile.unsupported-feature"].diag("__host__ function: host code does not run in a candidate",
+                                                         *loc)
     m = _UNDEFINED.search(d.message)
     if m and _HOST_API.match(m.group(1)):
         return RULES["compile.unsupported-feature"].diag(

@@ -21,7 +21,7 @@ from pathlib import Path
 from . import expr
 from .compat import is_host_only
 from .errors import InputError
-from .hostcode import HostSource, Scope, kids, strip_implicit
+from .hostcode import Chunk, HostSource, Scope, kids, strip_implicit
 from .source import c_macros, read_source
 from .task import Task
 

@@ -44,7 +44,8 @@ def import_cmd(file: Path = typer.Argument(..., help=".cu file with kernels and 
             t.add_column(col)
         for launch in k.launches:
             for item in launch.items:
-                mapped = escape(item.mapped) if item.mapped is not None else f"[red]needs a person[/] {escape(item.note)}"
+                mapped = escape(item.mapped) if item.mapped is not None else \
+                    f"[red]needs a person[/] {escape(item.note)}"
                 t.add_row(f"line {launch.line}", item.what, escape(item.original), mapped)
             if not launch.items:
                 t.add_row("-", "-", "-", "[red]no launch site: placeholders[/]")

@@ -15,7 +15,8 @@ default configuration); each failure is recorded with its rule; (b) `kopt import
 kernels found, launch lines written, points left to a person; (c) for the kernels in TASKS, a task (task.toml and a
 numpy reference, written here) and the candidate `kopt import --task` makes of the file, checked by `kopt validate`.
 
-`gpu` (needs a GPU): the tasks of (c) again, then `kopt run TASK CANDIDATE` on each that validates.
+`gpu` (needs a GPU): the tasks of (c) again (made afresh, or, without libclang, as `run` left them in CORPUS/work),
+then `kopt run TASK CANDIDATE` on each that validates.
 """
 from __future__ import annotations
 
@@ -304,7 +305,9 @@ def make_task(spec: dict, corpus: Path, work: Path) -> tuple[Path, Path, dict]:
     return d, cand, report
 
 
-def check_tasks(corpus: Path, work: Path) -> list[dict]:
+def check_tasks(corpus: Path, work: Path, regenerate: bool = True) -> list[dict]:
+    """Validate each task of TASKS: made afresh (``kopt import --task``), or as an earlier ``run`` left it in
+    ``work`` (``regenerate=False``: for a machine without libclang)."""
     from kopt.errors import KoptError
     from kopt.validate import validate
 
@@ -312,7 +315,11 @@ def check_tasks(corpus: Path, work: Path) -> list[dict]:
     for spec in TASKS:
         rec = {"task": spec["name"], "repo": spec["repo"], "file": spec["file"], "kernel": spec.get("kernel")}
         try:
-            d, cand, report = make_task(spec, corpus, work)
+            if regenerate:
+                d, cand, report = make_task(spec, corpus, work)
+            else:
+                d = work / "tasks" / spec["name"]
+                cand, report = d / "candidate.cu", {"reused": True}
             rec.update(report)
             v = validate(d, [cand])
             rec["valid"] = v.ok
@@ -354,8 +361,14 @@ def summarize(files: list[dict], tasks: list[dict]) -> dict:
 
 
 def gpu_runs(corpus: Path, work: Path, timeout: float) -> list[dict]:
+    import importlib.util
+
+    # kopt import needs libclang; without it, the tasks an earlier run wrote into the corpus folder are used
+    regenerate = importlib.util.find_spec("clang") is not None
+    if not regenerate:
+        print(f"libclang is not installed: running the tasks in {work / 'tasks'} as an earlier run wrote them")
     out = []
-    for rec in check_tasks(corpus, work):
+    for rec in check_tasks(corpus, work, regenerate):
         if rec["valid"]:
             d = work / "tasks" / rec["task"]
             t0 = time.perf_counter()
@@ -380,7 +393,8 @@ def main() -> None:
     ap.add_argument("stage", choices=("fetch", "run", "gpu"))
     ap.add_argument("--corpus", type=Path, required=True)
     ap.add_argument("--mirrors", type=Path, help="fetch: folder of git directories OWNER+NAME/repo")
-    ap.add_argument("--work", type=Path, help="where candidates and tasks are written (default: a temporary folder)")
+    ap.add_argument("--work", type=Path, help="where candidates and tasks are written (default: CORPUS/work, so that "
+                                              "the folder carries them to the GPU machine)")
     ap.add_argument("--out", type=Path)
     ap.add_argument("--timeout", type=float, default=300.0, help="gpu: seconds per kopt run")
     args = ap.parse_args()
@@ -393,7 +407,7 @@ def main() -> None:
     if not corpus.is_dir():
         ap.error(f"no corpus at {corpus}: run the fetch stage first")
     os.environ.setdefault("KOPT_CACHE_DIR", tempfile.mkdtemp(prefix="kopt-corpus-cache-"))
-    work = (args.work or Path(tempfile.mkdtemp(prefix="kopt-corpus-"))).resolve()
+    work = (args.work or corpus / "work").resolve()
     repos = dict(REPOS)
     from kopt.compiler import nvrtc_version
     from kopt.toolchain import cccl_version

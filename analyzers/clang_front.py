@@ -10,6 +10,8 @@ from .launch import split_top
 
 HERE = Path(__file__).parent
 DECLS = HERE / "cuda_decls.h"
+HOST_DECLS = HERE / "cuda_host_decls.h"
+_EMPTY = "/kopt-empty-headers"  # a folder that exists only in libclang's view (unsaved files)
 STUBS = HERE / "include"
 # A source's own CUtensorMap: `struct [alignas(64) | __align__(64)] CUtensorMap {` or cuda.h's
 # `typedef struct CUtensorMap_st {...} CUtensorMap;` (matched with comments removed)
@@ -544,8 +546,15 @@ def _is_constexpr(ref) -> bool:
 _LB = re.compile(r"__launch_bounds__\s*\(\s*([^,)]+)")
 
 
-def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=()) -> Unit:
-    """Parse ``source`` (the contents of ``path``); errors in the file become ``FrontendError``."""
+def translation_unit(path: Path, source: str, *, defines: dict | None = None, include_dirs=(), host: bool = False,
+                     empty_headers=()):
+    """libclang's translation unit of ``source`` (the contents of ``path``) under the analyzers' CUDA declarations
+    and stub headers, with its errors kept: ``parse`` refuses a unit with errors, ``kopt import`` reads host code
+    that never parses cleanly here. Includes of the file that resolve nowhere are commented out (line numbers
+    kept). ``host``: also declare the CUDA runtime's host API (cuda_host_decls.h: launches, cudaMalloc...) and keep
+    the preprocessing record (macro definitions and uses). ``empty_headers``: header names that resolve to empty
+    files wherever they are included (a missing header is a fatal error, after which clang stops instantiating
+    templates)."""
     global _index
     _setup()
     if _index is None:
@@ -553,8 +562,8 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
         import atexit
         atexit.register(_release)
     args = ["-x", "cuda", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "--cuda-gpu-arch=sm_90",
-            "--cuda-device-only", "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=20",
-            "-include", str(DECLS), "-isystem", str(STUBS)]
+            "--cuda-device-only", "-std=c++17", "-Wno-unknown-cuda-version", f"-ferror-limit={0 if host else 20}",
+            "-include", str(DECLS), *(["-include", str(HOST_DECLS)] if host else []), "-isystem", str(STUBS)]
     for d in include_dirs:
         args += ["-I", str(d)]
     if _OWN_TENSORMAP.search(_COMMENTS.sub(" ", source)):
@@ -563,11 +572,20 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
         args.append(f"-D{k}" if v is None else f"-D{k}={v}")
     fname = str(path)
     text = _strip_unknown_includes(Path(fname), source, include_dirs)
+    unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", "") for h in empty_headers]
+    if empty_headers:
+        args += ["-isystem", _EMPTY]
+    options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD if host else 0
     try:
-        tu = _index.parse(fname, args=args, unsaved_files=[(fname, text)],
-                          options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD * 0)
+        return _index.parse(fname, args=args, unsaved_files=unsaved, options=options)
     except ci.TranslationUnitLoadError as exc:
         raise FrontendError(f"libclang could not parse the file: {exc}")
+
+
+def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=()) -> Unit:
+    """Parse ``source`` (the contents of ``path``); errors in the file become ``FrontendError``."""
+    fname = str(path)
+    tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs)
     errors = [d for d in tu.diagnostics if d.severity >= 3]
     if errors:
         d = errors[0]

@@ -10,6 +10,7 @@
 #         into a scratch cache), tune:TASK:FILE.cu (kopt optimize --workflow tune --strategy exhaustive),
 #         cpu:SELECTION (pytest without the gpu mark: torch-dependent CPU tests), launchtime (bench/launch_time.py),
 #         kernelbench (bench/kernelbench.py run; KB_PROBLEMS, KB_ONLY, KB_COMMIT, KB_LIMIT from the environment).
+#         nvcc:CORPUS (bench/nvcc_corpus.py gpu: kopt import's tasks run on the GPU; CORPUS from its fetch stage).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
 mkdir -p "$OUT/results"
@@ -74,6 +75,8 @@ for s in "$@"; do
     kernelbench) stage kernelbench "${KB_LIMIT:-540}" python3 bench/kernelbench.py run \
                    --problems "${KB_PROBLEMS:-.corpus/KernelBench/level1}" --tasks /tmp/kb_tasks \
                    --corpus-commit "${KB_COMMIT:-}" --only "${KB_ONLY:-}" --out "$OUT/results/kernelbench_run$sfx.json" ;;
+    nvcc:*) stage nvcc_corpus 540 python3 bench/nvcc_corpus.py gpu --corpus "${s#nvcc:}" \
+              --out "$OUT/results/nvcc_corpus_gpu$sfx.json" ;;
     *) echo "unknown stage $s" ;;
   esac
 done

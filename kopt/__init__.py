@@ -10,6 +10,7 @@ from .compiler import compile
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import CompileError, GpuUnavailableError, InputError, KoptError, ToolchainError
 from . import kb
+from .importer import Imported, import_file
 from .measurement import Evaluation, Measurement
 from .occupancy import Occupancy, occupancy
 from .optimizer import OptimizeResult, optimize
@@ -25,5 +26,5 @@ __all__ = [
     "Artifact", "KernelInfo", "compile", "Diagnostic", "Location", "Severity", "KoptError", "InputError",
     "CompileError", "ToolchainError", "GpuUnavailableError", "Occupancy", "occupancy", "Task", "Candidate", "Verdict",
     "RunStore", "Evaluation", "Measurement", "optimize", "OptimizeResult", "check", "bench",
-    "launch", "prepare", "Launch", "time",
+    "launch", "prepare", "Launch", "time", "import_file", "Imported",
 ]

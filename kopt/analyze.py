@@ -18,7 +18,7 @@ __all__ = ["analyze", "AnalysisResult"]
 
 
 def analyze(source: str | Path | Candidate, *, config: dict | None = None, block=None, grid=None, defines=None,
-            kernels=None, path: str | None = None, frontend: str = "auto") -> AnalysisResult:
+            kernels=None, path: str | None = None, include_dirs=(), frontend: str = "auto") -> AnalysisResult:
     """Analyze a .cu file (path), CUDA source text or a Candidate for races, barrier divergence, missing syncs,
     out-of-bounds shared indexing, bank conflicts, uncoalesced access and async-copy misuse.
 
@@ -26,7 +26,7 @@ def analyze(source: str | Path | Candidate, *, config: dict | None = None, block
     ``-D`` values in ``defines`` ({"NAME": "value" | None}), each kernel under the launch geometry kopt resolves
     for it. ``block``/``grid``: (x, y, z) tuples for kernels no launch annotation describes; ``kernels``: names to
     analyze (``"gemm<128,64>"`` binds template arguments); ``path``: the name of source text in diagnostics;
-    ``frontend``: "auto", "libclang" or "tree-sitter". ``result.assumed`` states the launch configuration each
+    ``include_dirs``: header folders (after a candidate's ``// kopt: include`` ones); ``frontend``: "auto", "libclang" or "tree-sitter". ``result.assumed`` states the launch configuration each
     kernel was analyzed under, ``result.launches`` the same as data.
     """
     from analyzers.driver import analyze as _analyze
@@ -43,8 +43,9 @@ def analyze(source: str | Path | Candidate, *, config: dict | None = None, block
         cfg = {**cand.config_for(user), **(config or {})}
         user = cand.compile_defines(cfg, user)
         launches = launch_geometry(cand, cfg, defines=defines)
+    dirs = [*(cand.include_dirs if cand is not None else ()), *(str(d) for d in include_dirs)]
     res = _analyze(target, launches=launches, block=_dims(block), grid=_dims(grid), defines=user, kernels=kernels,
-                   path=path, frontend=frontend)
+                   include_dirs=dirs, path=path, frontend=frontend)
     res.diagnostics = [d for g in launches or () for d in g.problems] + res.diagnostics
     return res
 

@@ -4,6 +4,7 @@ The grammar (docs/tasks.md):
 
     // kopt: task NAME
     // kopt: arch sm_90a
+    // kopt: include DIR
     // kopt: tune NAME in [v1, v2, ...]; NAME in [...]
     // kopt: define NAME[=VALUE]
     // kopt: restrict EXPRESSION
@@ -16,7 +17,9 @@ Expressions are ``kopt.expr``'s language over the task's size symbols, the tunab
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,13 +30,14 @@ from .annotations import AnnotationError, Text
 from .archs import limits
 from .dtypes import DType, dtype
 from .errors import InputError
+from .rules import RULES
 from .source import read_source
 
 _ANNOTATION_LINE = re.compile(r"^\s*//\s*kopt:")
 _QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"', re.M)
 SWIZZLES = ("none", "32B", "64B", "128B")
 L2PROMO = ("none", "64B", "128B", "256B")
-WORDS = ("task", "arch", "tune", "define", "restrict", "scratch", "tensormap", "launch", "TODO")
+WORDS = ("task", "arch", "include", "tune", "define", "restrict", "scratch", "tensormap", "launch", "TODO")
 LAUNCH_OPTIONS = ("grid", "block", "smem", "cluster", "stream", "args")
 
 
@@ -82,6 +86,7 @@ class Candidate:
     path: Path | None = None
     task: str | None = None
     arch: str | None = None  # a target the code needs (e.g. sm_90a for wgmma/setmaxnreg); None: the GPU's own
+    include_dirs: list[str] = field(default_factory=list)  # absolute; ``// kopt: include`` lines, then -I values
     tunables: list[Tunable] = field(default_factory=list)
     defines: dict[str, str] = field(default_factory=dict)
     restrictions: list[str] = field(default_factory=list)
@@ -98,6 +103,20 @@ class Candidate:
             return source
         text, default_name, path = read_source(source)
         return _parse(text, name or default_name, path)
+
+    def with_include_dirs(self, dirs) -> "Candidate":
+        """A copy that also searches ``dirs`` for headers (the command line's ``-I``, relative to the current
+        directory); every compile of the candidate (``compile_candidate``) passes them on. A missing folder is an
+        ``InputError``."""
+        extra = []
+        for d in dirs or ():
+            p = Path(d).resolve()
+            if not p.is_dir():
+                raise InputError(f"include directory {d} does not exist",
+                                 diagnostics=[RULES["annotation.include"].diag(f"-I {d}: no such directory")])
+            extra.append(str(p))
+        return dataclasses.replace(self, include_dirs=list(dict.fromkeys(self.include_dirs + extra))) if extra \
+            else self
 
     # --- tunable space ------------------------------------------------------------------------------------------
     def default_config(self) -> dict:
@@ -144,10 +163,10 @@ class Candidate:
     def compile_defines(self, config: dict, overrides: dict | None = None) -> dict:
         """What the compiler receives as ``-D``: the fixed defines, the user's other ``-D`` values, and the tunables
         the device code mentions. A tunable only launch expressions use (a grid size) cannot change the cubin, so
-        configurations that differ only in it share one compile; a source with a quoted ``#include`` gets every
-        tunable (its header may read one)."""
+        configurations that differ only in it share one compile; a source with a quoted ``#include`` or include
+        directories gets every tunable (its header may read one)."""
         code = "\n".join(line for line in self.source.splitlines() if not _ANNOTATION_LINE.match(line))
-        every = bool(_QUOTED_INCLUDE.search(code))
+        every = bool(_QUOTED_INCLUDE.search(code) or self.include_dirs)
         tunables = {t.name for t in self.tunables}
         user = {k: v for k, v in (overrides or {}).items() if k not in tunables}
         used = {k: v for k, v in config.items() if every or re.search(rf"\b{re.escape(k)}\b", code)}
@@ -231,6 +250,17 @@ def _arch(cand, rest):
     except InputError as exc:
         _fail(cand, rest, exc.message, "annotation.arch")
     cand.arch = str(rest)
+
+
+def _include(cand, rest):
+    if not rest:
+        _fail(cand, rest, "expected: include DIR")
+    base = cand.path.parent if cand.path is not None else Path.cwd()
+    d = (base / os.path.expanduser(str(rest))).resolve()
+    if not d.is_dir():
+        _fail(cand, rest, f"include directory {str(rest)!r} not found (looked for {d})", "annotation.include")
+    if str(d) not in cand.include_dirs:
+        cand.include_dirs.append(str(d))
 
 
 def _tune(cand, rest):
@@ -355,8 +385,8 @@ def _todo(cand, rest):
     cand.todos.append(rest)
 
 
-_PARSERS = {"task": _task, "arch": _arch, "tune": _tune, "define": _define, "restrict": _restrict,
-            "scratch": _scratch, "tensormap": _tensormap, "launch": _launch, "TODO": _todo}
+_PARSERS = {"task": _task, "arch": _arch, "include": _include, "tune": _tune, "define": _define,
+            "restrict": _restrict, "scratch": _scratch, "tensormap": _tensormap, "launch": _launch, "TODO": _todo}
 
 
 def _check_names(cand: Candidate, found) -> None:

@@ -17,6 +17,7 @@ from typing import Iterable, Mapping, Sequence
 from . import cache
 from .archs import limits
 from .artifact import Artifact, KernelInfo
+from .compat import classify
 from .device import default_arch
 from .diagnostic import Diagnostic, Severity
 from .errors import CompileError, InputError, ToolchainError
@@ -25,7 +26,7 @@ from .rules import RULES
 from .source import read_source
 from .toolchain import default_headers, find_tool
 
-_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+_INCLUDE = re.compile(r'^\s*#\s*include\s*(["<])([^">]+)[">]', re.M)
 _GLOBAL_FN = re.compile(r"__global__\b[^;{]*?\b([A-Za-z_]\w*)\s*\(")
 _LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\([^)]*\)")
 
@@ -55,10 +56,11 @@ def global_functions(text: str) -> list[str]:
 
 
 def _local_includes(text: str, base: Path | None, include_dirs: Sequence[str], seen: set[Path]) -> list[tuple[str, str]]:
-    """Hashes of quoted includes reachable from the source, so an edited header invalidates the cache."""
+    """Hashes of the headers reachable from the source in its own folder (quoted includes) and in the user's include
+    directories, so an edited header invalidates the cache."""
     out = []
-    for inc in _QUOTED_INCLUDE.findall(text):
-        for d in ([base] if base else []) + [Path(p) for p in include_dirs]:
+    for quote, inc in _INCLUDE.findall(text):
+        for d in ([base] if base and quote == '"' else []) + [Path(p) for p in include_dirs]:
             p = (d / inc).resolve()
             if p in seen or not p.is_file():
                 continue
@@ -189,6 +191,7 @@ def compile(
 
     key_material = {
         "source": text, "name": name, "kernels": kernels, "options": opts,
+        "include_dirs": [str(Path(d).resolve()) for d in search_dirs],
         "nvrtc": nvrtc_version(), "headers": headers.fingerprint,
         "includes": _local_includes(text, path.parent if path else None, user_dirs, set()),
     }
@@ -213,12 +216,14 @@ def compile(
     return art
 
 
-def compile_candidate(cand, config: Mapping | None = None, *, arch: str | None = None, **kwargs) -> Artifact:
+def compile_candidate(cand, config: Mapping | None = None, *, arch: str | None = None,
+                      include_dirs: Sequence[str | os.PathLike] = (), **kwargs) -> Artifact:
     """Compile a ``Candidate`` at ``config`` (its defaults filled in, restrictions checked): its launched kernels,
-    its defines and the tunables as ``-D`` values, for ``arch`` or the target it declares."""
+    its defines and the tunables as ``-D`` values, for ``arch`` or the target it declares, with its
+    ``// kopt: include`` directories (and ``include_dirs``) on the include path."""
     cfg = cand.check_config(dict(config or {}))
     return compile(cand.path if cand.path else cand.source, cand.kernels(cfg), arch=arch or cand.arch,
-                   defines=cand.compile_defines(cfg), **kwargs)
+                   defines=cand.compile_defines(cfg), include_dirs=[*cand.include_dirs, *include_dirs], **kwargs)
 
 
 def compile_configs(cand, configs, *, arch: str | None = None) -> list[tuple[dict, Artifact | None,
@@ -249,15 +254,16 @@ def _nvrtc_compile(text, name, arch, kernels, all_opts, opts) -> Artifact:
         encoded = [o.encode() for o in all_opts]
         (err,) = nvrtc.nvrtcCompileProgram(prog, len(encoded), encoded)
         log = _check_log(prog, nvrtc)
-        diags = parse_diagnostics(log)
+        diags = classify(parse_diagnostics(log), text, name)
         if err == nvrtc.nvrtcResult.NVRTC_ERROR_INVALID_OPTION:
             raise InputError(f"NVRTC rejected the options: {log.strip() or ' '.join(opts)}")
         if err != ok:
             errors = [d for d in diags if d.severity is Severity.ERROR]
-            missing = [d for d in errors if "cannot open source file" in d.message]
-            if missing:
-                raise InputError(f"{missing[0].locations[0].file}:{missing[0].locations[0].line}: "
-                                 f"{missing[0].message}", diagnostics=diags)
+            missing = [d for d in errors if d.rule == "compile.missing-header"]
+            if missing:  # an input problem (a wrong or missing -I), not a failed compile
+                loc = missing[0].locations[0]
+                raise InputError(f"{loc.file}:{loc.line}: {missing[0].message} (add its folder with -I or "
+                                 "'// kopt: include DIR')", diagnostics=diags)
             first = errors[0] if errors else None
             where = f"{first.locations[0].file}:{first.locations[0].line}: " if first and first.locations else ""
             msg = f"{where}{first.message}" if first else (log.strip().splitlines() or ["compilation failed"])[-1]

@@ -33,15 +33,16 @@ class Explanation:
 def compile_file(file: Path, *, arch=None, defines=None, kernels=None,
                  **kwargs) -> tuple[Artifact, list[LaunchGeometry]]:
     """Compile a source file: a candidate at its configuration (its defines, tunables under the user's ``-D``
-    values, launched kernels and declared target), a plain source as given. Also returns a candidate's launch
+    values, launched kernels, declared target and include directories), a plain source as given. Also returns a candidate's launch
     geometry at that configuration, checked against the target's limits."""
     cand = load_candidate(Path(file))
     user = dict(defines or {})
     if cand is None:
         return kopt_compile(Path(file), kernels, arch=arch, defines=user, **kwargs), []
     config = cand.config_for(user)
+    include_dirs = [*cand.include_dirs, *kwargs.pop("include_dirs", ())]
     art = kopt_compile(Path(file), kernels or cand.kernels(config), arch=arch or cand.arch,
-                       defines=cand.compile_defines(config, user), **kwargs)
+                       defines=cand.compile_defines(config, user), include_dirs=include_dirs, **kwargs)
     return art, launch_geometry(cand, config, arch=art.arch, defines=user)
 
 

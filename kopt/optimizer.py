@@ -71,7 +71,7 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
              store: RunStore | None = None, arch: str | None = None, max_time: float = TUNE_MAX_TIME,
              timeout: float = 10.0, out: Path | None = None, aggregate: str | None = None, model: str | None = None,
              client=None, tools=None, evaluate: Callable | None = None, on_space: Callable | None = None,
-             on_result: Callable[[dict, Evaluation], None] | None = None) -> OptimizeResult:
+             on_result: Callable[[dict, Evaluation], None] | None = None, include_dirs=()) -> OptimizeResult:
     """Optimize ``task``'s candidate ``start`` (default: the task's baseline) with ``workflow``.
 
     ``resume``: continue run RUN (its options are reused; finished evaluations are not repeated). ``store``: the
@@ -79,6 +79,8 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     through (bound to the workspace that holds the store). ``evaluate``: an evaluator to use instead of kopt bench
     on the GPU (``config -> Evaluation`` for tune, ``(task=, path=) -> Evaluation`` for an agent). ``on_space``
     receives the tuner's pruned space before any GPU time; ``on_result`` each (config, Evaluation) as recorded.
+    ``include_dirs``: header folders (``-I``) for every compile of the candidates: the tuner's candidate searches
+    them; an agent's starting copy declares them (``// kopt: include``). The written best candidate does not.
     """
     t0 = time.perf_counter()
     if workflow not in WORKFLOWS:
@@ -96,10 +98,11 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     if workflow == "tune":
         result = _tune(t, Path(src), store, prev, opts, strategy=strategy, budget=budget, time_limit=time_limit,
                        seed=seed, arch=arch, max_time=max_time, timeout=timeout, aggregate=aggregate,
-                       evaluate=evaluate, on_space=on_space, on_result=on_result)
+                       evaluate=evaluate, on_space=on_space, on_result=on_result, include_dirs=include_dirs)
     else:
         result = _agent(t, Path(src), store, prev, workflow, budget=budget, time_limit=time_limit, model=model,
-                        client=client, tools=tools, aggregate=aggregate, evaluate=evaluate)
+                        client=client, tools=tools, aggregate=aggregate, evaluate=evaluate,
+                        include_dirs=include_dirs)
     result.seconds = time.perf_counter() - t0
     result.best = store.best(result.run)
     if result.best and workflow == "tune":
@@ -112,12 +115,12 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
 
 
 def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy, budget, time_limit, seed, arch,
-          max_time, timeout, aggregate, evaluate, on_space, on_result) -> OptimizeResult:
+          max_time, timeout, aggregate, evaluate, on_space, on_result, include_dirs=()) -> OptimizeResult:
     from .device import probe
     from .tuner import STRATEGIES, bench_evaluator, plan_space, tune
     from .client import WorkerClient
 
-    cand = Candidate.load(src)
+    cand = Candidate.load(src).with_include_dirs(include_dirs)
     if not cand.tunables:
         raise InputError(f"{cand.name} declares no tunables: add '// kopt: tune NAME in [v1, v2, ...]' "
                          "(the tune workflow searches tunable values)")
@@ -159,7 +162,7 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
 
 
 def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budget, time_limit, model, client,
-           tools, aggregate, evaluate) -> OptimizeResult:
+           tools, aggregate, evaluate, include_dirs=()) -> OptimizeResult:
     """An LLM workflow in the workspace that holds the run store; the starting candidate is copied in."""
     from .agent import DEFAULT_MODEL, Agent, Budget, run_workflow
 
@@ -178,6 +181,9 @@ def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budge
     workspace = store.path.parent.parent
     if prev is None:
         shutil.copyfile(src, workspace / "start.cu")
+        if include_dirs:  # the agent's candidates descend from this copy and keep the declaration
+            lines = "".join(f"// kopt: include {Path(d).resolve()}\n" for d in include_dirs)
+            (workspace / "start.cu").write_text(lines + (workspace / "start.cu").read_text())
     run = prev["id"] if prev else store.create_run(task.name, workflow=workflow, aggregate=aggregate,
                                                    options={"from": str(src.resolve()), "model": model})
     limits = Budget(**{k: v for k, v in (("evaluations", budget), ("wall_s", time_limit)) if v is not None})

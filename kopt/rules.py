@@ -166,6 +166,29 @@ _ALL = [
          "NVRTC returned no ptxas -v report, so per-kernel resources were read from the cubin's records instead. "
          "Registers, shared memory and stack are known, but spill figures are not.",
          None, "compile"),
+    # --- nvcc-style sources under NVRTC (kopt/compat.py) ------------------------------------------------------------
+    Rule("compile.unsupported-header", E, "a header that cannot be compiled for the device",
+         "The source includes a header NVRTC cannot compile as device code: a host-only header (C++ streams, "
+         "containers, threads or clocks, a CUDA host library such as cuBLAS or cuFFT, Thrust, the CUDA samples' "
+         "host helpers), or a C++ library header kopt does not supply whose device version is CCCL's `<cuda/std/...>`. "
+         "kopt supplies the device-usable standard headers itself (`kopt/include`: stdint.h, stdio.h, math.h, "
+         "type_traits, ... see README.md). A candidate holds device code only; host code never runs.",
+         "remove the include (for a file with host code, `kopt import FILE.cu` writes a candidate of its device "
+         "code), or include the `<cuda/std/...>` header the message names", "compile"),
+    Rule("compile.unsupported-feature", E, "host code or a feature NVRTC cannot build",
+         "NVRTC compiles everything in the file for the device, and some nvcc-style code cannot be device code: "
+         "host code (a `__host__` function, a CUDA runtime or host-library call such as cudaMalloc, std::cout), a "
+         "`<<<...>>>` launch (from host code, or from a kernel: dynamic parallelism needs relocatable device code "
+         "and the device runtime, which kopt does not link), or texture references (removed in CUDA 12).",
+         "move host code out of the candidate: `kopt import FILE.cu` writes one with the device code and the "
+         "launches as `// kopt: launch` lines; a kernel that launches kernels must be split into launches kopt "
+         "runs in order", "compile"),
+    Rule("compile.missing-header", E, "a header not found on the include path",
+         "NVRTC found the included header in none of the include directories: the source's own folder, `-I` "
+         "directories, the candidate's `// kopt: include` directories, the CUDA and CCCL headers and kopt's "
+         "standard-header shims.",
+         "add its folder with -I DIR (every command that compiles takes it) or `// kopt: include DIR` in the "
+         "candidate", "compile"),
     # --- launching (kopt/params.py, the worker) ----------------------------------------------------------------------
     # --- the expression language (kopt/expr.py) -------------------------------------------------------------------
     Rule("expr.syntax", E, "not an expression of kopt's language",
@@ -210,8 +233,8 @@ _ALL = [
          "option, unbalanced brackets, an option without a value.",
          "see docs/tasks.md for the form of each annotation", "annotation"),
     Rule("annotation.unknown", E, "unknown annotation or option",
-         "The word after `// kopt:` is not one of task, arch, tune, define, restrict, scratch, tensormap, launch or "
-         "TODO, or a launch or tensormap line has an option it does not take.",
+         "The word after `// kopt:` is not one of task, arch, include, tune, define, restrict, scratch, tensormap, "
+         "launch or TODO, or a launch or tensormap line has an option it does not take.",
          None, "annotation"),
     Rule("annotation.duplicate", E, "declared twice",
          "A name is declared twice (a tunable, define, scratch buffer or tensor map), a tunable lists one value "
@@ -233,6 +256,10 @@ _ALL = [
          "symbols. Without a task the value is left unknown (a warning); with a task it is an error.",
          "declare the value once with `// kopt: define NAME=VALUE` (it is also passed to the compiler as -D)",
          "annotation"),
+    Rule("annotation.include", E, "include directory not found",
+         "A `// kopt: include DIR` line (or a `-I` directory) names a folder that does not exist. A relative DIR is "
+         "relative to the candidate file's folder.",
+         None, "annotation"),
     Rule("annotation.todo", E, "a `// kopt: TODO` left to decide",
          "The candidate carries a TODO annotation (written by `kopt import` where it could not map a host-side "
          "launch expression): a person must replace it before the candidate can run.",

@@ -136,8 +136,13 @@ class HeaderSet:
 
 @functools.lru_cache(maxsize=None)
 def default_headers() -> HeaderSet:
+    """CCCL and the CUDA runtime headers, CUTLASS when installed, and last kopt's standard-header shims
+    (``kopt.compat``: <stdint.h>, <cmath>, ... for nvcc-style sources)."""
+    from .shims import SHIM_DIR, shim_fingerprint
+
     dirs = list(cuda_include_dirs())
     cutlass = cutlass_include_dir()
     if cutlass:
         dirs.append(cutlass)
-    return HeaderSet(tuple(dirs), f"cccl={cccl_version()};cutlass={cutlass_version()}")
+    dirs.append(str(SHIM_DIR))
+    return HeaderSet(tuple(dirs), f"cccl={cccl_version()};cutlass={cutlass_version()};shims={shim_fingerprint()}")

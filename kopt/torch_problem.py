@@ -230,16 +230,25 @@ def _describe(path: Path, model_name: str = "Model") -> dict:
     # which constant each dimension is: the one whose doubling doubles it (and no other dimension-breaking change)
     dims = {a["name"]: list(t.shape) or [1] for a, t in tensors}
     named: dict[tuple[str, int], str] = {}
+
+    def doubled(symbols: list[str]):
+        set_symbols(module, {**base, **{k: 2 * base[k] for k in symbols}})
+        try:
+            return _run_meta(module, model_name)
+        finally:
+            set_symbols(module, base)
+
     for sym, v in base.items():
         if v < 2:
             continue
         try:
-            set_symbols(module, {**base, sym: 2 * v})
-            state2, inputs2, outputs2 = _run_meta(module, model_name)
-        except Exception:
-            continue
-        finally:
-            set_symbols(module, base)
+            state2, inputs2, outputs2 = doubled([sym])
+        except Exception:  # the problem needs it equal to another constant (a broadcast, groups): double them all
+            tied = [k for k, x in base.items() if x == v]
+            try:
+                state2, inputs2, outputs2 = doubled(tied) if len(tied) > 1 else None
+            except Exception:
+                continue
         shapes2 = _shapes_of(state2, inputs2, outputs2, [a["torch"] for a, _ in tensors])
         for (a, t), s2 in zip(tensors, shapes2):
             for i, d in enumerate(dims[a["name"]]):
@@ -270,7 +279,8 @@ def _describe(path: Path, model_name: str = "Model") -> dict:
             set_symbols(module, base)
         shapes2 = dict(zip([a["name"] for a, _ in tensors],
                            _shapes_of(state2, inputs2, outputs2, [a["torch"] for a, _ in tensors])))
-        out = {s: symbols[s] for s in used}
+        # the shape's sizes, and any other constant it moves (tied to one of them), which the worker must set too
+        out = {s: v for s, v in symbols.items() if s in used or (s in base and v != base[s])}
         for sym, (arg, i) in derived.items():
             s2 = shapes2[arg] or [1]
             out[sym] = int(s2[i])
@@ -285,8 +295,10 @@ def _describe(path: Path, model_name: str = "Model") -> dict:
     shapes = [{**bind(base), "timed": True}]
     small = _small(base, used, dims, tensors)
     for candidate in small:
+        # constants equal in the problem stay equal, used as a dimension or not (`input_shape = (num_classes,)`)
+        tied = {k: candidate[s] for s in candidate for k, x in base.items() if x == base[s]}
         try:
-            shapes.insert(0, bind({**base, **candidate}))
+            shapes.insert(0, bind({**base, **tied}))
             break
         except Exception:
             continue

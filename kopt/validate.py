@@ -88,10 +88,12 @@ class Validation:
 
 
 def validate(task: str | Path | None, candidates=(), *, arch: str | None = None,
-             reference_timeout: float = REFERENCE_TIMEOUT, config: dict | None = None) -> Validation:
+             reference_timeout: float = REFERENCE_TIMEOUT, config: dict | None = None,
+             include_dirs=()) -> Validation:
     """Validate a task directory (or None: candidates alone, without shapes) and candidate files; the baseline is
     validated when no candidate is given. ``config``: tunable values; only that configuration of each candidate (its
-    other tunables at their defaults) is validated instead of every one. Raises ``InputError`` only when there is nothing to validate (a missing
+    other tunables at their defaults) is validated instead of every one. ``include_dirs``: header folders for every
+    candidate (``-I``). Raises ``InputError`` only when there is nothing to validate (a missing
     path, an unknown arch); problems in what was found are Diagnostics of the result."""
     if arch is not None:
         limits(arch)
@@ -114,7 +116,7 @@ def validate(task: str | Path | None, candidates=(), *, arch: str | None = None,
     for f in files:
         if not f.is_file():
             raise InputError(f"cannot read {f}: no such file")
-        result.candidates.append(validate_candidate(f, t, arch=arch, config=config))
+        result.candidates.append(validate_candidate(f, t, arch=arch, config=config, include_dirs=include_dirs))
     return result
 
 
@@ -131,7 +133,9 @@ def probe_reference(task: Task, timeout: float) -> dict:
                                f"on the smallest shape)"}
         if out.is_file():
             return json.loads(out.read_text())
-        tail = (proc.stderr.strip().splitlines() or [f"exit code {proc.returncode}"])[-1]
+        rc = proc.returncode
+        died = f"killed by signal {-rc}" + (" (out of memory?)" if rc == -9 else "") if rc < 0 else f"exit code {rc}"
+        tail = (proc.stderr.strip().splitlines() or [died])[-1]
         return {"ok": False, "rule": "reference.raised",
                 "message": f"reference {task.reference}: the probe process died ({tail})"}
 
@@ -156,11 +160,11 @@ def _line_of(path: Path, key: str) -> int:
     return 1
 
 
-def validate_candidate(file: Path, task: Task | None, *, arch: str | None = None,
-                       config: dict | None = None) -> CandidateCheck:
+def validate_candidate(file: Path, task: Task | None, *, arch: str | None = None, config: dict | None = None,
+                       include_dirs=()) -> CandidateCheck:
     check = CandidateCheck(str(file))
     try:
-        cand = Candidate.load(file)
+        cand = Candidate.load(file).with_include_dirs(include_dirs)
     except InputError as exc:
         check.diagnostics += exc.diagnostics or [RULES["annotation.syntax"].diag(exc.message, Location(str(file), 1))]
         return check

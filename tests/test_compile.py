@@ -108,7 +108,7 @@ def test_cache_invalidated_by_edited_local_header(tmp_path, monkeypatch):
     (DATA / "copy_float4.cu", ["nope"], "sm_90", "unknown kernel 'nope'"),
     (DATA / "copy_float4.cu", None, "sm_70", "unknown arch"),
     (DATA / "missing.cu", None, "sm_90", "no such file"),
-    ('#include "not_there.h"\n__global__ void k() {}\n', None, "sm_90", "cannot open source file"),
+    ('#include "not_there.h"\n__global__ void k() {}\n', None, "sm_90", 'header "not_there.h" not found'),
 ])
 def test_bad_input_is_an_input_error(source, kernels, arch, match):
     with pytest.raises(InputError, match=match) as exc:

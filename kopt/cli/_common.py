@@ -25,6 +25,16 @@ def parse_defines(values: list[str] | None) -> dict[str, str | None]:
     return out
 
 
+def with_includes(candidate, include: list[str] | None):
+    """The candidate file with the command line's ``-I`` folders added (the path itself when there are none): every
+    compile of it, here or in the worker's build, then searches them."""
+    if not include or candidate is None:
+        return candidate
+    from ..candidate import Candidate
+
+    return Candidate.load(candidate).with_include_dirs(include)
+
+
 def fmt(v, spec=",.2f") -> str:
     return "-" if v is None else format(v, spec)
 

@@ -14,8 +14,8 @@ from ..render import to_text
 from ..torch_problem import open_task
 from ..client import WorkerClient
 from .app import app
-from ._common import console, console_err, parse_stop, print_json
-from .compile_cmds import ArchOpt, JsonOpt
+from ._common import console, console_err, parse_stop, print_json, with_includes
+from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 from .run_cmd import parse_config
 
 # A one-off measurement samples as long as the harness does by default.
@@ -68,7 +68,7 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
               no_baseline: bool = typer.Option(False, "--no-baseline", help="time the candidate alone"),
               shape: Optional[str] = typer.Option(None, "--shape", help="shape to time (default: the timed shapes)"),
               set_: Optional[List[str]] = typer.Option(None, "--set", help="candidate tunable TUNABLE=VALUE"),
-              arch: Optional[str] = ArchOpt,
+              arch: Optional[str] = ArchOpt, include: Optional[List[str]] = IncludeOpt,
               max_time: float = typer.Option(MAX_TIME, "--max-time", help="seconds of sampling per entry at most"),
               stop: Optional[str] = typer.Option(None, "--stop", metavar="NAME[:key=value,...]", help=STOP_HELP),
               graph: int = typer.Option(0, "--graph", help="replay a CUDA graph of N samples (short kernels)"),
@@ -79,11 +79,11 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
     """Check correctness, then time CANDIDATE against the baseline: medians with CIs, speedup and verdict."""
     stopping = parse_stop(stop)
     t = open_task(task)
-    base = None if no_baseline else (baseline or t.baseline)
+    base = None if no_baseline else with_includes(baseline or t.baseline, include)
     with WorkerClient(kernel_timeout=timeout) as worker:
-        result = bench(t, candidate, baseline=base, config=parse_config(set_), arch=arch,
-                         shapes=t.find_shape(shape) if shape else None, worker=worker,
-                         options={"max_time": max_time, "graph_reps": graph, "flush_l2": not warm, **stopping})
+        result = bench(t, with_includes(candidate, include), baseline=base, config=parse_config(set_), arch=arch,
+                       shapes=t.find_shape(shape) if shape else None, worker=worker,
+                       options={"max_time": max_time, "graph_reps": graph, "flush_l2": not warm, **stopping})
     doc = result.to_dict()
     if out:
         out.write_text(json.dumps(doc, indent=2, default=str))

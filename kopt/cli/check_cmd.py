@@ -11,6 +11,7 @@ from ..render import dumps, to_json, to_sarif, to_text
 from .app import app
 from ..expr import parse_dims
 from ._common import console, console_err, parse_defines, print_json
+from .compile_cmds import IncludeOpt
 
 
 @app.command("check")
@@ -21,6 +22,7 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
               define: Optional[List[str]] = typer.Option(None, "-D", "--define", help="NAME[=VALUE]; repeatable"),
               kernel: Optional[List[str]] = typer.Option(None, "--kernel", "-k",
                                                          help="only this kernel, e.g. 'gemm<128,64>'; repeatable"),
+              include: Optional[List[str]] = IncludeOpt,
               json_out: bool = typer.Option(False, "--json", help="machine-readable output"),
               sarif: bool = typer.Option(False, "--sarif", help="SARIF 2.1.0 output")) -> int:
     """Analyze FILE(s) for hazards; exit 1 when errors are found, 2 on bad input."""
@@ -34,7 +36,8 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
     for f in files:
         if not f.is_file():
             raise InputError(f"cannot read {f}: no such file")
-        results.append((f, analyze(f, block=b, grid=g, defines=defines, kernels=kernel or None)))
+        results.append((f, analyze(f, block=b, grid=g, defines=defines, kernels=kernel or None,
+                                   include_dirs=include or ())))
     diags = [d for _, r in results for d in r.diagnostics]
     if sarif:
         print(dumps(to_sarif(diags, tool_name="kopt check")))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -12,7 +12,7 @@ from ..measurement import AGGREGATES
 from ..optimizer import TUNE_MAX_TIME, WORKFLOWS, optimize
 from .app import app
 from ._common import console, console_err, evaluations_table, fmt, print_json
-from .compile_cmds import ArchOpt, JsonOpt
+from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 
 
 def _pruning_lines(space) -> list[str]:
@@ -40,7 +40,7 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
                  aggregate: Optional[str] = typer.Option(None, "--aggregate", help=f"{' | '.join(AGGREGATES)}: how "
                                                          "a run combines per-shape speedups (default: geomean for "
                                                          "tune, worst for the LLM workflows)"),
-                 arch: Optional[str] = ArchOpt,
+                 arch: Optional[str] = ArchOpt, include: Optional[List[str]] = IncludeOpt,
                  max_time: float = typer.Option(TUNE_MAX_TIME, "--max-time", help="seconds of sampling per timed "
                                                                                   "entry"),
                  timeout: float = typer.Option(10.0, "--timeout", help="seconds a checked launch may run"),
@@ -78,7 +78,8 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
     try:
         r = optimize(task, from_, workflow=workflow, strategy=strategy, budget=budget, time_limit=time_limit,
                      seed=seed, resume=resume, store=store, arch=arch, max_time=max_time, timeout=timeout, out=out,
-                     aggregate=aggregate, model=model, tools=tools, on_space=on_space, on_result=on_result)
+                     aggregate=aggregate, model=model, tools=tools, include_dirs=include or (), on_space=on_space,
+                     on_result=on_result)
     finally:
         if bar is not None:
             progress.stop()

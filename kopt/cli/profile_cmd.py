@@ -10,8 +10,8 @@ from rich.table import Table
 from ..render import to_text
 from ..torch_problem import open_task
 from .app import app
-from ._common import console, console_err, print_json
-from .compile_cmds import ArchOpt, JsonOpt
+from ._common import console, console_err, print_json, with_includes
+from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 from .run_cmd import parse_config
 
 
@@ -27,7 +27,7 @@ def profile_cmd(task: Path = typer.Argument(..., help="task directory (holding t
                 shape: Optional[str] = typer.Option(None, "--shape", help="the shape to profile (default: the first "
                                                                           "timed shape), e.g. 'n=1000003'"),
                 set_: Optional[List[str]] = typer.Option(None, "--set", help="tunable value TUNABLE=VALUE; repeatable"),
-                arch: Optional[str] = ArchOpt,
+                arch: Optional[str] = ArchOpt, include: Optional[List[str]] = IncludeOpt,
                 report: Optional[Path] = typer.Option(None, "--report", help="also keep ncu's report (.ncu-rep) here"),
                 json_out: bool = JsonOpt):
     """Profile CANDIDATE under ncu: bottleneck, speed of light, occupancy, stalls, DRAM bytes vs the work model."""
@@ -35,8 +35,8 @@ def profile_cmd(task: Path = typer.Argument(..., help="task directory (holding t
 
     t = open_task(task)
     shapes = t.find_shape(shape) if shape else None
-    prof = profile(t, candidate, shape=shapes[0] if shapes else None, config=parse_config(set_), arch=arch,
-                   report=report)
+    prof = profile(t, with_includes(candidate, include), shape=shapes[0] if shapes else None,
+                   config=parse_config(set_), arch=arch, report=report)
     if json_out:
         print_json(prof.to_dict())
         return 0

@@ -14,8 +14,8 @@ from ..task import Task
 from ..torch_problem import open_task
 from ..client import WorkerClient
 from .app import app
-from ._common import console, console_err, print_json
-from .compile_cmds import ArchOpt, JsonOpt
+from ._common import console, console_err, print_json, with_includes
+from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 
 
 def parse_config(values: list[str] | None) -> dict:
@@ -53,14 +53,14 @@ def run_cmd(task: Path = typer.Argument(..., help="task directory (holding task.
             candidate: Path = typer.Argument(..., help="candidate .cu file with // kopt: annotations"),
             shape: Optional[str] = typer.Option(None, "--shape", help="only this shape, e.g. 'n=1000003' or 'timed'"),
             set_: Optional[List[str]] = typer.Option(None, "--set", help="tunable value TUNABLE=VALUE; repeatable"),
-            arch: Optional[str] = ArchOpt,
+            arch: Optional[str] = ArchOpt, include: Optional[List[str]] = IncludeOpt,
             timeout: float = typer.Option(10.0, "--timeout", help="seconds a launch may run before it is killed"),
             json_out: bool = JsonOpt):
     """Check CANDIDATE against TASK on fresh random inputs (exit 0 correct, 1 incorrect or failed, 2 bad input)."""
     t = open_task(task)
     with WorkerClient(kernel_timeout=timeout) as worker:
-        verdict = check(t, candidate, config=parse_config(set_), arch=arch, shapes=t.find_shape(shape),
-                        worker=worker)
+        verdict = check(t, with_includes(candidate, include), config=parse_config(set_), arch=arch,
+                        shapes=t.find_shape(shape), worker=worker)
     if json_out:
         print_json(verdict.to_dict())
     else:

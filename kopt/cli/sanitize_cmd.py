@@ -10,8 +10,8 @@ from ..errors import InputError
 from ..render import to_text
 from ..torch_problem import open_task
 from .app import app
-from ._common import console, console_err, print_json
-from .compile_cmds import ArchOpt, JsonOpt
+from ._common import console, console_err, print_json, with_includes
+from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 from .run_cmd import parse_config
 
 
@@ -23,7 +23,7 @@ def sanitize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
                  shape: Optional[str] = typer.Option(None, "--shape", help="the shape to run (default: the first "
                                                                            "untimed shape)"),
                  set_: Optional[List[str]] = typer.Option(None, "--set", help="tunable value TUNABLE=VALUE; repeatable"),
-                 arch: Optional[str] = ArchOpt,
+                 arch: Optional[str] = ArchOpt, include: Optional[List[str]] = IncludeOpt,
                  no_static: bool = typer.Option(False, "--no-static", help="skip the static analyzers"),
                  json_out: bool = JsonOpt):
     """Run CANDIDATE under compute-sanitizer (exit 0 clean, 1 errors found, 2 bad input or no tool/GPU)."""
@@ -35,8 +35,8 @@ def sanitize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
         raise InputError(f"unknown --tool {bad[0]!r}: expected {', '.join(TOOLS)} or all")
     t = open_task(task)
     shapes = t.find_shape(shape) if shape else None
-    res = sanitize(t, candidate, tools=tools, shape=shapes[0] if shapes else None, config=parse_config(set_),
-                   arch=arch, static=not no_static)
+    res = sanitize(t, with_includes(candidate, include), tools=tools, shape=shapes[0] if shapes else None,
+                   config=parse_config(set_), arch=arch, static=not no_static)
     if json_out:
         print_json(res.to_dict())
     else:

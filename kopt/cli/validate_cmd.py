@@ -11,7 +11,7 @@ from ..render import to_text
 from ..validate import REFERENCE_TIMEOUT, validate
 from .app import app
 from ._common import console, console_err, print_json
-from .compile_cmds import ArchOpt, JsonOpt
+from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 
 
 @app.command("validate")
@@ -19,7 +19,7 @@ def validate_cmd(task: Path = typer.Argument(..., help="task directory (holding 
                                                       "validate without a task"),
                  candidates: Optional[List[Path]] = typer.Argument(None, help="candidate .cu files (default: the "
                                                                                "task's baseline)"),
-                 arch: Optional[str] = ArchOpt,
+                 arch: Optional[str] = ArchOpt, include: Optional[List[str]] = IncludeOpt,
                  reference_timeout: float = typer.Option(REFERENCE_TIMEOUT, "--reference-timeout",
                                                          help="seconds the reference may take to import and run "
                                                               "once on the smallest shape"),
@@ -33,7 +33,7 @@ def validate_cmd(task: Path = typer.Argument(..., help="task directory (holding 
     if task.suffix in (".cu", ".cuh") and task.is_file():
         task, files = None, [task] + files
     v = validate(task, files, arch=arch, reference_timeout=reference_timeout,
-                 config=parse_config(set_) if set_ else None)
+                 config=parse_config(set_) if set_ else None, include_dirs=include or ())
     if json_out:
         print_json(v.to_dict())
     else:

@@ -9,7 +9,7 @@ import pickle
 import sys
 
 from ..inputs import generate
-from ..protocol import Failed, RunOnceRequest
+from ..protocol import RunOnceRequest
 from .serve import failure
 
 

@@ -5,6 +5,8 @@ the naive candidates in bench/kernelbench/ run correct under kopt's tolerances a
 The problems are third-party data read from a KernelBench checkout (not part of this repository):
     python bench/kernelbench.py validate --problems KernelBench/level1 --tasks /tmp/kb_tasks --out results.json
     python bench/kernelbench.py run --problems KernelBench/level1 --tasks /tmp/kb_tasks --out results.json  (GPU)
+    python bench/kernelbench.py merge --out results.json part1.json part2.json  (device calls run parts; the newest
+                                                                              part's row wins, each row keeps its commit)
 A candidate bench/kernelbench/NAME.cu runs against problem NAME.py.
 """
 from __future__ import annotations
@@ -108,6 +110,21 @@ def run(args) -> dict:
     if args.append and args.out.is_file():  # a second device call adds its rows to the first one's
         earlier = json.loads(args.out.read_text())["results"][0]["rows"]
         rows = [r for r in earlier if r["problem"] not in {x["problem"] for x in rows}] + rows
+    return summary(rows)
+
+
+def merge(parts: list[Path]) -> tuple[dict, dict]:
+    """The rows of several run documents (oldest first), each tagged with its run's commit and date; the device of
+    the newest."""
+    rows: dict[str, dict] = {}
+    for part in parts:
+        doc = json.loads(part.read_text())
+        for r in doc["results"][0]["rows"]:
+            rows[r["problem"]] = {**r, "commit": r.get("commit", doc["commit"]), "date": r.get("date", doc["date"])}
+    return summary(list(rows.values())), doc["device"]
+
+
+def summary(rows: list[dict]) -> dict:
     by_kind: dict[str, int] = {}
     for r in rows:
         by_kind[r["kind"]] = by_kind.get(r["kind"], 0) + bool(r["kopt_tolerance"])
@@ -123,18 +140,30 @@ def kind_of(candidate: Path) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["validate", "run"])
-    ap.add_argument("--problems", type=Path, required=True, help="KernelBench's level folder")
-    ap.add_argument("--tasks", type=Path, required=True, help="where the task folders go (outside the repo)")
+    ap.add_argument("what", choices=["validate", "run", "merge"])
+    ap.add_argument("parts", nargs="*", type=Path, help="merge: run documents, oldest first")
+    ap.add_argument("--problems", type=Path, help="KernelBench's level folder")
+    ap.add_argument("--tasks", type=Path, help="where the task folders go (outside the repo)")
     ap.add_argument("--reference-timeout", type=float, default=300.0)
     ap.add_argument("--corpus-commit", default="", help="the KernelBench commit, for the record")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--only", default="", help="run: only candidates whose names start with one of these (a,b,...)")
     ap.add_argument("--append", action="store_true", help="run: merge into the rows already in --out")
-    args = ap.parse_args(argv)
+    args = ap.parse_intermixed_args(argv)
     sys.path.insert(0, str(HERE))
     import envelope
 
+    if args.what == "merge":
+        if not args.parts:
+            ap.error("merge needs the run documents")
+        results, device = merge(args.parts)
+        first = json.loads(args.parts[0].read_text())
+        envelope.write(args.out, "kernelbench_run", first["method"] + " (merged from several device calls; each row "
+                       "names its commit)", [{**{k: v for k, v in first["results"][0].items() if k in
+                                                 ("corpus", "commit", "level")}, **results}], device)
+        return 0
+    if args.problems is None or args.tasks is None:
+        ap.error("validate and run need --problems and --tasks")
     args.tasks.mkdir(parents=True, exist_ok=True)
     results = validate(args) if args.what == "validate" else run(args)
     device = envelope.cpu_device() if args.what == "validate" else envelope.gpu_device()

@@ -28,6 +28,7 @@ def check(task: Task, candidate, *, config: dict | None = None, arch: str | None
         verdict.diagnostics = exc.diagnostics or [RULES["compile.error"].diag(exc.message)]
         verdict.seconds = time.perf_counter() - t0
         return verdict
+    t_built = time.perf_counter()
     cfg, art = b.config, b.artifact
     verdict.config, verdict.arch, verdict.compiled = cfg, art.arch, True
     verdict.resources = {k: v.resources.to_dict() for k, v in art.kernels.items()}
@@ -37,8 +38,10 @@ def check(task: Task, candidate, *, config: dict | None = None, arch: str | None
     seeds = seeds or [secrets.randbits(31) for _ in range(max(task.trials, task.timed_trials))]
     own = worker is None
     worker = worker or WorkerClient()
+    phases = {"compile": (t_built - t0) * 1e3}
     try:
-        reply = worker.call(CheckRequest(task, selected, plans, art.cubin, seeds, cand.name))
+        reply = worker.call(CheckRequest(task, selected, plans, art.cubin, seeds, cand.name),
+                            on_phase=_first_phase(phases, time.perf_counter()))
     finally:
         if own:
             worker.close()
@@ -53,5 +56,17 @@ def check(task: Task, candidate, *, config: dict | None = None, arch: str | None
         for s in verdict.shapes:
             verdict.diagnostics += [Diagnostic.from_dict(d) for d in s["diagnostics"]]
         verdict.correct = len(verdict.shapes) == len(selected) and all(s["ok"] for s in verdict.shapes)
+        for s in verdict.shapes:
+            for k, v in s.get("phases_ms", {}).items():
+                phases[k] = phases.get(k, 0.0) + v
+    verdict.phases_ms = {k: round(v, 3) for k, v in phases.items()}
     verdict.seconds = time.perf_counter() - t0
     return verdict
+
+
+def _first_phase(phases: dict, sent: float):
+    """An on_phase callback that records the time from the request to the worker's first phase message as
+    ``worker``: the worker's start (process, CUDA context, helper kernels) when it was not running yet."""
+    def on_phase(_):
+        phases.setdefault("worker", (time.perf_counter() - sent) * 1e3)
+    return on_phase

@@ -22,6 +22,16 @@ def check(task: Task, candidate, *, config: dict | None = None, arch: str | None
     t0 = time.perf_counter()
     cand = candidate.candidate if isinstance(candidate, Build) else Candidate.load(candidate)
     verdict = Verdict(task=task.name, candidate=cand.name, config=dict(config or {}))
+    own = worker is None
+    worker = worker or WorkerClient().start()  # it sets up the GPU while this process compiles
+    try:
+        return _check(task, candidate, cand, verdict, config, arch, shapes, worker, seeds, t0)
+    finally:
+        if own:
+            worker.close()
+
+
+def _check(task, candidate, cand, verdict, config, arch, shapes, worker, seeds, t0) -> Verdict:
     try:
         b = candidate if isinstance(candidate, Build) else build(task, cand, config, arch)
     except CompileError as exc:
@@ -36,15 +46,9 @@ def check(task: Task, candidate, *, config: dict | None = None, arch: str | None
     selected = list(shapes) if shapes is not None else list(task.shapes)
     plans = [b.plan(s) for s in selected]
     seeds = seeds or [secrets.randbits(31) for _ in range(max(task.trials, task.timed_trials))]
-    own = worker is None
-    worker = worker or WorkerClient()
     phases = {"compile": (t_built - t0) * 1e3}
-    try:
-        reply = worker.call(CheckRequest(task, selected, plans, art.cubin, seeds, cand.name),
-                            on_phase=_first_phase(phases, time.perf_counter()))
-    finally:
-        if own:
-            worker.close()
+    reply = worker.call(CheckRequest(task, selected, plans, art.cubin, seeds, cand.name),
+                        on_phase=_first_phase(phases, time.perf_counter()))
     loc = Location(cand.name, cand.launches[0].line, role="launch")
     if isinstance(reply, Failed):
         d = reply.diagnostic

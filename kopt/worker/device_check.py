@@ -91,7 +91,7 @@ __device__ __forceinline__ void compare_one(Partial& p, u64 i, double got, doubl
   if (finite) p.err_sq += diff * diff;
   if (isfinite(exp)) p.ref_sq += exp * exp;
   p.max_abs = fmax(p.max_abs, finite ? diff : KOPT_INF);
-  double rel = exp_abs > 0 ? diff / exp_abs : (diff > 0 ? KOPT_INF : 0.0);
+  double rel = !finite ? KOPT_INF : exp_abs > 0 ? diff / exp_abs : (diff > 0 ? KOPT_INF : 0.0);
   p.max_rel = fmax(p.max_rel, rel);
   double score = wrong ? (finite ? diff : KOPT_INF) + 1.0 : diff;
   if (score > p.worst_score) { p.worst_score = score; p.worst = i; p.worst_value = got; p.worst_expected = exp; }

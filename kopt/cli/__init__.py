@@ -1,13 +1,19 @@
 """The ``kopt`` command: thin; parses, calls the library, renders. One module per command group."""
 from __future__ import annotations
 
+import os
 import sys
 
-import typer
+from ..worker_prestart import prestart
 
-from ..errors import KoptError
+if os.path.basename(sys.argv[0]) in ("kopt", "__main__.py", "-m"):  # the command line, not a test or an import
+    prestart(sys.argv)
+
+import typer  # noqa: E402
+
+from ..errors import KoptError  # noqa: E402
 from ._common import console_err
-from .app import app
+from .app import app  # noqa: E402
 
 # Command groups register themselves on ``app`` when imported.
 from . import bench_cmd, check_cmd, compile_cmds, doctor_cmd, kb_cmd, mcp_cmd, optimize_cmd, run_cmd, runs_cmd  # noqa: E402,F401

@@ -1,5 +1,7 @@
 """kopt: a compiler harness for agents that optimize CUDA kernels."""
 import importlib
+import sys
+import types
 
 # The public names, imported on first use: `import kopt` stays cheap for the CLI and the GPU worker, which need
 # only some of them.
@@ -13,6 +15,20 @@ _EXPORTS = {
     "occupancy": "occupancy", "OptimizeResult": "optimizer", "optimize": "optimizer", "RunStore": "runstore",
     "Task": "task", "Verdict": "verdict",
 }
+
+
+class _Package(types.ModuleType):
+    """``kopt.analyze`` and ``kopt.occupancy`` name both a function and the module that defines it: importing the
+    module would rebind the package attribute to it (the import system sets it after loading a submodule); the
+    public name stays the function."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == name:
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str):

@@ -22,7 +22,11 @@ def runner():
     from kopt.worker.runner import CheckRunner
     from kopt.worker.session import GpuSession
 
+    from kopt.check_kernels import helper_kernels
+    from kopt.device import default_arch
+
     r = CheckRunner(GpuSession())
+    r.use_helpers(helper_kernels(default_arch()))
     assert r.checks is not None, r.checks_note
     return r
 

@@ -11,6 +11,7 @@
 #         cpu:SELECTION (pytest without the gpu mark: torch-dependent CPU tests), launchtime (bench/launch_time.py),
 #         kernelbench (bench/kernelbench.py run; KB_PROBLEMS, KB_ONLY, KB_COMMIT, KB_LIMIT from the environment).
 #         nvcc:CORPUS (bench/nvcc_corpus.py gpu: kopt import's tasks run on the GPU; CORPUS from its fetch stage).
+#         capture (bench/capture_structured.py gpu: sanitizer text + XML and ncu reports + CSV into $OUT/capture).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
 mkdir -p "$OUT/results"
@@ -77,6 +78,7 @@ for s in "$@"; do
                    --corpus-commit "${KB_COMMIT:-}" --only "${KB_ONLY:-}" --out "$OUT/results/kernelbench_run$sfx.json" ;;
     nvcc:*) stage nvcc_corpus 540 python3 bench/nvcc_corpus.py gpu --corpus "${s#nvcc:}" \
               --out "$OUT/results/nvcc_corpus_gpu$sfx.json" ;;
+    capture) stage capture 420 python3 bench/capture_structured.py gpu "$OUT/capture" ;;
     *) echo "unknown stage $s" ;;
   esac
 done

@@ -50,7 +50,7 @@ def fixes(d: Diagnostic, lines: list[str]) -> list[dict]:
     """Quick fixes for ``d`` as ``{"title", "line", "text", "replace"}``: insert ``text`` before 0-based ``line``
     (or replace that line when ``replace``)."""
     needs = (d.witness or {}).get("needs")
-    if d.rule.startswith("compile.ptxas") and needs:
+    if d.rule in ("compile.ptxas-error", "compile.ptxas-warning") and needs:
         if not any(_LAUNCH_LINE.match(line) for line in lines):
             return []  # not a candidate: an annotation would make it one without launches; --arch is the way
         for i, line in enumerate(lines):

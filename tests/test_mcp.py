@@ -97,12 +97,17 @@ async def _hardening_run(ws: Path, task: Path, outside: Path):
             history = await call("run_history")
             plain = await call("explain", path="plain.cu", arch="sm_90")
             started = time.monotonic()
-            hostile = await call("compile", path="fifo.cu", arch="sm_90")
+            pending = asyncio.create_task(call("compile", path="fifo.cu", arch="sm_90"))
+            await asyncio.sleep(1)
+            during = await call("read_candidate", path="plain.cu")  # answered while the other call hangs
+            during_pending = not pending.done()
+            hostile = await pending
             hostile_s = time.monotonic() - started
             after = await call("compile", path="plain.cu", arch="sm_90")
             local = await call("validate", task="ws_task")
             trusted = await call("list_tasks")
-            return listed, refused, history, plain, (hostile, hostile_s, after), local, trusted
+            return listed, refused, history, plain, (hostile, hostile_s, after, during, during_pending), local, \
+                trusted
 
 
 def test_mcp_hardening(tmp_path):
@@ -152,7 +157,8 @@ def test_mcp_hardening(tmp_path):
 
     assert not plain.is_error and _payload(plain)["kernels"]["add"]["occupancy"]["block_size"] == 256
 
-    hostile, hostile_s, after = hostile_run
+    hostile, hostile_s, after, during, during_pending = hostile_run
+    assert during_pending and not during.is_error and _payload(during)["text"] == PLAIN
     assert hostile.is_error and _payload(hostile)["diagnostics"][0]["rule"] == "tool.timeout"
     assert hostile_s < 30
     assert not after.is_error and _payload(after)["kernels"]["add"]["registers"] > 0

@@ -121,3 +121,19 @@ def test_cli_sarif_and_github_for_a_path_with_space_and_hash(tmp_path, validator
     assert r.returncode == 1 and r.stdout.startswith("::error file=")
     assert _kopt("check", str(src), "--output-format", "xml").returncode == 2
     assert _kopt("check", str(src), "--json", "--sarif").returncode == 2
+
+
+def test_sanitizer_findings_as_sarif_validate(validator, tmp_path):
+    """`kopt sanitize --output-format sarif` renders the same Diagnostics: the H200 captures' findings validate."""
+    from pathlib import Path
+
+    from kopt.sanitize import diagnostics
+
+    data = Path(__file__).parent / "data" / "sanitizer"
+    found = [d for f in sorted(data.glob("h200_*.txt")) for d in diagnostics(f.read_text(), f.name.split("_")[1])]
+    assert {d.rule.split(".")[1] for d in found} == {"memcheck", "racecheck", "initcheck", "synccheck"}
+    doc = to_sarif(found, tool_name="kopt sanitize", root=tmp_path)
+    assert not list(validator.iter_errors(doc))
+    results = doc["runs"][0]["results"]
+    assert all(r["partialFingerprints"]["koptFingerprint/v1"] for r in results)
+    assert len({r["partialFingerprints"]["koptFingerprint/v1"] for r in results}) == len(results)

@@ -85,8 +85,8 @@ for s in "$@"; do
                    --corpus-commit "${KB_COMMIT:-}" --only "${KB_ONLY:-}" --out "$OUT/results/kernelbench_run$sfx.json" ;;
     nvcc:*) stage nvcc_corpus 540 python3 bench/nvcc_corpus.py gpu --corpus "${s#nvcc:}" \
               --out "$OUT/results/nvcc_corpus_gpu$sfx.json" ;;
-    capture) stage capture 420 bash -c 'python3 bench/capture_structured.py gpu tests/data && mkdir -p "$OUT/capture" \
-               && cp -r tests/data/sanitizer tests/data/ncu "$OUT/capture/"' ;;
+    capture) stage capture 420 bash -c 'python3 bench/capture_structured.py gpu tests/data && mkdir -p "$1/capture" \
+               && cp -r tests/data/sanitizer tests/data/ncu "$1/capture/"' _ "$OUT" ;;
     *) echo "unknown stage $s" ;;
   esac
 done

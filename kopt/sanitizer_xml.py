@@ -4,8 +4,8 @@ The documented layout is ``<ComputeSanitizerOutput>`` holding ``<record>`` eleme
 ``<what>`` whose ``<text>`` is the report's one-line description (the header of the text output), plus fields such as
 the thread and block ids, the access size, the address and the device stack. Per-kind fields are not documented in
 detail, so this reader takes them where they are found in a record: ``threadId``/``blockId`` (``x``/``y``/``z``
-children or ``(x,y,z)`` text), any element with ``file`` and ``line`` children (a frame: the access site), an
-``address``. Each record becomes ``(header, lines)`` in the text output's wording, so both paths share one classifier
+children or ``(x,y,z)`` text), any element with ``file`` and ``line`` children or attributes (a frame: the access
+site), an ``address``. Each record becomes ``(header, lines)`` in the text output's wording, so both paths share one classifier
 and one Diagnostic builder, and the same run's text and XML must give the same findings (``tests/gpu``).
 """
 from __future__ import annotations
@@ -26,6 +26,15 @@ def _child(el: ET.Element, *names: str) -> ET.Element | None:
 
 def _text(el: ET.Element | None) -> str:
     return "".join(el.itertext()).strip() if el is not None else ""
+
+
+def _field(el: ET.Element, *names: str) -> str:
+    """A frame's field, as a child element (``<file>k.cu</file>``) or an attribute (``file="k.cu"``)."""
+    child = _text(_child(el, *names))
+    if child:
+        return child
+    wanted = {n.lower() for n in names}
+    return next((v.strip() for k, v in el.attrib.items() if _local(k) in wanted), "")
 
 
 def _dim(record: ET.Element, name: str) -> str | None:
@@ -74,10 +83,10 @@ def records(xml_text: str) -> list[tuple[str, list[str]]]:
         parents = {c: p for p in rec.iter() for c in p}
         lines = []
         for el in rec.iter():
-            file, line = _child(el, "file", "fileName"), _child(el, "line", "lineNumber")
-            if file is not None and line is not None and _text(file) and _text(line).isdigit():
-                fn = _text(_child(el, "function", "functionName", "func")) or "?"
-                lines.append(f"{_access(el, parents)} at {fn} in {_text(file)}:{_text(line)}".strip())
+            file, line, fn = _field(el, "file", "fileName"), _field(el, "line", "lineNumber"), \
+                _field(el, "function", "functionName", "func")
+            if file and line.isdigit():
+                lines.append(f"{_access(el, parents)} at {fn or '?'} in {file}:{line}".strip())
         thread, block = _dim(rec, "threadId"), _dim(rec, "blockId")
         if thread or block:
             lines.append(" ".join(p for p in (f"by thread ({thread})" if thread else "",

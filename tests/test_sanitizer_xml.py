@@ -92,3 +92,13 @@ def test_captured_xml_agrees_with_the_text_of_the_same_run(xml_file):
     tool = xml_file.name.split("_")[1]
     text = xml_file.with_suffix(".txt").read_text()
     assert _keys(diagnostics(xml_file.read_text(), tool, xml=True)) == _keys(diagnostics(text, tool))
+
+
+def test_frame_fields_may_be_attributes():
+    xml = ('<ComputeSanitizerOutput><record><what><text>Invalid __global__ read of size 8 bytes</text></what>'
+           '<threadId>(3, 0, 0)</threadId><blockId>(1, 0, 0)</blockId>'
+           '<frame function="k" file="k.cu" line="12"/></record></ComputeSanitizerOutput>')
+    (d,) = diagnostics(xml, "memcheck", xml=True)
+    assert d.rule == "sanitize.memcheck.invalid-read" and [(l.file, l.line, l.role) for l in d.locations] == [
+        ("k.cu", 12, "read")]
+    assert d.witness["threads"] == [[3, 0, 0]] and d.witness["block"] == [1, 0, 0]

@@ -37,8 +37,10 @@ def findings(path: Path, text: str, arch: str | None = None) -> list[Diagnostic]
     try:
         art, launches = compile_file(path, arch=arch)
         out += art.diagnostics + [p for g in launches for p in g.problems]
-    except KoptError as exc:  # e.g. only templates, no kernel to compile: no Diagnostic, nothing to show
-        out += [d for d in exc.diagnostics if d.to_dict() not in [o.to_dict() for o in out]]
+    except KoptError as exc:  # compile errors; a malformed annotation the analyzers already reported is not
+        # repeated; an error without Diagnostics (e.g. only templates, no kernel to compile) shows nothing
+        seen = [o.to_dict() for o in out]
+        out += [d for d in exc.diagnostics if d.to_dict() not in seen]
     return out
 
 

@@ -236,13 +236,16 @@ class Toolbox:
         return {"arch": art.arch, "kernels": out, "launches": [g.to_dict() for g in ex.launches]}
 
     @_tool
-    def check(self, path: str, block: Optional[str] = None) -> dict:
+    def check(self, path: str, block: Optional[str] = None, grid: Optional[str] = None,
+              defines: Optional[dict[str, str]] = None, kernel: Optional[str] = None) -> dict:
         """Static analysis for races, barrier divergence, missing syncs, out-of-bounds shared indexing, bank
-        conflicts, uncoalesced access and Hopper async hazards, with the operations responsible."""
+        conflicts, uncoalesced access and Hopper async hazards, with the operations responsible. ``block`` and
+        ``grid`` ("X,Y,Z") for kernels without a launch annotation; ``kernel`` may name a template instantiation."""
         from .analyze import analyze
         from .expr import parse_dims
 
-        res = analyze(self.ws.resolve(path), block=parse_dims(block, "block"))
+        res = analyze(self.ws.resolve(path), block=parse_dims(block, "block"), grid=parse_dims(grid, "grid"),
+                      defines=defines, kernels=[kernel] if kernel else None)
         return {"assumed": res.assumed, "launches": res.launches, "errors": sum(d.is_error for d in res.diagnostics),
                 "diagnostics": [d.to_dict() for d in res.diagnostics[:MAX_DIAGNOSTICS]],
                 "truncated": len(res.diagnostics) > MAX_DIAGNOSTICS}

@@ -250,6 +250,7 @@ def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budge
 
         client = anthropic.Anthropic()
     model = model or os.environ.get("KOPT_MODEL") or DEFAULT_MODEL
+    tools.add_task(task)  # the task this run optimizes is the person's, so the agent may evaluate against it
     workspace = store.path.parent.parent
     if prev is None:
         shutil.copyfile(src, workspace / "start.cu")

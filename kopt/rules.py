@@ -417,6 +417,26 @@ _ALL = [
          "The parent sent an op the worker has no handler for: a kopt bug or a version mismatch between the parent "
          "and the worker.",
          None, "worker"),
+    # --- the tools offered to agents (kopt/tools.py, kopt/mcp_server.py) ---------------------------------------------
+    Rule("tool.refused", E, "a tool refused its arguments",
+         "A tool call asked for something the tools do not allow or cannot find: a path outside the workspace or "
+         "through a symbolic link, a file that is not a candidate source, a task the server was not started with, "
+         "a malformed argument. Nothing was changed. The message says which argument and why.",
+         "pass a workspace-relative path to a .cu/.cuh file, or a task listed by list_tasks", "tool"),
+    Rule("tool.toolchain", E, "a component the tool needs is missing or unusable",
+         "The call needs a component this machine lacks or cannot load (NVRTC, nvdisasm, Nsight Compute, "
+         "compute-sanitizer, kopt's timing harness). This is the machine, not the candidate: `kopt doctor` says what "
+         "is missing.",
+         None, "tool"),
+    Rule("tool.timeout", E, "a tool call ran past its time limit and was stopped",
+         "CPU tools (compile, explain, check, validate and the file and knowledge-base tools) run in a child process "
+         "with a time limit, so one call cannot freeze the server; this one exceeded it and its process group was "
+         "killed. GPU tools are bounded by the worker's phase deadlines instead.",
+         "simplify the candidate (fewer tunable configurations, smaller expressions) or split the work", "tool"),
+    Rule("tool.crash", E, "a tool call failed unexpectedly",
+         "The child process running the tool exited without a result or raised an exception that is not one of "
+         "kopt's expected errors: a kopt bug. The message carries the exception or the process's last output.",
+         None, "tool"),
     # --- correctness (kopt/compare.py, kopt/runner.py) ----------------------------------------------------------------
     Rule("check.mismatch", E, "an output differs from the reference",
          "An output's values are out of the task's tolerance against the reference at a shape: the relative L2 error "

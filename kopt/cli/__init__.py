@@ -17,7 +17,7 @@ from .app import app  # noqa: E402
 
 # Command groups register themselves on ``app`` when imported.
 from . import bench_cmd, check_cmd, compile_cmds, doctor_cmd, kb_cmd, mcp_cmd, optimize_cmd, run_cmd, runs_cmd  # noqa: E402,F401
-from . import import_cmd, profile_cmd, rules_cmd, sanitize_cmd, task_cmd, validate_cmd  # noqa: E402,F401
+from . import import_cmd, lsp_cmd, profile_cmd, rules_cmd, sanitize_cmd, task_cmd, validate_cmd  # noqa: E402,F401
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import os
 
+from .errors import KoptError
 from .protocol import HelperKernels
 
 SOURCE = r"""
@@ -168,6 +169,17 @@ SOURCE += "".join(_DIFF.format(n=n, T=T) for n, T in ((1, "u8"), (2, "u16"), (4,
 def wanted() -> bool:
     """Whether checks run on the GPU (``KOPT_CHECK_ON=cpu`` keeps them on the host)."""
     return os.environ.get("KOPT_CHECK_ON", "gpu") != "cpu"
+
+
+def for_request(arch: str) -> HelperKernels | None:
+    """The check kernels to send with a request: None keeps the check on the host (``KOPT_CHECK_ON=cpu``, or the
+    kernels do not compile for ``arch``)."""
+    if not wanted():
+        return None
+    try:
+        return helper_kernels(arch)
+    except KoptError:
+        return None
 
 
 @functools.lru_cache(maxsize=None)

@@ -5,7 +5,7 @@ import secrets
 import time
 
 from .build import Build, build
-from .check_kernels import helper_kernels, wanted
+from . import check_kernels
 from .candidate import Candidate
 from .diagnostic import Diagnostic, Location
 from .errors import CompileError
@@ -46,7 +46,7 @@ def _check(task, candidate, cand, verdict, config, arch, shapes, worker, seeds, 
     selected = list(shapes) if shapes is not None else list(task.shapes)
     plans = [b.plan(s) for s in selected]
     seeds = seeds or [secrets.randbits(31) for _ in range(max(task.trials, task.timed_trials))]
-    helpers = helper_kernels(art.arch) if wanted() else None
+    helpers = check_kernels.for_request(art.arch)
     phases = {"compile": (time.perf_counter() - t0) * 1e3}  # the candidate's and the check kernels' compiles
     reply = worker.call(CheckRequest(task, selected, plans, art.cubin, seeds, cand.name, helpers),
                         on_phase=_first_phase(phases, time.perf_counter()))

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from . import roofline
 from .build import Build, build
-from .check_kernels import helper_kernels, wanted
+from . import check_kernels
 from .checker import check
 from .device import require_gpu
 from .errors import CompileError
@@ -105,7 +105,7 @@ def _time_together(task: Task, builds: list[Build], results: list[Evaluation], *
     seeds = seeds or [secrets.randbits(31) for _ in range(input_sets)]
     reply = worker.call(BenchRequest(task, selected, payload, seeds, dict(options or {}), flush_kernel(arch),
                                      cupti_library(), worker.kernel_timeout,
-                                     helper_kernels(arch) if wanted() else None))
+                                     check_kernels.for_request(arch)))
     if isinstance(reply, Failed):
         results[0].diagnostics.append(RULES[reply.rule].diag(f"timing failed: {reply.message}"))
         return []

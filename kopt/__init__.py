@@ -7,7 +7,7 @@ import types
 # only some of them.
 _EXPORTS = {
     "AnalysisResult": "analyze", "analyze": "analyze", "Artifact": "artifact", "KernelInfo": "artifact",
-    "bench": "evaluation", "Launch": "launcher", "launch": "launcher", "prepare": "launcher", "time": "timer",
+    "bench": "evaluation", "bench_many": "evaluation", "Launch": "launcher", "launch": "launcher", "prepare": "launcher", "time": "timer",
     "Candidate": "candidate", "check": "checker", "compile": "compiler", "Diagnostic": "diagnostic",
     "Location": "diagnostic", "Severity": "diagnostic", "CompileError": "errors", "GpuUnavailableError": "errors",
     "InputError": "errors", "KoptError": "errors", "ToolchainError": "errors", "kb": None, "Imported": "importer",
@@ -50,6 +50,6 @@ __all__ = [
     "analyze", "AnalysisResult",
     "Artifact", "KernelInfo", "compile", "Diagnostic", "Location", "Severity", "KoptError", "InputError",
     "CompileError", "ToolchainError", "GpuUnavailableError", "Occupancy", "occupancy", "Task", "Candidate", "Verdict",
-    "RunStore", "Evaluation", "Measurement", "optimize", "OptimizeResult", "check", "bench",
+    "RunStore", "Evaluation", "Measurement", "optimize", "OptimizeResult", "check", "bench", "bench_many",
     "launch", "prepare", "Launch", "time", "import_file", "Imported",
 ]

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from .errors import InputError, KoptError
+from .resources import bench_tasks
 from .workspace import Workspace
 
 if TYPE_CHECKING:
     from .measurement import Evaluation
 
-ROOT = Path(__file__).resolve().parents[1]
 MAX_DIAGNOSTICS = 20
 MAX_SOURCE_LINES = 60
 MAX_FILE_BYTES = 256 * 1024
@@ -62,7 +62,7 @@ class Toolbox:
         local = self.ws.root / task
         if (local / "task.toml").exists() or local.name == "task.toml":
             return Task.load(self.ws.resolve(task))
-        bundled = ROOT / "bench" / "tasks" / task
+        bundled = bench_tasks() / task
         if (bundled / "task.toml").exists():
             return Task.load(bundled)
         from .errors import InputError
@@ -128,7 +128,7 @@ class Toolbox:
         """Tasks available: those in the workspace and kopt's bench tasks, with their timed shapes."""
         from .task import Task
 
-        found = sorted({p.parent for base in (self.ws.root, ROOT / "bench" / "tasks") for p in base.glob("*/task.toml")})
+        found = sorted({p.parent for base in (self.ws.root, bench_tasks()) for p in base.glob("*/task.toml")})
         out = []
         for d in found:
             try:
@@ -207,7 +207,7 @@ class Toolbox:
         for t in self.trusted:
             if task in (t.name, str(t)) or Path(task).resolve() == t:
                 return t
-        bundled = ROOT / "bench" / "tasks" / task
+        bundled = bench_tasks() / task
         if (bundled / "task.toml").exists():
             return bundled
         raise InputError(f"task {task!r} is neither a bench task nor one this server was started with "

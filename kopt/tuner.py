@@ -152,8 +152,9 @@ class TPE(Strategy):
 
     def __init__(self, space, tunables, seed=0):
         super().__init__(space, tunables, seed)
-        import optuna
+        from .extras import require
 
+        optuna = require("optuna")
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         self.optuna = optuna
         self.dists = {t.name: optuna.distributions.CategoricalDistribution(t.values) for t in tunables}

@@ -166,4 +166,6 @@ def cache_clear(json_out: bool = JsonOpt):
 def cache_info(json_out: bool = JsonOpt):
     """Where the cache is and how big."""
     s = compile_cache.stats()
-    print_json(s) if json_out else console.print(f"{s['path']}: {s['entries']} entries, {s['bytes'] / 1e6:.1f} MB")
+    print_json(s) if json_out else console.print(
+        f"{s['path']}: {s['entries']} entries, {s['bytes'] / 1e6:.1f} MB (cap {s['max_bytes'] / 1e6:.0f} MB, "
+        f"KOPT_CACHE_MAX_MB)", soft_wrap=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from . import cache
-from .archs import limits
+from .archs import check as check_arch
 from .artifact import Artifact, KernelInfo
 from .compat import classify
 from .device import default_arch
@@ -164,7 +164,7 @@ def compile(
     if not text.strip():
         raise InputError(f"{name} is empty")
     arch = arch or default_arch()
-    limits(arch)  # validates the arch name
+    check_arch(arch)
     if std not in ("c++11", "c++14", "c++17", "c++20"):
         raise InputError(f"unknown C++ standard {std!r}: expected c++11, c++14, c++17 or c++20")
     if isinstance(kernels, str):
@@ -257,6 +257,9 @@ def _nvrtc_compile(text, name, arch, kernels, all_opts, opts) -> Artifact:
         diags = classify(parse_diagnostics(log), text, name)
         if err == nvrtc.nvrtcResult.NVRTC_ERROR_INVALID_OPTION:
             raise InputError(f"NVRTC rejected the options: {log.strip() or ' '.join(opts)}")
+        if err != ok and "--nv_arch" in log:  # NVRTC knows the architecture but not this variant of it
+            msg = f"NVRTC {nvrtc_version()} does not compile for {arch}"
+            raise InputError(msg, diagnostics=[RULES["compile.unsupported-arch"].diag(msg)])
         if err != ok:
             errors = [d for d in diags if d.severity is Severity.ERROR]
             missing = [d for d in errors if d.rule == "compile.missing-header"]

@@ -10,7 +10,9 @@ from .rules import RULES
 _HEADER = re.compile(
     r"^(?P<file>.+?)\((?P<line>\d+)\): (?P<sev>catastrophic error|error|warning|remark)(?: #(?P<code>[\w-]+))?: (?P<msg>.*)$"
 )
-_PTXAS = re.compile(r"^ptxas (?P<sev>error|warning|fatal)\s*: (?P<msg>.*)$")
+_PTXAS = re.compile(r"^ptxas (?:application ptx input, line \d+; )?(?P<sev>error|warning|fatal)\s*: (?P<msg>.*)$")
+# "Instruction 'wgmma.fence' not supported on .target 'sm_90'": the instruction exists on the 'a' variant
+_NEEDS_VARIANT = re.compile(r"not supported on \.target '(?P<arch>sm_(?P<n>\d+))'")
 _SEVERITY = {"catastrophic error": Severity.ERROR, "error": Severity.ERROR, "fatal": Severity.ERROR,
              "warning": Severity.WARNING, "remark": Severity.NOTE}
 
@@ -46,7 +48,14 @@ def parse_diagnostics(log: str) -> list[Diagnostic]:
         if m:
             sev = _SEVERITY[m.group("sev")]
             rule = "compile.ptxas-error" if sev is Severity.ERROR else "compile.ptxas-warning"  # fatal is an error
-            diags.append(RULES[rule].diag(m.group("msg").strip()))
+            msg = m.group("msg").strip()
+            need = _NEEDS_VARIANT.search(msg)
+            if need and int(need.group("n")) >= 90:
+                arch = need.group("arch")
+                diags.append(RULES["compile.arch-specific"].diag(
+                    f"{msg}: build for {arch}a", hint=f"--arch {arch}a, or `// kopt: arch {arch}a` in the candidate"))
+            else:
+                diags.append(RULES[rule].diag(msg))
         i += 1
     return diags
 

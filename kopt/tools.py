@@ -167,8 +167,8 @@ class Toolbox:
         for name in names:
             k = ex.kernels[name]
             hot = sorted(k.lowering.by_line.items(), key=lambda kv: -len(kv[1]))[:MAX_SOURCE_LINES // 3]
-            out[name] = {**k.lowering.summary(), "occupancy": {**k.occupancy.to_dict(),
-                                                               "geometry_from": k.geometry_from},
+            out[name] = {**k.lowering.summary(), "occupancy": k.occupancy and {**k.occupancy.to_dict(),
+                                                                               "geometry_from": k.geometry_from},
                          "hot_lines": [{"line": ln, "source": src[ln - 1].strip()[:120] if 0 < ln <= len(src) else "",
                                         "sass": dict(Counter(insns).most_common(8))}
                                        for (f, ln), insns in hot if Path(f).name == Path(art.source_name).name]}

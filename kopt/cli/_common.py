@@ -2,13 +2,25 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from rich.console import Console
 
 from ..errors import InputError
 
-console = Console(highlight=False)
-console_err = Console(stderr=True, highlight=False)
+# Lines never wrap (a diagnostic stays one line for editors' problem matchers and grep); output that is not a
+# terminal is not laid out to 80 columns either, so tables and names are never cropped when piped.
+_UNBOUNDED = 1 << 16
+
+
+def _console(stderr: bool) -> Console:
+    stream = sys.stderr if stderr else sys.stdout
+    tty = stream is not None and stream.isatty()
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=None if tty else _UNBOUNDED)
+
+
+console = _console(False)
+console_err = _console(True)
 
 
 def print_json(obj) -> None:

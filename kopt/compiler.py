@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
@@ -236,8 +236,14 @@ def compile_configs(cand, configs, *, arch: str | None = None) -> list[tuple[dic
         except CompileError as exc:
             return cfg, None, exc
 
+    from . import progress
+
     with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-        return list(pool.map(one, configs))
+        futures = [pool.submit(one, cfg) for cfg in configs]
+        progress.report("compiling configurations", 0, len(futures))
+        for done, _ in enumerate(as_completed(futures), 1):
+            progress.report("compiling configurations", done, len(futures))
+        return [f.result() for f in futures]
 
 
 def _nvrtc_compile(text, name, arch, kernels, all_opts, opts) -> Artifact:

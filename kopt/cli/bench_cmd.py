@@ -14,7 +14,7 @@ from ..render import to_text
 from ..torch_problem import open_task
 from ..client import WorkerClient
 from .app import app
-from ._common import console, console_err, parse_stop, print_json, with_includes
+from ._common import console, console_err, parse_stop, print_json, with_includes, activity
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 from .run_cmd import parse_config
 
@@ -80,7 +80,8 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
     stopping = parse_stop(stop)
     t = open_task(task)
     base = None if no_baseline else with_includes(baseline or t.baseline, include)
-    with WorkerClient(kernel_timeout=timeout) as worker:
+    with WorkerClient(kernel_timeout=timeout) as worker, activity(f"kopt bench: checking, then timing {candidate}",
+                                                                   json_out):
         result = bench(t, with_includes(candidate, include), baseline=base, config=parse_config(set_), arch=arch,
                        shapes=t.find_shape(shape) if shape else None, worker=worker,
                        options={"max_time": max_time, "graph_reps": graph, "flush_l2": not warm, **stopping})

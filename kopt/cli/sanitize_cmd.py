@@ -10,7 +10,7 @@ from ..errors import InputError
 from ..render import to_text
 from ..torch_problem import open_task
 from .app import app
-from ._common import console, console_err, print_json, with_includes
+from ._common import console, console_err, print_json, with_includes, activity
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 from .run_cmd import parse_config
 
@@ -35,8 +35,9 @@ def sanitize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
         raise InputError(f"unknown --tool {bad[0]!r}: expected {', '.join(TOOLS)} or all")
     t = open_task(task)
     shapes = t.find_shape(shape) if shape else None
-    res = sanitize(t, with_includes(candidate, include), tools=tools, shape=shapes[0] if shapes else None,
-                   config=parse_config(set_), arch=arch, static=not no_static)
+    with activity(f"kopt sanitize: {candidate} under compute-sanitizer ({', '.join(tools)})", json_out):
+        res = sanitize(t, with_includes(candidate, include), tools=tools, shape=shapes[0] if shapes else None,
+                       config=parse_config(set_), arch=arch, static=not no_static)
     if json_out:
         print_json(res.to_dict())
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from .errors import InputError
 
@@ -53,6 +54,14 @@ _TABLE = {
     "sm_121": dict(cc=(12, 1), max_threads_per_sm=1536, max_blocks_per_sm=32, smem_per_sm=100 * KB, smem_per_block_optin=99 * KB),
 }
 _NAME = re.compile(r"sm_(\d+)([af]?)")
+# The present GPU's own limits for a target (or None), installed by kopt.device when it is imported, so that this
+# module, part of kopt's vocabulary, never touches the driver itself.
+_device_limits: Callable[[str], "ArchLimits | None"] | None = None
+
+
+def use_device_limits(reader: Callable[[str], "ArchLimits | None"]) -> None:
+    global _device_limits
+    _device_limits = reader
 
 
 class NoLimits(InputError):
@@ -103,9 +112,7 @@ def limits(arch: str) -> ArchLimits:
     """Limits for ``arch``: read from the GPU when one of that architecture is present, else the table. Raises
     NoLimits for an architecture NVRTC supports but neither knows, InputError for an unknown one."""
     check(arch)
-    from .device import device_limits
-
-    found = device_limits(arch)
+    found = _device_limits(arch) if _device_limits else None
     if found is not None:
         return found
     row = _TABLE.get(base(arch))

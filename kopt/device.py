@@ -5,7 +5,7 @@ import functools
 import os
 from dataclasses import dataclass
 
-from .archs import arch_for_cc
+from .archs import arch_for_cc, use_device_limits
 
 DEFAULT_ARCH = "sm_90"
 
@@ -116,3 +116,6 @@ def _read_limits(arch: str, cc: tuple[int, int]):
             return None
         values[key] = v
     return ArchLimits(name=arch, cc=cc, **{**_BASE, **values})
+
+
+use_device_limits(device_limits)

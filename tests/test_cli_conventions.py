@@ -196,3 +196,12 @@ def test_tables_are_not_cropped_when_piped():
     assert p.returncode == 0
     assert "global loads vectorized (128-bit); no local-memory traffic" in p.stdout
     assert "…" not in p.stdout
+
+
+def test_progress_goes_to_a_terminal_only():
+    """validate compiles every configuration: a bar on a terminal, nothing in a pipe or under --json."""
+    args = ["validate", TASKS / "vector_add"]
+    assert "compiling configurations" in _in_terminal(args, columns=120)
+    piped = kopt_cli(*args)
+    assert piped.returncode == 0 and "compiling configurations" not in piped.stderr + piped.stdout
+    assert "compiling configurations" not in _in_terminal(args + ["--json"], columns=120)

@@ -10,6 +10,8 @@
 #         into a scratch cache), tune:TASK:FILE.cu (kopt optimize --workflow tune --strategy exhaustive),
 #         cpu:SELECTION (pytest without the gpu mark: torch-dependent CPU tests), launchtime (bench/launch_time.py),
 #         kernelbench (bench/kernelbench.py run; KB_PROBLEMS, KB_ONLY, KB_COMMIT, KB_LIMIT from the environment).
+#         checkspeed (bench/check_speed.py; CS_ONLY, CS_ARGS from the environment), ktvs (kopt's tuner against
+#         Kernel Tuner: bench/tuner_vs_kernel_tuner.py, KT_ARGS),
 #         nvcc:CORPUS (bench/nvcc_corpus.py gpu: kopt import's tasks run on the GPU; CORPUS from its fetch stage).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
@@ -71,6 +73,10 @@ for s in "$@"; do
     pytest:*) stage "pytest_$(basename "${s#pytest:}" .py)" 300 "${PYTEST[@]}" "${s#pytest:}" ;;
     cpu:*) stage "cpu_$(basename "${s#cpu:}" .py)" 300 python3 -m pytest -p no:cacheprovider -v -rfs --tb=short \
              --timeout=300 "${s#cpu:}" ;;
+    checkspeed) stage checkspeed 540 python3 bench/check_speed.py --out "$OUT/results/check_speed$sfx.json" \
+                  ${CS_ONLY:+--only "$CS_ONLY"} ${CS_ARGS:-} ;;
+    ktvs) stage ktvs 560 python3 bench/tuner_vs_kernel_tuner.py --out "$OUT/results/tuner_vs_kernel_tuner$sfx.json" \
+            ${KT_ARGS:-} ;;
     launchtime) stage launchtime 300 python3 bench/launch_time.py --out "$OUT/results/launch_time$sfx.json" ;;
     kernelbench) stage kernelbench "${KB_LIMIT:-540}" python3 bench/kernelbench.py run \
                    --problems "${KB_PROBLEMS:-.corpus/KernelBench/level1}" --tasks /tmp/kb_tasks \

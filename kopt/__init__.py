@@ -1,22 +1,31 @@
 """kopt: a compiler harness for agents that optimize CUDA kernels."""
-from .analyze import AnalysisResult, analyze
-from .artifact import Artifact, KernelInfo
-from .evaluation import bench
-from .launcher import Launch, launch, prepare
-from .timer import time
-from .candidate import Candidate
-from .checker import check
-from .compiler import compile
-from .diagnostic import Diagnostic, Location, Severity
-from .errors import CompileError, GpuUnavailableError, InputError, KoptError, ToolchainError
-from . import kb
-from .importer import Imported, import_file
-from .measurement import Evaluation, Measurement
-from .occupancy import Occupancy, occupancy
-from .optimizer import OptimizeResult, optimize
-from .runstore import RunStore
-from .task import Task
-from .verdict import Verdict
+import importlib
+
+# The public names, imported on first use: `import kopt` stays cheap for the CLI and the GPU worker, which need
+# only some of them.
+_EXPORTS = {
+    "AnalysisResult": "analyze", "analyze": "analyze", "Artifact": "artifact", "KernelInfo": "artifact",
+    "bench": "evaluation", "Launch": "launcher", "launch": "launcher", "prepare": "launcher", "time": "timer",
+    "Candidate": "candidate", "check": "checker", "compile": "compiler", "Diagnostic": "diagnostic",
+    "Location": "diagnostic", "Severity": "diagnostic", "CompileError": "errors", "GpuUnavailableError": "errors",
+    "InputError": "errors", "KoptError": "errors", "ToolchainError": "errors", "kb": None, "Imported": "importer",
+    "import_file": "importer", "Evaluation": "measurement", "Measurement": "measurement", "Occupancy": "occupancy",
+    "occupancy": "occupancy", "OptimizeResult": "optimizer", "optimize": "optimizer", "RunStore": "runstore",
+    "Task": "task", "Verdict": "verdict",
+}
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'kopt' has no attribute {name!r}")
+    module = importlib.import_module(f".{_EXPORTS[name] or name}", __name__)
+    value = module if _EXPORTS[name] is None else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *_EXPORTS})
 
 
 __version__ = "0.1.0"

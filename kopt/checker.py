@@ -22,12 +22,23 @@ def check(task: Task, candidate, *, config: dict | None = None, arch: str | None
     t0 = time.perf_counter()
     cand = candidate.candidate if isinstance(candidate, Build) else Candidate.load(candidate)
     verdict = Verdict(task=task.name, candidate=cand.name, config=dict(config or {}))
+    own = worker is None
+    worker = worker or WorkerClient().start()  # it sets up the GPU while this process compiles
+    try:
+        return _check(task, candidate, cand, verdict, config, arch, shapes, worker, seeds, t0)
+    finally:
+        if own:
+            worker.close()
+
+
+def _check(task, candidate, cand, verdict, config, arch, shapes, worker, seeds, t0) -> Verdict:
     try:
         b = candidate if isinstance(candidate, Build) else build(task, cand, config, arch)
     except CompileError as exc:
         verdict.diagnostics = exc.diagnostics or [RULES["compile.error"].diag(exc.message)]
         verdict.seconds = time.perf_counter() - t0
         return verdict
+    t_built = time.perf_counter()
     cfg, art = b.config, b.artifact
     verdict.config, verdict.arch, verdict.compiled = cfg, art.arch, True
     verdict.resources = {k: v.resources.to_dict() for k, v in art.kernels.items()}
@@ -35,13 +46,9 @@ def check(task: Task, candidate, *, config: dict | None = None, arch: str | None
     selected = list(shapes) if shapes is not None else list(task.shapes)
     plans = [b.plan(s) for s in selected]
     seeds = seeds or [secrets.randbits(31) for _ in range(max(task.trials, task.timed_trials))]
-    own = worker is None
-    worker = worker or WorkerClient()
-    try:
-        reply = worker.call(CheckRequest(task, selected, plans, art.cubin, seeds, cand.name))
-    finally:
-        if own:
-            worker.close()
+    phases = {"compile": (t_built - t0) * 1e3}
+    reply = worker.call(CheckRequest(task, selected, plans, art.cubin, seeds, cand.name),
+                        on_phase=_first_phase(phases, time.perf_counter()))
     loc = Location(cand.name, cand.launches[0].line, role="launch")
     if isinstance(reply, Failed):
         d = reply.diagnostic
@@ -53,5 +60,17 @@ def check(task: Task, candidate, *, config: dict | None = None, arch: str | None
         for s in verdict.shapes:
             verdict.diagnostics += [Diagnostic.from_dict(d) for d in s["diagnostics"]]
         verdict.correct = len(verdict.shapes) == len(selected) and all(s["ok"] for s in verdict.shapes)
+        for s in verdict.shapes:
+            for k, v in s.get("phases_ms", {}).items():
+                phases[k] = phases.get(k, 0.0) + v
+    verdict.phases_ms = {k: round(v, 3) for k, v in phases.items()}
     verdict.seconds = time.perf_counter() - t0
     return verdict
+
+
+def _first_phase(phases: dict, sent: float):
+    """An on_phase callback that records the time from the request to the worker's first phase message as
+    ``worker``: the worker's start (process, CUDA context, helper kernels) when it was not running yet."""
+    def on_phase(_):
+        phases.setdefault("worker", (time.perf_counter() - sent) * 1e3)
+    return on_phase

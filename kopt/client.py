@@ -30,6 +30,13 @@ class WorkerClient:
         self._stderr = None
         self.restarts = 0
 
+    def start(self) -> "WorkerClient":
+        """Start the worker now (it then sets up its GPU session while the caller compiles); idempotent."""
+        if self.proc is None or self.proc.poll() is not None:
+            self.close()
+            self._start()
+        return self
+
     def _start(self):
         self._stderr = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -66,9 +73,7 @@ class WorkerClient:
 
     def call(self, request: Request, on_phase=None) -> Reply:
         """Send ``request`` and wait for its reply, under the time limit of the phase the worker is in."""
-        if self.proc is None or self.proc.poll() is not None:
-            self.close()
-            self._start()
+        self.start()
         try:
             send(self.proc.stdin.fileno(), request)
         except (BrokenPipeError, OSError):

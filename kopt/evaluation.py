@@ -31,7 +31,7 @@ def bench(task: Task, candidate, *, baseline=None, config: dict | None = None, b
     check_aggregate(aggregate)
     require_gpu("kopt bench")
     own = worker is None
-    worker = worker or WorkerClient()
+    worker = worker or WorkerClient().start()  # it sets up the GPU while this process compiles
     try:
         entries = [("candidate", candidate, config)] + ([("baseline", baseline, baseline_config)] if baseline else [])
         # One set of fresh seeds for both checks and the timing: the worker then makes each large shape's inputs and

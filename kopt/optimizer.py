@@ -44,6 +44,8 @@ class OptimizeResult:
     space: object | None = None  # the tuner's Space (kept and pruned configurations)
     default: dict | None = None  # the candidate's default configuration's row
     agent: dict = field(default_factory=dict)  # turns and tokens of an LLM workflow
+    # a sweep of every known candidate (``optimize TASK`` without a start): one row per candidate and run, best first
+    lineage: list[dict] = field(default_factory=list)
 
     @property
     def speedup_vs_default(self) -> float | None:
@@ -63,7 +65,8 @@ class OptimizeResult:
                 if self.best else None,
                 "best_path": str(self.best_path) if self.best_path else None,
                 "default": {k: self.default[k] for k in ("config", "time_us", "speedup")} if self.default else None,
-                "speedup_vs_default": self.speedup_vs_default, **({"agent": self.agent} if self.agent else {})}
+                "speedup_vs_default": self.speedup_vs_default, **({"agent": self.agent} if self.agent else {}),
+                **({"lineage": self.lineage} if self.lineage else {})}
 
 
 def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None = None, budget: int | None = None,
@@ -71,8 +74,12 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
              store: RunStore | None = None, arch: str | None = None, max_time: float = TUNE_MAX_TIME,
              timeout: float = 10.0, out: Path | None = None, aggregate: str | None = None, model: str | None = None,
              client=None, tools=None, evaluate: Callable | None = None, on_space: Callable | None = None,
-             on_result: Callable[[dict, Evaluation], None] | None = None, include_dirs=()) -> OptimizeResult:
-    """Optimize ``task``'s candidate ``start`` (default: the task's baseline) with ``workflow``.
+             on_result: Callable[[dict, Evaluation], None] | None = None, include_dirs=(), keep_all: bool = False,
+             fixed: dict | None = None, on_candidate: Callable | None = None) -> OptimizeResult:
+    """Optimize ``task``'s candidate ``start`` with ``workflow``. Without ``start``, the tune workflow tunes every
+    candidate kopt knows for the task (its baseline, the knowledge base's examples for it, the user's promoted
+    kernels: ``kopt.known_candidates``), a run each, and returns the best run with the lineage of all; the LLM
+    workflows start from the baseline.
 
     ``resume``: continue run RUN (its options are reused; finished evaluations are not repeated). ``store``: the
     run store (default: the workspace's). ``tools``: for an LLM workflow, the ``kopt.tools.Toolbox`` the agent works
@@ -81,6 +88,8 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     receives the tuner's pruned space before any GPU time; ``on_result`` each (config, Evaluation) as recorded.
     ``include_dirs``: header folders (``-I``) for every compile of the candidates: the tuner's candidate searches
     them; an agent's starting copy declares them (``// kopt: include``). The written best candidate does not.
+    ``keep_all``: prune only configurations that cannot compile or launch; ``fixed``: tunable values held
+    (``--set``); ``on_candidate(Known)``: called as a sweep moves to each candidate.
     """
     t0 = time.perf_counter()
     if workflow not in WORKFLOWS:
@@ -91,14 +100,19 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     opts = prev["options"] if prev else {}
     if prev and prev["task"] != t.name:
         raise InputError(f"run {resume} optimized task {prev['task']!r}, not {t.name!r}")
+    aggregate = check_aggregate(prev["aggregate"] if prev else aggregate or DEFAULT_AGGREGATE[workflow])
+    tune_args = dict(strategy=strategy, budget=budget, seed=seed, arch=arch, max_time=max_time, timeout=timeout,
+                     aggregate=aggregate, evaluate=evaluate, on_space=on_space, on_result=on_result,
+                     include_dirs=include_dirs, keep_all=keep_all, fixed=fixed)
+    if workflow == "tune" and start is None and prev is None:
+        result = _sweep(t, store, time_limit, on_candidate, out, tune_args)
+        result.seconds = time.perf_counter() - t0
+        return result
     src = start or (Path(opts["from"]) if opts.get("from") else t.baseline)
     if src is None:
         raise InputError(f"task {t.name} has no baseline: name a candidate to start from")
-    aggregate = check_aggregate(prev["aggregate"] if prev else aggregate or DEFAULT_AGGREGATE[workflow])
     if workflow == "tune":
-        result = _tune(t, Path(src), store, prev, opts, strategy=strategy, budget=budget, time_limit=time_limit,
-                       seed=seed, arch=arch, max_time=max_time, timeout=timeout, aggregate=aggregate,
-                       evaluate=evaluate, on_space=on_space, on_result=on_result, include_dirs=include_dirs)
+        result = _tune(t, Path(src), store, prev, opts, time_limit=time_limit, **tune_args)
     else:
         result = _agent(t, Path(src), store, prev, workflow, budget=budget, time_limit=time_limit, model=model,
                         client=client, tools=tools, aggregate=aggregate, evaluate=evaluate,
@@ -106,24 +120,78 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     result.seconds = time.perf_counter() - t0
     result.best = store.best(result.run)
     if result.best and workflow == "tune":
-        result.best_path = out or store.path.parent / "runs" / str(result.run) / f"{t.name}_best.cu"
-        result.best_path.parent.mkdir(parents=True, exist_ok=True)
-        result.best_path.write_text(result.best["source"])
+        _write_best(result, store, t, out)
     elif result.best:
         result.best_path = store.path.parent.parent / result.best["path"] if result.best["path"] else None
     return result
 
 
+def _write_best(result: OptimizeResult, store: RunStore, task: Task, out: Path | None) -> None:
+    result.best_path = out or store.path.parent / "runs" / str(result.run) / f"{task.name}_best.cu"
+    result.best_path.parent.mkdir(parents=True, exist_ok=True)
+    result.best_path.write_text(result.best["source"])
+
+
+def _sweep(task: Task, store: RunStore, time_limit, on_candidate, out, tune_args: dict) -> OptimizeResult:
+    """Tune every known candidate of ``task`` (a run each, within one time limit); the best run, with the lineage.
+    A candidate that cannot be tuned here (its every configuration pruned, e.g. built for a newer GPU) is listed
+    with the reason and skipped."""
+    from .known_candidates import known_candidates
+
+    known = known_candidates(task)
+    if not known:
+        raise InputError(f"task {task.name} has no baseline and no known candidate: name one with --from")
+    t0 = time.perf_counter()
+    results, lineage = [], []
+    for k in known:
+        if on_candidate:
+            on_candidate(k)
+        left = None if time_limit is None else time_limit - (time.perf_counter() - t0)
+        if left is not None and left <= 0:
+            lineage.append({"candidate": k.label, "path": str(k.path), "skipped": "the time limit was reached"})
+            continue
+        try:
+            r = _tune(task, k.path, store, None, {}, time_limit=left, single_ok=True, **tune_args)
+        except (InputError, GpuUnavailableError) as exc:
+            if isinstance(exc, GpuUnavailableError):
+                raise
+            lineage.append({"candidate": k.label, "path": str(k.path), "skipped": exc.message})
+            continue
+        r.best = store.best(r.run)
+        results.append((k, r))
+        b = r.best
+        lineage.append({"candidate": k.label, "path": str(k.path), "run": r.run, "evaluations": r.evaluations,
+                        "best_config": b["config"] if b else None, "time_us": b["time_us"] if b else None,
+                        "speedup": b["speedup"] if b else None})
+    ranked = sorted((x for x in results if x[1].best and x[1].best["time_us"]), key=lambda x: x[1].best["time_us"])
+    if not ranked:
+        reasons = "; ".join(f"{row['candidate']}: {row.get('skipped') or 'no correct configuration'}"
+                            for row in lineage)
+        raise InputError(f"no known candidate of {task.name} gave a correct, timed configuration ({reasons})")
+    best_known, best = ranked[0]
+    order = {k.label: i for i, (k, _) in enumerate(ranked)}
+    best.lineage = sorted(lineage, key=lambda row: order.get(row["candidate"], len(order)))
+    best.lineage[0]["best"] = True
+    _write_best(best, store, task, out)
+    return best
+
+
 def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy, budget, time_limit, seed, arch,
-          max_time, timeout, aggregate, evaluate, on_space, on_result, include_dirs=()) -> OptimizeResult:
+          max_time, timeout, aggregate, evaluate, on_space, on_result, include_dirs=(), keep_all=False, fixed=None,
+          single_ok=False) -> OptimizeResult:
+    """``single_ok``: a candidate without tunables is evaluated once (in a sweep) instead of refused."""
     from .device import probe
-    from .tuner import STRATEGIES, bench_evaluator, plan_space, tune
+    from .tuner import STRATEGIES, Space, bench_evaluator, plan_space, tune
     from .client import WorkerClient
 
     cand = Candidate.load(src).with_include_dirs(include_dirs)
-    if not cand.tunables:
+    if not cand.tunables and not single_ok:
         raise InputError(f"{cand.name} declares no tunables: add '// kopt: tune NAME in [v1, v2, ...]' "
                          "(the tune workflow searches tunable values)")
+    unknown = sorted(set(fixed or {}) - {t.name for t in cand.tunables})
+    if unknown and not single_ok:
+        raise InputError(f"{cand.name}: --set names {', '.join(unknown)}, which it does not declare as tunables "
+                         f"({', '.join(t.name for t in cand.tunables)})")
     if prev is not None and opts.get("source_hash") != source_hash(cand.source):
         raise InputError(f"{cand.name} changed since run {prev['id']} started; start a new run instead of resuming")
     strategy = strategy or opts.get("strategy", "exhaustive")
@@ -135,7 +203,11 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
         if info is None:
             raise GpuUnavailableError(f"kopt optimize times candidates on a GPU: {why}")
     shape = (task.timed_shapes or task.shapes)[0]
-    space = plan_space(cand, shape.symbols, arch=arch or cand.arch or task.arch_for_run())
+    if cand.tunables:
+        space = plan_space(cand, shape.symbols, arch=arch or cand.arch or task.arch_for_run(), keep_all=keep_all,
+                           fixed=fixed)
+    else:
+        space = Space([{}], [])
     if on_space:
         on_space(space)
     if not space.configs:

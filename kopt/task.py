@@ -20,7 +20,7 @@ else:  # pragma: no cover
 ROLES = ("in", "out", "inout")
 INITS = ("normal", "uniform", "randint")
 _TOP_KEYS = {"name", "description", "args", "shapes", "reference", "reference_dtype", "work", "baseline", "arch",
-             "tolerance", "trials", "timed_trials"}
+             "tolerance", "trials", "timed_trials", "reference_device"}
 _ARG_KEYS = {"name", "dtype", "shape", "role", "value", "init", "mean", "std", "low", "high", "rtol", "atol", "l2",
              "torch"}
 _TORCH_SOURCE = re.compile(r"(input|output) \d+|state \S+")
@@ -71,6 +71,9 @@ class Task:
     trials: int = 3  # fresh-input trials for each small shape
     timed_trials: int = 1  # trials at timed shapes (GBs of data: the float64 reference dominates the cost)
     reference_dtype: str = "f64"
+    # "gpu": the reference is also run with CuPy arrays on the device (numpy functions dispatch to CuPy), falling
+    # back to the host when CuPy is missing or the function needs the host; "cpu": always on the host.
+    reference_device: str = "cpu"
 
     # --- loading -----------------------------------------------------------------------------------------------
     @classmethod
@@ -227,9 +230,13 @@ class _TaskParser:
         ref_dtype = d.get("reference_dtype", "f64")
         if ref_dtype not in ("f64", "native"):
             self.fail("reference_dtype must be 'f64' or 'native'", "reference_dtype")
+        ref_device = d.get("reference_device", "cpu")
+        if ref_device not in ("cpu", "gpu"):
+            self.fail("reference_device must be 'cpu' or 'gpu'", "reference_device")
         return Task(name=name, path=self.path.parent, args=args, shapes=shapes, reference=ref, work=work,
                     description=str(d.get("description", "")), baseline=baseline, arch=arch, tolerance=tol,
-                    trials=trials, timed_trials=timed_trials, reference_dtype=ref_dtype)
+                    trials=trials, timed_trials=timed_trials, reference_dtype=ref_dtype,
+                    reference_device=ref_device)
 
     def check_expr(self, text: str, symbols: set[str], what: str, *needles: str):
         try:

@@ -71,6 +71,52 @@ def _storage(t, dt) -> np.ndarray:
 
 def case(task: Task, shape: Shape, seed: int, device: str = "cuda") -> tuple[dict, dict]:
     """(kernel inputs as host arrays, expected outputs as float64 or integer arrays) for one seed."""
+    values, outputs = _run(task, shape, seed, device)
+    host = {name: _storage(values[name], task.arg(name).dtype) for name in values}
+    expected = {}
+    for a in task.args:
+        if a.torch and a.role == "out":
+            out = outputs[int(a.torch.partition(" ")[2])].detach().to("cpu")
+            arr = out.double().numpy() if out.is_floating_point() else out.numpy()
+            expected[a.name] = arr.reshape(task.shape_of(a, shape))
+    return host, expected
+
+
+def device_case(task: Task, shape: Shape, seed: int) -> tuple[dict, dict, list]:
+    """(kernel inputs, expected outputs as float64, the tensors to keep alive) for one seed, all on the GPU:
+    inputs as contiguous tensors of the task's storage types, outputs as contiguous float64 tensors."""
+    import torch
+
+    values, outputs = _run(task, shape, seed, "cuda")
+    inputs = {name: _device_storage(t, task.arg(name).dtype) for name, t in values.items()}
+    expected = {}
+    for a in task.args:
+        if a.torch and a.role == "out":
+            out = outputs[int(a.torch.partition(" ")[2])].detach()
+            if out.numel() != int(np.prod(task.shape_of(a, shape))):
+                raise ProblemError(f"forward output {a.torch.partition(' ')[2]} has {out.numel()} elements; "
+                                   f"{a.name} declares {task.shape_of(a, shape)} at {shape.label}")
+            expected[a.name] = out.to(torch.float64).contiguous()
+    torch.cuda.synchronize()
+    return inputs, expected, [*inputs.values(), *expected.values()]
+
+
+def _device_storage(t, dt):
+    """A tensor as a contiguous tensor on the GPU holding kopt's storage for ``dt`` (bf16 as bfloat16 bits)."""
+    import torch
+
+    t = t.detach()
+    want = {"f64": torch.float64, "f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}.get(dt.name)
+    if want is None:
+        want = getattr(torch, {"i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8",
+                               "u16": "uint16", "u32": "uint32", "u64": "uint64"}[dt.name])
+    if t.dtype == torch.bool:
+        t = t.to(torch.uint8)
+    return t.to(device="cuda", dtype=want).contiguous()
+
+
+def _run(task: Task, shape: Shape, seed: int, device: str) -> tuple[dict, list]:
+    """(the kernel's input tensors by argument name, the forward's outputs) for one seed."""
     import torch
 
     from .expr import evaluate
@@ -94,15 +140,7 @@ def case(task: Task, shape: Shape, seed: int, device: str = "cuda") -> tuple[dic
                                    f"task: kopt passes it as a constant, so it must not change between calls")
             continue
         values[a.name] = inputs[int(key)] if kind == "input" else state[key]
-    host = {name: _storage(values[name], task.arg(name).dtype) for name in values}
-    outputs = _forward(model, inputs)
-    expected = {}
-    for a in task.args:
-        if a.torch and a.role == "out":
-            out = outputs[int(a.torch.partition(" ")[2])].detach().to("cpu")
-            arr = out.double().numpy() if out.is_floating_point() else out.numpy()
-            expected[a.name] = arr.reshape(task.shape_of(a, shape))
-    return host, expected
+    return values, _forward(model, inputs)
 
 
 def _forward(model, inputs) -> list:

@@ -82,16 +82,21 @@ def _launch_fit(cand: Candidate, art, config: dict, shape: dict) -> tuple[float,
     return lowest, None
 
 
-def plan_space(candidate, shape: dict, *, arch: str | None = None) -> Space:
+def plan_space(candidate, shape: dict, *, arch: str | None = None, keep_all: bool = False,
+               fixed: dict | None = None) -> Space:
     """Compile every allowed configuration (in parallel threads; CPU only) and prune those that cannot launch at
     ``shape`` (size symbols) or are clearly bad: spilling when a spill-free configuration exists, occupancy below a
-    quarter of the best configuration's."""
+    quarter of the best configuration's (``keep_all``: only those that cannot compile or launch). ``fixed``: tunable
+    values held (``--set``); names the candidate does not declare are ignored."""
     cand = Candidate.load(candidate)
     if not cand.tunables:
         raise InputError(f"{cand.name} declares no tunables: add '// kopt: tune NAME in [v1, v2, ...]' to tune it")
-    configs = list(cand.configs())
+    held = {k: v for k, v in (fixed or {}).items() if k in {t.name for t in cand.tunables}}
+    configs = [c for c in cand.configs() if all(c[k] == v for k, v in held.items())]
     if not configs:
-        raise InputError(f"{cand.name}: no configuration satisfies the restrictions ({'; '.join(cand.restrictions)})")
+        why = f"the values held ({held}) and " if held else ""
+        raise InputError(f"{cand.name}: no configuration satisfies {why}the restrictions "
+                         f"({'; '.join(cand.restrictions) or 'none'})")
 
     compiled = [(art, None if exc is None else (exc.diagnostics[0].message if exc.diagnostics else exc.message))
                 for _, art, exc in compile_configs(cand, configs, arch=arch)]
@@ -106,6 +111,8 @@ def plan_space(candidate, shape: dict, *, arch: str | None = None) -> Space:
         else:
             spills = {n: k.resources for n, k in art.kernels.items() if k.resources.spills}
             fits.append((cfg, frac, spills))
+    if keep_all:
+        return Space([cfg for cfg, _, _ in fits], pruned)
     if any(not s for _, _, s in fits):
         for cfg, _, spills in [f for f in fits if f[2]]:
             detail = ", ".join(f"{n}: {r.spill_stores} B stores, {r.spill_loads} B loads" for n, r in spills.items())

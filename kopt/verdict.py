@@ -19,6 +19,9 @@ class Verdict:
     shapes: list[dict] = field(default_factory=list)  # per-shape error figures per trial
     resources: dict = field(default_factory=dict)  # per kernel
     seconds: float = 0.0
+    # where the time went, in milliseconds: compile (or the compile cache), worker start, and the worker's phases
+    # (inputs, reference, launch, compare) summed over shapes and trials
+    phases_ms: dict = field(default_factory=dict)
 
     @property
     def status(self) -> str:
@@ -35,7 +38,7 @@ class Verdict:
             "task": self.task, "candidate": self.candidate, "config": self.config, "arch": self.arch,
             "status": self.status, "compiled": self.compiled, "ran": self.ran, "correct": self.correct,
             "diagnostics": [d.to_dict() for d in self.diagnostics], "shapes": self.shapes,
-            "resources": self.resources, "seconds": round(self.seconds, 3),
+            "resources": self.resources, "seconds": round(self.seconds, 3), "phases_ms": self.phases_ms,
         }
 
     @classmethod
@@ -43,4 +46,5 @@ class Verdict:
         return cls(task=d["task"], candidate=d["candidate"], config=d.get("config", {}), arch=d.get("arch", ""),
                    compiled=d["compiled"], ran=d["ran"], correct=d["correct"],
                    diagnostics=[Diagnostic.from_dict(x) for x in d.get("diagnostics", [])],
-                   shapes=d.get("shapes", []), resources=d.get("resources", {}), seconds=d.get("seconds", 0.0))
+                   shapes=d.get("shapes", []), resources=d.get("resources", {}), seconds=d.get("seconds", 0.0),
+                   phases_ms=d.get("phases_ms", {}))

@@ -91,3 +91,13 @@ def test_l2_has_an_absolute_floor_for_near_zero_references():
     # every element within atol + rtol (1.1e-4 here), yet all biased by 1.05e-4: the relative L2 bound (1e-4) fails
     biased = compare_output("y", np.full(1000, 1.0 + 1.05e-4, np.float32), f32, np.full(1000, 1.0), tol)
     assert biased.mismatches == 0 and not biased.l2_ok and not biased.ok
+
+
+def test_a_tiny_output_is_judged_by_its_elements():
+    """One element in a function's tail (a float32 GELU of -3.8: 1 + tanh cancels): its error is far below atol,
+    yet relative to the element it exceeds l2. Under 32 elements the L2 bound also allows atol per element."""
+    from kopt.dtypes import dtype
+
+    tol = {"rtol": 1e-4, "atol": 1e-5, "l2": 1e-4}
+    rep = compare_output("y", np.array([[-1.788830e-4]], np.float32), dtype("f32"), np.array([[-1.7883918e-4]]), tol)
+    assert rep.mismatches == 0 and rep.rel_l2 > tol["l2"] and rep.ok

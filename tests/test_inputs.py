@@ -38,17 +38,18 @@ def test_values_depend_on_the_seed_not_on_the_threads(small_chunks, monkeypatch)
 
 def test_case_cache_reuses_and_evicts():
     task, shape = _vector_add()
-    runner = CheckRunner(gpu=None)  # the case cache needs no GPU
+    runner = CheckRunner(gpu=None)  # the host path's case cache needs no GPU
     first = runner.case(task, shape, 1)
     assert runner.case(task, shape, 1) is first
-    inp, exp, _ = first
+    assert not first.on_device and first.reference_on == "cpu" and set(first.ms) == {"inputs", "reference"}
+    inp, exp = first.inputs, first.expected
     assert not inp["a"].flags.writeable and not exp["c"].flags.writeable
     np.testing.assert_allclose(exp["c"], inp["a"].astype(np.float64) + inp["b"])
-    runner._case_limit = sum(a.nbytes for a in (*inp.values(), *exp.values()))  # room for one case only
+    runner.cases.limit = first.nbytes  # room for one case only
     runner.case(task, shape, 2)
     assert runner.case(task, shape, 1) is not first  # seed 1 was evicted and made again
     runner.keep_cases([3])  # a new request with other seeds: nothing of the old ones is kept
-    assert not runner._cases and runner._case_bytes == 0
+    assert not runner.cases._cases and runner.cases._bytes == 0
 
 
 def test_warm_samples_skip_the_byte_floor_check():

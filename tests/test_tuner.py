@@ -348,3 +348,30 @@ def test_optimize_is_a_library_call(tmp_path):
                           evaluate=lambda cfg: evaluation("reduce_sum", shapes={"n=1": (times[cfg["N"]], 50.0),
                                                                                 "n=2": (times[cfg["N"]] / 2, 100.0)}))
     assert worst.best["speedup"] == pytest.approx(2.0)  # min(50 / 25, 100 / 12.5)
+
+
+def test_optimize_without_a_start_tunes_every_known_candidate(tmp_path, monkeypatch):
+    """The main job starts from what kopt knows: the task's baseline and the knowledge base's examples for the task,
+    a run each, the best overall returned with the lineage of all. The evaluation is a TEST DOUBLE for kopt bench."""
+    import kopt
+    import kopt.kb.promote
+
+    monkeypatch.setattr(kopt.kb.promote, "added_dir", lambda: tmp_path / "added")  # no promoted kernels here
+    store = RunStore(tmp_path / ".kopt" / "runs.db")
+
+    def fake(cfg):  # the more blocks the faster; the baseline (no BLOCKS tunable) slowest
+        t = 100.0 / (1 + cfg.get("BLOCKS", 0) / 1000)
+        return evaluation("reduce_sum", time_us=t, speedup=100.0 / t)
+
+    moved = []
+    r = kopt.optimize(TASK, store=store, arch="sm_90", evaluate=fake, fixed={"BLOCK": 256},
+                      on_candidate=moved.append)
+    labels = [row["candidate"] for row in r.lineage]
+    assert sorted(labels) == ["baseline:baseline", "kb:reduce_block_atomic", "kb:reduce_two_pass",
+                              "kb:reduce_warp_shuffle"] == sorted(k.label for k in moved)
+    assert r.lineage[0]["best"] and r.lineage[0]["time_us"] == min(row["time_us"] for row in r.lineage)
+    assert all(row["best_config"]["BLOCK"] == 256 for row in r.lineage)  # --set holds it in every candidate
+    assert len({row["run"] for row in r.lineage}) == 4 and store.run(r.run)["options"]["from"] == r.lineage[0]["path"]
+    assert r.best_path.read_text() == r.best["source"] and r.to_dict()["lineage"] == r.lineage
+    with pytest.raises(InputError, match="does not declare"):
+        kopt.optimize(TASK, TASK / "baseline.cu", store=store, arch="sm_90", evaluate=fake, fixed={"NOPE": 1})

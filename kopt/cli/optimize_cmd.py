@@ -12,6 +12,7 @@ from ..measurement import AGGREGATES
 from ..optimizer import TUNE_MAX_TIME, WORKFLOWS, optimize
 from .app import app
 from ._common import console, console_err, evaluations_table, fmt, print_json, shows_progress
+from .run_cmd import parse_config
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 
 
@@ -24,10 +25,27 @@ def _pruning_lines(space) -> list[str]:
     return lines
 
 
+def _lineage_table(lineage: list[dict]):
+    from rich.table import Table
+
+    t = Table(title="every known candidate, best first")
+    for col in ("candidate", "run", "best configuration", "time (us)", "speedup"):
+        t.add_column(col)
+    for row in lineage:
+        if "skipped" in row:
+            t.add_row(row["candidate"], "-", f"skipped: {row['skipped']}", "-", "-")
+        else:
+            t.add_row(row["candidate"] + (" (best)" if row.get("best") else ""), str(row["run"]),
+                      str(row["best_config"]), fmt(row["time_us"]), fmt(row["speedup"], ".3f"))
+    return t
+
+
 @app.command("optimize")
 def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding task.toml)"),
-                 from_: Optional[Path] = typer.Option(None, "--from", help="candidate .cu (default: the task's "
-                                                                           "baseline)"),
+                 from_: Optional[Path] = typer.Option(None, "--from", help="candidate .cu (default for tune: "
+                                                      "every candidate kopt knows for the task, each tuned: its "
+                                                      "baseline, the knowledge base's examples, promoted kernels; "
+                                                      "for the LLM workflows: the baseline)"),
                  workflow: str = typer.Option("tune", "--workflow", help=f"{' | '.join(WORKFLOWS)}: tune needs no "
                                                                          "LLM; the others need ANTHROPIC_API_KEY"),
                  strategy: Optional[str] = typer.Option(None, "--strategy", help="exhaustive (default), random, tpe"),
@@ -46,11 +64,16 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
                  timeout: float = typer.Option(10.0, "--timeout", help="seconds a checked launch may run"),
                  model: Optional[str] = typer.Option(None, "--model", help="model for the LLM workflows (default: "
                                                                            "KOPT_MODEL, else kopt's default)"),
+                 set_: Optional[List[str]] = typer.Option(None, "--set", help="hold tunable TUNABLE=VALUE while "
+                                                                              "tuning; repeatable"),
+                 keep_all: bool = typer.Option(False, "--keep-all", help="prune only configurations that cannot "
+                                               "compile or launch (no spill or occupancy pruning)"),
                  json_out: bool = JsonOpt):
     """Optimize TASK's candidate: check and time configurations, remember each in the run store, write the best."""
     if workflow == "tune" and not json_out:
         note = "no LLM configured: " if not os.environ.get("ANTHROPIC_API_KEY") else ""
-        console.print(f"{note}running the autotuner (--workflow tune) on {from_ or 'the task baseline'}")
+        console.print(f"{note}running the autotuner (--workflow tune) on "
+                      f"{from_ or 'every candidate kopt knows for the task'}")
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         TextColumn("{task.fields[best]}"), console=console_err, disable=not shows_progress(json_out))
     bar, compiling, best = None, None, {"us": None, "speedup": None}
@@ -62,11 +85,22 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
             compiling = progress.add_task(what, total=total, best="")
         progress.update(compiling, completed=done)
 
-    def on_space(space):  # the space is known before any GPU time: show it, then the progress of the evaluations
+    def on_candidate(known):
         nonlocal bar
+        if bar is not None:
+            progress.stop()
+            progress.remove_task(bar)
+            bar = None
+        best.update(us=None, speedup=None)
+        if not json_out:
+            console.print(f"\n[bold]{known.label}[/] ({known.path})")
+
+    def on_space(space):  # the space is known before any GPU time: show it, then the progress of the evaluations
+        nonlocal bar, compiling
         progress.stop()
         if compiling is not None:
             progress.remove_task(compiling)
+            compiling = None
         if not json_out:
             console.print("\n".join(_pruning_lines(space)), markup=False)
         planned = min(len(space.configs), budget) if budget else len(space.configs)
@@ -91,7 +125,8 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
             r = optimize(task, from_, workflow=workflow, strategy=strategy, budget=budget, time_limit=time_limit,
                          seed=seed, resume=resume, store=store, arch=arch, max_time=max_time, timeout=timeout,
                          out=out, aggregate=aggregate, model=model, tools=tools, include_dirs=include or (),
-                         on_space=on_space, on_result=on_result)
+                         on_space=on_space, on_result=on_result, keep_all=keep_all, fixed=parse_config(set_),
+                         on_candidate=on_candidate)
     finally:
         progress.stop()
     if json_out:
@@ -99,6 +134,8 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
     else:
         if r.workflow == "tune":
             console.print(evaluations_table(store.evaluations(r.run), r.task, r.run))
+        if r.lineage:
+            console.print(_lineage_table(r.lineage))
         console.print(f"{r.stop_reason}; {r.evaluated} evaluated now, {r.evaluations} in run {r.run} "
                       f"({r.seconds:.1f} s)")
         if r.best:

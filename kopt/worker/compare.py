@@ -56,6 +56,7 @@ def _region(mask: np.ndarray) -> dict | None:
     return {"first": lo, "last": hi, "count": int(idx[0].size)}
 
 
+L2_MIN_ELEMENTS = 32  # below this, the L2 bound also allows atol per element
 CHUNK = 1 << 21  # elements compared at a time per thread: bounded temporaries, cache-sized passes
 
 
@@ -83,20 +84,26 @@ def compare_output(name: str, raw: np.ndarray, dt: DType, expected: np.ndarray, 
     acc = _Totals()
     for part in parts:  # in order, so the first of equally bad elements is the one reported
         acc.merge(part)
+    region = box(raw, dt, expected) if acc.unwritten else None  # failure path only: a second pass is fine
+    return report(name, tuple(raw.shape), dt, acc, tol, region)
+
+
+def report(name: str, shape: tuple, dt: DType, acc, tol: dict, region: dict | None) -> OutputReport:
+    """The OutputReport from merged figures (host ``_Totals`` or the device's ``Totals``: the same fields)."""
+    size = int(np.prod(shape))
     rel_l2 = float(np.sqrt(acc.err_sq)) / float(np.sqrt(acc.ref_sq)) if acc.ref_sq > 0 else float(np.sqrt(acc.err_sq))
     if acc.nan_mismatch or acc.unwritten:
         rel_l2 = float("inf")
-    worst = np.unravel_index(acc.worst, raw.shape) if raw.size else None
-    region = _box(raw, dt, expected) if acc.unwritten else None  # failure path only: a second pass is fine
-    # Where the reference is all but zero (its RMS below atol: a tiny output, values near 0), a relative L2 would
-    # reject errors far below atol; there the L2 bound is the elementwise floor, atol per element. Elsewhere it is
-    # purely relative.
+    worst = np.unravel_index(acc.worst, shape) if size else None
+    # Where the reference is all but zero (its RMS below atol: values near 0), or the output too small for an
+    # aggregate to mean more than its elements do (one element in a function's tail, say), a relative L2 would reject
+    # errors far below atol; there the L2 bound also allows atol per element. Elsewhere it is purely relative.
     atol = tol.get("atol", 0.0)
-    floor = atol * np.sqrt(raw.size) if acc.ref_sq < raw.size * atol ** 2 else 0.0
+    floor = atol * np.sqrt(size) if acc.ref_sq < size * atol ** 2 or size < L2_MIN_ELEMENTS else 0.0
     l2_ok = rel_l2 != float("inf") and np.sqrt(acc.err_sq) <= tol["l2"] * np.sqrt(acc.ref_sq) + floor
     ok = acc.mismatches == 0 and acc.nan_mismatch == 0 and bool(l2_ok)
     return OutputReport(
-        arg=name, shape=tuple(raw.shape), elements=int(raw.size), rel_l2=rel_l2, max_abs=acc.max_abs,
+        arg=name, shape=shape, elements=size, rel_l2=rel_l2, max_abs=acc.max_abs,
         max_rel=acc.max_rel, mismatches=acc.mismatches, unwritten=acc.unwritten, nan_mismatch=acc.nan_mismatch,
         worst_index=tuple(int(i) for i in worst) if worst is not None else None,
         worst_value=acc.worst_value if worst is not None else None,
@@ -112,7 +119,7 @@ def _unwritten(raw: np.ndarray, dt: DType, expected: np.ndarray) -> np.ndarray:
     return mask
 
 
-def _box(raw: np.ndarray, dt: DType, expected: np.ndarray) -> dict | None:
+def box(raw: np.ndarray, dt: DType, expected: np.ndarray) -> dict | None:
     """Bounding box of the never-written elements."""
     return _region(_unwritten(raw, dt, expected))
 
@@ -167,7 +174,8 @@ class _Totals:
             if diff.size:
                 self.max_abs = max(self.max_abs, float(diff.max()) if special is None else
                                    float(np.max(np.where(finite, diff, np.inf))))
-                rel = np.where(exp_abs > 0, diff / np.where(exp_abs > 0, exp_abs, 1.0), np.where(diff > 0, np.inf, 0.0))
+                d = diff if special is None else np.where(finite, diff, np.inf)  # NaN/Inf errors: infinitely bad
+                rel = np.where(exp_abs > 0, d / np.where(exp_abs > 0, exp_abs, 1.0), np.where(d > 0, np.inf, 0.0))
                 self.max_rel = max(self.max_rel, float(rel.max()))
                 score = np.where(wrong, np.where(finite, diff, np.inf) + 1.0, diff)
                 i = int(np.argmax(score))

@@ -20,6 +20,16 @@ def _runner():
     return CheckRunner(_session())
 
 
+def warm() -> None:
+    """What every check needs, made before the first request: the GPU session and the helper kernels; CuPy's import
+    when it is installed (references of tasks that run them on the GPU)."""
+    import importlib.util
+
+    _runner()
+    if importlib.util.find_spec("cupy") is not None:
+        importlib.import_module("cupy")
+
+
 def check(request: CheckRequest, phase) -> dict:
     """Check one candidate at every requested shape; stops at the first failing shape."""
     runner = _runner()

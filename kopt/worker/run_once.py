@@ -10,12 +10,13 @@ import sys
 
 from ..inputs import generate
 from ..protocol import RunOnceRequest
+from .cases import Case
 from .serve import failure
 
 
 def _fill(runner, task, prepared, inputs, fill_outputs: bool):
     if fill_outputs:
-        runner.reset_outputs(task, prepared, inputs)
+        runner.reset_outputs(task, prepared, Case(inputs, {}, False, {}, "cpu"))
         return
     gpu = runner.gpu
     for a in task.args:  # under initcheck: outputs and poison scratch stay unwritten so reads before writes show
@@ -31,7 +32,7 @@ def run(request: RunOnceRequest, phase) -> None:
     from .session import GpuSession
 
     phase("setup")
-    runner = CheckRunner(GpuSession())
+    runner = CheckRunner(GpuSession(), helpers=False)  # the profiler and sanitizer see the candidate's kernels only
     prepared = runner.prepare(request.task, request.shape, request.cubin, request.plan, request.candidate)
     _fill(runner, request.task, prepared, generate(request.task, request.shape, request.seed), request.fill_outputs)
     phase("kernel")

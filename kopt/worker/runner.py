@@ -4,22 +4,19 @@ from __future__ import annotations
 import os
 import struct
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from .. import reference, torch_reference
 from ..diagnostic import Location
 from ..dtypes import DType, dtype
-from ..inputs import generate
 from ..params import check_launch, scalar_bytes
 from ..plan import LaunchPlan, RunPlan
 from ..rules import RULES
 from ..task import Shape, Task
-from ..torch_reference import is_torch_task
-from .compare import compare_output, diagnose, mutated_inputs
+from .cases import Case, CaseCache
+from .compare import OutputReport, box, compare_output, diagnose, mutated_inputs, report
+from .device_check import DeviceChecks
 from ..params import PackedParams
 from .session import DeviceBuffer, GpuSession
 
@@ -33,30 +30,11 @@ class Prepared:
     launches: list[tuple[object, LaunchPlan, PackedParams]] = field(default_factory=list)
 
 
-def _case_cache_bytes() -> int:
-    """Host memory the case cache may hold: a quarter of the memory this process may use (RAM, or the container's
-    cgroup limit when lower), at most 16 GiB."""
-    try:
-        ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        ram = 8 << 30
-    try:
-        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
-        if limit.isdigit():
-            ram = min(ram, int(limit))
-    except OSError:
-        pass
-    return min(ram // 4, 16 << 30)
-
-
 class CheckRunner:
-    def __init__(self, gpu: GpuSession):
+    def __init__(self, gpu: GpuSession | None, helpers: bool = True):
         self.gpu = gpu
-        # (task, shape, seed) -> (inputs, expected, reference ms): `kopt bench` checks the candidate and the
-        # baseline and then times them on the same seeds, so a large shape's inputs and reference are made once.
-        self._cases: OrderedDict = OrderedDict()
-        self._case_bytes = 0
-        self._case_limit = _case_cache_bytes()
+        self.checks, self.checks_note = _device_checks(gpu) if helpers else (None, None)
+        self.cases = CaseCache(gpu, self.checks)
 
     # --- setup -----------------------------------------------------------------------------------------------------
     def prepare(self, task: Task, shape: Shape, cubin: bytes, plan: RunPlan, candidate: str) -> Prepared:
@@ -100,15 +78,17 @@ class CheckRunner:
         for b, _, _ in prepared.scratch.values():
             self.gpu.free(b)
 
-    def reset_outputs(self, task: Task, prepared: Prepared, inputs: dict[str, np.ndarray]):
+    def reset_outputs(self, task: Task, prepared: Prepared, case: Case):
         gpu = self.gpu
         for a in task.args:
             if not a.is_buffer:
                 continue
             if a.role == "out":
                 gpu.fill(prepared.buffers[a.name], a.dtype, a.dtype.poison)
+            elif case.on_device:
+                gpu.copy(prepared.buffers[a.name], case.inputs[a.name])
             else:
-                gpu.upload(prepared.buffers[a.name], inputs[a.name])
+                gpu.upload(prepared.buffers[a.name], case.inputs[a.name])
         for buf, dt, init in prepared.scratch.values():
             gpu.fill(buf, dt, 0 if init == "zero" else dt.poison)
 
@@ -116,40 +96,55 @@ class CheckRunner:
         for fn, lp, params in prepared.launches:
             self.gpu.launch(fn, lp.grid, lp.block, lp.smem, params.address, lp.cluster)
 
-    @staticmethod
-    def _case_size(case) -> int:
-        inputs, expected, _ = case
-        return sum(arr.nbytes for arr in (*inputs.values(), *expected.values()))
-
     def keep_cases(self, seeds) -> None:
-        """Forget the cases of seeds a request does not use: seeds are fresh per check or bench, so older cases would
-        only hold memory for the worker's lifetime (a whole tuning run)."""
-        keep = set(seeds)
-        for key in [k for k in self._cases if k[3] not in keep]:
-            self._case_bytes -= self._case_size(self._cases.pop(key))
+        self.cases.keep_seeds(seeds)
 
-    def case(self, task: Task, shape: Shape, seed: int):
-        """(inputs, expected outputs, reference milliseconds) for one seed; read-only arrays, cached while they fit."""
-        key = (str(task.path), task.name, shape.label, seed)
-        if key in self._cases:
-            self._cases.move_to_end(key)
-            return self._cases[key]
-        t0 = time.perf_counter()
-        if is_torch_task(task):  # the problem's own get_inputs() and forward, on the GPU
-            inputs, expected = torch_reference.case(task, shape, seed)
-        else:
-            inputs = generate(task, shape, seed)
-            expected = reference.call(task, shape, inputs)
-        entry = (inputs, expected, (time.perf_counter() - t0) * 1e3)
-        for arr in (*inputs.values(), *expected.values()):
-            arr.flags.writeable = False
-        size = self._case_size(entry)
-        if size <= self._case_limit:
-            self._cases[key] = entry
-            self._case_bytes += size
-            while self._case_bytes > self._case_limit:
-                self._case_bytes -= self._case_size(self._cases.popitem(last=False)[1])
-        return entry
+    def case(self, task: Task, shape: Shape, seed: int) -> Case:
+        """The inputs and expected outputs of one seed (made once while they fit in the cache)."""
+        return self.cases.get(task, shape, seed)
+
+    def compare_outputs(self, task: Task, shape: Shape, prepared: Prepared, case: Case, where: str,
+                        candidate: str) -> tuple[list[OutputReport], list[dict], list]:
+        """(a report per output, the inputs the kernel changed, Diagnostics) for the outputs a run left in
+        ``prepared``; on the device when the case is there, only figures cross to the host."""
+        reports, mutated, diags = [], [], []
+        for a in task.args:
+            if not a.is_buffer:
+                continue
+            buf, dims = prepared.buffers[a.name], tuple(task.shape_of(a, shape))
+            n = int(np.prod(dims))
+            if a.is_output:
+                if case.on_device:
+                    totals = self.checks.compare(buf, a.dtype, case.expected[a.name], n, task.tolerances(a))
+                    region = None
+                    if totals.unwritten:  # the failure path: the region's bounding box on the host
+                        got, exp = self._download(buf, dims, a.dtype.storage), \
+                            self._download(case.expected[a.name], dims, np.float64)
+                        region = box(got, a.dtype, exp)
+                    rep = report(a.name, dims, a.dtype, totals, task.tolerances(a), region)
+                else:
+                    rep = compare_output(a.name, self._download(buf, dims, a.dtype.storage), a.dtype,
+                                         case.expected[a.name], task.tolerances(a))
+                reports.append(rep)
+                diags += diagnose(rep, where, candidate)
+            else:
+                if case.on_device:
+                    count, first = self.checks.differences(buf, case.inputs[a.name], a.dtype.itemsize, n)
+                    first = tuple(int(i) for i in np.unravel_index(first, dims)) if count else None
+                else:
+                    count, first = mutated_inputs(case.inputs[a.name], self._download(buf, dims, a.dtype.storage))
+                if count:
+                    mutated.append({"arg": a.name, "changed": count, "first": first})
+                    diags.append(RULES["check.input-mutated"].diag(
+                        f"input {a.name} was modified by the kernel at {where}: {count} elements changed "
+                        f"(first at {first}); inputs are read-only unless the task declares them inout",
+                        Location(candidate, 1, role="candidate"), witness={"shape": shape.label, "index": first}))
+        return reports, mutated, diags
+
+    def _download(self, buf, dims: tuple, dtype) -> np.ndarray:
+        host = np.empty(dims, dtype)
+        self.gpu.download(buf, host)
+        return host
 
     # --- one check -----------------------------------------------------------------------------------------------------
     def check_shape(self, task: Task, shape: Shape, cubin: bytes, plan: RunPlan, seeds: list[int], candidate: str,
@@ -157,38 +152,50 @@ class CheckRunner:
         """Run ``len(seeds)`` trials with fresh inputs; return per-trial figures and Diagnostics."""
         prepared = self.prepare(task, shape, cubin, plan, candidate)
         trials, diags = [], []
+        ms = {"inputs": 0.0, "reference": 0.0, "launch": 0.0, "compare": 0.0}
+        case = None
         try:
             for seed in seeds:
                 phase("reference")
-                inputs, expected, ref_ms = self.case(task, shape, seed)
-                self.reset_outputs(task, prepared, inputs)
+                case = self.case(task, shape, seed)
+                for k, v in case.ms.items():
+                    ms[k] += v
+                self.reset_outputs(task, prepared, case)
                 phase("kernel")
+                t0 = time.perf_counter()
                 self.launch_all(prepared)
                 self.gpu.synchronize()
+                t1 = time.perf_counter()
                 phase("compare")
-                reports, mutated = [], []
-                for a in task.args:
-                    if not a.is_buffer:
-                        continue
-                    host = np.empty(task.shape_of(a, shape), dtype=a.dtype.storage)
-                    self.gpu.download(prepared.buffers[a.name], host)
-                    if a.is_output:
-                        rep = compare_output(a.name, host, a.dtype, expected[a.name], task.tolerances(a))
-                        reports.append(rep)
-                        diags += diagnose(rep, f"{shape.label} (seed {seed})", candidate)
-                    else:
-                        n, first = mutated_inputs(inputs[a.name], host)
-                        if n:
-                            mutated.append({"arg": a.name, "changed": n, "first": first})
-                            diags.append(RULES["check.input-mutated"].diag(
-                                f"input {a.name} was modified by the kernel at {shape.label}: {n} elements changed "
-                                f"(first at {first}); inputs are read-only unless the task declares them inout",
-                                Location(candidate, 1, role="candidate"), witness={"shape": shape.label, "index": first}))
-                trials.append({"seed": seed, "reference_ms": round(ref_ms, 3),
+                reports, mutated, found = self.compare_outputs(task, shape, prepared, case,
+                                                               f"{shape.label} (seed {seed})", candidate)
+                diags += found
+                ms["launch"] += (t1 - t0) * 1e3
+                ms["compare"] += (time.perf_counter() - t1) * 1e3
+                trials.append({"seed": seed, "reference_ms": case.ms["reference"],
                                "outputs": [r.to_dict() for r in reports], "mutated": mutated})
                 if diags:
                     break  # one failing trial is enough evidence
         finally:
             self.release(prepared)
-        return {"shape": shape.label, "timed": shape.timed, "trials": trials,
-                "diagnostics": [d.to_dict() for d in diags], "ok": not diags}
+        out = {"shape": shape.label, "timed": shape.timed, "trials": trials,
+               "diagnostics": [d.to_dict() for d in diags], "ok": not diags,
+               "phases_ms": {k: round(v, 3) for k, v in ms.items()},
+               "checked_on": "gpu" if case is not None and case.on_device else "cpu",
+               "reference_on": case.reference_on if case is not None else None}
+        notes = [n for n in (self.checks_note, case.note if case is not None else None) if n]
+        if notes:
+            out["notes"] = notes
+        return out
+
+
+def _device_checks(gpu):
+    """(the helper kernels, None) for the GPU path, or (None, why) for the CPU path."""
+    if gpu is None:
+        return None, None
+    if os.environ.get("KOPT_CHECK_ON", "gpu") == "cpu":
+        return None, "KOPT_CHECK_ON=cpu: inputs, reference and comparison on the host"
+    try:
+        return DeviceChecks(gpu), None
+    except Exception as exc:  # e.g. NVRTC cannot target this device: the host path still checks
+        return None, f"checking on the host: the GPU helper kernels are unavailable ({type(exc).__name__}: {exc})"

@@ -43,14 +43,20 @@ def failure(exc: BaseException, phase: str) -> Failed:
                   detail=traceback.format_exc(limit=8))
 
 
-def serve(handlers: dict) -> None:
+def serve(handlers: dict, warm=None) -> None:
     """Answer requests on stdin/stdout until the parent closes the pipe. ``handlers``: request type -> function
-    ``(request, phase) -> payload``."""
+    ``(request, phase) -> payload``; ``warm``: set-up run before the first request is read (while the parent is
+    still compiling), whose failures are left for the handlers to meet and report."""
     out_fd = os.dup(1)
     os.dup2(2, 1)  # anything printed (kernel printf, references) goes to stderr
     sys.stdout = sys.stderr
     in_fd = sys.stdin.fileno()
     current = {"phase": "start"}
+    if warm is not None:
+        try:
+            warm()
+        except Exception:
+            pass
 
     def phase(name: str, limit: float | None = None):
         """Announce a phase; ``limit`` overrides the client's timeout for it (e.g. a long timing loop)."""
@@ -76,6 +82,6 @@ def serve(handlers: dict) -> None:
 
 
 def main() -> None:
-    from .ops import HANDLERS
+    from .ops import HANDLERS, warm
 
-    serve(HANDLERS)
+    serve(HANDLERS, warm)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ctypes
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -101,6 +102,9 @@ class GpuSession:
         attr = self.cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
         check(self.cu.cuFuncSetAttribute(fn, attr, nbytes), "cuFuncSetAttribute(max dynamic smem)")
 
+    def total_memory(self) -> int:
+        return int(check(self.cu.cuDeviceTotalMem(self.device), "cuDeviceTotalMem"))
+
     def attribute(self, name: str) -> int:
         attr = getattr(self.cu.CUdevice_attribute, f"CU_DEVICE_ATTRIBUTE_{name}")
         return check(self.cu.cuDeviceGetAttribute(attr, self.device), name)
@@ -111,6 +115,16 @@ class GpuSession:
 
     def free(self, buf: DeviceBuffer):
         self.cu.cuMemFree(buf.ptr)
+
+    def alloc_collected(self, nbytes: int) -> DeviceBuffer:
+        """A buffer freed when the last reference to it goes (cached inputs and references, shared by requests)."""
+        buf = self.alloc(nbytes)
+        weakref.finalize(buf, self.cu.cuMemFree, buf.ptr)
+        return buf
+
+    def copy(self, dst: DeviceBuffer, src: DeviceBuffer, nbytes: int | None = None):
+        n = dst.nbytes if nbytes is None else nbytes
+        check(self.cu.cuMemcpyDtoD(dst.ptr, src.ptr, n), "cuMemcpyDtoD")
 
     def upload(self, buf: DeviceBuffer, host: np.ndarray):
         host = np.ascontiguousarray(host)

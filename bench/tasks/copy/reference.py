@@ -4,4 +4,4 @@ import numpy as np
 
 def copy(x: np.ndarray, **_) -> np.ndarray:
     """y[i] = x[i]."""
-    return np.array(x, copy=True)
+    return x.copy()

@@ -4,6 +4,8 @@ import numpy as np
 
 def _matmul_f64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a @ b in float64: torch on CUDA when importable and a GPU is present, else numpy (slow for large shapes)."""
+    if not isinstance(a, np.ndarray):  # CuPy arrays (kopt's reference on the GPU): float64 already
+        return a @ b
     a = np.ascontiguousarray(a, dtype=np.float64)
     b = np.ascontiguousarray(b, dtype=np.float64)
     try:

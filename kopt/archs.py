@@ -40,7 +40,7 @@ _BASE = dict(
 )
 # Programming guide, "Compute Capabilities" table. Architectures NVRTC supports without a row here (sm_88, sm_107,
 # sm_110 with NVRTC 13.5) still compile; occupancy for them is reported as unavailable unless a GPU of that
-# architecture is present, whose own limits are then read (kopt.device.limits).
+# architecture is present, whose own limits are then read (kopt.device.device_limits).
 _TABLE = {
     "sm_75": dict(cc=(7, 5), max_threads_per_sm=1024, max_blocks_per_sm=16, smem_per_sm=64 * KB, smem_per_block_optin=64 * KB),
     "sm_80": dict(cc=(8, 0), max_threads_per_sm=2048, max_blocks_per_sm=32, smem_per_sm=164 * KB, smem_per_block_optin=163 * KB),

@@ -48,10 +48,10 @@ def run(cmd: list[str], env=None) -> tuple[float, dict | None, str]:
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1200)
     wall = time.perf_counter() - t0
     try:
-        doc = json.loads(p.stdout.strip().splitlines()[-1]) if p.stdout.strip() else None
+        doc = json.loads(p.stdout) if p.stdout.strip() else None
     except ValueError:
         doc = None
-    return round(wall, 2), doc, p.stderr[-1500:] if p.returncode else ""
+    return round(wall, 2), doc, f"exit {p.returncode}: {p.stderr[-1500:]}" if doc is None else ""
 
 
 def main(argv=None) -> int:

@@ -1,11 +1,13 @@
 """kopt: a compiler harness for agents that optimize CUDA kernels."""
 import importlib
+import sys
+import types
 
 # The public names, imported on first use: `import kopt` stays cheap for the CLI and the GPU worker, which need
 # only some of them.
 _EXPORTS = {
     "AnalysisResult": "analyze", "analyze": "analyze", "Artifact": "artifact", "KernelInfo": "artifact",
-    "bench": "evaluation", "Launch": "launcher", "launch": "launcher", "prepare": "launcher", "time": "timer",
+    "bench": "evaluation", "bench_many": "evaluation", "Launch": "launcher", "launch": "launcher", "prepare": "launcher", "time": "timer",
     "Candidate": "candidate", "check": "checker", "compile": "compiler", "Diagnostic": "diagnostic",
     "Location": "diagnostic", "Severity": "diagnostic", "CompileError": "errors", "GpuUnavailableError": "errors",
     "InputError": "errors", "KoptError": "errors", "ToolchainError": "errors", "kb": None, "Imported": "importer",
@@ -13,6 +15,20 @@ _EXPORTS = {
     "occupancy": "occupancy", "OptimizeResult": "optimizer", "optimize": "optimizer", "RunStore": "runstore",
     "Task": "task", "Verdict": "verdict",
 }
+
+
+class _Package(types.ModuleType):
+    """``kopt.analyze`` and ``kopt.occupancy`` name both a function and the module that defines it: importing the
+    module would rebind the package attribute to it (the import system sets it after loading a submodule); the
+    public name stays the function."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == name:
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str):
@@ -34,6 +50,6 @@ __all__ = [
     "analyze", "AnalysisResult",
     "Artifact", "KernelInfo", "compile", "Diagnostic", "Location", "Severity", "KoptError", "InputError",
     "CompileError", "ToolchainError", "GpuUnavailableError", "Occupancy", "occupancy", "Task", "Candidate", "Verdict",
-    "RunStore", "Evaluation", "Measurement", "optimize", "OptimizeResult", "check", "bench",
+    "RunStore", "Evaluation", "Measurement", "optimize", "OptimizeResult", "check", "bench", "bench_many",
     "launch", "prepare", "Launch", "time", "import_file", "Imported",
 ]

@@ -1,6 +1,7 @@
 """Artifact: what a compile produced (cubin for the exact target, optional PTX, resources, log)."""
 from __future__ import annotations
 
+import functools
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -9,10 +10,18 @@ from pathlib import Path
 from . import cache
 from .diagnostic import Diagnostic
 from .errors import InputError, ToolchainError
-from .lowering import KernelLowering, parse_sass
+from .lowering import KernelLowering, parse_sass, parse_sass_json
 from .nvrtc_log import Resources
 from .occupancy import Occupancy, occupancy
 from .toolchain import require_tool
+
+
+@functools.lru_cache(maxsize=None)
+def nvdisasm_json() -> bool:
+    """Whether this nvdisasm has ``-json`` (``--emit-json``; CUDA 12.8 and later)."""
+    nvdisasm = require_tool("nvdisasm")
+    proc = subprocess.run([nvdisasm, "--help"], capture_output=True, text=True)
+    return "--emit-json" in proc.stdout
 
 
 @dataclass
@@ -56,28 +65,38 @@ class Artifact:
                 return k
         raise InputError(f"unknown kernel {name!r}: {self.source_name} has " + ", ".join(self.kernels))
 
-    def sass(self) -> str:
-        """SASS with line info (``nvdisasm -g -c``); computed once and kept in the compile cache."""
-        if self._sass is not None:
-            return self._sass
-        if self.cache_entry is not None and (self.cache_entry / "sass.txt").exists():
-            self._sass = (self.cache_entry / "sass.txt").read_text()
-            return self._sass
+    def _disassemble(self, cached: str, *args: str) -> str:
+        """``nvdisasm ARGS cubin``, kept in the compile cache as ``cached``."""
+        if self.cache_entry is not None and (self.cache_entry / cached).exists():
+            return (self.cache_entry / cached).read_text()
         nvdisasm = require_tool("nvdisasm")
         with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
             f.write(self.cubin)
             f.flush()
-            proc = subprocess.run([nvdisasm, "-g", "-c", f.name], capture_output=True, text=True)
+            proc = subprocess.run([nvdisasm, *args, f.name], capture_output=True, text=True)
         if proc.returncode != 0:
             raise ToolchainError(f"nvdisasm failed: {proc.stderr.strip() or proc.stdout.strip()}")
-        self._sass = proc.stdout
         if self.cache_entry is not None and self.cache_entry.exists():
-            cache.put_file(self.cache_entry, "sass.txt", self._sass.encode())
+            cache.put_file(self.cache_entry, cached, proc.stdout.encode())
+        return proc.stdout
+
+    def sass(self) -> str:
+        """SASS with line info (``nvdisasm -g -c``); computed once and kept in the compile cache."""
+        if self._sass is None:
+            self._sass = self._disassemble("sass.txt", "-g", "-c")
         return self._sass
 
     def lowering(self) -> dict[str, KernelLowering]:
-        """Per kernel (keyed like ``kernels``): instruction classes, access widths, SASS per source line."""
-        by_lowered = parse_sass(self.sass())
+        """Per kernel (keyed like ``kernels``): instruction classes, access widths, SASS per source line. Read from
+        ``nvdisasm -json -g`` where nvdisasm has it, else from the SASS text."""
+        by_lowered = None
+        if nvdisasm_json():
+            try:
+                by_lowered = parse_sass_json(self._disassemble("sass.json", "-json", "-g"))
+            except ValueError:  # a JSON layout this reader does not know: the text is still there
+                by_lowered = None
+        if by_lowered is None:
+            by_lowered = parse_sass(self.sass())
         return {name: by_lowered.get(k.lowered, KernelLowering(k.lowered)) for name, k in self.kernels.items()}
 
     def occupancy(self, kernel: str | None = None, *, block_size: int, dynamic_smem: int = 0) -> Occupancy:

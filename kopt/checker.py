@@ -5,6 +5,7 @@ import secrets
 import time
 
 from .build import Build, build
+from . import check_kernels
 from .candidate import Candidate
 from .diagnostic import Diagnostic, Location
 from .errors import CompileError
@@ -38,7 +39,6 @@ def _check(task, candidate, cand, verdict, config, arch, shapes, worker, seeds, 
         verdict.diagnostics = exc.diagnostics or [RULES["compile.error"].diag(exc.message)]
         verdict.seconds = time.perf_counter() - t0
         return verdict
-    t_built = time.perf_counter()
     cfg, art = b.config, b.artifact
     verdict.config, verdict.arch, verdict.compiled = cfg, art.arch, True
     verdict.resources = {k: v.resources.to_dict() for k, v in art.kernels.items()}
@@ -46,8 +46,9 @@ def _check(task, candidate, cand, verdict, config, arch, shapes, worker, seeds, 
     selected = list(shapes) if shapes is not None else list(task.shapes)
     plans = [b.plan(s) for s in selected]
     seeds = seeds or [secrets.randbits(31) for _ in range(max(task.trials, task.timed_trials))]
-    phases = {"compile": (t_built - t0) * 1e3}
-    reply = worker.call(CheckRequest(task, selected, plans, art.cubin, seeds, cand.name),
+    helpers = check_kernels.for_request(art.arch)
+    phases = {"compile": (time.perf_counter() - t0) * 1e3}  # the candidate's and the check kernels' compiles
+    reply = worker.call(CheckRequest(task, selected, plans, art.cubin, seeds, cand.name, helpers),
                         on_phase=_first_phase(phases, time.perf_counter()))
     loc = Location(cand.name, cand.launches[0].line, role="launch")
     if isinstance(reply, Failed):

@@ -9,10 +9,9 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
-import tempfile
 import time
 
+from . import worker_prestart
 from .protocol import Failed, Phase, Reply, Request, receive, send
 from .rules import RULES, Rule
 
@@ -25,7 +24,7 @@ class WorkerClient:
 
     def __init__(self, kernel_timeout: float = DEFAULT_KERNEL_TIMEOUT, command: list[str] | None = None):
         self.kernel_timeout = kernel_timeout
-        self.command = command or [sys.executable, "-m", "kopt.worker"]
+        self.command = command or worker_prestart.worker_command()
         self.proc: subprocess.Popen | None = None
         self._stderr = None
         self.restarts = 0
@@ -38,9 +37,8 @@ class WorkerClient:
         return self
 
     def _start(self):
-        self._stderr = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self._stderr, start_new_session=True)
+        started = worker_prestart.take() if self.command == worker_prestart.worker_command() else None
+        self.proc, self._stderr = started or worker_prestart.spawn(self.command)
         self.restarts += 1
 
     def _stderr_tail(self, limit: int = 2000) -> str:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import secrets
 import time
+from dataclasses import dataclass, field
 
 from . import roofline
 from .build import Build, build
+from . import check_kernels
 from .checker import check
 from .device import require_gpu
 from .errors import CompileError
@@ -66,28 +68,156 @@ def time_entries(task: Task, entries: list[tuple[str, Build]], result: Evaluatio
                  seeds: list[int] | None = None) -> Evaluation:
     """Time ``entries`` ((role, Build), candidate first) into ``result``. It does not check correctness: ``bench``
     checks first; this is the timing half, also used to test the harness against cheating kernels."""
+    results = [result] + ([Evaluation(task.name, result.baseline or result.candidate, aggregate=result.aggregate)]
+                          if len(entries) > 1 else [])
+    timed = _time_together(task, [b for _, b in entries], results, shapes=shapes, worker=worker, options=options,
+                           input_sets=input_sets, seeds=seeds)
+    for shape_label, per_entry in timed:
+        sm = ShapeMeasurement(shape_label, per_entry[0], per_entry[1] if len(per_entry) > 1 else None)
+        sm.comparison = _compare(sm.baseline, sm.candidate)
+        result.shapes.append(sm)
+    if len(results) > 1:
+        result.diagnostics += results[1].diagnostics
+        result.warnings += [w for w in results[1].warnings if w not in result.warnings]
+    return result
+
+
+def _compare(reference: Measurement | None, other: Measurement | None):
+    if reference and other and reference.summary and other.summary and reference.valid and other.valid:
+        return compare(reference.samples_us, other.samples_us)
+    return None
+
+
+def _time_together(task: Task, builds: list[Build], results: list[Evaluation], *, shapes, worker, options,
+                   input_sets: int = 2, seeds=None) -> list[tuple[str, list[Measurement]]]:
+    """Time ``builds`` in one request, interleaved sample by sample on the same input sets: per shape, a
+    Measurement per build. Each build's timing problems go to its ``results`` entry; the ceilings and warnings to
+    all of them."""
     info = require_gpu("timing")
     selected = list(shapes) if shapes is not None else task.timed_shapes
-    payload = [BenchEntry(f"{role}:{b.candidate.name}", b.artifact.cubin, [b.plan(s) for s in selected])
-               for role, b in entries]
-    arch = entries[0][1].artifact.arch
-    result.ceilings = roofline.ceilings(worker, info.name, info.driver, arch)
+    payload = [BenchEntry(f"{'candidate' if i == 0 else 'baseline' if len(builds) == 2 else f'entry{i}'}:"
+                          f"{b.candidate.name}", b.artifact.cubin, [b.plan(s) for s in selected])
+               for i, b in enumerate(builds)]
+    arch = builds[0].artifact.arch
+    ceilings = roofline.ceilings(worker, info.name, info.driver, arch)
+    for r in results:
+        r.ceilings = ceilings
     seeds = seeds or [secrets.randbits(31) for _ in range(input_sets)]
     reply = worker.call(BenchRequest(task, selected, payload, seeds, dict(options or {}), flush_kernel(arch),
-                                     cupti_library(), worker.kernel_timeout))
+                                     cupti_library(), worker.kernel_timeout,
+                                     check_kernels.for_request(arch)))
     if isinstance(reply, Failed):
-        result.diagnostics.append(RULES[reply.rule].diag(f"timing failed: {reply.message}"))
-    else:
-        result.warnings = reply.payload.get("warnings", [])
-        for shape, s in zip(selected, reply.payload["shapes"]):
-            cold = (options or {}).get("flush_l2", True)
-            timed = [_measurement(task, shape, e, result, cold=cold) for e in s["entries"]]
-            sm = ShapeMeasurement(s["shape"], timed[0], timed[1] if len(timed) > 1 else None)
-            if sm.baseline and sm.baseline.summary and sm.candidate.summary and sm.baseline.valid \
-                    and sm.candidate.valid:
-                sm.comparison = compare(sm.baseline.samples_us, sm.candidate.samples_us)
-            result.shapes.append(sm)
-    return result
+        results[0].diagnostics.append(RULES[reply.rule].diag(f"timing failed: {reply.message}"))
+        return []
+    out = []
+    for r in results:
+        r.warnings = list(reply.payload.get("warnings", []))
+    cold = (options or {}).get("flush_l2", True)
+    for shape, s in zip(selected, reply.payload["shapes"]):
+        out.append((s["shape"], [_measurement(task, shape, e, results[min(i, len(results) - 1)], cold=cold)
+                                 for i, e in enumerate(s["entries"])]))
+    return out
+
+
+@dataclass
+class Ranked:
+    """One candidate of a several-candidate bench: its Evaluation (against the baseline) and, per shape, its
+    comparison with the fastest candidate."""
+
+    evaluation: Evaluation
+    versus_best: list = field(default_factory=list)  # per shape: Comparison (best's median / this one's) or None
+
+    def to_dict(self) -> dict:
+        return {"candidate": self.evaluation.candidate.candidate, "status": self.evaluation.status,
+                "time_us": self.evaluation.time_us, "speedup_vs_baseline": self.evaluation.speedup,
+                "versus_best": [c.to_dict() if c else None for c in self.versus_best],
+                "evaluation": self.evaluation.to_dict()}
+
+
+@dataclass
+class Ranking:
+    """Several candidates checked, then timed together with the baseline, fastest first (those not ok last)."""
+
+    task: str
+    ranked: list[Ranked]
+    baseline: Verdict | None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return any(r.evaluation.ok for r in self.ranked)
+
+    def to_dict(self) -> dict:
+        return {"task": self.task, "ok": self.ok, "seconds": round(self.seconds, 3),
+                "baseline": self.baseline.to_dict() if self.baseline else None,
+                "ranking": [dict(rank=i + 1, **r.to_dict()) for i, r in enumerate(self.ranked)]}
+
+
+def bench_many(task: Task, candidates: list, *, baseline=None, configs: list[dict | None] | None = None,
+               arch: str | None = None, shapes=None, worker: WorkerClient | None = None, options: dict | None = None,
+               input_sets: int = 2, aggregate: str = "geomean") -> Ranking:
+    """Check each of ``candidates`` (and ``baseline``), then time the correct ones and the baseline in one request,
+    interleaved on the same inputs: a Ranking, fastest first by the summed medians, with each candidate's verdict
+    against the baseline and against the fastest."""
+    t0 = time.perf_counter()
+    check_aggregate(aggregate)
+    require_gpu("kopt bench")
+    configs = configs or [None] * len(candidates)
+    own = worker is None
+    worker = worker or WorkerClient().start()
+    try:
+        seeds = [secrets.randbits(31) for _ in range(max(task.trials, task.timed_trials, input_sets))]
+        base_build, base_verdict = None, None
+        if baseline is not None:
+            base_build, base_verdict = _build_and_check(task, baseline, None, arch, worker, seeds)
+        evals, builds = [], []
+        for src, cfg in zip(candidates, configs):
+            b, v = _build_and_check(task, src, cfg, arch, worker, seeds)
+            e = Evaluation(task.name, v, base_verdict, aggregate=aggregate)
+            if not v.correct:
+                e.diagnostics.append(RULES["bench.not-correct"].diag(f"the candidate is not correct ({v.status}): "
+                                                                     "it is not timed"))
+            evals.append(e)
+            builds.append(b if v.correct else None)
+        timed_evals = [e for e, b in zip(evals, builds) if b is not None]
+        timed_builds = [b for b in builds if b is not None]
+        if base_verdict is not None and not base_verdict.correct:
+            for e in timed_evals:
+                e.diagnostics.append(RULES["bench.not-correct"].diag(
+                    f"the baseline is not correct ({base_verdict.status}): nothing is timed"))
+            timed_builds = []
+        if timed_builds:
+            with_base = timed_builds + ([base_build] if base_build is not None else [])
+            sink = timed_evals + ([Evaluation(task.name, base_verdict, aggregate=aggregate)] if base_build else [])
+            per_shape = _time_together(task, with_base, sink, shapes=shapes, worker=worker, options=options,
+                                       input_sets=input_sets, seeds=seeds[:input_sets])
+            for label, ms in per_shape:
+                base_m = ms[len(timed_builds)] if base_build is not None else None
+                for e, m in zip(timed_evals, ms):
+                    sm = ShapeMeasurement(label, m, base_m)
+                    sm.comparison = _compare(base_m, m)
+                    e.shapes.append(sm)
+    finally:
+        if own:
+            worker.close()
+    order = sorted(range(len(evals)), key=lambda i: (not evals[i].ok, evals[i].time_us or float("inf"), i))
+    ranked = [Ranked(evals[i]) for i in order]
+    best = ranked[0].evaluation if ranked and ranked[0].evaluation.ok else None
+    for r in ranked:
+        if best is not None and r.evaluation.ok:
+            r.versus_best = [_compare(b.candidate, s.candidate) for b, s in zip(best.shapes, r.evaluation.shapes)]
+    seconds = time.perf_counter() - t0
+    for e in evals:
+        e.seconds = seconds
+    return Ranking(task.name, ranked, base_verdict, seconds)
+
+
+def _build_and_check(task: Task, src, config, arch, worker, seeds) -> tuple[Build | None, Verdict]:
+    try:
+        b = build(task, src, config, arch)
+    except CompileError:
+        b = None  # check() reports the compile error in the verdict
+    return b, check(task, b or src, config=config, arch=arch, worker=worker, seeds=seeds)
 
 
 def _measurement(task: Task, shape, e: dict, result: Evaluation, cold: bool = True) -> Measurement:

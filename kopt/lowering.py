@@ -1,6 +1,13 @@
-"""The lowering report: SASS mapped to source lines, with instruction classes and access widths."""
+"""The lowering report: SASS mapped to source lines, with instruction classes and access widths.
+
+Two readers of nvdisasm's output fill the same report: ``parse_sass_json`` reads ``nvdisasm -json -g`` (opcodes,
+predicates and source lines as fields), ``parse_sass`` the text of ``nvdisasm -g -c`` for nvdisasm builds without
+``-json``.
+"""
 from __future__ import annotations
 
+import json
+import posixpath
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -98,6 +105,48 @@ class KernelLowering:
         return {**self.summary(), "lines": lines}
 
 
+def _count(cur: KernelLowering, mnemonic: str, cls: str | None, width: int | None,
+           where: tuple[str, int] | None) -> None:
+    if mnemonic in ("NOP", ""):
+        return
+    cur.instructions += 1
+    if cls:
+        cur.classes[cls] += 1
+        if width is not None:
+            cur.widths[cls][width] += 1
+    if where is not None:
+        cur.by_line[where].append(mnemonic)
+
+
+def parse_sass_json(text: str) -> dict[str, KernelLowering]:
+    """Parse ``nvdisasm -json -g`` output: ``[header, [function, ...], {"directories", "files"}]``, where a
+    function's ``sass-instructions`` carry ``opcode``, ``predicate`` and, where the source line changes,
+    ``source-file-id`` / ``source-line`` (later instructions belong to the last line given). A ValueError when the
+    document has another shape."""
+    try:
+        doc = json.loads(text)
+        header, functions = doc[0], doc[1]
+        table = doc[2] if len(doc) > 2 and isinstance(doc[2], dict) else {}
+        dirs = table.get("directories", [])
+        files = [posixpath.join(dirs[f["dir-idx"]], f["file"]) if "dir-idx" in f else f["file"]
+                 for f in table.get("files", [])]
+        if not isinstance(header, dict) or not isinstance(functions, list):
+            raise TypeError("unexpected top level")
+        kernels: dict[str, KernelLowering] = {}
+        for fn in functions:
+            cur = kernels.setdefault(fn["function-name"], KernelLowering(fn["function-name"]))
+            where: tuple[str, int] | None = None
+            for insn in fn.get("sass-instructions", []):
+                if "source-line" in insn:
+                    fid = insn.get("source-file-id", 0)
+                    where = (files[fid] if fid < len(files) else f"file{fid}", int(insn["source-line"]))
+                mnemonic, cls, width = classify(insn.get("opcode", ""))
+                _count(cur, mnemonic, cls, width, where)
+        return kernels
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        raise ValueError(f"unexpected nvdisasm -json output: {exc!r}") from None
+
+
 def parse_sass(sass: str) -> dict[str, KernelLowering]:
     """Parse ``nvdisasm -g -c`` output into per-kernel reports (instructions attributed to the last line marker)."""
     kernels: dict[str, KernelLowering] = {}
@@ -118,14 +167,5 @@ def parse_sass(sass: str) -> dict[str, KernelLowering]:
         m = _INSN.match(raw)
         if not m:
             continue
-        mnemonic, cls, width = classify(m.group("text"))
-        if mnemonic in ("NOP", ""):
-            continue
-        cur.instructions += 1
-        if cls:
-            cur.classes[cls] += 1
-            if width is not None:
-                cur.widths[cls][width] += 1
-        if where is not None:
-            cur.by_line[where].append(mnemonic)
+        _count(cur, *classify(m.group("text")), where)
     return kernels

@@ -10,9 +10,12 @@ from .rules import RULES
 _HEADER = re.compile(
     r"^(?P<file>.+?)\((?P<line>\d+)\): (?P<sev>catastrophic error|error|warning|remark)(?: #(?P<code>[\w-]+))?: (?P<msg>.*)$"
 )
-_PTXAS = re.compile(r"^ptxas (?:application ptx input, line \d+; )?(?P<sev>error|warning|fatal)\s*: (?P<msg>.*)$")
-# "Instruction 'wgmma.fence' not supported on .target 'sm_90'": the instruction exists on the 'a' variant
-_NEEDS_VARIANT = re.compile(r"not supported on \.target '(?P<arch>sm_(?P<n>\d+))'")
+_PTXAS = re.compile(r"^ptxas (?P<sev>error|warning|fatal)\s*: (?P<msg>.*)$")
+# ptxas errors at a PTX line: "ptxas application ptx input, line 33; error   : Instruction 'wgmma.fence' not ..."
+_PTXAS_AT = re.compile(r"^ptxas .*?, line \d+; (?P<sev>error|warning)\s*: (?P<msg>.*)$")
+_NOT_ON_TARGET = re.compile(r"Instruction '(?P<insn>[\w.]+)[^']*' not supported on \.target '(?P<target>sm_\d+)'")
+# instruction families that exist only on the arch-specific targets (sm_90a, sm_100a, ...), never on the plain ones
+ARCH_SPECIFIC = ("wgmma", "setmaxnreg", "tcgen05")
 _SEVERITY = {"catastrophic error": Severity.ERROR, "error": Severity.ERROR, "fatal": Severity.ERROR,
              "warning": Severity.WARNING, "remark": Severity.NOTE}
 
@@ -44,20 +47,33 @@ def parse_diagnostics(log: str) -> list[Diagnostic]:
             loc = Location(m.group("file"), int(m.group("line")), max(col, 0), role="error" if sev is Severity.ERROR else "")
             diags.append(RULES[rule].diag(message + (f" (#{code})" if code else ""), loc))
             continue
+        m = _PTXAS_AT.match(lines[i])
+        if m:
+            diags.append(_ptxas_at(m))
+            i += 1
+            continue
         m = _PTXAS.match(lines[i])
         if m:
             sev = _SEVERITY[m.group("sev")]
             rule = "compile.ptxas-error" if sev is Severity.ERROR else "compile.ptxas-warning"  # fatal is an error
-            msg = m.group("msg").strip()
-            need = _NEEDS_VARIANT.search(msg)
-            if need and int(need.group("n")) >= 90:
-                arch = need.group("arch")
-                diags.append(RULES["compile.arch-specific"].diag(
-                    f"{msg}: build for {arch}a", hint=f"--arch {arch}a, or `// kopt: arch {arch}a` in the candidate"))
-            else:
-                diags.append(RULES[rule].diag(msg))
+            diags.append(RULES[rule].diag(m.group("msg").strip()))
         i += 1
     return diags
+
+
+def _ptxas_at(m: re.Match) -> Diagnostic:
+    """A ptxas error or warning at a PTX line (no source line); an arch-specific instruction on a plain target says
+    which target it needs (the witness names the instruction, so an editor can place it and offer the fix)."""
+    message = m.group("msg").strip()
+    rule = "compile.ptxas-error" if m.group("sev") == "error" else "compile.ptxas-warning"
+    t = _NOT_ON_TARGET.search(message)
+    if t and t.group("insn").startswith(ARCH_SPECIFIC):
+        needs = t.group("target") + "a"
+        return RULES[rule].diag(message, witness={"instruction": t.group("insn"), "target": t.group("target"),
+                                                  "needs": needs},
+                                hint=f"{t.group('insn')} exists only on the arch-specific target {needs}: declare it "
+                                     f"with `// kopt: arch {needs}` (or compile with --arch {needs})")
+    return RULES[rule].diag(message)
 
 
 @dataclass

@@ -203,30 +203,33 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
         if info is None:
             raise GpuUnavailableError(f"kopt optimize times candidates on a GPU: {why}")
     shape = (task.timed_shapes or task.shapes)[0]
-    if cand.tunables:
-        space = plan_space(cand, shape.symbols, arch=arch or cand.arch or task.arch_for_run(), keep_all=keep_all,
-                           fixed=fixed)
-    else:
-        space = Space([{}], [])
-    if on_space:
-        on_space(space)
-    if not space.configs:
-        raise InputError(f"every configuration of {cand.name} was pruned before any GPU time")
-    run = prev["id"] if prev else store.create_run(task.name, workflow="tune", aggregate=aggregate, options={
-        "from": str(src.resolve()), "source_hash": source_hash(cand.source), "strategy": strategy, "budget": budget,
-        "time": time_limit, "seed": seed, "arch": arch})
-    status, summary = "interrupted", {"stop_reason": "interrupted"}
-    try:
-        with WorkerClient(kernel_timeout=timeout) as worker:
+    # the worker starts (GPU session, CuPy) while every configuration compiles
+    with WorkerClient(kernel_timeout=timeout) as worker:
+        if evaluate is None:
+            worker.start()
+        if cand.tunables:
+            space = plan_space(cand, shape.symbols, arch=arch or cand.arch or task.arch_for_run(),
+                               keep_all=keep_all, fixed=fixed)
+        else:
+            space = Space([{}], [])
+        if on_space:
+            on_space(space)
+        if not space.configs:
+            raise InputError(f"every configuration of {cand.name} was pruned before any GPU time")
+        run = prev["id"] if prev else store.create_run(task.name, workflow="tune", aggregate=aggregate, options={
+            "from": str(src.resolve()), "source_hash": source_hash(cand.source), "strategy": strategy,
+            "budget": budget, "time": time_limit, "seed": seed, "arch": arch})
+        status, summary = "interrupted", {"stop_reason": "interrupted"}
+        try:
             evaluator = evaluate or bench_evaluator(task, cand, arch=arch, worker=worker,
                                                     options={"max_time": max_time}, aggregate=aggregate)
             tuned = tune(cand, space, evaluate=evaluator, store=store, run=run, strategy=strategy, budget=budget,
                          time_limit=time_limit, seed=seed, on_result=on_result)
-        status = "finished"
-        summary = {"stop_reason": tuned.stop_reason, "space": space.total, "pruned": space.pruned_counts(),
-                   "evaluations": tuned.total}
-    finally:
-        store.finish_run(run, status, summary)
+            status = "finished"
+            summary = {"stop_reason": tuned.stop_reason, "space": space.total, "pruned": space.pruned_counts(),
+                       "evaluations": tuned.total}
+        finally:
+            store.finish_run(run, status, summary)
     evals = store.evaluations(run)
     default = next((e for e in evals if e["config"] == cand.default_config() and e["status"] == "ok"), None)
     return OptimizeResult(run, task.name, "tune", tuned.stop_reason, 0.0, tuned.total, tuned.evaluated,
@@ -250,6 +253,7 @@ def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budge
 
         client = require("anthropic").Anthropic()
     model = model or os.environ.get("KOPT_MODEL") or DEFAULT_MODEL
+    tools.add_task(task)  # the task this run optimizes is the person's, so the agent may evaluate against it
     workspace = store.path.parent.parent
     if prev is None:
         shutil.copyfile(src, workspace / "start.cu")

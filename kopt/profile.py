@@ -222,7 +222,8 @@ class Profile:
     hot_lines: list = field(default_factory=list)  # [{"line", "samples", "source"}]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    raw: dict = field(default_factory=dict, repr=False)  # ncu's CSV texts ("raw", "source"), as parsed
+    raw: dict = field(default_factory=dict, repr=False)  # ncu's CSV texts ("raw", "source"), where exported
+    read_from: dict = field(default_factory=dict)  # "metrics"/"source" -> "ncu_report" or "csv"
 
     @property
     def excess_ratio(self) -> float | None:
@@ -234,7 +235,8 @@ class Profile:
         return {"task": self.task, "candidate": self.candidate, "shape": self.shape,
                 "kernels": [asdict(k) for k in self.kernels], "work_bytes": self.work_bytes,
                 "dram_bytes": self.dram_bytes, "excess_ratio": self.excess_ratio, "hot_lines": self.hot_lines,
-                "diagnostics": [d.to_dict() for d in self.diagnostics], "notes": self.notes}
+                "diagnostics": [d.to_dict() for d in self.diagnostics], "notes": self.notes,
+                "read_from": self.read_from}
 
 
 def _pick(metrics: dict, key: str):
@@ -294,9 +296,12 @@ def kernel_profile(raw: dict) -> KernelProfile:
 
 
 def build(task_name: str, candidate: str, shape: str, raw_csv: str, source_csv: str = "", *,
-          work_bytes: float | None = None, launch_lines=(), source_text: str | None = None) -> Profile:
-    """A Profile (with its Diagnostics) from ncu's CSV texts. ``launch_lines`` are the declared launches' lines."""
-    kernels = [kernel_profile(k) for k in parse_ncu_csv(raw_csv)]
+          work_bytes: float | None = None, launch_lines=(), source_text: str | None = None,
+          report: tuple[list[dict], list] | None = None) -> Profile:
+    """A Profile (with its Diagnostics) from ncu's CSV texts, or from ``report``: (kernels, hot source lines) as
+    ``parse_ncu_csv`` / ``parse_source_csv`` or ``kopt.ncu_report_reader.read`` give them. ``launch_lines`` are the
+    declared launches' lines."""
+    kernels = [kernel_profile(k) for k in (report[0] if report else parse_ncu_csv(raw_csv))]
     for k, line in zip(kernels, launch_lines):
         k.line = line
     reads = [k.get("dram_read") for k in kernels]
@@ -304,7 +309,7 @@ def build(task_name: str, candidate: str, shape: str, raw_csv: str, source_csv: 
     dram = sum(x or 0 for x in reads + writes) if any(x is not None for x in reads + writes) else None
     prof = Profile(task_name, candidate, shape, kernels, work_bytes, dram)
     src = source_text.splitlines() if source_text is not None else None
-    for path, line, samples, text in parse_source_csv(source_csv):
+    for path, line, samples, text in (report[1] if report else parse_source_csv(source_csv)):
         if path and Path(path).name != Path(candidate).name:
             continue  # a line of an included header, not of the candidate
         if src is not None and text.strip() and not (0 < line <= len(src) and src[line - 1].strip() == text.strip()):
@@ -462,18 +467,42 @@ def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: flo
         if proc.returncode != 0 or not Path(rep + ".ncu-rep").exists():
             tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-1:] or ["no output"]
             raise RunFailed(f"ncu exited with code {proc.returncode}: {tail[0]}")
-        raw = _run([ncu, "--import", rep + ".ncu-rep", "--csv", "--page", "raw"], cwd, timeout)
-        tool_failure("ncu", raw)
-        src = _run(source_page_command(ncu, rep + ".ncu-rep", getattr(cand, "path", None)), cwd, timeout)
+        (kernels, hot), why = read_report(rep + ".ncu-rep")
+        # what ncu_report did not give (it is not installed, or the report lacks per-PC samples) comes from ncu's
+        # CSV export of the same report
+        raw = None if kernels else _run([ncu, "--import", rep + ".ncu-rep", "--csv", "--page", "raw"], cwd, timeout)
+        if raw is not None:
+            tool_failure("ncu", raw)
+        src = None if hot else _run(source_page_command(ncu, rep + ".ncu-rep", getattr(cand, "path", None)), cwd,
+                                    timeout)
         if report:
             try:
                 shutil.copyfile(rep + ".ncu-rep", report)
             except OSError as exc:
                 raise InputError(f"cannot keep the ncu report at {report}: {exc.strerror}") from None
     work = task.work_figures(request.shape).get("bytes") if task.work else None
-    prof = build(task.name, cand.name, request.shape.label, raw.stdout, src.stdout if src.returncode == 0 else "",
-                 work_bytes=work, launch_lines=[lp.line for lp in request.plan.launches], source_text=cand.source)
-    prof.raw = {"raw": raw.stdout, "source": src.stdout}
-    if src.returncode != 0:
+    source_csv = src.stdout if src is not None and src.returncode == 0 else ""
+    parts = (kernels or parse_ncu_csv(raw.stdout), hot or parse_source_csv(source_csv))
+    prof = build(task.name, cand.name, request.shape.label, "", work_bytes=work,
+                 launch_lines=[lp.line for lp in request.plan.launches], source_text=cand.source, report=parts)
+    prof.raw = {"raw": raw.stdout if raw is not None else "", "source": source_csv}
+    prof.read_from = {"metrics": "csv" if raw is not None else "ncu_report",
+                      "source": "csv" if src is not None else "ncu_report"}
+    if why:
+        prof.notes.append(why)
+    if src is not None and src.returncode != 0:
         prof.notes.append("ncu could not print the source page: no hot lines")
     return prof
+
+
+def read_report(path: str) -> tuple[tuple[list[dict], list], str]:
+    """(kernels, hot lines) of the report through ``ncu_report`` where it is installed (empty lists where it is not
+    or could not read it), and why it was not used when that is worth a note."""
+    from . import ncu_report_reader
+
+    if not ncu_report_reader.available():
+        return ([], []), ""
+    try:
+        return ncu_report_reader.read(path), ""
+    except ValueError as exc:
+        return ([], []), f"{exc}; read ncu's CSV export instead"

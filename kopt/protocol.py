@@ -39,6 +39,15 @@ class CheckRequest:
     cubin: bytes
     seeds: list[int]
     candidate: str  # its name in diagnostics
+    helpers: HelperKernels | None = None  # None: the worker checks on the host
+
+
+@dataclass(frozen=True)
+class HelperKernels:
+    """The check kernels (``kopt.check_kernels``): one cubin and the lowered name of each kernel."""
+
+    cubin: bytes
+    lowered: dict
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,7 @@ class BenchRequest:
     flush: Kernel  # the L2 flush kernel
     cupti_library: str | None  # libcupti for the harness, or None (CUDA events then)
     kernel_timeout: float = 10.0
+    helpers: HelperKernels | None = None  # None: the worker compares on the host
 
 
 @dataclass(frozen=True)

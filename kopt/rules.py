@@ -161,10 +161,6 @@ _ALL = [
          "The target names an architecture NVRTC supports, but NVRTC refused this variant of it (for example "
          "sm_90f: family variants start at sm_100). Nothing was built.",
          "pick one of the targets `kopt doctor` lists for this NVRTC", "compile"),
-    Rule("compile.arch-specific", E, "an instruction that needs an architecture-specific target",
-         "ptxas rejected an instruction (wgmma, setmaxnreg, tcgen05, ...) that exists only on the architecture-"
-         "specific variant of the target (sm_90a, sm_100a, ...), not on the portable one the kernel was built for.",
-         "build for the 'a' variant: --arch sm_90a, or `// kopt: arch sm_90a` in the candidate", "compile"),
     Rule("compile.resources-mismatch", W, "the ptxas log and the cubin disagree on a kernel's resources",
          "The registers, stack frame or static shared memory that ptxas printed for a kernel differ from the "
          "cubin's own resource records (cuobjdump -res-usage). kopt uses the cubin's figures; the occupancy and "
@@ -425,6 +421,26 @@ _ALL = [
          "The parent sent an op the worker has no handler for: a kopt bug or a version mismatch between the parent "
          "and the worker.",
          None, "worker"),
+    # --- the tools offered to agents (kopt/tools.py, kopt/mcp_server.py) ---------------------------------------------
+    Rule("tool.refused", E, "a tool refused its arguments",
+         "A tool call asked for something the tools do not allow or cannot find: a path outside the workspace or "
+         "through a symbolic link, a file that is not a candidate source, a task the server was not started with, "
+         "a malformed argument. Nothing was changed. The message says which argument and why.",
+         "pass a workspace-relative path to a .cu/.cuh file, or a task listed by list_tasks", "tool"),
+    Rule("tool.toolchain", E, "a component the tool needs is missing or unusable",
+         "The call needs a component this machine lacks or cannot load (NVRTC, nvdisasm, Nsight Compute, "
+         "compute-sanitizer, kopt's timing harness). This is the machine, not the candidate: `kopt doctor` says what "
+         "is missing.",
+         None, "tool"),
+    Rule("tool.timeout", E, "a tool call ran past its time limit and was stopped",
+         "CPU tools (compile, explain, check, validate and the file and knowledge-base tools) run in a child process "
+         "with a time limit, so one call cannot freeze the server; this one exceeded it and its process group was "
+         "killed. GPU tools are bounded by the worker's phase deadlines instead.",
+         "simplify the candidate (fewer tunable configurations, smaller expressions) or split the work", "tool"),
+    Rule("tool.crash", E, "a tool call failed unexpectedly",
+         "The child process running the tool exited without a result or raised an exception that is not one of "
+         "kopt's expected errors: a kopt bug. The message carries the exception or the process's last output.",
+         None, "tool"),
     # --- correctness (kopt/compare.py, kopt/runner.py) ----------------------------------------------------------------
     Rule("check.mismatch", E, "an output differs from the reference",
          "An output's values are out of the task's tolerance against the reference at a shape: the relative L2 error "

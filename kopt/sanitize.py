@@ -8,7 +8,9 @@ and a shared line), ``static-only`` (the tool for that family ran and saw nothin
 """
 from __future__ import annotations
 
+import functools
 import re
+import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,10 +80,14 @@ def _records(text: str):
         yield cur
 
 
-def parse(text: str, tool: str | None = None) -> list[Report]:
-    """Every error record in compute-sanitizer output (any tool; ``tool`` names it when a header is generic)."""
+def parse(text: str, tool: str | None = None, *, xml: bool = False) -> list[Report]:
+    """Every error record in compute-sanitizer output (any tool; ``tool`` names it when a header is generic): the
+    text output, or with ``xml`` the file of ``--xml --save`` (``kopt.sanitizer_xml``; a ValueError when it is not
+    compute-sanitizer XML)."""
+    from .sanitizer_xml import records
+
     out = []
-    for header, rest in _records(text):
+    for header, rest in (records(text) if xml else _records(text)):
         if _SKIP.match(header):
             continue
         for rx, owner, slug in _HEADERS:
@@ -161,10 +167,10 @@ def _to_diagnostic(rep: Report, file_map) -> tuple[tuple, Diagnostic]:
     return key, RULES[rep.rule].diag(msg, *uniq, severity=rep.severity, witness=witness or None)
 
 
-def diagnostics(text: str, tool: str | None = None, file_map=lambda f: f) -> list[Diagnostic]:
+def diagnostics(text: str, tool: str | None = None, file_map=lambda f: f, *, xml: bool = False) -> list[Diagnostic]:
     """Parse and group: one Diagnostic per rule and source line, with the number of raw reports in the witness."""
     grouped: dict[tuple, Diagnostic] = {}
-    for rep in parse(text, tool):
+    for rep in parse(text, tool, xml=xml):
         key, d = _to_diagnostic(rep, file_map)
         if key in grouped:
             w = grouped[key].witness or {}
@@ -176,6 +182,11 @@ def diagnostics(text: str, tool: str | None = None, file_map=lambda f: f) -> lis
             d.witness = {**(d.witness or {}), "reports": 1}
             grouped[key] = d
     return list(grouped.values())
+
+
+def _keys(diags: list[Diagnostic]) -> set[tuple]:
+    """What two parses of one run must agree on: each finding's rule and source lines."""
+    return {(d.rule, tuple(sorted((Path(loc.file).name, loc.line) for loc in d.locations))) for d in diags}
 
 
 # --- merge with the static analyzers -----------------------------------------------------------------------------
@@ -223,7 +234,9 @@ class SanitizeResult:
     diagnostics: list[Diagnostic]
     exit_codes: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    raw: dict = field(default_factory=dict, repr=False)  # tool -> compute-sanitizer's output, as parsed
+    raw: dict = field(default_factory=dict, repr=False)  # tool -> compute-sanitizer's text output
+    raw_xml: dict = field(default_factory=dict, repr=False)  # tool -> its --xml --save file, where it wrote one
+    parsed_from: dict = field(default_factory=dict)  # tool -> "xml" or "text": which output the findings came from
 
     @property
     def errors(self) -> int:
@@ -236,6 +249,7 @@ class SanitizeResult:
             counts[s] = counts.get(s, 0) + 1
         return {"task": self.task, "candidate": self.candidate, "shape": self.shape, "tools": self.tools,
                 "ok": self.errors == 0, "counts": counts, "exit_codes": self.exit_codes, "notes": self.notes,
+                "parsed_from": self.parsed_from,
                 "diagnostics": [d.to_dict() for d in self.diagnostics]}
 
 
@@ -244,6 +258,13 @@ def tool_args(tool: str) -> list[str]:
     if tool == "racecheck":
         args += ["--racecheck-report", "all"]
     return args
+
+
+@functools.lru_cache(maxsize=None)
+def has_xml(exe: str) -> bool:
+    """Whether this compute-sanitizer writes XML records (``--xml`` with ``--save``)."""
+    proc = subprocess.run([exe, "--help"], capture_output=True, text=True)
+    return "--xml" in proc.stdout
 
 
 def _small_shape(task):
@@ -275,7 +296,9 @@ def sanitize(task, candidate, *, tools=("memcheck",), shape=None, config=None, a
                                                warmup=0, fill_outputs=tool != "initcheck")
             res.candidate = cand.name
             req = write_request(request, tmp)
-            proc = _run([exe, *tool_args(tool), *command(req)], None, timeout)
+            xml_file = Path(tmp) / f"{tool}.xml"
+            structured = ["--xml", "--save", str(xml_file)] if has_xml(exe) else []
+            proc = _run([exe, *tool_args(tool), *structured, *command(req)], None, timeout)
             text = proc.stdout + "\n" + proc.stderr
             why = read_reply(request)
             if isinstance(why, Failed) and why.rule == "runtime.no-gpu":
@@ -285,7 +308,22 @@ def sanitize(task, candidate, *, tools=("memcheck",), shape=None, config=None, a
             name = Path(cand.name).name
             res.exit_codes[tool] = proc.returncode
             res.raw[tool] = text
-            found += diagnostics(text, tool, lambda f: cand.name if Path(f).name == name else f)
+            file_map = lambda f: cand.name if Path(f).name == name else f  # noqa: E731
+            res.parsed_from[tool] = "text"
+            dynamic = None
+            if structured and xml_file.is_file():
+                res.raw_xml[tool] = xml_file.read_text(errors="replace")
+                try:
+                    dynamic = diagnostics(res.raw_xml[tool], tool, file_map, xml=True)
+                    res.parsed_from[tool] = "xml"
+                except ValueError as exc:  # the text output says the same; note why it was not used
+                    res.notes.append(f"{tool}: XML output not read ({exc}); parsed the text output")
+            from_text = diagnostics(text, tool, file_map)
+            if dynamic is not None and _keys(dynamic) != _keys(from_text):
+                res.notes.append(f"{tool}: the XML and text outputs disagree (XML only: "
+                                 f"{sorted(_keys(dynamic) - _keys(from_text))}, text only: "
+                                 f"{sorted(_keys(from_text) - _keys(dynamic))})")
+            found += dynamic if dynamic is not None else from_text
             if isinstance(why, Failed):
                 res.notes.append(f"{tool}: the run stopped with {why.rule}")
     static_diags = []

@@ -1,16 +1,22 @@
 """The tools kopt offers agents, defined once: the MCP server and kopt's own agent loop both expose these.
 
 Each tool takes JSON-friendly arguments and returns a compact dict sized for a model's context (diagnostic lists
-and tables, truncated), never multi-page logs. Expected failures come back as ``{"ok": False, "error": ...}``.
+and tables, truncated), never multi-page logs. Expected failures come back as ``{"ok": False, "error": ...,
+"diagnostics": [...]}`` with at least one Diagnostic.
+
+What the tools may touch: they read files of the workspace, write only candidate sources (``.cu``, ``.cuh``) there, and
+never write a task. Tasks are kopt's bundled bench tasks and those the person who started the tools named
+(``kopt mcp --task DIR``): no tool loads a task, and so imports a reference, from a folder the tools can write.
 """
 from __future__ import annotations
 
 import functools
+import os
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from .errors import InputError, KoptError
+from .errors import GpuUnavailableError, InputError, KoptError, ToolchainError
 from .resources import bench_tasks
 from .workspace import Workspace
 
@@ -20,6 +26,7 @@ if TYPE_CHECKING:
 MAX_DIAGNOSTICS = 20
 MAX_SOURCE_LINES = 60
 MAX_FILE_BYTES = 256 * 1024
+CANDIDATE_SUFFIXES = (".cu", ".cuh")
 # Seconds of sampling per timed entry in ``evaluate``: the agent waits on every attempt, so less than the harness's
 # default.
 EVALUATE_MAX_TIME = 5.0
@@ -33,12 +40,20 @@ def _tool(fn):
         try:
             return {"ok": True, **fn(*args, **kwargs)}
         except KoptError as exc:
-            out = {"ok": False, "error": exc.message}
-            if exc.diagnostics:
-                out["diagnostics"] = [d.to_dict() for d in exc.diagnostics[:MAX_DIAGNOSTICS]]
-            return out
+            return failure(exc)
 
     return wrapper
+
+
+def failure(exc: KoptError) -> dict:
+    """A tool's failure result: the message and the error's Diagnostics, or one that classifies the error."""
+    from .rules import RULES
+
+    diags = exc.diagnostics or [RULES[_FAILURE_RULES.get(type(exc), "tool.refused")].diag(exc.message)]
+    return {"ok": False, "error": exc.message, "diagnostics": [d.to_dict() for d in diags[:MAX_DIAGNOSTICS]]}
+
+
+_FAILURE_RULES = {GpuUnavailableError: "runtime.no-gpu", ToolchainError: "tool.toolchain"}
 
 
 class Toolbox:
@@ -50,24 +65,40 @@ class Toolbox:
     def __init__(self, workspace: str | Path, tasks=()):
         self.ws = Workspace(workspace)
         # tasks the person who started the tools named (``kopt mcp --task DIR``), besides kopt's bench tasks: the
-        # only ones whose reference ``validate`` may import
-        self.trusted = {Path(t).resolve() for t in tasks}
+        # only ones any tool loads, and so the only references any tool imports
+        self.trusted: dict[Path, str] = {}
+        for t in tasks:
+            self.add_task(t)
+
+    def add_task(self, task) -> None:
+        """Trust a task directory (or a loaded Task): the tools may evaluate against it, never write into it."""
+        from .task import Task
+
+        t = task if isinstance(task, Task) else Task.load(task)
+        self.trusted[t.path.resolve()] = t.name
 
     def tools(self) -> list:
         return [getattr(self, n) for n in self.NAMES]
 
+    def task_dirs(self) -> list[Path]:
+        """Every task the tools may use: the trusted ones, then the bundled bench tasks."""
+        return list(self.trusted) + sorted(p.parent for p in bench_tasks().glob("*/task.toml"))
+
+    def _task_dir(self, task: str) -> Path:
+        """A task given when the tools were started (by its name, folder name or path) or a bench task by name."""
+        for d, name in self.trusted.items():
+            if task in (name, d.name, str(d)) or Path(task).resolve() in (d, d / "task.toml"):
+                return d
+        bundled = bench_tasks() / task
+        if "/" not in task and (bundled / "task.toml").exists():
+            return bundled
+        raise InputError(f"no task {task!r}: a task is a bench task (see list_tasks) or one this server was started "
+                         f"with (kopt mcp --task DIR); tasks are never loaded from files the tools can write")
+
     def _task(self, task: str):
         from .task import Task
 
-        local = self.ws.root / task
-        if (local / "task.toml").exists() or local.name == "task.toml":
-            return Task.load(self.ws.resolve(task))
-        bundled = bench_tasks() / task
-        if (bundled / "task.toml").exists():
-            return Task.load(bundled)
-        from .errors import InputError
-
-        raise InputError(f"no task {task!r} in the workspace or among kopt's bench tasks")
+        return Task.load(self._task_dir(task))
 
     @_tool
     def kb_search(self, query: str, arch: Optional[str] = None, tags: Optional[list[str]] = None,
@@ -117,23 +148,49 @@ class Toolbox:
 
     @_tool
     def write_candidate(self, path: str, text: str) -> dict:
-        """Write a candidate .cu file inside the workspace (creating folders); paths outside it are refused."""
-        p = self.ws.resolve(path)
+        """Write a candidate source (.cu or .cuh) inside the workspace, creating folders. Anything else is refused:
+        other file types, paths outside the workspace or through symbolic links, kopt's .kopt folder, task
+        folders."""
+        p = self._candidate_target(path)
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
+        # a fresh file moved into place: an existing hard link to another file is replaced, never written through
+        tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+        tmp.write_text(text)
+        os.replace(tmp, p)
         return {"path": str(p.relative_to(self.ws.root)), "bytes": len(text.encode())}
+
+    def _candidate_target(self, path: str) -> Path:
+        """Where ``write_candidate`` may write ``path``: a .cu/.cuh file of the workspace, reached without symbolic
+        links, outside ``.kopt`` (the run store) and outside every task folder (tasks are read-only to the tools)."""
+        p = self.ws.resolve(path)
+        lexical = self.ws.root / path  # an absolute path stays itself
+        for q in (lexical, *lexical.parents):
+            if q in (self.ws.root, Path(q.anchor)):
+                break
+            if q.is_symlink():
+                raise InputError(f"{path}: {q.name} is a symbolic link; refused")
+        if p.suffix not in CANDIDATE_SUFFIXES:
+            raise InputError(f"{path}: write_candidate writes only candidate sources ({', '.join(CANDIDATE_SUFFIXES)})"
+                             f"; refused")
+        rel = p.relative_to(self.ws.root)
+        if rel.parts and rel.parts[0] == ".kopt":
+            raise InputError(f"{path}: .kopt holds kopt's run store and results; refused")
+        for d in self.task_dirs():
+            if p.parent == d.resolve() or d.resolve() in p.parents:
+                raise InputError(f"{path}: inside the task folder {d.name}, which the tools may not change; refused")
+        return p
 
     @_tool
     def list_tasks(self) -> dict:
-        """Tasks available: those in the workspace and kopt's bench tasks, with their timed shapes."""
+        """Tasks available: the ones this server was started with and kopt's bench tasks, with their timed
+        shapes."""
         from .task import Task
 
-        found = sorted({p.parent for base in (self.ws.root, bench_tasks()) for p in base.glob("*/task.toml")})
         out = []
-        for d in found:
+        for d in self.task_dirs():
             try:
                 t = Task.load(d)
-                out.append({"task": d.name, "description": t.description[:160],
+                out.append({"task": self.trusted.get(d.resolve(), d.name), "description": t.description[:160],
                             "timed": [s.label for s in t.timed_shapes]})
             except KoptError as exc:
                 out.append({"task": d.name, "error": exc.message})
@@ -153,13 +210,16 @@ class Toolbox:
 
     @_tool
     def explain(self, path: str, kernel: Optional[str] = None, arch: Optional[str] = None,
-                block: Optional[int] = None) -> dict:
+                block: Optional[int] = None, smem: Optional[int] = None,
+                defines: Optional[dict[str, str]] = None) -> dict:
         """Lowering report: instruction classes and load/store widths, spills, tensor-core use, occupancy (at
-        ``block`` threads if given, else the candidate's declared block size; with its declared dynamic shared
-        memory), and the source lines that produced the most instructions (with their SASS opcodes)."""
+        ``block`` threads and ``smem`` dynamic shared-memory bytes if given, else the candidate's launch annotation,
+        else 256 threads and none: a kernel needs no annotation), and the source lines that produced the most
+        instructions (with their SASS opcodes). ``kernel`` may name a template instantiation, e.g. 'gemm<128,64>'."""
         from .explain import explain
 
-        ex = explain(self.ws.resolve(path), arch=arch, block=block)
+        ex = explain(self.ws.resolve(path), arch=arch, block=block, smem=smem, defines=defines,
+                     kernels=[kernel] if kernel else None)
         art = ex.artifact
         names = [art.kernel(kernel).name] if kernel else list(ex.kernels)
         src = art.source.splitlines()
@@ -175,13 +235,16 @@ class Toolbox:
         return {"arch": art.arch, "kernels": out, "launches": [g.to_dict() for g in ex.launches]}
 
     @_tool
-    def check(self, path: str, block: Optional[str] = None) -> dict:
+    def check(self, path: str, block: Optional[str] = None, grid: Optional[str] = None,
+              defines: Optional[dict[str, str]] = None, kernel: Optional[str] = None) -> dict:
         """Static analysis for races, barrier divergence, missing syncs, out-of-bounds shared indexing, bank
-        conflicts, uncoalesced access and Hopper async hazards, with the operations responsible."""
+        conflicts, uncoalesced access and Hopper async hazards, with the operations responsible. ``block`` and
+        ``grid`` ("X,Y,Z") for kernels without a launch annotation; ``kernel`` may name a template instantiation."""
         from .analyze import analyze
         from .expr import parse_dims
 
-        res = analyze(self.ws.resolve(path), block=parse_dims(block, "block"))
+        res = analyze(self.ws.resolve(path), block=parse_dims(block, "block"), grid=parse_dims(grid, "grid"),
+                      defines=defines, kernels=[kernel] if kernel else None)
         return {"assumed": res.assumed, "launches": res.launches, "errors": sum(d.is_error for d in res.diagnostics),
                 "diagnostics": [d.to_dict() for d in res.diagnostics[:MAX_DIAGNOSTICS]],
                 "truncated": len(res.diagnostics) > MAX_DIAGNOSTICS}
@@ -193,25 +256,13 @@ class Toolbox:
         counts and sizes fit the kernels. ``task`` is a bench task name or a task the server was started with."""
         from .validate import validate
 
-        v = validate(self._trusted_task(task), [self.ws.resolve(p) for p in paths or []], arch=arch)
+        v = validate(self._task_dir(task), [self.ws.resolve(p) for p in paths or []], arch=arch)
         problems = v.problems
         return {"valid": v.ok, "task": v.task, "reference": v.reference,
                 "configurations": [{"file": c.file, "checked": len(c.configs),
                                     "compiled": sum(cc.compiled for cc in c.configs)} for c in v.candidates],
                 "diagnostics": [d.to_dict() for d in problems[:MAX_DIAGNOSTICS]],
                 "truncated": len(problems) > MAX_DIAGNOSTICS}
-
-    def _trusted_task(self, task: str) -> Path:
-        """A bench task by name, or a task given when the tools were started (by name or path); never one written
-        through the tools, whose reference would be code an agent wrote."""
-        for t in self.trusted:
-            if task in (t.name, str(t)) or Path(task).resolve() == t:
-                return t
-        bundled = bench_tasks() / task
-        if (bundled / "task.toml").exists():
-            return bundled
-        raise InputError(f"task {task!r} is neither a bench task nor one this server was started with "
-                         f"(kopt mcp --task DIR)")
 
     def evaluation(self, task: str, path: str, baseline: Optional[str] = None,
                    max_time: float = 5.0) -> Evaluation:
@@ -270,6 +321,7 @@ class Toolbox:
         r = sanitize(t, self.ws.resolve(path), tools=[x.strip() for x in tool.split(",")],
                      shape=t.find_shape(shape)[0] if shape else None)
         d = r.to_dict()
+        d["clean"] = d.pop("ok")  # findings are the tool's result, not its failure
         d["truncated"] = len(d["diagnostics"]) > MAX_DIAGNOSTICS
         d["diagnostics"] = d["diagnostics"][:MAX_DIAGNOSTICS]
         return d

@@ -92,3 +92,48 @@ def test_cli_exit_codes_and_formats(tmp_path, validator):
     assert r.returncode == 0 and "from --block" in json.loads(r.stdout)["files"][0]["assumed"][0]
     r = _kopt("check", str(src), "-D", "UNUSED=1", "--block", "512")
     assert r.returncode == 1 and "[bounds.shared]" in r.stdout
+
+
+def test_cli_sarif_and_github_for_a_path_with_space_and_hash(tmp_path, validator):
+    """The URI of a file in "dir with space#1" resolves back to that file; GitHub annotations name it too."""
+    from urllib.parse import unquote, urljoin
+    from urllib.request import url2pathname
+
+    (tmp_path / ".git").mkdir()  # the repository root the URIs are relative to
+    src = tmp_path / "dir with space#1" / "k.cu"
+    src.parent.mkdir()
+    src.write_text((CORPUS / "barrier_early_return.cu").read_text())
+    r = subprocess.run([sys.executable, "-m", "kopt.cli", "check", "dir with space#1/k.cu", "--output-format",
+                        "sarif"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    doc = json.loads(r.stdout)
+    assert not list(validator.iter_errors(doc))
+    run = doc["runs"][0]
+    (res,) = run["results"]
+    art = res["locations"][0]["physicalLocation"]["artifactLocation"]
+    base = run["originalUriBaseIds"][art["uriBaseId"]]["uri"]
+    url = urljoin(base, art["uri"])
+    assert "#" not in url and url2pathname(unquote(url.removeprefix("file://"))) == str(src)
+    assert res["partialFingerprints"]["koptFingerprint/v1"]
+    (rule,) = run["tool"]["driver"]["rules"]
+    assert rule["id"] == "barrier.divergent" and rule["fullDescription"]["text"] and rule["help"]["text"]
+    r = _kopt("check", str(src), "--output-format", "github")
+    assert r.returncode == 1 and r.stdout.startswith("::error file=")
+    assert _kopt("check", str(src), "--output-format", "xml").returncode == 2
+    assert _kopt("check", str(src), "--json", "--sarif").returncode == 2
+
+
+def test_sanitizer_findings_as_sarif_validate(validator, tmp_path):
+    """`kopt sanitize --output-format sarif` renders the same Diagnostics: the H200 captures' findings validate."""
+    from pathlib import Path
+
+    from kopt.sanitize import diagnostics
+
+    data = Path(__file__).parent / "data" / "sanitizer"
+    found = [d for f in sorted(data.glob("h200_*.txt")) for d in diagnostics(f.read_text(), f.name.split("_")[1])]
+    assert {d.rule.split(".")[1] for d in found} == {"memcheck", "racecheck", "initcheck", "synccheck"}
+    doc = to_sarif(found, tool_name="kopt sanitize", root=tmp_path)
+    assert not list(validator.iter_errors(doc))
+    results = doc["runs"][0]["results"]
+    assert all(r["partialFingerprints"]["koptFingerprint/v1"] for r in results)
+    assert len({r["partialFingerprints"]["koptFingerprint/v1"] for r in results}) == len(results)

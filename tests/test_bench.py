@@ -48,11 +48,13 @@ def no_gpu_needed(monkeypatch):
 
 
 def test_bench_compiles_each_candidate_once(no_gpu_needed):
+    from kopt.check_kernels import helper_kernels
     from kopt.device import default_arch
     from kopt.flush import flush_kernel
 
     task = Task.load(TASK)
     flush_kernel(default_arch())  # the harness's own flush kernel, compiled once per process
+    helper_kernels(default_arch())  # and the check kernels
     before = dict(cache.COUNTS)
     worker = StandInWorker()
     r = bench(task, CANDIDATE, baseline=task.baseline, worker=worker)
@@ -70,3 +72,35 @@ def test_an_evaluation_round_trips_and_stores_without_samples(no_gpu_needed):
     stored = r.to_dict(samples=False)
     assert "samples_us" not in str(stored) and Evaluation.from_dict(stored).speedup == r.speedup
     assert r.brief()["shapes"][0]["speedup"] == 2.0 and r.brief()["aggregate"] == "worst"
+
+
+class RankingWorker(StandInWorker):
+    """TEST DOUBLE: timing samples by the candidate's file: the float4 kernel 100 us, the naive baseline 200 us."""
+
+    def call(self, request, on_phase=None):
+        reply = super().call(request, on_phase)
+        if isinstance(request, BenchRequest):
+            for s in reply.payload["shapes"]:
+                for e in s["entries"]:
+                    e["samples_us"] = [100.0 if "float4" in e["name"] else 200.0] * 12
+        return reply
+
+
+def test_several_candidates_are_timed_together_and_ranked(no_gpu_needed, tmp_path):
+    from kopt.evaluation import bench_many
+
+    task = Task.load(TASK)
+    broken = tmp_path / "broken.cu"
+    broken.write_text(TASK.joinpath("baseline.cu").read_text().replace("{", "{ this does not compile;", 1))
+    worker = RankingWorker()
+    ranking = bench_many(task, [task.baseline, CANDIDATE, broken], baseline=task.baseline, worker=worker)
+    assert worker.ops == ["CheckRequest"] * 3 + ["BenchRequest"]  # the broken one never reaches the worker
+    names = [Path(r.evaluation.candidate.candidate).name for r in ranking.ranked]
+    assert names == ["vector_add_float4.cu", "baseline.cu", "broken.cu"]
+    best, second, last = ranking.ranked
+    assert best.evaluation.speedup == 2.0 and second.evaluation.speedup == 1.0 and last.evaluation.status == \
+        "compile-failed"
+    assert [c.verdict for c in best.versus_best] == ["SAME"] and [c.verdict for c in second.versus_best] == ["SLOWER"]
+    assert second.versus_best[0].speedup == 0.5 and last.versus_best == []
+    doc = ranking.to_dict()
+    assert [r["rank"] for r in doc["ranking"]] == [1, 2, 3] and doc["ok"]

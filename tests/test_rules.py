@@ -285,6 +285,19 @@ def test_ptxas_lines_map_to_catalogued_rules():
     assert [d.severity for d in ds] == [RULES[d.rule].severity for d in ds]
 
 
+def test_ptxas_errors_at_ptx_lines_name_the_target_an_arch_specific_instruction_needs():
+    from kopt.nvrtc_log import parse_diagnostics
+
+    log = ("ptxas application ptx input, line 33; error   : Instruction 'wgmma.fence' not supported on .target "
+           "'sm_90'\nptxas application ptx input, line 9; error   : Instruction 'cp.async.bulk' not supported on "
+           ".target 'sm_80'\nptxas fatal   : Ptx assembly aborted due to errors\n")
+    wg, bulk, fatal = parse_diagnostics(log)
+    assert wg.rule == bulk.rule == fatal.rule == "compile.ptxas-error"
+    assert wg.witness == {"instruction": "wgmma.fence", "target": "sm_90", "needs": "sm_90a"}
+    assert "// kopt: arch sm_90a" in wg.hint
+    assert bulk.witness is None and bulk.message.startswith("Instruction 'cp.async.bulk'")  # a newer arch, not "a"
+
+
 def test_sanitize_families_come_from_the_catalogue():
     from kopt.sanitize import family
 

@@ -129,3 +129,9 @@ def test_racecheck_record_without_source_lines_names_the_block_once():
             "=========     Write Thread (4,0,0) at k+0x120\n")
     (d,) = diagnostics(text, "racecheck")
     assert d.message == "potential WAW hazard detected at __shared__ 0x7c by threads (3,0,0) and (4,0,0) in block (2,0,0)"
+
+
+def test_unknown_output_format_is_bad_input_before_any_gpu_work():
+    task = ROOT / "bench" / "tasks" / "vector_add"
+    p = _kopt("sanitize", task, task / "baseline.cu", "--output-format", "xml")
+    assert p.returncode == 2 and "--output-format" in p.stderr and "Traceback" not in p.stderr

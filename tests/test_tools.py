@@ -52,3 +52,14 @@ def test_evaluate_without_gpu_says_so(tmp_path):
     box.write_candidate("v.cu", (ROOT / "bench" / "tasks" / "vector_add" / "baseline.cu").read_text())
     r = box.evaluate("vector_add", "v.cu")
     assert not r["ok"] and "GPU" in r["error"]
+
+
+def test_check_takes_what_the_cli_takes(tmp_path):
+    box = Toolbox(tmp_path)
+    box.write_candidate("t.cu", "template <int N>\n__global__ void k(float* x) {\n  __shared__ float s[N];\n"
+                                "  s[threadIdx.x] = x[threadIdx.x];\n  x[threadIdx.x] = s[threadIdx.x + 1];\n}\n")
+    r = box.check("t.cu", block="64", grid="2", kernel="k<64>")
+    assert r["ok"] and {"sync.missing", "bounds.shared"} <= {d["rule"] for d in r["diagnostics"]}
+    assert r["assumed"] == "k: from --block/--grid, block=(64, 1, 1), grid=(2, 1, 1), template <64>"
+    bad = box.check("t.cu", grid="0")
+    assert not bad["ok"] and bad["diagnostics"][0]["rule"] == "tool.refused"

@@ -2,23 +2,31 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
-import typer
-from rich.markup import escape
+from ..worker_prestart import prestart
 
-from ..errors import KoptError
+if os.path.basename(sys.argv[0]) in ("kopt", "__main__.py", "-m"):  # the command line, not a test or an import
+    prestart(sys.argv)
+
+import typer  # noqa: E402
+from rich.markup import escape  # noqa: E402
+
+from ..errors import KoptError  # noqa: E402
 from ._common import console_err
-from .app import app
+from .app import app  # noqa: E402
 
 # Command groups register themselves on ``app`` when imported.
 from . import bench_cmd, check_cmd, compile_cmds, doctor_cmd, kb_cmd, mcp_cmd, optimize_cmd, run_cmd, runs_cmd  # noqa: E402,F401
-from . import import_cmd, profile_cmd, rules_cmd, sanitize_cmd, task_cmd, validate_cmd  # noqa: E402,F401
+from . import import_cmd, lsp_cmd, profile_cmd, rules_cmd, sanitize_cmd, task_cmd, validate_cmd  # noqa: E402,F401
 
 
 def _wants_json(argv: list[str] | None) -> bool:
     args = sys.argv[1:] if argv is None else argv
-    return "--json" in (args[:args.index("--")] if "--" in args else args)
+    args = args[:args.index("--")] if "--" in args else args
+    return "--json" in args or "--output-format=json" in args or any(
+        a == "--output-format" and b == "json" for a, b in zip(args, args[1:]))
 
 
 def _fail(message: str, code: int, as_json: bool, diagnostics=()) -> None:

@@ -9,7 +9,8 @@ import typer
 from rich.table import Table
 
 from .. import _harness
-from ..evaluation import bench
+from ..errors import InputError
+from ..evaluation import bench, bench_many
 from ..render import to_text
 from ..torch_problem import open_task
 from ..client import WorkerClient
@@ -61,9 +62,29 @@ def render(result) -> None:
     console.print(f"[bold {'green' if result.ok else 'red'}]{'OK' if result.ok else 'FAILED'}[/] ({result.seconds:.1f} s)")
 
 
+def render_ranking(ranking) -> None:
+    t = Table(title=f"kopt bench: {ranking.task}, {len(ranking.ranked)} candidates timed together")
+    for col in ("rank", "candidate", "status", "time us (sum of medians)", "vs baseline", "vs best (per shape)"):
+        t.add_column(col, justify="right" if col in ("rank", "time us (sum of medians)", "vs baseline") else "left")
+    for i, r in enumerate(ranking.ranked, 1):
+        e = r.evaluation
+        vs_best = ", ".join(f"{c.verdict} x{c.speedup:.3f}" if c else "-" for c in r.versus_best) or "-"
+        t.add_row(str(i), e.candidate.candidate, e.status, f"{e.time_us:,.2f}" if e.time_us else "-",
+                  f"x{e.speedup:.3f}" if e.speedup else "-", "best" if i == 1 and e.ok else vs_best)
+    console.print(t)
+    for r in ranking.ranked:
+        e = r.evaluation
+        for d in e.candidate.diagnostics + e.diagnostics:
+            if d.is_error:
+                console_err.print(to_text([d]), markup=False)
+    console.print(f"[bold {'green' if ranking.ok else 'red'}]{'OK' if ranking.ok else 'FAILED'}[/] "
+                  f"({ranking.seconds:.1f} s)")
+
+
 @app.command("bench")
 def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding task.toml)"),
-              candidate: Path = typer.Argument(..., help="candidate .cu file"),
+              candidates: List[Path] = typer.Argument(..., help="candidate .cu file(s): several are checked, then "
+                                                           "timed together and ranked"),
               baseline: Optional[Path] = typer.Option(None, "--baseline", help="baseline .cu (default: the task's)"),
               no_baseline: bool = typer.Option(False, "--no-baseline", help="time the candidate alone"),
               shape: Optional[str] = typer.Option(None, "--shape", help="shape to time (default: the timed shapes)"),
@@ -76,15 +97,30 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
               timeout: float = typer.Option(10.0, "--timeout", help="seconds a checked launch may run"),
               out: Optional[Path] = typer.Option(None, "--out", help="also write the JSON result here"),
               json_out: bool = JsonOpt):
-    """Check correctness, then time CANDIDATE against the baseline: medians with CIs, speedup and verdict."""
+    """Check correctness, then time CANDIDATE against the baseline: medians with CIs, speedup and verdict. Several
+    candidates are timed together, interleaved on the same inputs, and ranked."""
     stopping = parse_stop(stop)
     t = open_task(task)
     base = None if no_baseline else with_includes(baseline or t.baseline, include)
-    with WorkerClient(kernel_timeout=timeout) as worker, activity(f"kopt bench: checking, then timing {candidate}",
+    if len(candidates) > 1 and set_:
+        raise InputError("--set applies to one candidate: bench several with their values written in the files "
+                         "(or // kopt: define them)")
+    options = {"max_time": max_time, "graph_reps": graph, "flush_l2": not warm, **stopping}
+    what = f"{len(candidates)} candidates" if len(candidates) > 1 else str(candidates[0])
+    with WorkerClient(kernel_timeout=timeout) as worker, activity(f"kopt bench: checking, then timing {what}",
                                                                    json_out):
-        result = bench(t, with_includes(candidate, include), baseline=base, config=parse_config(set_), arch=arch,
-                       shapes=t.find_shape(shape) if shape else None, worker=worker,
-                       options={"max_time": max_time, "graph_reps": graph, "flush_l2": not warm, **stopping})
+        if len(candidates) > 1:
+            ranking = bench_many(t, [with_includes(c, include) for c in candidates], baseline=base, arch=arch,
+                                 shapes=t.find_shape(shape) if shape else None, worker=worker, options=options)
+        else:
+            result = bench(t, with_includes(candidates[0], include), baseline=base, config=parse_config(set_),
+                           arch=arch, shapes=t.find_shape(shape) if shape else None, worker=worker, options=options)
+    if len(candidates) > 1:
+        doc = ranking.to_dict()
+        if out:
+            out.write_text(json.dumps(doc, indent=2, default=str))
+        print_json(doc) if json_out else render_ranking(ranking)
+        raise typer.Exit(0 if ranking.ok else 1)
     doc = result.to_dict()
     if out:
         out.write_text(json.dumps(doc, indent=2, default=str))

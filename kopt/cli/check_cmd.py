@@ -7,11 +7,26 @@ from typing import List, Optional
 import typer
 
 from ..errors import InputError
-from ..render import dumps, to_json, to_sarif, to_text
+from ..render import dumps, to_github, to_json, to_sarif, to_text
 from .app import app
 from ..expr import parse_dims
 from ._common import console, console_err, parse_defines, print_json
 from .compile_cmds import IncludeOpt
+
+FORMATS = ("text", "json", "sarif", "github")
+FormatOpt = typer.Option(None, "--output-format", help="text, json, sarif (SARIF 2.1.0 for code scanning) or github "
+                                                       "(GitHub Actions annotations)")
+
+
+def output_format(fmt: str | None, json_out: bool = False, sarif: bool = False) -> str:
+    """The one format chosen by ``--output-format`` or its shorthands ``--json`` / ``--sarif``."""
+    chosen = {f for f, on in (("json", json_out), ("sarif", sarif)) if on} | ({fmt} if fmt else set())
+    if len(chosen) > 1:
+        raise InputError("choose one output format (--output-format, --json, --sarif)")
+    out = chosen.pop() if chosen else "text"
+    if out not in FORMATS:
+        raise InputError(f"unknown --output-format {out!r}: expected {', '.join(FORMATS)}")
+    return out
 
 
 @app.command("check")
@@ -24,13 +39,13 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
                                                          help="only this kernel, e.g. 'gemm<128,64>'; repeatable"),
               include: Optional[List[str]] = IncludeOpt,
               json_out: bool = typer.Option(False, "--json", help="machine-readable output"),
-              sarif: bool = typer.Option(False, "--sarif", help="SARIF 2.1.0 output")) -> int:
+              sarif: bool = typer.Option(False, "--sarif", help="SARIF 2.1.0 output"),
+              fmt: Optional[str] = FormatOpt) -> int:
     """Analyze FILE(s) for hazards; exit 1 when errors are found, 2 on bad input (including a file in which no
     kernel body could be analyzed; a partly analyzed one keeps 0/1 with an analysis.incomplete note)."""
     from ..analyze import analyze
 
-    if json_out and sarif:
-        raise InputError("choose one of --json and --sarif")
+    form = output_format(fmt, json_out, sarif)
     b, g = parse_dims(block, "--block"), parse_dims(grid, "--grid")
     defines = parse_defines(define)
     results = []
@@ -44,9 +59,12 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
             raise InputError(f"{f}: no kernel analyzed ({why})", diagnostics=r.diagnostics)
         results.append((f, r))
     diags = [d for _, r in results for d in r.diagnostics]
-    if sarif:
+    if form == "sarif":
         print(dumps(to_sarif(diags, tool_name="kopt check")))
-    elif json_out:
+    elif form == "github":
+        if diags:
+            print(to_github(diags))
+    elif form == "json":
         print_json({"ok": not any(d.is_error for d in diags),
                     "files": [{"file": str(f), "assumed": r.assumed.splitlines(), "launches": r.launches,
                                "kernels": r.kernels,

@@ -7,10 +7,11 @@ from typing import List, Optional
 import typer
 
 from ..errors import InputError
-from ..render import to_text
+from ..render import dumps, to_github, to_sarif, to_text
 from ..torch_problem import open_task
 from .app import app
-from ._common import console, console_err, print_json, with_includes, activity
+from ._common import activity, console, console_err, print_json, with_includes
+from .check_cmd import FormatOpt, output_format
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 from .run_cmd import parse_config
 
@@ -25,21 +26,27 @@ def sanitize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
                  set_: Optional[List[str]] = typer.Option(None, "--set", help="tunable value TUNABLE=VALUE; repeatable"),
                  arch: Optional[str] = ArchOpt, include: Optional[List[str]] = IncludeOpt,
                  no_static: bool = typer.Option(False, "--no-static", help="skip the static analyzers"),
-                 json_out: bool = JsonOpt):
+                 json_out: bool = JsonOpt, fmt: Optional[str] = FormatOpt):
     """Run CANDIDATE under compute-sanitizer (exit 0 clean, 1 errors found, 2 bad input or no tool/GPU)."""
     from ..sanitize import TOOLS, sanitize
 
+    form = output_format(fmt, json_out)
     tools = [x.strip() for t in tool for x in t.split(",") if x.strip()]
     bad = [t for t in tools if t not in TOOLS + ("all",)]
     if bad:
         raise InputError(f"unknown --tool {bad[0]!r}: expected {', '.join(TOOLS)} or all")
     t = open_task(task)
     shapes = t.find_shape(shape) if shape else None
-    with activity(f"kopt sanitize: {candidate} under compute-sanitizer ({', '.join(tools)})", json_out):
+    with activity(f"kopt sanitize: {candidate} under compute-sanitizer ({', '.join(tools)})", form != "text"):
         res = sanitize(t, with_includes(candidate, include), tools=tools, shape=shapes[0] if shapes else None,
                        config=parse_config(set_), arch=arch, static=not no_static)
-    if json_out:
+    if form == "json":
         print_json(res.to_dict())
+    elif form == "sarif":
+        print(dumps(to_sarif(res.diagnostics, tool_name="kopt sanitize")))
+    elif form == "github":
+        if res.diagnostics:
+            print(to_github(res.diagnostics))
     else:
         for d in res.diagnostics:
             status = (d.witness or {}).get("status", "")

@@ -21,8 +21,8 @@ def _runner():
 
 
 def warm() -> None:
-    """What every check needs, made before the first request: the GPU session and the helper kernels; CuPy's import
-    when it is installed (references of tasks that run them on the GPU)."""
+    """What every check needs, made before the first request: the GPU session; CuPy's import when it is installed
+    (references of tasks that run them on the GPU)."""
     import importlib.util
 
     _runner()
@@ -33,6 +33,7 @@ def warm() -> None:
 def check(request: CheckRequest, phase) -> dict:
     """Check one candidate at every requested shape; stops at the first failing shape."""
     runner = _runner()
+    runner.use_helpers(request.helpers)
     results = []
     runner.keep_cases(request.seeds)
     for shape, plan in zip(request.shapes, request.plans):
@@ -49,7 +50,10 @@ def bench(request: BenchRequest, phase) -> dict:
     """Time entries (already checked correct) at the given shapes with the C++ harness."""
     from .timing import run_bench
 
-    return run_bench(_runner(), request, phase)
+    runner = _runner()
+    if request.helpers is not None or runner.checks is None:  # a bench without them keeps the check's cases
+        runner.use_helpers(request.helpers)
+    return run_bench(runner, request, phase)
 
 
 def ceilings(request: CeilingsRequest, phase) -> dict:

@@ -32,7 +32,7 @@ def run(request: RunOnceRequest, phase) -> None:
     from .session import GpuSession
 
     phase("setup")
-    runner = CheckRunner(GpuSession(), helpers=False)  # the profiler and sanitizer see the candidate's kernels only
+    runner = CheckRunner(GpuSession())  # no check kernels: the profiler and sanitizer see the candidate's only
     prepared = runner.prepare(request.task, request.shape, request.cubin, request.plan, request.candidate)
     _fill(runner, request.task, prepared, generate(request.task, request.shape, request.seed), request.fill_outputs)
     phase("kernel")

@@ -1,7 +1,6 @@
 """Runs a candidate's launches on the GPU and checks its outputs (executed inside the worker process)."""
 from __future__ import annotations
 
-import os
 import struct
 import time
 from dataclasses import dataclass, field
@@ -31,10 +30,26 @@ class Prepared:
 
 
 class CheckRunner:
-    def __init__(self, gpu: GpuSession | None, helpers: bool = True):
+    def __init__(self, gpu: GpuSession | None):
         self.gpu = gpu
-        self.checks, self.checks_note = _device_checks(gpu) if helpers else (None, None)
-        self.cases = CaseCache(gpu, self.checks)
+        self.checks: DeviceChecks | None = None  # the GPU path, once a request brings the check kernels
+        self.checks_note: str | None = None
+        self.cases = CaseCache(gpu, None)
+
+    def use_helpers(self, helpers) -> None:
+        """Check on the GPU with ``helpers`` (``kopt.protocol.HelperKernels``), or on the host when None. A change of
+        path forgets the cached cases (they live on one side)."""
+        if helpers is not None and self.checks is not None and self.checks.helpers == helpers:
+            return
+        if helpers is None and self.checks is None:
+            return
+        self.checks, self.checks_note = None, None
+        if helpers is not None:
+            try:
+                self.checks = DeviceChecks(self.gpu, helpers)
+            except Exception as exc:  # the host path still checks; the verdict says why
+                self.checks_note = f"checking on the host: the check kernels did not load ({type(exc).__name__}: {exc})"
+        self.cases = CaseCache(self.gpu, self.checks)
 
     # --- setup -----------------------------------------------------------------------------------------------------
     def prepare(self, task: Task, shape: Shape, cubin: bytes, plan: RunPlan, candidate: str) -> Prepared:
@@ -188,14 +203,3 @@ class CheckRunner:
             out["notes"] = notes
         return out
 
-
-def _device_checks(gpu):
-    """(the helper kernels, None) for the GPU path, or (None, why) for the CPU path."""
-    if gpu is None:
-        return None, None
-    if os.environ.get("KOPT_CHECK_ON", "gpu") == "cpu":
-        return None, "KOPT_CHECK_ON=cpu: inputs, reference and comparison on the host"
-    try:
-        return DeviceChecks(gpu), None
-    except Exception as exc:  # e.g. NVRTC cannot target this device: the host path still checks
-        return None, f"checking on the host: the GPU helper kernels are unavailable ({type(exc).__name__}: {exc})"

@@ -1,7 +1,8 @@
 """Reference for attention_fwd (float64; bf16 Q, K, V arrive upcast to float64, the runner compares the bf16 O).
 
-Torch on the GPU when available (the timed shapes are ~1e12 flops), numpy otherwise; both work on a few heads at a
-time so the [heads, S, S] score block stays under ~1 GiB.
+CuPy when kopt passes CuPy arrays (the reference on the GPU), else torch on the GPU when available (the timed shapes
+are ~1e12 flops), numpy otherwise; all work on a few heads at a time so the [heads, S, S] score block stays under
+~1 GiB.
 """
 import numpy as np
 
@@ -17,10 +18,11 @@ def _torch_cuda():
 def attention_fwd(Q: np.ndarray, K: np.ndarray, V: np.ndarray, scale: float, causal: int, **_) -> np.ndarray:
     """O[b, h] = softmax(Q[b, h] @ K[b, h]^T * scale, masked to keys j <= query i when causal) @ V[b, h]."""
     B, H, S, D = Q.shape
-    q, k, v = (np.ascontiguousarray(x, dtype=np.float64).reshape(B * H, S, D) for x in (Q, K, V))
-    out = np.empty_like(q)
+    xp = np if isinstance(Q, np.ndarray) else __import__("cupy")  # CuPy arrays: kopt runs the reference on the GPU
+    q, k, v = (xp.ascontiguousarray(x, dtype=xp.float64).reshape(B * H, S, D) for x in (Q, K, V))
+    out = xp.empty_like(q)
     chunk = max(1, (1 << 27) // (S * S))  # heads per step: 2^27 float64 scores = 1 GiB
-    torch = _torch_cuda()
+    torch = _torch_cuda() if xp is np else None
     if torch is not None:
         future = torch.ones(S, S, dtype=torch.bool, device="cuda").triu_(1) if causal else None
         for h0 in range(0, B * H, chunk):
@@ -34,14 +36,14 @@ def attention_fwd(Q: np.ndarray, K: np.ndarray, V: np.ndarray, scale: float, cau
             s /= s.sum(dim=2, keepdim=True)
             out[h0:h0 + chunk] = (s @ vs).cpu().numpy()
         return out.reshape(B, H, S, D)
-    future = np.triu(np.ones((S, S), dtype=bool), 1) if causal else None
+    future = xp.triu(xp.ones((S, S), dtype=bool), 1) if causal else None
     for h0 in range(0, B * H, chunk):
         s = q[h0:h0 + chunk] @ k[h0:h0 + chunk].transpose(0, 2, 1)
         s *= scale
         if future is not None:
             s[:, future] = -np.inf
         s -= s.max(axis=2, keepdims=True)
-        np.exp(s, out=s)
+        xp.exp(s, out=s)
         s /= s.sum(axis=2, keepdims=True)
         out[h0:h0 + chunk] = s @ v[h0:h0 + chunk]
     return out.reshape(B, H, S, D)

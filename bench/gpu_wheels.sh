@@ -8,7 +8,7 @@ grep -qx '/.whl/' .git/info/exclude 2>/dev/null || echo /.whl/ >> .git/info/excl
 mkdir -p .whl
 pkgs=(mcp==2.3.0 mcp-types==2.3.0 httpx2 httpcore2 pydantic==2.14.4 pydantic-core==2.50.5 annotated-types
       typing-inspection starlette sse-starlette python-multipart uvicorn pyjwt jsonschema jsonschema-specifications
-      referencing rpds-py opentelemetry-api cryptography cffi pycparser "nvidia-cuda-cccl<13.2"
+      referencing rpds-py opentelemetry-api cryptography cffi pycparser "nvidia-cuda-cccl<13.2" platformdirs tomli-w
       ncu-report kernel_tuner python-constraint2 xmltodict)
 # ncu-report: Nsight Compute's report interface (abi3), which profile reads reports through; the last three:
 # bench/tuner_vs_kernel_tuner.py only

@@ -1,4 +1,5 @@
-"""On-disk compile cache: one directory per key, published with an atomic rename."""
+"""On-disk compile cache: one directory per key, published with an atomic rename, kept under a size cap by evicting
+the least recently used entries (a hit touches its entry's meta.json)."""
 from __future__ import annotations
 
 import json
@@ -7,16 +8,26 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from .errors import InputError
+from .resources import cache_dir
+
 FORMAT = 1  # bump when what is stored changes
-COUNTS = {"lookups": 0, "hits": 0, "stores": 0}  # this process's use of the cache (kopt cache info, tests)
+COUNTS = {"lookups": 0, "hits": 0, "stores": 0, "evicted": 0}  # this process's use (kopt cache info, tests)
+DEFAULT_MAX_MB = 2048  # the README states this default
 
 
-def cache_dir() -> Path:
-    env = os.environ.get("KOPT_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base, "kopt")
+def max_bytes() -> int:
+    """The cap on the compile entries' total size: ``KOPT_CACHE_MAX_MB`` (megabytes), else DEFAULT_MAX_MB."""
+    raw = os.environ.get("KOPT_CACHE_MAX_MB")
+    if raw is None:
+        return DEFAULT_MAX_MB * 1024 * 1024
+    try:
+        mb = float(raw)
+    except ValueError:
+        mb = -1.0
+    if mb < 0:
+        raise InputError(f"bad KOPT_CACHE_MAX_MB={raw!r}: expected a size in megabytes (0 or more)")
+    return int(mb * 1024 * 1024)
 
 
 def _entries() -> Path:
@@ -31,6 +42,10 @@ def load(key: str) -> tuple[dict, Path] | None:
     except (OSError, ValueError):
         return None
     COUNTS["hits"] += 1
+    try:
+        os.utime(d / "meta.json")  # most recently used
+    except OSError:
+        pass
     return meta, d
 
 
@@ -53,7 +68,43 @@ def store(key: str, meta: dict, blobs: dict[str, bytes]) -> Path:
     except OSError:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    evict(keep=final)
     return final
+
+
+def _entry_list() -> list[tuple[float, int, Path]]:
+    """(last use, bytes, folder) of every published entry."""
+    root = _entries()
+    out = []
+    for p in root.iterdir() if root.exists() else ():
+        if p.name.startswith(".") or not p.is_dir():
+            continue
+        try:
+            files = list(p.iterdir())
+            used = (p / "meta.json").stat().st_mtime
+            out.append((used, sum(f.stat().st_size for f in files), p))
+        except OSError:  # removed meanwhile by another process
+            continue
+    return out
+
+
+def evict(keep: Path | None = None) -> int:
+    """Remove least recently used entries until the cache fits under ``max_bytes()``; ``keep`` (the entry just
+    stored) stays. Returns how many were removed."""
+    cap = max_bytes()
+    entries = sorted(_entry_list(), key=lambda e: e[0])
+    total = sum(size for _, size, _ in entries)
+    n = 0
+    for _, size, path in entries:
+        if total <= cap:
+            break
+        if path == keep:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        total -= size
+        n += 1
+    COUNTS["evicted"] += n
+    return n
 
 
 def put_file(entry: Path, name: str, data: bytes) -> None:
@@ -65,10 +116,9 @@ def put_file(entry: Path, name: str, data: bytes) -> None:
 
 
 def stats() -> dict:
-    root = _entries()
-    entries = [p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")] if root.exists() else []
-    size = sum(f.stat().st_size for p in entries for f in p.iterdir())
-    return {"path": str(root), "entries": len(entries), "bytes": size, "this_process": dict(COUNTS)}
+    entries = _entry_list()
+    return {"path": str(_entries()), "entries": len(entries), "bytes": sum(size for _, size, _ in entries),
+            "max_bytes": max_bytes(), "this_process": dict(COUNTS)}
 
 
 def clear() -> int:

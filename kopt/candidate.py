@@ -27,7 +27,7 @@ from pathlib import Path
 from . import annotations as ann
 from . import expr
 from .annotations import AnnotationError, Text
-from .archs import limits
+from .archs import check as check_arch
 from .dtypes import DType, dtype
 from .errors import InputError
 from .rules import RULES
@@ -246,7 +246,7 @@ def _task(cand, rest):
 
 def _arch(cand, rest):
     try:
-        limits(str(rest))
+        check_arch(str(rest))
     except InputError as exc:
         _fail(cand, rest, exc.message, "annotation.arch")
     cand.arch = str(rest)

@@ -10,12 +10,12 @@ import shutil
 import subprocess
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from . import cache
-from .archs import limits
+from .archs import check as check_arch
 from .artifact import Artifact, KernelInfo
 from .compat import classify
 from .device import default_arch
@@ -164,7 +164,7 @@ def compile(
     if not text.strip():
         raise InputError(f"{name} is empty")
     arch = arch or default_arch()
-    limits(arch)  # validates the arch name
+    check_arch(arch)
     if std not in ("c++11", "c++14", "c++17", "c++20"):
         raise InputError(f"unknown C++ standard {std!r}: expected c++11, c++14, c++17 or c++20")
     if isinstance(kernels, str):
@@ -236,8 +236,14 @@ def compile_configs(cand, configs, *, arch: str | None = None) -> list[tuple[dic
         except CompileError as exc:
             return cfg, None, exc
 
+    from . import progress
+
     with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-        return list(pool.map(one, configs))
+        futures = [pool.submit(one, cfg) for cfg in configs]
+        progress.report("compiling configurations", 0, len(futures))
+        for done, _ in enumerate(as_completed(futures), 1):
+            progress.report("compiling configurations", done, len(futures))
+        return [f.result() for f in futures]
 
 
 def _nvrtc_compile(text, name, arch, kernels, all_opts, opts) -> Artifact:
@@ -257,6 +263,9 @@ def _nvrtc_compile(text, name, arch, kernels, all_opts, opts) -> Artifact:
         diags = classify(parse_diagnostics(log), text, name)
         if err == nvrtc.nvrtcResult.NVRTC_ERROR_INVALID_OPTION:
             raise InputError(f"NVRTC rejected the options: {log.strip() or ' '.join(opts)}")
+        if err != ok and "--nv_arch" in log:  # NVRTC knows the architecture but not this variant of it
+            msg = f"NVRTC {nvrtc_version()} does not compile for {arch}"
+            raise InputError(msg, diagnostics=[RULES["compile.unsupported-arch"].diag(msg)])
         if err != ok:
             errors = [d for d in diags if d.severity is Severity.ERROR]
             missing = [d for d in errors if d.rule == "compile.missing-header"]

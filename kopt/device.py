@@ -5,7 +5,7 @@ import functools
 import os
 from dataclasses import dataclass
 
-from .archs import arch_for_cc
+from .archs import arch_for_cc, use_device_limits
 
 DEFAULT_ARCH = "sm_90"
 
@@ -75,3 +75,50 @@ def default_arch() -> str:
         return arch_for_cc(*info.cc)
     except Exception:
         return DEFAULT_ARCH
+
+
+def device_limits(arch: str):
+    """The present GPU's own limits (``ArchLimits``) when ``arch`` targets its compute capability, else None.
+    Read from device attributes (no context is created); what the driver does not report (register allocation
+    granularity, shared-memory allocation unit, registers per thread) stays at the documented values."""
+    from .archs import base
+
+    info, _ = probe()
+    if info is None or base(arch) != f"sm_{info.cc[0]}{info.cc[1]}":
+        return None
+    try:
+        return _read_limits(arch, info.cc)
+    except Exception:  # the driver stopped answering: the documented limits still hold
+        return None
+
+
+@functools.lru_cache(maxsize=None)
+def _read_limits(arch: str, cc: tuple[int, int]):
+    from cuda.bindings import driver as cu
+
+    from .archs import ArchLimits, _BASE
+
+    attr = cu.CUdevice_attribute
+    _, dev = cu.cuDeviceGet(0)
+    names = {
+        "max_threads_per_sm": attr.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+        "max_blocks_per_sm": attr.CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR,
+        "max_threads_per_block": attr.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+        "regs_per_sm": attr.CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+        "regs_per_block": attr.CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK,
+        "smem_per_sm": attr.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+        "smem_per_block_optin": attr.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+        "smem_per_block_default": attr.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+        "smem_reserved_per_block": attr.CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
+        "warp_size": attr.CU_DEVICE_ATTRIBUTE_WARP_SIZE,
+    }
+    values = {}
+    for key, a in names.items():
+        err, v = cu.cuDeviceGetAttribute(a, dev)
+        if err != cu.CUresult.CUDA_SUCCESS:
+            return None
+        values[key] = v
+    return ArchLimits(name=arch, cc=cc, **{**_BASE, **values})
+
+
+use_device_limits(device_limits)

@@ -35,14 +35,19 @@ def checks() -> list[Check]:
                      if info else why,
                      "running, checking, timing, profiling (compile, explain, check and the KB still work)"))
     v, err = _try(nvrtc_version)
-    out.append(Check("NVRTC", v is not None, f"version {v}" if v else err, "everything that compiles"))
+    if v is not None:
+        from .archs import supported
+
+        v = f"version {v}; targets {', '.join(supported())}"
+    out.append(Check("NVRTC", v is not None, v or err, "everything that compiles"))
     h, err = _try(toolchain.default_headers)
     out.append(Check("CUDA and CCCL headers", h is not None,
                      f"CCCL {toolchain.cccl_version()}: {', '.join(h.include_dirs[:2])}" if h else err,
                      "compiling any source that includes CUDA headers"))
     cut = toolchain.cutlass_include_dir()
     out.append(Check("CUTLASS/CuTe headers", cut is not None,
-                     f"CUTLASS {toolchain.cutlass_version()}: {cut}" if cut else "not installed (pip install 'kopt[cutlass]')",
+                     f"CUTLASS {toolchain.cutlass_version()}: {cut}" if cut else ("not installed: pip install --no-deps 'nvidia-cutlass==4.2.*' (the headers "
+                                                             "alone), or set CUTLASS_HOME to a CUTLASS checkout"),
                      "compiling CuTe/CUTLASS kernels"))
     for tool, disables in (("nvdisasm", "SASS and the lowering report (kopt explain)"),
                            ("cuobjdump", "cross-checking resources against the cubin"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .archs import limits
+from .archs import limits_or_none
 from .artifact import Artifact
 from .candidate import load_candidate
 from .compiler import compile as kopt_compile
@@ -19,7 +19,7 @@ from .occupancy import Occupancy
 @dataclass
 class KernelExplanation:
     lowering: KernelLowering
-    occupancy: Occupancy
+    occupancy: Occupancy | None  # None where kopt knows no limits for the architecture
     geometry_from: str  # where the block size and dynamic smem of the occupancy figure came from
 
 
@@ -50,14 +50,15 @@ def explain(file: Path, *, arch=None, defines=None, kernels=None, block: int | N
             **compile_options) -> Explanation:
     """Compile ``file`` and explain each kernel; ``block``/``smem`` override the occupancy figure's geometry."""
     art, launches = compile_file(file, arch=arch, defines=defines, kernels=kernels, **compile_options)
-    lim = limits(art.arch)
-    if block is not None and not 0 < block <= lim.max_threads_per_block:
+    lim = limits_or_none(art.arch)  # None: no limits known, the report goes on without occupancy
+    if lim and block is not None and not 0 < block <= lim.max_threads_per_block:
         raise InputError(f"--block {block}: a block has 1 to {lim.max_threads_per_block} threads on {art.arch}")
-    if smem is not None and not 0 <= smem <= lim.smem_per_block_optin:
+    if lim and smem is not None and not 0 <= smem <= lim.smem_per_block_optin:
         raise InputError(f"--smem {smem}: dynamic shared memory is 0 to {lim.smem_per_block_optin} bytes per block "
                          f"on {art.arch}")
     out = {}
     for name, rep in art.lowering().items():
         b, s, origin = occupancy_geometry(launches, name, block, smem)
-        out[name] = KernelExplanation(rep, art.occupancy(name, block_size=b, dynamic_smem=s), origin)
+        occ = art.occupancy(name, block_size=b, dynamic_smem=s) if lim else None
+        out[name] = KernelExplanation(rep, occ, origin)
     return Explanation(art, out, launches)

@@ -14,7 +14,7 @@ from typing import Iterable, Mapping
 
 from . import annotations as ann
 from . import expr
-from .archs import limits
+from .archs import limits_or_none
 from .candidate import Candidate, LaunchDecl
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import InputError
@@ -76,7 +76,7 @@ def launch_geometry(cand: Candidate, config: Mapping | None = None, shape: Mappi
     full = {**cand.default_config(), **(config or {})}
     env = environment(cand, full, shape, defines)
     symbols = set(shape or ()) | set(size_symbols or ()) if (shape is not None or size_symbols is not None) else None
-    resolver = _Resolver(cand, env, symbols, limits(arch) if arch else None)
+    resolver = _Resolver(cand, env, symbols, limits_or_none(arch) if arch else None)
     return [resolver.launch(decl, cand.kernel_expr(decl, full), full) for decl in cand.launches]
 
 

@@ -34,10 +34,10 @@ def _examples(folder: Path, task: str, origin: str) -> list[Known]:
 
 
 def known_candidates(task: Task) -> list[Known]:
-    from .kb import PROJECT_ROOT
     from .kb.promote import added_dir
+    from .resources import kb_root
 
     found = [Known(Path(task.baseline), "baseline")] if task.baseline else []
-    found += _examples(PROJECT_ROOT / "kb" / "cutlass_examples", task.name, "kb")
+    found += _examples(kb_root() / "cutlass_examples", task.name, "kb")
     found += _examples(added_dir(), task.name, "promoted")
     return found

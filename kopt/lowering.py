@@ -14,8 +14,21 @@ from dataclasses import dataclass, field
 
 _FUNC = re.compile(r"^\s*//-+ \.text\.(\S+)\s+-+")
 _LINE = re.compile(r'^\s*//## File "(?P<file>[^"]+)", line (?P<line>\d+)')
+_OCTAL = re.compile(rb"\\([0-7]{3})")
+# The line table keeps a non-ASCII path octal-escaped ("\303\274"), and splitting it into folder and file took the
+# last escape's backslash for a separator ("\303/251"): put it back before decoding.
+_SPLIT_ESCAPE = re.compile(r"(\\[0-7]{3})/([0-7]{3})")
 _INSN = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(?P<text>[^;]*);")
 _PRED = re.compile(r"^@!?U?P[T0-9]+\s+")
+
+
+def source_path(name: str) -> str:
+    """A file name as the SASS line markers print it, back as the path the compiler was given."""
+    if "\\" not in name:
+        return name
+    raw = _SPLIT_ESCAPE.sub(lambda m: f"{m.group(1)}\\{m.group(2)}", name).encode("utf-8", "surrogateescape")
+    return _OCTAL.sub(lambda m: bytes([int(m.group(1), 8)]), raw).decode("utf-8", "replace")
+
 
 # opcode (before the first '.') -> class. Checked after the width-bearing memory opcodes below.
 _CLASSES = {
@@ -149,7 +162,7 @@ def parse_sass(sass: str) -> dict[str, KernelLowering]:
             continue
         m = _LINE.match(raw)
         if m:
-            where = (m.group("file"), int(m.group("line")))
+            where = (source_path(m.group("file")), int(m.group("line")))
             continue
         m = _INSN.match(raw)
         if not m:

@@ -249,9 +249,9 @@ def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budge
         if not os.environ.get("ANTHROPIC_API_KEY"):
             raise InputError(f"workflow {workflow} needs an LLM and ANTHROPIC_API_KEY is not set; use the tune "
                              "workflow (--workflow tune) to autotune the candidate's tunables without one")
-        import anthropic
+        from .extras import require
 
-        client = anthropic.Anthropic()
+        client = require("anthropic").Anthropic()
     model = model or os.environ.get("KOPT_MODEL") or DEFAULT_MODEL
     tools.add_task(task)  # the task this run optimizes is the person's, so the agent may evaluate against it
     workspace = store.path.parent.parent

@@ -157,6 +157,10 @@ _ALL = [
          "The PTX assembler (run by NVRTC) reported a warning, e.g. about register use or an ignored directive. "
          "ptxas gives no source location.",
          None, "compile"),
+    Rule("compile.unsupported-arch", E, "NVRTC does not compile for this target",
+         "The target names an architecture NVRTC supports, but NVRTC refused this variant of it (for example "
+         "sm_90f: family variants start at sm_100). Nothing was built.",
+         "pick one of the targets `kopt doctor` lists for this NVRTC", "compile"),
     Rule("compile.resources-mismatch", W, "the ptxas log and the cubin disagree on a kernel's resources",
          "The registers, stack frame or static shared memory that ptxas printed for a kernel differ from the "
          "cubin's own resource records (cuobjdump -res-usage). kopt uses the cubin's figures; the occupancy and "

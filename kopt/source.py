@@ -20,12 +20,15 @@ def read_source(source: str | os.PathLike) -> tuple[str, str, Path | None]:
         return str(source), "kernel.cu", None
     path = Path(source)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError(f"cannot read {path}: no such file")
     except IsADirectoryError:
         raise InputError(f"cannot read {path}: it is a directory")
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot read {path}: not UTF-8 text (byte {exc.start} is {exc.object[exc.start]:#04x}); "
+                         "is it a binary file?")
+    except (OSError, ValueError) as exc:
         raise InputError(f"cannot read {path}: {exc}")
     return text, str(path), path
 

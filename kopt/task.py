@@ -222,9 +222,9 @@ class _TaskParser:
             self.fail(f"timed_trials must be a positive integer, got {timed_trials!r}", "timed_trials")
         arch = d.get("arch")
         if arch is not None:
-            from .archs import limits
+            from .archs import check
             try:
-                limits(str(arch))
+                check(str(arch))
             except InputError as exc:
                 self.fail(exc.message, "arch")
         ref_dtype = d.get("reference_dtype", "f64")

@@ -17,17 +17,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from .errors import GpuUnavailableError, InputError, KoptError, ToolchainError
+from .resources import bench_tasks
 from .workspace import Workspace
 
 if TYPE_CHECKING:
     from .measurement import Evaluation
 
-ROOT = Path(__file__).resolve().parents[1]
 MAX_DIAGNOSTICS = 20
 MAX_SOURCE_LINES = 60
 MAX_FILE_BYTES = 256 * 1024
 CANDIDATE_SUFFIXES = (".cu", ".cuh")
-BUNDLED_TASKS = ROOT / "bench" / "tasks"
 # Seconds of sampling per timed entry in ``evaluate``: the agent waits on every attempt, so less than the harness's
 # default.
 EVALUATE_MAX_TIME = 5.0
@@ -83,14 +82,14 @@ class Toolbox:
 
     def task_dirs(self) -> list[Path]:
         """Every task the tools may use: the trusted ones, then the bundled bench tasks."""
-        return list(self.trusted) + sorted(p.parent for p in BUNDLED_TASKS.glob("*/task.toml"))
+        return list(self.trusted) + sorted(p.parent for p in bench_tasks().glob("*/task.toml"))
 
     def _task_dir(self, task: str) -> Path:
         """A task given when the tools were started (by its name, folder name or path) or a bench task by name."""
         for d, name in self.trusted.items():
             if task in (name, d.name, str(d)) or Path(task).resolve() in (d, d / "task.toml"):
                 return d
-        bundled = BUNDLED_TASKS / task
+        bundled = bench_tasks() / task
         if "/" not in task and (bundled / "task.toml").exists():
             return bundled
         raise InputError(f"no task {task!r}: a task is a bench task (see list_tasks) or one this server was started "
@@ -228,8 +227,8 @@ class Toolbox:
         for name in names:
             k = ex.kernels[name]
             hot = sorted(k.lowering.by_line.items(), key=lambda kv: -len(kv[1]))[:MAX_SOURCE_LINES // 3]
-            out[name] = {**k.lowering.summary(), "occupancy": {**k.occupancy.to_dict(),
-                                                               "geometry_from": k.geometry_from},
+            out[name] = {**k.lowering.summary(), "occupancy": k.occupancy and {**k.occupancy.to_dict(),
+                                                                               "geometry_from": k.geometry_from},
                          "hot_lines": [{"line": ln, "source": src[ln - 1].strip()[:120] if 0 < ln <= len(src) else "",
                                         "sass": dict(Counter(insns).most_common(8))}
                                        for (f, ln), insns in hot if Path(f).name == Path(art.source_name).name]}

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from .archs import limits
+from .archs import limits_or_none
 from .candidate import Candidate
 from .compiler import compile_configs
 from .errors import InputError
@@ -65,12 +65,14 @@ class Space:
 
 def _launch_fit(cand: Candidate, art, config: dict, shape: dict) -> tuple[float, str | None]:
     """(lowest occupancy fraction over the launches, why it cannot launch or None) at one shape."""
-    lim = limits(art.arch)
+    lim = limits_or_none(art.arch)
     lowest = 1.0
     for g in launch_geometry(cand, config, shape, arch=art.arch):
         where = f"launch {g.kernel} (line {g.line})"
         if g.errors:
             return 0.0, f"{where}: {g.errors[0].message}"
+        if lim is None:  # no limits known for this architecture: nothing to prune on
+            continue
         r = art.kernels[g.kernel].resources
         occ = occupancy(lim, block_size=g.threads, registers=r.registers, static_smem=r.static_smem,
                         dynamic_smem=g.smem)
@@ -159,8 +161,9 @@ class TPE(Strategy):
 
     def __init__(self, space, tunables, seed=0):
         super().__init__(space, tunables, seed)
-        import optuna
+        from .extras import require
 
+        optuna = require("optuna")
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         self.optuna = optuna
         self.dists = {t.name: optuna.distributions.CategoricalDistribution(t.values) for t in tunables}

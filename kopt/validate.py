@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .archs import limits
+from .archs import check, limits_or_none
 from .candidate import Candidate
 from .compiler import compile_configs
 from .diagnostic import Diagnostic, Location
@@ -96,7 +96,7 @@ def validate(task: str | Path | None, candidates=(), *, arch: str | None = None,
     candidate (``-I``). Raises ``InputError`` only when there is nothing to validate (a missing
     path, an unknown arch); problems in what was found are Diagnostics of the result."""
     if arch is not None:
-        limits(arch)
+        check(arch)
     t, result = None, Validation(None)
     if task is not None and is_problem(task):
         t = open_task(task)  # a PyTorch problem: one that cannot be read is bad input
@@ -212,7 +212,7 @@ def _check_shape(cand: Candidate, task: Task | None, shape, cfg: dict, art, diag
                         [RULES["launch.invalid"].diag(exc.message, Location(cand.name, 1))]]
         return report
     params = entry_params(art.ptx or "")
-    lim = limits(art.arch)
+    lim = limits_or_none(art.arch)
     for lp in plan.launches:
         where = Location(cand.name, lp.line, role="launch")
         res = art.kernels[lp.kernel].resources
@@ -221,6 +221,8 @@ def _check_shape(cand: Candidate, task: Task | None, shape, cfg: dict, art, diag
                 check_launch(lp, params[lp.lowered], cand.name)
             except LaunchSpecError as exc:
                 diagnostics.append(_with_config(RULES["launch.mismatch"].diag(str(exc), where), cfg))
+        if lim is None:  # an architecture without known limits: the launch-limit checks cannot be made
+            continue
         if res.static_smem + lp.smem > lim.smem_per_block_optin:
             diagnostics.append(_with_config(RULES["launch.smem-too-large"].diag(
                 f"launch {lp.kernel}: {res.static_smem} B static + {lp.smem} B dynamic shared memory; {art.arch} "

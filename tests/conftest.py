@@ -21,5 +21,7 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path_factory, monkeypatch):
-    """Each test session compiles into its own cache unless a test overrides it."""
+    """Each test session compiles into its own cache, and promotes into its own data folder, unless a test
+    overrides them."""
     monkeypatch.setenv("KOPT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "kopt-cache"))
+    monkeypatch.setenv("KOPT_DATA_DIR", str(tmp_path_factory.getbasetemp() / "kopt-data"))

@@ -92,6 +92,27 @@ def test_cache_hit_returns_same_artifact(tmp_path, monkeypatch):
     assert not c.cache_hit  # options are part of the key
 
 
+def test_cache_evicts_least_recently_used_entries_over_the_cap(tmp_path, monkeypatch):
+    import os
+    import time
+
+    from kopt import cache
+
+    monkeypatch.setenv("KOPT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("KOPT_CACHE_MAX_MB", str(2.5 / 1024))  # room for two 1 KiB entries
+    now = time.time()
+    for i, key in enumerate(("a" * 16, "b" * 16)):
+        entry = cache.store(key, {}, {"blob": b"x" * 1024})
+        os.utime(entry / "meta.json", (now - 100 + i, now - 100 + i))
+    assert cache.load("a" * 16) is not None  # a is now the most recently used
+    cache.store("c" * 16, {}, {"blob": b"x" * 1024})
+    assert cache.load("b" * 16) is None and cache.load("a" * 16) and cache.load("c" * 16)
+    assert cache.stats()["entries"] == 2
+    monkeypatch.setenv("KOPT_CACHE_MAX_MB", "lots")
+    with pytest.raises(InputError, match="KOPT_CACHE_MAX_MB"):
+        cache.max_bytes()
+
+
 def test_cache_invalidated_by_edited_local_header(tmp_path, monkeypatch):
     monkeypatch.setenv("KOPT_CACHE_DIR", str(tmp_path / "cache"))
     (tmp_path / "k.cuh").write_text("#define FACTOR 2.0f\n")

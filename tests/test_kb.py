@@ -148,8 +148,8 @@ def test_filters_and_show(own_cache):
 
 
 def test_like_from_a_file_leaves_the_file_out(own_cache):
-    from kopt.kb import PROJECT_ROOT
-    path = PROJECT_ROOT / "bench" / "tasks" / "layernorm" / "baseline.cu"
+    from kopt.resources import bench_tasks
+    path = bench_tasks() / "layernorm" / "baseline.cu"
     hits = kb.like(path)
     assert hits and all("layernorm/baseline.cu" not in h.id for h in hits)
 
@@ -225,6 +225,7 @@ def test_kb_add_promotes_a_validated_winner_with_provenance(tmp_path, monkeypatc
     from kopt.runstore import RunStore
 
     monkeypatch.setenv("KOPT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("KOPT_DATA_DIR", str(tmp_path / "data"))
     store = RunStore(tmp_path / "runs.db")
     run = store.create_run("reduce_sum", workflow="tune", options={})
     src = ("// kopt: tune BLOCK in [512]\n// kopt: launch zebra_reduce grid=(1) block=(BLOCK) args=(x, s, n)\n"
@@ -240,6 +241,7 @@ def test_kb_add_promotes_a_validated_winner_with_provenance(tmp_path, monkeypatc
     out = add_run(run, store=store, title="zebra reduction")
     meta = tomllib.loads(Path(out["metadata"]).read_text())
     assert Path(out["source"]).read_text() == src
+    assert Path(out["source"]).is_relative_to(tmp_path / "data")  # user data, not cache
     assert meta["title"] == "zebra reduction" and meta["task"] == "reduce_sum" and meta["arch"] == "sm_90"
     assert meta["provenance"]["run"] == run and meta["provenance"]["candidate"] == cid
     assert meta["provenance"]["config"] == {"BLOCK": 512} and "shuffle" in meta["techniques"]
@@ -263,7 +265,7 @@ def test_kb_add_candidate_needs_validation(tmp_path):
     from kopt.device import probe
 
     root = Path(__file__).resolve().parents[1]
-    env = {**os.environ, "KOPT_CACHE_DIR": str(tmp_path / "cache")}
+    env = {**os.environ, "KOPT_CACHE_DIR": str(tmp_path / "cache"), "KOPT_DATA_DIR": str(tmp_path / "data")}
     cand = str(root / "kb" / "cutlass_examples" / "vector_add_float4.cu")
     no_task = subprocess.run([sys.executable, "-m", "kopt.cli", "kb", "add", cand], capture_output=True, text=True,
                              env=env)
@@ -272,4 +274,31 @@ def test_kb_add_candidate_needs_validation(tmp_path):
         p = subprocess.run([sys.executable, "-m", "kopt.cli", "kb", "add", cand, "--task",
                             str(root / "bench" / "tasks" / "vector_add")], capture_output=True, text=True, env=env)
         assert p.returncode == 2 and "GPU" in p.stderr and "Traceback" not in p.stderr
-        assert not (tmp_path / "cache" / "kb" / "added").exists()
+        assert not (tmp_path / "data" / "kb" / "added").exists()
+
+
+def test_promoted_kernels_move_from_the_cache_to_the_data_folder(tmp_path, monkeypatch):
+    """An older kopt kept promoted kernels in the cache folder: they are moved to the data folder, not lost."""
+    from kopt.kb.promote import added_dir
+
+    monkeypatch.setenv("KOPT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("KOPT_DATA_DIR", str(tmp_path / "data"))
+    old = tmp_path / "cache" / "kb" / "added"
+    old.mkdir(parents=True)
+    (old / "mine.cu").write_text("// mine\n")
+    assert added_dir() == tmp_path / "data" / "kb" / "added"
+    assert (added_dir() / "mine.cu").read_text() == "// mine\n" and not old.exists()
+
+
+def test_sidecar_toml_keeps_types():
+    """None is left out (TOML has no null) and numpy scalars stay numbers, never the strings "None" or "5"."""
+    import tomllib
+
+    import numpy as np
+    import tomli_w
+
+    from kopt.kb.promote import _plain
+
+    doc = tomllib.loads(tomli_w.dumps(_plain({"a": None, "n": np.int64(5), "x": np.float32(1.5),
+                                              "t": {"b": None, "c": [1, None, 2]}})))
+    assert doc == {"n": 5, "x": 1.5, "t": {"c": [1, 2]}}

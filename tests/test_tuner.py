@@ -306,7 +306,9 @@ def test_optimize_command_runs_the_tuner_and_writes_the_best(tmp_path, monkeypat
     def fake_bench_evaluator(task, cand, **kw):  # TEST DOUBLE
         return lambda cfg: evaluation("reduce_sum", time_us=times[cfg["N"]], speedup=50.0 / times[cfg["N"]])
 
-    monkeypatch.setattr(kopt.device, "probe", lambda: (object(), ""))
+    # no driver answers for this GPU, so its limits come from kopt's sm_90 row
+    gpu = kopt.device.GpuInfo("TEST DOUBLE", (9, 0), 13000, 132, 50 << 20)
+    monkeypatch.setattr(kopt.device, "probe", lambda: (gpu, ""))
     monkeypatch.setattr(kopt.tuner, "bench_evaluator", fake_bench_evaluator)
     monkeypatch.setenv("KOPT_WORKSPACE", str(tmp_path))
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)

@@ -1,6 +1,7 @@
 """The ``kopt`` command: thin; parses, calls the library, renders. One module per command group."""
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -10,6 +11,7 @@ if os.path.basename(sys.argv[0]) in ("kopt", "__main__.py", "-m"):  # the comman
     prestart(sys.argv)
 
 import typer  # noqa: E402
+from rich.markup import escape  # noqa: E402
 
 from ..errors import KoptError  # noqa: E402
 from ._common import console_err
@@ -20,22 +22,44 @@ from . import bench_cmd, check_cmd, compile_cmds, doctor_cmd, kb_cmd, mcp_cmd, o
 from . import import_cmd, lsp_cmd, profile_cmd, rules_cmd, sanitize_cmd, task_cmd, validate_cmd  # noqa: E402,F401
 
 
+def _wants_json(argv: list[str] | None) -> bool:
+    args = sys.argv[1:] if argv is None else argv
+    args = args[:args.index("--")] if "--" in args else args
+    return "--json" in args or "--output-format=json" in args or any(
+        a == "--output-format" and b == "json" for a, b in zip(args, args[1:]))
+
+
+def _fail(message: str, code: int, as_json: bool, diagnostics=()) -> None:
+    """One line on stderr; under ``--json`` also one error object on stdout, so a caller parsing stdout always
+    gets JSON. Exits with ``code``."""
+    if as_json:
+        out = {"ok": False, "error": message, "exit_code": code}
+        if diagnostics:
+            out["diagnostics"] = [d.to_dict() for d in diagnostics]
+        print(json.dumps(out, default=str))
+    console_err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    sys.exit(code)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: expected failures become one line on stderr and an exit code (1 failed, 2 bad input)."""
+    as_json = _wants_json(argv)
     try:
         rc = app(args=argv, standalone_mode=False)
         if isinstance(rc, int) and rc:
             sys.exit(rc)
     except KoptError as exc:
-        console_err.print(f"[bold red]error:[/] {exc.message}", highlight=False, soft_wrap=True)
-        sys.exit(exc.exit_code)
+        _fail(exc.message, exc.exit_code, as_json, exc.diagnostics)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:
-        console_err.print("aborted")
-        sys.exit(130)
+        _fail("aborted", 130, as_json)
     except Exception as exc:  # usage errors from the (possibly vendored) click parser
         if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
+            if as_json:
+                _fail(exc.format_message() if callable(getattr(exc, "format_message", None)) else str(exc), 2, True)
             exc.show()
             sys.exit(2)
+        if as_json:  # a bug: still one JSON object on stdout, and the traceback on stderr for the report
+            print(json.dumps({"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}", "exit_code": 1}))
         raise

@@ -2,13 +2,27 @@
 from __future__ import annotations
 
 import json
+import sys
+from contextlib import contextmanager
 
 from rich.console import Console
+from rich.markup import escape
 
 from ..errors import InputError
 
-console = Console(highlight=False)
-console_err = Console(stderr=True, highlight=False)
+# Lines never wrap (a diagnostic stays one line for editors' problem matchers and grep); output that is not a
+# terminal is not laid out to 80 columns either, so tables and names are never cropped when piped.
+_UNBOUNDED = 1 << 16
+
+
+def _console(stderr: bool) -> Console:
+    stream = sys.stderr if stderr else sys.stdout
+    tty = stream is not None and stream.isatty()
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=None if tty else _UNBOUNDED)
+
+
+console = _console(False)
+console_err = _console(True)
 
 
 def print_json(obj) -> None:
@@ -75,3 +89,40 @@ def parse_stop(spec: str | None) -> dict:
     except ValueError as exc:
         raise InputError(f"bad --stop {spec!r}: {exc}") from None
     return options
+
+
+def shows_progress(json_out: bool) -> bool:
+    """Progress goes to stderr, and only to a terminal: never under --json, never into a pipe or a log file."""
+    return not json_out and console_err.is_terminal
+
+
+@contextmanager
+def progress_bars(json_out: bool):
+    """While inside, the library's progress reports (``kopt.progress``) drive bars on stderr, one per kind of work."""
+    if not shows_progress(json_out):
+        yield
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .. import progress
+
+    bars: dict[str, int] = {}
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console_err, transient=True) as shown:
+        def update(what: str, done: int, total: int) -> None:
+            if what not in bars:
+                bars[what] = shown.add_task(what, total=total)
+            shown.update(bars[what], completed=done, total=total)
+
+        with progress.listening(update):
+            yield
+
+
+@contextmanager
+def activity(message: str, json_out: bool):
+    """A spinner with ``message`` on stderr while long work with no countable steps runs (bench, profile, sanitize)."""
+    if not shows_progress(json_out):
+        yield
+        return
+    with console_err.status(escape(message)):
+        yield

@@ -15,7 +15,7 @@ from ..render import to_text
 from ..torch_problem import open_task
 from ..client import WorkerClient
 from .app import app
-from ._common import console, console_err, parse_stop, print_json, with_includes
+from ._common import console, console_err, parse_stop, print_json, with_includes, activity
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 from .run_cmd import parse_config
 
@@ -106,7 +106,9 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
         raise InputError("--set applies to one candidate: bench several with their values written in the files "
                          "(or // kopt: define them)")
     options = {"max_time": max_time, "graph_reps": graph, "flush_l2": not warm, **stopping}
-    with WorkerClient(kernel_timeout=timeout) as worker:
+    what = f"{len(candidates)} candidates" if len(candidates) > 1 else str(candidates[0])
+    with WorkerClient(kernel_timeout=timeout) as worker, activity(f"kopt bench: checking, then timing {what}",
+                                                                   json_out):
         if len(candidates) > 1:
             ranking = bench_many(t, [with_includes(c, include) for c in candidates], baseline=base, arch=arch,
                                  shapes=t.find_shape(shape) if shape else None, worker=worker, options=options)

@@ -41,7 +41,8 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
               json_out: bool = typer.Option(False, "--json", help="machine-readable output"),
               sarif: bool = typer.Option(False, "--sarif", help="SARIF 2.1.0 output"),
               fmt: Optional[str] = FormatOpt) -> int:
-    """Analyze FILE(s) for hazards; exit 1 when errors are found, 2 on bad input."""
+    """Analyze FILE(s) for hazards; exit 1 when errors are found, 2 on bad input (including a file in which no
+    kernel body could be analyzed; a partly analyzed one keeps 0/1 with an analysis.incomplete note)."""
     from ..analyze import analyze
 
     form = output_format(fmt, json_out, sarif)
@@ -51,8 +52,12 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
     for f in files:
         if not f.is_file():
             raise InputError(f"cannot read {f}: no such file")
-        results.append((f, analyze(f, block=b, grid=g, defines=defines, kernels=kernel or None,
-                                   include_dirs=include or ())))
+        r = analyze(f, block=b, grid=g, defines=defines, kernels=kernel or None, include_dirs=include or ())
+        if not r.kernels:
+            notes = [d for d in r.diagnostics if d.rule == "analysis.incomplete"]
+            why = notes[0].message if notes else (r.assumed.strip() or "no __global__ kernels found")
+            raise InputError(f"{f}: no kernel analyzed ({why})", diagnostics=r.diagnostics)
+        results.append((f, r))
     diags = [d for _, r in results for d in r.diagnostics]
     if form == "sarif":
         print(dumps(to_sarif(diags, tool_name="kopt check")))

@@ -108,8 +108,8 @@ def explain_cmd(file: Path = FileArg, kernel: Optional[List[str]] = KernelOpt, a
     art = ex.artifact
     problems = _launch_problems(ex.launches)
     if json_out:
-        lowering = {name: {**k.lowering.to_dict(), "occupancy": {**k.occupancy.to_dict(),
-                                                                   "geometry_from": k.geometry_from}}
+        lowering = {name: {**k.lowering.to_dict(), "occupancy": k.occupancy and {
+                        **k.occupancy.to_dict(), "geometry_from": k.geometry_from}}
                     for name, k in ex.kernels.items()}
         print_json({"ok": True, **art.to_dict(), "lowering": lowering,
                     "launches": [g.to_dict() for g in ex.launches]})
@@ -117,14 +117,19 @@ def explain_cmd(file: Path = FileArg, kernel: Optional[List[str]] = KernelOpt, a
     if art.diagnostics or problems:
         console_err.print(to_text(art.diagnostics + problems), markup=False)
     console.print(_resources_table(art))
-    src_lines = {str(Path(art.source_name)): art.source.splitlines()}
+    # SASS names files as NVRTC saw them (absolute); the source may have been given relative to here
+    source_file = Path(art.source_name).resolve()
+    src_text = art.source.splitlines()
     for name, k in ex.kernels.items():
         rep, occ = k.lowering, k.occupancy
-        b, s, origin = occ.block_size, occ.dynamic_smem, k.geometry_from
-        console.print(f"\n[bold]{name}[/]: {rep.instructions} instructions; occupancy at block {b}"
-                      f"{f', {s} B dynamic smem' if s else ''} ({origin}): {occ.blocks_per_sm} blocks, "
-                      f"{occ.warps_per_sm}/{occ.max_warps_per_sm} warps per SM ({occ.fraction:.0%}), "
-                      f"limited by {occ.limiter}")
+        if occ is None:
+            figure = f"occupancy unavailable for {art.arch}"
+        else:
+            b, s = occ.block_size, occ.dynamic_smem
+            figure = (f"occupancy at block {b}{f', {s} B dynamic smem' if s else ''} ({k.geometry_from}): "
+                      f"{occ.blocks_per_sm} blocks, {occ.warps_per_sm}/{occ.max_warps_per_sm} warps per SM "
+                      f"({occ.fraction:.0%}), limited by {occ.limiter}")
+        console.print(f"\n[bold]{escape(name)}[/]: {rep.instructions} instructions; {figure}")
         t = Table(show_header=True, header_style="bold")
         t.add_column("class")
         t.add_column("count", justify="right")
@@ -145,9 +150,9 @@ def explain_cmd(file: Path = FileArg, kernel: Optional[List[str]] = KernelOpt, a
         console.print("  " + "; ".join(flags))
         if lines:
             for (f, ln), insns in sorted(rep.by_line.items()):
-                text = src_lines.get(f)
+                text = src_text if Path(f).resolve() == source_file else None
                 code = text[ln - 1].strip() if text and 0 < ln <= len(text) else f"{Path(f).name}:{ln}"
-                console.print(f"  [dim]{ln:>5}[/] {escape(code[:70]):<70} [cyan]{_group(insns)}[/]", markup=True,
+                console.print(f"  [dim]{ln:>5}[/] {escape(f'{code:<70}')} [cyan]{_group(insns)}[/]", markup=True,
                               highlight=False, soft_wrap=True)
 
 
@@ -166,4 +171,6 @@ def cache_clear(json_out: bool = JsonOpt):
 def cache_info(json_out: bool = JsonOpt):
     """Where the cache is and how big."""
     s = compile_cache.stats()
-    print_json(s) if json_out else console.print(f"{s['path']}: {s['entries']} entries, {s['bytes'] / 1e6:.1f} MB")
+    print_json(s) if json_out else console.print(
+        f"{s['path']}: {s['entries']} entries, {s['bytes'] / 1e6:.1f} MB (cap {s['max_bytes'] / 1e6:.0f} MB, "
+        f"KOPT_CACHE_MAX_MB)", soft_wrap=True)

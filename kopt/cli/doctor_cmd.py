@@ -5,6 +5,8 @@ from rich.table import Table
 
 from .. import doctor
 from .app import app
+from rich.markup import escape
+
 from ._common import console, print_json
 from .compile_cmds import JsonOpt
 
@@ -20,5 +22,6 @@ def doctor_cmd(json_out: bool = JsonOpt):
     for col in ("component", "status", "detail", "without it"):
         t.add_column(col)
     for c in results:
-        t.add_row(c.name, "[green]ok[/]" if c.ok else "[yellow]missing[/]", c.detail, "" if c.ok else c.disables)
+        t.add_row(escape(c.name), "[green]ok[/]" if c.ok else "[yellow]missing[/]", escape(c.detail),
+                  "" if c.ok else escape(c.disables))
     console.print(t)

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from .. import kb
 from .app import app
-from ._common import console, print_json
+from ._common import console, console_err, print_json, shows_progress
 from .compile_cmds import JsonOpt
 
 kb_app = typer.Typer(help="Knowledge base: search reference kernels and hardware notes; index your own corpus; "
@@ -80,7 +80,7 @@ def index_cmd(path: Path = typer.Argument(..., help="a folder (e.g. a CUTLASS ch
     if json_out:
         print_json(kb.index(path))
         return
-    with Progress(console=console, transient=True) as bar:
+    with Progress(console=console_err, transient=True, disable=not shows_progress(json_out)) as bar:
         task = bar.add_task(f"indexing {path}", total=None)
         stats = kb.index(path, progress=lambda done, total: bar.update(task, completed=done, total=total))
     console.print(f"indexed {stats['files']} files, {stats['chunks']} chunks from {escape(stats['root'])} "

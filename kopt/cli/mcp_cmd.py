@@ -15,6 +15,9 @@ def mcp_cmd(workspace: Path = typer.Option(Path("."), "--workspace", help="folde
                                                                             "import the reference of; repeatable")):
     """Run the MCP server on stdio (register this command with your editor's agent)."""
     from ..errors import InputError
+    from ..extras import require
+
+    require("mcp")
     from ..mcp_server import serve
 
     for t in task or []:

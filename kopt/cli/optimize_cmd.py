@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..measurement import AGGREGATES
 from ..optimizer import TUNE_MAX_TIME, WORKFLOWS, optimize
 from .app import app
-from ._common import console, console_err, evaluations_table, fmt, print_json
+from ._common import console, console_err, evaluations_table, fmt, print_json, shows_progress
 from .run_cmd import parse_config
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 
@@ -75,20 +75,32 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
         console.print(f"{note}running the autotuner (--workflow tune) on "
                       f"{from_ or 'every candidate kopt knows for the task'}")
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        TextColumn("{task.fields[best]}"), console=console_err, disable=json_out)
-    bar, best = None, {"us": None, "speedup": None}
+                        TextColumn("{task.fields[best]}"), console=console_err, disable=not shows_progress(json_out))
+    bar, compiling, best = None, None, {"us": None, "speedup": None}
+
+    def on_compiled(what, done, total):  # every configuration is compiled first (minutes for CuTe kernels)
+        nonlocal compiling
+        if compiling is None:
+            progress.start()
+            compiling = progress.add_task(what, total=total, best="")
+        progress.update(compiling, completed=done)
 
     def on_candidate(known):
         nonlocal bar
         if bar is not None:
             progress.stop()
+            progress.remove_task(bar)
             bar = None
         best.update(us=None, speedup=None)
         if not json_out:
             console.print(f"\n[bold]{known.label}[/] ({known.path})")
 
     def on_space(space):  # the space is known before any GPU time: show it, then the progress of the evaluations
-        nonlocal bar
+        nonlocal bar, compiling
+        progress.stop()
+        if compiling is not None:
+            progress.remove_task(compiling)
+            compiling = None
         if not json_out:
             console.print("\n".join(_pruning_lines(space)), markup=False)
         planned = min(len(space.configs), budget) if budget else len(space.configs)
@@ -102,19 +114,21 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
             progress.update(bar, advance=1, best=f"best {fmt(best['us'])} us, speedup {fmt(best['speedup'], '.3f')}"
                             if best["us"] is not None else "no correct configuration yet")
 
+    from ..progress import listening
     from ..runstore import RunStore
     from ..tools import Toolbox
 
     store = RunStore()
     tools = Toolbox(store.path.parent.parent) if workflow != "tune" else None
     try:
-        r = optimize(task, from_, workflow=workflow, strategy=strategy, budget=budget, time_limit=time_limit,
-                     seed=seed, resume=resume, store=store, arch=arch, max_time=max_time, timeout=timeout, out=out,
-                     aggregate=aggregate, model=model, tools=tools, include_dirs=include or (), on_space=on_space,
-                     on_result=on_result, keep_all=keep_all, fixed=parse_config(set_), on_candidate=on_candidate)
+        with listening(on_compiled):
+            r = optimize(task, from_, workflow=workflow, strategy=strategy, budget=budget, time_limit=time_limit,
+                         seed=seed, resume=resume, store=store, arch=arch, max_time=max_time, timeout=timeout,
+                         out=out, aggregate=aggregate, model=model, tools=tools, include_dirs=include or (),
+                         on_space=on_space, on_result=on_result, keep_all=keep_all, fixed=parse_config(set_),
+                         on_candidate=on_candidate)
     finally:
-        if bar is not None:
-            progress.stop()
+        progress.stop()
     if json_out:
         print_json(r.to_dict())
     else:

@@ -10,7 +10,7 @@ from rich.table import Table
 from ..render import to_text
 from ..torch_problem import open_task
 from .app import app
-from ._common import console, console_err, print_json, with_includes
+from ._common import console, console_err, print_json, with_includes, activity
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 from .run_cmd import parse_config
 
@@ -35,8 +35,9 @@ def profile_cmd(task: Path = typer.Argument(..., help="task directory (holding t
 
     t = open_task(task)
     shapes = t.find_shape(shape) if shape else None
-    prof = profile(t, with_includes(candidate, include), shape=shapes[0] if shapes else None,
-                   config=parse_config(set_), arch=arch, report=report)
+    with activity(f"kopt profile: {candidate} under Nsight Compute", json_out):
+        prof = profile(t, with_includes(candidate, include), shape=shapes[0] if shapes else None,
+                       config=parse_config(set_), arch=arch, report=report)
     if json_out:
         print_json(prof.to_dict())
         return 0

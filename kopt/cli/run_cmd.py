@@ -57,7 +57,10 @@ def run_cmd(task: Path = typer.Argument(..., help="task directory (holding task.
             timeout: float = typer.Option(10.0, "--timeout", help="seconds a launch may run before it is killed"),
             json_out: bool = JsonOpt):
     """Check CANDIDATE against TASK on fresh random inputs (exit 0 correct, 1 incorrect or failed, 2 bad input)."""
+    from ..device import require_gpu
+
     t = open_task(task)
+    require_gpu("kopt run")  # no GPU is this machine's state, not the candidate's failure: exit 2 like the others
     with WorkerClient(kernel_timeout=timeout) as worker:
         verdict = check(t, with_includes(candidate, include), config=parse_config(set_), arch=arch,
                         shapes=t.find_shape(shape), worker=worker)

@@ -79,9 +79,9 @@ def export_cmd(run: int = RunArg, _json: bool = typer.Option(True, "--json", hel
 def plot_cmd(run: int = RunArg, out: Optional[Path] = typer.Option(None, "--out", help="PNG path "
                                                                                          "(default: run<RUN>.png)")):
     """PNG: time of each evaluation and best so far vs evaluation index, the untuned baseline marked."""
-    import matplotlib
+    from ..extras import require
 
-    matplotlib.use("Agg")
+    require("matplotlib").use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 

@@ -10,7 +10,7 @@ from ..errors import InputError
 from ..render import dumps, to_github, to_sarif, to_text
 from ..torch_problem import open_task
 from .app import app
-from ._common import console, console_err, print_json, with_includes
+from ._common import activity, console, console_err, print_json, with_includes
 from .check_cmd import FormatOpt, output_format
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 from .run_cmd import parse_config
@@ -37,8 +37,9 @@ def sanitize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
         raise InputError(f"unknown --tool {bad[0]!r}: expected {', '.join(TOOLS)} or all")
     t = open_task(task)
     shapes = t.find_shape(shape) if shape else None
-    res = sanitize(t, with_includes(candidate, include), tools=tools, shape=shapes[0] if shapes else None,
-                   config=parse_config(set_), arch=arch, static=not no_static)
+    with activity(f"kopt sanitize: {candidate} under compute-sanitizer ({', '.join(tools)})", form != "text"):
+        res = sanitize(t, with_includes(candidate, include), tools=tools, shape=shapes[0] if shapes else None,
+                       config=parse_config(set_), arch=arch, static=not no_static)
     if form == "json":
         print_json(res.to_dict())
     elif form == "sarif":

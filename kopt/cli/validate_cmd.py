@@ -10,7 +10,7 @@ from rich.table import Table
 from ..render import to_text
 from ..validate import REFERENCE_TIMEOUT, validate
 from .app import app
-from ._common import console, console_err, print_json
+from ._common import console, console_err, print_json, progress_bars
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 
 
@@ -32,8 +32,9 @@ def validate_cmd(task: Path = typer.Argument(..., help="task directory (holding 
     files = list(candidates or [])
     if task.suffix in (".cu", ".cuh") and task.is_file():
         task, files = None, [task] + files
-    v = validate(task, files, arch=arch, reference_timeout=reference_timeout,
-                 config=parse_config(set_) if set_ else None, include_dirs=include or ())
+    with progress_bars(json_out):
+        v = validate(task, files, arch=arch, reference_timeout=reference_timeout,
+                     config=parse_config(set_) if set_ else None, include_dirs=include or ())
     if json_out:
         print_json(v.to_dict())
     else:

@@ -3,7 +3,7 @@
 ``index`` (add a user's own corpus, such as a CUTLASS checkout, without copying it).
 
 Indexes live under ``KOPT_CACHE_DIR/kb``: ``project.sqlite`` covers ``kb/cutlass_examples/**``, ``kb/docs/*.md`` and
-``bench/tasks/*/baseline.cu`` of this checkout and is rebuilt whenever one of those files changes; each
+``bench/tasks/*/baseline.cu`` as kopt ships them (``kopt.resources``) and is rebuilt whenever one of those files changes; each
 ``kopt kb index PATH`` writes ``user/<name>-<hash>.sqlite``. A sidecar ``<stem>.toml``, ``meta.toml`` or
 ``task.toml`` next to a kernel is indexed with it and shown by ``show`` (what it demonstrates, measured figures).
 """
@@ -15,7 +15,7 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..cache import cache_dir
+from ..resources import cache_dir, data_root
 from ..errors import InputError
 from . import store
 from .chunks import CODE_SUFFIXES, NOTE_SUFFIXES, chunk_file, words
@@ -23,7 +23,6 @@ from .tags import TAGS, parse_arch
 
 __all__ = ["Hit", "search", "show", "like", "index", "TAGS"]
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 _STOP = set("""a an and are as at be by can do does for from how i in into is it its me my of on or show that the
 this to use using what when where which why with without""".split())
 # query words -> words the corpus may use instead
@@ -53,7 +52,7 @@ def _kb_dir() -> Path:
 
 
 def _project_files() -> list[Path]:
-    r = PROJECT_ROOT
+    r = data_root()
     files = [p for p in (r / "kb" / "cutlass_examples").rglob("*") if p.suffix in CODE_SUFFIXES]
     files += (r / "kb" / "docs").glob("*.md")
     files += (r / "bench" / "tasks").glob("*/baseline.cu")
@@ -91,7 +90,7 @@ def _project_db() -> Path:
     files = _project_files()
     sig = _signature(files)
     if not db.exists() or store.read_meta(_connect(db)).get("signature") != sig:
-        store.build(db, PROJECT_ROOT, files, "", signature=sig)
+        store.build(db, data_root(), files, "", signature=sig)
     return db
 
 
@@ -107,7 +106,7 @@ def _user_dbs() -> list[Path]:
 
 def _databases() -> list[tuple[Path, Path]]:
     """(database, root its paths are relative to) for the project index and every user index."""
-    out = [(_project_db(), PROJECT_ROOT)]
+    out = [(_project_db(), data_root())]
     out += [(db, Path(store.read_meta(_connect(db))["root"])) for db in _user_dbs()]
     return out
 

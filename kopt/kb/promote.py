@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import re
+import shutil
 from pathlib import Path
 
+import tomli_w
+
 from ..errors import InputError, KoptError
+from ..resources import data_dir
 from .tags import tags_of
 
 
@@ -24,28 +27,30 @@ class NotValidated(KoptError):
 
 
 def added_dir() -> Path:
+    """Promoted kernels are the user's data: they live in the data folder, not the cache. A folder left in the cache
+    by an older kopt is moved over the first time."""
     from . import _kb_dir
 
-    return _kb_dir() / "added"
+    folder = data_dir() / "kb" / "added"
+    old = _kb_dir() / "added"
+    if old.is_dir() and not folder.exists():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(old), str(folder))
+    return folder
 
 
-def _toml_key(k) -> str:
-    return k if re.fullmatch(r"[A-Za-z0-9_-]+", str(k)) else _toml_value(str(k))
-
-
-def _toml_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
+def _plain(v):
+    """``v`` as TOML can hold it: TOML has no null, so None entries are left out; numpy scalars become Python
+    numbers; lone surrogates (undecodable argv or paths) are replaced. tomli-w rejects anything else."""
     if isinstance(v, dict):
-        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
+        return {str(k): _plain(x) for k, x in v.items() if x is not None}
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    # A TOML basic string: JSON's escapes are valid TOML once non-ASCII text is kept as is (TOML has no surrogate
-    # pairs) and lone surrogates (undecodable argv or paths) are replaced.
-    text = str(v).encode("utf-8", "replace").decode("utf-8")
-    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")  # TOML also escapes DEL
+        return [_plain(x) for x in v if x is not None]
+    if isinstance(v, str):
+        return v.encode("utf-8", "replace").decode("utf-8")
+    if not isinstance(v, (bool, int, float)) and callable(getattr(v, "item", None)):
+        return v.item()
+    return v
 
 
 def _shapes(evaluation) -> list[dict]:
@@ -71,13 +76,9 @@ def _write(stem: str, source: str, head: dict, provenance: dict, measured: dict,
     cu, meta = folder / f"{stem}.cu", folder / f"{stem}.toml"
     cu.write_text(source, encoding="utf-8")
     provenance = {**provenance, "promoted": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
-    lines = [f"{k} = {_toml_value(v)}" for k, v in head.items()]
-    lines.append(f"techniques = {_toml_value(sorted(tags_of(source)))}")
-    for name, table in (("provenance", provenance), ("measured", measured)):
-        lines += ["", f"[{name}]"] + [f"{k} = {_toml_value(v)}" for k, v in table.items() if v is not None]
-    for s in shapes:
-        lines += ["", "[[measured.shapes]]"] + [f"{k} = {_toml_value(v)}" for k, v in s.items()]
-    meta.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    doc = {**head, "techniques": sorted(tags_of(source)), "provenance": provenance,
+           "measured": {**measured, "shapes": shapes}}
+    meta.write_text(tomli_w.dumps(_plain(doc)), encoding="utf-8")
     stats = index(folder)
     return {"source": str(cu), "metadata": str(meta), "index": stats["index"], "chunks": stats["chunks"]}
 

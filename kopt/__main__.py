@@ -1,0 +1,4 @@
+"""``python -m kopt``: the kopt command."""
+from .cli import main
+
+main()

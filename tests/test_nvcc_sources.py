@@ -188,12 +188,27 @@ def test_dash_I_on_the_cpu_commands(layout):
 
 
 def test_dash_I_reaches_the_build_of_kopt_run(layout):
-    """kopt run compiles on the CPU before it needs the GPU: with -I the build succeeds (the verdict says so, or the
-    run passes on a GPU); without it the header is missing."""
-    plain = layout / "cands" / "plain.cu"
-    assert kopt_cli("run", layout / "task", plain).returncode == 2
-    p = kopt_cli("run", layout / "task", plain, "-I", layout / "hdrs", "--json")
-    assert json.loads(p.stdout)["compiled"] is True, p.stderr
+    """kopt run's candidate carries the -I folders into its build (the check compiles on the CPU before it needs the
+    GPU; the command itself refuses to start without one, so the library call it makes is tested here)."""
+    from kopt.checker import check
+    from kopt.cli._common import with_includes
+    from kopt.task import Task
+
+    plain, task = layout / "cands" / "plain.cu", Task.load(layout / "task")
+
+    class NoWorker:  # TEST DOUBLE: the verdict's compile is what is checked; nothing reaches a GPU
+        def start(self):
+            return self
+
+        def call(self, request, on_phase=None):
+            from kopt.protocol import Failed
+            from kopt.rules import RULES
+
+            return Failed(RULES["runtime.no-gpu"].diag("no GPU in this test"))
+
+    with pytest.raises(InputError, match="not found on the include path"):
+        check(task, with_includes(plain, None), worker=NoWorker())
+    assert check(task, with_includes(plain, [str(layout / "hdrs")]), worker=NoWorker()).compiled
 
 
 def test_optimize_takes_include_dirs(layout):

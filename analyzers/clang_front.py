@@ -583,16 +583,26 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
 
 
 def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=()) -> Unit:
-    """Parse ``source`` (the contents of ``path``); errors in the file become ``FrontendError``."""
+    """Parse ``source`` (the contents of ``path``).
+
+    Host code is not the analyzers' business: when the file has errors, the top-level declarations that hold them
+    and are not device code (``main``, host helpers, ``FILE*`` globals, host-only headers' types) are blanked and the
+    file parsed again. Kernels that still hold an error are listed in ``unit.broken`` (name -> reason) for the
+    fallback; ``FrontendError`` only when no device function is left to analyze."""
     fname = str(path)
     tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs)
-    errors = [d for d in tu.diagnostics if d.severity >= 3]
+    errors = _errors(tu, fname)
+    skipped = 0
     if errors:
-        d = errors[0]
-        where = f"{d.location.file}:{d.location.line}:{d.location.column}" if d.location.file else ""
-        raise FrontendError(f"libclang: {where}: {d.spelling}" + (f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""))
+        blanked, skipped = _blank_host_code(tu, fname, source, errors)
+        if skipped:
+            source = blanked
+            tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs)
+            errors = _errors(tu, fname)
     conv = _Conv(fname, source)
     unit = Unit(path=fname, source=source, funcs={}, frontend="libclang")
+    if skipped:
+        unit.skipped_host = skipped
     K = ci.CursorKind
 
     def visit(cur):
@@ -602,16 +612,88 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
             if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
                 visit(c)
             elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
+                bad = _inside(c, errors)
+                if bad is not None:
+                    if any(x.kind == K.CUDAGLOBAL_ATTR for x in c.get_children()):
+                        unit.broken[c.spelling] = f"libclang: {bad.location.line}:{bad.location.column}: " \
+                                                  f"{bad.spelling}"
+                    continue
                 f = _func(conv, c, source)
                 if f is not None:
                     unit.funcs.setdefault(f.name, []).append(f)
-            elif c.kind == K.VAR_DECL:
+            elif c.kind == K.VAR_DECL and _inside(c, errors) is None:
                 d = conv.decl(c)
                 unit.globals[d.name] = d
 
     visit(tu.cursor)
+    outside = [e for e in errors if e.location.file is None or e.location.file.name != fname]
+    if errors and (outside or not unit.kernels):
+        d = (outside or errors)[0]
+        where = f"{d.location.file}:{d.location.line}:{d.location.column}" if d.location.file else ""
+        raise FrontendError(f"libclang: {where}: {d.spelling}" + (f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""))
     unit.problems = conv.problems
     return unit
+
+
+def _errors(tu, fname: str) -> list:
+    return [d for d in tu.diagnostics if d.severity >= 3]
+
+
+def _inside(c, errors):
+    """The first error located within cursor ``c``'s extent, or None."""
+    s, t = c.extent.start, c.extent.end
+    for e in errors:
+        loc = e.location
+        if loc.file is not None and loc.file.name == s.file.name and (s.line, s.column) <= (loc.line, loc.column) \
+                <= (t.line, t.column):
+            return e
+    return None
+
+
+def _is_device(c) -> bool:
+    K = ci.CursorKind
+    return any(x.kind in (K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR) for x in c.get_children())
+
+
+def _blank_host_code(tu, fname: str, source: str, errors) -> tuple[str, int]:
+    """``source`` with the top-level host declarations that hold an error replaced by spaces (line breaks kept),
+    and how many were blanked. Namespaces and extern "C" blocks are entered; device functions are kept."""
+    K = ci.CursorKind
+    lines = source.split("\n")
+    count = 0
+
+    def blank(c):
+        s, t = c.extent.start, c.extent.end
+        for ln in range(s.line, t.line + 1):
+            if not 0 < ln <= len(lines):
+                continue
+            text = lines[ln - 1]
+            a = s.column - 1 if ln == s.line else 0
+            b = t.column - 1 if ln == t.line else len(text)
+            lines[ln - 1] = text[:a] + " " * (b - a) + text[b:]
+
+    def visit(cur):
+        nonlocal count
+        for c in cur.get_children():
+            if c.location.file is None or c.location.file.name != fname:
+                continue
+            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                visit(c)
+                continue
+            if _inside(c, errors) is None or _is_device(c):
+                continue
+            if c.kind == K.VAR_DECL and any(x.kind in (K.CUDASHARED_ATTR, K.CUDACONSTANT_ATTR)
+                                            for x in c.get_children()):
+                continue
+            blank(c)
+            count += 1
+            # a declaration's trailing semicolon is outside its extent
+            ln, col = c.extent.end.line, c.extent.end.column
+            if 0 < ln <= len(lines) and lines[ln - 1][col - 1:col] == ";":
+                lines[ln - 1] = lines[ln - 1][:col - 1] + " " + lines[ln - 1][col:]
+
+    visit(tu.cursor)
+    return "\n".join(lines), count
 
 
 def _release():

@@ -87,7 +87,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     for loc, reason in unit.problems[:3]:
         res.diagnostics.append(_incomplete(fname, reason, loc))
     macros = {**launchmod.source_macros(text), **(defines or {})}
-    for func in unit.kernels:
+    for kunit, func, path_note in _targets(unit, notes, fname, text, defines, res):
         if wanted is not None and func.name not in wanted:
             continue
         targs = wanted.get(func.name) if wanted else None
@@ -101,11 +101,12 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
                                           launch_bounds=func.launch_bounds, targs=targs or None)]
         res.kernels.append(func.name)
+        res.paths[func.name] = path_note
         seen = set()
         for cfg in configs:
             if func.tparams and not cfg.targs:
                 cfg.note = (cfg.note + "; " if cfg.note else "") + "template arguments unknown (analyzed generically)"
-            for d in _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed):
+            for d in _analyze_kernel(kunit, func, cfg, defines, fname, lines, assumed, path_note):
                 key = (d.rule, d.message, tuple(d.locations))
                 if key not in seen:
                     seen.add(key)
@@ -124,7 +125,34 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     return res
 
 
-def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed) -> list[Diagnostic]:
+def _targets(unit, notes, fname, text, defines, res):
+    """(unit, kernel, which front end read it and why) for every kernel of the file. Kernels libclang could not
+    read (an error inside them) come from the tree-sitter fallback, each with its own note."""
+    if unit.frontend != "libclang":
+        why = notes[0].message.removeprefix("analysis incomplete: ") if notes else "requested"
+        return [(unit, f, f"tree-sitter ({why})") for f in unit.kernels]
+    note = "libclang" + (f" ({unit.skipped_host} host declaration(s) that did not parse were skipped)"
+                         if unit.skipped_host else "")
+    out = [(unit, f, note) for f in unit.kernels]
+    if unit.broken:
+        try:
+            from . import ts_front
+            ts_unit = ts_front.parse(Path(fname), text, defines=defines)
+            fallback, failed = ts_unit.kernels, ""
+        except Exception as exc:
+            ts_unit, fallback, failed = None, [], f"; the tree-sitter fallback failed too ({exc.__class__.__name__}: {exc})"
+        for name, why in unit.broken.items():
+            funcs = [f for f in fallback if f.name == name]
+            res.diagnostics.append(_incomplete(
+                fname, f"`{name}`: {why}; " + ("used the tree-sitter fallback for it (no macro expansion beyond "
+                                               "simple #defines, no type information)" if funcs else
+                                               failed or "the tree-sitter fallback found no such kernel"),
+                funcs[0].loc if funcs else None))
+            out += [(ts_unit, f, f"tree-sitter ({why})") for f in funcs]
+    return out
+
+
+def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="") -> list[Diagnostic]:
     """Every pass over one kernel under one launch configuration; failures become ``analysis.incomplete``."""
     out = []
     try:
@@ -133,7 +161,7 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed) -> list[Dia
         _debug(exc)
         return [_incomplete(fname, f"could not model kernel `{func.name}`: {exc.__class__.__name__}: {exc}",
                             func.loc)]
-    assumed.append(f"{func.name}: {cfg.describe(km.dims_used)}")
+    assumed.append(f"{func.name}: {cfg.describe(km.dims_used)}; read by {path_note or unit.frontend}")
     seen_reasons = set()
     for loc, reason in km.problems:
         if reason not in seen_reasons and len(seen_reasons) < 3:

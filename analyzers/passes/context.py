@@ -58,10 +58,10 @@ class Ctx:
         self._pairs[(mode, bv)] = got
         return got
 
-    def _check(self, solver, *constraints, rlimit: int = QUERY_RLIMIT):
+    def _check(self, solver, *constraints, rlimit: int | None = None):
         before = rlimit_spent(solver)
         try:
-            return check(solver, *constraints, rlimit=rlimit)
+            return check(solver, *constraints, rlimit=rlimit or QUERY_RLIMIT)
         finally:
             self.spent += rlimit_spent(solver) - before
 

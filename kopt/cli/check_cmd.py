@@ -44,7 +44,7 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
     elif json_out:
         print_json({"ok": not any(d.is_error for d in diags),
                     "files": [{"file": str(f), "assumed": r.assumed.splitlines(), "launches": r.launches,
-                               "kernels": r.kernels,
+                               "kernels": r.kernels, "paths": r.paths,
                                "frontend": r.frontend, "elapsed_ms": round(r.elapsed_ms, 1),
                                "diagnostics": to_json(r.diagnostics)} for f, r in results]})
     else:

@@ -13,7 +13,7 @@ from kopt.annotations import split_kernel
 from kopt.diagnostic import Diagnostic, Location
 from kopt.rules import RULES
 
-from . import clang_front, launch as launchmod
+from . import assume as assumemod, clang_front, launch as launchmod
 from .build import build_kernel
 from .result import AnalysisResult
 from .passes import asyncs, banks, bounds, coalescing, divergence, races
@@ -56,13 +56,15 @@ def parse_unit(path: Path, source: str, defines=None, include_dirs=(), frontend:
 
 
 def analyze(source, *, launches=None, block=None, grid=None, defines=None, kernels=None, include_dirs=(),
-            path: str | None = None, frontend: str = "auto") -> AnalysisResult:
+            path: str | None = None, frontend: str = "auto", assume=()) -> AnalysisResult:
     """Analyze CUDA source (a path, or the text itself) for hazards.
 
     ``launches``: kopt's ``LaunchGeometry`` records for the candidate's launches (a kernel launched with several
     geometries is analyzed under each); ``block``/``grid``: (x, y, z) for kernels no launch describes;
     ``defines``: -D values; ``kernels``: names (optionally with template arguments, ``gemm<128,64>``) to analyze;
-    ``frontend``: "auto" (libclang, tree-sitter when it fails), "libclang" or "tree-sitter".
+    ``frontend``: "auto" (libclang, tree-sitter when it fails), "libclang" or "tree-sitter"; ``assume``:
+    ``assume.Assumption``s (or expression texts) over kernel parameters, added to the file's ``// kopt: assume`` lines.
+    A malformed assumption raises ``AnnotationError`` (bad input), before anything is analyzed.
     """
     t0 = time.perf_counter()
     if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and source.endswith(
@@ -73,6 +75,8 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     else:
         text = str(source)
         fname = path or "<input>.cu"
+    assumptions = assumemod.from_source(text, fname) + [
+        a if isinstance(a, assumemod.Assumption) else assumemod.parse(a, "--assume", "--assume") for a in assume]
     res = AnalysisResult()
     unit, notes = parse_unit(Path(fname), text, defines, include_dirs, frontend)
     res.diagnostics += notes
@@ -100,6 +104,9 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
         else:
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
                                           launch_bounds=func.launch_bounds, targs=targs or None)]
+        params = {p for p, _ in func.params}
+        for c in configs:
+            c.assume = [a for a in assumptions if a.names <= params]
         res.kernels.append(func.name)
         res.paths[func.name] = path_note
         seen = set()
@@ -116,6 +123,10 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
         missing = [k for k in wanted if k not in res.kernels]
         for k in missing:
             res.diagnostics.append(_incomplete(fname, f"no kernel named `{k}` in the file"))
+    for a in assumptions:
+        if not any(a.names <= {p for p, _ in f.params} for f in unit.kernels):
+            res.diagnostics.append(_incomplete(fname, f"assumption `{a.text}` ({a.origin}) names no kernel's "
+                                                      f"parameters; it was not used"))
     if not unit.kernels:
         assumed.append("no __global__ kernels found")
     res.assumed = "\n".join(assumed)

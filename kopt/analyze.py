@@ -10,6 +10,7 @@ from pathlib import Path
 
 from analyzers.result import AnalysisResult
 
+from .annotations import lines
 from .candidate import Candidate
 from .geometry import launch_geometry
 from .source import read_source
@@ -18,7 +19,8 @@ __all__ = ["analyze", "AnalysisResult"]
 
 
 def analyze(source: str | Path | Candidate, *, config: dict | None = None, block=None, grid=None, defines=None,
-            kernels=None, path: str | None = None, include_dirs=(), frontend: str = "auto") -> AnalysisResult:
+            kernels=None, path: str | None = None, include_dirs=(), frontend: str = "auto",
+            assume=()) -> AnalysisResult:
     """Analyze a .cu file (path), CUDA source text or a Candidate for races, barrier divergence, missing syncs,
     out-of-bounds shared indexing, bank conflicts, uncoalesced access and async-copy misuse.
 
@@ -26,8 +28,9 @@ def analyze(source: str | Path | Candidate, *, config: dict | None = None, block
     ``-D`` values in ``defines`` ({"NAME": "value" | None}), each kernel under the launch geometry kopt resolves
     for it. ``block``/``grid``: (x, y, z) tuples for kernels no launch annotation describes; ``kernels``: names to
     analyze (``"gemm<128,64>"`` binds template arguments); ``path``: the name of source text in diagnostics;
-    ``include_dirs``: header folders (after a candidate's ``// kopt: include`` ones); ``frontend``: "auto", "libclang" or "tree-sitter". ``result.assumed`` states the launch configuration each
-    kernel was analyzed under, ``result.launches`` the same as data.
+    ``include_dirs``: header folders (after a candidate's ``// kopt: include`` ones); ``frontend``: "auto", "libclang" or "tree-sitter". ``assume``: expressions over kernel parameter names
+    (``"n >= 1"``) that constrain every finding, like the file's ``// kopt: assume`` lines. ``result.assumed`` states
+    the launch configuration (and assumptions) each kernel was analyzed under, ``result.launches`` the same as data.
     """
     from analyzers.driver import analyze as _analyze
 
@@ -35,7 +38,8 @@ def analyze(source: str | Path | Candidate, *, config: dict | None = None, block
         cand, target = source, source.path or source.source
     else:
         text, _, file = read_source(source)
-        cand = Candidate.load(source, name=path) if "// kopt:" in text else None
+        # a plain source may carry `// kopt: assume` lines without being a candidate
+        cand = Candidate.load(source, name=path) if any(w != "assume" for w, _ in lines(text)) else None
         target = file or text
     user = dict(defines or {})
     launches = None
@@ -45,7 +49,7 @@ def analyze(source: str | Path | Candidate, *, config: dict | None = None, block
         launches = launch_geometry(cand, cfg, defines=defines)
     dirs = [*(cand.include_dirs if cand is not None else ()), *(str(d) for d in include_dirs)]
     res = _analyze(target, launches=launches, block=_dims(block), grid=_dims(grid), defines=user, kernels=kernels,
-                   include_dirs=dirs, path=path, frontend=frontend)
+                   include_dirs=dirs, path=path, frontend=frontend, assume=assume)
     res.diagnostics = [d for g in launches or () for d in g.problems] + res.diagnostics
     return res
 

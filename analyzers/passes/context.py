@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import z3
 
-from .. import sym
+from .. import assume, sym
 from kopt.diagnostic import Location
 from ..model import Access, KernelModel
 from ..solver import Enc, GaveUp, check, model_int, rlimit_spent
@@ -160,6 +160,8 @@ class Ctx:
             else:
                 t = enc.const(v)
             gd.append(t)
+        for a in self.launch.assume:  # parameters are uniform: one copy serves both threads
+            cons.append(assume.to_z3(a, lambda n: enc.var(f"p:{n}", "uniform"), enc.const))
         return bd, gd, cons
 
     def thread(self, enc: Enc):

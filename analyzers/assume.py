@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import z3
 
-from kopt import expr
+from kopt.expr import ExprError, parse as parse_expr
 from kopt.annotations import AnnotationError, Text, expression_error, lines
 
 
@@ -23,20 +23,20 @@ class Assumption:
 
     @property
     def names(self) -> set[str]:
-        return {n.id for n in ast.walk(expr.parse(self.text, c=True)) if isinstance(n, ast.Name)}
+        return {n.id for n in ast.walk(parse_expr(self.text, c=True)) if isinstance(n, ast.Name)}
 
 
 def parse(text: str, origin: str, file: str = "<input>", piece: Text | None = None) -> Assumption:
     """A validated assumption; a malformed one raises ``AnnotationError`` (an InputError) that points at it."""
     piece = piece if piece is not None else Text(text, 1, 0)
     try:
-        tree = expr.parse(str(text), c=True)
-    except expr.ExprError as exc:
+        tree = parse_expr(str(text), c=True)
+    except ExprError as exc:
         raise expression_error(exc, piece, file, "assume")
     a = Assumption(str(text).strip(), origin)
     try:
         to_z3(a, z3.Int, z3.IntVal)  # refuse what the solver cannot take now, not halfway through an analysis
-    except expr.ExprError as exc:
+    except ExprError as exc:
         raise AnnotationError("annotation.syntax", file, piece, f"assume: {exc.reason} (assumptions use names, "
                                                                f"integers, arithmetic, comparisons and and/or/not)")
     return a
@@ -94,9 +94,9 @@ def to_z3(a: Assumption, var, const):
             return z3.If(truth(tr(node.test)), num(tr(node.body)), num(tr(node.orelse)))
         if isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
             return _ARITH[type(node.op)](num(tr(node.left)), num(tr(node.right)))
-        raise expr.ExprError("expr.syntax", a.text, f"`{ast.unparse(node)}` is not supported in an assumption")
+        raise ExprError("expr.syntax", a.text, f"`{ast.unparse(node)}` is not supported in an assumption")
 
-    return truth(tr(expr.parse(a.text, c=True).body))
+    return truth(tr(parse_expr(a.text, c=True).body))
 
 
 _ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,

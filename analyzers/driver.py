@@ -56,7 +56,7 @@ def parse_unit(path: Path, source: str, defines=None, include_dirs=(), frontend:
 
 
 def analyze(source, *, launches=None, block=None, grid=None, defines=None, kernels=None, include_dirs=(),
-            path: str | None = None, frontend: str = "auto", assume=()) -> AnalysisResult:
+            path: str | None = None, frontend: str = "auto", assume=(), launch_args=None) -> AnalysisResult:
     """Analyze CUDA source (a path, or the text itself) for hazards.
 
     ``launches``: kopt's ``LaunchGeometry`` records for the candidate's launches (a kernel launched with several
@@ -64,7 +64,9 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     ``defines``: -D values; ``kernels``: names (optionally with template arguments, ``gemm<128,64>``) to analyze;
     ``frontend``: "auto" (libclang, tree-sitter when it fails), "libclang" or "tree-sitter"; ``assume``:
     ``assume.Assumption``s (or expression texts) over kernel parameters, added to the file's ``// kopt: assume`` lines.
-    A malformed assumption raises ``AnnotationError`` (bad input), before anything is analyzed.
+    A malformed assumption raises ``AnnotationError`` (bad input), before anything is analyzed. ``launch_args``:
+    per entry of ``launches``, the known integer argument values by position ({2: 1000}), which become assumptions
+    on that launch's kernel parameters (a task's shape).
     """
     t0 = time.perf_counter()
     if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and source.endswith(
@@ -95,18 +97,26 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
         if wanted is not None and func.name not in wanted:
             continue
         targs = wanted.get(func.name) if wanted else None
-        mine = [g for g in launches or () if split_kernel(g.kernel)[0].split("::")[-1] == func.name]
+        mine = [i for i, g in enumerate(launches or ()) if split_kernel(g.kernel)[0].split("::")[-1] == func.name]
+        params = [p for p, _ in func.params]
         if mine:
-            configs = [launchmod.from_geometry(g, launch_bounds=func.launch_bounds, macros=macros) for g in mine]
-            for c in configs:  # --kernel's template arguments, else the launch's, else an explicit instantiation
+            configs = []
+            for i in mine:
+                c = launchmod.from_geometry(launches[i], launch_bounds=func.launch_bounds, macros=macros)
+                # --kernel's template arguments, else the launch's, else an explicit instantiation
                 c.targs = list(targs or c.targs or launchmod.instantiations(text).get(func.name, []))
-            configs = list({repr((c.block, c.grid, c.smem, c.cluster, c.targs)): c for c in configs}.values())
+                bound = [f"{params[pos]} == {v}" for pos, v in sorted((launch_args[i] if launch_args else {}).items())
+                         if pos < len(params)]
+                if bound:
+                    c.assume = [assumemod.parse(" and ".join(bound), "the task's shape")]
+                configs.append(c)
+            configs = list({repr((c.block, c.grid, c.smem, c.cluster, c.targs, c.assume)): c
+                            for c in configs}.values())
         else:
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
                                           launch_bounds=func.launch_bounds, targs=targs or None)]
-        params = {p for p, _ in func.params}
         for c in configs:
-            c.assume = [a for a in assumptions if a.names <= params]
+            c.assume = c.assume + [a for a in assumptions if a.names <= set(params)]
         res.kernels.append(func.name)
         res.paths[func.name] = path_note
         seen = set()

@@ -55,3 +55,33 @@ def test_malformed_assumption_is_a_clear_input_error(bad):
 def test_candidate_accepts_assume_lines():
     src = "// kopt: launch rows grid=(4) block=(128) args=(y, x, 16)\n// kopt: assume width >= 1\n" + KERNEL
     assert not _races(analyze(src, path="c.cu"))
+
+
+TASK = """
+name = "rowsum"
+args = [
+  { name = "x", dtype = "f32", shape = ["rows", "cols"], role = "in" },
+  { name = "y", dtype = "f32", shape = ["rows", "cols"], role = "out" },
+  { name = "cols", dtype = "i32", value = "cols" },
+]
+shapes = [ { rows = 4, cols = 1000, timed = true }, { rows = 3, cols = 17 } ]
+reference = "reference.py:rowsum"
+"""
+
+
+def test_task_shapes_become_assumptions(tmp_path):
+    (tmp_path / "task.toml").write_text(TASK)
+    (tmp_path / "reference.py").write_text("def rowsum(x, y, cols):\n    pass\n")
+    cand = "// kopt: launch rows grid=(rows) block=(128) args=(y, x, cols)\n" + KERNEL
+    assert _races(analyze(cand, path="c.cu"))  # width = 0 collides
+    res = analyze(cand, path="c.cu", task=tmp_path)
+    assert not _races(res)
+    assert "[rows=4, cols=1000]" in res.assumed and "(width == 17)" in res.assumed
+    assert {tuple(g["grid"]) for g in res.launches} == {(4, 1, 1), (3, 1, 1)}
+
+
+def test_task_needs_a_candidate(tmp_path):
+    (tmp_path / "task.toml").write_text(TASK)
+    (tmp_path / "reference.py").write_text("def rowsum(x, y, cols):\n    pass\n")
+    with pytest.raises(InputError, match="candidate"):
+        analyze(KERNEL, path="r.cu", task=tmp_path)

@@ -25,6 +25,8 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
               include: Optional[List[str]] = IncludeOpt,
               assume: Optional[List[str]] = typer.Option(None, "--assume", help="EXPR over kernel parameter names "
                                                          "(e.g. 'n >= 1'), like a `// kopt: assume` line; repeatable"),
+              task: Optional[Path] = typer.Option(None, "--task", help="task folder: analyze the candidate under each "
+                                                  "of its shapes (launch geometry, scalar arguments as assumptions)"),
               json_out: bool = typer.Option(False, "--json", help="machine-readable output"),
               sarif: bool = typer.Option(False, "--sarif", help="SARIF 2.1.0 output")) -> int:
     """Analyze FILE(s) for hazards; exit 1 when errors are found, 2 on bad input."""
@@ -39,7 +41,7 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
         if not f.is_file():
             raise InputError(f"cannot read {f}: no such file")
         results.append((f, analyze(f, block=b, grid=g, defines=defines, kernels=kernel or None,
-                                   include_dirs=include or (), assume=assume or ())))
+                                   include_dirs=include or (), assume=assume or (), task=task)))
     diags = [d for _, r in results for d in r.diagnostics]
     if sarif:
         print(dumps(to_sarif(diags, tool_name="kopt check")))

@@ -596,10 +596,10 @@ class Builder:
 
     def name(self, n: Node):
         nm = n.name
+        if nm == "warpSize" and not self.st.has(nm):
+            return const(32)
         if n.ref == "builtin" or (nm in ("threadIdx", "blockIdx", "blockDim", "gridDim") and not self.st.has(nm)):
             return Agg("builtin", nm)
-        if nm == "warpSize":
-            return const(32)
         if nm in self.tbind:
             return self.tbind[nm]
         if self.st.has(nm):
@@ -978,4 +978,5 @@ def _text(n: Node) -> str:
 
 def build_kernel(unit: Unit, func: Func, launch: LaunchConfig, defines=None) -> KernelModel:
     _LINES[unit.path] = unit.source.splitlines()
+    sym.reset_names()
     return Builder(unit, func, launch, defines).build()

@@ -18,6 +18,7 @@ from .build import build_kernel
 from .result import AnalysisResult
 from .passes import asyncs, banks, bounds, coalescing, divergence, races
 from .passes.context import Ctx
+from .solver import fresh_context
 
 PASSES = [("races", races.run), ("barriers", divergence.run), ("bounds", bounds.run), ("banks", banks.run),
           ("coalescing", coalescing.run), ("async", asyncs.run)]
@@ -188,6 +189,7 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
         if reason not in seen_reasons and len(seen_reasons) < 3:
             seen_reasons.add(reason)
             out.append(_incomplete(fname, f"in `{func.name}`: {reason}", loc))
+    fresh_context()
     ctx = Ctx(km, lines)
     for name, run in PASSES:
         try:

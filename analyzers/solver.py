@@ -174,6 +174,13 @@ class Enc:
         return out
 
 
+def fresh_context() -> None:
+    """Start a new z3 context (terms, declarations, their ids). z3's search depends on the order terms were created
+    in its context, so each kernel gets its own: its verdict is the same whatever the process analyzed before.
+    Terms of the previous context must not be used afterwards (each kernel's encodings live in its own Ctx)."""
+    z3.z3._main_ctx = None  # z3.main_ctx() creates the next one on first use
+
+
 def rlimit_spent(solver: z3.Solver) -> int:
     """Resource units the solver has used so far (z3's deterministic work counter, cumulative)."""
     for k, v in solver.statistics():

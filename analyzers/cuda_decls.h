@@ -65,6 +65,7 @@ __KOPT_VECS(char, char) __KOPT_VECS(unsigned char, uchar) __KOPT_VECS(short, sho
 __KOPT_VECS(unsigned short, ushort) __KOPT_VECS(long long, longlong) __KOPT_VECS(unsigned long long, ulonglong)
 
 typedef unsigned int uint; typedef unsigned short ushort; typedef unsigned long ulong;  // glibc's <sys/types.h>
+typedef long clock_t;
 
 struct dim3 { unsigned int x, y, z;
   __host__ __device__ dim3(unsigned int x = 1, unsigned int y = 1, unsigned int z = 1); };
@@ -90,6 +91,9 @@ __device__ float2 __half22float2(__half2); __device__ __half2 __halves2half2(__h
 __device__ __half __hadd(__half, __half); __device__ __half __hmul(__half, __half); __device__ __half __hfma(__half, __half, __half);
 __device__ __half2 __hadd2(__half2, __half2); __device__ __half2 __hmul2(__half2, __half2);
 __device__ __half2 __hfma2(__half2, __half2, __half2); __device__ __half __hmax(__half, __half);
+__device__ float __low2float(__half2); __device__ float __high2float(__half2); __device__ __half __low2half(__half2);
+__device__ __half __high2half(__half2); __device__ float2 __half22float2(__half2);
+__device__ __half2 __hmul2_sat(__half2, __half2); __device__ __half2 __hadd2_sat(__half2, __half2);
 __device__ __nv_bfloat16 __float2bfloat16(float); __device__ float __bfloat162float(__nv_bfloat16);
 __device__ __nv_bfloat162 __floats2bfloat162_rn(float, float);
 

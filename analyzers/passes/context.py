@@ -10,9 +10,9 @@ from ..solver import Enc, GaveUp, check, model_int, rlimit_spent
 
 # Solver budgets in z3 resource units (deterministic: the same on any machine and under load; on this project's
 # 2-core CI machine one million units take roughly 0.3-1 s).
-QUERY_RLIMIT = 2_000_000  # per solver query
-SYMBOLIC_RLIMIT = 600_000  # per query over all block sizes at once (then concrete shapes are tried)
-KERNEL_RLIMIT = 8_000_000  # all solver work of one kernel
+QUERY_RLIMIT = 1_000_000  # per solver query
+SYMBOLIC_RLIMIT = 300_000  # per query over all block sizes at once (then concrete shapes are tried)
+KERNEL_RLIMIT = 3_000_000  # all solver work of one kernel; once spent, every further query gives up
 
 
 class Ctx:
@@ -59,9 +59,12 @@ class Ctx:
         return got
 
     def _check(self, solver, *constraints, rlimit: int | None = None):
+        left = KERNEL_RLIMIT - self.spent
+        if left <= 0:
+            raise GaveUp(f"the kernel's solver budget ({KERNEL_RLIMIT:,} resource units) is spent")
         before = rlimit_spent(solver)
         try:
-            return check(solver, *constraints, rlimit=rlimit or QUERY_RLIMIT)
+            return check(solver, *constraints, rlimit=min(rlimit or QUERY_RLIMIT, left))
         finally:
             self.spent += rlimit_spent(solver) - before
 

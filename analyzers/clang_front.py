@@ -753,13 +753,16 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
             b = t.column - 1 if ln == t.line else len(text)
             lines[ln - 1] = text[:a] + " " * (b - a) + text[b:]
 
-    def visit(cur):
+    def visit(cur) -> bool:
+        """Blank what needs it under ``cur``; True when every child of ``cur`` was blanked."""
         nonlocal count
-        for c in cur.get_children():
-            if c.location.file is None or c.location.file.name != fname:
-                continue
+        kids = [c for c in cur.get_children() if c.location.file is not None and c.location.file.name == fname]
+        gone = 0
+        for c in kids:
             if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
-                visit(c)
+                if visit(c) and c.kind == K.LINKAGE_SPEC:
+                    blank(c)  # `extern "C"` with nothing left after it would not parse
+                    gone += 1
                 continue
             if _inside(c, errors) is None:
                 continue
@@ -768,12 +771,23 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
                 continue
             blank(c)
             count += 1
+            gone += 1
             # a declaration's trailing semicolon is outside its extent
             ln, col = c.extent.end.line, c.extent.end.column
             if 0 < ln <= len(lines) and lines[ln - 1][col - 1:col] == ";":
                 lines[ln - 1] = lines[ln - 1][:col - 1] + " " + lines[ln - 1][col:]
+        return bool(kids) and gone == len(kids)
 
     visit(tu.cursor)
+    if not device:  # stray tokens no declaration holds (a brace left by error recovery): blank to the line's end
+        spans = [(c.extent.start.line, c.extent.end.line) for c in tu.cursor.get_children()
+                 if c.location.file is not None and c.location.file.name == fname]
+        for e in errors:
+            ln = e.location.line
+            if e.location.file is not None and e.location.file.name == fname and 0 < ln <= len(lines) and \
+                    not any(a <= ln <= b for a, b in spans) and not lines[ln - 1].lstrip().startswith("#"):
+                lines[ln - 1] = lines[ln - 1][:e.location.column - 1] + " " * len(lines[ln - 1][e.location.column - 1:])
+                count += 1
     return "\n".join(lines), count
 
 

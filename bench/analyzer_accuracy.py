@@ -119,7 +119,7 @@ def labeled(analyze) -> dict:
 
 
 def real(analyze, folder: Path, provenance: str, include: list[str], review: dict) -> dict:
-    files = sorted(folder.rglob("*.cu"))
+    files = sorted([*folder.rglob("*.cu"), *folder.rglob("*.cuh")])
     rows, ms = [], []
     kernels = parsed = geo = 0
     flagged_files = false_files = unreviewed = 0

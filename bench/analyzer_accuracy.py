@@ -125,9 +125,11 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
     flagged_files = false_files = unreviewed = 0
     for f in files:
         rel = str(f.relative_to(folder))
+        print(f"{rel} ...", end="", file=sys.stderr, flush=True)  # progress: long suites take minutes
         t = time.perf_counter()
         res = analyze(f, include_dirs=include)
         ms.append((time.perf_counter() - t) * 1e3)
+        print(f" {ms[-1]:.0f} ms", file=sys.stderr, flush=True)
         n = len(res.kernels)
         kernels += n
         ok = _parsed(res)

@@ -13,6 +13,8 @@ from ..solver import Enc, GaveUp, check, model_int, rlimit_spent
 QUERY_RLIMIT = 1_000_000  # per solver query
 SYMBOLIC_RLIMIT = 300_000  # per query over all block sizes at once (then concrete shapes are tried)
 KERNEL_RLIMIT = 3_000_000  # all solver work of one kernel; once spent, every further query gives up
+SHAPE_RLIMIT = 150_000  # per query of launch_dependent, which only decides error vs warning (unit costs vary
+# widely: on big-number arithmetic one million units can take seconds)
 
 
 class Ctx:
@@ -114,9 +116,9 @@ class Ctx:
             fix = [e1.var(f"bd{f}", "uniform") == v for f, v, known in zip("xyz", shape, self.launch.block)
                    if known is None]
             try:
-                m = self._check(solver, *constraints, *fix, *e1.side, *e2.side)
+                m = self._check(solver, *constraints, *fix, *e1.side, *e2.side, rlimit=SHAPE_RLIMIT)
             except GaveUp:
-                continue
+                return None  # too hard to tell: the finding keeps its severity
             if m is None:
                 return "({},{},{})".format(*shape)
         return None

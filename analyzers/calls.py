@@ -101,6 +101,8 @@ def handle_call(b, n, name: str, short: str):
         vals = [b.rval(a) for a in args]
         if len(vals) == 1 and isinstance(vals[0], (sym.S, Ptr)):
             return vals[0]
+        if len(vals) == 1 and isinstance(vals[0], Agg) and vals[0].kind.startswith("cg_"):
+            return vals[0]  # a copy of a group handle (passed by value to a helper) is the same group
         return Agg("struct", "ctor")
     # ---- cooperative groups
     if short == "this_thread_block":

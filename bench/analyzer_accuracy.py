@@ -2,7 +2,9 @@
 
 Usage:
   python bench/analyzer_accuracy.py [--out bench/results/analyzer_accuracy.json]
-      [--real DIR --provenance OWNER/REPO@COMMIT [--include DIR] [--review bench/analyzer_real_review.json]]...
+      [--real DIR --provenance OWNER/REPO@COMMIT [--include DIR] [--review bench/analyzer_real_review.json]
+       [--skip RELPATH]]...
+  python bench/analyzer_accuracy.py --rescore   # apply the review file to the recorded results
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an
@@ -195,6 +197,26 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
             "files_stopped_at_deadline_s": {"deadline_s": STOP_S, "files": stopped}, "rows": rows}
 
 
+def rescore(suite: dict, review: dict) -> dict:
+    """Apply the review file to a real-kernel suite's recorded findings (reviews are written after a run)."""
+    flagged = false = unreviewed = 0
+    for row in suite["rows"]:
+        for f in row["findings"]:
+            r = review.get(f["key"])
+            f["verdict"], f["why"] = (r["verdict"], r["why"]) if r else ("unreviewed", "")
+            unreviewed += r is None
+        if row["findings"]:
+            flagged += 1
+            false += any(f["verdict"] == "false" for f in row["findings"])
+    suite.update(flagged_files=flagged, files_with_false_alarm=false, unreviewed_findings=unreviewed,
+                 reviewed_false_findings=sum(f["verdict"] == "false" for r in suite["rows"] for f in r["findings"]),
+                 reviewed_true_findings=sum(f["verdict"] == "true" for r in suite["rows"] for f in r["findings"]),
+                 false_alarm_rate=round(false / suite["files_with_kernels"], 3) if suite["files_with_kernels"] else None,
+                 false_alarm_rate_note="files with a finding reviewed false / files with kernels; unreviewed "
+                                       "findings are not counted either way")
+    return suite
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "analyzer_accuracy.json"))
@@ -202,6 +224,7 @@ def main(argv=None):
     ap.add_argument("--provenance", action="append", default=[], help="OWNER/REPO@COMMIT, one per --real")
     ap.add_argument("--include", action="append", default=[], help="header folder for the real kernels")
     ap.add_argument("--review", default=str(ROOT / "bench" / "analyzer_real_review.json"))
+    ap.add_argument("--rescore", action="store_true", help="apply --review to the results in --out and rewrite it")
     ap.add_argument("--skip", action="append", default=[], help="a real file (relative to its folder) to leave "
                     "out because the analysis did not finish in an earlier run; listed in the results")
     args = ap.parse_args(argv)
@@ -210,9 +233,15 @@ def main(argv=None):
     from kopt.analyze import analyze
 
     review = json.loads(Path(args.review).read_text()) if Path(args.review).is_file() else {}
+    if args.rescore:
+        doc = json.loads(Path(args.out).read_text())
+        doc["results"] = [rescore(r, review) if r["suite"] == "real kernels" else r for r in doc["results"]]
+        Path(args.out).write_text(json.dumps(doc, indent=2) + "\n")
+        return
     results = [{"suite": "labeled corpus (tests/analyzers/corpus)", **labeled(analyze)}]
     for folder, prov in zip(args.real, args.provenance):
-        results.append({"suite": "real kernels", **real(analyze, Path(folder), prov, args.include, review, set(args.skip))})
+        results.append(rescore({"suite": "real kernels", **real(analyze, Path(folder), prov, args.include, review,
+                                                                  set(args.skip))}, review))
     envelope.write(args.out, "analyzer_accuracy",
                    "kopt.analyze over each file once, in one process; figures per issue 23's definitions (see "
                    "bench/analyzer_accuracy.py). The machine is shared with other work, so times are pessimistic.",

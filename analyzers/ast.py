@@ -82,6 +82,8 @@ class Unit:
     globals: dict = field(default_factory=dict)  # name -> Node(kind="decl") for __shared__/__constant__ at file scope
     frontend: str = "libclang"
     problems: list = field(default_factory=list)  # (Loc | None, reason) the front end could not handle
+    broken: dict = field(default_factory=dict)  # kernel/device function name -> why libclang could not read it
+    skipped_host: int = 0  # host declarations blanked because they did not parse (libclang)
 
     @property
     def kernels(self) -> list[Func]:

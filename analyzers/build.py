@@ -596,10 +596,10 @@ class Builder:
 
     def name(self, n: Node):
         nm = n.name
+        if nm == "warpSize" and not self.st.has(nm):
+            return const(32)
         if n.ref == "builtin" or (nm in ("threadIdx", "blockIdx", "blockDim", "gridDim") and not self.st.has(nm)):
             return Agg("builtin", nm)
-        if nm == "warpSize":
-            return const(32)
         if nm in self.tbind:
             return self.tbind[nm]
         if self.st.has(nm):
@@ -621,6 +621,15 @@ class Builder:
                 if n.name in base.fields:
                     return base.fields[n.name]
                 if base.uniform:
+                    # a field of a by-value parameter struct: pointers are global buffers of their own, nested
+                    # structs stay structs, scalars are uniform values
+                    ti = n.ty
+                    if ti is not None and ti.pointer and not ti.ref:
+                        return Ptr("global", f"{base.name.removeprefix('p:')}.{n.name}", ZERO, self._elem(ti),
+                                   volatile=ti.volatile)
+                    if ti is not None and not ti.integral and not ti.pointer and ti.size and not any(
+                            x in ti.spelling for x in ("float", "double", "half", "bfloat")):
+                        return Agg("struct", f"{base.name}.{n.name}", uniform=True, size=ti.size)
                     return var(f"{base.name}.{n.name}", "uniform")
                 return opaque(f"field {n.name}")
             return opaque(f"member {n.name}")
@@ -978,4 +987,5 @@ def _text(n: Node) -> str:
 
 def build_kernel(unit: Unit, func: Func, launch: LaunchConfig, defines=None) -> KernelModel:
     _LINES[unit.path] = unit.source.splitlines()
+    sym.reset_names()
     return Builder(unit, func, launch, defines).build()

@@ -14,6 +14,10 @@ ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_blo
 WARP_VALUE = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__all_sync",
               "__any_sync", "__match_any_sync", "__reduce_add_sync", "__reduce_max_sync", "__reduce_min_sync",
               "__activemask", "__shfl", "__shfl_down", "__shfl_up", "__shfl_xor", "clock64", "clock"}
+# results every lane of a warp shares: votes and warp reductions; a broadcast shuffle from a lane all agree on
+WARP_SAME = {"__ballot_sync", "__all_sync", "__any_sync", "__reduce_add_sync", "__reduce_max_sync",
+             "__reduce_min_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}
+BROADCAST = {"__shfl_sync": 2, "__shfl": 1}  # name -> position of the source-lane argument
 BLOCK_VOTE = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}
 NOTHING = {"__threadfence", "__threadfence_block", "__threadfence_system", "printf", "__nanosleep", "assert",
            "__trap", "__brkpt", "__prefetch_global_l1", "__prefetch_global_l2"}
@@ -42,9 +46,8 @@ def handle_call(b, n, name: str, short: str):
             b.rval(a)
         return None
     if short in WARP_VALUE:
-        for a in args:
-            b.rval(a)
-        return opaque(f"{short} result")
+        vals = [b.rval(a) for a in args]
+        return _warp_value(b, short, vals, args)
     m = ATOMICS.match(short)
     if m:
         p = b.rval(args[0]) if args else None
@@ -57,6 +60,16 @@ def handle_call(b, n, name: str, short: str):
                 # a counter at one address hands every thread a different old value (slot reservation)
                 return sym.var(f"uniq#{next(sym._ids)}:{short} slot", "thread")
         return opaque(f"{short} result")
+    if short in ("memcpy", "memset") and len(args) == 3:
+        return _memcpy(b, n, short, args)
+    if short.startswith("curand") and args:
+        vals = [b.rval(a) for a in args]
+        state = vals[-1] if short == "curand_init" else vals[0]
+        if isinstance(state, Ptr):  # a generator call reads and advances the state it points to
+            m = Mem(state, state.elem or 4)
+            b._rec_access(m, False, n, via="curand")
+            b._rec_access(m, True, n, via="curand")
+        return None if short == "curand_init" else opaque(f"{short} result")
     if short in LOADS and args:
         p = b.rval(args[0])
         if isinstance(p, Ptr):
@@ -79,12 +92,17 @@ def handle_call(b, n, name: str, short: str):
         if isinstance(x, sym.S) and isinstance(y, sym.S):
             return binop("max" if "max" in short else "min", x, y)
         return opaque(short)
+    if short in ("__mul24", "__umul24") and len(args) == 2:  # 24-bit multiply: a product of indices, not data
+        x, y = b.ival(args[0]), b.ival(args[1])
+        return binop("*", x, y)
     if short in ("move", "forward") and args:
         return b.eval(args[0])
     if short == "__ctor__":
         vals = [b.rval(a) for a in args]
         if len(vals) == 1 and isinstance(vals[0], (sym.S, Ptr)):
             return vals[0]
+        if len(vals) == 1 and isinstance(vals[0], Agg) and vals[0].kind.startswith("cg_"):
+            return vals[0]  # a copy of a group handle (passed by value to a helper) is the same group
         return Agg("struct", "ctor")
     # ---- cooperative groups
     if short == "this_thread_block":
@@ -105,7 +123,7 @@ def handle_call(b, n, name: str, short: str):
             v = b.ival(args[1])
             size = v.val if sym.is_const(v) else None
         return Agg("cg_tile", size=size or 32)
-    if short == "sync" and obj is None and args:
+    if short in ("sync", "synchronize") and obj is None and args:
         g = b.rval(args[0])
         return _group_sync(b, g, n)
     if short in ("wait", "wait_prior") and obj is None and args and "cooperative_groups" in name:
@@ -123,8 +141,10 @@ def handle_call(b, n, name: str, short: str):
             b.async_op("cp_async", n, ptr=ptrs[0], size=size.val if size is not None and sym.is_const(size) else None)
         return None
     if short in ("reduce", "inclusive_scan", "exclusive_scan") and "cooperative_groups" in name:
-        for a in args:
-            b.rval(a)
+        vals = [b.rval(a) for a in args]
+        g = vals[0] if vals else None
+        if short == "reduce" and isinstance(g, Agg) and g.kind == "cg_tile":
+            return _same_in_group(b, "cg::reduce", g.size or 32)
         return opaque(f"cg::{short} result")
     if obj is not None:
         o = b.rval(obj)
@@ -182,6 +202,36 @@ def handle_call(b, n, name: str, short: str):
     return NotImplemented
 
 
+def _memcpy(b, n, short, args):
+    """``memcpy(dst, src, bytes)`` / ``memset(dst, v, bytes)``: one access of the whole byte range at each pointer
+    (the first element's bytes when the count is not a constant)."""
+    dst, src, count = b.rval(args[0]), b.rval(args[1]), b.ival(args[2])
+    for p, write in ((dst, True), (src, False) if short == "memcpy" else (None, False)):
+        if isinstance(p, Ptr):
+            size = count.val if sym.is_const(count) and count.val > 0 else (p.elem or 1)
+            b._rec_access(Mem(p, size), write, n, via=short)
+    return dst if isinstance(dst, Ptr) else None
+
+
+def _same_in_group(b, what: str, size: int, *keys):
+    """A value every thread of its group of ``size`` consecutive threads shares (and other groups may not): an
+    uninterpreted function of the group's index, so two lanes storing it store the same value."""
+    return sym.uf(f"{what}#{next(sym._ids)}", binop("/", b.linear_tid(), const(size)), *keys)
+
+
+def _warp_value(b, short, vals, args):
+    width = 32
+    if short in BROADCAST and len(args) > BROADCAST[short]:
+        lane = vals[BROADCAST[short]]
+        if len(vals) > BROADCAST[short] + 1 and isinstance(vals[-1], sym.S) and sym.is_const(vals[-1]):
+            width = vals[-1].val or 32
+        if isinstance(lane, sym.S) and not (sym.kinds(lane) & {"thread", "iter"}) and 0 < width <= 32:
+            return _same_in_group(b, short, width, lane)
+    if short in WARP_SAME:
+        return _same_in_group(b, short, 32)
+    return opaque(f"{short} result")
+
+
 def _group_sync(b, g, n):
     if isinstance(g, Agg):
         if g.kind == "cg_block":
@@ -196,9 +246,13 @@ def _group_sync(b, g, n):
 
 
 def _group_method(b, g, short, n):
-    for a in n.args:
-        b.rval(a)
+    vals = [b.rval(a) for a in n.args]
     size = g.size or 32
+    if short == "shfl" and g.kind == "cg_tile" and len(vals) == 2 and isinstance(vals[1], sym.S) and \
+            not (sym.kinds(vals[1]) & {"thread", "iter"}):
+        return _same_in_group(b, "tile.shfl", size, vals[1])
+    if short in ("ballot", "any", "all") and g.kind == "cg_tile":
+        return _same_in_group(b, f"tile.{short}", size)
     if short in ("sync", "barrier_wait"):
         return _group_sync(b, g, n)
     bd = [b._builtin("blockDim", f) for f in "xyz"] if g.kind in ("cg_block", "cg_grid") else None

@@ -17,6 +17,7 @@ STUBS = HERE / "include"
 # `typedef struct CUtensorMap_st {...} CUtensorMap;` (matched with comments removed)
 _OWN_TENSORMAP = re.compile(r"\bstruct\s+(?:(?:alignas|__align__)\s*\([^)]*\)\s*)?CUtensorMap(?:_st)?\s*\{")
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_NOT_FOUND = re.compile(r"'([^']+)' file not found")
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
 
 _lib_ready = False
@@ -562,7 +563,7 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         import atexit
         atexit.register(_release)
     args = ["-x", "cuda", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "--cuda-gpu-arch=sm_90",
-            "--cuda-device-only", "-std=c++17", "-Wno-unknown-cuda-version", f"-ferror-limit={0 if host else 20}",
+            "--cuda-device-only", "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=0",
             "-include", str(DECLS), *(["-include", str(HOST_DECLS)] if host else []), "-isystem", str(STUBS)]
     for d in include_dirs:
         args += ["-I", str(d)]
@@ -583,16 +584,44 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
 
 
 def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=()) -> Unit:
-    """Parse ``source`` (the contents of ``path``); errors in the file become ``FrontendError``."""
+    """Parse ``source`` (the contents of ``path``).
+
+    Host code is not the analyzers' business: when the file has errors, the ``#include``s of headers that hold
+    errors and the top-level declarations that hold them and are not device code (``main``, host helpers, ``FILE*``
+    globals) are blanked and the file parsed again. Kernels that still hold an error are blanked too and listed in
+    ``unit.broken`` (name -> reason) for the fallback. The unit libclang finally walks has no errors (invalid types
+    can crash it): ``FrontendError`` when some remain, or when no kernel is left."""
     fname = str(path)
     tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs)
-    errors = [d for d in tu.diagnostics if d.severity >= 3]
-    if errors:
+    errors = _errors(tu, fname)
+    # a header that includes a file found nowhere (<vector> from a helper header) stops clang: make those empty
+    missing = _missing_headers(path, source, include_dirs) if any(
+        _NOT_FOUND.match(e.spelling) for e in errors) else []
+    if missing:
+        tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing)
+        errors = _errors(tu, fname)
+    skipped, broken = 0, {}
+    for _ in range(3):  # first headers and host declarations that hold errors (a blanked header can expose more)
+        if not errors:
+            break
+        source, n = _blank(tu, fname, source, errors, device=False)
+        source, m = _blank_includes(tu, fname, source, errors)
+        if not n + m:
+            break
+        skipped += n + m
+        tu, errors = _reparse(tu, path, source, defines, include_dirs, n + m, missing)
+    if errors:  # then kernels that still hold errors
+        broken = _broken_kernels(tu, fname, errors)
+        source, n = _blank(tu, fname, source, errors, device=True)
+        tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing)
+    if errors:  # libclang must never walk a unit with errors: invalid types can crash it
         d = errors[0]
         where = f"{d.location.file}:{d.location.line}:{d.location.column}" if d.location.file else ""
         raise FrontendError(f"libclang: {where}: {d.spelling}" + (f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""))
     conv = _Conv(fname, source)
     unit = Unit(path=fname, source=source, funcs={}, frontend="libclang")
+    unit.skipped_host = skipped
+    unit.broken = broken
     K = ci.CursorKind
 
     def visit(cur):
@@ -610,8 +639,156 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
                 unit.globals[d.name] = d
 
     visit(tu.cursor)
+    if not unit.kernels and broken:
+        raise FrontendError(f"libclang: no kernel parses ({'; '.join(broken.values())[:300]})")
     unit.problems = conv.problems
     return unit
+
+
+def _missing_headers(path: Path, source: str, include_dirs, limit: int = 300) -> list[str]:
+    """Names the file's headers include (transitively) that resolve nowhere: clang stops at the first one."""
+    dirs = [STUBS, *map(Path, include_dirs)]
+    missing, seen, todo = set(), set(), [(path.parent, source)]
+    while todo and len(seen) < limit:
+        here, text = todo.pop()
+        for name in _INCLUDE.findall(text):
+            found = next((d / name for d in (here, *dirs) if (d / name).is_file()), None)
+            if found is None:
+                missing.add(name)
+            elif found not in seen and STUBS not in found.parents:
+                seen.add(found)
+                try:
+                    todo.append((found.parent, found.read_text(errors="replace")))
+                except OSError:
+                    pass
+    return sorted(missing)
+
+
+def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_headers=()):
+    if not changed:
+        return tu, _errors(tu, str(path))
+    tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=empty_headers)
+    return tu, _errors(tu, str(path))
+
+
+def _blank_includes(tu, fname: str, source: str, errors) -> tuple[str, int]:
+    """``source`` with each ``#include`` line (of the file itself) through which a header with errors is reached
+    commented out, and how many."""
+    parent = {}  # header -> (including file, line)
+    for inc in tu.get_includes():
+        if inc.include is not None and inc.location.file is not None:
+            parent.setdefault(inc.include.name, (inc.location.file.name, inc.location.line))
+    lines = source.split("\n")
+    done = set()
+    for e in errors:
+        f = e.location.file.name if e.location.file is not None else None
+        seen = set()
+        while f is not None and f != fname and f in parent and f not in seen:
+            seen.add(f)
+            f, line = parent[f]
+            if f == fname and line not in done and 0 < line <= len(lines) and \
+                    lines[line - 1].lstrip().startswith("#"):
+                done.add(line)
+                lines[line - 1] = "//" + lines[line - 1]
+    return "\n".join(lines), len(done)
+
+
+def _broken_kernels(tu, fname: str, errors) -> dict:
+    """Kernel name -> the first error inside it."""
+    K = ci.CursorKind
+    out = {}
+
+    def visit(cur):
+        for c in cur.get_children():
+            if c.location.file is None or c.location.file.name != fname:
+                continue
+            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                visit(c)
+            elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and \
+                    any(x.kind == K.CUDAGLOBAL_ATTR for x in c.get_children()):
+                bad = _inside(c, errors)
+                if bad is not None:
+                    out.setdefault(c.spelling, f"libclang: {bad.location.line}:{bad.location.column}: "
+                                               f"{bad.spelling}")
+
+    visit(tu.cursor)
+    return out
+
+
+def _errors(tu, fname: str) -> list:
+    return [d for d in tu.diagnostics if d.severity >= 3]
+
+
+def _inside(c, errors):
+    """The first error located within cursor ``c``'s extent, or None."""
+    s, t = c.extent.start, c.extent.end
+    for e in errors:
+        loc = e.location
+        if loc.file is not None and loc.file.name == s.file.name and (s.line, s.column) <= (loc.line, loc.column) \
+                <= (t.line, t.column):
+            return e
+    return None
+
+
+def _is_device(c) -> bool:
+    K = ci.CursorKind
+    return any(x.kind in (K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR) for x in c.get_children())
+
+
+def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]:
+    """``source`` with the top-level declarations that hold an error replaced by spaces (line breaks kept), and how
+    many were blanked: host declarations (``device`` False; device functions and __shared__/__constant__ variables
+    are kept), or every one (``device`` True). Namespaces and extern "C" blocks are entered."""
+    K = ci.CursorKind
+    lines = source.split("\n")
+    count = 0
+
+    def blank(c):
+        s, t = c.extent.start, c.extent.end
+        for ln in range(s.line, t.line + 1):
+            if not 0 < ln <= len(lines):
+                continue
+            text = lines[ln - 1]
+            a = s.column - 1 if ln == s.line else 0
+            b = t.column - 1 if ln == t.line else len(text)
+            lines[ln - 1] = text[:a] + " " * (b - a) + text[b:]
+
+    def visit(cur) -> bool:
+        """Blank what needs it under ``cur``; True when every child of ``cur`` was blanked."""
+        nonlocal count
+        kids = [c for c in cur.get_children() if c.location.file is not None and c.location.file.name == fname]
+        gone = 0
+        for c in kids:
+            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                if visit(c) and c.kind == K.LINKAGE_SPEC:
+                    blank(c)  # `extern "C"` with nothing left after it would not parse
+                    gone += 1
+                continue
+            if _inside(c, errors) is None:
+                continue
+            if not device and (_is_device(c) or c.kind == K.VAR_DECL and any(
+                    x.kind in (K.CUDASHARED_ATTR, K.CUDACONSTANT_ATTR) for x in c.get_children())):
+                continue
+            blank(c)
+            count += 1
+            gone += 1
+            # a declaration's trailing semicolon is outside its extent
+            ln, col = c.extent.end.line, c.extent.end.column
+            if 0 < ln <= len(lines) and lines[ln - 1][col - 1:col] == ";":
+                lines[ln - 1] = lines[ln - 1][:col - 1] + " " + lines[ln - 1][col:]
+        return bool(kids) and gone == len(kids)
+
+    visit(tu.cursor)
+    if not device:  # stray tokens no declaration holds (a brace left by error recovery): blank to the line's end
+        spans = [(c.extent.start.line, c.extent.end.line) for c in tu.cursor.get_children()
+                 if c.location.file is not None and c.location.file.name == fname]
+        for e in errors:
+            ln = e.location.line
+            if e.location.file is not None and e.location.file.name == fname and 0 < ln <= len(lines) and \
+                    not any(a <= ln <= b for a, b in spans) and not lines[ln - 1].lstrip().startswith("#"):
+                lines[ln - 1] = lines[ln - 1][:e.location.column - 1] + " " * len(lines[ln - 1][e.location.column - 1:])
+                count += 1
+    return "\n".join(lines), count
 
 
 def _release():

@@ -64,6 +64,9 @@ __KOPT_VECS(float, float) __KOPT_VECS(double, double) __KOPT_VECS(int, int) __KO
 __KOPT_VECS(char, char) __KOPT_VECS(unsigned char, uchar) __KOPT_VECS(short, short)
 __KOPT_VECS(unsigned short, ushort) __KOPT_VECS(long long, longlong) __KOPT_VECS(unsigned long long, ulonglong)
 
+typedef unsigned int uint; typedef unsigned short ushort; typedef unsigned long ulong;  // glibc's <sys/types.h>
+typedef long clock_t;
+
 struct dim3 { unsigned int x, y, z;
   __host__ __device__ dim3(unsigned int x = 1, unsigned int y = 1, unsigned int z = 1); };
 extern __device__ const uint3 threadIdx;
@@ -88,6 +91,9 @@ __device__ float2 __half22float2(__half2); __device__ __half2 __halves2half2(__h
 __device__ __half __hadd(__half, __half); __device__ __half __hmul(__half, __half); __device__ __half __hfma(__half, __half, __half);
 __device__ __half2 __hadd2(__half2, __half2); __device__ __half2 __hmul2(__half2, __half2);
 __device__ __half2 __hfma2(__half2, __half2, __half2); __device__ __half __hmax(__half, __half);
+__device__ float __low2float(__half2); __device__ float __high2float(__half2); __device__ __half __low2half(__half2);
+__device__ __half __high2half(__half2); __device__ float2 __half22float2(__half2);
+__device__ __half2 __hmul2_sat(__half2, __half2); __device__ __half2 __hadd2_sat(__half2, __half2);
 __device__ __nv_bfloat16 __float2bfloat16(float); __device__ float __bfloat162float(__nv_bfloat16);
 __device__ __nv_bfloat162 __floats2bfloat162_rn(float, float);
 
@@ -177,7 +183,11 @@ namespace cooperative_groups {
     template <class T> __device__ T shfl_up(T, unsigned) const; template <class T> __device__ T shfl_xor(T, unsigned) const;
     __device__ unsigned ballot(int) const; __device__ int any(int) const; __device__ int all(int) const; };
   struct coalesced_group : thread_group { template <class T> __device__ T shfl(T, int) const; };
+  struct multi_grid_group : thread_group {};
   __device__ thread_block this_thread_block(); __device__ grid_group this_grid();
+  __device__ multi_grid_group this_multi_grid();
+  template <class G> __device__ void synchronize(const G&);  // the legacy spelling of sync(g)
+  template <class G> __device__ unsigned thread_rank(const G&); template <class G> __device__ unsigned group_size(const G&);
   __device__ cluster_group this_cluster(); __device__ coalesced_group coalesced_threads();
   template <unsigned N, class P> __device__ thread_block_tile<N, P> tiled_partition(const P&);
   __device__ thread_group tiled_partition(const thread_group&, unsigned);
@@ -230,6 +240,23 @@ namespace nvcuda { namespace wmma {
   template <class F, class T> __device__ void fill_fragment(F&, T);
   template <class D, class A, class B, class C> __device__ void mma_sync(D&, const A&, const B&, const C&);
 } }
+// textures: objects and the legacy references (reads only; the analyzers treat fetches as opaque loads)
+typedef unsigned long long cudaTextureObject_t; typedef unsigned long long cudaSurfaceObject_t;
+enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };
+template <class T, int D = 1, cudaTextureReadMode M = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture {
+  int normalized; int filterMode; int addressMode[3]; };
+template <class T, int D, cudaTextureReadMode M> __device__ T tex1Dfetch(texture<T, D, M>, int);
+template <class T, int D, cudaTextureReadMode M> __device__ T tex1D(texture<T, D, M>, float);
+template <class T, int D, cudaTextureReadMode M> __device__ T tex2D(texture<T, D, M>, float, float);
+template <class T, int D, cudaTextureReadMode M> __device__ T tex3D(texture<T, D, M>, float, float, float);
+template <class T> __device__ T tex1Dfetch(cudaTextureObject_t, int);
+template <class T> __device__ T tex1D(cudaTextureObject_t, float);
+template <class T> __device__ T tex2D(cudaTextureObject_t, float, float);
+template <class T> __device__ T tex3D(cudaTextureObject_t, float, float, float);
+template <class T> __device__ T tex2DLayered(cudaTextureObject_t, float, float, int);
+template <class T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int, int);
+template <class T> __device__ T surf2Dread(cudaSurfaceObject_t, int, int);
 #ifndef KOPT_SOURCE_DEFINES_CUTENSORMAP  // NVRTC sources declare their own (they cannot include <cuda.h>)
 struct CUtensorMap { alignas(64) unsigned long long opaque[16]; };
 typedef CUtensorMap CUtensorMap_st;

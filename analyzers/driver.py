@@ -13,11 +13,12 @@ from kopt.annotations import split_kernel
 from kopt.diagnostic import Diagnostic, Location
 from kopt.rules import RULES
 
-from . import clang_front, launch as launchmod
+from . import assume as assumemod, clang_front, launch as launchmod
 from .build import build_kernel
 from .result import AnalysisResult
 from .passes import asyncs, banks, bounds, coalescing, divergence, races
 from .passes.context import Ctx
+from .solver import fresh_context
 
 PASSES = [("races", races.run), ("barriers", divergence.run), ("bounds", bounds.run), ("banks", banks.run),
           ("coalescing", coalescing.run), ("async", asyncs.run)]
@@ -56,13 +57,17 @@ def parse_unit(path: Path, source: str, defines=None, include_dirs=(), frontend:
 
 
 def analyze(source, *, launches=None, block=None, grid=None, defines=None, kernels=None, include_dirs=(),
-            path: str | None = None, frontend: str = "auto") -> AnalysisResult:
+            path: str | None = None, frontend: str = "auto", assume=(), launch_args=None) -> AnalysisResult:
     """Analyze CUDA source (a path, or the text itself) for hazards.
 
     ``launches``: kopt's ``LaunchGeometry`` records for the candidate's launches (a kernel launched with several
     geometries is analyzed under each); ``block``/``grid``: (x, y, z) for kernels no launch describes;
     ``defines``: -D values; ``kernels``: names (optionally with template arguments, ``gemm<128,64>``) to analyze;
-    ``frontend``: "auto" (libclang, tree-sitter when it fails), "libclang" or "tree-sitter".
+    ``frontend``: "auto" (libclang, tree-sitter when it fails), "libclang" or "tree-sitter"; ``assume``:
+    ``assume.Assumption``s (or expression texts) over kernel parameters, added to the file's ``// kopt: assume`` lines.
+    A malformed assumption raises ``AnnotationError`` (bad input), before anything is analyzed. ``launch_args``:
+    per entry of ``launches``, the known integer argument values by position ({2: 1000}), which become assumptions
+    on that launch's kernel parameters (a task's shape).
     """
     t0 = time.perf_counter()
     if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and source.endswith(
@@ -73,6 +78,8 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     else:
         text = str(source)
         fname = path or "<input>.cu"
+    assumptions = assumemod.from_source(text, fname) + [
+        a if isinstance(a, assumemod.Assumption) else assumemod.parse(a, "--assume", "--assume") for a in assume]
     res = AnalysisResult()
     unit, notes = parse_unit(Path(fname), text, defines, include_dirs, frontend)
     res.diagnostics += notes
@@ -87,25 +94,37 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     for loc, reason in unit.problems[:3]:
         res.diagnostics.append(_incomplete(fname, reason, loc))
     macros = {**launchmod.source_macros(text), **(defines or {})}
-    for func in unit.kernels:
+    for kunit, func, path_note in _targets(unit, notes, fname, text, defines, res):
         if wanted is not None and func.name not in wanted:
             continue
         targs = wanted.get(func.name) if wanted else None
-        mine = [g for g in launches or () if split_kernel(g.kernel)[0].split("::")[-1] == func.name]
+        mine = [i for i, g in enumerate(launches or ()) if split_kernel(g.kernel)[0].split("::")[-1] == func.name]
+        params = [p for p, _ in func.params]
         if mine:
-            configs = [launchmod.from_geometry(g, launch_bounds=func.launch_bounds, macros=macros) for g in mine]
-            for c in configs:  # --kernel's template arguments, else the launch's, else an explicit instantiation
+            configs = []
+            for i in mine:
+                c = launchmod.from_geometry(launches[i], launch_bounds=func.launch_bounds, macros=macros)
+                # --kernel's template arguments, else the launch's, else an explicit instantiation
                 c.targs = list(targs or c.targs or launchmod.instantiations(text).get(func.name, []))
-            configs = list({repr((c.block, c.grid, c.smem, c.cluster, c.targs)): c for c in configs}.values())
+                bound = [f"{params[pos]} == {v}" for pos, v in sorted((launch_args[i] if launch_args else {}).items())
+                         if pos < len(params)]
+                if bound:
+                    c.assume = [assumemod.parse(" and ".join(bound), "the task's shape")]
+                configs.append(c)
+            configs = list({repr((c.block, c.grid, c.smem, c.cluster, c.targs, c.assume)): c
+                            for c in configs}.values())
         else:
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
                                           launch_bounds=func.launch_bounds, targs=targs or None)]
+        for c in configs:
+            c.assume = c.assume + [a for a in assumptions if a.names <= set(params)]
         res.kernels.append(func.name)
+        res.paths[func.name] = path_note
         seen = set()
         for cfg in configs:
             if func.tparams and not cfg.targs:
                 cfg.note = (cfg.note + "; " if cfg.note else "") + "template arguments unknown (analyzed generically)"
-            for d in _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed):
+            for d in _analyze_kernel(kunit, func, cfg, defines, fname, lines, assumed, path_note):
                 key = (d.rule, d.message, tuple(d.locations))
                 if key not in seen:
                     seen.add(key)
@@ -115,6 +134,10 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
         missing = [k for k in wanted if k not in res.kernels]
         for k in missing:
             res.diagnostics.append(_incomplete(fname, f"no kernel named `{k}` in the file"))
+    for a in assumptions:
+        if not any(a.names <= {p for p, _ in f.params} for f in unit.kernels):
+            res.diagnostics.append(_incomplete(fname, f"assumption `{a.text}` ({a.origin}) names no kernel's "
+                                                      f"parameters; it was not used"))
     if not unit.kernels:
         assumed.append("no __global__ kernels found")
     res.assumed = "\n".join(assumed)
@@ -124,7 +147,34 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     return res
 
 
-def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed) -> list[Diagnostic]:
+def _targets(unit, notes, fname, text, defines, res):
+    """(unit, kernel, which front end read it and why) for every kernel of the file. Kernels libclang could not
+    read (an error inside them) come from the tree-sitter fallback, each with its own note."""
+    if unit.frontend != "libclang":
+        why = notes[0].message.removeprefix("analysis incomplete: ") if notes else "requested"
+        return [(unit, f, f"tree-sitter ({why})") for f in unit.kernels]
+    note = "libclang" + (f" ({unit.skipped_host} host declaration(s) that did not parse were skipped)"
+                         if unit.skipped_host else "")
+    out = [(unit, f, note) for f in unit.kernels]
+    if unit.broken:
+        try:
+            from . import ts_front
+            ts_unit = ts_front.parse(Path(fname), text, defines=defines)
+            fallback, failed = ts_unit.kernels, ""
+        except Exception as exc:
+            ts_unit, fallback, failed = None, [], f"; the tree-sitter fallback failed too ({exc.__class__.__name__}: {exc})"
+        for name, why in unit.broken.items():
+            funcs = [f for f in fallback if f.name == name]
+            res.diagnostics.append(_incomplete(
+                fname, f"`{name}`: {why}; " + ("used the tree-sitter fallback for it (no macro expansion beyond "
+                                               "simple #defines, no type information)" if funcs else
+                                               failed or "the tree-sitter fallback found no such kernel"),
+                funcs[0].loc if funcs else None))
+            out += [(ts_unit, f, f"tree-sitter ({why})") for f in funcs]
+    return out
+
+
+def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="") -> list[Diagnostic]:
     """Every pass over one kernel under one launch configuration; failures become ``analysis.incomplete``."""
     out = []
     try:
@@ -133,12 +183,13 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed) -> list[Dia
         _debug(exc)
         return [_incomplete(fname, f"could not model kernel `{func.name}`: {exc.__class__.__name__}: {exc}",
                             func.loc)]
-    assumed.append(f"{func.name}: {cfg.describe(km.dims_used)}")
+    assumed.append(f"{func.name}: {cfg.describe(km.dims_used)}; read by {path_note or unit.frontend}")
     seen_reasons = set()
     for loc, reason in km.problems:
         if reason not in seen_reasons and len(seen_reasons) < 3:
             seen_reasons.add(reason)
             out.append(_incomplete(fname, f"in `{func.name}`: {reason}", loc))
+    fresh_context()
     ctx = Ctx(km, lines)
     for name, run in PASSES:
         try:

@@ -30,6 +30,7 @@ class LaunchConfig:
     targs: list = field(default_factory=list)  # template arguments (text) for a template kernel
     kernel: str = ""  # the launched name expression (annotation) or the kernel's name
     note: str = ""
+    assume: list = field(default_factory=list)  # assume.Assumption over this kernel's parameters
 
     @property
     def known_block(self) -> bool:
@@ -64,6 +65,8 @@ class LaunchConfig:
             s += f", cluster={fmt(self.cluster)}"
         if self.targs:
             s += f", template <{', '.join(self.targs)}>"
+        if self.assume:
+            s += ", assuming " + " and ".join(f"({a.text})" for a in self.assume)
         return where + s + (f"; {self.note}" if self.note else "")
 
 

@@ -41,7 +41,7 @@ class Access:
     elem: int
     subs: tuple = ()
     volatile: bool = False
-    via: str = ""  # "" (ordinary), cp.async, tma, asm
+    via: str = ""  # "" (ordinary), cp.async, tma, asm, curand, memcpy, memset
     loops: tuple = ()  # ids of the enclosing loops, outermost first
 
 

@@ -16,6 +16,7 @@ class AnalysisResult:
     kernels: list[str] = field(default_factory=list)
     launches: list[dict] = field(default_factory=list)  # the launch each kernel was analyzed under (kopt's shape)
     frontend: str = ""
+    paths: dict = field(default_factory=dict)  # kernel -> which front end read it, and why
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -23,5 +24,5 @@ class AnalysisResult:
 
     def to_dict(self) -> dict:
         return {"assumed": self.assumed, "elapsed_ms": round(self.elapsed_ms, 2), "kernels": self.kernels,
-                "launches": self.launches, "frontend": self.frontend,
+                "launches": self.launches, "frontend": self.frontend, "paths": self.paths,
                 "diagnostics": [d.to_dict() for d in self.diagnostics]}

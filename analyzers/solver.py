@@ -9,8 +9,8 @@ from .sym import BOOL_OPS, S
 GEO_DEPTH = 24  # iterations modelled exactly for >>=, <<=, *=, /= induction variables
 
 
-class Timeout(Exception):
-    pass
+class GaveUp(Exception):
+    """A query ran out of its resource limit (z3 answered unknown)."""
 
 
 BV_WIDTH = 64
@@ -174,11 +174,29 @@ class Enc:
         return out
 
 
-def check(solver: z3.Solver, *constraints, timeout_ms: int = 2000):
-    """sat -> model, unsat -> None; raises Timeout on unknown."""
+def fresh_context() -> None:
+    """Start a new z3 context (terms, declarations, their ids). z3's search depends on the order terms were created
+    in its context, so each kernel gets its own: its verdict is the same whatever the process analyzed before.
+    Terms of the previous context must not be used afterwards (each kernel's encodings live in its own Ctx)."""
+    z3.z3._main_ctx = None  # z3.main_ctx() creates the next one on first use
+
+
+def rlimit_spent(solver: z3.Solver) -> int:
+    """Resource units the solver has used so far (z3's deterministic work counter, cumulative)."""
+    for k, v in solver.statistics():
+        if k == "rlimit count":
+            return int(v)
+    return 0
+
+
+def check(solver: z3.Solver, *constraints, rlimit: int):
+    """sat -> model, unsat -> None; raises GaveUp when the query needs more than ``rlimit`` resource units.
+
+    A resource limit, not a wall-clock timeout: z3 counts the same work for the same query on any machine and
+    under any load, so verdicts never depend on how busy the CPU is."""
     solver.push()
     try:
-        solver.set("timeout", timeout_ms)
+        solver.set("rlimit", rlimit)
         for c in constraints:
             solver.add(c)
         r = solver.check()
@@ -186,7 +204,7 @@ def check(solver: z3.Solver, *constraints, timeout_ms: int = 2000):
             return solver.model()
         if r == z3.unsat:
             return None
-        raise Timeout(solver.reason_unknown())
+        raise GaveUp(solver.reason_unknown())
     finally:
         solver.pop()
 

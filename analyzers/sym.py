@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 
-_ids = itertools.count()
+_ids = itertools.count()  # fresh-name numbers; restarted per kernel (see reset_names)
 
 
 class S:
@@ -42,6 +42,13 @@ def const(v) -> S:
 
 def var(name: str, kind: str) -> S:
     return S("v", (), name, kind)
+
+
+def reset_names() -> None:
+    """Number fresh names from 0 again. Each kernel's model is built with it, so a kernel's solver queries (whose
+    search can depend on names) are the same whatever the process analyzed before."""
+    global _ids
+    _ids = itertools.count()
 
 
 def opaque(reason: str, uniform: bool = False) -> S:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .preproc import active_lines
 from .ast import Func, Loc, Node, TypeInfo, Unit
 from .launch import evaluate as eval_text
 
@@ -337,6 +338,7 @@ def _functions(conv: _Conv, root, unit: Unit):
 
 
 def parse(path: Path, source: str, *, defines: dict | None = None) -> Unit:
+    source = active_lines(source, defines)  # tree-sitter sees every #if branch; keep only the active ones
     src = source.encode()
     tree = _parser().parse(src)
     macros: dict = {}

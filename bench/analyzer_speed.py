@@ -2,11 +2,13 @@
 
 Usage: python bench/analyzer_speed.py [--repeat N] [--out bench/results/analyzer_speed.json]
 Each file is analyzed once to warm up (libclang index, z3 context), then N times; a file's time is the median of
-its N runs. Reported: median and p95 over files, the cold first call, and per-rule precision/recall.
+its N runs. Reported: median, p90, p95 and max over files, the cold first call, the machine's load average (a
+shared machine makes every figure pessimistic) and per-rule precision/recall.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import json
 import statistics
 import sys
@@ -20,9 +22,10 @@ from analyzer_labels import corpus_files, observed, parse_labels  # noqa: E402
 
 import envelope  # noqa: E402
 
-TARGET_MEDIAN_MS = 50.0
+TARGET_MEDIAN_MS, TARGET_P90_MS, TARGET_MAX_MS = 50.0, 300.0, 2000.0  # per file (issue 23)
 RULES = ["race.shared", "race.global", "barrier.divergent", "sync.missing", "warp.implicit-sync", "bounds.shared",
-         "bank-conflict", "coalescing", "async.proxy-fence", "async.cp-async-wait", "async.mbarrier-phase"]
+         "bank-conflict", "coalescing", "async.proxy-fence", "async.cp-async-wait", "async.mbarrier-phase",
+         "race.atomic-plain", "race.curand-state"]
 
 
 
@@ -71,10 +74,13 @@ def main(argv=None):
 
     times = [r["median_ms"] for r in per_file]
     summary = {"files": len(per_file), "kernels": sum(r["kernels"] for r in per_file),
-               "median_ms": round(statistics.median(times), 2), "p95_ms": round(_pct(times, 0.95), 2),
+               "median_ms": round(statistics.median(times), 2), "p90_ms": round(_pct(times, 0.90), 2),
+               "p95_ms": round(_pct(times, 0.95), 2),
                "max_ms": round(max(times), 2), "cold_first_call_ms": round(cold_ms, 1),
-               "target_median_ms": TARGET_MEDIAN_MS,
-               "meets_target": statistics.median(times) <= TARGET_MEDIAN_MS,
+               "target_ms": {"median": TARGET_MEDIAN_MS, "p90": TARGET_P90_MS, "max": TARGET_MAX_MS},
+               "meets_target": statistics.median(times) <= TARGET_MEDIAN_MS and _pct(times, 0.9) <= TARGET_P90_MS
+               and max(times) <= TARGET_MAX_MS,
+               "load_average_1min": round(os.getloadavg()[0], 2),
                "bank_conflict_degrees_exact": f"{sum(a == b for a, b in degrees)}/{len(degrees)}"}
     envelope.write(args.out, "analyzer_speed",
                    f"tests/analyzers/corpus/*.cu, each analyzed once to warm up then {args.repeat} times "

@@ -37,7 +37,7 @@ _ANNOTATION_LINE = re.compile(r"^\s*//\s*kopt:")
 _QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"', re.M)
 SWIZZLES = ("none", "32B", "64B", "128B")
 L2PROMO = ("none", "64B", "128B", "256B")
-WORDS = ("task", "arch", "include", "tune", "define", "restrict", "scratch", "tensormap", "launch", "TODO")
+WORDS = ("task", "arch", "include", "tune", "define", "restrict", "scratch", "tensormap", "launch", "assume", "TODO")
 LAUNCH_OPTIONS = ("grid", "block", "smem", "cluster", "stream", "args")
 
 
@@ -385,8 +385,19 @@ def _todo(cand, rest):
     cand.todos.append(rest)
 
 
+def _assume(cand, rest):
+    """``assume EXPR`` over kernel parameters: read by the static analyzers (analyzers/assume.py), not the runner."""
+    if not rest:
+        _fail(cand, rest, "expected: assume EXPRESSION")
+    try:
+        expr.parse(str(rest), c=True)
+    except expr.ExprError as exc:
+        raise ann.expression_error(exc, rest, cand.name, "assume")
+
+
 _PARSERS = {"task": _task, "arch": _arch, "include": _include, "tune": _tune, "define": _define,
-            "restrict": _restrict, "scratch": _scratch, "tensormap": _tensormap, "launch": _launch, "TODO": _todo}
+            "restrict": _restrict, "scratch": _scratch, "tensormap": _tensormap, "launch": _launch, "assume": _assume,
+            "TODO": _todo}
 
 
 def _check_names(cand: Candidate, found) -> None:

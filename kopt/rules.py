@@ -75,6 +75,19 @@ _ALL = [
          "size.",
          "use atomics for read-modify-write on shared outputs, give each thread its own element, or let one thread "
          "per block write the result", "race"),
+    Rule("race.atomic-plain", W, "plain read of a location other threads update with atomics",
+         "A thread reads, with an ordinary load, a location that another thread updates with an atomic operation in "
+         "the same barrier interval (or, in global memory, from another block). Atomics order only atomic accesses: "
+         "under the CUDA memory model the plain read races with the update, so it may see a stale or partial value "
+         "(and the compiler may cache or split it). The witness gives the two threads and the location.",
+         "read the value after a barrier (__syncthreads(), or after the kernel for grid-wide counters), or read it "
+         "atomically (cuda::atomic_ref load, atomicAdd(p, 0)) or through a volatile pointer", "race"),
+    Rule("race.curand-state", E, "two threads use one cuRAND generator state",
+         "curand(), curand_uniform() and the other generator calls read and advance the state they are given. Two "
+         "threads that pass the same curandState at once race on it: they can draw the same numbers, and the state "
+         "can be corrupted. The witness gives two threads and the state's element.",
+         "give each thread its own state (states[global thread id]), copy it to a local variable, draw, and store it "
+         "back", "race"),
     Rule("sync.missing", E, "shared memory read by another thread with no barrier after the write",
          "A thread reads shared memory that another thread of the block writes earlier in program order, and no "
          "__syncthreads() lies between the write and the read. The reader can run first and see the old value. This "

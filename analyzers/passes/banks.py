@@ -46,8 +46,8 @@ def run(ctx: Ctx) -> list[Diagnostic]:
     launch = ctx.launch
     shapes = block_shapes(launch, ctx.km.dims_used)
     for a in ctx.km.accesses:
-        if a.space != "shared" or a.atomic or a.via in ("cp.async", "tma"):
-            continue
+        if a.space != "shared" or a.atomic or a.via in ("cp.async", "tma", "memcpy", "memset", "curand"):
+            continue  # byte-range copies and library calls are not one request of a known width
         results = []
         for block in shapes:
             env = base_env(a, launch, block, ctx.km.trips)

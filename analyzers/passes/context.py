@@ -1,18 +1,20 @@
 """Shared machinery of the passes: the z3 encoding of threads under a launch configuration, witnesses, budgets."""
 from __future__ import annotations
 
-import time
-
 import z3
 
-from .. import sym
+from .. import assume, sym
 from kopt.diagnostic import Location
 from ..model import Access, KernelModel
-from ..solver import Enc, Timeout, check, model_int
+from ..solver import Enc, GaveUp, check, model_int, rlimit_spent
 
-QUERY_MS = 1500  # per solver query
-SYMBOLIC_MS = 400  # per query over all block sizes at once (then concrete shapes are tried)
-KERNEL_BUDGET_S = 6.0  # all solver work of one kernel
+# Solver budgets in z3 resource units (deterministic: the same on any machine and under load; on this project's
+# 2-core CI machine one million units take roughly 0.3-1 s).
+QUERY_RLIMIT = 1_000_000  # per solver query
+SYMBOLIC_RLIMIT = 300_000  # per query over all block sizes at once (then concrete shapes are tried)
+KERNEL_RLIMIT = 3_000_000  # all solver work of one kernel; once spent, every further query gives up
+SHAPE_RLIMIT = 150_000  # per query of launch_dependent, which only decides error vs warning (unit costs vary
+# widely: on big-number arithmetic one million units can take seconds)
 
 
 class Ctx:
@@ -21,7 +23,7 @@ class Ctx:
         self.launch = km.launch
         self.lines = source_lines
         self.solver = z3.Solver()
-        self.started = time.perf_counter()
+        self.spent = 0  # resource units used by this kernel's queries
         self.incomplete: list[str] = []
         self.dims_1d = km.dims_used <= {"x"}
         self._pairs: dict = {}
@@ -58,15 +60,25 @@ class Ctx:
         self._pairs[(mode, bv)] = got
         return got
 
+    def _check(self, solver, *constraints, rlimit: int | None = None):
+        left = KERNEL_RLIMIT - self.spent
+        if left <= 0:
+            raise GaveUp(f"the kernel's solver budget ({KERNEL_RLIMIT:,} resource units) is spent")
+        before = rlimit_spent(solver)
+        try:
+            return check(solver, *constraints, rlimit=min(rlimit or QUERY_RLIMIT, left))
+        finally:
+            self.spent += rlimit_spent(solver) - before
+
     def solve_in(self, mode: str, *constraints, bv: bool = False):
         """Model or None. With an unknown block size the query is first tried for every block size at once
         (symbolically); if that is too hard, for a set of concrete block shapes (said in the result)."""
         solver, e1, e2, _ = self.pair(mode, bv)
         symbolic = not self.launch.known_block
         try:
-            return check(solver, *constraints, *e1.side, *e2.side,
-                         timeout_ms=SYMBOLIC_MS if symbolic else QUERY_MS)
-        except Timeout as exc:
+            return self._check(solver, *constraints, *e1.side, *e2.side,
+                               rlimit=SYMBOLIC_RLIMIT if symbolic else QUERY_RLIMIT)
+        except GaveUp as exc:
             if not symbolic:
                 self.incomplete.append(f"solver gave up ({exc})")
                 return None
@@ -75,8 +87,8 @@ class Ctx:
             fix = [e1.var(f"bd{f}", "uniform") == v for f, v, known in zip("xyz", shape, self.launch.block)
                    if known is None]
             try:
-                m = check(solver, *constraints, *fix, *e1.side, *e2.side, timeout_ms=QUERY_MS)
-            except Timeout as exc:
+                m = self._check(solver, *constraints, *fix, *e1.side, *e2.side)
+            except GaveUp as exc:
                 self.incomplete.append(f"solver gave up ({exc})")
                 continue
             if m is not None:
@@ -104,22 +116,22 @@ class Ctx:
             fix = [e1.var(f"bd{f}", "uniform") == v for f, v, known in zip("xyz", shape, self.launch.block)
                    if known is None]
             try:
-                m = check(solver, *constraints, *fix, *e1.side, *e2.side, timeout_ms=QUERY_MS)
-            except Timeout:
-                continue
+                m = self._check(solver, *constraints, *fix, *e1.side, *e2.side, rlimit=SHAPE_RLIMIT)
+            except GaveUp:
+                return None  # too hard to tell: the finding keeps its severity
             if m is None:
                 return "({},{},{})".format(*shape)
         return None
 
     # ---- budget
     def over_budget(self) -> bool:
-        return time.perf_counter() - self.started > KERNEL_BUDGET_S
+        return self.spent > KERNEL_RLIMIT
 
     def solve(self, *constraints):
-        """Model or None; a timeout is remembered and treated as 'no finding'."""
+        """Model or None; a query that runs out of resources is remembered and treated as 'no finding'."""
         try:
-            return check(self.solver, *constraints, timeout_ms=QUERY_MS)
-        except Timeout as exc:
+            return self._check(self.solver, *constraints)
+        except GaveUp as exc:
             self.incomplete.append(f"solver gave up ({exc})")
             return None
 
@@ -153,6 +165,8 @@ class Ctx:
             else:
                 t = enc.const(v)
             gd.append(t)
+        for a in self.launch.assume:  # parameters are uniform: one copy serves both threads
+            cons.append(assume.to_z3(a, lambda n: enc.var(f"p:{n}", "uniform"), enc.const))
         return bd, gd, cons
 
     def thread(self, enc: Enc):

@@ -5,7 +5,9 @@ Findings are split into:
 - ``warp.implicit-sync``: the race needs both threads in one warp (code relying on lockstep without __syncwarp);
 - ``sync.missing``: a write followed in program order by another thread's read with no barrier between;
 - ``race.shared`` / ``race.global``: every other conflicting pair (write-after-read, write-write, read-modify-write);
-- ``race.shared.possible``: the index could not be fully modelled (the reason is given).
+- ``race.shared.possible``: the index could not be fully modelled (the reason is given);
+- ``race.atomic-plain`` (warning): a plain read of a location other threads update atomically;
+- ``race.curand-state``: two threads advance one cuRAND generator state.
 """
 from __future__ import annotations
 
@@ -53,8 +55,8 @@ def _candidates(accs: list[Access]):
                 continue
             if a.atomic and b.atomic:
                 continue
-            if (a.atomic and not b.write) or (b.atomic and not a.write):
-                continue  # reading a value others update atomically is not reported
+            if (a.atomic and not b.write and b.volatile) or (b.atomic and not a.write and a.volatile):
+                continue  # a volatile read of an atomically updated flag: the legacy relaxed load
             if i == j and not a.write:
                 continue
             yield a, b
@@ -177,6 +179,12 @@ def _element(a: Access):
 def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None:
     bv = needs_bv(a.offset) or needs_bv(b.offset)
     cons, e1, e2, (w1, w2, same_block) = _encode(ctx, a, b, space, bv)
+    shared = set(ctx.km.shared)
+    if a.write and b.write and not (a.atomic or b.atomic) and a.value is not None and b.value is not None and not (
+            space == "global" and (_shared_loads(a.value, shared) or _shared_loads(b.value, shared))):
+        # two stores of one value (a shuffle broadcast, a warp or group reduction that every lane stores) are
+        # benign; a value read from shared memory differs between blocks
+        cons.append(e1.int(a.value) != e2.int(b.value))
     m = ctx.solve_in(space, *cons, bv=bv)
     if m is None:
         return None
@@ -218,6 +226,17 @@ def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv):
     what = f"`{ctx.snippet(writer)}`" if same else f"`{ctx.snippet(writer)}` and the {odesc} `{ctx.snippet(other)}`"
     locs = [ctx.loc(writer, "write")] if same else [ctx.loc(writer, "write"),
                                                       ctx.loc(other, "write" if other.write else "read")]
+    if "curand" in (writer.via, other.via) and not opaque:
+        return RULES["race.curand-state"].diag(
+            f"two threads use one cuRAND state: `{ctx.snippet(writer)}` and `{ctx.snippet(other)}` can read and "
+            f"advance the same generator state at once", *locs, witness=wit)
+    if writer.atomic and not other.write:
+        if opaque:
+            return None
+        return RULES["race.atomic-plain"].diag(
+            f"plain read `{ctx.snippet(other)}` of a location another thread updates atomically at "
+            f"`{ctx.snippet(writer)}` with no barrier between them: atomics order only atomic accesses, so the read "
+            f"races with the update (CUDA memory model)", *locs, witness=wit)
     if space == "global":
         if opaque:
             return None

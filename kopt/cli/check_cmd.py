@@ -38,6 +38,10 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
               kernel: Optional[List[str]] = typer.Option(None, "--kernel", "-k",
                                                          help="only this kernel, e.g. 'gemm<128,64>'; repeatable"),
               include: Optional[List[str]] = IncludeOpt,
+              assume: Optional[List[str]] = typer.Option(None, "--assume", help="EXPR over kernel parameter names "
+                                                         "(e.g. 'n >= 1'), like a `// kopt: assume` line; repeatable"),
+              task: Optional[Path] = typer.Option(None, "--task", help="task folder: analyze the candidate under each "
+                                                  "of its shapes (launch geometry, scalar arguments as assumptions)"),
               json_out: bool = typer.Option(False, "--json", help="machine-readable output"),
               sarif: bool = typer.Option(False, "--sarif", help="SARIF 2.1.0 output"),
               fmt: Optional[str] = FormatOpt) -> int:
@@ -52,7 +56,8 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
     for f in files:
         if not f.is_file():
             raise InputError(f"cannot read {f}: no such file")
-        r = analyze(f, block=b, grid=g, defines=defines, kernels=kernel or None, include_dirs=include or ())
+        r = analyze(f, block=b, grid=g, defines=defines, kernels=kernel or None, include_dirs=include or (),
+                    assume=assume or (), task=task)
         if not r.kernels:
             notes = [d for d in r.diagnostics if d.rule == "analysis.incomplete"]
             why = notes[0].message if notes else (r.assumed.strip() or "no __global__ kernels found")
@@ -67,7 +72,7 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
     elif form == "json":
         print_json({"ok": not any(d.is_error for d in diags),
                     "files": [{"file": str(f), "assumed": r.assumed.splitlines(), "launches": r.launches,
-                               "kernels": r.kernels,
+                               "kernels": r.kernels, "paths": r.paths,
                                "frontend": r.frontend, "elapsed_ms": round(r.elapsed_ms, 1),
                                "diagnostics": to_json(r.diagnostics)} for f, r in results]})
     else:

@@ -1,6 +1,7 @@
 // Stream compaction into a shared list: slots come from an atomic counter, and the list is read back
-// by other threads with no barrier after the writes.
-// expect: sync.missing
+// by other threads with no barrier after the writes; the `t < count` test also reads the counter while other
+// threads still update it atomically.
+// expect: sync.missing, race.atomic-plain
 // kopt: launch compact grid=(cdiv(n, 256)) block=(256, 1, 1) args=(x, out, counts, n)
 __global__ void compact(const float* __restrict__ x, float* __restrict__ out, int* __restrict__ counts, int n) {
   __shared__ float list[256];

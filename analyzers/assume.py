@@ -1,0 +1,103 @@
+"""Assumptions about a kernel's parameters: ``// kopt: assume EXPR`` lines, ``--assume EXPR`` and a task's shapes.
+
+An assumption is an expression of kopt's one expression language (C mode: ``n >= 1 && n % 4 == 0`` and
+``n >= 1 and n % 4 == 0`` both read) over the kernel's scalar parameter names. The passes add it to every solver
+query, so a finding (and its witness) never uses a value the assumptions exclude. An assumption applies to each
+kernel whose parameters include all of its names.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+import z3
+
+from kopt.expr import ExprError, parse as parse_expr
+from kopt.annotations import AnnotationError, Text, expression_error, lines
+
+
+@dataclass(frozen=True)
+class Assumption:
+    text: str
+    origin: str  # "annotation at line N", "--assume", "task shape"
+
+    @property
+    def names(self) -> set[str]:
+        return {n.id for n in ast.walk(parse_expr(self.text, c=True)) if isinstance(n, ast.Name)}
+
+
+def parse(text: str, origin: str, file: str = "<input>", piece: Text | None = None) -> Assumption:
+    """A validated assumption; a malformed one raises ``AnnotationError`` (an InputError) that points at it."""
+    piece = piece if piece is not None else Text(text, 1, 0)
+    try:
+        tree = parse_expr(str(text), c=True)
+    except ExprError as exc:
+        raise expression_error(exc, piece, file, "assume")
+    a = Assumption(str(text).strip(), origin)
+    try:
+        to_z3(a, z3.Int, z3.IntVal)  # refuse what the solver cannot take now, not halfway through an analysis
+    except ExprError as exc:
+        raise AnnotationError("annotation.syntax", file, piece, f"assume: {exc.reason} (assumptions use names, "
+                                                               f"integers, arithmetic, comparisons and and/or/not)")
+    return a
+
+
+def from_source(text: str, file: str) -> list[Assumption]:
+    """The ``// kopt: assume EXPR`` lines of a source."""
+    out = []
+    for word, rest in lines(text):
+        if word == "assume":
+            if not rest:
+                raise AnnotationError("annotation.syntax", file, word, "expected: assume EXPRESSION")
+            out.append(parse(str(rest), f"`// kopt: assume` at line {rest.line}", file, rest))
+    return out
+
+
+_CMP = {ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b,
+        ast.GtE: lambda a, b: a >= b, ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b}
+
+
+def to_z3(a: Assumption, var, const):
+    """The assumption as a z3 boolean; ``var(name)`` gives the z3 term of a parameter, ``const(int)`` a constant of
+    the same sort (integers or bit-vectors)."""
+
+    def num(v):
+        return z3.If(v, const(1), const(0)) if isinstance(v, z3.BoolRef) else v
+
+    def truth(v):
+        return v if isinstance(v, z3.BoolRef) else v != 0
+
+    def tr(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return z3.BoolVal(node.value) if isinstance(node.value, bool) else const(node.value)
+        if isinstance(node, ast.Name):
+            return var(node.id)
+        if isinstance(node, ast.BoolOp):
+            parts = [truth(tr(v)) for v in node.values]
+            return z3.And(*parts) if isinstance(node.op, ast.And) else z3.Or(*parts)
+        if isinstance(node, ast.UnaryOp):
+            v = tr(node.operand)
+            if isinstance(node.op, ast.Not):
+                return z3.Not(truth(v))
+            return -num(v) if isinstance(node.op, ast.USub) else num(v)
+        if isinstance(node, ast.Compare):
+            left, out = num(tr(node.left)), []
+            for op, right in zip(node.ops, node.comparators):
+                r = num(tr(right))
+                if type(op) not in _CMP:
+                    break
+                out.append(_CMP[type(op)](left, r))
+                left = r
+            else:
+                return z3.And(*out)
+        if isinstance(node, ast.IfExp):
+            return z3.If(truth(tr(node.test)), num(tr(node.body)), num(tr(node.orelse)))
+        if isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
+            return _ARITH[type(node.op)](num(tr(node.left)), num(tr(node.right)))
+        raise ExprError("expr.syntax", a.text, f"`{ast.unparse(node)}` is not supported in an assumption")
+
+    return truth(tr(parse_expr(a.text, c=True).body))
+
+
+_ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+          ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a / b, ast.Mod: lambda a, b: a % b}

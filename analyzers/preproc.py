@@ -1,0 +1,89 @@
+"""Conditional compilation for the syntax-only front end: blank the lines of inactive ``#if``/``#ifdef`` branches.
+
+libclang runs the real preprocessor; tree-sitter sees every branch, so code under ``#if 0`` or an undefined
+``#ifdef`` would be analyzed as if it ran. Conditions are evaluated with kopt's expression language in C mode over
+the file's own ``#define``s and the ``-D`` values. A name neither defines is undefined (0, as in C), except
+``__CUDA_ARCH__``, which is the device pass's architecture. A condition that still cannot be evaluated (a function-like
+macro, say) keeps its first branch. Blanked lines stay as empty lines so line numbers do not move.
+"""
+from __future__ import annotations
+
+import re
+
+from kopt.expr import try_evaluate
+
+CUDA_ARCH = 900  # the device architecture libclang parses for (--cuda-gpu-arch=sm_90)
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b(.*)$")
+_DEFINED = re.compile(r"\bdefined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
+_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+def _condition(text: str, macros: dict) -> bool | None:
+    """True/False, or None when the condition cannot be decided."""
+    text = re.sub(r"//.*|/\*.*?\*/", " ", text).strip()
+    text = _DEFINED.sub(lambda m: "1" if (m.group(1) or m.group(2)) in macros else "0", text)
+    # macro values stay text: kopt.expr follows a name bound to text through further names
+    env = {k: (str(v) if v not in (None, "") else "1") for k, v in macros.items()}
+    for name in _NAME.findall(text):
+        env.setdefault(name, 0)  # an undefined name is 0 in a preprocessor condition
+    got = try_evaluate(text, env, c=True)
+    return None if got is None else bool(got)
+
+
+def active_lines(source: str, defines: dict | None = None) -> str:
+    """``source`` with the lines of inactive conditional branches (and their directives) blanked."""
+    macros: dict = {"__CUDA_ARCH__": CUDA_ARCH, "__CUDACC__": 1, "__NVCC__": 1}
+    for k, v in (defines or {}).items():
+        macros[k] = v
+    out = []
+    # one frame per open #if: (parent active, this branch active, some branch already taken)
+    stack: list[tuple[bool, bool, bool]] = []
+    active = True
+    lines = source.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        # a directive continued with backslashes is one logical line
+        logical, n = line, 1
+        while logical.endswith("\\") and i + n < len(lines):
+            logical = logical[:-1] + " " + lines[i + n]
+            n += 1
+        m = _DIRECTIVE.match(logical)
+        word, rest = (m.group(1), m.group(2).strip()) if m else ("", "")
+        keep = active
+        if word in ("if", "ifdef", "ifndef"):
+            if word == "if":
+                cond = _condition(rest, macros)
+                cond = True if cond is None else cond
+            else:
+                name = rest.split()[0] if rest.split() else ""
+                cond = (name in macros) == (word == "ifdef")
+            stack.append((active, active and cond, cond))
+            active = active and cond
+            keep = False
+        elif word == "elif" and stack:
+            parent, _, taken = stack[-1]
+            cond = not taken and (_condition(rest, macros) is True)
+            stack[-1] = (parent, parent and cond, taken or cond)
+            active = parent and cond
+            keep = False
+        elif word == "else" and stack:
+            parent, _, taken = stack[-1]
+            stack[-1] = (parent, parent and not taken, True)
+            active = parent and not taken
+            keep = False
+        elif word == "endif" and stack:
+            active = stack.pop()[0]
+            keep = False
+        elif word == "define" and active:
+            dm = re.match(r"([A-Za-z_]\w*)(\()?\s*(.*)", rest)
+            if dm and not dm.group(2):
+                macros[dm.group(1)] = re.sub(r"//.*|/\*.*?\*/", "", dm.group(3)).strip() or None
+            elif dm:
+                macros[dm.group(1)] = None  # function-like: defined, no value
+        elif word == "undef" and active:
+            macros.pop(rest.split()[0] if rest.split() else "", None)
+        for j in range(n):
+            out.append(lines[i + j] if keep else "")
+        i += n
+    return "\n".join(out)

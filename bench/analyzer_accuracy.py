@@ -1,0 +1,254 @@
+"""Analyzer accuracy and completeness: the labeled corpus, and (separately) real kernels from public repositories.
+
+Usage:
+  python bench/analyzer_accuracy.py [--out bench/results/analyzer_accuracy.json]
+      [--real DIR --provenance OWNER/REPO@COMMIT [--include DIR] [--review bench/analyzer_real_review.json]
+       [--skip RELPATH]]...
+  python bench/analyzer_accuracy.py --rescore   # apply the review file to the recorded results
+
+Definitions (issue 23):
+- Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an
+  expected rule reported for its file (the corpus labels name rules per file, not lines); a false positive is a
+  reported rule of those families the file does not expect.
+- False alarm: a file whose labels expect no race, barrier or bounds rule, with any error or warning of those
+  families. Performance rules (bank conflicts, coalescing) are excluded.
+- Analyzed completely: every kernel was read by libclang, no `analysis.incomplete` note, and the launch geometry
+  is known (an annotation, --block or __launch_bounds__).
+Real kernels are read from DIR (outside the repository) at benchmark time; every flagged finding is looked up in
+the review file ("relative/path.cu:LINE:RULE" -> {"verdict": "true" | "false", "why": ...}) and unreviewed ones
+are counted as such. Real code declares no launch, so its completeness is reported with and without the geometry
+condition.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from analyzer_labels import corpus_files, observed, parse_labels  # noqa: E402
+
+import envelope  # noqa: E402
+
+FAMILIES = ("race", "barrier", "bounds")  # the families a false alarm is counted in (kopt.rules families)
+RACE_DIV = ("race.", "sync.missing", "warp.implicit-sync", "barrier.")
+
+
+def _family(rule: str) -> str | None:
+    from kopt.rules import RULES
+
+    try:
+        return RULES[rule].family
+    except KeyError:
+        return None
+
+
+def _race_div(rule: str) -> bool:
+    return rule.startswith(RACE_DIV)
+
+
+def _flags(res) -> list:
+    """Errors and warnings of the race, barrier and bounds families."""
+    return [d for d in res.diagnostics if d.severity.value in ("error", "warning") and
+            (_family(d.rule) in FAMILIES or d.rule.startswith(("race.", "sync.", "bounds.", "barrier.")))]
+
+
+def _parsed(res) -> bool:
+    return bool(res.kernels) and all(p.startswith("libclang") for p in res.paths.values()) and not any(
+        d.rule == "analysis.incomplete" for d in res.diagnostics)
+
+
+def _geometry_known(res) -> bool:
+    return bool(res.launches) and all(
+        l["block"] and None not in l["block"] and l["source"] in ("annotation", "cli", "launch_bounds")
+        for l in res.launches)
+
+
+def _pct(xs, q):
+    xs = sorted(xs)
+    k = (len(xs) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+def _speed(ms: list[float]) -> dict:
+    return {"median_ms": round(statistics.median(ms), 1), "p90_ms": round(_pct(ms, 0.9), 1),
+            "max_ms": round(max(ms), 1)} if ms else {}
+
+
+def labeled(analyze) -> dict:
+    tp = fp = fn = 0
+    clean = alarms = complete = 0
+    misses, extras, alarm_files, incomplete, ms = [], [], [], [], []
+    files = corpus_files()
+    for f in files:
+        expected = parse_labels(f.read_text())
+        t = time.perf_counter()
+        res = analyze(f)
+        ms.append((time.perf_counter() - t) * 1e3)
+        got = observed(res)
+        for rule in {r for r in expected if _race_div(r)} | {r for r in got if _race_div(r)}:
+            if rule in expected and rule in got:
+                tp += 1
+            elif rule in expected:
+                fn += 1
+                misses.append(f"{f.name}: {rule}")
+            else:
+                fp += 1
+                extras.append(f"{f.name}: {rule}")
+        if not any(_family(r) in FAMILIES for r in expected):
+            clean += 1
+            if _flags(res):
+                alarms += 1
+                alarm_files.append(f"{f.name}: {sorted({d.rule for d in _flags(res)})}")
+        if _parsed(res) and _geometry_known(res):
+            complete += 1
+        else:
+            incomplete.append(f.name)
+    return {"files": len(files), "race_divergence": {
+        "recall": round(tp / (tp + fn), 3) if tp + fn else None,
+        "precision": round(tp / (tp + fp), 3) if tp + fp else None, "tp": tp, "fp": fp, "fn": fn,
+        "missed": misses, "unexpected": extras},
+        "false_alarms": {"rate": round(alarms / clean, 3) if clean else None, "clean_files": clean,
+                         "files_with_alarm": alarms, "which": alarm_files},
+        "analyzed_completely": {"rate": round(complete / len(files), 3), "not": incomplete},
+        "speed_single_run": _speed(ms)}
+
+
+STOP_S = 20.0  # the benchmark's own deadline per file (see _Deadline)
+
+
+class _Deadline:
+    """Interrupts z3 once a file has run STOP_S seconds, and every second after, until the analysis returns.
+
+    The analyzers bound each query by resource units only (deterministic), but on some queries z3 spends a long
+    time between its resource checks; the benchmark must finish, so it stops such files and records them as
+    stopped (not analyzed completely, time > STOP_S). This is the benchmark's guard, not the analyzer's."""
+
+    def __init__(self):
+        self.fired = False
+        self.timer = None
+
+    def _fire(self):
+        import z3
+
+        self.fired = True
+        z3.main_ctx().interrupt()
+        self.timer = threading.Timer(1.0, self._fire)
+        self.timer.start()
+
+    def __enter__(self):
+        self.timer = threading.Timer(STOP_S, self._fire)
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.timer.cancel()
+
+
+def real(analyze, folder: Path, provenance: str, include: list[str], review: dict, skip=()) -> dict:
+    files = sorted([*folder.rglob("*.cu"), *folder.rglob("*.cuh")])
+    skipped = [str(f.relative_to(folder)) for f in files if str(f.relative_to(folder)) in skip]
+    files = [f for f in files if str(f.relative_to(folder)) not in skip]
+    rows, ms = [], []
+    kernels = parsed = geo = stopped = 0
+    flagged_files = false_files = unreviewed = 0
+    for f in files:
+        rel = str(f.relative_to(folder))
+        print(f"{rel} ...", end="", file=sys.stderr, flush=True)  # progress: long suites take minutes
+        t = time.perf_counter()
+        with _Deadline() as deadline:
+            res = analyze(f, include_dirs=include)
+        ms.append((time.perf_counter() - t) * 1e3)
+        stopped += deadline.fired
+        print(f" {ms[-1]:.0f} ms" + (" (stopped)" if deadline.fired else ""), file=sys.stderr, flush=True)
+        n = len(res.kernels)
+        kernels += n
+        ok = _parsed(res) and not deadline.fired
+        parsed += n if ok else 0
+        geo += n if ok and _geometry_known(res) else 0
+        findings = []
+        for d in _flags(res):
+            key = f"{rel}:{d.locations[0].line if d.locations else 0}:{d.rule}"
+            r = review.get(key)
+            if r is None:
+                unreviewed += 1
+            findings.append({"key": key, "severity": d.severity.value, "message": d.message[:300],
+                             "verdict": r["verdict"] if r else "unreviewed", "why": r["why"] if r else ""})
+        if findings:
+            flagged_files += 1
+            false_files += any(x["verdict"] == "false" for x in findings)
+        rows.append({"file": rel, "kernels": n, "paths": res.paths, "ms": round(ms[-1], 1),
+                     "stopped_by_benchmark_deadline": deadline.fired, "findings": findings,
+                     "incomplete": [d.message[:200] for d in res.diagnostics if d.rule == "analysis.incomplete"]})
+    analyzed_files = sum(1 for r in rows if r["kernels"])
+    return {"source": provenance, "files": len(files), "skipped_files_that_did_not_finish": skipped, "files_with_kernels": analyzed_files, "kernels": kernels,
+            "parsed_completely": round(parsed / kernels, 3) if kernels else None,
+            "analyzed_completely_with_geometry": round(geo / kernels, 3) if kernels else None,
+            "flagged_files": flagged_files, "files_with_false_alarm": false_files,
+            "false_alarm_rate": round(false_files / analyzed_files, 3) if analyzed_files else None,
+            "unreviewed_findings": unreviewed, "speed_single_run_per_file": _speed(ms),
+            "files_stopped_at_deadline_s": {"deadline_s": STOP_S, "files": stopped}, "rows": rows}
+
+
+def rescore(suite: dict, review: dict) -> dict:
+    """Apply the review file to a real-kernel suite's recorded findings (reviews are written after a run)."""
+    flagged = false = unreviewed = 0
+    for row in suite["rows"]:
+        for f in row["findings"]:
+            r = review.get(f["key"])
+            f["verdict"], f["why"] = (r["verdict"], r["why"]) if r else ("unreviewed", "")
+            unreviewed += r is None
+        if row["findings"]:
+            flagged += 1
+            false += any(f["verdict"] == "false" for f in row["findings"])
+    suite.update(flagged_files=flagged, files_with_false_alarm=false, unreviewed_findings=unreviewed,
+                 reviewed_false_findings=sum(f["verdict"] == "false" for r in suite["rows"] for f in r["findings"]),
+                 reviewed_true_findings=sum(f["verdict"] == "true" for r in suite["rows"] for f in r["findings"]),
+                 false_alarm_rate=round(false / suite["files_with_kernels"], 3) if suite["files_with_kernels"] else None,
+                 false_alarm_rate_note="files with a finding reviewed false / files with kernels; unreviewed "
+                                       "findings are not counted either way")
+    return suite
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "analyzer_accuracy.json"))
+    ap.add_argument("--real", action="append", default=[], help="folder of real .cu files (outside the repo)")
+    ap.add_argument("--provenance", action="append", default=[], help="OWNER/REPO@COMMIT, one per --real")
+    ap.add_argument("--include", action="append", default=[], help="header folder for the real kernels")
+    ap.add_argument("--review", default=str(ROOT / "bench" / "analyzer_real_review.json"))
+    ap.add_argument("--rescore", action="store_true", help="apply --review to the results in --out and rewrite it")
+    ap.add_argument("--skip", action="append", default=[], help="a real file (relative to its folder) to leave "
+                    "out because the analysis did not finish in an earlier run; listed in the results")
+    args = ap.parse_args(argv)
+    if len(args.provenance) != len(args.real):
+        ap.error("give one --provenance per --real")
+    from kopt.analyze import analyze
+
+    review = json.loads(Path(args.review).read_text()) if Path(args.review).is_file() else {}
+    if args.rescore:
+        doc = json.loads(Path(args.out).read_text())
+        doc["results"] = [rescore(r, review) if r["suite"] == "real kernels" else r for r in doc["results"]]
+        Path(args.out).write_text(json.dumps(doc, indent=2) + "\n")
+        return
+    results = [{"suite": "labeled corpus (tests/analyzers/corpus)", **labeled(analyze)}]
+    for folder, prov in zip(args.real, args.provenance):
+        results.append(rescore({"suite": "real kernels", **real(analyze, Path(folder), prov, args.include, review,
+                                                                  set(args.skip))}, review))
+    envelope.write(args.out, "analyzer_accuracy",
+                   "kopt.analyze over each file once, in one process; figures per issue 23's definitions (see "
+                   "bench/analyzer_accuracy.py). The machine is shared with other work, so times are pessimistic.",
+                   results, envelope.cpu_device())
+    for r in results:
+        print(json.dumps({k: v for k, v in r.items() if k != "rows"}, indent=1)[:3000])
+
+
+if __name__ == "__main__":
+    main()

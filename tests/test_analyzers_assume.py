@@ -1,0 +1,87 @@
+"""Assumptions over kernel parameters (`// kopt: assume`, --assume) constrain every finding and its witness."""
+from __future__ import annotations
+
+import pytest
+
+from kopt.analyze import analyze
+from kopt.errors import InputError
+
+KERNEL = """
+__global__ void rows(float *out, const float *in, int width) {
+  int r = blockIdx.x;
+  if (threadIdx.x == 0) out[r * width] = in[r];
+}
+"""
+
+
+def _races(res):
+    return [d for d in res.diagnostics if d.rule == "race.global"]
+
+
+def test_without_assumption_a_degenerate_value_is_the_witness():
+    got = _races(analyze(KERNEL, path="r.cu", block=(128, 1, 1)))
+    assert got and got[0].witness["parameters"]["width"] == 0
+
+
+@pytest.mark.parametrize("how", ["annotation", "argument"])
+def test_assumption_excludes_the_collision(how):
+    src = ("// kopt: assume width >= 1\n" if how == "annotation" else "") + KERNEL
+    res = analyze(src, path="r.cu", block=(128, 1, 1), assume=["width >= 1"] if how == "argument" else ())
+    assert not _races(res)
+    assert "assuming (width >= 1)" in res.assumed
+
+
+def test_witness_respects_a_partial_assumption():
+    # blocks share an output element whenever width > 1: still a race, never witnessed with an excluded value
+    src = KERNEL.replace("r * width", "r / width")
+    got = _races(analyze(src, path="r.cu", block=(128, 1, 1), assume=["width >= 7"]))
+    assert got and got[0].witness["parameters"]["width"] >= 7
+
+
+def test_assumption_over_unknown_names_is_said_unused():
+    res = analyze(KERNEL, path="r.cu", block=(128, 1, 1), assume=["height >= 1"])
+    assert any(d.rule == "analysis.incomplete" and "height >= 1" in d.message for d in res.diagnostics)
+    assert _races(res)
+
+
+@pytest.mark.parametrize("bad", ["width >=", "f(width) > 1", "width[0] > 1"])
+def test_malformed_assumption_is_a_clear_input_error(bad):
+    with pytest.raises(InputError, match="assume"):
+        analyze(KERNEL, path="r.cu", assume=[bad])
+    with pytest.raises(InputError, match="assume"):
+        analyze(f"// kopt: assume {bad}\n" + KERNEL, path="r.cu")
+
+
+def test_candidate_accepts_assume_lines():
+    src = "// kopt: launch rows grid=(4) block=(128) args=(y, x, 16)\n// kopt: assume width >= 1\n" + KERNEL
+    assert not _races(analyze(src, path="c.cu"))
+
+
+TASK = """
+name = "rowsum"
+args = [
+  { name = "x", dtype = "f32", shape = ["rows", "cols"], role = "in" },
+  { name = "y", dtype = "f32", shape = ["rows", "cols"], role = "out" },
+  { name = "cols", dtype = "i32", value = "cols" },
+]
+shapes = [ { rows = 4, cols = 1000, timed = true }, { rows = 3, cols = 17 } ]
+reference = "reference.py:rowsum"
+"""
+
+
+def test_task_shapes_become_assumptions(tmp_path):
+    (tmp_path / "task.toml").write_text(TASK)
+    (tmp_path / "reference.py").write_text("def rowsum(x, y, cols):\n    pass\n")
+    cand = "// kopt: launch rows grid=(rows) block=(128) args=(y, x, cols)\n" + KERNEL
+    assert _races(analyze(cand, path="c.cu"))  # width = 0 collides
+    res = analyze(cand, path="c.cu", task=tmp_path)
+    assert not _races(res)
+    assert "[rows=4, cols=1000]" in res.assumed and "(width == 17)" in res.assumed
+    assert {tuple(g["grid"]) for g in res.launches} == {(4, 1, 1), (3, 1, 1)}
+
+
+def test_task_needs_a_candidate(tmp_path):
+    (tmp_path / "task.toml").write_text(TASK)
+    (tmp_path / "reference.py").write_text("def rowsum(x, y, cols):\n    pass\n")
+    with pytest.raises(InputError, match="candidate"):
+        analyze(KERNEL, path="r.cu", task=tmp_path)

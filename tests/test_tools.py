@@ -60,6 +60,6 @@ def test_check_takes_what_the_cli_takes(tmp_path):
                                 "  s[threadIdx.x] = x[threadIdx.x];\n  x[threadIdx.x] = s[threadIdx.x + 1];\n}\n")
     r = box.check("t.cu", block="64", grid="2", kernel="k<64>")
     assert r["ok"] and {"sync.missing", "bounds.shared"} <= {d["rule"] for d in r["diagnostics"]}
-    assert r["assumed"] == "k: from --block/--grid, block=(64, 1, 1), grid=(2, 1, 1), template <64>"
+    assert r["assumed"] == "k: from --block/--grid, block=(64, 1, 1), grid=(2, 1, 1), template <64>; read by libclang"
     bad = box.check("t.cu", grid="0")
     assert not bad["ok"] and bad["diagnostics"][0]["rule"] == "tool.refused"

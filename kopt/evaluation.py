@@ -68,17 +68,12 @@ def time_entries(task: Task, entries: list[tuple[str, Build]], result: Evaluatio
                  seeds: list[int] | None = None) -> Evaluation:
     """Time ``entries`` ((role, Build), candidate first) into ``result``. It does not check correctness: ``bench``
     checks first; this is the timing half, also used to test the harness against cheating kernels."""
-    results = [result] + ([Evaluation(task.name, result.baseline or result.candidate, aggregate=result.aggregate)]
-                          if len(entries) > 1 else [])
-    timed = _time_together(task, [b for _, b in entries], results, shapes=shapes, worker=worker, options=options,
+    timed = _time_together(task, [b for _, b in entries], [result], shapes=shapes, worker=worker, options=options,
                            input_sets=input_sets, seeds=seeds)
     for shape_label, per_entry in timed:
         sm = ShapeMeasurement(shape_label, per_entry[0], per_entry[1] if len(per_entry) > 1 else None)
         sm.comparison = _compare(sm.baseline, sm.candidate)
         result.shapes.append(sm)
-    if len(results) > 1:
-        result.diagnostics += results[1].diagnostics
-        result.warnings += [w for w in results[1].warnings if w not in result.warnings]
     return result
 
 
@@ -91,8 +86,8 @@ def _compare(reference: Measurement | None, other: Measurement | None):
 def _time_together(task: Task, builds: list[Build], results: list[Evaluation], *, shapes, worker, options,
                    input_sets: int = 2, seeds=None) -> list[tuple[str, list[Measurement]]]:
     """Time ``builds`` in one request, interleaved sample by sample on the same input sets: per shape, a
-    Measurement per build. Each build's timing problems go to its ``results`` entry; the ceilings and warnings to
-    all of them."""
+    Measurement per build. Build ``i``'s timing problems go to ``results[i]`` (the last result takes those of the
+    builds beyond); the ceilings and warnings go to all of them."""
     info = require_gpu("timing")
     selected = list(shapes) if shapes is not None else task.timed_shapes
     payload = [BenchEntry(f"{'candidate' if i == 0 else 'baseline' if len(builds) == 2 else f'entry{i}'}:"
@@ -191,6 +186,9 @@ def bench_many(task: Task, candidates: list, *, baseline=None, configs: list[dic
             sink = timed_evals + ([Evaluation(task.name, base_verdict, aggregate=aggregate)] if base_build else [])
             per_shape = _time_together(task, with_base, sink, shapes=shapes, worker=worker, options=options,
                                        input_sets=input_sets, seeds=seeds[:input_sets])
+            if base_build is not None:
+                for e in timed_evals:
+                    e.diagnostics += sink[-1].diagnostics
             for label, ms in per_shape:
                 base_m = ms[len(timed_builds)] if base_build is not None else None
                 for e, m in zip(timed_evals, ms):

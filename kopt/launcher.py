@@ -24,6 +24,7 @@ from .device_arrays import device_array, is_array
 from .errors import GpuUnavailableError, InputError, KoptError
 from .params import PackedParams
 from .ptx import entry_param_types
+from .worker.session import check, driver
 
 _INT_PACK = {1: "<b", 2: "<h", 4: "<i", 8: "<q"}
 _UINT_PACK = {1: "<B", 2: "<H", 4: "<I", 8: "<Q"}
@@ -39,19 +40,11 @@ class LaunchError(KoptError):
 
 
 def _cu():
-    try:
-        from cuda.bindings import driver
-    except Exception as exc:
-        raise GpuUnavailableError(f"cuda-bindings is not usable: {exc}")
-    return driver
+    return driver()
 
 
 def _check(result, call: str):
-    cu = _cu()
-    err, *rest = result if isinstance(result, tuple) else (result,)
-    if err != cu.CUresult.CUDA_SUCCESS:
-        raise LaunchError(err.name, call)
-    return rest[0] if len(rest) == 1 else (tuple(rest) if rest else None)
+    return check(result, call, LaunchError)
 
 
 _lock = threading.Lock()

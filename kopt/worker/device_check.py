@@ -74,12 +74,8 @@ class DeviceChecks:
         parts = np.empty(blocks, PARTIAL)
         self.gpu.synchronize("comparison")
         self.gpu.download(self._scratch, parts)
-        worst_block = None
-        for b in range(blocks):  # in order: the first of equally bad elements wins, as on the host
-            if parts["worst_score"][b] >= 0 and (worst_block is None or
-                                                 parts["worst_score"][b] > parts["worst_score"][worst_block]):
-                worst_block = b
-        w = parts[worst_block] if worst_block is not None else None
+        first = int(np.argmax(parts["worst_score"]))  # the first of equally bad blocks, as on the host
+        w = parts[first] if parts["worst_score"][first] >= 0 else None  # -1: no element at all
         return Totals(float(parts["err_sq"].sum()), float(parts["ref_sq"].sum()), float(parts["max_abs"].max()),
                       float(parts["max_rel"].max()), int(parts["mismatches"].sum()), int(parts["unwritten"].sum()),
                       int(parts["nan_mismatch"].sum()), int(w["worst"]) if w is not None else 0,

@@ -51,8 +51,7 @@ def bench(request: BenchRequest, phase) -> dict:
     from .timing import run_bench
 
     runner = _runner()
-    if request.helpers is not None or runner.checks is None:  # a bench without them keeps the check's cases
-        runner.use_helpers(request.helpers)
+    runner.use_helpers(request.helpers)
     return run_bench(runner, request, phase)
 
 

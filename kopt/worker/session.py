@@ -20,7 +20,7 @@ class CudaError(Exception):
         super().__init__(f"{call}: {name}")
 
 
-def _cu():
+def driver():
     try:
         from cuda.bindings import driver
     except Exception as exc:
@@ -28,11 +28,12 @@ def _cu():
     return driver
 
 
-def check(result, what: str):
-    cu = _cu()
+def check(result, what: str, error=CudaError):
+    """The value(s) of a driver call's result tuple; ``error(name, what)`` raised when it failed."""
+    cu = driver()
     err, *rest = result if isinstance(result, tuple) else (result,)
     if err != cu.CUresult.CUDA_SUCCESS:
-        raise CudaError(err.name, what)
+        raise error(err.name, what)
     return rest[0] if len(rest) == 1 else (tuple(rest) if rest else None)
 
 
@@ -52,7 +53,7 @@ class GpuSession:
     """Owns the primary context of device 0 in this process."""
 
     def __init__(self):
-        cu = self.cu = _cu()
+        cu = self.cu = driver()
         try:
             (err,) = cu.cuInit(0)
         except Exception as exc:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <stdexcept>
 
 #include "cupti_trace.h"
@@ -35,10 +36,10 @@ CuptiTrace& trace() {
   return t;
 }
 
-void launch(const Launch& l, int set, CUstream s) {
+void launch(const Launch& l, uint64_t param_array, CUstream s) {
   auto& d = driver();
   auto f = reinterpret_cast<CUfunction>(l.function);
-  auto params = reinterpret_cast<void**>(l.params.at(set));
+  auto params = reinterpret_cast<void**>(param_array);
   if (l.cluster[0] == 0) {
     check(d.cuLaunchKernel(f, l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2], l.smem, s, params,
                            nullptr),
@@ -83,9 +84,9 @@ struct Session {
 
   // Everything one sample needs, in stream order: resets, L2 flush (or, warm, a 4-byte separator), [start event],
   // launches, [end event].
-  void enqueue(const Bench& b, int set, bool events) {
+  void enqueue_resets(const std::vector<Reset>& resets) {
     auto& d = driver();
-    for (const Reset& r : b.resets.at(set)) {
+    for (const Reset& r : resets) {
       if (r.width == 1)
         check(d.cuMemsetD8Async(r.ptr, r.pattern & 0xFF, r.bytes, stream), "cuMemsetD8Async");
       else if (r.width == 2)
@@ -93,6 +94,34 @@ struct Session {
       else
         check(d.cuMemsetD32Async(r.ptr, r.pattern, r.bytes / 4, stream), "cuMemsetD32Async");
     }
+  }
+
+  // A 4-byte memset: the harness's own activity between samples, so their kernels are told apart; L2 stays as it is.
+  void enqueue_separator() {
+    check(driver().cuMemsetD32Async(flush, ++flush_value, 1, stream), "cuMemsetD32Async(sample separator)");
+  }
+
+  // One sample's launches on set `set` (of the steady sets when `steady`), the second stream forked and joined.
+  void enqueue_launches(const Bench& b, int set, bool steady) {
+    auto& d = driver();
+    bool forked = false;
+    for (const Launch& l : b.launches) {
+      if (l.stream == 1 && !forked) {  // the second stream starts after the flush, like the main one
+        check(d.cuEventRecord(fork, stream), "cuEventRecord(fork)");
+        check(d.cuStreamWaitEvent(aux, fork, 0), "cuStreamWaitEvent");
+        forked = true;
+      }
+      launch(l, steady ? l.steady_params.at(set) : l.params.at(set), l.stream == 1 ? aux : stream);
+    }
+    if (forked) {  // the sample ends when both streams are done
+      check(d.cuEventRecord(join, aux), "cuEventRecord(join)");
+      check(d.cuStreamWaitEvent(stream, join, 0), "cuStreamWaitEvent");
+    }
+  }
+
+  void enqueue(const Bench& b, int set, bool events) {
+    auto& d = driver();
+    enqueue_resets(b.resets.at(set));
     if (flush_l2 && flush_fn)
       check(d.cuLaunchKernel(reinterpret_cast<CUfunction>(flush_fn), flush_grid, 1, 1, 256, 1, 1, 0, stream,
                              flush_args, nullptr),
@@ -100,7 +129,7 @@ struct Session {
     else if (flush_l2)
       check(d.cuMemsetD32Async(flush, ++flush_value, flush_bytes / 4, stream), "cuMemsetD32Async(L2 flush)");
     else  // warm: no flush, but samples still need the harness's own activity between them to be told apart
-      check(d.cuMemsetD32Async(flush, ++flush_value, 1, stream), "cuMemsetD32Async(sample separator)");
+      enqueue_separator();
     if (b.call) {  // the caller's work goes on its own streams: it starts once the flush is done
       check_wait(d.cuStreamSynchronize(stream), "L2 flush");
       if (events) check(d.cuEventRecord(start, CU_STREAM_LEGACY), "cuEventRecord");
@@ -109,19 +138,7 @@ struct Session {
       return;
     }
     if (events) check(d.cuEventRecord(start, stream), "cuEventRecord");
-    bool forked = false;
-    for (const Launch& l : b.launches) {
-      if (l.stream == 1 && !forked) {  // the second stream starts after the flush, like the main one
-        check(d.cuEventRecord(fork, stream), "cuEventRecord(fork)");
-        check(d.cuStreamWaitEvent(aux, fork, 0), "cuStreamWaitEvent");
-        forked = true;
-      }
-      launch(l, set, l.stream == 1 ? aux : stream);
-    }
-    if (forked) {  // the sample ends when both streams are done
-      check(d.cuEventRecord(join, aux), "cuEventRecord(join)");
-      check(d.cuStreamWaitEvent(stream, join, 0), "cuStreamWaitEvent");
-    }
+    enqueue_launches(b, set, false);
     if (events) check(d.cuEventRecord(end, stream), "cuEventRecord");
   }
 };
@@ -148,7 +165,7 @@ std::vector<double> call_duration(const std::vector<GpuActivity>& recs, size_t h
 }
 
 // Kernel groups between the harness's memsets: one group per sample, first kernel start to last kernel end.
-std::vector<double> sample_durations(const std::vector<GpuActivity>& recs, EntrySamples& r) {
+std::vector<double> sample_durations(const std::vector<GpuActivity>& recs, std::map<std::string, int>& kernels) {
   std::vector<double> out;
   uint64_t lo = 0, hi = 0;
   bool open = false;
@@ -159,13 +176,118 @@ std::vector<double> sample_durations(const std::vector<GpuActivity>& recs, Entry
       continue;
     }
     if (a.end <= a.start) continue;  // an incomplete record: never happens after a synchronize, but never trusted
-    r.kernels[a.name]++;
+    kernels[a.name]++;
     if (!open) lo = a.start, hi = a.end, open = true;
     lo = std::min(lo, a.start);
     hi = std::max(hi, a.end);
   }
   if (open) out.push_back((hi - lo) * 1e-3);
   return out;
+}
+
+double median_of(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g s", s);
+  return buf;
+}
+
+constexpr int kSteadyMinBatch = 8;
+
+// Steady state, after the cold samples: batches of back-to-back samples rotating over each bench's steady sets (more
+// than twice the L2 in all, sized by the caller), so the dirty lines one sample leaves in L2 are written back during
+// the next samples, inside their spans, as in a real run of many launches. Samples stay separated by a 4-byte memset
+// (which leaves L2 as it is) and are measured like cold ones: first kernel start to last kernel end, every kernel
+// counted, from CUPTI records. A batch first runs one rotation untimed, so every timed sample starts with L2 holding
+// earlier samples' lines (a batch that starts after another bench's batch would otherwise pay for that one's
+// write-backs), then times max(sets, 8) samples, fewer when the cold median says the batch would take more than a
+// quarter of the time cap. The caps and the criterion are the cold samples', the time cap at most steady_max_time.
+void measure_steady(Session& s, const std::vector<Bench>& benches, const MeasureOptions& opts, const SmClock& clock,
+                    double clock_max, std::vector<EntrySamples>& results) {
+  auto& d = driver();
+  StoppingOptions so = opts.stopping;
+  so.max_time = std::min(opts.steady_max_time, opts.stopping.max_time);
+  std::vector<StoppingRule> rules;
+  rules.reserve(benches.size());
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < benches.size(); ++i) {
+    rules.emplace_back(so);
+    const Bench& b = benches[i];
+    EntrySamples& r = results[i];
+    if (b.steady_sets < 2) continue;  // not asked for: the caller says why
+    if (so.max_time <= 0) {
+      r.steady_note = "steady state turned off (steady_max_time = 0)";
+      continue;
+    }
+    if (r.method.rfind("cupti", 0) != 0) {
+      r.steady_note = "steady state needs CUPTI records to tell back-to-back samples apart";
+      continue;
+    }
+    if (r.samples_us.empty()) {
+      r.steady_note = "no cold samples to size the batches by";
+      continue;
+    }
+    double median_s = median_of(r.samples_us) * 1e-6;
+    int warm = b.steady_sets;
+    if (median_s * (warm + 1) > so.max_time) {
+      r.steady_note = "one batch (" + std::to_string(warm + 1) + " samples at the cold median) would take longer " +
+                      "than the steady-state time cap (" + seconds_text(so.max_time) + ")";
+      continue;
+    }
+    int fit = static_cast<int>(so.max_time / 4 / median_s) - warm;
+    r.steady_warmup = warm;
+    r.steady_batch = std::max(1, std::min(std::max(b.steady_sets, kSteadyMinBatch), fit));
+    todo.push_back(i);
+  }
+  std::vector<double> elapsed(benches.size(), 0.0);
+  std::vector<bool> failed(benches.size(), false);
+  bool running = !todo.empty();
+  while (running) {
+    running = false;
+    for (size_t i : todo) {
+      if (rules[i].done() || failed[i]) continue;
+      running = true;
+      const Bench& b = benches[i];
+      EntrySamples& r = results[i];
+      const int total = r.steady_warmup + r.steady_batch;
+      unsigned c0 = clock.current();
+      auto t0 = Clock::now();
+      for (int j = 0; j < total; ++j) {
+        int set = j % b.steady_sets;
+        s.enqueue_resets(b.steady_resets.at(set));
+        s.enqueue_separator();
+        s.enqueue_launches(b, set, true);
+      }
+      check_wait(d.cuStreamSynchronize(s.stream), "kernel execution (steady state)");
+      elapsed[i] += std::chrono::duration<double>(Clock::now() - t0).count();
+      unsigned c1 = clock.current();
+      std::map<std::string, int> kernels;  // the cold samples already list every kernel
+      std::vector<double> got = sample_durations(trace().drain(), kernels);
+      if (static_cast<int>(got.size()) != total) {
+        r.steady_note = "a batch of " + std::to_string(total) + " samples recorded " + std::to_string(got.size()) +
+                        " groups of kernels: steady state abandoned";
+        r.steady_us.clear();
+        failed[i] = true;
+        continue;
+      }
+      unsigned c = (c0 && c1) ? std::min(c0, c1) : std::max(c0, c1);
+      if (clock_max > 0 && c > 0 && c < opts.clock_floor * clock_max) {
+        r.steady_discarded_clock += r.steady_batch;
+        rules[i].check(elapsed[i]);
+        continue;
+      }
+      for (int j = r.steady_warmup; j < total; ++j) {
+        r.steady_us.push_back(got[j]);
+        if (rules[i].add(got[j], elapsed[i])) break;
+      }
+    }
+  }
+  for (size_t i : todo)
+    if (!failed[i]) results[i].steady_stop_reason = rules[i].reason();
 }
 
 }  // namespace
@@ -297,7 +419,7 @@ std::vector<EntrySamples> measure(const std::vector<Bench>& benches, const Measu
       std::vector<double> got;
       if (method == "cupti") {
         got = b.call ? call_duration(trace().drain(), b.resets.at(set).size() + 1, results[i])
-                     : sample_durations(trace().drain(), results[i]);
+                     : sample_durations(trace().drain(), results[i].kernels);
         int expected = graph ? opts.graph_reps : 1;
         if (static_cast<int>(got.size()) < expected) results[i].samples_without_kernels += expected - got.size();
       } else {
@@ -322,6 +444,7 @@ std::vector<EntrySamples> measure(const std::vector<Bench>& benches, const Measu
     }
   }
   for (size_t i = 0; i < benches.size(); ++i) results[i].stop_reason = rules[i].reason();
+  measure_steady(s, benches, opts, clock, clock_max, results);
   return results;
 }
 

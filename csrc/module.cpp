@@ -22,8 +22,23 @@ Launch to_launch(const py::dict& d) {
   l.smem = d["smem"].cast<unsigned>();
   if (d.contains("cluster") && !d["cluster"].is_none()) l.cluster = d["cluster"].cast<std::array<unsigned, 3>>();
   l.params = d["params"].cast<std::vector<uint64_t>>();
+  if (d.contains("steady_params")) l.steady_params = d["steady_params"].cast<std::vector<uint64_t>>();
   if (d.contains("stream")) l.stream = d["stream"].cast<int>();
   return l;
+}
+
+// Per input set: (ptr, bytes, pattern, width) memsets.
+std::vector<std::vector<Reset>> to_resets(const py::handle& sets) {
+  std::vector<std::vector<Reset>> out;
+  for (auto set : sets) {
+    std::vector<Reset> rs;
+    for (auto r : set) {
+      auto t = r.cast<std::tuple<uint64_t, uint64_t, unsigned, unsigned>>();
+      rs.push_back({std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t)});
+    }
+    out.push_back(rs);
+  }
+  return out;
 }
 
 Bench to_bench(const py::dict& d) {
@@ -40,18 +55,17 @@ Bench to_bench(const py::dict& d) {
     };
   }
   for (auto item : d["launches"]) b.launches.push_back(to_launch(item.cast<py::dict>()));
-  for (auto set : d["resets"]) {
-    std::vector<Reset> rs;
-    for (auto r : set) {
-      auto t = r.cast<std::tuple<uint64_t, uint64_t, unsigned, unsigned>>();
-      rs.push_back({std::get<0>(t), std::get<1>(t), std::get<2>(t), std::get<3>(t)});
-    }
-    b.resets.push_back(rs);
-  }
+  b.resets = to_resets(d["resets"]);
   b.input_sets = static_cast<int>(b.resets.size());
-  for (const Launch& l : b.launches)
+  if (d.contains("steady_resets")) b.steady_resets = to_resets(d["steady_resets"]);
+  b.steady_sets = static_cast<int>(b.steady_resets.size());
+  if (b.call && b.steady_sets) throw std::invalid_argument("a function bench has no steady-state sets");
+  for (const Launch& l : b.launches) {
     if (static_cast<int>(l.params.size()) != b.input_sets)
       throw std::invalid_argument("every launch needs one parameter array per input set");
+    if (static_cast<int>(l.steady_params.size()) != b.steady_sets)
+      throw std::invalid_argument("every launch needs one parameter array per steady-state set");
+  }
   return b;
 }
 
@@ -71,7 +85,7 @@ class CudaError(RuntimeError):
 
 PYBIND11_MODULE(_harness, m) {
   m.doc() = "kopt timing harness: cold, interleaved kernel timing with CUPTI (or CUDA events) in C++";
-  m.attr("ABI_VERSION") = 4;
+  m.attr("ABI_VERSION") = 5;
 
   PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::object> cuda_error;
   cuda_error.call_once_and_store_result([] {
@@ -139,11 +153,19 @@ PYBIND11_MODULE(_harness, m) {
       d["method_note"] = r.method_note;
       d["kernels"] = r.kernels;
       d["samples_without_kernels"] = r.samples_without_kernels;
+      d["steady_samples_us"] = r.steady_us;
+      d["steady_discarded_clock"] = r.steady_discarded_clock;
+      d["steady_warmup"] = r.steady_warmup;
+      d["steady_batch"] = r.steady_batch;
+      d["steady_stop_reason"] = r.steady_stop_reason;
+      d["steady_note"] = r.steady_note;
       out.append(d);
     }
     return out;
   }, py::arg("benches"), py::arg("options") = py::dict(),
      "Time each bench (interleaved per sample) on the current CUDA context; raises CudaError on CUDA errors and "
      "ValueError on unknown or bad options (see defaults() and criteria()). A bench is launches with resets per "
-     "input set, or a 'call': a function run once per sample (after the flush) that returns False to stop.");
+     "input set, or a 'call': a function run once per sample (after the flush) that returns False to stop. A "
+     "launch bench may add 'steady_resets' (per steady-state set) and each launch 'steady_params': after the cold "
+     "samples, batches of back-to-back samples rotate over those sets (steady_samples_us).");
 }

@@ -45,6 +45,7 @@ const std::vector<Option>& table() {
       field("flush_function", &MeasureOptions::flush_function),
       field("flush_grid", &MeasureOptions::flush_grid),
       field("flush_l2", &MeasureOptions::flush_l2),
+      field("steady_max_time", &MeasureOptions::steady_max_time),
   };
   return t;
 }

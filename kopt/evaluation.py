@@ -73,12 +73,20 @@ def time_entries(task: Task, entries: list[tuple[str, Build]], result: Evaluatio
     for shape_label, per_entry in timed:
         sm = ShapeMeasurement(shape_label, per_entry[0], per_entry[1] if len(per_entry) > 1 else None)
         sm.comparison = _compare(sm.baseline, sm.candidate)
+        sm.steady_comparison = _compare(sm.baseline, sm.candidate, steady=True)
         result.shapes.append(sm)
     return result
 
 
-def _compare(reference: Measurement | None, other: Measurement | None):
-    if reference and other and reference.summary and other.summary and reference.valid and other.valid:
+def _compare(reference: Measurement | None, other: Measurement | None, steady: bool = False):
+    """The cold comparison (or the steady-state one) when both timings stand and have those samples."""
+    if not (reference and other and reference.valid and other.valid):
+        return None
+    if steady:
+        if reference.steady and other.steady:
+            return compare(reference.steady_samples_us, other.steady_samples_us)
+        return None
+    if reference.summary and other.summary:
         return compare(reference.samples_us, other.samples_us)
     return None
 
@@ -194,6 +202,7 @@ def bench_many(task: Task, candidates: list, *, baseline=None, configs: list[dic
                 for e, m in zip(timed_evals, ms):
                     sm = ShapeMeasurement(label, m, base_m)
                     sm.comparison = _compare(base_m, m)
+                    sm.steady_comparison = _compare(base_m, m, steady=True)
                     e.shapes.append(sm)
     finally:
         if own:
@@ -240,10 +249,25 @@ def _measurement(task: Task, shape, e: dict, result: Evaluation, cold: bool = Tr
     t.cold = cold
     if not cold:
         t.method_note = "; ".join(filter(None, [t.method_note, "warm: L2 not flushed between samples"]))
-    t.figures = roofline.figures(task.work_figures(shape), t.summary.median, result.ceilings)
+    _steady(t, e)
+    t.figures = roofline.figures(task.work_figures(shape), t.summary.median, result.ceilings, steady_us=t.steady_us,
+                                 compute=task.compute)
     # Warm samples may legitimately beat the DRAM floor (inputs served from L2): the floor check needs cold samples.
     bad = roofline.implausible(t.figures, t.summary.median, t.name, shape.label) if cold else None
     if bad:
         result.diagnostics.append(bad)
         t.valid = False
     return t
+
+
+def _steady(t: Measurement, e: dict) -> None:
+    """The steady-state samples of a worker entry into ``t``, with how they were taken or why there are none."""
+    samples = e.get("steady_samples_us") or []
+    if samples:
+        t.steady = summarize(samples, e.get("steady_discarded_clock", 0))
+        t.steady_samples_us = samples
+        t.steady_note = (f"{e.get('steady_sets')} rotating sets of {e.get('steady_set_bytes', 0) / 2**20:.1f} MiB; "
+                         f"batches of {e.get('steady_warmup')} untimed then {e.get('steady_batch')} timed "
+                         f"back-to-back launches; {e.get('steady_stop_reason')}")
+    else:
+        t.steady_note = e.get("steady_note") or "not measured"

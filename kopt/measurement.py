@@ -57,26 +57,38 @@ class Measurement:
     valid: bool = True  # False: the timing is void (outputs changed, implausible, no samples)
     cold: bool = True  # False: L2 was not flushed between samples (kopt bench --warm)
     samples_us: list = field(default_factory=list)
+    # Steady state: per-launch spans from batches of back-to-back launches over rotating buffer sets (more than twice
+    # the L2 in all), so the write-back of the output a launch leaves dirty in L2 falls inside a later launch's span.
+    steady: Summary | None = None
+    steady_samples_us: list = field(default_factory=list)
+    steady_note: str = ""  # why there is no steady figure, or how it was taken
 
     @property
     def median(self) -> float | None:
         return self.summary.median if self.summary else None
 
+    @property
+    def steady_us(self) -> float | None:
+        return self.steady.median if self.steady else None
+
     def to_dict(self, samples: bool = True) -> dict:
         d = {"name": self.name, "summary": self.summary.to_dict() if self.summary else None, "cold": self.cold,
              "method": self.method, "method_note": self.method_note, "stop_reason": self.stop_reason,
              "discarded_clock": self.discarded_clock, "kernels": self.kernels, "undeclared": self.undeclared,
-             "figures": self.figures, "valid": self.valid}
+             "figures": self.figures, "valid": self.valid, "steady_us": self.steady_us,
+             "steady": self.steady.to_dict() if self.steady else None, "steady_note": self.steady_note}
         if samples:
             d["samples_us"] = self.samples_us
+            d["steady_samples_us"] = self.steady_samples_us
         return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "Measurement":
         known = {f.name for f in fields(cls)}
-        summary = d.get("summary")
+        summary, steady = d.get("summary"), d.get("steady")
         return cls(**{**{k: v for k, v in d.items() if k in known},
-                      "summary": Summary(**summary) if summary else None})
+                      "summary": Summary(**summary) if summary else None,
+                      "steady": Summary(**steady) if steady else None})
 
 
 @dataclass
@@ -84,22 +96,36 @@ class ShapeMeasurement:
     shape: str
     candidate: Measurement
     baseline: Measurement | None = None
-    comparison: Comparison | None = None
+    comparison: Comparison | None = None  # of the cold samples: the speedup every aggregate uses
+    steady_comparison: Comparison | None = None  # of the steady-state samples, when both entries have them
 
     @property
     def speedup(self) -> float | None:
         return self.comparison.speedup if self.comparison else None
 
+    def verdict_text(self) -> str:
+        """Both comparisons in words, e.g. ``cold FASTER x1.21 [1.19, 1.23]; steady SAME x1.00 [0.99, 1.01]``."""
+        parts = []
+        for what, c in (("cold", self.comparison), ("steady", self.steady_comparison)):
+            if c is not None:
+                parts.append(f"{what} {c.verdict} x{c.speedup:.2f} [{c.ci_low:.2f}, {c.ci_high:.2f}]")
+        if self.comparison is not None and self.steady_comparison is None:
+            why = self.candidate.steady_note or (self.baseline.steady_note if self.baseline else "")
+            parts.append(f"steady: none ({why or 'not measured'})")
+        return "; ".join(parts)
+
     def to_dict(self, samples: bool = True) -> dict:
         return {"shape": self.shape, "candidate": self.candidate.to_dict(samples),
                 "baseline": self.baseline.to_dict(samples) if self.baseline else None,
-                "comparison": self.comparison.to_dict() if self.comparison else None}
+                "comparison": self.comparison.to_dict() if self.comparison else None,
+                "steady_comparison": self.steady_comparison.to_dict() if self.steady_comparison else None}
 
     @classmethod
     def from_dict(cls, d: dict) -> "ShapeMeasurement":
         return cls(d["shape"], Measurement.from_dict(d["candidate"]),
                    Measurement.from_dict(d["baseline"]) if d.get("baseline") else None,
-                   Comparison(**d["comparison"]) if d.get("comparison") else None)
+                   Comparison(**d["comparison"]) if d.get("comparison") else None,
+                   Comparison(**d["steady_comparison"]) if d.get("steady_comparison") else None)
 
 
 @dataclass
@@ -171,11 +197,15 @@ class Evaluation:
         shapes = []
         for s in self.shapes:
             c, b, cmp = s.candidate, s.baseline, s.comparison
+            st = s.steady_comparison
             shapes.append({"shape": s.shape, "candidate_us": c.median, "baseline_us": b.median if b else None,
+                           "candidate_steady_us": c.steady_us, "baseline_steady_us": b.steady_us if b else None,
                            "speedup": cmp.speedup if cmp else None,
                            "speedup_ci": [cmp.ci_low, cmp.ci_high] if cmp else None,
                            "verdict": cmp.verdict if cmp else None,
-                           "pct_of_roofline": c.figures.get("pct_of_roofline"), "method": c.method})
+                           "steady_speedup": st.speedup if st else None, "steady_verdict": st.verdict if st else None,
+                           "pct_of_roofline": c.figures.get("pct_of_roofline"),
+                           "pct_of_tensor_peak": c.figures.get("pct_of_tensor_peak"), "method": c.method})
         return {"correct": self.candidate.correct, "status": self.status, "speedup": self.speedup,
                 "aggregate": self.aggregate, "shapes": shapes,
                 "diagnostics": [d.to_dict() for d in (self.candidate.diagnostics + self.diagnostics)[:limit]],

@@ -74,11 +74,14 @@ class BenchRequest:
 
 @dataclass(frozen=True)
 class CeilingsRequest:
-    """Measure the device's copy and read bandwidth and FP32 FMA rate (kernels compiled by the parent)."""
+    """Measure the device's copy, read and write bandwidth, FP32 FMA and tensor-core rates (kernels compiled by the
+    parent)."""
 
-    kernels: bytes  # cubin holding kopt_copy, kopt_read, kopt_fma
+    kernels: bytes  # cubin holding kopt_copy, kopt_read, kopt_write, kopt_fma and kopt_mma_<type>
     flush: Kernel
     cupti_library: str | None
+    # per tensor-core type: (type, flops of one kopt_mma_<type> warp per iteration, minimum __CUDA_ARCH__)
+    tensor: tuple = ()
 
 
 @dataclass(frozen=True)

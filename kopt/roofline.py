@@ -1,6 +1,18 @@
-"""Device ceilings measured once per device (copy and read bandwidth, FP32 FMA rate; the measuring is the worker's,
-``kopt.worker.ceilings``) and the floor they put under a task. Reports give % of the copy bandwidth; the plausibility check uses the fastest measured stream, because a
-read-only kernel (a reduction) moves its bytes faster than a copy can (~4.5 vs ~4.0 TB/s on an H200)."""
+"""Device ceilings measured once per device (the measuring is the worker's, ``kopt.worker.ceilings``) and the floor
+they put under a task.
+
+Ceilings: copy, read-only and write-only DRAM bandwidth, each measured in steady state (back-to-back launches over
+two 1 GiB buffers, so a launch's dirty lines are written back inside the next one's span); the FP32 FMA rate; and
+per tensor-core input type (tf32, fp16, bf16, and fp8 from sm_89) the better of an ``mma.sync`` microbenchmark and,
+when PyTorch is installed in the worker, a large cuBLAS GEMM — the record says which one set the ceiling.
+
+A task's byte floor is its bytes at the bandwidth that matches its read/write mix (``matching_bandwidth``): read-only
+bandwidth for a kernel that only reads, copy for one that reads and writes as much, write-only for one that only
+writes, and in between, time per byte interpolated linearly in the read fraction between those three measured points.
+A task that declares ``compute`` adds the time of its flops at that ceiling; the floor is the larger. Percentages
+use the steady-state time where there is one (a cold, kernel-only time does not count the write-back of the output
+the kernel leaves dirty in L2); the cold percentages are reported beside them. The plausibility check uses the
+fastest measured stream, because a read-only kernel (a reduction) moves its bytes faster than a copy can."""
 from __future__ import annotations
 
 import json
@@ -9,6 +21,7 @@ import time
 from . import cache
 from .diagnostic import Diagnostic, Location
 from .rules import RULES
+from .task import COMPUTE
 
 COPY_SOURCE = r"""
 extern "C" __global__ void kopt_copy(const float4* __restrict__ src, float4* __restrict__ dst, long long n) {
@@ -22,6 +35,11 @@ extern "C" __global__ void kopt_read(const float4* __restrict__ src, float* __re
     s += (v.x + v.y) + (v.z + v.w);
   }
   if (s == -1.f) out[blockIdx.x * blockDim.x + threadIdx.x] = s;  // never true for the 1.0 fill: keeps the loads
+}
+extern "C" __global__ void kopt_write(float4* __restrict__ dst, float value, long long n) {
+  const float4 v = make_float4(value, value, value, value);
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    dst[i] = v;
 }
 extern "C" __global__ void kopt_fma(float* out, int iters) {
   float a = threadIdx.x * 1e-3f, b = a + 1.f, c = a + 2.f, d = a + 3.f, e = a + 4.f, f = a + 5.f, g = a + 6.f,
@@ -37,8 +55,54 @@ extern "C" __global__ void kopt_fma(float* out, int iters) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = a + b + c + d + e + f + g + h;
 }
 """
+# Tensor-core throughput: each warp issues MMA_CHAINS independent chains of mma.sync on register operands (no memory
+# traffic), so the tensor pipes stay busy. One kernel per input type; a body compiled only where the instruction
+# exists (the type's minimum arch, TENSOR_TYPES).
+MMA_CHAINS = 4
+_MMA = r"""
+extern "C" __global__ void kopt_mma_NAME(float* out, int iters) {
+  float acc[CHAINS][4];
+#pragma unroll
+  for (int c = 0; c < CHAINS; ++c) acc[c][0] = acc[c][1] = acc[c][2] = acc[c][3] = 0.f;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= MINARCH
+  const unsigned a0 = A_BITS ^ (threadIdx.x & 1), a1 = A_BITS, a2 = A_BITS, a3 = A_BITS, b0 = A_BITS, b1 = A_BITS;
+  for (int i = 0; i < iters; ++i) {
+#pragma unroll
+    for (int c = 0; c < CHAINS; ++c)
+      asm volatile("mma.sync.aligned.SHAPE.row.col.f32.TYPE.TYPE.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                   "{%0, %1, %2, %3};"
+                   : "+f"(acc[c][0]), "+f"(acc[c][1]), "+f"(acc[c][2]), "+f"(acc[c][3])
+                   : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  }
+#endif
+  float s = 0.f;
+#pragma unroll
+  for (int c = 0; c < CHAINS; ++c) s += acc[c][0] + acc[c][1] + acc[c][2] + acc[c][3];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+"""
+# type -> (PTX type, mma shape, flops per warp-level mma = 2 m n k, minimum __CUDA_ARCH__, operand bits: small
+# values, so the accumulators stay finite)
+TENSOR_TYPES = {
+    "tf32": ("tf32", "m16n8k8", 2 * 16 * 8 * 8, 800, "0x3C000000u"),  # 2^-7 in each 32-bit lane
+    "fp16": ("f16", "m16n8k16", 2 * 16 * 8 * 16, 800, "0x20002000u"),  # 2^-7 in each half
+    "bf16": ("bf16", "m16n8k16", 2 * 16 * 8 * 16, 800, "0x3C003C00u"),  # 2^-7 in each bf16
+    "fp8": ("e4m3", "m16n8k32", 2 * 16 * 8 * 32, 890, "0x20202020u"),  # 2^-3 in each e4m3 byte
+}
+TENSOR_SOURCE = "".join(
+    _MMA.replace("NAME", name).replace("TYPE", ptx).replace("SHAPE", shape).replace("MINARCH", str(minarch))
+    .replace("A_BITS", bits).replace("CHAINS", str(MMA_CHAINS))
+    for name, (ptx, shape, _, minarch, bits) in TENSOR_TYPES.items())
+def tensor_request() -> tuple:
+    """What the worker needs to turn the mma kernels' times into rates: (type, flops of one warp per iteration,
+    minimum __CUDA_ARCH__) per type."""
+    return tuple((t, flops * MMA_CHAINS, minarch) for t, (_, _, flops, minarch, _) in TENSOR_TYPES.items())
+
+
+CEILING_KERNELS = ["kopt_copy", "kopt_read", "kopt_write", "kopt_fma"] + [f"kopt_mma_{t}" for t in TENSOR_TYPES]
+
 IMPLAUSIBLE = 0.9  # a time below 0.9 x the fastest-stream byte floor cannot be real
-CEILINGS_VERSION = 2  # bump when the measured set changes: cached entries of older versions are measured again
+CEILINGS_VERSION = 3  # bump when the measured set changes: cached entries of older versions are measured again
 
 
 def ceilings(worker, gpu_name: str, driver: str, arch: str) -> dict:
@@ -55,8 +119,8 @@ def ceilings(worker, gpu_name: str, driver: str, arch: str) -> dict:
     from .flush import cupti_library, flush_kernel
     from .protocol import CeilingsRequest, Ok
 
-    art = kopt_compile(COPY_SOURCE, ["kopt_copy", "kopt_read", "kopt_fma"], arch=arch)
-    reply = worker.call(CeilingsRequest(art.cubin, flush_kernel(arch), cupti_library()))
+    art = kopt_compile(COPY_SOURCE + TENSOR_SOURCE, CEILING_KERNELS, arch=arch)
+    reply = worker.call(CeilingsRequest(art.cubin, flush_kernel(arch), cupti_library(), tensor_request()))
     if not isinstance(reply, Ok):
         return {}  # the figures that need ceilings are left out; the timing itself stands
     found = {**reply.payload, "measured": time.strftime("%Y-%m-%d")}
@@ -66,26 +130,99 @@ def ceilings(worker, gpu_name: str, driver: str, arch: str) -> dict:
     return found
 
 
-def figures(work: dict, median_us: float, ceil: dict) -> dict:
-    """Achieved rates and the share of the floor for one median. The floor is the byte time at the copy bandwidth;
-    the FP32 FMA time is reported beside it but is no floor (tensor-core kernels beat it)."""
-    out = {}
+_POINTS = ((0.0, "write_gbps", "write-only"), (0.5, "copy_gbps", "copy"), (1.0, "read_gbps", "read-only"))
+
+
+def matching_bandwidth(ceil: dict, read_bytes: float, written_bytes: float) -> tuple[float, str] | None:
+    """(GB/s, which) for traffic of this read/write mix: a measured stream when the mix is one (read-only, copy,
+    write-only), else the time per byte interpolated linearly in the read fraction between the two measured streams
+    around it (outside the measured ones: the nearest). None when no bandwidth was measured."""
+    points = [(f, ceil[key], name) for f, key, name in _POINTS if ceil.get(key)]
+    total = read_bytes + written_bytes
+    if not points or total <= 0:
+        return None
+    f = read_bytes / total
+    for p, gbps, name in points:
+        if abs(p - f) < 1e-9:
+            return gbps, name
+    below = [p for p in points if p[0] < f]
+    above = [p for p in points if p[0] > f]
+    if not below or not above:
+        p, gbps, name = (below or above)[-1 if below else 0]
+        return gbps, f"{name} (nearest measured to {100 * f:.0f} % read)"
+    (f0, g0, n0), (f1, g1, n1) = below[-1], above[0]
+    w = (f - f0) / (f1 - f0)
+    per_byte = (1 - w) / g0 + w / g1
+    return 1 / per_byte, f"{100 * f:.0f} % read (between {n0} and {n1})"
+
+
+def compute_ceiling(ceil: dict, compute: str | None) -> tuple[float | None, str]:
+    """(TFLOP/s or None, what it is / why there is none) for a task's ``compute``."""
+    if compute is None:
+        return None, ""
+    if compute == "fp32":
+        t = ceil.get("fp32_tflops")
+        return t, COMPUTE[compute] if t else "no FP32 FMA ceiling measured"
+    kind = compute.removesuffix("-tensor")
+    entry = (ceil.get("tensor") or {}).get(kind) or {}
+    if entry.get("tflops"):
+        return entry["tflops"], f"{COMPUTE[compute]} ({entry.get('source', 'measured')})"
+    return None, f"no {kind} tensor-core ceiling on this device ({entry.get('note', 'not measured')})"
+
+
+def figures(work: dict, median_us: float, ceil: dict, steady_us: float | None = None,
+            compute: str | None = None) -> dict:
+    """Achieved rates and the share of the floor for one cold median (and its steady-state figure). ``basis``
+    says which time the unsuffixed percentages use: the steady-state one when there is one, else the cold one."""
+    out: dict = {}
+    t = steady_us or median_us
+    out["basis"] = "steady" if steady_us else "cold"
     bytes_, flops = work.get("bytes"), work.get("flops")
     if bytes_:
         out["gbps"] = bytes_ / median_us / 1e3
+        if steady_us:
+            out["steady_gbps"] = bytes_ / steady_us / 1e3
     if flops:
         out["tflops"] = flops / median_us / 1e6
+        if steady_us:
+            out["steady_tflops"] = flops / steady_us / 1e6
     floors = []
-    if bytes_ and ceil.get("copy_gbps"):
-        out["byte_floor_us"] = bytes_ / ceil["copy_gbps"] / 1e3
-        floors.append(out["byte_floor_us"])
-        fastest = max(ceil["copy_gbps"], ceil.get("read_gbps") or 0.0)
-        out["fastest_byte_floor_us"] = bytes_ / fastest / 1e3
+    if bytes_:
+        # no split known (a work model from elsewhere): the copy mix, half read and half written
+        read = work.get("bytes_read", bytes_ / 2)
+        written = work.get("bytes_written", bytes_ - read)
+        bw = matching_bandwidth(ceil, read, written)
+        if bw:
+            gbps, which = bw
+            out["ceiling"], out["ceiling_gbps"] = which, gbps
+            out["byte_floor_us"] = bytes_ / gbps / 1e3
+            floors.append(out["byte_floor_us"])
+            out["pct_of_bandwidth"] = 100.0 * out["byte_floor_us"] / t
+            fastest = max(ceil.get(k) or 0.0 for _, k, _ in _POINTS)
+            out["fastest_byte_floor_us"] = bytes_ / fastest / 1e3
+            if median_us < out["byte_floor_us"]:
+                out["note"] = (f"the cold time ({median_us:.2f} us) beats the byte floor ({out['byte_floor_us']:.2f} us "
+                               f"at {which} bandwidth)" + (
+                                   ": the output it leaves dirty in L2 is written back after the timed window"
+                                   if written > 0 else "") + (
+                                   f"; in steady state, where that write-back is counted, {steady_us:.2f} us"
+                                   if steady_us else ""))
     if flops and ceil.get("fp32_tflops"):
-        out["fp32_floor_us"] = flops / ceil["fp32_tflops"] / 1e6
+        out["fp32_floor_us"] = flops / ceil["fp32_tflops"] / 1e6  # reported; a floor only for compute = "fp32"
+    if flops and compute:
+        tflops, what = compute_ceiling(ceil, compute)
+        out["compute"] = what
+        if tflops:
+            out["compute_ceiling_tflops"] = tflops
+            out["compute_floor_us"] = flops / tflops / 1e6
+            floors.append(out["compute_floor_us"])
+            out["pct_of_compute_peak"] = 100.0 * out["compute_floor_us"] / t
+            if compute.endswith("-tensor"):
+                out["pct_of_tensor_peak"] = out["pct_of_compute_peak"]
     if floors:
         out["floor_us"] = max(floors)
-        out["pct_of_roofline"] = 100.0 * out["floor_us"] / median_us
+        out["pct_of_roofline"] = 100.0 * out["floor_us"] / t
+        out["pct_of_roofline_cold"] = 100.0 * out["floor_us"] / median_us
     return out
 
 
@@ -94,6 +231,6 @@ def implausible(fig: dict, median_us: float, who: str, shape: str) -> Diagnostic
     if floor and median_us < IMPLAUSIBLE * floor:
         return RULES["timing.implausible"].diag(
             f"{who} at {shape}: median {median_us:.2f} us is below {IMPLAUSIBLE:g} x the time needed to move the "
-            f"task's bytes at the fastest measured bandwidth (copy or read-only: {floor:.2f} us): the timing is "
-            f"rejected", Location(who, 1, role="candidate"))
+            f"task's bytes at the fastest measured bandwidth (copy, read-only or write-only: {floor:.2f} us): the "
+            f"timing is rejected", Location(who, 1, role="candidate"))
     return None

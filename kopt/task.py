@@ -1,6 +1,7 @@
 """Task: what to compute — arguments, shapes, reference, tolerances and work model (``task.toml``)."""
 from __future__ import annotations
 
+import math
 import re
 import sys
 from dataclasses import dataclass, field
@@ -20,7 +21,12 @@ else:  # pragma: no cover
 ROLES = ("in", "out", "inout")
 INITS = ("normal", "uniform", "randint")
 _TOP_KEYS = {"name", "description", "args", "shapes", "reference", "reference_dtype", "work", "baseline", "arch",
-             "tolerance", "trials", "timed_trials", "reference_device"}
+             "tolerance", "trials", "timed_trials", "reference_device", "compute", "torch"}
+_WORK_KEYS = {"bytes", "bytes_read", "bytes_written", "flops"}
+# What a task's flops run on (``compute = "..."``): its floor then includes the flops at that measured ceiling.
+# "fp32": FP32 FMA; "<type>-tensor": tensor-core MMA with <type> inputs (f32 accumulation).
+COMPUTE = {"fp32": "FP32 FMA (CUDA cores)", "tf32-tensor": "TF32 tensor cores", "fp16-tensor": "FP16 tensor cores",
+           "bf16-tensor": "BF16 tensor cores", "fp8-tensor": "FP8 (e4m3) tensor cores, sm_89 and newer"}
 _ARG_KEYS = {"name", "dtype", "shape", "role", "value", "init", "mean", "std", "low", "high", "rtol", "atol", "l2",
              "torch"}
 _TORCH_SOURCE = re.compile(r"(input|output) \d+|state \S+")
@@ -74,6 +80,10 @@ class Task:
     # "gpu": the reference is also run with CuPy arrays on the device (numpy functions dispatch to CuPy), falling
     # back to the host when CuPy is missing or the function needs the host; "cpu": always on the host.
     reference_device: str = "cpu"
+    compute: str | None = None  # a COMPUTE key: the flops' ceiling is part of the floor; None: bytes only
+    # A PyTorch expression of the same computation (arguments by name, size symbols, ``torch``, ``F``) for the
+    # comparators (``kopt.comparators``); a PyTorch-problem task has its Model instead.
+    torch: str | None = None
 
     # --- loading -----------------------------------------------------------------------------------------------
     @classmethod
@@ -127,7 +137,28 @@ class Task:
         return t
 
     def work_figures(self, shape: Shape) -> dict[str, float]:
-        return {k: float(expr.evaluate(v, self.env(shape))) for k, v in self.work.items()}
+        """The work model at ``shape``: ``bytes`` and ``flops`` as declared, and the bytes split into ``bytes_read``
+        and ``bytes_written``: as declared, or (only ``bytes`` declared) in proportion to the arguments' sizes, an
+        input's bytes read, an output's written and an inout's both."""
+        out = {k: float(expr.evaluate(v, self.env(shape))) for k, v in self.work.items()}
+        if "bytes_read" in out:
+            out["bytes"] = out["bytes_read"] + out["bytes_written"]
+        elif "bytes" in out:
+            read, written = self.footprint(shape)
+            if read + written > 0:
+                out["bytes_read"] = out["bytes"] * read / (read + written)
+                out["bytes_written"] = out["bytes"] - out["bytes_read"]
+        return out
+
+    def footprint(self, shape: Shape) -> tuple[int, int]:
+        """(bytes of the inputs, bytes of the outputs) at ``shape``; an inout argument counts in both."""
+        read = written = 0
+        for a in self.args:
+            if a.is_buffer:
+                n = math.prod(self.shape_of(a, shape)) * a.dtype.itemsize
+                read += n if a.role in ("in", "inout") else 0
+                written += n if a.is_output else 0
+        return read, written
 
     @property
     def timed_shapes(self) -> list[Shape]:
@@ -196,8 +227,26 @@ class _TaskParser:
         if not ref_file.exists():
             self.fail(f"reference file {ref_file.name} not found next to task.toml", "reference")
         work = d.get("work", {})
-        if not isinstance(work, dict) or set(work) - {"bytes", "flops"}:
-            self.fail("work must be a table with 'bytes' and/or 'flops' expressions", "work")
+        if not isinstance(work, dict) or set(work) - _WORK_KEYS:
+            self.fail("work must be a table of 'bytes' (or 'bytes_read' and 'bytes_written') and/or 'flops' "
+                      "expressions", "work")
+        if ("bytes_read" in work) != ("bytes_written" in work):
+            self.fail("work: declare both bytes_read and bytes_written (or only bytes)", "work")
+        if "bytes_read" in work and "bytes" in work:
+            self.fail("work: bytes is the sum of bytes_read and bytes_written: declare one or the other", "work")
+        compute = d.get("compute")
+        if compute is not None and compute not in COMPUTE:
+            self.fail(f"compute must be one of {', '.join(COMPUTE)}, got {compute!r}", "compute")
+        if compute is not None and "flops" not in work:
+            self.fail("compute names what the flops run on: declare work.flops too", "compute")
+        torch_expr = d.get("torch")
+        if torch_expr is not None:
+            if not isinstance(torch_expr, str) or not torch_expr.strip():
+                self.fail("torch must be a PyTorch expression string, e.g. \"torch.softmax(x, 1)\"", "torch")
+            try:
+                compile(torch_expr, "torch", "eval")
+            except SyntaxError as exc:
+                self.fail(f"torch: not a Python expression ({exc.msg})", "torch")
         symbols = set(shapes[0].symbols)
         for k, v in work.items():
             self.check_expr(str(v), symbols, f"work.{k}", "work")
@@ -236,7 +285,7 @@ class _TaskParser:
         return Task(name=name, path=self.path.parent, args=args, shapes=shapes, reference=ref, work=work,
                     description=str(d.get("description", "")), baseline=baseline, arch=arch, tolerance=tol,
                     trials=trials, timed_trials=timed_trials, reference_dtype=ref_dtype,
-                    reference_device=ref_device)
+                    reference_device=ref_device, compute=compute, torch=torch_expr)
 
     def check_expr(self, text: str, symbols: set[str], what: str, *needles: str):
         try:

@@ -1,43 +1,180 @@
-"""The ceilings request: the device's copy and read bandwidth and FP32 FMA rate, measured with the kernels the
-parent compiled (``kopt.roofline.COPY_SOURCE``) through the harness."""
+"""The ceilings request: the device's copy, read-only and write-only bandwidth, FP32 FMA rate and tensor-core rates,
+measured with the kernels the parent compiled (``kopt.roofline.COPY_SOURCE`` and ``TENSOR_SOURCE``) through the
+harness, and, when PyTorch is installed here, cuBLAS GEMMs for the tensor-core types."""
 from __future__ import annotations
 
 import struct
 
 from ..dtypes import dtype
-from ..protocol import CeilingsRequest
 from ..params import PackedParams
+from ..protocol import CeilingsRequest
 from .timing import harness_options, measure
+
+GRID_PER_SM, BLOCK = 8, 256
+FMA_ITERS, MMA_ITERS = 2048, 2048
+GEMM_N = 8192  # the cuBLAS GEMMs: n x n x n, large enough to run at the device's tensor-core rate
+
+
+def _median(xs: list) -> float:
+    return sorted(xs)[len(xs) // 2]
+
+
+def mma_types(tensor: tuple, cc: int) -> dict[str, str]:
+    """Of the request's tensor-core types ((type, flops per warp per iteration, minimum arch)), those the mma.sync microbenchmark measures at
+    compute capability ``cc`` (e.g. 90) with an empty reason, the others with why not."""
+    out = {}
+    for t, _, minarch in tensor:
+        if cc * 10 < minarch:
+            out[t] = f"mma.sync {t} needs sm_{minarch // 10}"
+        elif t == "fp8" and cc >= 90:
+            out[t] = "mma.sync fp8 runs as FP16 MMAs on sm_90 and newer (FP8 peak needs wgmma): not measured"
+        else:
+            out[t] = ""
+    return out
 
 
 def measure_ceilings(gpu, request: CeilingsRequest, phase) -> dict:
-    """Copy 2 x 1 GiB and read 1 GiB with vectorized kernels, then a register-only FFMA kernel."""
+    """Copy, read and write 1 GiB buffers in steady state (two sets that batches alternate over), then register-only
+    FFMA and mma.sync kernels, then (PyTorch present) cuBLAS GEMMs."""
     module = gpu.load(request.kernels)
     sms = gpu.attribute("MULTIPROCESSOR_COUNT")
+    cc = gpu.attribute("COMPUTE_CAPABILITY_MAJOR") * 10 + gpu.attribute("COMPUTE_CAPABILITY_MINOR")
     n4 = (1 << 30) // 16
     src, dst = gpu.alloc(n4 * 16), gpu.alloc(n4 * 16)
     gpu.fill(src, dtype("f32"), 0x3F800000)
-    out = gpu.alloc(sms * 8 * 256 * 4)
-    iters = 2048
-    copy_params = PackedParams([struct.pack("<Q", src.ptr), struct.pack("<Q", dst.ptr), struct.pack("<q", n4)])
-    fma_params = PackedParams([struct.pack("<Q", out.ptr), struct.pack("<i", iters)])
-    read_params = PackedParams([struct.pack("<Q", src.ptr), struct.pack("<Q", out.ptr), struct.pack("<q", n4)])
-    copy_fn, fma_fn = gpu.function(module, "kopt_copy"), gpu.function(module, "kopt_fma")
-    read_fn = gpu.function(module, "kopt_read")
-    opts = harness_options(gpu, {"max_time": 3.0}, request.flush, request.cupti_library)
+    gpu.fill(dst, dtype("f32"), 0x3F800000)
+    grid = sms * GRID_PER_SM
+    out = gpu.alloc(grid * BLOCK * 4)
+
+    def params(*values) -> PackedParams:
+        return PackedParams([struct.pack(f, v) for f, v in values])
+
+    ptr = lambda b: ("<Q", b.ptr)  # noqa: E731
+    n = ("<q", n4)
+    # Each stream's two sets use the buffers the other way round: two 1 GiB sets, no more memory.
+    copy = (params(ptr(src), ptr(dst), n), params(ptr(dst), ptr(src), n))
+    read = (params(ptr(src), ptr(out), n), params(ptr(dst), ptr(out), n))
+    write = (params(ptr(dst), ("<f", 1.0), n), params(ptr(src), ("<f", 1.0), n))  # 1.0: the read kernel's fill
+    fma = params(ptr(out), ("<i", FMA_ITERS))
+    mma = params(ptr(out), ("<i", MMA_ITERS))
+    types = mma_types(request.tensor, cc)
+    warp_flops = {t: flops for t, flops, _ in request.tensor}
+    measured = [t for t, why in types.items() if not why]
+    opts = harness_options(gpu, {"max_time": 2.0, "steady_max_time": 2.0}, request.flush, request.cupti_library)
     phase("timing", 120)
 
-    def spec(fn, params) -> dict:  # one launch of a measuring kernel on the full-GPU grid
-        return {"launches": [{"function": int(fn), "grid": [sms * 8, 1, 1], "block": [256, 1, 1], "smem": 0,
-                              "params": [params.address]}], "resets": [[]]}
+    def spec(name: str, first: PackedParams, steady=()) -> dict:  # one launch on the full-GPU grid
+        return {"launches": [{"function": int(gpu.function(module, name)), "grid": [grid, 1, 1],
+                              "block": [BLOCK, 1, 1], "smem": 0, "params": [first.address],
+                              "steady_params": [p.address for p in steady]}],
+                "resets": [[]], "steady_resets": [[] for _ in steady]}
 
-    copy, read, fma = measure([spec(copy_fn, copy_params), spec(read_fn, read_params), spec(fma_fn, fma_params)],
-                              opts)
+    benches = [spec("kopt_copy", copy[0], copy), spec("kopt_read", read[0], read),
+               spec("kopt_write", write[0], write), spec("kopt_fma", fma)]
+    benches += [spec(f"kopt_mma_{t}", mma) for t in measured]
+    results = measure(benches, opts)
     for b in (src, dst, out):
         gpu.free(b)
-    med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
-    copy_us, read_us, fma_us = med(copy["samples_us"]), med(read["samples_us"]), med(fma["samples_us"])
-    fma_flops = 2.0 * sms * 8 * 256 * iters * 16 * 8
-    return {"copy_gbps": 2 * n4 * 16 / copy_us / 1e3, "read_gbps": n4 * 16 / read_us / 1e3,
-            "fp32_tflops": fma_flops / fma_us / 1e6, "copy_us": copy_us, "read_us": read_us, "fma_us": fma_us,
-            "method": copy["method"], "sms": sms}
+    found: dict = {"method": results[0]["method"], "sms": sms, "compute_capability": cc}
+    moved = {"copy": 2 * n4 * 16, "read": n4 * 16, "write": n4 * 16}
+    notes = []
+    for (kind, nbytes), r in zip(moved.items(), results):
+        cold_us = _median(r["samples_us"])
+        found[f"{kind}_gbps_cold"] = nbytes / cold_us / 1e3
+        if r.get("steady_samples_us"):
+            found[f"{kind}_us"] = _median(r["steady_samples_us"])
+            found[f"{kind}_gbps"] = nbytes / found[f"{kind}_us"] / 1e3
+        else:  # no CUPTI: the cold figure, and the record says so
+            found[f"{kind}_us"], found[f"{kind}_gbps"] = cold_us, found[f"{kind}_gbps_cold"]
+            notes.append(f"{kind}: cold figure ({r.get('steady_note') or 'no steady state'})")
+    found["bandwidth"] = ("steady state: back-to-back launches alternating over two 1 GiB sets (write-back of dirty "
+                          "lines inside the spans)" + (f"; {'; '.join(notes)}" if notes else ""))
+    found["fma_us"] = _median(results[3]["samples_us"])
+    found["fp32_tflops"] = 2.0 * grid * BLOCK * FMA_ITERS * 16 * 8 / found["fma_us"] / 1e6
+    tensor: dict = {}
+    for t, r in zip(measured, results[4:]):
+        us = _median(r["samples_us"])
+        flops = warp_flops[t] * MMA_ITERS * grid * (BLOCK // 32)
+        tensor[t] = {"mma_sync_tflops": flops / us / 1e6}
+    for t, why in types.items():
+        if why:
+            tensor.setdefault(t, {})["mma_sync_note"] = why
+    phase("timing", 300)
+    for t, got in cublas_tflops(gpu, request, cc).items():
+        tensor.setdefault(t, {}).update(got)
+    for t, e in tensor.items():
+        best = max(((e.get("mma_sync_tflops") or 0.0, "mma.sync microbenchmark (NVRTC)"),
+                    (e.get("cublas_tflops") or 0.0, e.get("cublas", "cuBLAS"))))
+        if best[0] > 0:
+            e["tflops"], e["source"] = best
+            if best[1].startswith("mma.sync") and cc >= 90:
+                e["source"] += "; wgmma kernels can exceed it (no cuBLAS figure: PyTorch absent or failed)"
+        else:
+            e["note"] = "; ".join(filter(None, [e.get("mma_sync_note"), e.get("cublas_note")]))
+    found["tensor"] = tensor
+    return found
+
+
+def cublas_tflops(gpu, request: CeilingsRequest, cc: int) -> dict[str, dict]:
+    """Per tensor-core type, the rate of an n^3 cuBLAS GEMM through PyTorch (timed by the harness like any function:
+    CUPTI span of its kernels, L2 flushed), or why there is none."""
+    types = [t for t, _, _ in request.tensor]
+    try:
+        import torch
+    except ImportError:
+        return {t: {"cublas_note": "PyTorch not installed in the worker: no cuBLAS GEMM"} for t in types}
+    if not torch.cuda.is_available():
+        return {t: {"cublas_note": "PyTorch sees no CUDA device"} for t in types}
+    n = GEMM_N
+    opts = harness_options(gpu, {"max_time": 1.0}, request.flush, request.cupti_library)
+    out: dict[str, dict] = {}
+    precision = torch.get_float32_matmul_precision()
+    try:
+        for t in types:
+            if t == "fp8" and cc < 89:
+                out[t] = {"cublas_note": "FP8 GEMMs need sm_89"}
+                continue
+            try:
+                fn, what = _gemm(torch, t, n)
+                fn()
+                torch.cuda.synchronize()
+                [r] = measure([{"launches": [], "resets": [[]], "call": _returns_true(fn)}], opts)
+                if not r["samples_us"]:
+                    out[t] = {"cublas_note": f"{what}: no samples"}
+                    continue
+                out[t] = {"cublas_tflops": 2.0 * n ** 3 / _median(r["samples_us"]) / 1e6, "cublas": what}
+            except Exception as exc:  # an unsupported type or API in this PyTorch: that type has no cuBLAS figure
+                out[t] = {"cublas_note": f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"}
+            finally:
+                torch.set_float32_matmul_precision(precision)
+                torch.cuda.empty_cache()
+    finally:
+        torch.cuda.synchronize()
+    return out
+
+
+def _returns_true(fn):
+    def call() -> bool:  # an exception cannot cross the harness: False stops it, which raises HarnessError
+        try:
+            fn()
+            return True
+        except Exception:
+            return False
+    return call
+
+
+def _gemm(torch, t: str, n: int):
+    """(function, what it runs) for an n^3 GEMM of tensor-core type ``t``."""
+    if t in ("bf16", "fp16"):
+        dt = torch.bfloat16 if t == "bf16" else torch.float16
+        a, b = torch.randn(n, n, device="cuda", dtype=dt), torch.randn(n, n, device="cuda", dtype=dt)
+        return (lambda: torch.mm(a, b)), f"cuBLAS GEMM {n}^3 via torch.mm ({t} in, {t} out)"
+    if t == "tf32":
+        a, b = torch.randn(n, n, device="cuda"), torch.randn(n, n, device="cuda")
+        torch.set_float32_matmul_precision("high")  # TF32 tensor cores for f32 matmuls (restored by the caller)
+        return (lambda: torch.mm(a, b)), f"cuBLAS GEMM {n}^3 via torch.mm (f32 with TF32 allowed)"
+    a = torch.randn(n, n, device="cuda").to(torch.float8_e4m3fn)
+    b = torch.randn(n, n, device="cuda").to(torch.float8_e4m3fn).t()  # column-major, as _scaled_mm requires
+    one = torch.ones((), device="cuda")
+    return ((lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)),
+            f"cuBLASLt GEMM {n}^3 via torch._scaled_mm (e4m3 in, bf16 out)")

@@ -106,6 +106,10 @@ class GpuSession:
     def total_memory(self) -> int:
         return int(check(self.cu.cuDeviceTotalMem(self.device), "cuDeviceTotalMem"))
 
+    def free_memory(self) -> int:
+        free, _ = check(self.cu.cuMemGetInfo(), "cuMemGetInfo")
+        return int(free)
+
     def attribute(self, name: str) -> int:
         attr = getattr(self.cu.CUdevice_attribute, f"CU_DEVICE_ATTRIBUTE_{name}")
         return check(self.cu.cuDeviceGetAttribute(attr, self.device), name)

@@ -62,9 +62,75 @@ def _resets(task: Task, prepared: Prepared) -> list[tuple[int, int, int, int]]:
         if a.role == "out":
             b = prepared.buffers[a.name]
             out.append((b.ptr, b.nbytes, a.dtype.poison & 0xFFFFFFFF, min(a.dtype.itemsize, 4)))
-    for buf, dt, init in prepared.scratch.values():
-        out.append((buf.ptr, buf.nbytes, 0 if init == "zero" else dt.poison & 0xFFFFFFFF, min(dt.itemsize, 4)))
-    return out
+    return out + _scratch_resets(prepared)
+
+
+def _scratch_resets(prepared: Prepared) -> list[tuple[int, int, int, int]]:
+    return [(buf.ptr, buf.nbytes, 0 if init == "zero" else dt.poison & 0xFFFFFFFF, min(dt.itemsize, 4))
+            for buf, dt, init in prepared.scratch.values()]
+
+
+STEADY_BUDGET = 8 << 30  # bytes of steady-state sets at most (every entry's), and at most half the free memory
+STEADY_MAX_SETS = 256  # more sets than this (a set under ~1/128 of the L2): steady state is not measured
+
+
+def steady_sets(set_bytes: int, l2_bytes: int) -> int:
+    """How many sets steady-state batches rotate over: at least two, and enough that the other sets' traffic between
+    two uses of one set, (n - 1) x set_bytes, is at least twice the L2. Nothing of a set is then left in L2 when it
+    comes round again: its reads come from DRAM, and the lines it dirtied were written back in between."""
+    return max(2, 1 + -(-2 * l2_bytes // max(set_bytes, 1)))
+
+
+def steady_plan(set_bytes: list[int], l2_bytes: int, free_bytes: int,
+                budget: int = STEADY_BUDGET) -> tuple[list[int], str]:
+    """Per entry (one set's bytes each), its steady-state set count; or ``([], why not)`` when they do not fit."""
+    counts = [steady_sets(b, l2_bytes) for b in set_bytes]
+    if max(counts, default=0) > STEADY_MAX_SETS:
+        small = min(set_bytes)
+        return [], (f"steady state not measured: a set of {small / 1024:.0f} KiB would need "
+                    f"{steady_sets(small, l2_bytes)} sets (over {STEADY_MAX_SETS}) to exceed twice the L2")
+    total = sum(n * b for n, b in zip(counts, set_bytes))
+    limit = min(budget, free_bytes // 2)
+    if total > limit:
+        return [], (f"steady state not measured: its sets need {total / 2**20:.0f} MiB, over the "
+                    f"{limit / 2**20:.0f} MiB allowed (the smaller of {budget / 2**30:g} GiB and half the free "
+                    f"GPU memory)")
+    return counts, ""
+
+
+def _set_bytes(p: Prepared) -> int:
+    return sum(b.nbytes for b in p.buffers.values()) + sum(b.nbytes for b, _, _ in p.scratch.values())
+
+
+def _steady(runner: CheckRunner, task: Task, shape, request: BenchRequest, si: int, prepared: list[list[Prepared]],
+            cases, steady_cap: float) -> tuple[list[list[Prepared]], str]:
+    """Per entry, its steady-state sets (inputs copied from the cases, in turn), or none and why. The caller releases
+    them."""
+    from .session import CudaError
+
+    none = [[] for _ in prepared]
+    if steady_cap <= 0:
+        return none, "steady state turned off (steady_max_time = 0)"
+    sizes = [_set_bytes(sets[0]) for sets in prepared]
+    counts, why = steady_plan(sizes, runner.gpu.attribute("L2_CACHE_SIZE"), runner.gpu.free_memory())
+    if why:
+        return none, why
+    out: list[list[Prepared]] = []
+    try:
+        for entry, n in zip(request.entries, counts):
+            out.append([])
+            for k in range(n):
+                p = runner.prepare(task, shape, entry.cubin, entry.plans[si], entry.name)
+                out[-1].append(p)
+                runner.reset_outputs(task, p, cases[k % len(cases)])
+    except BaseException as exc:
+        for sets in out:
+            for p in sets:
+                runner.release(p)
+        if isinstance(exc, CudaError) and exc.name == "CUDA_ERROR_OUT_OF_MEMORY":
+            return none, f"steady state not measured: out of GPU memory preparing its {sum(counts)} sets"
+        raise
+    return out, ""
 
 
 def run_bench(runner: CheckRunner, request: BenchRequest, phase) -> dict:
@@ -73,7 +139,10 @@ def run_bench(runner: CheckRunner, request: BenchRequest, phase) -> dict:
 
     task = request.task
     options = harness_options(runner.gpu, request.options, request.flush, request.cupti_library)
-    max_time = options.get("max_time") or _harness.defaults()["max_time"]  # for the phase's time limit
+    defaults = _harness.defaults()
+    max_time = options.get("max_time") or defaults["max_time"]  # for the phase's time limit
+    steady_cap = options.get("steady_max_time")
+    steady_cap = min(defaults["steady_max_time"] if steady_cap is None else steady_cap, max_time)
     warnings = gpu_activity_warnings()
     runner.keep_cases(request.seeds)
     shapes_out = []
@@ -82,6 +151,7 @@ def run_bench(runner: CheckRunner, request: BenchRequest, phase) -> dict:
         cases = [runner.case(task, shape, seed) for seed in request.seeds]
         phase("setup")
         prepared: list[list[Prepared]] = []
+        steady: list[list[Prepared]] = []
         try:
             for entry in request.entries:
                 sets = []
@@ -90,25 +160,30 @@ def run_bench(runner: CheckRunner, request: BenchRequest, phase) -> dict:
                     runner.reset_outputs(task, p, case)
                     sets.append(p)
                 prepared.append(sets)
+            steady, steady_why = _steady(runner, task, shape, request, si, prepared, cases, steady_cap)
             benches = []
-            for sets in prepared:
+            for sets, more in zip(prepared, steady):
                 launches = []
                 for li, (fn, lp, _) in enumerate(sets[0].launches):
                     launches.append({"function": int(fn), "grid": list(lp.grid), "block": list(lp.block),
                                      "smem": lp.smem, "cluster": list(lp.cluster) if lp.cluster else None,
-                                     "stream": lp.stream, "params": [p.launches[li][2].address for p in sets]})
-                benches.append({"launches": launches, "resets": [_resets(task, p) for p in sets]})
+                                     "stream": lp.stream, "params": [p.launches[li][2].address for p in sets],
+                                     "steady_params": [p.launches[li][2].address for p in more]})
+                benches.append({"launches": launches, "resets": [_resets(task, p) for p in sets],
+                                "steady_resets": [_scratch_resets(p) for p in more]})
             runner.gpu.synchronize("input upload")
-            limit = max_time * len(benches) * 2 + request.kernel_timeout + 30
+            limit = (max_time + steady_cap) * len(benches) * 2 + request.kernel_timeout + 30
             phase("timing", limit)
-            measured = measure(benches, options)
+            measured = measure(benches, {**options, "steady_max_time": steady_cap})
             phase("compare")
-            for entry, sets, m in zip(request.entries, prepared, measured):
+            for entry, sets, more, m in zip(request.entries, prepared, steady, measured):
                 m["name"] = entry.name
                 m["declared"] = sorted({lp.lowered for _, lp, _ in sets[0].launches})
                 m["diagnostics"] = _validate(task, shape, sets, cases, entry.name, runner)
+                m["steady_sets"], m["steady_set_bytes"] = len(more), _set_bytes(sets[0])
+                m["steady_note"] = m.get("steady_note") or steady_why
         finally:
-            for sets in prepared:
+            for sets in prepared + steady:
                 for p in sets:
                     runner.release(p)
         shapes_out.append({"shape": shape.label, "entries": measured})

@@ -35,9 +35,9 @@ def _us(t) -> str:
 
 def render(result) -> None:
     t = Table(title=f"kopt bench: {result.task}")
-    for col in ("shape", "baseline us", "candidate us", "speedup [95% CI]", "verdict", "GB/s", "% roofline",
-                "method", "n (discarded)"):
-        t.add_column(col, justify="left" if col in ("shape", "method", "verdict") else "right")
+    for col in ("shape", "baseline us", "candidate us", "speedup [95% CI]", "verdict", "steady us (base / cand)",
+                "steady verdict", "GB/s", "% roofline", "method", "n (discarded)"):
+        t.add_column(col, justify="left" if col in ("shape", "method", "verdict", "steady verdict") else "right")
     for s in result.shapes:
         c = s.candidate
         cmp = s.comparison
@@ -45,16 +45,29 @@ def render(result) -> None:
         verdict = cmp.verdict if cmp else ("REJECTED" if not c.valid else "-")
         color = {"FASTER": "green", "SLOWER": "red", "REJECTED": "red"}.get(verdict, "")
         fig = c.figures
+        st = s.steady_comparison
+        steady = " / ".join(f"{m.steady_us:,.2f}" if m and m.steady_us else "-" for m in (s.baseline, c))
         t.add_row(s.shape, _us(s.baseline), _us(c), speed, f"[{color}]{verdict}[/]" if color else verdict,
+                  steady, f"{st.verdict} x{st.speedup:.3f}" if st else "-",
                   f"{fig['gbps']:,.0f}" if "gbps" in fig else "-",
                   f"{fig['pct_of_roofline']:.1f}" if "pct_of_roofline" in fig else "-", c.method,
                   f"{c.summary.n} ({c.discarded_clock})" if c.summary else "-")
     if result.shapes:
         console.print(t)
         for s in result.shapes:
+            console.print(f"  {s.shape}: {s.verdict_text() or 'no comparison'}", markup=False)
+            fig = s.candidate.figures
+            if "pct_of_roofline" in fig:
+                console.print(f"    roofline ({fig['basis']}): {fig['pct_of_roofline']:.1f} % of the floor "
+                              f"(cold {fig['pct_of_roofline_cold']:.1f} %); bandwidth ceiling: {fig.get('ceiling', '-')}"
+                              + (f"; {fig['pct_of_tensor_peak']:.1f} % of tensor peak" if "pct_of_tensor_peak" in fig
+                                 else ""), markup=False)
+            if fig.get("note"):
+                console.print(f"    note: {fig['note']}", markup=False)
             for who in (s.baseline, s.candidate):
                 if who is not None:
-                    console.print(f"  {who.name}: {who.stop_reason}" + (f"; {who.method_note}" if who.method_note else ""))
+                    console.print(f"  {who.name}: {who.stop_reason}" + (f"; {who.method_note}" if who.method_note else "")
+                                  + f"; steady state: {who.steady_note}", markup=False)
     for w in result.warnings:
         console_err.print(f"[yellow]warning:[/] {w}")
     if result.diagnostics:

@@ -1,0 +1,82 @@
+"""Comparators (kopt.comparators) on the CPU: every bench task's PyTorch expression computes what its reference does
+(evaluated with CPU tensors at a small shape), the subprocess protocol fills in what a limit cut off, and speedups."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kopt import comparators, reference
+from kopt.errors import InputError
+from kopt.task import Task
+from kopt.torch_reference import _storage
+
+torch = pytest.importorskip("torch")
+TASKS = Path(__file__).resolve().parents[1] / "bench" / "tasks"
+
+
+def _small(task):
+    """The task's smallest shape (fewest symbols' product) that is not timed."""
+    untimed = [s for s in task.shapes if not s.timed] or task.shapes
+    return min(untimed, key=lambda s: np.prod(list(s.symbols.values())))
+
+
+def _host(t):
+    if t.dtype == torch.bfloat16:
+        return t.float().numpy()
+    if t.dtype == torch.uint32:
+        return t.to(torch.int64).numpy()
+    return t.numpy()
+
+
+@pytest.mark.parametrize("name", sorted(p.parent.name for p in TASKS.glob("*/task.toml")))
+def test_every_bench_task_has_a_torch_expression_that_matches_its_reference(name):
+    task = Task.load(TASKS / name)
+    assert task.torch, f"{name} declares no torch expression"
+    shape = _small(task)
+    env = comparators.tensors(task, shape, torch, device="cpu")
+    try:
+        got = [comparators.expression(task.torch, env, torch)()]
+    except (TypeError, NotImplementedError) as exc:  # e.g. mm's out_dtype, or a kernel this CPU build lacks
+        pytest.skip(f"{name}: this PyTorch cannot run the expression on the CPU ({exc})")
+    inputs = {a.name: _storage(env[a.name], a.dtype) for a in task.args if a.is_buffer and a.role != "out"}
+    expected = reference.call(task, shape, inputs)
+    out_arg = [a for a in task.args if a.role == "out"][0]
+    want = np.asarray(expected[out_arg.name], dtype=np.float64).reshape(-1)
+    have = _host(got[0]).astype(np.float64).reshape(-1)
+    tol = task.tolerances(out_arg)
+    scale = np.sqrt(np.mean(want ** 2)) or 1.0
+    # bf16 inputs are exact in both; the torch side computes in bf16/f32, the reference in float64
+    assert np.sqrt(np.mean((have - want) ** 2)) <= max(tol["l2"], 1e-2 if "bf16" in {a.dtype.name for a in task.args}
+                                                         else tol["l2"]) * scale + tol["atol"], name
+
+
+def test_a_task_without_a_torch_form_has_no_comparators(tmp_path):
+    (tmp_path / "ref.py").write_text("def f(x, **_):\n    return x\n")
+    (tmp_path / "task.toml").write_text(
+        'name = "t"\nargs = [ { name = "x", dtype = "f32", shape = ["n"], role = "in" },\n'
+        '  { name = "y", dtype = "f32", shape = ["n"], role = "out" } ]\nshapes = [ { n = 4, timed = true } ]\n'
+        'reference = "ref.py:f"\n')
+    task = Task.load(tmp_path)
+    assert "no PyTorch form" in comparators.unavailable(task)
+    with pytest.raises(InputError, match="no comparators"):
+        comparators.run(task, task.shapes[0])
+
+
+def test_a_compile_past_its_limit_is_reported_and_the_eager_figure_kept():
+    eager = {"name": "eager", "median_us": 10.0, "samples_us": [10.0]}
+    out = comparators._complete([eager], "time limit", [], True, 300.0, 420.0)
+    assert out[0] is eager
+    assert out[1]["name"] == comparators.COMPILED and "exceeded the 300 s limit" in out[1]["error"]
+    # the eager part itself ran out of time: both say so
+    out = comparators._complete([], "time limit", [], True, 300.0, 420.0)
+    assert all("420 s limit" in r["error"] for r in out)
+    out = comparators._complete([], "the comparator process failed: boom", ["alt"], False, 300.0, 240.0)
+    assert [r["name"] for r in out] == ["eager", "alt"] and all("boom" in r["error"] for r in out)
+
+
+def test_speedups_compare_each_measured_comparator_with_the_candidate():
+    cand = [100.0 + 0.1 * i for i in range(30)]
+    slow = {"name": "eager", "samples_us": [200.0 + 0.1 * i for i in range(30)]}
+    failed = {"name": comparators.COMPILED, "error": "boom"}
+    [s] = comparators.speedups(cand, [slow, failed])
+    assert s["name"] == "eager" and s["verdict"] == "FASTER" and s["speedup"] == pytest.approx(2.0, rel=0.01)

@@ -17,7 +17,7 @@ from .candidate import Candidate
 from .errors import GpuUnavailableError, InputError
 from .measurement import Evaluation, check_aggregate
 from .runstore import RunStore, source_hash
-from .task import Task
+from .task import Shape, Task
 from .torch_problem import open_task
 
 TUNE_MAX_TIME = 2.0  # seconds of sampling per timed entry while tuning: many configurations, each checked first
@@ -46,6 +46,8 @@ class OptimizeResult:
     agent: dict = field(default_factory=dict)  # turns and tokens of an LLM workflow
     # a sweep of every known candidate (``optimize TASK`` without a start): one row per candidate and run, best first
     lineage: list[dict] = field(default_factory=list)
+    # the best candidate against the task's comparators on kopt's clock (``compare_best``), or why not
+    comparison: dict = field(default_factory=dict)
 
     @property
     def speedup_vs_default(self) -> float | None:
@@ -66,7 +68,8 @@ class OptimizeResult:
                 "best_path": str(self.best_path) if self.best_path else None,
                 "default": {k: self.default[k] for k in ("config", "time_us", "speedup")} if self.default else None,
                 "speedup_vs_default": self.speedup_vs_default, **({"agent": self.agent} if self.agent else {}),
-                **({"lineage": self.lineage} if self.lineage else {})}
+                **({"lineage": self.lineage} if self.lineage else {}),
+                **({"comparison": self.comparison} if self.comparison else {})}
 
 
 def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None = None, budget: int | None = None,
@@ -277,3 +280,35 @@ def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budge
     return OptimizeResult(run, task.name, workflow, reason, 0.0, p.evaluations, p.evaluations - before,
                           aggregate=aggregate, agent={"model": model, "turns": p.turns, "input_tokens": p.input_tokens,
                                                       "output_tokens": p.output_tokens})
+
+
+def compare_best(result: OptimizeResult, task: Task, store: RunStore, *, max_time: float = TUNE_MAX_TIME,
+                 compile_limit: float | None = None) -> dict:
+    """The best candidate of ``result`` against the task's comparators (``kopt.comparators``: the eager library
+    call and torch.compile max-autotune, timed like the candidate with ``max_time`` seconds of sampling) at each
+    timed shape; ``{"skipped": why}`` when there are none. Also kept in ``result.comparison``."""
+    from . import comparators
+    from .runstore import evaluation
+
+    why = comparators.unavailable(task) or (None if result.best else "no correct candidate")
+    if why:
+        result.comparison = {"skipped": why}
+        return result.comparison
+    best = evaluation(result.best)
+    limit = comparators.COMPILE_LIMIT if compile_limit is None else compile_limit
+    shapes = []
+    for sm in best.shapes:
+        shape = Shape({k.strip(): int(v) for k, v in (kv.split("=") for kv in sm.shape.split(","))}, True)
+        rows = []
+        for lib in comparators.run(task, shape, options={"max_time": max_time}, compile_limit=limit):
+            vs = comparators.speedups(sm.candidate.samples_us, [lib])
+            row = {k: v for k, v in lib.items() if k != "samples_us"}
+            if vs:
+                row["vs"] = vs[0]
+            elif lib.get("median_us") and sm.candidate.median:  # the record kept no samples: medians only
+                row["vs"] = {"speedup": lib["median_us"] / sm.candidate.median}
+            rows.append(row)
+        shapes.append({"shape": sm.shape, "candidate_us": sm.candidate.median,
+                       "candidate_steady_us": sm.candidate.steady_us, "comparators": rows})
+    result.comparison = {"shapes": shapes}
+    return result.comparison

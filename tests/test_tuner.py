@@ -314,14 +314,30 @@ def test_optimize_command_runs_the_tuner_and_writes_the_best(tmp_path, monkeypat
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     runner = CliRunner()
     r = runner.invoke(app, ["optimize", str(TASK), "--from", str(tmp_path / "cand.cu"), "--arch", "sm_90",
-                            "--budget", "1"])
+                            "--budget", "1", "--no-compare"])
     assert r.exit_code == 0, r.output
     assert "no LLM configured: running the autotuner" in r.output
     assert "6 configurations, 4 pruned before any GPU time, 2 left" in r.output
     assert "budget of 1 evaluations reached" in r.output
-    r = runner.invoke(app, ["optimize", str(TASK), "--resume", "1", "--budget", "5", "--json"])
+    import kopt.comparators
+
+    ran = []
+
+    def fake_comparators(task, shape, **kw):  # TEST DOUBLE for the comparator subprocess (PyTorch on a GPU)
+        ran.append((task.name, shape.label, kw["options"]))
+        return [{"name": "eager", "what": task.torch, "median_us": 50.0, "samples_us": [50.0] * 10},
+                {"name": kopt.comparators.COMPILED, "error": "compilation and autotuning exceeded the 1 s limit"}]
+
+    monkeypatch.setattr(kopt.comparators, "run", fake_comparators)
+    r = runner.invoke(app, ["optimize", str(TASK), "--resume", "1", "--budget", "5", "--json", "--max-time", "0.5"])
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
+    # it ends with the best candidate against the task's comparators, on the run's stopping caps
+    [shape] = doc["comparison"]["shapes"]
+    assert ran == [("reduce_sum", shape["shape"], {"max_time": 0.5})]
+    eager, compiled = shape["comparators"]
+    assert eager["vs"]["speedup"] == pytest.approx(50.0 / 25.0) and "samples_us" not in eager
+    assert "exceeded" in compiled["error"]
     assert doc["evaluations"] == 2 and doc["evaluated_now"] == 1 and doc["best"]["config"] == {"N": 8, "BLOCK": 256}
     assert {p["reason"] for p in doc["pruned"]} == {"cannot launch", "spills"}
     best = Path(doc["best_path"]).read_text()

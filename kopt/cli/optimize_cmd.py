@@ -9,9 +9,10 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..measurement import AGGREGATES
-from ..optimizer import TUNE_MAX_TIME, WORKFLOWS, optimize
+from ..optimizer import TUNE_MAX_TIME, WORKFLOWS, compare_best, optimize
+from ..torch_problem import open_task
 from .app import app
-from ._common import console, console_err, evaluations_table, fmt, print_json, shows_progress
+from ._common import activity, console, console_err, evaluations_table, fmt, print_json, shows_progress
 from .run_cmd import parse_config
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 
@@ -68,6 +69,11 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
                                                                               "tuning; repeatable"),
                  keep_all: bool = typer.Option(False, "--keep-all", help="prune only configurations that cannot "
                                                "compile or launch (no spill or occupancy pruning)"),
+                 compare: bool = typer.Option(True, "--compare/--no-compare", help="end by timing the best candidate's "
+                                              "comparators (the task's PyTorch form eager and under torch.compile "
+                                              "max-autotune) like the candidate"),
+                 compile_limit: float = typer.Option(600.0, "--compile-limit", help="seconds torch.compile "
+                                                     "max-autotune may take per shape"),
                  json_out: bool = JsonOpt):
     """Optimize TASK's candidate: check and time configurations, remember each in the run store, write the best."""
     if workflow == "tune" and not json_out:
@@ -129,6 +135,10 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
                          on_candidate=on_candidate)
     finally:
         progress.stop()
+    if compare:
+        with activity("kopt optimize: timing the best candidate's comparators (torch eager, torch.compile)",
+                      json_out):
+            compare_best(r, open_task(task), store, max_time=max_time, compile_limit=compile_limit)
     if json_out:
         print_json(r.to_dict())
     else:
@@ -147,4 +157,27 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
                           + (f"; written to {r.best_path}" if r.best_path else ""))
         else:
             console.print("[bold red]no candidate was correct[/]")
+        for line in _comparison_lines(r.comparison):
+            console.print(line, markup=False)
     raise typer.Exit(0 if r.best else 1)
+
+
+def _comparison_lines(comparison: dict) -> list[str]:
+    """The best candidate against its comparators, one line per shape and comparator (or why there are none)."""
+    if not comparison:
+        return []
+    if "skipped" in comparison:
+        return [f"comparators skipped: {comparison['skipped']}"]
+    out = []
+    for s in comparison["shapes"]:
+        out.append(f"best vs comparators at {s['shape']} (best {fmt(s['candidate_us'])} us cold):")
+        for c in s["comparators"]:
+            if c.get("error"):
+                out.append(f"  {c['name']}: {c['error']}")
+                continue
+            vs = c.get("vs") or {}
+            verdict = f" ({vs['verdict']})" if vs.get("verdict") else ""
+            took = f"; compile and autotune {c['compile_s']:.1f} s" if c.get("compile_s") is not None else ""
+            out.append(f"  {c['name']} ({c.get('what', '')}): {fmt(c.get('median_us'))} us, best is "
+                       f"x{fmt(vs.get('speedup'), '.3f')}{verdict}{took}")
+    return out

@@ -1,14 +1,16 @@
 """Device ceilings measured once per device (the measuring is the worker's, ``kopt.worker.ceilings``) and the floor
 they put under a task.
 
-Ceilings: copy, read-only and write-only DRAM bandwidth, each measured in steady state (back-to-back launches over
-two 1 GiB buffers, so a launch's dirty lines are written back inside the next one's span); the FP32 FMA rate; and
+Ceilings: DRAM bandwidth at several read:write mixes (``STREAM_MIXES``: write-only, 1:2, copy, 2:1, 3:1, read-only),
+each measured in steady state (back-to-back launches alternating over two sets of buffers, so a launch's dirty lines
+are written back inside the next one's span); the FP32 FMA rate; and
 per tensor-core input type (tf32, fp16, bf16, and fp8 from sm_89) the better of an ``mma.sync`` microbenchmark and,
 when PyTorch is installed in the worker, a large cuBLAS GEMM — the record says which one set the ceiling.
 
-A task's byte floor is its bytes at the bandwidth that matches its read/write mix (``matching_bandwidth``): read-only
-bandwidth for a kernel that only reads, copy for one that reads and writes as much, write-only for one that only
-writes, and in between, time per byte interpolated linearly in the read fraction between those three measured points.
+A task's byte floor is its bytes at the bandwidth that matches its read/write mix (``matching_bandwidth``): the
+measured mix when the task's is one (read-only for a kernel that only reads, copy for one that reads and writes as
+much, 2:1 for an elementwise add), else the time per byte interpolated linearly in the read fraction between the two
+measured mixes around it.
 A task that declares ``compute`` adds the time of its flops at that ceiling; the floor is the larger. Percentages
 use the steady-state time where there is one (a cold, kernel-only time does not count the write-back of the output
 the kernel leaves dirty in L2); the cold percentages are reported beside them. The plausibility check uses the
@@ -24,22 +26,27 @@ from .rules import RULES
 from .task import COMPUTE
 
 COPY_SOURCE = r"""
-extern "C" __global__ void kopt_copy(const float4* __restrict__ src, float4* __restrict__ dst, long long n) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-    dst[i] = src[i];
-}
-extern "C" __global__ void kopt_read(const float4* __restrict__ src, float* __restrict__ out, long long n) {
-  float s = 0.f;
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-    const float4 v = src[i];
-    s += (v.x + v.y) + (v.z + v.w);
+// One thread per group: it reads `reads` 16-byte vectors (one from each of `reads` source planes) and writes
+// `writes` (one to each destination plane), so every warp instruction moves 512 contiguous bytes and the whole
+// traffic is in flight at once, as in a one-item-per-thread elementwise kernel. reads:writes sets the mix.
+extern "C" __global__ void kopt_stream(const float4* __restrict__ src, float4* __restrict__ dst, long long groups,
+                                       int reads, int writes) {
+  const long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (g >= groups) return;
+  float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+    if (k < reads) {
+      const float4 v = src[k * groups + g];
+      s.x += v.x; s.y += v.y; s.z += v.z; s.w += v.w;
+    }
+  if (writes == 0) {
+    if (s.x == -1.f) dst[g] = s;  // never true for the 1.0 fill: keeps the loads
+    return;
   }
-  if (s == -1.f) out[blockIdx.x * blockDim.x + threadIdx.x] = s;  // never true for the 1.0 fill: keeps the loads
-}
-extern "C" __global__ void kopt_write(float4* __restrict__ dst, float value, long long n) {
-  const float4 v = make_float4(value, value, value, value);
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-    dst[i] = v;
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+    if (k < writes) dst[k * groups + g] = s;
 }
 extern "C" __global__ void kopt_fma(float* out, int iters) {
   float a = threadIdx.x * 1e-3f, b = a + 1.f, c = a + 2.f, d = a + 3.f, e = a + 4.f, f = a + 5.f, g = a + 6.f,
@@ -99,7 +106,9 @@ def tensor_request() -> tuple:
     return tuple((t, flops * MMA_CHAINS, minarch) for t, (_, _, flops, minarch, _) in TENSOR_TYPES.items())
 
 
-CEILING_KERNELS = ["kopt_copy", "kopt_read", "kopt_write", "kopt_fma"] + [f"kopt_mma_{t}" for t in TENSOR_TYPES]
+# The read:write mixes measured (reads, writes): write-only, 1:2, copy, 2:1, 3:1, read-only.
+STREAM_MIXES = ((0, 1), (1, 2), (1, 1), (2, 1), (3, 1), (1, 0))
+CEILING_KERNELS = ["kopt_stream", "kopt_fma"] + [f"kopt_mma_{t}" for t in TENSOR_TYPES]
 
 IMPLAUSIBLE = 0.9  # a time below 0.9 x the fastest-stream byte floor cannot be real
 CEILINGS_VERSION = 3  # bump when the measured set changes: cached entries of older versions are measured again
@@ -120,7 +129,8 @@ def ceilings(worker, gpu_name: str, driver: str, arch: str) -> dict:
     from .protocol import CeilingsRequest, Ok
 
     art = kopt_compile(COPY_SOURCE + TENSOR_SOURCE, CEILING_KERNELS, arch=arch)
-    reply = worker.call(CeilingsRequest(art.cubin, flush_kernel(arch), cupti_library(), tensor_request()))
+    reply = worker.call(CeilingsRequest(art.cubin, flush_kernel(arch), cupti_library(), tensor_request(),
+                                        STREAM_MIXES))
     if not isinstance(reply, Ok):
         return {}  # the figures that need ceilings are left out; the timing itself stands
     found = {**reply.payload, "measured": time.strftime("%Y-%m-%d")}
@@ -130,26 +140,38 @@ def ceilings(worker, gpu_name: str, driver: str, arch: str) -> dict:
     return found
 
 
-_POINTS = ((0.0, "write_gbps", "write-only"), (0.5, "copy_gbps", "copy"), (1.0, "read_gbps", "read-only"))
+_NAMES = {(0, 1): "write-only", (1, 1): "copy", (1, 0): "read-only"}
+_KEYS = ((0.0, "write_gbps", "write-only"), (0.5, "copy_gbps", "copy"), (1.0, "read_gbps", "read-only"))
+
+
+def stream_points(ceil: dict) -> list[tuple[float, float, str]]:
+    """(read fraction, GB/s, name) of every measured stream, by read fraction."""
+    if ceil.get("streams"):
+        pts = [(s["reads"] / (s["reads"] + s["writes"]), s["gbps"],
+                _NAMES.get((s["reads"], s["writes"]), f"{s['reads']}:{s['writes']} read:write"))
+               for s in ceil["streams"] if s.get("gbps")]
+    else:  # a record with the three streams only
+        pts = [(f, ceil[key], name) for f, key, name in _KEYS if ceil.get(key)]
+    return sorted(pts)
 
 
 def matching_bandwidth(ceil: dict, read_bytes: float, written_bytes: float) -> tuple[float, str] | None:
-    """(GB/s, which) for traffic of this read/write mix: a measured stream when the mix is one (read-only, copy,
-    write-only), else the time per byte interpolated linearly in the read fraction between the two measured streams
-    around it (outside the measured ones: the nearest). None when no bandwidth was measured."""
-    points = [(f, ceil[key], name) for f, key, name in _POINTS if ceil.get(key)]
+    """(GB/s, which) for traffic of this read/write mix: the measured stream of that mix when there is one, else
+    the time per byte interpolated linearly in the read fraction between the two measured mixes around it (outside
+    the measured ones: the nearest). None when no bandwidth was measured."""
+    points = stream_points(ceil)
     total = read_bytes + written_bytes
     if not points or total <= 0:
         return None
     f = read_bytes / total
     for p, gbps, name in points:
-        if abs(p - f) < 1e-9:
+        if abs(p - f) < 1e-6:
             return gbps, name
     below = [p for p in points if p[0] < f]
     above = [p for p in points if p[0] > f]
     if not below or not above:
-        p, gbps, name = (below or above)[-1 if below else 0]
-        return gbps, f"{name} (nearest measured to {100 * f:.0f} % read)"
+        p, gbps, name = below[-1] if below else above[0]
+        return gbps, f"{name} (the nearest measured mix to {100 * f:.0f} % read)"
     (f0, g0, n0), (f1, g1, n1) = below[-1], above[0]
     w = (f - f0) / (f1 - f0)
     per_byte = (1 - w) / g0 + w / g1
@@ -198,7 +220,7 @@ def figures(work: dict, median_us: float, ceil: dict, steady_us: float | None = 
             out["byte_floor_us"] = bytes_ / gbps / 1e3
             floors.append(out["byte_floor_us"])
             out["pct_of_bandwidth"] = 100.0 * out["byte_floor_us"] / t
-            fastest = max(ceil.get(k) or 0.0 for _, k, _ in _POINTS)
+            fastest = max(g for _, g, _ in stream_points(ceil))
             out["fastest_byte_floor_us"] = bytes_ / fastest / 1e3
             if median_us < out["byte_floor_us"]:
                 out["note"] = (f"the cold time ({median_us:.2f} us) beats the byte floor ({out['byte_floor_us']:.2f} us "

@@ -33,16 +33,27 @@ def mma_types(tensor: tuple, cc: int) -> dict[str, str]:
     return out
 
 
+def plane_bytes(l2_bytes: int) -> int:
+    """Bytes of one plane of the stream kernels: at least 128 MiB and twice the L2 (so that one launch over a set
+    moves enough to evict everything the other set left in L2), in 16 MiB steps."""
+    step = 16 << 20
+    return max(128 << 20, -(-2 * l2_bytes // step) * step)
+
+
 def measure_ceilings(gpu, request: CeilingsRequest, phase) -> dict:
-    """Copy, read and write 1 GiB buffers in steady state (two sets that batches alternate over), then register-only
-    FFMA and mma.sync kernels, then (PyTorch present) cuBLAS GEMMs."""
+    """The stream kernel at each read:write mix in steady state (two sets of planes that batches alternate over),
+    then register-only FFMA and mma.sync kernels, then (PyTorch present) cuBLAS GEMMs."""
+    mixes = request.streams
     module = gpu.load(request.kernels)
     sms = gpu.attribute("MULTIPROCESSOR_COUNT")
     cc = gpu.attribute("COMPUTE_CAPABILITY_MAJOR") * 10 + gpu.attribute("COMPUTE_CAPABILITY_MINOR")
-    n4 = (1 << 30) // 16
-    src, dst = gpu.alloc(n4 * 16), gpu.alloc(n4 * 16)
-    gpu.fill(src, dtype("f32"), 0x3F800000)
-    gpu.fill(dst, dtype("f32"), 0x3F800000)
+    plane = plane_bytes(gpu.attribute("L2_CACHE_SIZE"))
+    groups = plane // 16
+    max_reads = max(max(r for r, _ in mixes), 1)
+    max_writes = max(max(w for _, w in mixes), 1)
+    sets = [(gpu.alloc(max_reads * plane), gpu.alloc(max_writes * plane)) for _ in range(2)]
+    for src, _ in sets:
+        gpu.fill(src, dtype("f32"), 0x3F800000)
     grid = sms * GRID_PER_SM
     out = gpu.alloc(grid * BLOCK * 4)
 
@@ -50,49 +61,53 @@ def measure_ceilings(gpu, request: CeilingsRequest, phase) -> dict:
         return PackedParams([struct.pack(f, v) for f, v in values])
 
     ptr = lambda b: ("<Q", b.ptr)  # noqa: E731
-    n = ("<q", n4)
-    # Each stream's two sets use the buffers the other way round: two 1 GiB sets, no more memory.
-    copy = (params(ptr(src), ptr(dst), n), params(ptr(dst), ptr(src), n))
-    read = (params(ptr(src), ptr(out), n), params(ptr(dst), ptr(out), n))
-    write = (params(ptr(dst), ("<f", 1.0), n), params(ptr(src), ("<f", 1.0), n))  # 1.0: the read kernel's fill
+    streams = {mix: [params(ptr(src), ptr(dst), ("<q", groups), ("<i", mix[0]), ("<i", mix[1]))
+                     for src, dst in sets] for mix in mixes}
     fma = params(ptr(out), ("<i", FMA_ITERS))
     mma = params(ptr(out), ("<i", MMA_ITERS))
     types = mma_types(request.tensor, cc)
     warp_flops = {t: flops for t, flops, _ in request.tensor}
     measured = [t for t, why in types.items() if not why]
-    opts = harness_options(gpu, {"max_time": 2.0, "steady_max_time": 2.0}, request.flush, request.cupti_library)
-    phase("timing", 120)
+    opts = harness_options(gpu, {"max_time": 1.0, "steady_max_time": 1.0}, request.flush, request.cupti_library)
+    phase("timing", 180)
 
-    def spec(name: str, first: PackedParams, steady=()) -> dict:  # one launch on the full-GPU grid
-        return {"launches": [{"function": int(gpu.function(module, name)), "grid": [grid, 1, 1],
+    def spec(name: str, first: PackedParams, steady=(), blocks: int = grid) -> dict:  # one launch
+        return {"launches": [{"function": int(gpu.function(module, name)), "grid": [blocks, 1, 1],
                               "block": [BLOCK, 1, 1], "smem": 0, "params": [first.address],
                               "steady_params": [p.address for p in steady]}],
                 "resets": [[]], "steady_resets": [[] for _ in steady]}
 
-    benches = [spec("kopt_copy", copy[0], copy), spec("kopt_read", read[0], read),
-               spec("kopt_write", write[0], write), spec("kopt_fma", fma)]
-    benches += [spec(f"kopt_mma_{t}", mma) for t in measured]
+    stream_blocks = -(-groups // BLOCK)
+    benches = [spec("kopt_stream", ps[0], ps, stream_blocks) for ps in streams.values()]
+    benches += [spec("kopt_fma", fma)] + [spec(f"kopt_mma_{t}", mma) for t in measured]
     results = measure(benches, opts)
-    for b in (src, dst, out):
-        gpu.free(b)
-    found: dict = {"method": results[0]["method"], "sms": sms, "compute_capability": cc}
-    moved = {"copy": 2 * n4 * 16, "read": n4 * 16, "write": n4 * 16}
-    notes = []
-    for (kind, nbytes), r in zip(moved.items(), results):
-        cold_us = _median(r["samples_us"])
-        found[f"{kind}_gbps_cold"] = nbytes / cold_us / 1e3
-        if r.get("steady_samples_us"):
-            found[f"{kind}_us"] = _median(r["steady_samples_us"])
-            found[f"{kind}_gbps"] = nbytes / found[f"{kind}_us"] / 1e3
+    for src, dst in sets:
+        gpu.free(src)
+        gpu.free(dst)
+    gpu.free(out)
+    found: dict = {"method": results[0]["method"], "sms": sms, "compute_capability": cc, "stream_plane_bytes": plane}
+    notes, rows = [], []
+    for (r, w), res in zip(mixes, results):
+        nbytes = (r + w) * plane
+        row = {"reads": r, "writes": w, "gbps_cold": nbytes / _median(res["samples_us"]) / 1e3}
+        if res.get("steady_samples_us"):
+            row["us"] = _median(res["steady_samples_us"])
+            row["gbps"] = nbytes / row["us"] / 1e3
         else:  # no CUPTI: the cold figure, and the record says so
-            found[f"{kind}_us"], found[f"{kind}_gbps"] = cold_us, found[f"{kind}_gbps_cold"]
-            notes.append(f"{kind}: cold figure ({r.get('steady_note') or 'no steady state'})")
-    found["bandwidth"] = ("steady state: back-to-back launches alternating over two 1 GiB sets (write-back of dirty "
-                          "lines inside the spans)" + (f"; {'; '.join(notes)}" if notes else ""))
-    found["fma_us"] = _median(results[3]["samples_us"])
+            row["us"], row["gbps"] = _median(res["samples_us"]), row["gbps_cold"]
+            notes.append(f"{r}:{w} cold ({res.get('steady_note') or 'no steady state'})")
+        rows.append(row)
+        key = {(1, 1): "copy", (1, 0): "read", (0, 1): "write"}.get((r, w))
+        if key:
+            found[f"{key}_gbps"], found[f"{key}_gbps_cold"] = row["gbps"], row["gbps_cold"]
+    found["streams"] = rows
+    found["bandwidth"] = ("steady state: back-to-back launches alternating over two sets of planes (write-back of "
+                          "dirty lines inside the spans)" + (f"; {'; '.join(notes)}" if notes else ""))
+    k = len(mixes)
+    found["fma_us"] = _median(results[k]["samples_us"])
     found["fp32_tflops"] = 2.0 * grid * BLOCK * FMA_ITERS * 16 * 8 / found["fma_us"] / 1e6
     tensor: dict = {}
-    for t, r in zip(measured, results[4:]):
+    for t, r in zip(measured, results[k + 1:]):
         us = _median(r["samples_us"])
         flops = warp_flops[t] * MMA_ITERS * grid * (BLOCK // 32)
         tensor[t] = {"mma_sync_tflops": flops / us / 1e6}

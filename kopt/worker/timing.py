@@ -70,7 +70,7 @@ def _scratch_resets(prepared: Prepared) -> list[tuple[int, int, int, int]]:
             for buf, dt, init in prepared.scratch.values()]
 
 
-STEADY_BUDGET = 8 << 30  # bytes of steady-state sets at most (every entry's), and at most half the free memory
+STEADY_BUDGET = 32 << 30  # bytes of steady-state sets at most (every entry's), and at most half the free memory
 STEADY_MAX_SETS = 256  # more sets than this (a set under ~1/128 of the L2): steady state is not measured
 
 

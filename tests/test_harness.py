@@ -170,7 +170,8 @@ def test_defaults_list_every_option():
     d = _harness.defaults()
     assert set(d) == {"min_samples", "min_time", "max_time", "max_samples", "stop", "stop_params", "method",
                       "cupti_library", "graph_reps", "warmup", "clock_floor", "flush_function", "flush_grid",
-                      "flush_l2"}
+                      "flush_l2", "steady_max_time"}
+    assert d["steady_max_time"] == 2.0
     assert (d["min_samples"], d["min_time"], d["max_time"], d["max_samples"]) == (10, 0.1, 10.0, 100000)
     assert (d["stop"], d["stop_params"], d["method"], d["warmup"], d["clock_floor"]) == \
         ("stdrel-or-stable", {}, "auto", 2, 0.75)
@@ -180,6 +181,15 @@ def test_defaults_list_every_option():
         pytest.fail(f"the defaults were rejected: {exc}")
     except RuntimeError:
         pass
+
+
+def test_steady_state_sets_must_match_every_launch():
+    launch = {"function": 0, "grid": [1, 1, 1], "block": [1, 1, 1], "smem": 0, "params": [1]}
+    with pytest.raises(ValueError, match="one parameter array per steady-state set"):
+        _harness.measure([{"launches": [{**launch, "steady_params": [1]}], "resets": [[]],
+                           "steady_resets": [[], []]}])
+    with pytest.raises(ValueError, match="a function bench has no steady-state sets"):
+        _harness.measure([{"launches": [], "resets": [[]], "steady_resets": [[], []], "call": lambda: True}])
 
 
 def test_criteria_list_names_descriptions_and_parameter_defaults():

@@ -33,7 +33,10 @@ def test_good_task_loads_and_evaluates(tmp_path):
     s = t.shapes[1]
     assert t.shape_of(t.arg("c"), s) == (4, 2)
     assert t.scalar(t.arg("n"), s) == 7
-    assert t.work_figures(t.shapes[0]) == {"bytes": 8192.0, "flops": 1024.0}
+    # only bytes declared: split as the arguments' sizes are (a: 4 KiB read, c: 4 KiB written)
+    assert t.work_figures(t.shapes[0]) == {"bytes": 8192.0, "flops": 1024.0, "bytes_read": 4096.0,
+                                           "bytes_written": 4096.0}
+    assert t.compute is None and t.torch is None
     assert t.timed_shapes == [t.shapes[0]]
     assert t.find_shape("n=7") == [s]
 
@@ -51,6 +54,12 @@ def test_good_task_loads_and_evaluates(tmp_path):
      "all-zero"),
     (lambda s: s.replace('role = "out" }', 'role = "in" }'), 2, "no output"),
     (lambda s: s.replace('"cdiv(n, 2)"', '"cdiv(n,, 2)"'), 4, "bad expression"),
+    (lambda s: s + 'compute = "bf17-tensor"\n', 10, "compute must be one of"),
+    (lambda s: s.replace(', flops = "n" }', ' }') + 'compute = "bf16-tensor"\n', 10, "declare work.flops too"),
+    (lambda s: s.replace('bytes = "8 * n"', 'bytes_read = "4 * n"'), 9, "declare both bytes_read and bytes_written"),
+    (lambda s: s.replace('bytes = "8 * n"', 'bytes = "8 * n", bytes_read = "n", bytes_written = "n"'), 9,
+     "bytes is the sum"),
+    (lambda s: s + 'torch = "torch.add(a,, 1)"\n', 10, "not a Python expression"),
 ])
 def test_malformed_task_reports_line(tmp_path, edit, line, message):
     with pytest.raises(InputError) as exc:
@@ -76,3 +85,19 @@ def test_every_bench_task_loads():
     for d in dirs:
         t = Task.load(d)
         assert t.timed_shapes and t.baseline and t.baseline.exists()
+
+
+def test_work_declares_bytes_read_and_written_and_a_compute_precision(tmp_path):
+    text = GOOD.replace('bytes = "8 * n"', 'bytes_read = "6 * n", bytes_written = "2 * n"')
+    t = Task.load(write(tmp_path, text + 'compute = "bf16-tensor"\ntorch = "a * 2"\n'))
+    assert t.work_figures(t.shapes[0]) == {"bytes_read": 6144.0, "bytes_written": 2048.0, "bytes": 8192.0,
+                                           "flops": 1024.0}
+    assert t.compute == "bf16-tensor" and t.torch == "a * 2"
+
+
+def test_an_inout_argument_counts_as_read_and_written(tmp_path):
+    text = GOOD.replace('role = "out" }', 'role = "inout" }')
+    t = Task.load(write(tmp_path, text))
+    assert t.footprint(t.shapes[0]) == (8192, 4096)  # a (4 KiB) and c (4 KiB) read; c written
+    w = t.work_figures(t.shapes[0])
+    assert w["bytes_read"] == pytest.approx(8192 * 2 / 3) and w["bytes_written"] == pytest.approx(8192 / 3)

@@ -7,8 +7,9 @@ records, L2 flushed before every sample, the same stopping rule as the candidate
 (compilation and autotuning) are timed apart and bounded by ``compile_limit`` seconds.
 
 Everything runs in a subprocess (``python -m kopt.comparators``): PyTorch and its compiler stay out of the caller's
-process, and a compilation past its limit is stopped by killing that process. Each finished comparator is written
-as one JSON line at once, so what was measured before a limit was hit is kept.
+process, and a compilation past its limit is stopped by killing that process (the child marks when compiling
+starts). Each finished comparator is written as one JSON line at once, so what was measured before a limit was hit
+is kept.
 """
 from __future__ import annotations
 
@@ -50,33 +51,51 @@ def run(task: Task, shape: Shape, *, options: dict | None = None, compile_limit:
         extra: dict[str, str] | None = None, compiled: bool = True) -> list[dict]:
     """The comparators of ``task`` at ``shape``: eager (and ``extra`` eager expressions, name -> expression), then
     torch.compile max-autotune unless ``compiled`` is False. ``options``: the harness options the candidate was timed
-    with (stopping rule and caps). Each result: name, what ran, median_us, summary, samples_us, method, kernels;
-    the compiled one also compile_s; a comparator that failed or ran out of time has ``error`` instead."""
+    with (its stopping rule and caps are used). Each result: name, what ran, median_us, summary, samples_us,
+    method, kernels; the compiled one also compile_s; a comparator that failed or ran out of time has ``error``
+    instead. The eager part may take EAGER_LIMIT seconds per expression, compiling and autotuning ``compile_limit``,
+    timing the compiled function EAGER_LIMIT again."""
     why = unavailable(task)
     if why:
         raise InputError(f"no comparators: {why}")
     with tempfile.TemporaryDirectory(prefix="kopt-cmp-") as tmp:
-        out = Path(tmp, "results.jsonl")
+        out, err = Path(tmp, "results.jsonl"), Path(tmp, "stderr.txt")
         stopping = {k: v for k, v in (options or {}).items() if k in STOPPING_KEYS}
         request = {"task": str(task.path), "shape": shape.symbols, "options": stopping,
                    "extra": dict(extra or {}), "compiled": compiled, "out": str(out)}
         Path(tmp, "request.json").write_text(json.dumps(request))
-        limit = EAGER_LIMIT * (1 + len(extra or {})) + (compile_limit if compiled else 0.0)
         cmd = [sys.executable, "-m", "kopt.comparators", str(Path(tmp, "request.json"))]
-        error = ""
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit)
-            if proc.returncode != 0:
-                tail = (proc.stderr.strip().splitlines() or [f"exit code {proc.returncode}"])[-1]
-                error = f"the comparator process failed: {tail[:300]}"
-        except subprocess.TimeoutExpired:
-            error = "time limit"
-        results = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
-    return _complete(results, error, list(extra or {}), compiled, compile_limit, limit)
+        with err.open("w") as stderr:
+            proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=stderr, text=True)
+            error = _watch(proc, out, EAGER_LIMIT * (1 + len(extra or {})), compile_limit)
+        if not error and proc.returncode != 0:
+            tail = (err.read_text(errors="replace").strip().splitlines() or [f"exit code {proc.returncode}"])[-1]
+            error = f"the comparator process failed: {tail[:300]}"
+        lines = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+    return _complete([r for r in lines if not r["name"].startswith("_")], error, list(extra or {}), compiled,
+                     compile_limit)
 
 
-def _complete(results: list[dict], error: str, extra: list[str], compiled: bool, compile_limit: float,
-              limit: float) -> list[dict]:
+def _watch(proc, out: Path, eager_limit: float, compile_limit: float) -> str:
+    """Waits for the comparator process, killing it past its limits: the eager part's, then from the child's
+    ``_compiling`` mark the compile limit, then from its ``_compiled`` mark the eager limit again. Returns "" or
+    which limit was hit."""
+    deadline, phase = time.monotonic() + eager_limit, "eager"
+    while proc.poll() is None:
+        time.sleep(0.2)
+        marks = out.read_text() if out.exists() else ""
+        if phase == "eager" and '"_compiling"' in marks:
+            deadline, phase = time.monotonic() + compile_limit, "compile"
+        if phase == "compile" and '"_compiled"' in marks:
+            deadline, phase = time.monotonic() + eager_limit, "compiled"
+        if time.monotonic() > deadline:
+            proc.kill()
+            proc.wait()
+            return "compile limit" if phase == "compile" else "time limit"
+    return ""
+
+
+def _complete(results: list[dict], error: str, extra: list[str], compiled: bool, compile_limit: float) -> list[dict]:
     """Every comparator asked for, in order: the measured ones, and for the others why they are missing."""
     names = ["eager", *extra] + ([COMPILED] if compiled else [])
     have = {r["name"]: r for r in results}
@@ -84,11 +103,11 @@ def _complete(results: list[dict], error: str, extra: list[str], compiled: bool,
     for name in names:
         if name in have:
             out.append(have[name])
-        elif error == "time limit" and name == COMPILED and all(n in have for n in names if n != COMPILED):
+        elif error == "compile limit" and name == COMPILED:
             out.append({"name": name, "error": f"compilation and autotuning exceeded the {compile_limit:g} s limit: "
                                                "not timed"})
         elif error == "time limit":
-            out.append({"name": name, "error": f"the comparators exceeded their {limit:g} s limit"})
+            out.append({"name": name, "error": f"timing took longer than the {EAGER_LIMIT:g} s allowed: stopped"})
         else:
             out.append({"name": name, "error": error or "not measured"})
     return out
@@ -202,12 +221,14 @@ def _child(request_path: str) -> None:
         return
     what, fn = first
     try:
+        emit({"name": "_compiling"})  # the parent's compile limit runs from here
         t0 = time.perf_counter()
         compiled = torch.compile(fn, mode="max-autotune")
         compiled()  # compiles and autotunes
         compiled()
         torch.cuda.synchronize()
         compile_s = time.perf_counter() - t0
+        emit({"name": "_compiled"})
         emit({"name": COMPILED, "what": f"torch.compile({what}, mode='max-autotune')", "compile_s": compile_s,
               **_measure(compiled, options)})
     except Exception as exc:

@@ -5,7 +5,8 @@
 # leaves $OUT unpacked (lanes: pack once at the end); KOPT_LANE=N suffixes a lane's log names; KOPT_DEADLINE (epoch
 # seconds) shortens or skips stages so that everything ends before the device call's limit. Everything under $OUT ends in $OUT/out.tgz.
 # Stages: doctor, tests (GPU tests except the timed shapes), timed (timed-shape tests), timing, kb, optimize,
-#         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples),
+#         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples;
+#         KB_ARGS adds kb_measure options, e.g. KB_ARGS="--compile-limit 90 --max-time 1"),
 #         profile:TASK:FILE.cu (kopt profile --json into results/), kbadd:TASK:FILE.cu (kopt kb add FILE --task TASK
 #         into a scratch cache), tune:TASK:FILE.cu (kopt optimize --workflow tune --strategy exhaustive),
 #         cpu:SELECTION (pytest without the gpu mark: torch-dependent CPU tests), launchtime (bench/launch_time.py),
@@ -59,10 +60,10 @@ for s in "$@"; do
     tests) stage pytest_gpu 300 "${PYTEST[@]}" -k "not timed_shape" tests/gpu ;;
     timed) stage pytest_gpu_timed 240 "${PYTEST[@]}" -s -k "timed_shape" tests/gpu ;;
     timing) stage timing 240 python3 bench/timing_accuracy.py --out "$OUT/results/timing_accuracy$sfx.json" ;;
-    kb) stage kb 420 python3 bench/kb_measure.py --out "$OUT/results/kb_examples$sfx.json" ;;
+    kb) stage kb 420 python3 bench/kb_measure.py --out "$OUT/results/kb_examples$sfx.json" ${KB_ARGS:-} ;;
     kbonly:*) part=$((${part:-0} + 1))
               stage "kbonly$part" 420 python3 bench/kb_measure.py --only "${s#kbonly:}" \
-                --out "$OUT/results/kb_examples_part${sfx}_$part.json" ;;
+                --out "$OUT/results/kb_examples_part${sfx}_$part.json" ${KB_ARGS:-} ;;
     profile:*) stage "profile_$(basename "$file" .cu)" 300 bash -c "$INTO" _ \
                  "$OUT/results/profile_$(basename "$file" .cu)$sfx.json" python3 -m kopt.cli profile "$task" "$file" --json ;;
     optimize) stage optimize 360 python3 bench/optimize_runs.py --out "$OUT/results/optimize_runs$sfx.json" \

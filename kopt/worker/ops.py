@@ -33,7 +33,7 @@ def warm() -> None:
 def check(request: CheckRequest, phase) -> dict:
     """Check one candidate at every requested shape; stops at the first failing shape."""
     runner = _runner()
-    runner.use_helpers(request.helpers)
+    runner.use_helpers(request.helpers, request.reference)
     results = []
     runner.keep_cases(request.seeds)
     for shape, plan in zip(request.shapes, request.plans):
@@ -51,7 +51,7 @@ def bench(request: BenchRequest, phase) -> dict:
     from .timing import run_bench
 
     runner = _runner()
-    runner.use_helpers(request.helpers)
+    runner.use_helpers(request.helpers, request.reference)
     return run_bench(runner, request, phase)
 
 

@@ -16,7 +16,8 @@ WITH_CUDA = sorted(p.parent.name for p in TASKS.glob("*/task.toml") if Task.load
 
 
 def test_the_heavy_bench_references_have_cuda_kernels():
-    assert {"softmax_rows", "layernorm", "bias_gelu", "histogram", "gemm_bf16", "gemm_bf16_aligned"} <= set(WITH_CUDA)
+    assert {"softmax_rows", "layernorm", "bias_gelu", "histogram", "gemm_bf16", "gemm_bf16_aligned",
+            "attention_fwd"} <= set(WITH_CUDA)
 
 
 @pytest.mark.parametrize("name", WITH_CUDA)

@@ -162,7 +162,8 @@ class CaseCache:
                     values.append(scalar_bytes(arg.value, arg.ctype, size, f"argument {i + 1} of the reference"))
             if lp.smem > 48 * 1024:
                 gpu.set_dynamic_smem(fn, lp.smem)
-            gpu.launch(fn, lp.grid, lp.block, lp.smem, PackedParams(values).address, lp.cluster)
+            params = PackedParams(values)  # alive through the launch: the driver reads the slots it points to
+            gpu.launch(fn, lp.grid, lp.block, lp.smem, params.address, lp.cluster)
         return outputs
 
 

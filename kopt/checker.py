@@ -5,7 +5,7 @@ import secrets
 import time
 
 from .build import Build, build
-from . import check_kernels
+from . import check_kernels, reference_kernels
 from .candidate import Candidate
 from .diagnostic import Diagnostic, Location
 from .errors import CompileError
@@ -47,8 +47,9 @@ def _check(task, candidate, cand, verdict, config, arch, shapes, worker, seeds, 
     plans = [b.plan(s) for s in selected]
     seeds = seeds or [secrets.randbits(31) for _ in range(max(task.trials, task.timed_trials))]
     helpers = check_kernels.for_request(art.arch)
-    phases = {"compile": (time.perf_counter() - t0) * 1e3}  # the candidate's and the check kernels' compiles
-    reply = worker.call(CheckRequest(task, selected, plans, art.cubin, seeds, cand.name, helpers),
+    reference = reference_kernels.for_request(task, art.arch, selected, helpers)
+    phases = {"compile": (time.perf_counter() - t0) * 1e3}  # the candidate's, the check kernels', the reference's
+    reply = worker.call(CheckRequest(task, selected, plans, art.cubin, seeds, cand.name, helpers, reference),
                         on_phase=_first_phase(phases, time.perf_counter()))
     loc = Location(cand.name, cand.launches[0].line, role="launch")
     if isinstance(reply, Failed):

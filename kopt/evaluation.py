@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from . import roofline
 from .build import Build, build
-from . import check_kernels
+from . import check_kernels, reference_kernels
 from .checker import check
 from .device import require_gpu
 from .errors import CompileError
@@ -106,9 +106,10 @@ def _time_together(task: Task, builds: list[Build], results: list[Evaluation], *
     for r in results:
         r.ceilings = ceilings
     seeds = seeds or [secrets.randbits(31) for _ in range(input_sets)]
+    helpers = check_kernels.for_request(arch)
     reply = worker.call(BenchRequest(task, selected, payload, seeds, dict(options or {}), flush_kernel(arch),
-                                     cupti_library(), worker.kernel_timeout,
-                                     check_kernels.for_request(arch)))
+                                     cupti_library(), worker.kernel_timeout, helpers,
+                                     reference_kernels.for_request(task, arch, selected, helpers)))
     if isinstance(reply, Failed):
         results[0].diagnostics.append(RULES[reply.rule].diag(f"timing failed: {reply.message}"))
         return []

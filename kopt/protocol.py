@@ -40,6 +40,7 @@ class CheckRequest:
     seeds: list[int]
     candidate: str  # its name in diagnostics
     helpers: HelperKernels | None = None  # None: the worker checks on the host
+    reference: ReferenceKernels | None = None  # the task's CUDA reference, when it has one and helpers are sent
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,14 @@ class HelperKernels:
 
     cubin: bytes
     lowered: dict
+
+
+@dataclass(frozen=True)
+class ReferenceKernels:
+    """A task's CUDA reference (``kopt.reference_kernels``): its cubin and its launches per shape label."""
+
+    cubin: bytes
+    plans: dict  # shape label -> RunPlan
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,7 @@ class BenchRequest:
     cupti_library: str | None  # libcupti for the harness, or None (CUDA events then)
     kernel_timeout: float = 10.0
     helpers: HelperKernels | None = None  # None: the worker compares on the host
+    reference: ReferenceKernels | None = None  # the task's CUDA reference, when it has one and helpers are sent
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ else:  # pragma: no cover
 ROLES = ("in", "out", "inout")
 INITS = ("normal", "uniform", "randint")
 _TOP_KEYS = {"name", "description", "args", "shapes", "reference", "reference_dtype", "work", "baseline", "arch",
-             "tolerance", "trials", "timed_trials", "reference_device", "compute", "torch"}
+             "tolerance", "trials", "timed_trials", "reference_device", "reference_cuda", "compute", "torch"}
 _WORK_KEYS = {"bytes", "bytes_read", "bytes_written", "flops"}
 # What a task's flops run on (``compute = "..."``): its floor then includes the flops at that measured ceiling.
 # "fp32": FP32 FMA; "<type>-tensor": tensor-core MMA with <type> inputs (f32 accumulation).
@@ -80,6 +80,9 @@ class Task:
     # "gpu": the reference is also run with CuPy arrays on the device (numpy functions dispatch to CuPy), falling
     # back to the host when CuPy is missing or the function needs the host; "cpu": always on the host.
     reference_device: str = "cpu"
+    # A CUDA source whose launch lines compute the outputs as float64 from the task's inputs: the GPU check's
+    # reference (no CuPy, no host round trip), the function above stays the definition and the host path's.
+    reference_cuda: Path | None = None
     compute: str | None = None  # a COMPUTE key: the flops' ceiling is part of the floor; None: bytes only
     # A PyTorch expression of the same computation (arguments by name, size symbols, ``torch``, ``F``) for the
     # comparators (``kopt.comparators``); a PyTorch-problem task has its Model instead.
@@ -282,10 +285,15 @@ class _TaskParser:
         ref_device = d.get("reference_device", "cpu")
         if ref_device not in ("cpu", "gpu"):
             self.fail("reference_device must be 'cpu' or 'gpu'", "reference_device")
+        ref_cuda = None
+        if "reference_cuda" in d:
+            ref_cuda = self.path.parent / str(d["reference_cuda"])
+            if not ref_cuda.is_file():
+                self.fail(f"reference_cuda {d['reference_cuda']!r} not found next to task.toml", "reference_cuda")
         return Task(name=name, path=self.path.parent, args=args, shapes=shapes, reference=ref, work=work,
                     description=str(d.get("description", "")), baseline=baseline, arch=arch, tolerance=tol,
                     trials=trials, timed_trials=timed_trials, reference_dtype=ref_dtype,
-                    reference_device=ref_device, compute=compute, torch=torch_expr)
+                    reference_device=ref_device, reference_cuda=ref_cuda, compute=compute, torch=torch_expr)
 
     def check_expr(self, text: str, symbols: set[str], what: str, *needles: str):
         try:

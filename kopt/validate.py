@@ -112,6 +112,15 @@ def validate(task: str | Path | None, candidates=(), *, arch: str | None = None,
         result.task = t.name
         result.reference = probe_reference(t, reference_timeout)
         result.diagnostics += _reference_diagnostics(t, result.reference)
+        if t.reference_cuda is not None:
+            from .reference_kernels import build_reference
+
+            try:
+                build_reference(t, arch or t.arch or DEFAULT_ARCH, t.shapes)
+            except InputError as exc:
+                where = Location(str(t.path / "task.toml"), _line_of(t.path / "task.toml", "reference_cuda"),
+                                 role="reference")
+                result.diagnostics.append(RULES["task.invalid"].diag(exc.message, where))
     files = [Path(c) for c in candidates] or ([t.baseline] if t is not None and t.baseline else [])
     for f in files:
         if not f.is_file():

@@ -2,12 +2,14 @@
 
 On the GPU path (the default) a case lives on the device: inputs drawn there by ``DeviceChecks.fill`` (a PyTorch
 problem's ``get_inputs()`` runs there anyway), the reference run there when the task allows it (PyTorch problems;
-numpy references through CuPy for tasks that declare ``reference_device = "gpu"``), otherwise on the host with the
+a task's CUDA reference, ``reference_cuda``; numpy references through CuPy for tasks that declare
+``reference_device = "gpu"``), otherwise on the host with the
 inputs downloaded and the outputs uploaded as float64. On the CPU path (``KOPT_CHECK_ON=cpu``, or when the helper
 kernels are unavailable) inputs and outputs are host arrays, as kopt made them before it checked on the GPU."""
 from __future__ import annotations
 
 import os
+import struct
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -16,10 +18,14 @@ from pathlib import Path
 import numpy as np
 
 from .. import reference, torch_reference
+from ..dtypes import dtype
+from ..params import PackedParams, check_launch, scalar_bytes
 from ..inputs import generate
 from ..task import Shape, Task
 from ..torch_reference import is_torch_task
 from .session import DeviceBuffer
+
+_F64 = dtype("f64")
 
 
 @dataclass
@@ -28,7 +34,7 @@ class Case:
     expected: dict  # name -> host array (float64 or integer) or DeviceBuffer (float64)
     on_device: bool
     ms: dict  # {"inputs": ..., "reference": ...} milliseconds spent making it
-    reference_on: str  # "gpu (torch)", "gpu (cupy)" or "cpu"
+    reference_on: str  # "gpu (torch)", "gpu (cuda)" (the task's reference_cuda), "gpu (cupy)" or "cpu"
     note: str | None = None  # why the reference ran on the host although the task allows the GPU
     keep: list = field(default_factory=list)  # framework arrays behind device views, alive as long as the case
 
@@ -59,6 +65,8 @@ class CaseCache:
 
     def __init__(self, gpu, checks):
         self.gpu, self.checks = gpu, checks
+        self.reference = None  # the task's CUDA reference (kopt.protocol.ReferenceKernels) for the current request
+        self._modules: dict[bytes, object] = {}  # reference cubin -> loaded module
         self._cases: OrderedDict = OrderedDict()
         self._bytes = 0
         if checks is not None:  # a quarter of the device's memory: kernels need the rest
@@ -105,7 +113,9 @@ class CaseCache:
         gpu.synchronize("input generation")
         t1 = time.perf_counter()
         expected, on, note, keep = None, "cpu", None, []
-        if task.reference_device == "gpu":
+        if self.reference is not None and shape.label in self.reference.plans:
+            expected, on = self._reference_with_kernels(task, shape, inputs), "gpu (cuda)"
+        elif task.reference_device == "gpu":
             try:
                 expected, keep = _reference_with_cupy(task, shape, inputs)
                 on = "gpu (cupy)"
@@ -127,6 +137,34 @@ class CaseCache:
         _check_shapes(task, shape, expected)
         return Case(inputs, expected, True, {"inputs": round((t1 - t0) * 1e3, 3), "reference": round((t2 - t1) * 1e3, 3)},
                     on, note, keep)
+
+
+    def _reference_with_kernels(self, task: Task, shape: Shape, inputs: dict[str, DeviceBuffer]) -> dict:
+        """The task's CUDA reference run on the case's inputs: float64 outputs, zeroed before its launches."""
+        gpu, ref = self.gpu, self.reference
+        module = self._modules.get(ref.cubin)
+        if module is None:
+            module = self._modules[ref.cubin] = gpu.load(ref.cubin)
+        outputs = {}
+        for a in task.args:
+            if a.is_output:
+                outputs[a.name] = gpu.alloc_collected(int(np.prod(task.shape_of(a, shape))) * 8)
+                gpu.fill(outputs[a.name], _F64, 0)
+        for lp in ref.plans[shape.label].launches:
+            fn = gpu.function(module, lp.lowered)
+            layout = gpu.param_layout(fn)
+            check_launch(lp, [size for _, size in layout], f"{task.name}'s reference_cuda")
+            values = []
+            for i, (arg, (_, size)) in enumerate(zip(lp.args, layout)):
+                if arg.kind == "buffer":
+                    values.append(struct.pack("<Q", (outputs.get(arg.name) or inputs[arg.name]).ptr))
+                else:
+                    values.append(scalar_bytes(arg.value, arg.ctype, size, f"argument {i + 1} of the reference"))
+            if lp.smem > 48 * 1024:
+                gpu.set_dynamic_smem(fn, lp.smem)
+            params = PackedParams(values)  # alive through the launch: the driver reads the slots it points to
+            gpu.launch(fn, lp.grid, lp.block, lp.smem, params.address, lp.cluster)
+        return outputs
 
 
 class _NotOnDevice(Exception):

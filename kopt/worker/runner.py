@@ -36,12 +36,13 @@ class CheckRunner:
         self.checks_note: str | None = None
         self.cases = CaseCache(gpu, None)
 
-    def use_helpers(self, helpers) -> None:
-        """Check on the GPU with ``helpers`` (``kopt.protocol.HelperKernels``), or on the host when None. A change of
-        path forgets the cached cases (they live on one side)."""
-        if helpers is not None and self.checks is not None and self.checks.helpers == helpers:
-            return
-        if helpers is None and self.checks is None:
+    def use_helpers(self, helpers, reference=None) -> None:
+        """Check on the GPU with ``helpers`` (``kopt.protocol.HelperKernels``), or on the host when None; with the
+        task's CUDA reference (``kopt.protocol.ReferenceKernels``) when the request brings one. A change of path
+        forgets the cached cases (they live on one side)."""
+        if (helpers is not None and self.checks is not None and self.checks.helpers == helpers) or \
+                (helpers is None and self.checks is None):
+            self.cases.reference = reference
             return
         self.checks, self.checks_note = None, None
         if helpers is not None:
@@ -50,6 +51,7 @@ class CheckRunner:
             except Exception as exc:  # the host path still checks; the verdict says why
                 self.checks_note = f"checking on the host: the check kernels did not load ({type(exc).__name__}: {exc})"
         self.cases = CaseCache(self.gpu, self.checks)
+        self.cases.reference = reference
 
     # --- setup -----------------------------------------------------------------------------------------------------
     def prepare(self, task: Task, shape: Shape, cubin: bytes, plan: RunPlan, candidate: str) -> Prepared:

@@ -114,25 +114,35 @@ def test_device_mutation_check_matches_the_host(runner):
         (0, None)
 
 
-@pytest.mark.parametrize("task_dir", [t for t in TASKS if Task.load(t).reference_device == "gpu"],
-                         ids=lambda p: p.name)
-def test_gpu_reference_matches_the_numpy_reference(task_dir, runner):
-    """The CuPy run of each built-in reference against the numpy run, in float64, on the small shapes."""
+@pytest.mark.parametrize("task_dir,via", [(t, "cupy") for t in TASKS if Task.load(t).reference_device == "gpu"] +
+                         [(t, "cuda") for t in TASKS if Task.load(t).reference_cuda is not None],
+                         ids=lambda p: p.name if isinstance(p, Path) else p)
+def test_gpu_reference_matches_the_numpy_reference(task_dir, via, runner):
+    """Each built-in reference's GPU run (the numpy function on CuPy arrays, or the task's reference_cuda kernels)
+    against the numpy run, in float64, on the small shapes."""
+    from kopt.device import default_arch
+    from kopt.reference_kernels import build_reference
+
     task = Task.load(task_dir)
-    for shape in [s for s in task.shapes if not s.timed]:
-        case = runner.case(task, shape, 11)
-        assert case.on_device and case.reference_on == "gpu (cupy)", case.note
-        host_inputs = {}
-        for a in task.args:
-            if a.name in case.inputs:
-                host_inputs[a.name] = np.empty(task.shape_of(a, shape), a.dtype.storage)
-                runner.gpu.download(case.inputs[a.name], host_inputs[a.name])
-        want = reference.call(task, shape, host_inputs)
-        for name, arr in want.items():
-            got = np.empty(arr.shape, np.float64)
-            runner.gpu.download(case.expected[name], got)
-            np.testing.assert_allclose(got, arr.astype(np.float64), rtol=1e-12, atol=1e-12,
-                                       err_msg=f"{task.name} {shape.label} {name}")
+    small = [s for s in task.shapes if not s.timed]
+    runner.cases.reference = build_reference(task, default_arch(), small) if via == "cuda" else None
+    try:
+        for shape in small:
+            case = runner.case(task, shape, 11 if via == "cupy" else 12)  # cases are kept by seed
+            assert case.on_device and case.reference_on == f"gpu ({via})", case.note
+            host_inputs = {}
+            for a in task.args:
+                if a.name in case.inputs:
+                    host_inputs[a.name] = np.empty(task.shape_of(a, shape), a.dtype.storage)
+                    runner.gpu.download(case.inputs[a.name], host_inputs[a.name])
+            want = reference.call(task, shape, host_inputs)
+            for name, arr in want.items():
+                got = np.empty(arr.shape, np.float64)
+                runner.gpu.download(case.expected[name], got)
+                np.testing.assert_allclose(got, arr.astype(np.float64), rtol=1e-12, atol=1e-12,
+                                           err_msg=f"{task.name} {shape.label} {name}")
+    finally:
+        runner.cases.reference = None
 
 
 @pytest.mark.parametrize("planted,rule", [("half_output.cu", "check.unwritten-output"),

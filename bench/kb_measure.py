@@ -4,10 +4,12 @@ library call (torch / cuBLAS / SDPA) on the same shapes.
 Each example is checked on all of its task's shapes (fresh random inputs), then timed against the task's baseline at
 the timed shapes by ``kopt bench`` (cold L2, interleaved; then steady state). The comparators (kopt.comparators: the
 task's torch expression eager, i.e. the library call, an alternative for the GEMMs, and torch.compile max-autotune)
-are timed by kopt.time like the example: CUPTI kernel records, L2 flushed, the same stopping rule. Results go to bench/results/kb_examples.json; ``--apply FILE`` then writes each
-example's [measured] table from such a results file (run it where the repository is, e.g. after the GPU run).
+are timed by kopt.time like the example: CUPTI kernel records, L2 flushed, the same stopping rule. Results go to
+bench/results/kb_examples.json; ``--apply FILE`` then writes each example's [measured] table from such a results file
+(run it where the repository is, e.g. after the GPU run).
 
-Usage (GPU machine, repo root):  python bench/kb_measure.py [--only a,b] [--max-time 2] [--out FILE]
+Usage (GPU machine, repo root):  python bench/kb_measure.py [--only a,b] [--max-time 2] [--compile-limit 600]
+                                 [--out FILE]
                                  python bench/kb_measure.py --apply bench/results/kb_examples.json
 """
 from __future__ import annotations

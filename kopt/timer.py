@@ -73,6 +73,8 @@ def time(target, *, cold: bool = True, stop: str | None = None, max_time: float 
                     cold=bool(cold), samples_us=samples)
     if not cold:
         m.method_note = "; ".join(filter(None, [m.method_note, "warm: L2 not flushed between samples"]))
+    m.steady_note = ("not measured: steady state rotates over buffer sets kopt allocates (kopt bench), and "
+                     "kopt.time runs on the caller's own buffers")
     if m.summary is None:
         m.valid = False
     return m

@@ -82,8 +82,7 @@ struct Session {
     if (stream) d.cuStreamDestroy(stream);
   }
 
-  // Everything one sample needs, in stream order: resets, L2 flush (or, warm, a 4-byte separator), [start event],
-  // launches, [end event].
+  // Memsets done before a sample, outside its span (outputs poisoned, scratch reset).
   void enqueue_resets(const std::vector<Reset>& resets) {
     auto& d = driver();
     for (const Reset& r : resets) {
@@ -119,6 +118,8 @@ struct Session {
     }
   }
 
+  // Everything one sample needs, in stream order: resets, L2 flush (or, warm, a 4-byte separator), [start event],
+  // launches, [end event].
   void enqueue(const Bench& b, int set, bool events) {
     auto& d = driver();
     enqueue_resets(b.resets.at(set));

@@ -87,12 +87,13 @@ class CeilingsRequest:
     """Measure the device's copy, read and write bandwidth, FP32 FMA and tensor-core rates (kernels compiled by the
     parent)."""
 
-    kernels: bytes  # cubin holding kopt_stream, kopt_fma and kopt_mma_<type>
+    kernels: bytes  # cubin holding kopt_stream_<reads>_<writes>, kopt_fma and kopt_mma_<type>
     flush: Kernel
     cupti_library: str | None
     # per tensor-core type: (type, flops of one kopt_mma_<type> warp per iteration, minimum __CUDA_ARCH__)
     tensor: tuple = ()
-    streams: tuple = ((1, 1), (1, 0), (0, 1))  # the (reads, writes) mixes of kopt_stream to measure
+    streams: tuple = ((1, 1), (1, 0), (0, 1))  # the (reads, writes) mixes to measure: kernel kopt_stream_<r>_<w>
+    stream_items: int = 4  # groups per thread of the stream kernels (the grid is sized by it)
 
 
 @dataclass(frozen=True)

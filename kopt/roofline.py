@@ -25,29 +25,55 @@ from .diagnostic import Diagnostic, Location
 from .rules import RULES
 from .task import COMPUTE
 
-COPY_SOURCE = r"""
-// One thread per group: it reads `reads` 16-byte vectors (one from each of `reads` source planes) and writes
-// `writes` (one to each destination plane), so every warp instruction moves 512 contiguous bytes and the whole
-// traffic is in flight at once, as in a one-item-per-thread elementwise kernel. reads:writes sets the mix.
-extern "C" __global__ void kopt_stream(const float4* __restrict__ src, float4* __restrict__ dst, long long groups,
-                                       int reads, int writes) {
-  const long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (g >= groups) return;
-  float4 s = make_float4(0.f, 0.f, 0.f, 0.f);
+# The read:write mixes measured (reads, writes): write-only, 1:2, copy, 2:1, 3:1, read-only.
+STREAM_MIXES = ((0, 1), (1, 2), (1, 1), (2, 1), (3, 1), (1, 0))
+STREAM_ITEMS = 4  # 16-byte vectors per plane per thread: all loaded before any is used (bytes in flight)
+_STREAM = r"""
+// Each block owns BLOCK * ITEMS consecutive groups; a thread reads ITEMS 16-byte vectors from each of R source
+// planes (all loads issued before any is used, every warp instruction 512 contiguous bytes) and writes ITEMS to each
+// of W destination planes, as an unrolled elementwise kernel does. R:W sets the mix.
+template <int R, int W>
+__device__ __forceinline__ void kopt_stream_body(const float4* __restrict__ src, float4* __restrict__ dst,
+                                                 long long groups) {
+  const long long base = (long long)blockIdx.x * blockDim.x * ITEMS + threadIdx.x;
+  float4 s[ITEMS];
 #pragma unroll
-  for (int k = 0; k < 4; ++k)
-    if (k < reads) {
-      const float4 v = src[k * groups + g];
-      s.x += v.x; s.y += v.y; s.z += v.z; s.w += v.w;
-    }
-  if (writes == 0) {
-    if (s.x == -1.f) dst[g] = s;  // never true for the 1.0 fill: keeps the loads
-    return;
+  for (int j = 0; j < ITEMS; ++j) s[j] = make_float4(0.f, 0.f, 0.f, 0.f);
+  if (R > 0) {
+    float4 v[R > 0 ? R : 1][ITEMS];
+#pragma unroll
+    for (int k = 0; k < R; ++k)
+#pragma unroll
+      for (int j = 0; j < ITEMS; ++j) {
+        const long long g = base + (long long)j * blockDim.x;
+        v[k][j] = g < groups ? src[k * groups + g] : make_float4(0.f, 0.f, 0.f, 0.f);
+      }
+#pragma unroll
+    for (int k = 0; k < R; ++k)
+#pragma unroll
+      for (int j = 0; j < ITEMS; ++j) {
+        s[j].x += v[k][j].x; s[j].y += v[k][j].y; s[j].z += v[k][j].z; s[j].w += v[k][j].w;
+      }
   }
 #pragma unroll
-  for (int k = 0; k < 4; ++k)
-    if (k < writes) dst[k * groups + g] = s;
+  for (int j = 0; j < ITEMS; ++j) {
+    const long long g = base + (long long)j * blockDim.x;
+    if (g >= groups) continue;
+    if (W == 0) {
+      if (s[j].x == -1.f) dst[g] = s[j];  // never true for the 1.0 fill: keeps the loads
+    }
+#pragma unroll
+    for (int k = 0; k < W; ++k) dst[k * groups + g] = s[j];
+  }
 }
+"""
+_STREAM_KERNEL = r"""
+extern "C" __global__ void kopt_stream_R_W(const float4* __restrict__ src, float4* __restrict__ dst, long long groups) {
+  kopt_stream_body<R, W>(src, dst, groups);
+}
+"""
+COPY_SOURCE = f"#define ITEMS {STREAM_ITEMS}\n" + _STREAM + "".join(
+    _STREAM_KERNEL.replace("R_W", f"{r}_{w}").replace("<R, W>", f"<{r}, {w}>") for r, w in STREAM_MIXES) + r"""
 extern "C" __global__ void kopt_fma(float* out, int iters) {
   float a = threadIdx.x * 1e-3f, b = a + 1.f, c = a + 2.f, d = a + 3.f, e = a + 4.f, f = a + 5.f, g = a + 6.f,
         h = a + 7.f;
@@ -106,9 +132,7 @@ def tensor_request() -> tuple:
     return tuple((t, flops * MMA_CHAINS, minarch) for t, (_, _, flops, minarch, _) in TENSOR_TYPES.items())
 
 
-# The read:write mixes measured (reads, writes): write-only, 1:2, copy, 2:1, 3:1, read-only.
-STREAM_MIXES = ((0, 1), (1, 2), (1, 1), (2, 1), (3, 1), (1, 0))
-CEILING_KERNELS = ["kopt_stream", "kopt_fma"] + [f"kopt_mma_{t}" for t in TENSOR_TYPES]
+CEILING_KERNELS = [f"kopt_stream_{r}_{w}" for r, w in STREAM_MIXES] + ["kopt_fma"] + [f"kopt_mma_{t}" for t in TENSOR_TYPES]
 
 IMPLAUSIBLE = 0.9  # a time below 0.9 x the fastest-stream byte floor cannot be real
 CEILINGS_VERSION = 3  # bump when the measured set changes: cached entries of older versions are measured again
@@ -130,7 +154,7 @@ def ceilings(worker, gpu_name: str, driver: str, arch: str) -> dict:
 
     art = kopt_compile(COPY_SOURCE + TENSOR_SOURCE, CEILING_KERNELS, arch=arch)
     reply = worker.call(CeilingsRequest(art.cubin, flush_kernel(arch), cupti_library(), tensor_request(),
-                                        STREAM_MIXES))
+                                        STREAM_MIXES, STREAM_ITEMS))
     if not isinstance(reply, Ok):
         return {}  # the figures that need ceilings are left out; the timing itself stands
     found = {**reply.payload, "measured": time.strftime("%Y-%m-%d")}

@@ -61,8 +61,7 @@ def measure_ceilings(gpu, request: CeilingsRequest, phase) -> dict:
         return PackedParams([struct.pack(f, v) for f, v in values])
 
     ptr = lambda b: ("<Q", b.ptr)  # noqa: E731
-    streams = {mix: [params(ptr(src), ptr(dst), ("<q", groups), ("<i", mix[0]), ("<i", mix[1]))
-                     for src, dst in sets] for mix in mixes}
+    streams = {mix: [params(ptr(src), ptr(dst), ("<q", groups)) for src, dst in sets] for mix in mixes}
     fma = params(ptr(out), ("<i", FMA_ITERS))
     mma = params(ptr(out), ("<i", MMA_ITERS))
     types = mma_types(request.tensor, cc)
@@ -77,8 +76,8 @@ def measure_ceilings(gpu, request: CeilingsRequest, phase) -> dict:
                               "steady_params": [p.address for p in steady]}],
                 "resets": [[]], "steady_resets": [[] for _ in steady]}
 
-    stream_blocks = -(-groups // BLOCK)
-    benches = [spec("kopt_stream", ps[0], ps, stream_blocks) for ps in streams.values()]
+    stream_blocks = -(-groups // (BLOCK * request.stream_items))
+    benches = [spec(f"kopt_stream_{r}_{w}", ps[0], ps, stream_blocks) for (r, w), ps in streams.items()]
     benches += [spec("kopt_fma", fma)] + [spec(f"kopt_mma_{t}", mma) for t in measured]
     results = measure(benches, opts)
     for src, dst in sets:

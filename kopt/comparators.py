@@ -160,10 +160,11 @@ def expression(text: str, env: dict, torch):
     return eval(f"lambda: ({text})", {"torch": torch, "F": F, **env})  # the task's own code, like its reference
 
 
-def _callables(task: Task, shape: Shape, extra: dict[str, str], torch) -> list[tuple[str, str, object]]:
+def callables(task: Task, shape: Shape, extra: dict[str, str], torch,
+              device: str = "cuda") -> list[tuple[str, str, object]]:
     """(name, what runs, a function of no arguments) for the eager comparators."""
     if task.torch:
-        env = tensors(task, shape, torch)
+        env = tensors(task, shape, torch, device)
         return [(name, text, expression(text, env, torch)) for name, text in [("eager", task.torch), *extra.items()]]
     from . import reference
     from .torch_reference import instantiate, set_symbols, stage
@@ -172,7 +173,7 @@ def _callables(task: Task, shape: Shape, extra: dict[str, str], torch) -> list[t
     set_symbols(module, shape.symbols)
     torch.manual_seed(0)
     ref_name = task.reference.partition(":")[2]
-    with torch.device("cuda"):
+    with torch.device(device):
         model, _ = instantiate(module, ref_name)
         inputs = list(stage("get_inputs()", module.get_inputs))
 
@@ -206,7 +207,7 @@ def _child(request_path: str) -> None:
             f.write(json.dumps(row) + "\n")
 
     first = None
-    for name, what, fn in _callables(task, shape, req["extra"], torch):
+    for name, what, fn in callables(task, shape, req["extra"], torch):
         try:
             fn()
             torch.cuda.synchronize()

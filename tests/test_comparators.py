@@ -107,3 +107,24 @@ def test_speedups_compare_each_measured_comparator_with_the_candidate():
     failed = {"name": comparators.COMPILED, "error": "boom"}
     [s] = comparators.speedups(cand, [slow, failed])
     assert s["name"] == "eager" and s["verdict"] == "FASTER" and s["speedup"] == pytest.approx(2.0, rel=0.01)
+
+
+def test_a_pytorch_problem_compares_with_its_model_forward(tmp_path):
+    from kopt.torch_problem import write_task
+
+    problem = Path(__file__).parent / "data" / "torch_problems" / "scaled_relu.py"
+    task = Task.load(write_task(problem, tmp_path / "relu"))
+    assert comparators.unavailable(task) is None
+    shape = task.shapes[0]
+    [(name, what, fn)] = comparators.callables(task, shape, {}, torch, device="cpu")
+    out = fn()
+    assert name == "eager" and "forward" in what
+    assert tuple(out.shape) == task.shape_of(task.arg("out"), shape)
+
+
+def test_extra_expressions_run_beside_the_tasks_own():
+    task = Task.load(TASKS / "softmax_rows")
+    shape = _small(task)
+    rows = comparators.callables(task, shape, {"log-softmax": "torch.log_softmax(x, 1).exp()"}, torch, device="cpu")
+    assert [r[0] for r in rows] == ["eager", "log-softmax"]
+    assert torch.allclose(rows[0][2](), rows[1][2](), atol=1e-6)

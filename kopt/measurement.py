@@ -110,7 +110,8 @@ class ShapeMeasurement:
             if c is not None:
                 parts.append(f"{what} {c.verdict} x{c.speedup:.2f} [{c.ci_low:.2f}, {c.ci_high:.2f}]")
         if self.comparison is not None and self.steady_comparison is None:
-            why = self.candidate.steady_note or (self.baseline.steady_note if self.baseline else "")
+            lacking = [m for m in (self.candidate, self.baseline) if m is not None and m.steady is None]
+            why = lacking[0].steady_note if lacking else "a timing was voided"
             parts.append(f"steady: none ({why or 'not measured'})")
         return "; ".join(parts)
 

@@ -135,7 +135,7 @@ def tensor_request() -> tuple:
 CEILING_KERNELS = [f"kopt_stream_{r}_{w}" for r, w in STREAM_MIXES] + ["kopt_fma"] + [f"kopt_mma_{t}" for t in TENSOR_TYPES]
 
 IMPLAUSIBLE = 0.9  # a time below 0.9 x the fastest-stream byte floor cannot be real
-CEILINGS_VERSION = 3  # bump when the measured set changes: cached entries of older versions are measured again
+CEILINGS_VERSION = 4  # bump when the measured set changes: cached entries of older versions are measured again
 
 
 def ceilings(worker, gpu_name: str, driver: str, arch: str) -> dict:

@@ -33,11 +33,14 @@ def mma_types(tensor: tuple, cc: int) -> dict[str, str]:
     return out
 
 
-def plane_bytes(l2_bytes: int) -> int:
-    """Bytes of one plane of the stream kernels: at least 128 MiB and twice the L2 (so that one launch over a set
-    moves enough to evict everything the other set left in L2), in 16 MiB steps."""
+def plane_bytes(l2_bytes: int, total_memory: int) -> int:
+    """Bytes of one plane of the stream kernels, in 16 MiB steps: twice the L2 at least (so that one launch over a
+    set moves enough to evict everything the other set left in L2), and up to 1 GiB where memory allows (a fortieth
+    of it: two sets of five planes), so that a launch runs for ~1 ms like the large bench shapes: at 128 MiB planes
+    (60-100 us launches) the ramp and tail of each launch made the ceilings 2-7 % slower than 1-3 GiB elementwise
+    kernels measured on an H200."""
     step = 16 << 20
-    return max(128 << 20, -(-2 * l2_bytes // step) * step)
+    return max(-(-2 * l2_bytes // step) * step, min(1 << 30, total_memory // 40 // step * step), 128 << 20)
 
 
 def measure_ceilings(gpu, request: CeilingsRequest, phase) -> dict:
@@ -47,7 +50,7 @@ def measure_ceilings(gpu, request: CeilingsRequest, phase) -> dict:
     module = gpu.load(request.kernels)
     sms = gpu.attribute("MULTIPROCESSOR_COUNT")
     cc = gpu.attribute("COMPUTE_CAPABILITY_MAJOR") * 10 + gpu.attribute("COMPUTE_CAPABILITY_MINOR")
-    plane = plane_bytes(gpu.attribute("L2_CACHE_SIZE"))
+    plane = plane_bytes(gpu.attribute("L2_CACHE_SIZE"), gpu.total_memory())
     groups = plane // 16
     max_reads = max(max(r for r, _ in mixes), 1)
     max_writes = max(max(w for _, w in mixes), 1)

@@ -305,6 +305,22 @@ _ALL = [
          "At this block size the kernel's registers or shared memory exceed what one SM holds, so no block can be "
          "resident and the launch fails.",
          "lower the block size or cap registers with __launch_bounds__(threads, 1)", "launch"),
+    Rule("launch.device-constant", N, "a launch expression uses a device constant",
+         "A launch expression uses num_sms, l2_bytes or max_smem_per_block. On a GPU of the target architecture the "
+         "values are the GPU's own; without one they are the architecture's documented defaults (sm_90: 132 SMs and "
+         "50 MiB of L2, as on H100 SXM and H200; H100 PCIe has 114 SMs), and this note says which value the launch "
+         "assumed. An error when the architecture has no default for the constant.",
+         "pass --num-sms / --l2-bytes / --max-smem-per-block to check for another GPU of the architecture",
+         "launch"),
+    Rule("launch.no-branch", E, "no `when` alternative of a launch applies",
+         "A group of `// kopt: launch ... when COND` alternatives (the lines up to the first one without `when`) has "
+         "no line whose condition holds for this shape and configuration, so nothing would be launched for that "
+         "step.",
+         "add a final launch line without `when` (the fallback), or widen a condition", "launch"),
+    Rule("launch.branch-unused", W, "a `when` launch line applies to none of the task's shapes",
+         "No shape of the task selects this launch line (an earlier alternative applies first, or its condition "
+         "never holds), so it is neither checked at a real shape nor timed.",
+         "add a shape that selects it, or remove the line", "launch"),
     Rule("launch.invalid", E, "launch, scratch or tensor map that cannot be resolved",
          "An argument expression, scratch size or tensor-map box does not resolve against the task at this shape "
          "(the message says which).",

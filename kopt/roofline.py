@@ -66,6 +66,15 @@ def ceilings(worker, gpu_name: str, driver: str, arch: str) -> dict:
     return found
 
 
+def cached_ceilings(gpu_name: str, driver: str) -> dict | None:
+    """This device's ceilings if ``ceilings`` measured them already (no GPU work), else None."""
+    try:
+        return json.loads((cache.cache_dir() / "ceilings.json").read_text()).get(
+            f"{gpu_name}|{driver}|{CEILINGS_VERSION}")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def figures(work: dict, median_us: float, ceil: dict) -> dict:
     """Achieved rates and the share of the floor for one median. The floor is the byte time at the copy bandwidth;
     the FP32 FMA time is reported beside it but is no floor (tensor-core kernels beat it)."""

@@ -85,11 +85,13 @@ class LaunchDecl:
     line: int = 0
     when: str | None = None  # the condition under which this line applies (None: always)
     group: int = 0  # the step of the launch sequence it is an alternative for (lines of one group are alternatives)
+    fallback: bool = False  # the line without ``when`` that ends a group of alternatives
 
     @property
     def branch(self) -> str:
-        """How diagnostics name this launch line: ``"line 12 (when rows >= 4096)"``."""
-        return f"line {self.line}" + (f" (when {self.when})" if self.when is not None else "")
+        """How diagnostics name this launch line: ``"line 12 (when rows >= 4096)"``, ``"line 13 (otherwise)"``."""
+        return f"line {self.line}" + (f" (when {self.when})" if self.when is not None else
+                                      " (otherwise)" if self.fallback else "")
 
 
 @dataclass
@@ -357,7 +359,7 @@ def _tensormap(cand, rest):
     cand.tensormaps.append(tm)
 
 
-_WHEN = re.compile(r"(?:^|(?<=\s))when(?=\s|\()")
+_WHEN = re.compile(r"(?:^|(?<=\s))when(?=\s|\(|$)")
 
 
 def _split_when(cand, tail: Text) -> tuple[Text, Text | None]:
@@ -405,7 +407,7 @@ def _launch(cand, rest):
     group = (prev.group if prev.when is not None else prev.group + 1) if prev is not None else 0
     cand.launches.append(LaunchDecl(kernel=kernel, grid=dims["grid"], block=dims["block"], args=args, smem=smem,
                                     cluster=dims.get("cluster"), stream=stream, line=rest.line, when=when,
-                                    group=group))
+                                    group=group, fallback=when is None and prev is not None and prev.group == group))
 
 
 def _key(opts: dict[str, Text], key: str) -> Text:

@@ -131,7 +131,7 @@ def launch_geometry(cand: Candidate, config: Mapping | None = None, shape: Mappi
     for g in out:  # a line of a group of alternatives is named as such
         decl = cand.launches[g.index]
         if sizes[decl.group] > 1:
-            g.branch = decl.branch if decl.when is not None else f"line {decl.line} (otherwise)"
+            g.branch = decl.branch
     return out
 
 

@@ -82,19 +82,18 @@ def environment(cand: Candidate, config: Mapping | None = None, shape: Mapping[s
 
 def launch_geometry(cand: Candidate, config: Mapping | None = None, shape: Mapping[str, int] | None = None, *,
                     arch: str | None = None, size_symbols: Iterable[str] | None = None,
-                    defines: Mapping | None = None, device: DeviceConstants | None = None,
-                    constants_arch: str | None = None) -> list[LaunchGeometry]:
+                    defines: Mapping | None = None, device: DeviceConstants | None = None) -> list[LaunchGeometry]:
     """Per launch of ``cand``: its geometry at ``config`` (defaults filled in) and ``shape`` (size symbol values;
     None: values that need one stay None). ``size_symbols``: the task's symbols when known, so that any other
     unknown name is an error; without them (no task) such a name is taken for a size symbol. ``arch``: check the
     values against its limits. ``defines``: the user's ``-D`` values. ``device``: the device constants (default:
-    ``device_constants(arch or constants_arch)``, i.e. the GPU's or the architecture's defaults).
+    ``device_constants(arch or cand.arch)``: the GPU's, else the architecture's defaults).
 
     Of a group of ``when`` alternatives, the first line whose condition holds is returned; where a condition waits
     for an unbound size symbol, that line is returned as one possible branch and the next lines are considered too.
     A group none of whose lines applies yields a geometry of its first line holding the error."""
     full = {**cand.default_config(), **(config or {})}
-    device = device if device is not None else device_constants(arch or constants_arch or cand.arch)
+    device = device if device is not None else device_constants(arch or cand.arch)
     env = environment(cand, full, shape, defines, device)
     symbols = set(shape or ()) | set(size_symbols or ()) if (shape is not None or size_symbols is not None) else None
     resolver = _Resolver(cand, env, symbols, limits_or_none(arch) if arch else None, device)
@@ -141,18 +140,6 @@ def _groups(cand: Candidate) -> list[list[int]]:
     for i, decl in enumerate(cand.launches):
         groups.setdefault(decl.group, []).append(i)
     return list(groups.values())
-
-
-def constants_used(cand: Candidate) -> list[str]:
-    """The device constants any launch expression of ``cand`` uses."""
-    used = set()
-    for d in cand.launches:
-        for piece in [*d.grid, *d.block, d.smem, *(d.cluster or ()), *d.args, *([d.when] if d.when else [])]:
-            try:
-                used |= expr.names(str(piece)) & set(CONSTANT_NAMES)
-            except expr.ExprError:
-                pass
-    return sorted(used)
 
 
 def evaluate(cand: Candidate, piece, env: Mapping, what: str):

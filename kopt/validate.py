@@ -213,7 +213,7 @@ def _check_shape(cand: Candidate, task: Task | None, shape, cfg: dict, art, diag
                  selected: set) -> dict:
     symbols = shape.symbols if shape is not None else None
     geometries = launch_geometry(cand, cfg, symbols, arch=art.arch, device=constants)
-    selected.update(g.index for g in geometries if not g.errors)
+    selected.update(g.index for g in geometries if not any(d.rule == "launch.no-branch" for d in g.problems))
     label = shape.label if shape is not None else "(no task: size symbols unbound)"
     report = {"shape": label, "launches": [g.to_dict() for g in geometries]}
     diagnostics += [_with_config(d, cfg, label, g.branch) for g in geometries for d in g.problems]

@@ -99,25 +99,21 @@ def launch_geometry(cand: Candidate, config: Mapping | None = None, shape: Mappi
     resolver = _Resolver(cand, env, symbols, limits_or_none(arch) if arch else None, device)
     out = []
     for group in _groups(cand):
-        picked, failed = [], []
+        chosen = []  # (index, the error in its condition or None), in line order
         for i in group:
             decl = cand.launches[i]
             holds = True if decl.when is None else resolver.condition(decl)
             if holds is False:
                 continue
-            if isinstance(holds, Diagnostic):
-                failed.append((i, holds))
-                continue
-            picked.append(i)
+            chosen.append((i, holds if isinstance(holds, Diagnostic) else None))
             if holds is True:
                 break
-        for i, problem in failed:
+        for i, problem in chosen:
             g = resolver.launch(cand.launches[i], cand.kernel_expr(cand.launches[i], full), full, i)
-            g.problems.insert(0, problem)
+            if problem is not None:
+                g.problems.insert(0, problem)
             out.append(g)
-        for i in picked:
-            out.append(resolver.launch(cand.launches[i], cand.kernel_expr(cand.launches[i], full), full, i))
-        if not picked and not failed:
+        if not chosen:
             first = cand.launches[group[0]]
             g = resolver.launch(first, cand.kernel_expr(first, full), full, group[0])
             conds = "; ".join(f"line {cand.launches[i].line}: {cand.launches[i].when}" for i in group)

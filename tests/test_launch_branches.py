@@ -239,3 +239,12 @@ def test_validate_cli_takes_the_device_constant_options(tmp_path):
     launch = out["candidates"][0]["configs"][0]["shapes"][0]["launches"][0]
     assert rc == 0 and launch["grid"] == [456, 1, 1] and launch["origin"]["num_sms"].endswith("(given: --num-sms)")
     assert not any(d["rule"] == "launch.device-constant" for d in out["problems"])
+
+
+def test_an_error_in_a_condition_is_located_at_a_shape():
+    c = cand(BRANCHES.replace("when rows >= 4096", "when colz >= 4096"))
+    assert [g.kernel for g in launch_geometry(c, arch="sm_90")] == ["persist", "simple"]  # colz may be a symbol
+    geos = launch_geometry(c, shape={"rows": 8192}, arch="sm_90")
+    err = next(d for g in geos for d in g.errors)
+    assert err.rule == "expr.unknown-name" and "colz" in err.message
+    assert (err.locations[0].line, err.locations[0].col) == (1, BRANCHES.index("rows >= 4096") + 1)

@@ -12,7 +12,7 @@ from analyzers.result import AnalysisResult
 
 from .annotations import lines
 from .archs import device_constants
-from . import device  # noqa: F401  (installs the present GPU's own limits and constants)
+from . import device as _gpu  # noqa: F401  (installs the present GPU's own limits and constants)
 from .candidate import Candidate
 from .errors import InputError
 from .expr import try_evaluate

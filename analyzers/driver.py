@@ -111,7 +111,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                 if bound:
                     c.assume = [assumemod.parse(" and ".join(bound), "the task's shape")]
                 configs.append(c)
-            configs = list({repr((c.block, c.grid, c.smem, c.cluster, c.targs, c.assume)): c
+            configs = list({repr((c.block, c.grid, c.smem, c.cluster, c.targs, c.assume, c.branch)): c
                             for c in configs}.values())
         else:
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
@@ -120,16 +120,22 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
             c.assume = c.assume + [a for a in assumptions if a.names <= set(params)]
         res.kernels.append(func.name)
         res.paths[func.name] = path_note
-        seen = set()
+        seen: dict[tuple, tuple] = {}  # finding -> (its Diagnostic, the `when` branches it was found under)
         for cfg in configs:
             if func.tparams and not cfg.targs:
                 cfg.note = (cfg.note + "; " if cfg.note else "") + "template arguments unknown (analyzed generically)"
             for d in _analyze_kernel(kunit, func, cfg, defines, fname, lines, assumed, path_note):
                 key = (d.rule, d.message, tuple(d.locations))
                 if key not in seen:
-                    seen.add(key)
+                    seen[key] = (d, [])
                     res.diagnostics.append(d)
+                if cfg.branch and d.rule != "analysis.incomplete":
+                    seen[key][1].append(cfg.branch)
             res.launches.append(cfg.to_dict())
+        for d, branches in seen.values():  # a finding under `when` alternatives names the launch lines it holds at
+            if branches:
+                d.message += f" [launch {'; '.join(dict.fromkeys(branches))}]"
+                d.witness = {**(d.witness or {}), "launch": list(dict.fromkeys(branches))}
     if wanted is not None:
         missing = [k for k in wanted if k not in res.kernels]
         for k in missing:

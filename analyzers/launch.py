@@ -31,6 +31,7 @@ class LaunchConfig:
     kernel: str = ""  # the launched name expression (annotation) or the kernel's name
     note: str = ""
     assume: list = field(default_factory=list)  # assume.Assumption over this kernel's parameters
+    branch: str = ""  # the launch line, when it is one of several `when` alternatives ("line 12 (when rows >= 4096)")
 
     @property
     def known_block(self) -> bool:
@@ -41,12 +42,13 @@ class LaunchConfig:
         def dims(t):  # as kopt.geometry writes them
             return None if t is None or all(v is None for v in t) else list(t)
         return {"kernel": self.kernel, "grid": dims(self.grid), "block": dims(self.block), "smem": self.smem,
-                "cluster": dims(self.cluster), "source": self.source}
+                "cluster": dims(self.cluster), "source": self.source, **({"branch": self.branch} if self.branch else {})}
 
     def describe(self, dims_used=("x", "y", "z")) -> str:
         def fmt(t):
             return "(" + ", ".join("?" if v is None else str(v) for v in t) + ")"
-        where = {"annotation": "from the `// kopt: launch` annotation", "cli": "from --block/--grid",
+        where = {"annotation": "from the `// kopt: launch` annotation" + (f" at {self.branch}" if self.branch else ""),
+                 "cli": "from --block/--grid",
                  "launch_bounds": f"from __launch_bounds__({self.max_threads})", "none": "none given"}[self.source]
         if self.known_block:
             b = f"block={fmt(self.block)}"
@@ -93,7 +95,9 @@ def from_geometry(geometry, *, launch_bounds=None, macros=None) -> LaunchConfig:
     cfg.smem = geometry.smem
     cfg.cluster = tuple(geometry.cluster) if geometry.cluster else None
     cfg.targs = split_kernel(geometry.kernel)[1]
-    unknown = [f"{k} {why}" for k, why in geometry.origin.items() if why not in ("launch annotation", "not declared")]
+    cfg.branch = getattr(geometry, "branch", "")
+    unknown = [f"{k} {why}" if not why.startswith(f"{k} ") else why for k, why in geometry.origin.items()
+               if why not in ("launch annotation", "not declared")]
     at = ", ".join(f"{k}={v}" for k, v in (getattr(geometry, "config", None) or {}).items())
     cfg.note = "; ".join(([f"at {at}"] if at else []) + unknown)
     _bound(cfg, launch_bounds, macros or {})

@@ -15,7 +15,8 @@
 #         Kernel Tuner: bench/tuner_vs_kernel_tuner.py, KT_ARGS),
 #         nvcc:CORPUS (bench/nvcc_corpus.py gpu: kopt import's tasks run on the GPU; CORPUS from its fetch stage).
 #         capture (bench/capture_structured.py gpu: sanitizer text + XML and ncu reports + CSV into tests/data, so
-#         later cpu: stages read them, and copied to $OUT/capture).
+#         later cpu: stages read them, and copied to $OUT/capture); capture:CASE[,CASE] only those ncu profile cases
+#         (e.g. capture:bandwidth_low_occupancy) and the device's ceilings.
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
 mkdir -p "$OUT/results"
@@ -86,8 +87,9 @@ for s in "$@"; do
                    --corpus-commit "${KB_COMMIT:-}" --only "${KB_ONLY:-}" --out "$OUT/results/kernelbench_run$sfx.json" ;;
     nvcc:*) stage nvcc_corpus 540 python3 bench/nvcc_corpus.py gpu --corpus "${s#nvcc:}" \
               --out "$OUT/results/nvcc_corpus_gpu$sfx.json" ;;
-    capture) stage capture 420 bash -c 'python3 bench/capture_structured.py gpu tests/data && mkdir -p "$1/capture" \
-               && cp -r tests/data/sanitizer tests/data/ncu "$1/capture/"' _ "$OUT" ;;
+    capture|capture:*) stage capture 420 bash -c 'python3 bench/capture_structured.py gpu tests/data $2 && \
+               mkdir -p "$1/capture" && cp -r tests/data/sanitizer tests/data/ncu "$1/capture/"' _ "$OUT" \
+               "$([ "$s" = capture ] || echo "${s#capture:}" | tr , ' ')" ;;
     *) echo "unknown stage $s" ;;
   esac
 done

@@ -2,6 +2,12 @@
 side-by-side with triton.testing.do_bench and plain torch CUDA events on the same kernels, and an in-kernel
 %globaltimer record of each kernel's execution span (first block start to last block end) as a third reference.
 
+The short-kernel criterion, stated per kernel (``criterion``) and per size band (``bands``) in the results, by the
+kernel's ncu duration: from 50 µs up kopt's cold CUPTI median is within 2 % of ncu's gpu__time_duration; from 20 to
+50 µs within 2 % of ncu's duration minus its launch offset (the busiest SM's active time) or kopt's warm median within
+2 % of the in-kernel %globaltimer span; under 20 µs a launch-overhead estimate is reported (ncu's launch offset, and
+how much longer CUDA events read than CUPTI's kernel records).
+
 Usage (GPU machine, repo root):  python bench/timing_accuracy.py [--out bench/results/timing_accuracy.json]
 Internal modes: --once (time the kernels once, print JSON; used for the 5-process stability run) and --ncu-target
 (launch each kernel repeatedly, for ncu to measure).
@@ -78,10 +84,51 @@ extern "C" __global__ void timer_ticks(unsigned long long* out) {
 """
 # (label, kernel, n, iters): memory-bound (scale) and compute-bound (poly) kernels, each from ~5 us to ms
 KERNELS = [("scale 2^20", "scale", 1 << 20, 0), ("scale 2^23", "scale", 1 << 23, 0),
-           ("scale 2^26", "scale", 1 << 26, 0), ("scale 2^28", "scale", 1 << 28, 0),
+           ("scale 2^24", "scale", 1 << 24, 0), ("scale 2^26", "scale", 1 << 26, 0), ("scale 2^28", "scale", 1 << 28, 0),
            ("poly 2^18 x 500", "poly", 1 << 18, 500), ("poly 2^20 x 1300", "poly", 1 << 20, 1300),
            ("poly 2^22 x 3300", "poly", 1 << 22, 3300), ("poly 2^24 x 8000", "poly", 1 << 24, 8000)]
 NCU_REPS = 9
+TOLERANCE_PCT = 2.0
+# (name, lowest µs, below µs) of ncu's cold duration
+BANDS = (("50us_and_up", 50.0, float("inf")), ("20_to_50us", 20.0, 50.0), ("under_20us", 0.0, 20.0))
+
+
+def criterion(row: dict) -> dict:
+    """The short-kernel criterion for one kernel: its band (by ncu's cold duration, else kopt's median), what was
+    compared, each comparison's difference in %, and whether the band's condition holds (None: nothing to compare)."""
+    ref = row.get("ncu_us") or row["median_us"]
+    band = next(name for name, lo, hi in BANDS if lo <= ref < hi)
+    within = lambda v: v is not None and abs(v) <= TOLERANCE_PCT  # noqa: E731
+    if band == "50us_and_up":
+        checks = {"cold vs ncu gpu__time_duration": row.get("vs_ncu_pct")}
+    elif band == "20_to_50us":
+        checks = {"cold vs ncu duration minus its launch offset (busiest SM active)": row.get("vs_ncu_sm_active_pct"),
+                  "warm vs in-kernel %globaltimer span": row.get("warm_vs_globaltimer_pct")}
+    else:
+        offset = (row["ncu_us"] - row["ncu_sm_active_us"]) if row.get("ncu_us") and row.get("ncu_sm_active_us") \
+            else None
+        events = row["events_median_us"] - row["median_us"] if row.get("events_median_us") else None
+        estimate = {"ncu_launch_offset_us": offset, "events_minus_cupti_us": events}
+        return {"band": band, "reference_us": ref, "rule": "report a launch-overhead estimate",
+                "launch_overhead_estimate": estimate,
+                "met": any(v is not None for v in estimate.values())}
+    known = {k: v for k, v in checks.items() if v is not None}
+    return {"band": band, "reference_us": ref, "rule": f"within {TOLERANCE_PCT:g} % of " +
+            (" or ".join(checks) if len(checks) > 1 else next(iter(checks))).replace("cold vs ", "").replace(
+                "warm vs ", ""), "diff_pct": checks, "met": any(within(v) for v in known.values()) if known else None}
+
+
+def band_summary(rows: list[dict]) -> dict:
+    """Per band: its kernels, how many meet the criterion, and pass (every kernel of the band meets it; None when
+    the band has no kernel or nothing could be compared)."""
+    out = {}
+    for name, lo, hi in BANDS:
+        mine = [r for r in rows if r["criterion"]["band"] == name]
+        decided = [r["criterion"]["met"] for r in mine if r["criterion"]["met"] is not None]
+        out[name] = {"range_us": [lo, hi if hi != float("inf") else None], "kernels": [r["kernel"] for r in mine],
+                     "met": sum(decided), "decided": len(decided),
+                     "pass": all(decided) if decided and len(decided) == len(mine) else None}
+    return out
 
 
 class Kernels:
@@ -306,12 +353,16 @@ def main() -> None:
                      "warm_vs_ncu_warm_pct": pct(w["median_us"], warm.get("duration_us")),
                      "process_medians_us": meds, "spread_5_processes_pct": 100 * (max(meds) / min(meds) - 1),
                      **{k: v for k, v in s.items() if k != "kernel"}})
+        rows[-1]["criterion"] = criterion(rows[-1])
+    bands = band_summary(rows)
     envelope.write(args.out, "timing_accuracy",
                    "kopt harness, cold (L2 flushed per sample) and warm (flush_l2 off), vs ncu gpu__time_duration "
                    f"(--clock-control none, --cache-control all and none, median of {NCU_REPS - 2} launches after "
                    "2 warm-ups) vs triton do_bench (median) vs torch events (warm)",
                    rows, envelope.gpu_device(),
                    ncu={m: v if isinstance(v, str) else "ok" for m, v in ncu.items()},
+                   bands=bands, criterion_pass=all(b["pass"] is not False for b in bands.values())
+                   and any(b["pass"] for b in bands.values()),
                    globaltimer={"tick_ns_median": spans.get("timer_tick_ns_median"), "error": spans.get("error"),
                                 "what": "stamped variants of the same kernels: first block start to last block end, "
                                         "median and mean of 40 warm launches"},
@@ -336,6 +387,9 @@ def main() -> None:
               f"{f(r['globaltimer_span_median_us']):>9}{f(r['warm_vs_globaltimer_pct']):>8}"
               f"{f(r['spread_5_processes_pct']):>10}{f(r['wall_s']):>8}{f(r.get('triton_do_bench_us')):>10}"
               f"{f(r.get('torch_events_us')):>10}  {r['stop_reason']}")
+    for name, b in bands.items():
+        print(f"criterion {name}: {b['met']}/{b['decided']} met of {len(b['kernels'])} kernel(s) "
+              f"({', '.join(b['kernels']) or 'none'}): {'-' if b['pass'] is None else 'PASS' if b['pass'] else 'FAIL'}")
 
 
 if __name__ == "__main__":

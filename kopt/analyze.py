@@ -11,6 +11,8 @@ from pathlib import Path
 from analyzers.result import AnalysisResult
 
 from .annotations import lines
+from .archs import device_constants
+from . import device as _gpu  # noqa: F401  (installs the present GPU's own limits and constants)
 from .candidate import Candidate
 from .errors import InputError
 from .expr import try_evaluate
@@ -23,7 +25,7 @@ __all__ = ["analyze", "AnalysisResult"]
 
 def analyze(source: str | Path | Candidate, *, config: dict | None = None, block=None, grid=None, defines=None,
             kernels=None, path: str | None = None, include_dirs=(), frontend: str = "auto",
-            assume=(), task=None) -> AnalysisResult:
+            assume=(), task=None, device: dict | None = None) -> AnalysisResult:
     """Analyze a .cu file (path), CUDA source text or a Candidate for races, barrier divergence, missing syncs,
     out-of-bounds shared indexing, bank conflicts, uncoalesced access and async-copy misuse.
 
@@ -36,6 +38,9 @@ def analyze(source: str | Path | Candidate, *, config: dict | None = None, block
     the launch configuration (and assumptions) each kernel was analyzed under, ``result.launches`` the same as data.
     ``task`` (a Task or its folder; a candidate's own ``// kopt: task`` is not looked up): the candidate is analyzed
     once per task shape, under that shape's launch geometry with its scalar arguments' values as assumptions.
+    Launch expressions see the device constants of the candidate's arch (else this GPU's, else sm_90's), with
+    ``device`` ({"num_sms": 114, ...}) overriding them. Every ``when`` alternative that may apply is analyzed; a
+    finding under one of several alternatives names its launch line.
     """
     from analyzers.driver import analyze as _analyze
 
@@ -51,7 +56,8 @@ def analyze(source: str | Path | Candidate, *, config: dict | None = None, block
     if cand is not None:
         cfg = {**cand.config_for(user), **(config or {})}
         user = cand.compile_defines(cfg, user)
-        launches = launch_geometry(cand, cfg, defines=defines)
+        constants = device_constants(cand.arch, device)
+        launches = launch_geometry(cand, cfg, defines=defines, device=constants)
     dirs = [*(cand.include_dirs if cand is not None else ()), *(str(d) for d in include_dirs)]
     common = dict(block=_dims(block), grid=_dims(grid), defines=user, kernels=kernels, include_dirs=dirs, path=path,
                   frontend=frontend, assume=assume)
@@ -65,20 +71,22 @@ def analyze(source: str | Path | Candidate, *, config: dict | None = None, block
         task = Task.load(task)
     merged = None
     for shape in task.shapes:
-        geos = launch_geometry(cand, cfg, shape=shape.symbols, defines=defines)
-        res = _analyze(target, launches=geos, launch_args=_arg_values(cand, cfg, task, shape), **common)
+        geos = launch_geometry(cand, cfg, shape=shape.symbols, defines=defines, device=constants)
+        res = _analyze(target, launches=geos, launch_args=_arg_values(cand, cfg, task, shape, geos, constants),
+                       **common)
         res.diagnostics = [d for g in geos for d in g.problems] + res.diagnostics
         res.assumed = "\n".join(f"[{shape.label}] {line}" for line in res.assumed.splitlines())
         merged = res if merged is None else _merge(merged, res)
     return merged
 
 
-def _arg_values(cand: Candidate, cfg: dict, task: Task, shape) -> list[dict[int, int]]:
-    """Per launch: the integer value of each argument the shape fixes (size symbols, scalar task arguments)."""
-    env = environment(cand, cfg, shape.symbols)
+def _arg_values(cand: Candidate, cfg: dict, task: Task, shape, geos, constants) -> list[dict[int, int]]:
+    """Per launch geometry: the integer value of each argument the shape fixes (size symbols, scalar task
+    arguments)."""
+    env = environment(cand, cfg, shape.symbols, device=constants)
     env.update({a.name: task.scalar(a, shape) for a in task.args if a.role == "scalar" and a.value is not None})
     out = []
-    for decl in cand.launches:
+    for decl in (cand.launches[g.index] for g in geos):
         vals = {i: try_evaluate(str(a), env) for i, a in enumerate(decl.args)}
         out.append({i: v for i, v in vals.items() if isinstance(v, int) and not isinstance(v, bool)})
     return out

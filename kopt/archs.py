@@ -53,15 +53,33 @@ _TABLE = {
     "sm_120": dict(cc=(12, 0), max_threads_per_sm=1536, max_blocks_per_sm=32, smem_per_sm=100 * KB, smem_per_block_optin=99 * KB),
     "sm_121": dict(cc=(12, 1), max_threads_per_sm=1536, max_blocks_per_sm=32, smem_per_sm=100 * KB, smem_per_block_optin=99 * KB),
 }
+MB = 1024 * KB
+# Whole-device figures that launch expressions may use (``num_sms``, ``l2_bytes``), per architecture, for when no GPU
+# of that architecture is present: one documented product per architecture, as its CUDA device attributes read.
+# Other products of the same architecture differ (H100 PCIe has 114 SMs, RTX 3090 82): ``--num-sms`` / ``--l2-bytes``
+# set the values, and every launch that uses one says which value it assumed. None: no default (pass the option).
+_DEVICE_DEFAULTS = {
+    "sm_75": (40, 4 * MB, "Tesla T4"),
+    "sm_80": (108, 40 * MB, "A100"),
+    "sm_86": (72, 6 * MB, "A10"),
+    "sm_87": (16, 4 * MB, "Jetson AGX Orin"),
+    "sm_89": (58, 48 * MB, "L4"),
+    "sm_90": (132, 50 * MB, "H100 SXM / H200"),
+    "sm_100": (148, None, "B200"),
+    "sm_120": (170, 96 * MB, "GeForce RTX 5090"),
+}
 _NAME = re.compile(r"sm_(\d+)([af]?)")
-# The present GPU's own limits for a target (or None), installed by kopt.device when it is imported, so that this
-# module, part of kopt's vocabulary, never touches the driver itself.
+# The present GPU's own limits for a target (or None), and its own constants (see ``device_constants``), installed by
+# kopt.device when it is imported, so that this module, part of kopt's vocabulary, never touches the driver itself.
 _device_limits: Callable[[str], "ArchLimits | None"] | None = None
+# (SMs, L2 bytes, GPU name, its arch) of the present GPU when the arch asked for (None: any) is its own
+_device_constants: Callable[[str | None], "tuple[int, int, str, str] | None"] | None = None
 
 
-def use_device_limits(reader: Callable[[str], "ArchLimits | None"]) -> None:
-    global _device_limits
-    _device_limits = reader
+def use_device_limits(reader: Callable[[str], "ArchLimits | None"],
+                      constants: Callable[[str | None], "tuple[int, int, str, str] | None"] | None = None) -> None:
+    global _device_limits, _device_constants
+    _device_limits, _device_constants = reader, constants
 
 
 class NoLimits(InputError):
@@ -137,3 +155,63 @@ def arch_for_cc(major: int, minor: int) -> str:
         raise InputError(f"GPU compute capability {major}.{minor} is not supported by this NVRTC "
                          f"(it supports {', '.join(supported())})")
     return f"sm_{n}"
+
+
+CONSTANT_NAMES = ("num_sms", "l2_bytes", "max_smem_per_block")
+_OPTION = {"num_sms": "--num-sms", "l2_bytes": "--l2-bytes", "max_smem_per_block": "--max-smem-per-block"}
+
+
+@dataclass(frozen=True)
+class DeviceConstants:
+    """The device figures launch expressions see: ``num_sms`` (streaming multiprocessors), ``l2_bytes`` (L2 cache
+    size) and ``max_smem_per_block`` (the most shared memory one block can opt into, static included). ``values``
+    holds those known; ``origin`` says, per name, where its value came from (or why there is none)."""
+
+    values: dict
+    origin: dict
+
+    def env(self) -> dict:
+        return dict(self.values)
+
+    def describe(self, name: str) -> str:
+        """``"num_sms = 132 (sm_90 default: H100 SXM / H200; --num-sms sets it)"``"""
+        if name not in self.values:
+            return f"{name} unknown ({self.origin.get(name, 'no value')})"
+        return f"{name} = {self.values[name]} ({self.origin[name]})"
+
+
+def device_constants(arch: str | None, overrides: dict | None = None) -> DeviceConstants:
+    """The constants for ``arch`` (None: the present GPU's, else sm_90's): read from the GPU when one of that
+    architecture is present, else the documented default of the architecture; ``overrides`` ({name: int}, from the
+    command line) win. A name without any value is left out of ``values`` (an expression using it then says so)."""
+    overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+    for k, v in overrides.items():
+        if k not in CONSTANT_NAMES:
+            raise InputError(f"unknown device constant {k!r} (known: {', '.join(CONSTANT_NAMES)})")
+        if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+            raise InputError(f"{_OPTION[k]} must be a positive integer, got {v!r}")
+    present = _device_constants(arch) if _device_constants else None
+    arch = arch or (present[3] if present else "sm_90")
+    values, origin = {}, {}
+    if present is not None:
+        sms, l2, name, _ = present
+        values.update(num_sms=sms, l2_bytes=l2)
+        origin.update(num_sms=f"the GPU: {name}", l2_bytes=f"the GPU: {name}")
+    else:
+        sms, l2, product = _DEVICE_DEFAULTS.get(base(arch), (None, None, None))
+        for key, v in (("num_sms", sms), ("l2_bytes", l2)):
+            if v is not None:
+                values[key] = v
+                origin[key] = f"{base(arch)} default: {product}; {_OPTION[key]} sets it"
+            else:
+                origin[key] = f"no default for {base(arch)} and no such GPU here; {_OPTION[key]} sets it"
+    try:
+        lim = limits(arch)
+        values["max_smem_per_block"] = lim.smem_per_block_optin
+        origin["max_smem_per_block"] = ("the GPU" if present is not None else f"{base(arch)} limit") \
+            + f"; {_OPTION['max_smem_per_block']} sets it"
+    except InputError:
+        origin["max_smem_per_block"] = f"no limits known for {arch}; {_OPTION['max_smem_per_block']} sets it"
+    for k, v in overrides.items():
+        values[k], origin[k] = v, f"given: {_OPTION[k]}"
+    return DeviceConstants(values, origin)

@@ -10,10 +10,16 @@ The grammar (docs/tasks.md):
     // kopt: restrict EXPRESSION
     // kopt: scratch NAME DTYPE[EXPR, ...] [init=poison|zero]
     // kopt: tensormap NAME = ARG box=(EXPR, ...) [swizzle=...] [l2promotion=...] [oob=zero|nan]
-    // kopt: launch KERNEL grid=(...) block=(...) [smem=EXPR] [cluster=(...)] [stream=0|1] args=(...)
+    // kopt: launch KERNEL grid=(...) block=(...) [smem=EXPR] [cluster=(...)] [stream=0|1] args=(...) [when COND]
 
-Expressions are ``kopt.expr``'s language over the task's size symbols, the tunables and the ``define``d names; C
+Expressions are ``kopt.expr``'s language over the task's size symbols, the tunables, the ``define``d names and the
+device constants ``num_sms``, ``l2_bytes`` and ``max_smem_per_block`` (``kopt.archs.device_constants``); C
 ``#define``s of the source are not visible to them.
+
+A launch line ending in ``when COND`` applies to the shapes (and configurations) where COND holds. It opens a group
+of alternatives: it and the launch lines right after it, up to and including the first line without ``when`` (the
+fallback), are one step of the launch sequence, and per shape the first line of the group whose condition holds is
+launched (``kopt.geometry`` picks it; a shape that no line of a group applies to is an error).
 """
 from __future__ import annotations
 
@@ -27,7 +33,7 @@ from pathlib import Path
 from . import annotations as ann
 from . import expr
 from .annotations import AnnotationError, Text
-from .archs import check as check_arch
+from .archs import CONSTANT_NAMES, check as check_arch
 from .dtypes import DType, dtype
 from .errors import InputError
 from .rules import RULES
@@ -77,6 +83,15 @@ class LaunchDecl:
     cluster: list[str] | None = None
     stream: int = 0  # 1: launched on a second stream when timed (concurrent with stream 0)
     line: int = 0
+    when: str | None = None  # the condition under which this line applies (None: always)
+    group: int = 0  # the step of the launch sequence it is an alternative for (lines of one group are alternatives)
+    fallback: bool = False  # the line without ``when`` that ends a group of alternatives
+
+    @property
+    def branch(self) -> str:
+        """How diagnostics name this launch line: ``"line 12 (when rows >= 4096)"``, ``"line 13 (otherwise)"``."""
+        return f"line {self.line}" + (f" (when {self.when})" if self.when is not None else
+                                      " (otherwise)" if self.fallback else "")
 
 
 @dataclass
@@ -344,8 +359,25 @@ def _tensormap(cand, rest):
     cand.tensormaps.append(tm)
 
 
+_WHEN = re.compile(r"(?:^|(?<=\s))when(?=\s|\(|$)")
+
+
+def _split_when(cand, tail: Text) -> tuple[Text, Text | None]:
+    """``grid=... args=(...) when COND`` -> the options and COND (the first top-level ``when``)."""
+    depth = 0
+    for i, ch in enumerate(tail):
+        depth += (ch in "([{") - (ch in ")]}")
+        if depth == 0 and _WHEN.match(tail, i):
+            cond = tail.part(i + 4)
+            if not cond:
+                _fail(cand, tail.part(i, i + 4), "when needs a condition, e.g. `when rows >= 4096`")
+            return tail.part(0, i), _parse_expr(cand, cond, "when")
+    return tail, None
+
+
 def _launch(cand, rest):
     kernel, tail = ann.kernel_name(rest, cand.name)
+    tail, when = _split_when(cand, tail)
     opts = ann.options(tail, cand.name)
     unknown = [k for k in opts if k not in LAUNCH_OPTIONS]
     if unknown:
@@ -371,8 +403,11 @@ def _launch(cand, rest):
     args = ann.split_top(ann.unparen(opts["args"]))
     if any(not a for a in args):
         _fail(cand, opts["args"], "an empty argument in args=(...)")
+    prev = cand.launches[-1] if cand.launches else None
+    group = (prev.group if prev.when is not None else prev.group + 1) if prev is not None else 0
     cand.launches.append(LaunchDecl(kernel=kernel, grid=dims["grid"], block=dims["block"], args=args, smem=smem,
-                                    cluster=dims.get("cluster"), stream=stream, line=rest.line))
+                                    cluster=dims.get("cluster"), stream=stream, line=rest.line, when=when,
+                                    group=group, fallback=when is None and prev is not None and prev.group == group))
 
 
 def _key(opts: dict[str, Text], key: str) -> Text:
@@ -403,6 +438,11 @@ _PARSERS = {"task": _task, "arch": _arch, "include": _include, "tune": _tune, "d
 def _check_names(cand: Candidate, found) -> None:
     names = [t.name for t in cand.tunables] + [s.name for s in cand.scratch] + [t.name for t in cand.tensormaps] \
         + list(cand.defines)
+    reserved = [n for n in names if n in CONSTANT_NAMES]
+    if reserved:
+        where = next((rest for word, rest in found if re.search(rf"\b{re.escape(reserved[0])}\b", rest)), None)
+        raise AnnotationError("annotation.duplicate", cand.name, where,
+                              f"{reserved[0]} is a device constant ({', '.join(CONSTANT_NAMES)}); choose another name")
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         where = next((rest for word, rest in found if re.search(rf"\b{re.escape(dup[0])}\b", rest)), None)

@@ -121,4 +121,18 @@ def _read_limits(arch: str, cc: tuple[int, int]):
     return ArchLimits(name=arch, cc=cc, **{**_BASE, **values})
 
 
-use_device_limits(device_limits)
+def device_constants(arch: str | None):
+    """(SMs, L2 bytes, name, arch) of the present GPU when ``arch`` (None: any) targets its compute capability, for
+    launch expressions (``kopt.archs.device_constants``); None otherwise. The worker runs on the same device 0."""
+    from .archs import base
+
+    info, _ = probe()
+    if info is None:
+        return None
+    own = f"sm_{info.cc[0]}{info.cc[1]}"
+    if arch is not None and base(arch) != own:
+        return None
+    return info.sm_count, info.l2_bytes, info.name, own
+
+
+use_device_limits(device_limits, device_constants)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .archs import limits_or_none
+from .archs import device_constants, limits_or_none
 from .artifact import Artifact
 from .candidate import load_candidate
 from .compiler import compile as kopt_compile
@@ -30,11 +30,12 @@ class Explanation:
     launches: list[LaunchGeometry] = field(default_factory=list)  # a candidate's launches at its configuration
 
 
-def compile_file(file: Path, *, arch=None, defines=None, kernels=None,
+def compile_file(file: Path, *, arch=None, defines=None, kernels=None, device: dict | None = None,
                  **kwargs) -> tuple[Artifact, list[LaunchGeometry]]:
     """Compile a source file: a candidate at its configuration (its defines, tunables under the user's ``-D``
     values, launched kernels, declared target and include directories), a plain source as given. Also returns a candidate's launch
-    geometry at that configuration, checked against the target's limits."""
+    geometry at that configuration, checked against the target's limits (``device``: device constants that
+    override the GPU's or the architecture's defaults)."""
     cand = load_candidate(Path(file))
     user = dict(defines or {})
     if cand is None:
@@ -43,7 +44,8 @@ def compile_file(file: Path, *, arch=None, defines=None, kernels=None,
     include_dirs = [*cand.include_dirs, *kwargs.pop("include_dirs", ())]
     art = kopt_compile(Path(file), kernels or cand.kernels(config), arch=arch or cand.arch,
                        defines=cand.compile_defines(config, user), include_dirs=include_dirs, **kwargs)
-    return art, launch_geometry(cand, config, arch=art.arch, defines=user)
+    return art, launch_geometry(cand, config, arch=art.arch, defines=user,
+                                device=device_constants(art.arch, device))
 
 
 def explain(file: Path, *, arch=None, defines=None, kernels=None, block: int | None = None, smem: int | None = None,

@@ -5,6 +5,15 @@ and what stops it from launching on an architecture.
 Every consumer asks here: the runner's plan, tuner pruning, ``explain``, ``check`` and the analyzers (which receive
 the result), ``sanitize``, ``validate`` and the agent's tools. A value that depends on a size symbol the caller did
 not bind is None, and its origin says which symbols it waits for.
+
+Expressions also see the device constants (``num_sms``, ``l2_bytes``, ``max_smem_per_block``): the present GPU's
+when it is of the target architecture, else the architecture's documented defaults, under the caller's overrides
+(``kopt.archs.device_constants``); a launch that uses one records which value it assumed in its origin and, when the
+value is a default rather than the GPU's own or a given one, in a note.
+
+Launch lines with ``when COND`` are alternatives (``kopt.candidate``): with the condition decided (the shape and
+configuration bind its names) the first line of a group that applies is the launch; where it is not decided (no
+shape) every line that may apply is returned, each with its ``when``, so that checks cover every branch.
 """
 from __future__ import annotations
 
@@ -14,7 +23,7 @@ from typing import Iterable, Mapping
 
 from . import annotations as ann
 from . import expr
-from .archs import limits_or_none
+from .archs import CONSTANT_NAMES, DeviceConstants, device_constants, limits_or_none
 from .candidate import Candidate, LaunchDecl
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import InputError
@@ -39,6 +48,9 @@ class LaunchGeometry:
     config: dict = field(default_factory=dict)  # the tunable values it was resolved at
     origin: dict[str, str] = field(default_factory=dict)  # field -> where its value came from, or why it is None
     problems: list[Diagnostic] = field(default_factory=list)
+    index: int = 0  # of its declaration in ``Candidate.launches``
+    when: str | None = None  # the condition of its launch line (None: unconditional)
+    branch: str = ""  # how diagnostics name the line when it is one of several alternatives, else ""
 
     @property
     def threads(self) -> int | None:
@@ -51,7 +63,7 @@ class LaunchGeometry:
     def to_dict(self) -> dict:
         return {"kernel": self.kernel, "line": self.line, "grid": _list(self.grid), "block": _list(self.block),
                 "smem": self.smem, "cluster": _list(self.cluster), "stream": self.stream, "config": dict(self.config),
-                "origin": dict(self.origin),
+                "origin": dict(self.origin), **({"when": self.when} if self.when is not None else {}),
                 "problems": [d.to_dict() for d in self.problems]}
 
 
@@ -60,24 +72,70 @@ def _list(dims):
 
 
 def environment(cand: Candidate, config: Mapping | None = None, shape: Mapping[str, int] | None = None,
-                defines: Mapping | None = None) -> dict:
-    """The names an annotation expression sees: ``define``s and the user's ``-D`` values (text, evaluated when
-    used), the shape's size symbols, and the configuration (the candidate's defaults under ``config``)."""
-    return {**cand.defines, **(defines or {}), **(shape or {}), **cand.default_config(), **(config or {})}
+                defines: Mapping | None = None, device: DeviceConstants | None = None) -> dict:
+    """The names an annotation expression sees: the device constants (lowest: a task's size symbol of the same name
+    wins), ``define``s and the user's ``-D`` values (text, evaluated when used), the shape's size symbols, and the
+    configuration (the candidate's defaults under ``config``)."""
+    return {**(device.env() if device is not None else {}), **cand.defines, **(defines or {}), **(shape or {}),
+            **cand.default_config(), **(config or {})}
 
 
 def launch_geometry(cand: Candidate, config: Mapping | None = None, shape: Mapping[str, int] | None = None, *,
                     arch: str | None = None, size_symbols: Iterable[str] | None = None,
-                    defines: Mapping | None = None) -> list[LaunchGeometry]:
+                    defines: Mapping | None = None, device: DeviceConstants | None = None) -> list[LaunchGeometry]:
     """Per launch of ``cand``: its geometry at ``config`` (defaults filled in) and ``shape`` (size symbol values;
     None: values that need one stay None). ``size_symbols``: the task's symbols when known, so that any other
     unknown name is an error; without them (no task) such a name is taken for a size symbol. ``arch``: check the
-    values against its limits. ``defines``: the user's ``-D`` values."""
+    values against its limits. ``defines``: the user's ``-D`` values. ``device``: the device constants (default:
+    ``device_constants(arch or cand.arch)``: the GPU's, else the architecture's defaults).
+
+    Of a group of ``when`` alternatives, the first line whose condition holds is returned; where a condition waits
+    for an unbound size symbol, that line is returned as one possible branch and the next lines are considered too.
+    A group none of whose lines applies yields a geometry of its first line holding the error."""
     full = {**cand.default_config(), **(config or {})}
-    env = environment(cand, full, shape, defines)
+    device = device if device is not None else device_constants(arch or cand.arch)
+    env = environment(cand, full, shape, defines, device)
     symbols = set(shape or ()) | set(size_symbols or ()) if (shape is not None or size_symbols is not None) else None
-    resolver = _Resolver(cand, env, symbols, limits_or_none(arch) if arch else None)
-    return [resolver.launch(decl, cand.kernel_expr(decl, full), full) for decl in cand.launches]
+    resolver = _Resolver(cand, env, symbols, limits_or_none(arch) if arch else None, device)
+    out = []
+    for group in _groups(cand):
+        chosen = []  # (index, the error in its condition or None), in line order
+        for i in group:
+            decl = cand.launches[i]
+            holds = True if decl.when is None else resolver.condition(decl)
+            if holds is False:
+                continue
+            chosen.append((i, holds if isinstance(holds, Diagnostic) else None))
+            if holds is True:
+                break
+        for i, problem in chosen:
+            g = resolver.launch(cand.launches[i], cand.kernel_expr(cand.launches[i], full), full, i)
+            if problem is not None:
+                g.problems.insert(0, problem)
+            out.append(g)
+        if not chosen:
+            first = cand.launches[group[0]]
+            g = resolver.launch(first, cand.kernel_expr(first, full), full, group[0])
+            conds = "; ".join(f"line {cand.launches[i].line}: {cand.launches[i].when}" for i in group)
+            where = ", ".join(f"{k}={v}" for k, v in (shape or {}).items()) or "this configuration"
+            g.problems.insert(0, RULES["launch.no-branch"].diag(
+                f"no launch line applies to {where}: every condition is false ({conds})",
+                resolver.location([first.when])))
+            out.append(g)
+    sizes = {cand.launches[i].group: len(group) for group in _groups(cand) for i in group}
+    for g in out:  # a line of a group of alternatives is named as such
+        decl = cand.launches[g.index]
+        if sizes[decl.group] > 1:
+            g.branch = decl.branch
+    return out
+
+
+def _groups(cand: Candidate) -> list[list[int]]:
+    """Indices of ``cand.launches`` per step of the launch sequence (several: ``when`` alternatives)."""
+    groups: dict[int, list[int]] = {}
+    for i, decl in enumerate(cand.launches):
+        groups.setdefault(decl.group, []).append(i)
+    return list(groups.values())
 
 
 def evaluate(cand: Candidate, piece, env: Mapping, what: str):
@@ -115,12 +173,23 @@ def occupancy_geometry(geometries: list[LaunchGeometry], kernel: str, block: int
 
 
 class _Resolver:
-    def __init__(self, cand: Candidate, env: dict, symbols: set[str] | None, lim):
-        self.cand, self.env, self.symbols, self.lim = cand, env, symbols, lim
+    def __init__(self, cand: Candidate, env: dict, symbols: set[str] | None, lim, device: DeviceConstants):
+        self.cand, self.env, self.symbols, self.lim, self.device = cand, env, symbols, lim, device
         self.macros = set(c_macros(cand.source))
 
-    def launch(self, decl: LaunchDecl, kernel: str, config: dict) -> LaunchGeometry:
-        g = LaunchGeometry(kernel, decl.line, None, None, None, None, decl.stream, dict(config))
+    def condition(self, decl: LaunchDecl):
+        """True / False when ``decl.when`` is decided, None while it waits for an unbound size symbol, or the
+        Diagnostic of an error in it."""
+        g = LaunchGeometry(decl.kernel, decl.line, None, None, None, None)
+        value = self.value(g, decl.when, "when")
+        if g.problems:
+            return g.problems[0]
+        return None if value is None else bool(value)
+
+    def launch(self, decl: LaunchDecl, kernel: str, config: dict, index: int = 0) -> LaunchGeometry:
+        g = LaunchGeometry(kernel, decl.line, None, None, None, None, decl.stream, dict(config), index=index,
+                           when=str(decl.when) if decl.when is not None else None)
+        self.constants(g, decl)
         g.grid = self.dims(g, decl.grid, "grid")
         g.block = self.dims(g, decl.block, "block")
         g.smem = self.value(g, decl.smem, "smem")
@@ -138,11 +207,33 @@ class _Resolver:
             self.check_limits(g, decl)
         return g
 
+    def constants(self, g: LaunchGeometry, decl: LaunchDecl) -> None:
+        """Record which device constants the launch's expressions use and where their values came from; a value
+        that is an architecture default (not the GPU's, not given) is also a note."""
+        pieces = [*decl.grid, *decl.block, decl.smem, *(decl.cluster or ()), *([decl.when] if decl.when else [])]
+        used = {}
+        for p in pieces:
+            for name in sorted(expr.names(str(p)) & set(CONSTANT_NAMES)):
+                used.setdefault(name, p)
+        for name, piece in used.items():
+            if name in self.env and self.env[name] != self.device.values.get(name):
+                continue  # a size symbol or a define of the same name stands in for it
+            g.origin[name] = self.device.describe(name)
+            if name in self.device.values and "default:" in self.device.origin[name]:  # a product's figure
+                self.problem(g, "launch.device-constant", [piece], f"launch {g.kernel} assumes "
+                             f"{self.device.describe(name)}")
+
     def value(self, g: LaunchGeometry, piece, what: str):
         try:
             value = expr.evaluate(str(piece), self.env)
         except expr.ExprError as exc:
             missing = sorted(expr.names(str(piece)) - set(self.env)) if exc.rule == "expr.unknown-name" else []
+            unknown = [n for n in missing if n in CONSTANT_NAMES]
+            if unknown:
+                self.problem(g, "launch.device-constant", [piece], f"{what}: {self.device.describe(unknown[0])}",
+                             Severity.ERROR)
+                g.origin[what] = "error"
+                return None
             waiting = [n for n in missing if self.symbols is None or n in self.symbols]
             macros = [n for n in missing if n in self.macros]
             if missing and waiting == missing and not macros:

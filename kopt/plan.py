@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 from . import expr
 from .candidate import Candidate
+from .archs import DeviceConstants, device_constants
+from . import device as _gpu  # noqa: F401  (installs the present GPU's own limits and constants)
 from .errors import InputError
 from .geometry import environment, evaluate, first_error, launch_geometry
 from .task import Shape, Task
@@ -63,13 +65,17 @@ class RunPlan:
     tensormaps: list[TensorMapPlan] = field(default_factory=list)
 
 
-def resolve(task: Task, cand: Candidate, shape: Shape, config: dict, lowered: dict[str, str], arch: str) -> RunPlan:
-    """Concrete launches for one shape. ``lowered`` maps each kernel name expression to its cubin symbol."""
-    geometries = launch_geometry(cand, config, shape.symbols, arch=arch)
+def resolve(task: Task, cand: Candidate, shape: Shape, config: dict, lowered: dict[str, str], arch: str,
+            device: DeviceConstants | None = None) -> RunPlan:
+    """Concrete launches for one shape (of ``when`` alternatives, the line that applies). ``lowered`` maps each
+    kernel name expression to its cubin symbol. ``device``: the device constants (default: the GPU's when it is of
+    ``arch``, else the architecture's defaults)."""
+    device = device if device is not None else device_constants(arch)
+    geometries = launch_geometry(cand, config, shape.symbols, arch=arch, device=device)
     error = first_error(geometries)
     if error is not None:
         raise error
-    env = environment(cand, config, shape.symbols)
+    env = environment(cand, config, shape.symbols, device=device)
     task_args = {a.name: a for a in task.args}
     scratch = {s.name: s for s in cand.scratch}
     tmaps = {t.name: t for t in cand.tensormaps}
@@ -97,7 +103,8 @@ def resolve(task: Task, cand: Candidate, shape: Shape, config: dict, lowered: di
                                         t.l2promotion, t.oob))
 
     launches = []
-    for decl, g in zip(cand.launches, geometries):
+    for g in geometries:
+        decl = cand.launches[g.index]
         args = []
         for item in decl.args:
             m = _CAST.match(str(item).replace(" ", ""))

@@ -12,6 +12,13 @@ Bottleneck rule (per kernel, in order):
   3. compute-bound — the same with compute SOL above memory SOL;
   4. latency-bound — neither unit reaches 60 % of peak: warps mostly wait (see the stall reasons).
 60 % is Nsight Compute's own threshold below which a kernel is said not to use the GPU's throughput well.
+
+Advice is a hypothesis with its evidence: every finding names the measured figures it rests on (achieved DRAM
+throughput and its share of the matching ceiling, occupancy, throughput shares) and its hint says what *may* help and
+what to try. The matching DRAM ceiling is the device's measured one for the kernel's read/write mix (copy, read-only
+or write-only, from kopt's ceilings cache) when known, else ncu's own peak. A kernel at or above ``DRAM_BOUND_PCT`` of
+it is at its bandwidth limit: no occupancy advice is given (more warps cannot move more bytes, and capping registers
+for occupancy can slow it), and the profile's notes say so.
 """
 from __future__ import annotations
 
@@ -33,6 +40,8 @@ SECTIONS = ("SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "LaunchStats"
 LAUNCH_BOUND_US = 5.0
 BUSY_PCT = 60.0
 EXCESS_RATIO = 1.5
+DRAM_BOUND_PCT = 80.0  # share of the matching DRAM ceiling from which occupancy advice is withheld
+ONE_WAY = 0.1  # a kernel whose DRAM writes (reads) are under this share of its bytes is read-only (write-only)
 
 # key -> (unit kind, names: raw metric first, then the details page's display names)
 METRICS = {
@@ -46,6 +55,7 @@ METRICS = {
     # read above 100
     "l1_pct": ("pct", ("l1tex__throughput.avg.pct_of_peak_sustained_active", "L1/TEX Cache Throughput")),
     "dram_read": ("bytes", ("dram__bytes_read.sum",)),
+    "dram_bps": ("rate", ("dram__bytes.sum.per_second", "DRAM Bandwidth")),
     "dram_write": ("bytes", ("dram__bytes_write.sum",)),
     "l1_hit": ("pct", ("l1tex__t_sector_hit_rate.pct", "L1/TEX Hit Rate")),
     "l2_hit": ("pct", ("lts__t_sector_hit_rate.pct", "L2 Hit Rate")),
@@ -111,6 +121,9 @@ def _convert(value: float, unit: str, kind: str) -> float | None:
         return value if u in ("%", "", "pct", "percent") else None
     if kind == "bytes":
         return value * _BYTES[u] if u in _BYTES else (value if u == "" else None)
+    if kind == "rate":  # bytes per second, e.g. "Tbyte/s" or "byte/second"
+        per, sep, tail = u.partition("/")
+        return value * _BYTES[per] if sep and tail in ("s", "second") and per in _BYTES else None
     if kind == "time":
         f = _TIME_US.get(u, 1e-3 if u == "" else None)  # ncu's raw default unit is nanoseconds
         return value * f if f else None
@@ -297,10 +310,11 @@ def kernel_profile(raw: dict) -> KernelProfile:
 
 def build(task_name: str, candidate: str, shape: str, raw_csv: str, source_csv: str = "", *,
           work_bytes: float | None = None, launch_lines=(), source_text: str | None = None,
-          report: tuple[list[dict], list] | None = None) -> Profile:
+          report: tuple[list[dict], list] | None = None, ceilings: dict | None = None) -> Profile:
     """A Profile (with its Diagnostics) from ncu's CSV texts, or from ``report``: (kernels, hot source lines) as
     ``parse_ncu_csv`` / ``parse_source_csv`` or ``kopt.ncu_report_reader.read`` give them. ``launch_lines`` are the
-    declared launches' lines."""
+    declared launches' lines. ``ceilings``: the device's measured bandwidth ceilings (``kopt.roofline``), for the
+    DRAM evidence of the findings; ncu's own peak stands in without them."""
     kernels = [kernel_profile(k) for k in (report[0] if report else parse_ncu_csv(raw_csv))]
     for k, line in zip(kernels, launch_lines):
         k.line = line
@@ -319,7 +333,7 @@ def build(task_name: str, candidate: str, shape: str, raw_csv: str, source_csv: 
             break
     if not kernels:
         prof.notes.append("ncu reported no kernel: nothing was profiled")
-    prof.diagnostics = findings(prof)
+    prof.diagnostics = findings(prof, ceilings)
     return prof
 
 
@@ -330,10 +344,10 @@ def _pct(v) -> str:
 
 MEMORY_UNITS = {"dram_pct": "DRAM", "l2_pct": "L2", "l1_pct": "L1/shared"}
 ON_CHIP_HINT = {
-    "L2": "the L2 slices are the limit, not DRAM: look for re-reads that hit L2 (tiles loaded by many blocks), "
-          "atomics on global memory, or uncoalesced accesses that multiply sectors",
-    "L1/shared": "the SM's L1/shared-memory pipe is the limit, not DRAM: fewer shared-memory operations per byte "
-                 "(wider accesses, fewer shared atomics, register reuse) and no bank conflicts",
+    "L2": "the L2 slices, not DRAM, may be the limit: look for re-reads that hit L2 (tiles loaded by many blocks), "
+          "atomics on global memory, or uncoalesced accesses that multiply sectors, and try removing them",
+    "L1/shared": "the SM's L1/shared-memory pipe, not DRAM, may be the limit: try fewer shared-memory operations per "
+                 "byte (wider accesses, fewer shared atomics, register reuse) and removing bank conflicts",
 }
 
 
@@ -343,11 +357,70 @@ def busiest_memory_unit(figures: dict) -> str | None:
     return max(known, key=known.get) if known else None
 
 
-def findings(p: Profile) -> list[Diagnostic]:
+@dataclass
+class DramEvidence:
+    """Achieved DRAM throughput of one kernel and its share of the matching ceiling."""
+
+    bytes_per_s: float | None
+    share_pct: float | None  # of ``ceiling``
+    ceiling: str  # which: "measured copy ceiling", "measured read ceiling", "measured write ceiling", "ncu's peak"
+    ceiling_bytes_per_s: float | None
+    text: str  # "achieved DRAM throughput 3.90 TB/s = 91 % of the measured copy ceiling (4.28 TB/s)"
+
+    @property
+    def bound(self) -> bool:
+        return self.share_pct is not None and self.share_pct >= DRAM_BOUND_PCT
+
+
+def dram_evidence(f: dict, ceilings: dict | None = None) -> DramEvidence:
+    """The kernel's DRAM throughput (ncu's ``dram__bytes.sum.per_second``, else its DRAM bytes over its duration)
+    against the measured ceiling of its read/write mix (``ceilings``: kopt's measured ``copy_gbps``, ``read_gbps``,
+    ``write_gbps`` where present), else ncu's own peak (throughput / ncu's DRAM %)."""
+    rd, wr, dur = f.get("dram_read"), f.get("dram_write"), f.get("duration")
+    bps = f.get("dram_bps")
+    if bps is None and dur and (rd or wr):
+        bps = ((rd or 0.0) + (wr or 0.0)) / (dur * 1e-6)
+    parts = []
+    ncu_peak = bps / (f["dram_pct"] / 100) if bps and f.get("dram_pct") else None
+    ceilings = ceilings or {}
+    kind, gbps = "copy", ceilings.get("copy_gbps")
+    if rd is not None and wr is not None and rd + wr > 0:
+        if wr < ONE_WAY * (rd + wr) and ceilings.get("read_gbps"):
+            kind, gbps = "read", ceilings["read_gbps"]
+        elif rd < ONE_WAY * (rd + wr) and ceilings.get("write_gbps"):
+            kind, gbps = "write", ceilings["write_gbps"]
+    if not bps:
+        return DramEvidence(None, None, "", None, "DRAM throughput not measured")
+    text = f"achieved DRAM throughput {bps / 1e12:.2f} TB/s"
+    if gbps:
+        share, ceiling, peak = 100 * bps / (gbps * 1e9), f"measured {kind} ceiling", gbps * 1e9
+        parts.append(f"{share:.0f} % of the {ceiling} ({gbps / 1e3:.2f} TB/s)")
+        if ncu_peak:
+            parts.append(f"{f['dram_pct']:.0f} % of ncu's peak ({ncu_peak / 1e12:.2f} TB/s)")
+    elif ncu_peak:
+        share, ceiling, peak = f["dram_pct"], "ncu's peak", ncu_peak
+        parts.append(f"{share:.0f} % of ncu's peak ({ncu_peak / 1e12:.2f} TB/s)")
+    else:
+        return DramEvidence(bps, None, "", None, text + " (no ceiling to compare with)")
+    return DramEvidence(bps, share, ceiling, peak, text + " = " + ", ".join(parts))
+
+
+def _occupancy_text(f: dict) -> str:
+    return f"occupancy {_pct(f.get('occ_theoretical'))} theoretical, {_pct(f.get('occ_achieved'))} achieved"
+
+
+def findings(p: Profile, ceilings: dict | None = None) -> list[Diagnostic]:
+    """The Diagnostics of a profile: each kernel's bottleneck and occupancy, and DRAM traffic beyond the work model.
+    Each names the figures it rests on; ``ceilings``: the device's measured bandwidth ceilings, when known."""
     out = []
     for k in p.kernels:
         loc = [Location(p.candidate, k.line, role="launch")] if k.line else []
         f = k.figures
+        dram = dram_evidence(f, ceilings)
+        evidence = {"dram_bytes_per_s": dram.bytes_per_s, "dram_share_pct": dram.share_pct,
+                    "dram_ceiling": dram.ceiling or None, "occupancy_theoretical": f.get("occ_theoretical"),
+                    "occupancy_achieved": f.get("occ_achieved"), "sol_memory": f.get("sol_memory"),
+                    "sol_compute": f.get("sol_compute")}
         top = k.stalls[0] if k.stalls else None
         stall_txt = f"; top stall: {top['reason']} ({top['meaning']})" if top else ""
         if k.bottleneck == "memory":
@@ -356,46 +429,67 @@ def findings(p: Profile) -> list[Diagnostic]:
             # the limit only when DRAM itself is not busy
             on_chip = unit not in (None, "DRAM") and f.get("dram_pct") is not None and f["dram_pct"] < BUSY_PCT
             out.append(RULES["profile.memory-bound"].diag(
-                f"{k.name}: memory-bound at {_pct(f.get('sol_memory'))} of peak memory throughput "
-                f"(DRAM {_pct(f.get('dram_pct'))}, L2 {_pct(f.get('l2_pct'))}, L1/shared "
-                f"{_pct(f.get('l1_pct'))}, compute {_pct(f.get('sol_compute'))})"
+                f"{k.name}: memory-bound: {dram.text}; memory throughput {_pct(f.get('sol_memory'))} of peak "
+                f"(DRAM {_pct(f.get('dram_pct'))}, L2 {_pct(f.get('l2_pct'))}, L1/shared {_pct(f.get('l1_pct'))}, "
+                f"compute {_pct(f.get('sol_compute'))}); {_occupancy_text(f)}"
                 + (f"; the busiest unit is {unit}, not DRAM" if on_chip else ""), *loc,
-                hint=ON_CHIP_HINT[unit] if on_chip else None))
+                hint=ON_CHIP_HINT[unit] if on_chip else None, witness=evidence))
         elif k.bottleneck == "compute":
             out.append(RULES["profile.compute-bound"].diag(
-                f"{k.name}: compute-bound at {_pct(f.get('sol_compute'))} of peak SM throughput "
-                f"(memory {_pct(f.get('sol_memory'))})", *loc))
+                f"{k.name}: compute-bound: SM throughput {_pct(f.get('sol_compute'))} of peak, memory "
+                f"{_pct(f.get('sol_memory'))}; {dram.text}; {_occupancy_text(f)}", *loc, witness=evidence))
         elif k.bottleneck == "latency":
             out.append(RULES["profile.latency-bound"].diag(
-                f"{k.name}: latency-bound: memory at {_pct(f.get('sol_memory'))} and compute at "
-                f"{_pct(f.get('sol_compute'))} of peak{stall_txt}", *loc))
+                f"{k.name}: latency-bound: memory throughput {_pct(f.get('sol_memory'))} and compute "
+                f"{_pct(f.get('sol_compute'))} of peak; {dram.text}; {_occupancy_text(f)}{stall_txt}", *loc,
+                witness=evidence))
         elif k.bottleneck == "launch":
             out.append(RULES["profile.launch-bound"].diag(
-                f"{k.name}: runs {f.get('duration', 0):.2f} µs, too short to load the GPU; launch overhead dominates",
-                *loc))
-        theo, ach = f.get("occ_theoretical"), f.get("occ_achieved")
-        if theo is not None and theo < 50 and k.limiter in ("registers", "shared memory"):
-            what = (f"{f['registers']:.0f} registers per thread" if k.limiter == "registers" and f.get("registers")
-                    else k.limiter)
-            out.append(RULES["profile.occupancy-limited"].diag(
-                f"{k.name}: theoretical occupancy {_pct(theo)} (achieved {_pct(ach)}), limited by {what}", *loc,
-                witness={"limiter": k.limiter, "theoretical": theo, "achieved": ach},
-                hint="cap registers with __launch_bounds__(threads, minBlocks) or keep fewer values live"
-                if k.limiter == "registers" else "use smaller shared-memory tiles or fewer pipeline stages"))
-        elif theo is not None and ach is not None and theo >= 50 and ach < 0.6 * theo and k.bottleneck == "latency":
-            out.append(RULES["profile.occupancy-limited"].diag(
-                f"{k.name}: achieved occupancy {_pct(ach)} is well below the theoretical {_pct(theo)}: too few "
-                f"blocks ({f.get('waves', 0):.2f} waves) or unbalanced work", *loc, severity=Severity.NOTE,
-                witness={"limiter": "grid or imbalance", "theoretical": theo, "achieved": ach},
-                hint="launch more, smaller blocks or balance work across blocks"))
+                f"{k.name}: runs {f.get('duration', 0):.2f} µs (ncu gpu__time_duration), under "
+                f"{LAUNCH_BOUND_US:g} µs: launch overhead and ramp-up may dominate its time", *loc, witness=evidence))
+        out += _occupancy_findings(p, k, f, dram, evidence, loc)
     ratio = p.excess_ratio
     if ratio is not None and ratio >= EXCESS_RATIO:
         locs = [Location(p.candidate, h["line"], role="hot") for h in p.hot_lines[:3]]
         out.append(RULES["profile.excess-dram-traffic"].diag(
-            f"DRAM traffic {p.dram_bytes / 1e6:.1f} MB is {ratio:.1f}x the task's work model "
-            f"({p.work_bytes / 1e6:.1f} MB): re-reads or uncoalesced traffic", *locs,
-            witness={"dram_bytes": p.dram_bytes, "work_bytes": p.work_bytes, "ratio": round(ratio, 2)}))
+            f"DRAM traffic {p.dram_bytes / 1e6:.1f} MB (ncu dram__bytes_read + dram__bytes_write) is {ratio:.1f}x the "
+            f"task's work model ({p.work_bytes / 1e6:.1f} MB): re-reads or uncoalesced traffic may be the cause",
+            *locs, witness={"dram_bytes": p.dram_bytes, "work_bytes": p.work_bytes, "ratio": round(ratio, 2)}))
     return out
+
+
+def _occupancy_findings(p: Profile, k: KernelProfile, f: dict, dram: DramEvidence, evidence: dict,
+                        loc: list) -> list[Diagnostic]:
+    theo, ach = f.get("occ_theoretical"), f.get("occ_achieved")
+    limited = theo is not None and theo < 50 and k.limiter in ("registers", "shared memory")
+    starved = (theo is not None and ach is not None and theo >= 50 and ach < 0.6 * theo
+               and k.bottleneck == "latency")
+    if not (limited or starved):
+        return []
+    if dram.bound:
+        p.notes.append(f"{k.name}: no occupancy advice: {dram.text}, at or above {DRAM_BOUND_PCT:.0f} % of the "
+                       f"matching ceiling, so the kernel is at its bandwidth limit ({_occupancy_text(f)}); more warps "
+                       f"may not move more bytes, and capping registers for occupancy may slow it down")
+        return []
+    if limited:
+        what = (f"{f['registers']:.0f} registers per thread" if k.limiter == "registers" and f.get("registers")
+                else k.limiter)
+        hint = ("fewer registers per thread may raise occupancy and hide more latency: try __launch_bounds__(threads, "
+                "minBlocks) or keeping fewer values live, and re-measure (it helps only if warps wait on latency)"
+                if k.limiter == "registers" else
+                "less shared memory per block may raise occupancy: try smaller tiles or fewer pipeline stages, and "
+                "re-measure")
+        return [RULES["profile.occupancy-limited"].diag(
+            f"{k.name}: {_occupancy_text(f)}, limited by {what}; {dram.text}; memory throughput "
+            f"{_pct(f.get('sol_memory'))}, compute {_pct(f.get('sol_compute'))} of peak", *loc,
+            witness={"limiter": k.limiter, "theoretical": theo, "achieved": ach, **evidence}, hint=hint)]
+    return [RULES["profile.occupancy-limited"].diag(
+        f"{k.name}: achieved occupancy {_pct(ach)} is well below the theoretical {_pct(theo)} with "
+        f"{f.get('waves', 0):.2f} waves; {dram.text}; memory throughput {_pct(f.get('sol_memory'))}, compute "
+        f"{_pct(f.get('sol_compute'))} of peak: too few blocks or unbalanced work may leave SMs idle", *loc,
+        severity=Severity.NOTE, witness={"limiter": "grid or imbalance", "theoretical": theo, "achieved": ach,
+                                         **evidence},
+        hint="more, smaller blocks or work balanced across blocks may fill the SMs: try them and re-measure")]
 
 
 # --- running ncu ---------------------------------------------------------------------------------------------------
@@ -446,13 +540,14 @@ def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: flo
     """Profile ``candidate`` on ``task`` at ``shape`` (default: the first timed shape). Needs ncu and a GPU.
     ``report``: also keep ncu's report file there (``.ncu-rep``, for the Nsight Compute UI)."""
     from .device import require_gpu
+    from .roofline import cached_ceilings
     from .run_once import build_request, command, read_reply, write_request
     from .toolchain import require_tool
 
     if report and (Path(report).is_dir() or not Path(report).resolve().parent.is_dir()):
         raise InputError(f"--report {report}: name a file in an existing folder")
     ncu = require_tool("ncu")
-    require_gpu("kopt profile")
+    info = require_gpu("kopt profile")
     with tempfile.TemporaryDirectory(prefix="kopt-profile-") as tmp:
         request, cand, art = build_request(task, candidate, tmp, shape=shape, config=config, arch=arch, warmup=1)
         n = len(request.plan.launches)
@@ -484,7 +579,8 @@ def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: flo
     source_csv = src.stdout if src is not None and src.returncode == 0 else ""
     parts = (kernels or parse_ncu_csv(raw.stdout), hot or parse_source_csv(source_csv))
     prof = build(task.name, cand.name, request.shape.label, "", work_bytes=work,
-                 launch_lines=[lp.line for lp in request.plan.launches], source_text=cand.source, report=parts)
+                 launch_lines=[lp.line for lp in request.plan.launches], source_text=cand.source, report=parts,
+                 ceilings=cached_ceilings(info.name, info.driver))
     prof.raw = {"raw": raw.stdout if raw is not None else "", "source": source_csv}
     prof.read_from = {"metrics": "csv" if raw is not None else "ncu_report",
                       "source": "csv" if src is not None else "ncu_report"}

@@ -216,6 +216,15 @@ def compute_ceiling(ceil: dict, compute: str | None) -> tuple[float | None, str]
     return None, f"no {kind} tensor-core ceiling on this device ({entry.get('note', 'not measured')})"
 
 
+def cached_ceilings(gpu_name: str, driver: str) -> dict | None:
+    """This device's ceilings if ``ceilings`` measured them already (no GPU work), else None."""
+    try:
+        return json.loads((cache.cache_dir() / "ceilings.json").read_text()).get(
+            f"{gpu_name}|{driver}|{CEILINGS_VERSION}")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def figures(work: dict, median_us: float, ceil: dict, steady_us: float | None = None,
             compute: str | None = None) -> dict:
     """Achieved rates and the share of the floor for one cold median (and its steady-state figure). ``basis``

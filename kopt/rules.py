@@ -305,6 +305,22 @@ _ALL = [
          "At this block size the kernel's registers or shared memory exceed what one SM holds, so no block can be "
          "resident and the launch fails.",
          "lower the block size or cap registers with __launch_bounds__(threads, 1)", "launch"),
+    Rule("launch.device-constant", N, "a launch expression uses a device constant",
+         "A launch expression uses num_sms, l2_bytes or max_smem_per_block. On a GPU of the target architecture the "
+         "values are the GPU's own; without one they are the architecture's documented defaults (sm_90: 132 SMs and "
+         "50 MiB of L2, as on H100 SXM and H200; H100 PCIe has 114 SMs), and this note says which value the launch "
+         "assumed. An error when the architecture has no default for the constant.",
+         "pass --num-sms / --l2-bytes / --max-smem-per-block to check for another GPU of the architecture",
+         "launch"),
+    Rule("launch.no-branch", E, "no `when` alternative of a launch applies",
+         "A group of `// kopt: launch ... when COND` alternatives (the lines up to the first one without `when`) has "
+         "no line whose condition holds for this shape and configuration, so nothing would be launched for that "
+         "step.",
+         "add a final launch line without `when` (the fallback), or widen a condition", "launch"),
+    Rule("launch.branch-unused", W, "a `when` launch line applies to none of the task's shapes",
+         "No shape of the task selects this launch line (an earlier alternative applies first, or its condition "
+         "never holds), so it is neither checked at a real shape nor timed.",
+         "add a shape that selects it, or remove the line", "launch"),
     Rule("launch.invalid", E, "launch, scratch or tensor map that cannot be resolved",
          "An argument expression, scratch size or tensor-map box does not resolve against the task at this shape "
          "(the message says which).",
@@ -495,35 +511,40 @@ _ALL = [
     # --- profiling (kopt/profile.py) ----------------------------------------------------------------------------------
     Rule("profile.memory-bound", N, "the kernel is memory-bound",
          "Nsight Compute's speed-of-light figures put the memory units at or above 60 % of peak, ahead of compute. "
-         "The message names the DRAM, L2 and L1/shared figures; when DRAM itself is not busy, it names the busiest "
-         "on-chip unit and the hint is about that unit.",
-         "move fewer bytes: fuse passes, reuse data from shared memory or registers, use narrower types; near "
-         "80-90 % the kernel is at its memory roofline", "profile"),
+         "The message states the evidence: the achieved DRAM throughput and its share of the matching ceiling (the "
+         "device's measured copy, read or write bandwidth when kopt has measured it, else ncu's own peak), the DRAM, "
+         "L2 and L1/shared figures and the occupancy; when DRAM itself is not busy, it names the busiest on-chip "
+         "unit and the hint is about that unit.",
+         "the kernel may gain only by moving fewer bytes: try fusing passes, reusing data from shared memory or "
+         "registers, or narrower types; near 80-90 % of the ceiling it is at its memory roofline", "profile"),
     Rule("profile.compute-bound", N, "the kernel is compute-bound",
          "Nsight Compute's speed-of-light figures put the SM's compute throughput at or above 60 % of peak, ahead "
-         "of memory.",
-         "do less arithmetic per result, or move it to faster pipes (tensor cores, FMA instead of separate mul/add, "
-         "fewer integer index computations)", "profile"),
+         "of memory. The message states the figures it rests on.",
+         "less arithmetic per result may help: try faster pipes (tensor cores, FMA instead of separate mul/add) or "
+         "fewer integer index computations", "profile"),
     Rule("profile.latency-bound", W, "the kernel is latency-bound",
-         "Neither memory nor compute reaches 60 % of peak: warps mostly wait. The top stall reason is named when "
-         "the profile has one.",
-         "give each SM more independent work: more warps (occupancy), more loads in flight per thread (unrolling, "
-         "vector loads), fewer barriers", "profile"),
+         "Neither memory nor compute reaches 60 % of peak: warps mostly wait. The message states the throughput "
+         "figures, the occupancy and the top stall reason when the profile has one.",
+         "more independent work per SM may hide the latency: try more warps (occupancy), more loads in flight per "
+         "thread (unrolling, vector loads) or fewer barriers", "profile"),
     Rule("profile.launch-bound", N, "the kernel is too short to load the GPU",
-         "The kernel runs under 5 µs, so launch overhead and ramp-up dominate its time; its throughput figures "
-         "say little.",
-         "fuse this launch with its neighbours, or profile a larger shape (--shape)", "profile"),
+         "The kernel runs under 5 µs (ncu's gpu__time_duration), so launch overhead and ramp-up may dominate its "
+         "time; its throughput figures say little.",
+         "try fusing this launch with its neighbours, or profile a larger shape (--shape)", "profile"),
     Rule("profile.occupancy-limited", W, "occupancy is limited",
          "A warning when the theoretical occupancy is under 50 % because of registers or shared memory per block; a "
          "note when the achieved occupancy is well under the theoretical one in a latency-bound kernel (too few "
-         "blocks or unbalanced work). The witness names the limiter; the hint depends on it.",
-         "raise occupancy: fewer registers or less shared memory per block, or more and better-balanced blocks",
-         "profile"),
+         "blocks or unbalanced work). The message states the occupancy, the DRAM throughput and its share of the "
+         "matching ceiling; the witness names the limiter; the hint depends on it. Never given when the achieved "
+         "DRAM throughput is at or above 80 % of the matching ceiling: such a kernel is at its bandwidth limit, and "
+         "capping registers for occupancy may only slow it (the profile's notes say why the advice was withheld).",
+         "higher occupancy may hide more latency: try fewer registers or less shared memory per block, or more and "
+         "better-balanced blocks, and re-measure", "profile"),
     Rule("profile.excess-dram-traffic", W, "DRAM traffic well above the task's work model",
          "The profiled DRAM bytes are at least 1.5 times the bytes the task's work model says the kernel must move: "
-         "re-reads or uncoalesced accesses. The hottest source lines are attached.",
-         "make each warp read contiguous 128-byte segments, read each input once (stage reused tiles in shared "
-         "memory)", "profile"),
+         "re-reads or uncoalesced accesses may be the cause. The hottest source lines are attached.",
+         "try making each warp read contiguous 128-byte segments and reading each input once (stage reused tiles "
+         "in shared memory)", "profile"),
     # --- compute-sanitizer (kopt/sanitize.py); families match the static rules each tool confirms -------------------
     Rule("sanitize.memcheck.invalid-read", E, "memcheck: out-of-bounds read",
          "compute-sanitizer memcheck saw a read outside any allocation (global, shared or local memory). The "

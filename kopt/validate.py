@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .archs import check, limits_or_none
+from .archs import check, device_constants, limits_or_none
 from .candidate import Candidate
 from .compiler import compile_configs
 from .diagnostic import Diagnostic, Location
@@ -89,11 +89,13 @@ class Validation:
 
 def validate(task: str | Path | None, candidates=(), *, arch: str | None = None,
              reference_timeout: float = REFERENCE_TIMEOUT, config: dict | None = None,
-             include_dirs=()) -> Validation:
+             include_dirs=(), device: dict | None = None) -> Validation:
     """Validate a task directory (or None: candidates alone, without shapes) and candidate files; the baseline is
     validated when no candidate is given. ``config``: tunable values; only that configuration of each candidate (its
     other tunables at their defaults) is validated instead of every one. ``include_dirs``: header folders for every
-    candidate (``-I``). Raises ``InputError`` only when there is nothing to validate (a missing
+    candidate (``-I``). ``device``: device constants for launch expressions ({"num_sms": 114, ...}) over the
+    target's defaults. Every ``when`` launch line is checked at the shapes it applies to (without a task: as a
+    possible branch); one that no shape selects is a warning. Raises ``InputError`` only when there is nothing to validate (a missing
     path, an unknown arch); problems in what was found are Diagnostics of the result."""
     if arch is not None:
         check(arch)
@@ -125,7 +127,8 @@ def validate(task: str | Path | None, candidates=(), *, arch: str | None = None,
     for f in files:
         if not f.is_file():
             raise InputError(f"cannot read {f}: no such file")
-        result.candidates.append(validate_candidate(f, t, arch=arch, config=config, include_dirs=include_dirs))
+        result.candidates.append(validate_candidate(f, t, arch=arch, config=config, include_dirs=include_dirs,
+                                                    device=device))
     return result
 
 
@@ -170,7 +173,7 @@ def _line_of(path: Path, key: str) -> int:
 
 
 def validate_candidate(file: Path, task: Task | None, *, arch: str | None = None, config: dict | None = None,
-                       include_dirs=()) -> CandidateCheck:
+                       include_dirs=(), device: dict | None = None) -> CandidateCheck:
     check = CandidateCheck(str(file))
     try:
         cand = Candidate.load(file).with_include_dirs(include_dirs)
@@ -194,6 +197,8 @@ def validate_candidate(file: Path, task: Task | None, *, arch: str | None = None
     if not configs:
         check.diagnostics.append(RULES["annotation.no-config"].diag(
             f"no configuration satisfies the restrictions ({'; '.join(cand.restrictions)})", Location(cand.name, 1)))
+    constants = device_constants(target, device)
+    selected: set[int] = set()  # launch lines some shape launches, at some configuration
     for cfg, art, error in compile_configs(cand, configs, arch=target):
         cc = ConfigCheck(cfg, target, art is not None)
         check.configs.append(cc)
@@ -202,20 +207,30 @@ def validate_candidate(file: Path, task: Task | None, *, arch: str | None = None
                                [RULES["compile.error"].diag(error.message)] if d.is_error]
             continue
         for shape in (task.shapes if task is not None else [None]):
-            cc.shapes.append(_check_shape(cand, task, shape, cfg, art, cc.diagnostics))
+            cc.shapes.append(_check_shape(cand, task, shape, cfg, art, cc.diagnostics, constants, selected))
+    if task is not None and any(cc.compiled for cc in check.configs):
+        for i, decl in enumerate(cand.launches):
+            alternatives = sum(d.group == decl.group for d in cand.launches) > 1
+            if alternatives and i not in selected:
+                check.diagnostics.append(RULES["launch.branch-unused"].diag(
+                    f"launch {decl.kernel} at {decl.branch}: no shape of task {task.name} selects it "
+                    f"({', '.join(s.label for s in task.shapes)})", Location(cand.name, decl.line, role="launch")))
     return check
 
 
-def _check_shape(cand: Candidate, task: Task | None, shape, cfg: dict, art, diagnostics: list) -> dict:
+def _check_shape(cand: Candidate, task: Task | None, shape, cfg: dict, art, diagnostics: list, constants,
+                 selected: set) -> dict:
     symbols = shape.symbols if shape is not None else None
-    geometries = launch_geometry(cand, cfg, symbols, arch=art.arch)
+    geometries = launch_geometry(cand, cfg, symbols, arch=art.arch, device=constants)
+    selected.update(g.index for g in geometries if not any(d.rule == "launch.no-branch" for d in g.problems))
     label = shape.label if shape is not None else "(no task: size symbols unbound)"
     report = {"shape": label, "launches": [g.to_dict() for g in geometries]}
-    diagnostics += [_with_config(d, cfg, label) for g in geometries for d in g.problems]
+    diagnostics += [_with_config(d, cfg, label, g.branch) for g in geometries for d in g.problems]
     if task is None or any(g.errors for g in geometries):
         return report
     try:
-        plan = resolve(task, cand, shape, cfg, {n: k.lowered for n, k in art.kernels.items()}, art.arch)
+        plan = resolve(task, cand, shape, cfg, {n: k.lowered for n, k in art.kernels.items()}, art.arch,
+                       constants)
     except InputError as exc:
         diagnostics += [_with_config(d, cfg, label) for d in exc.diagnostics or
                         [RULES["launch.invalid"].diag(exc.message, Location(cand.name, 1))]]
@@ -245,9 +260,11 @@ def _check_shape(cand: Candidate, task: Task | None, shape, cfg: dict, art, diag
     return report
 
 
-def _with_config(d: Diagnostic, config: dict, shape: str | None = None) -> Diagnostic:
-    """``d`` with the configuration (and shape) it was found at as its witness."""
+def _with_config(d: Diagnostic, config: dict, shape: str | None = None, branch: str = "") -> Diagnostic:
+    """``d`` with the configuration (and shape, and the ``when`` launch line) it was found at as its witness."""
     witness = {**(d.witness or {}), "config": dict(config)}
     if shape is not None:
         witness["shape"] = shape
+    if branch:
+        witness["launch"] = branch
     return Diagnostic(d.rule, d.severity, d.message, list(d.locations), witness, d.hint)

@@ -13,6 +13,7 @@ l1tex__t_sector_hit_rate.pct --import-source yes -f -o rep python -m kopt.worker
   ncu --import rep.ncu-rep --csv --page source --print-source cuda,sass --resolve-source-file $PWD/CAND.cu \
       > tests/data/ncu/<case>_source_capture.csv
 """
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ from types import SimpleNamespace
 import pytest
 
 from kopt.errors import ToolchainError
+from kopt.rules import RULES
 from kopt.profile import (build, classify, number, parse_ncu_csv, parse_source_csv, source_page_command,
                           tool_failure)
 
@@ -278,3 +280,100 @@ def test_report_path_is_checked_before_profiling(tmp_path):
     for bad in (tmp_path, tmp_path / "missing" / "x.ncu-rep"):
         with pytest.raises(InputError, match="--report"):
             profile(task, task.baseline, report=bad)
+
+
+# --- advice: evidence, hypothesis wording, no occupancy advice at the bandwidth limit --------------------------------
+HYPOTHESIS = re.compile(r"\b(may|might|try)\b")
+FIGURE = re.compile(r"\d+(\.\d+)? (%|TB/s|µs|MB)")
+PROFILE_RULES = [r for r in RULES.values() if r.id.startswith("profile.")]
+
+
+def streaming(dram_pct: float, theo: float = 25.0, regs: int = 98, limits=(8, 32, 2, 32)) -> dict:
+    """A streaming kernel (8 GB in 2 ms) at ``dram_pct`` of ncu's DRAM peak, its occupancy capped by registers."""
+    rate = 4.0e12 * dram_pct / 83.0
+    return {**metrics(20, dram_pct, dur_us=2000.0, dram_read=rate * 2e-3 / 2, dram_write=rate * 2e-3 / 2, theo=theo,
+                      ach=theo * 0.95, regs=regs, limits=limits),
+            "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed": (str(dram_pct), "%"),
+            "dram__bytes.sum.per_second": (f"{rate / 1e12:.6f}", "Tbyte/s")}
+
+
+def _advice_is_hypothesis_with_evidence(p):
+    for d in p.diagnostics:
+        assert FIGURE.search(d.message), d.message
+        assert d.hint and HYPOTHESIS.search(d.hint), (d.rule, d.hint)
+
+
+@pytest.mark.parametrize("rule", PROFILE_RULES, ids=lambda r: r.id)
+def test_profile_rule_hints_are_hypotheses(rule):
+    assert rule.hint and HYPOTHESIS.search(rule.hint), rule.hint
+
+
+@pytest.mark.parametrize("case,candidate", [("memory_bound", "bench/tasks/vector_add/baseline.cu"),
+                                            ("compute_bound", "tests/gpu/planted_sanitize/fma_chain.cu"),
+                                            ("strided", "tests/gpu/planted_sanitize/strided.cu"),
+                                            ("register_heavy", "tests/gpu/planted_sanitize/register_heavy.cu")])
+def test_captured_advice_names_its_evidence(case, candidate):
+    p = _captured(case, candidate)
+    _advice_is_hypothesis_with_evidence(p)
+    kernel_findings = [d for d in p.diagnostics if d.rule != "profile.excess-dram-traffic"]
+    assert kernel_findings and all("TB/s" in d.message and "occupancy" in d.message for d in kernel_findings)
+
+
+def test_captured_memory_bound_states_dram_throughput_against_ncu_peak_and_measured_ceiling():
+    p = _captured("memory_bound", "bench/tasks/vector_add/baseline.cu")
+    (d,) = p.diagnostics
+    # ncu: 3.436664 TB/s at 71.42 % of its DRAM peak (4.81 TB/s)
+    assert "achieved DRAM throughput 3.44 TB/s = 71 % of ncu's peak (4.81 TB/s)" in d.message
+    assert d.witness["dram_ceiling"] == "ncu's peak" and d.witness["dram_share_pct"] == pytest.approx(71.42, 0.01)
+    p = _captured("memory_bound", "bench/tasks/vector_add/baseline.cu", ceilings={"copy_gbps": 4000.0,
+                                                                                   "read_gbps": 4400.0})
+    (d,) = p.diagnostics  # reads and writes: the copy ceiling matches
+    assert "= 86 % of the measured copy ceiling (4.00 TB/s), 71 % of ncu's peak" in d.message
+
+
+def test_no_occupancy_advice_at_the_bandwidth_limit():
+    below = build("t", "c.cu", "s", wide_csv([("stream", streaming(60.0))]))
+    occ = [d for d in below.diagnostics if d.rule == "profile.occupancy-limited"]
+    assert len(occ) == 1 and "98 registers per thread" in occ[0].message and "60 % of ncu's peak" in occ[0].message
+    _advice_is_hypothesis_with_evidence(below)
+    at = build("t", "c.cu", "s", wide_csv([("stream", streaming(88.0))]))
+    assert "profile.occupancy-limited" not in rules(at) and "profile.memory-bound" in rules(at)
+    assert any("no occupancy advice" in n and "88 % of ncu's peak" in n and "25 % theoretical" in n
+               for n in at.notes), at.notes
+    # 75 % of ncu's peak is under the line, but 94 % of the copy bandwidth this device reaches: at its limit
+    ceil = {"copy_gbps": 3800.0}
+    assert "profile.occupancy-limited" in rules(build("t", "c.cu", "s", wide_csv([("stream", streaming(75.0))])))
+    limited = build("t", "c.cu", "s", wide_csv([("stream", streaming(75.0))]), ceilings=ceil)
+    assert "profile.occupancy-limited" not in rules(limited)
+    assert any("of the measured copy ceiling (3.80 TB/s)" in n for n in limited.notes)
+
+
+def test_read_only_kernel_is_held_to_the_read_ceiling():
+    m = streaming(70.0)
+    m["dram__bytes_write.sum"] = ("0", "byte")
+    d = next(d for d in build("t", "c.cu", "s", wide_csv([("reduce", m)]),
+                              ceilings={"copy_gbps": 3000.0, "read_gbps": 4000.0}).diagnostics
+             if d.rule == "profile.memory-bound")
+    assert d.witness["dram_ceiling"] == "measured read ceiling" and "(4.00 TB/s)" in d.message
+
+
+CAPTURED_BW = DATA / "h200_bandwidth_low_occupancy_raw.csv"
+
+
+@pytest.mark.skipif(not CAPTURED_BW.exists(), reason="no captured profile of the bandwidth-bound, low-occupancy kernel "
+                    "(tests/gpu/planted_sanitize/bandwidth_low_occupancy.cu): capture it on the H200 with the "
+                    "`capture:bandwidth_low_occupancy` stage of bench/gpu_session.sh")
+def test_captured_bandwidth_bound_low_occupancy_gets_no_occupancy_advice():
+    import json
+
+    ceil_file = DATA / "h200_ceilings.json"
+    ceil = json.loads(ceil_file.read_text()) if ceil_file.exists() else None
+    p = build("vector_add", "tests/gpu/planted_sanitize/bandwidth_low_occupancy.cu", "n=268435456",
+              CAPTURED_BW.read_text(), ceilings=ceil)
+    (k,) = p.kernels
+    # the premise, as captured: occupancy capped by registers, DRAM at its limit
+    assert k.limiter == "registers" and k.get("occ_theoretical") < 50, k.figures
+    assert k.bottleneck == "memory"
+    assert "profile.occupancy-limited" not in rules(p)
+    assert any("no occupancy advice" in n for n in p.notes), p.notes
+    _advice_is_hypothesis_with_evidence(p)

@@ -8,6 +8,8 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.markup import escape
 
+import typer
+
 from ..errors import InputError
 
 # Lines never wrap (a diagnostic stays one line for editors' problem matchers and grep); output that is not a
@@ -27,6 +29,19 @@ console_err = _console(True)
 
 def print_json(obj) -> None:
     print(json.dumps(obj, indent=2, default=str))
+
+
+NumSmsOpt = typer.Option(None, "--num-sms", min=1, help="SM count for `num_sms` in launch expressions (default: "
+                                                      "the GPU's, else the target architecture's documented default)")
+L2BytesOpt = typer.Option(None, "--l2-bytes", min=1, help="L2 size in bytes for `l2_bytes` in launch expressions")
+MaxSmemOpt = typer.Option(None, "--max-smem-per-block", min=1, help="bytes for `max_smem_per_block` in launch "
+                                                                    "expressions (default: the target's opt-in limit)")
+
+
+def device_overrides(num_sms: int | None, l2_bytes: int | None, max_smem: int | None) -> dict:
+    """The command line's device constants for launch expressions (``kopt.archs.device_constants``)."""
+    return {k: v for k, v in (("num_sms", num_sms), ("l2_bytes", l2_bytes), ("max_smem_per_block", max_smem))
+            if v is not None}
 
 
 def parse_defines(values: list[str] | None) -> dict[str, str | None]:

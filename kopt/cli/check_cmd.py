@@ -10,7 +10,8 @@ from ..errors import InputError
 from ..render import dumps, to_github, to_json, to_sarif, to_text
 from .app import app
 from ..expr import parse_dims
-from ._common import console, console_err, parse_defines, print_json
+from ._common import (L2BytesOpt, MaxSmemOpt, NumSmsOpt, console, console_err, device_overrides, parse_defines,
+                      print_json)
 from .compile_cmds import IncludeOpt
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -42,6 +43,8 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
                                                          "(e.g. 'n >= 1'), like a `// kopt: assume` line; repeatable"),
               task: Optional[Path] = typer.Option(None, "--task", help="task folder: analyze the candidate under each "
                                                   "of its shapes (launch geometry, scalar arguments as assumptions)"),
+              num_sms: Optional[int] = NumSmsOpt, l2_bytes: Optional[int] = L2BytesOpt,
+              max_smem_per_block: Optional[int] = MaxSmemOpt,
               json_out: bool = typer.Option(False, "--json", help="machine-readable output"),
               sarif: bool = typer.Option(False, "--sarif", help="SARIF 2.1.0 output"),
               fmt: Optional[str] = FormatOpt) -> int:
@@ -57,7 +60,8 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
         if not f.is_file():
             raise InputError(f"cannot read {f}: no such file")
         r = analyze(f, block=b, grid=g, defines=defines, kernels=kernel or None, include_dirs=include or (),
-                    assume=assume or (), task=task)
+                    assume=assume or (), task=task,
+                    device=device_overrides(num_sms, l2_bytes, max_smem_per_block))
         if not r.kernels:
             notes = [d for d in r.diagnostics if d.rule == "analysis.incomplete"]
             why = notes[0].message if notes else (r.assumed.strip() or "no __global__ kernels found")

@@ -15,7 +15,8 @@ from ..errors import CompileError
 from ..explain import compile_file, explain
 from ..render import to_json, to_text
 from .app import app
-from ._common import console, console_err, parse_defines, print_json
+from ._common import (L2BytesOpt, MaxSmemOpt, NumSmsOpt, console, console_err, device_overrides, parse_defines,
+                      print_json)
 
 FileArg = typer.Argument(..., help="CUDA C++ source file (.cu)")
 ArchOpt = typer.Option(None, "--arch", help="sm_80, sm_86, sm_89, sm_90, sm_90a or sm_100a (default: this GPU, else sm_90)")
@@ -98,11 +99,14 @@ def explain_cmd(file: Path = FileArg, kernel: Optional[List[str]] = KernelOpt, a
                 smem: Optional[int] = typer.Option(None, "--smem", help="dynamic shared memory bytes for the "
                                                    "occupancy figure (default: the launch annotation's, else 0)"),
                 lines: bool = typer.Option(True, "--lines/--no-lines", help="show SASS per source line"),
+                num_sms: Optional[int] = NumSmsOpt, l2_bytes: Optional[int] = L2BytesOpt,
+                max_smem_per_block: Optional[int] = MaxSmemOpt,
                 json_out: bool = JsonOpt):
     """Lowering report: resources, occupancy, instruction classes and widths, SASS per source line."""
     try:
         ex = explain(Path(file), arch=arch, defines=parse_defines(define), kernels=kernel or None, block=block,
-                     smem=smem, include_dirs=include or (), std=std, options=nvrtc_option or ())
+                     smem=smem, include_dirs=include or (), std=std, options=nvrtc_option or (),
+                     device=device_overrides(num_sms, l2_bytes, max_smem_per_block))
     except CompileError as exc:
         _failed(exc, json_out)
     art = ex.artifact

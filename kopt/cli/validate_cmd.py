@@ -10,7 +10,8 @@ from rich.table import Table
 from ..render import to_text
 from ..validate import REFERENCE_TIMEOUT, validate
 from .app import app
-from ._common import console, console_err, print_json, progress_bars
+from ._common import (L2BytesOpt, MaxSmemOpt, NumSmsOpt, console, console_err, device_overrides, print_json,
+                      progress_bars)
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 
 
@@ -25,6 +26,8 @@ def validate_cmd(task: Path = typer.Argument(..., help="task directory (holding 
                                                               "once on the smallest shape"),
                  set_: Optional[List[str]] = typer.Option(None, "--set", help="validate only this configuration: "
                                                              "TUNABLE=VALUE, repeatable (others at their defaults)"),
+                 num_sms: Optional[int] = NumSmsOpt, l2_bytes: Optional[int] = L2BytesOpt,
+                 max_smem_per_block: Optional[int] = MaxSmemOpt,
                  json_out: bool = JsonOpt):
     """Validate TASK and CANDIDATES without a GPU (exit 0 valid, 1 problems found, 2 could not run)."""
     from .run_cmd import parse_config
@@ -34,7 +37,8 @@ def validate_cmd(task: Path = typer.Argument(..., help="task directory (holding 
         task, files = None, [task] + files
     with progress_bars(json_out):
         v = validate(task, files, arch=arch, reference_timeout=reference_timeout,
-                     config=parse_config(set_) if set_ else None, include_dirs=include or ())
+                     config=parse_config(set_) if set_ else None, include_dirs=include or (),
+                     device=device_overrides(num_sms, l2_bytes, max_smem_per_block))
     if json_out:
         print_json(v.to_dict())
     else:

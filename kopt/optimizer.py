@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -46,6 +47,10 @@ class OptimizeResult:
     agent: dict = field(default_factory=dict)  # turns and tokens of an LLM workflow
     # a sweep of every known candidate (``optimize TASK`` without a start): one row per candidate and run, best first
     lineage: list[dict] = field(default_factory=list)
+    # evaluations on several GPU models (an evaluator pool): each model's best, ranked on its own; ``best`` is that
+    # of ``ranked_on``
+    best_by_gpu: dict = field(default_factory=dict)
+    ranked_on: str | None = None
 
     @property
     def speedup_vs_default(self) -> float | None:
@@ -66,7 +71,10 @@ class OptimizeResult:
                 "best_path": str(self.best_path) if self.best_path else None,
                 "default": {k: self.default[k] for k in ("config", "time_us", "speedup")} if self.default else None,
                 "speedup_vs_default": self.speedup_vs_default, **({"agent": self.agent} if self.agent else {}),
-                **({"lineage": self.lineage} if self.lineage else {})}
+                **({"lineage": self.lineage} if self.lineage else {}),
+                **({"ranked_on": self.ranked_on, "best_by_gpu": {
+                    m: {k: b[k] for k in ("config", "time_us", "speedup")} if b else None
+                    for m, b in self.best_by_gpu.items()}} if self.best_by_gpu else {})}
 
 
 def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None = None, budget: int | None = None,
@@ -75,7 +83,8 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
              timeout: float = 10.0, out: Path | None = None, aggregate: str | None = None, model: str | None = None,
              client=None, tools=None, evaluate: Callable | None = None, on_space: Callable | None = None,
              on_result: Callable[[dict, Evaluation], None] | None = None, include_dirs=(), keep_all: bool = False,
-             fixed: dict | None = None, on_candidate: Callable | None = None) -> OptimizeResult:
+             fixed: dict | None = None, on_candidate: Callable | None = None, pool=None,
+             on_state: Callable[[dict], None] | None = None) -> OptimizeResult:
     """Optimize ``task``'s candidate ``start`` with ``workflow``. Without ``start``, the tune workflow tunes every
     candidate kopt knows for the task (its baseline, the knowledge base's examples for it, the user's promoted
     kernels: ``kopt.known_candidates``), a run each, and returns the best run with the lineage of all; the LLM
@@ -90,6 +99,11 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     them; an agent's starting copy declares them (``// kopt: include``). The written best candidate does not.
     ``keep_all``: prune only configurations that cannot compile or launch; ``fixed``: tunable values held
     (``--set``); ``on_candidate(Known)``: called as a sweep moves to each candidate.
+
+    ``pool``: a ``kopt.pool.Pool`` (``--workers``, ``--ray``) that evaluates the tune workflow's configurations
+    concurrently, one per GPU; ``evaluate`` is then a factory, ``slot -> (config -> Evaluation)``. ``on_state``
+    receives its {done, running, queued, workers}. When the evaluations span several GPU models, each model is
+    ranked on its own (``best_by_gpu``) and ``best`` is that of the pool's first GPU model.
     """
     t0 = time.perf_counter()
     if workflow not in WORKFLOWS:
@@ -103,7 +117,10 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     aggregate = check_aggregate(prev["aggregate"] if prev else aggregate or DEFAULT_AGGREGATE[workflow])
     tune_args = dict(strategy=strategy, budget=budget, seed=seed, arch=arch, max_time=max_time, timeout=timeout,
                      aggregate=aggregate, evaluate=evaluate, on_space=on_space, on_result=on_result,
-                     include_dirs=include_dirs, keep_all=keep_all, fixed=fixed)
+                     include_dirs=include_dirs, keep_all=keep_all, fixed=fixed, pool=pool, on_state=on_state)
+    if pool is not None and workflow != "tune":
+        raise InputError(f"--workers and --ray spread the tune workflow's configurations over GPUs; workflow "
+                         f"{workflow} evaluates one candidate at a time (run it without them)")
     if workflow == "tune" and start is None and prev is None:
         result = _sweep(t, store, time_limit, on_candidate, out, tune_args)
         result.seconds = time.perf_counter() - t0
@@ -118,12 +135,27 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
                         client=client, tools=tools, aggregate=aggregate, evaluate=evaluate,
                         include_dirs=include_dirs)
     result.seconds = time.perf_counter() - t0
-    result.best = store.best(result.run)
+    _rank(result, store, pool)
     if result.best and workflow == "tune":
         _write_best(result, store, t, out)
     elif result.best:
         result.best_path = store.path.parent.parent / result.best["path"] if result.best["path"] else None
     return result
+
+
+def _rank(result: OptimizeResult, store: RunStore, pool) -> None:
+    """``result.best``: the run's fastest correct evaluation; among those on one GPU model when the run spans
+    several (the pool's first model, else the model with the most evaluations), each model's best beside it."""
+    models = store.gpu_models(result.run)
+    if len(models) < 2:
+        result.best = store.best(result.run)
+        return
+    first = pool.models()[0] if pool is not None and pool.models() else None
+    result.ranked_on = first if first in models else models[0]
+    result.best_by_gpu = {m: store.best(result.run, gpu=m) for m in models}
+    result.best = result.best_by_gpu[result.ranked_on]
+    if result.default and result.default.get("measurement", {}).get("gpu", {}).get("name") != result.ranked_on:
+        result.default = None  # its time is from another GPU model: no gain is computed against it
 
 
 def _write_best(result: OptimizeResult, store: RunStore, task: Task, out: Path | None) -> None:
@@ -157,7 +189,7 @@ def _sweep(task: Task, store: RunStore, time_limit, on_candidate, out, tune_args
                 raise
             lineage.append({"candidate": k.label, "path": str(k.path), "skipped": exc.message})
             continue
-        r.best = store.best(r.run)
+        _rank(r, store, tune_args["pool"])
         results.append((k, r))
         b = r.best
         lineage.append({"candidate": k.label, "path": str(k.path), "run": r.run, "evaluations": r.evaluations,
@@ -178,9 +210,9 @@ def _sweep(task: Task, store: RunStore, time_limit, on_candidate, out, tune_args
 
 def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy, budget, time_limit, seed, arch,
           max_time, timeout, aggregate, evaluate, on_space, on_result, include_dirs=(), keep_all=False, fixed=None,
-          single_ok=False) -> OptimizeResult:
+          single_ok=False, pool=None, on_state=None) -> OptimizeResult:
     """``single_ok``: a candidate without tunables is evaluated once (in a sweep) instead of refused."""
-    from .device import probe
+    from .device import evaluating_on, probe
     from .tuner import STRATEGIES, Space, bench_evaluator, plan_space, tune
     from .client import WorkerClient
 
@@ -198,18 +230,20 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
     if strategy not in STRATEGIES:
         raise InputError(f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
     budget = budget if budget is not None else opts.get("budget")
-    if evaluate is None:
+    if evaluate is None and pool is None:
         info, why = probe()
         if info is None:
             raise GpuUnavailableError(f"kopt optimize times candidates on a GPU: {why}")
     shape = (task.timed_shapes or task.shapes)[0]
-    # the worker starts (GPU session, CuPy) while every configuration compiles
+    # the worker starts (GPU session, CuPy) while every configuration compiles; a pool's workers are started
     with WorkerClient(kernel_timeout=timeout) as worker:
-        if evaluate is None:
+        if evaluate is None and pool is None:
             worker.start()
         if cand.tunables:
-            space = plan_space(cand, shape.symbols, arch=arch or cand.arch or task.arch_for_run(),
-                               keep_all=keep_all, fixed=fixed)
+            # pruned for the arch of the GPU that evaluates (a pool's first: every slot compiles for its own)
+            with evaluating_on(pool.devices()[0].info()) if pool is not None else nullcontext():
+                space = plan_space(cand, shape.symbols, arch=arch or cand.arch or task.arch_for_run(),
+                                   keep_all=keep_all, fixed=fixed)
         else:
             space = Space([{}], [])
         if on_space:
@@ -218,13 +252,19 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
             raise InputError(f"every configuration of {cand.name} was pruned before any GPU time")
         run = prev["id"] if prev else store.create_run(task.name, workflow="tune", aggregate=aggregate, options={
             "from": str(src.resolve()), "source_hash": source_hash(cand.source), "strategy": strategy,
-            "budget": budget, "time": time_limit, "seed": seed, "arch": arch})
+            "budget": budget, "time": time_limit, "seed": seed, "arch": arch,
+            **({"gpus": [f"{d.name} ({d.uuid})" for d in pool.devices()]} if pool is not None else {})})
         status, summary = "interrupted", {"stop_reason": "interrupted"}
         try:
-            evaluator = evaluate or bench_evaluator(task, cand, arch=arch, worker=worker,
-                                                    options={"max_time": max_time}, aggregate=aggregate)
+            if pool is not None:
+                pool.make_evaluate = evaluate or (lambda slot: bench_evaluator(
+                    task, cand, arch=arch, worker=slot, options={"max_time": max_time}, aggregate=aggregate))
+                evaluator = None
+            else:
+                evaluator = evaluate or bench_evaluator(task, cand, arch=arch, worker=worker,
+                                                        options={"max_time": max_time}, aggregate=aggregate)
             tuned = tune(cand, space, evaluate=evaluator, store=store, run=run, strategy=strategy, budget=budget,
-                         time_limit=time_limit, seed=seed, on_result=on_result)
+                         time_limit=time_limit, seed=seed, on_result=on_result, pool=pool, on_state=on_state)
             status = "finished"
             summary = {"stop_reason": tuned.stop_reason, "space": space.total, "pruned": space.pruned_counts(),
                        "evaluations": tuned.total}

@@ -68,6 +68,12 @@ class GpuSession:
         check(cu.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
         self._modules: dict[bytes, object] = {}
 
+    def pci_bus_id(self) -> str:
+        """This device's PCI bus id ("0000:3b:00.0"), by which NVML (which ignores CUDA_VISIBLE_DEVICES) finds it."""
+        from ..device import c_text
+
+        return c_text(check(self.cu.cuDeviceGetPCIBusId(64, self.device), "cuDeviceGetPCIBusId"))
+
     # --- modules and functions -------------------------------------------------------------------------------------
     def load(self, cubin: bytes):
         key = cubin

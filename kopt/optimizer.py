@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -212,7 +211,7 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
           max_time, timeout, aggregate, evaluate, on_space, on_result, include_dirs=(), keep_all=False, fixed=None,
           single_ok=False, pool=None, on_state=None) -> OptimizeResult:
     """``single_ok``: a candidate without tunables is evaluated once (in a sweep) instead of refused."""
-    from .device import evaluating_on, probe
+    from .device import probe
     from .tuner import STRATEGIES, Space, bench_evaluator, plan_space, tune
     from .client import WorkerClient
 
@@ -240,10 +239,10 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
         if evaluate is None and pool is None:
             worker.start()
         if cand.tunables:
-            # pruned for the arch of the GPU that evaluates (a pool's first: every slot compiles for its own)
-            with evaluating_on(pool.devices()[0].info()) if pool is not None else nullcontext():
-                space = plan_space(cand, shape.symbols, arch=arch or cand.arch or task.arch_for_run(),
-                                   keep_all=keep_all, fixed=fixed)
+            # pruned for the arch of the GPU that evaluates (a pool's first; each slot compiles for its own)
+            first = pool.devices()[0].arch if pool is not None else None
+            space = plan_space(cand, shape.symbols, arch=arch or cand.arch or task.arch_for_run() or first,
+                               keep_all=keep_all, fixed=fixed)
         else:
             space = Space([{}], [])
         if on_space:

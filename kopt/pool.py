@@ -15,6 +15,7 @@ faulting candidate included, and is not retried; so is a second loss (then recor
 """
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
@@ -41,6 +42,7 @@ class Device:
     driver_version: int = 0
     sm_count: int = 0
     l2_bytes: int = 0
+    pin: str = ""  # what CUDA_VISIBLE_DEVICES names it by (default: the UUID)
 
     @property
     def arch(self) -> str:
@@ -68,7 +70,9 @@ def gpu_record(device: Device) -> dict:
 
 
 def local_devices(limit: int | None = None) -> list[Device]:
-    """The GPUs this process sees, in CUDA's order (the one CUDA_VISIBLE_DEVICES indexes)."""
+    """The GPUs this process sees, in CUDA's order. Each is pinned by its UUID, or by this process's own
+    CUDA_VISIBLE_DEVICES entry for it when that is set (a MIG instance is named there as MIG-...)."""
+    visible = [v.strip() for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
     try:
         from cuda.bindings import driver as cu
 
@@ -87,7 +91,8 @@ def local_devices(limit: int | None = None) -> list[Device]:
             _, raw_uuid = cu.cuDeviceGetUuid(dev)
             uuid = f"GPU-{uuidlib.UUID(bytes=bytes(raw_uuid.bytes)[:16])}"
             out.append(Device(c_text(cu.cuDeviceGetName(256, dev)[1]), uuid,
-                              c_text(cu.cuDeviceGetPCIBusId(64, dev)[1]), (vals[0], vals[1]), drv, vals[2], vals[3]))
+                              c_text(cu.cuDeviceGetPCIBusId(64, dev)[1]), (vals[0], vals[1]), drv, vals[2], vals[3],
+                              visible[i] if i < len(visible) else uuid))
         return out
     except GpuUnavailableError:
         raise
@@ -133,7 +138,7 @@ class LocalSlot(Slot):
     def __init__(self, device: Device, kernel_timeout: float = DEFAULT_KERNEL_TIMEOUT,
                  command: list[str] | None = None):
         self.device, self.kernel_timeout = device, kernel_timeout
-        self.client = WorkerClient(kernel_timeout, command, env={"CUDA_VISIBLE_DEVICES": device.uuid})
+        self.client = WorkerClient(kernel_timeout, command, env={"CUDA_VISIBLE_DEVICES": device.pin or device.uuid})
 
     def start(self) -> "LocalSlot":
         self.client.start()  # the worker sets up its GPU while the driver compiles

@@ -99,8 +99,9 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     ``keep_all``: prune only configurations that cannot compile or launch; ``fixed``: tunable values held
     (``--set``); ``on_candidate(Known)``: called as a sweep moves to each candidate.
 
-    ``pool``: a ``kopt.pool.Pool`` (``--workers``, ``--ray``) that evaluates the tune workflow's configurations
-    concurrently, one per GPU; ``evaluate`` is then a factory, ``slot -> (config -> Evaluation)``. ``on_state``
+    ``pool``: a ``kopt.pool.Pool`` (``--workers``, ``--ray``) that evaluates concurrently, one evaluation per GPU:
+    the tune workflow's configurations, an agent's evaluate calls of one response; ``evaluate`` is then a factory,
+    ``slot -> (config -> Evaluation)`` for tune, ``slot -> ((task=, path=) -> Evaluation)`` for an agent. ``on_state``
     receives its {done, running, queued, workers}. When the evaluations span several GPU models, each model is
     ranked on its own (``best_by_gpu``) and ``best`` is that of the pool's first GPU model.
     """
@@ -117,9 +118,6 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     tune_args = dict(strategy=strategy, budget=budget, seed=seed, arch=arch, max_time=max_time, timeout=timeout,
                      aggregate=aggregate, evaluate=evaluate, on_space=on_space, on_result=on_result,
                      include_dirs=include_dirs, keep_all=keep_all, fixed=fixed, pool=pool, on_state=on_state)
-    if pool is not None and workflow != "tune":
-        raise InputError(f"--workers and --ray spread the tune workflow's configurations over GPUs; workflow "
-                         f"{workflow} evaluates one candidate at a time (run it without them)")
     if workflow == "tune" and start is None and prev is None:
         result = _sweep(t, store, time_limit, on_candidate, out, tune_args)
         result.seconds = time.perf_counter() - t0
@@ -132,7 +130,7 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     else:
         result = _agent(t, Path(src), store, prev, workflow, budget=budget, time_limit=time_limit, model=model,
                         client=client, tools=tools, aggregate=aggregate, evaluate=evaluate,
-                        include_dirs=include_dirs)
+                        include_dirs=include_dirs, pool=pool)
     result.seconds = time.perf_counter() - t0
     _rank(result, store, pool)
     if result.best and workflow == "tune":
@@ -276,7 +274,7 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
 
 
 def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budget, time_limit, model, client,
-           tools, aggregate, evaluate, include_dirs=()) -> OptimizeResult:
+           tools, aggregate, evaluate, include_dirs=(), pool=None) -> OptimizeResult:
     """An LLM workflow in the workspace that holds the run store; the starting candidate is copied in."""
     from .agent import DEFAULT_MODEL, Agent, Budget, run_workflow
 
@@ -302,7 +300,7 @@ def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budge
     run = prev["id"] if prev else store.create_run(task.name, workflow=workflow, aggregate=aggregate,
                                                    options={"from": str(src.resolve()), "model": model})
     limits = Budget(**{k: v for k, v in (("evaluations", budget), ("wall_s", time_limit)) if v is not None})
-    agent = Agent(client, tools, store, run, model=model, budget=limits, evaluate=evaluate)
+    agent = Agent(client, tools, store, run, model=model, budget=limits, evaluate=evaluate, pool=pool)
     before = agent.progress.evaluations
     status, reason = "interrupted", "interrupted"
     try:

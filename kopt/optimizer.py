@@ -232,7 +232,7 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
         if info is None:
             raise GpuUnavailableError(f"kopt optimize times candidates on a GPU: {why}")
     shape = (task.timed_shapes or task.shapes)[0]
-    # the worker starts (GPU session, CuPy) while every configuration compiles; a pool's workers are started
+    # the worker starts (GPU session, CuPy) while every configuration compiles (a pool's workers have started)
     with WorkerClient(kernel_timeout=timeout) as worker:
         if evaluate is None and pool is None:
             worker.start()

@@ -14,7 +14,7 @@ import pytest
 from pool_fakes import CHILD, ROOT, SOURCE, WORKER, Evaluator, WatchedStore, fake_device, seen_devices
 
 from kopt.candidate import Candidate
-from kopt.errors import GpuUnavailableError, InputError, ToolchainError
+from kopt.errors import GpuUnavailableError, InputError
 from kopt.pool import LocalSlot, Pool, local_pool
 from kopt.runstore import RunStore
 from kopt.tuner import Space, key, tune
@@ -137,7 +137,7 @@ def test_optimize_workers_ranks_each_gpu_model_on_its_own(tmp_path, monkeypatch)
     assert "Fake GPU B: best" in r.output
 
 
-def test_pool_inputs_are_clear_errors(monkeypatch):
+def test_pool_inputs_are_clear_errors(monkeypatch, tmp_path, capsys):
     with pytest.raises(InputError, match="this machine has 2 GPU"):
         local_pool(3, devices=[fake_device(0), fake_device(1)])
     with pytest.raises(InputError, match="at least 1"):
@@ -145,10 +145,13 @@ def test_pool_inputs_are_clear_errors(monkeypatch):
     with pytest.raises(GpuUnavailableError, match="none is visible"):
         local_pool(1, devices=[])
     monkeypatch.setitem(sys.modules, "ray", None)  # as if kopt[ray] were not installed
-    from kopt.cli.optimize_cmd import _open_pool
+    monkeypatch.setenv("KOPT_WORKSPACE", str(tmp_path))
+    from kopt.cli import main
 
-    with pytest.raises(ToolchainError, match=r"pip install 'kopt\[ray\]'"):
-        _open_pool(None, "auto", 10.0)
+    with pytest.raises(SystemExit) as exit_:
+        main(["optimize", str(TASK), "--ray", "auto"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "pip install 'kopt[ray]'" in err and "Traceback" not in err
 
 
 def test_workers_without_a_gpu_exit_2(tmp_path):

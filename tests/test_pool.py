@@ -134,7 +134,7 @@ def test_optimize_workers_ranks_each_gpu_model_on_its_own(tmp_path, monkeypatch)
     r = CliRunner().invoke(app, args)
     assert r.exit_code == 0, r.output
     assert "the evaluations ran on 2 GPU models; each is ranked on its own" in r.output
-    assert "Fake GPU B: best" in r.output
+    assert "Fake GPU B: best" in r.output and "per GPU model" in r.output  # the table ranks model by model
 
 
 def test_pool_inputs_are_clear_errors(monkeypatch, tmp_path, capsys):

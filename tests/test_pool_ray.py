@@ -23,7 +23,8 @@ from kopt.tuner import Space, key, tune  # noqa: E402
 
 @pytest.fixture(scope="module")
 def cluster():
-    ray.init(num_cpus=2, num_gpus=2, include_dashboard=False, log_to_driver=False, runtime_env=RAY_ENV)
+    ray.init(num_cpus=2, num_gpus=2, include_dashboard=False, log_to_driver=False, runtime_env=RAY_ENV,
+             object_store_memory=100 << 20)  # small: these tests pass no large objects
     yield ray.get_runtime_context().gcs_address
     ray.shutdown()
 

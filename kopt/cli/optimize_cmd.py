@@ -72,7 +72,7 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
                                                        "at once (a worker per GPU); with --ray: N GPUs at most"),
                  ray: Optional[str] = typer.Option(None, "--ray", metavar="auto|ADDRESS", help="evaluate on every "
                                                    "GPU of a Ray cluster: auto (the running one, else one started "
-                                                   "here) or its address; needs kopt[ray]"),
+                                                   "here) or its address; needs kopt\\[ray]"),
                  json_out: bool = JsonOpt):
     """Optimize TASK's candidate: check and time configurations, remember each in the run store, write the best."""
     if workflow == "tune" and not json_out:

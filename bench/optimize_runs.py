@@ -41,7 +41,7 @@ def main() -> None:
         out_cu = work / f"{task}_best.cu"
         cmd = [sys.executable, "-m", "kopt.cli", "optimize", str(ROOT / "bench" / "tasks" / task), "--from",
                str(ROOT / cand), "--workflow", "tune", "--strategy", strategy, "--budget", str(budget),
-               "--max-time", args.max_time, "--out", str(out_cu), "--json"]
+               "--max-time", args.max_time, "--out", str(out_cu), "--json", "--no-compare"]
         t0 = time.perf_counter()
         p = subprocess.run(cmd, capture_output=True, text=True, cwd=work, env=env, timeout=900)
         wall = time.perf_counter() - t0

@@ -77,13 +77,25 @@ def tool_specs(box) -> list[dict]:
 class Agent:
     def __init__(self, client, box, store: RunStore, run: int, *, model: str = DEFAULT_MODEL,
                  budget: Budget | None = None, stop: StopRules | None = None, max_tokens: int = 8000,
-                 evaluate: Callable[..., Evaluation] | None = None):
+                 evaluate: Callable[..., Evaluation] | None = None, pool=None):
+        """``pool`` (``kopt.pool.Pool``): the evaluate calls of one model response run at once, one per GPU; with
+        it, ``evaluate`` is a factory, ``slot -> ((task=, path=, ...) -> Evaluation)``."""
         self.client, self.box, self.store, self.run = client, box, store, run
         self.model, self.max_tokens = model, max_tokens
         self.budget, self.stop = budget or Budget(), stop or StopRules()
         self.specs = tool_specs(box)
         self._evaluate = evaluate or box.evaluation  # tests pass a clearly marked double on machines without a GPU
+        self.pool = pool
+        if pool is not None:
+            pool.make_evaluate = self._on_slot(evaluate)
         self.progress = self._restore()
+
+    def _on_slot(self, factory):
+        """The pool's evaluator factory: a job is (kwargs of the evaluate call); it runs on the slot's worker."""
+        def make(slot):
+            fn = factory(slot) if factory else (lambda **kw: self.box.evaluation(**kw, worker=slot))
+            return lambda job: fn(**job[1])  # job: (source hash, the call's arguments)
+        return make
 
     # --- state ------------------------------------------------------------------------------------------------------
     def _restore(self) -> Progress:
@@ -126,24 +138,86 @@ class Agent:
         except TypeError as exc:  # wrong arguments from the model
             return {"ok": False, "error": f"bad arguments for {name}: {exc}"}
 
+    def _call_tools(self, calls) -> list[dict]:
+        """The results of one response's tool calls, in order. With a pool, each run of consecutive evaluate calls
+        is evaluated at once (a call before them, e.g. writing the file, has run; those after wait)."""
+        out, batch = [], []
+
+        def flush():
+            if batch:
+                out.extend(self._evaluate_many([dict(b.input) for b in batch]))
+                batch.clear()
+
+        for b in calls:
+            if self.pool is not None and b.name == "evaluate":
+                batch.append(b)
+                continue
+            flush()
+            out.append(self.call_tool(b.name, dict(b.input)))
+        flush()
+        return out
+
     def _evaluate_once(self, task: str, path: str, **kw) -> dict:
         """Evaluate a candidate unless this run already has its result (same source): no work is repeated. The
         Evaluation is stored; the model reads its brief view."""
-        read = self.box.read_candidate(path)
-        if not read["ok"]:
-            return read
-        source = read["text"]
-        digest = source_hash(source)
-        for e in self.store.evaluations(self.run):
-            if e["hash"] == digest:
-                return {"ok": True, **evaluation(e).brief(), "cached": True}
-        started = time.time()
-        try:
-            result = self._evaluate(task=task, path=path, **kw)
-        except KoptError as exc:
-            return {"ok": False, "error": exc.message}
+        return self._evaluate_many([dict(task=task, path=path, **kw)])[0]
+
+    def _evaluate_many(self, calls: list[dict]) -> list[dict]:
+        """The evaluate calls' results, in order: those not cached run at once on the pool (one after another
+        without one); each Evaluation is recorded here, by the store's only writer, as it comes back."""
+        out: list[dict | None] = [None] * len(calls)
+        todo: dict[str, list] = {}  # source hash -> [indices of the calls, source, the first call's arguments]
+        for i, call in enumerate(calls):
+            if not isinstance(call.get("path"), str) or not isinstance(call.get("task"), str):
+                out[i] = {"ok": False, "error": "bad arguments for evaluate: task and path are required"}
+                continue
+            read = self.box.read_candidate(call["path"])
+            if not read["ok"]:
+                out[i] = read
+                continue
+            digest = source_hash(read["text"])
+            cached = next((e for e in self.store.evaluations(self.run) if e["hash"] == digest), None)
+            if cached is not None:
+                out[i] = {"ok": True, **evaluation(cached).brief(), "cached": True}
+            elif digest in todo:  # the same source twice in one response: evaluated once
+                todo[digest][0].append(i)
+            else:
+                todo[digest] = [[i], read["text"], call]
+        for digest, (indices, source, call, done) in self._run_evaluations(todo):
+            if done.error is not None:
+                if not isinstance(done.error, KoptError):
+                    raise done.error
+                result_view = {"ok": False, "error": done.error.message}
+            else:
+                result_view = self._record(source, call["path"], done)
+            for n, i in enumerate(indices):
+                out[i] = result_view if n == 0 or not result_view["ok"] else {**result_view, "cached": True}
+        return out
+
+    def _run_evaluations(self, todo: dict):
+        """(hash, (indices, source, call, Done)) for each evaluation in ``todo``, as each finishes."""
+        from .pool import Done
+
+        if self.pool is None:
+            for digest, (indices, source, call) in todo.items():
+                started = time.time()
+                try:
+                    done = Done(call, self._evaluate(**call), started, time.time())
+                except KoptError as exc:
+                    done = Done(call, None, started, time.time(), error=exc)
+                yield digest, (indices, source, call, done)
+            return
+        for digest, (_, _, call) in todo.items():
+            self.pool.submit((digest, call))
+        for _ in range(len(todo)):
+            done = self.pool.collect()
+            digest = done.job[0]
+            yield digest, (*todo[digest], done)
+
+    def _record(self, source: str, path: str, done) -> dict:
+        result = done.evaluation
         cand = self.store.add_candidate(self.run, source, config={}, proposer="agent", path=path)
-        self.store.record(cand, result, started=started, finished=time.time())
+        self.store.record(cand, result, started=done.started, finished=done.finished)
         p = self.progress
         p.evaluations += 1
         if result.ok and result.speedup and (p.best_speedup is None or result.speedup > p.best_speedup):
@@ -189,8 +263,7 @@ class Agent:
             if resp.stop_reason != "tool_use" or not calls:
                 return "the model finished"
             results = []
-            for b in calls:
-                out = self.call_tool(b.name, dict(b.input))
+            for b, out in zip(calls, self._call_tools(calls)):
                 self.store.add_tool_call(self.run, {"name": b.name, "input": b.input, "ok": out.get("ok")})
                 text = json.dumps(out, default=str)
                 results.append({"type": "tool_result", "tool_use_id": b.id, "is_error": not out.get("ok", False),

@@ -22,9 +22,13 @@ SLOW_PHASE_TIMEOUT = float(os.environ.get("KOPT_SLOW_PHASE_TIMEOUT", "900"))  # 
 class WorkerClient:
     """``call(request)`` returns the worker's reply: ``Ok(payload)`` or ``Failed``."""
 
-    def __init__(self, kernel_timeout: float = DEFAULT_KERNEL_TIMEOUT, command: list[str] | None = None):
+    def __init__(self, kernel_timeout: float = DEFAULT_KERNEL_TIMEOUT, command: list[str] | None = None,
+                 env: dict | None = None):
+        """``env``: variables set for the worker process (an evaluator pool pins it to one GPU with
+        CUDA_VISIBLE_DEVICES)."""
         self.kernel_timeout = kernel_timeout
         self.command = command or worker_prestart.worker_command()
+        self.env = env
         self.proc: subprocess.Popen | None = None
         self._stderr = None
         self.restarts = 0
@@ -37,8 +41,9 @@ class WorkerClient:
         return self
 
     def _start(self):
-        started = worker_prestart.take() if self.command == worker_prestart.worker_command() else None
-        self.proc, self._stderr = started or worker_prestart.spawn(self.command)
+        prestarted = self.command == worker_prestart.worker_command() and not self.env
+        started = worker_prestart.take() if prestarted else None
+        self.proc, self._stderr = started or worker_prestart.spawn(self.command, self.env)
         self.restarts += 1
 
     def _stderr_tail(self, limit: int = 2000) -> str:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import functools
 import os
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from .archs import arch_for_cc, use_device_limits
@@ -23,9 +25,36 @@ class GpuInfo:
         return f"{self.driver_version // 1000}.{self.driver_version % 1000 // 10}"
 
 
-@functools.lru_cache(maxsize=None)
+def c_text(raw) -> str:
+    """A C string the driver filled (bytes up to the first NUL) as text."""
+    if isinstance(raw, (bytes, bytearray)):
+        raw = bytes(raw).split(b"\0", 1)[0].decode(errors="replace")
+    return str(raw).split("\0", 1)[0]
+
+
+# the GPU an evaluator pool's slot holds (kopt.pool), for the code that asks "which GPU?" while it evaluates there
+_slot_gpu: ContextVar[GpuInfo | None] = ContextVar("kopt_slot_gpu", default=None)
+
+
+@contextmanager
+def evaluating_on(info: GpuInfo):
+    """Within this block (in this thread), ``probe()`` answers ``info``: the GPU of the pool slot that evaluates,
+    which may not be this process's device 0 (another local GPU, or one on another Ray node)."""
+    token = _slot_gpu.set(info)
+    try:
+        yield
+    finally:
+        _slot_gpu.reset(token)
+
+
 def probe() -> tuple[GpuInfo | None, str]:
     """(info, reason). ``info`` is None when no driver or GPU is usable; ``reason`` says why."""
+    slot = _slot_gpu.get()
+    return (slot, "") if slot is not None else _probe()
+
+
+@functools.lru_cache(maxsize=None)
+def _probe() -> tuple[GpuInfo | None, str]:
     try:
         from cuda.bindings import driver as cu
     except Exception as exc:  # cuda-bindings missing or broken
@@ -47,7 +76,7 @@ def probe() -> tuple[GpuInfo | None, str]:
             _, vals[key] = cu.cuDeviceGetAttribute(a, dev)
         _, raw_name = cu.cuDeviceGetName(256, dev)
         _, drv = cu.cuDriverGetVersion()
-        name = raw_name.split(b"\0", 1)[0].decode(errors="replace")
+        name = c_text(raw_name)
         return GpuInfo(name, (vals["major"], vals["minor"]), drv, vals["sms"], vals["l2"]), ""
     except Exception as exc:  # libcuda not loadable: no driver on this machine
         return None, f"CUDA driver unavailable: {exc}"

@@ -11,6 +11,7 @@ EXTRAS = {
     "optuna": ("tune", "the TPE strategy (--strategy tpe)"),
     "anthropic": ("agent", "the LLM workflows (refine, best-of-n, evolve)"),
     "mcp": ("mcp", "kopt mcp"),
+    "ray": ("ray", "evaluations on a Ray cluster (--ray)"),
 }
 
 

@@ -142,6 +142,8 @@ class Evaluation:
     ceilings: dict = field(default_factory=dict)  # the device ceilings the figures were computed against
     seconds: float = 0.0
     aggregate: str = "geomean"  # the policy that turns per-shape speedups into one (AGGREGATES)
+    # the GPU it ran on when an evaluator pool placed it (kopt.pool): name, uuid, pci_bus_id, arch, clocks in MHz
+    gpu: dict = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -182,7 +184,7 @@ class Evaluation:
                 "baseline": self.baseline.to_dict() if self.baseline else None,
                 "shapes": [s.to_dict(samples) for s in self.shapes],
                 "diagnostics": [d.to_dict() for d in self.diagnostics], "warnings": self.warnings,
-                "ceilings": self.ceilings, "seconds": round(self.seconds, 3)}
+                "ceilings": self.ceilings, "seconds": round(self.seconds, 3), **({"gpu": self.gpu} if self.gpu else {})}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Evaluation":
@@ -191,7 +193,7 @@ class Evaluation:
                    shapes=[ShapeMeasurement.from_dict(s) for s in d.get("shapes", [])],
                    diagnostics=[Diagnostic.from_dict(x) for x in d.get("diagnostics", [])],
                    warnings=list(d.get("warnings", [])), ceilings=dict(d.get("ceilings", {})),
-                   seconds=d.get("seconds", 0.0), aggregate=d.get("aggregate", "geomean"))
+                   seconds=d.get("seconds", 0.0), aggregate=d.get("aggregate", "geomean"), gpu=dict(d.get("gpu", {})))
 
     def brief(self, limit: int = 20) -> dict:
         """The view an agent reads (the evaluate tool's result): per-shape medians, speedups and verdicts."""

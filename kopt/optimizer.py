@@ -48,6 +48,10 @@ class OptimizeResult:
     lineage: list[dict] = field(default_factory=list)
     # the best candidate against the task's comparators on kopt's clock (``compare_best``), or why not
     comparison: dict = field(default_factory=dict)
+    # evaluations on several GPU models (an evaluator pool): each model's best, ranked on its own; ``best`` is that
+    # of ``ranked_on``
+    best_by_gpu: dict = field(default_factory=dict)
+    ranked_on: str | None = None
 
     @property
     def speedup_vs_default(self) -> float | None:
@@ -69,7 +73,10 @@ class OptimizeResult:
                 "default": {k: self.default[k] for k in ("config", "time_us", "speedup")} if self.default else None,
                 "speedup_vs_default": self.speedup_vs_default, **({"agent": self.agent} if self.agent else {}),
                 **({"lineage": self.lineage} if self.lineage else {}),
-                **({"comparison": self.comparison} if self.comparison else {})}
+                **({"comparison": self.comparison} if self.comparison else {}),
+                **({"ranked_on": self.ranked_on, "best_by_gpu": {
+                    m: {k: b[k] for k in ("config", "time_us", "speedup")} if b else None
+                    for m, b in self.best_by_gpu.items()}} if self.best_by_gpu else {})}
 
 
 def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None = None, budget: int | None = None,
@@ -78,7 +85,8 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
              timeout: float = 10.0, out: Path | None = None, aggregate: str | None = None, model: str | None = None,
              client=None, tools=None, evaluate: Callable | None = None, on_space: Callable | None = None,
              on_result: Callable[[dict, Evaluation], None] | None = None, include_dirs=(), keep_all: bool = False,
-             fixed: dict | None = None, on_candidate: Callable | None = None) -> OptimizeResult:
+             fixed: dict | None = None, on_candidate: Callable | None = None, pool=None,
+             on_state: Callable[[dict], None] | None = None) -> OptimizeResult:
     """Optimize ``task``'s candidate ``start`` with ``workflow``. Without ``start``, the tune workflow tunes every
     candidate kopt knows for the task (its baseline, the knowledge base's examples for it, the user's promoted
     kernels: ``kopt.known_candidates``), a run each, and returns the best run with the lineage of all; the LLM
@@ -93,6 +101,12 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     them; an agent's starting copy declares them (``// kopt: include``). The written best candidate does not.
     ``keep_all``: prune only configurations that cannot compile or launch; ``fixed``: tunable values held
     (``--set``); ``on_candidate(Known)``: called as a sweep moves to each candidate.
+
+    ``pool``: a ``kopt.pool.Pool`` (``--workers``, ``--ray``) that evaluates concurrently, one evaluation per GPU:
+    the tune workflow's configurations, an agent's evaluate calls of one response; ``evaluate`` is then a factory,
+    ``slot -> (config -> Evaluation)`` for tune, ``slot -> ((task=, path=) -> Evaluation)`` for an agent. ``on_state``
+    receives its {done, running, queued, workers}. When the evaluations span several GPU models, each model is
+    ranked on its own (``best_by_gpu``) and ``best`` is that of the pool's first GPU model.
     """
     t0 = time.perf_counter()
     if workflow not in WORKFLOWS:
@@ -106,7 +120,7 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     aggregate = check_aggregate(prev["aggregate"] if prev else aggregate or DEFAULT_AGGREGATE[workflow])
     tune_args = dict(strategy=strategy, budget=budget, seed=seed, arch=arch, max_time=max_time, timeout=timeout,
                      aggregate=aggregate, evaluate=evaluate, on_space=on_space, on_result=on_result,
-                     include_dirs=include_dirs, keep_all=keep_all, fixed=fixed)
+                     include_dirs=include_dirs, keep_all=keep_all, fixed=fixed, pool=pool, on_state=on_state)
     if workflow == "tune" and start is None and prev is None:
         result = _sweep(t, store, time_limit, on_candidate, out, tune_args)
         result.seconds = time.perf_counter() - t0
@@ -119,14 +133,29 @@ def optimize(task, start=None, *, workflow: str = "tune", strategy: str | None =
     else:
         result = _agent(t, Path(src), store, prev, workflow, budget=budget, time_limit=time_limit, model=model,
                         client=client, tools=tools, aggregate=aggregate, evaluate=evaluate,
-                        include_dirs=include_dirs)
+                        include_dirs=include_dirs, pool=pool)
     result.seconds = time.perf_counter() - t0
-    result.best = store.best(result.run)
+    _rank(result, store, pool)
     if result.best and workflow == "tune":
         _write_best(result, store, t, out)
     elif result.best:
         result.best_path = store.path.parent.parent / result.best["path"] if result.best["path"] else None
     return result
+
+
+def _rank(result: OptimizeResult, store: RunStore, pool) -> None:
+    """``result.best``: the run's fastest correct evaluation; among those on one GPU model when the run spans
+    several (the pool's first model, else the model with the most evaluations), each model's best beside it."""
+    models = store.gpu_models(result.run)
+    if len(models) < 2:
+        result.best = store.best(result.run)
+        return
+    first = pool.models()[0] if pool is not None and pool.models() else None
+    result.ranked_on = first if first in models else models[0]
+    result.best_by_gpu = {m: store.best(result.run, gpu=m) for m in models}
+    result.best = result.best_by_gpu[result.ranked_on]
+    if result.default and result.default.get("measurement", {}).get("gpu", {}).get("name") != result.ranked_on:
+        result.default = None  # its time is from another GPU model: no gain is computed against it
 
 
 def _write_best(result: OptimizeResult, store: RunStore, task: Task, out: Path | None) -> None:
@@ -160,7 +189,7 @@ def _sweep(task: Task, store: RunStore, time_limit, on_candidate, out, tune_args
                 raise
             lineage.append({"candidate": k.label, "path": str(k.path), "skipped": exc.message})
             continue
-        r.best = store.best(r.run)
+        _rank(r, store, tune_args["pool"])
         results.append((k, r))
         b = r.best
         lineage.append({"candidate": k.label, "path": str(k.path), "run": r.run, "evaluations": r.evaluations,
@@ -181,7 +210,7 @@ def _sweep(task: Task, store: RunStore, time_limit, on_candidate, out, tune_args
 
 def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy, budget, time_limit, seed, arch,
           max_time, timeout, aggregate, evaluate, on_space, on_result, include_dirs=(), keep_all=False, fixed=None,
-          single_ok=False) -> OptimizeResult:
+          single_ok=False, pool=None, on_state=None) -> OptimizeResult:
     """``single_ok``: a candidate without tunables is evaluated once (in a sweep) instead of refused."""
     from .device import probe
     from .tuner import STRATEGIES, Space, bench_evaluator, plan_space, tune
@@ -201,17 +230,19 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
     if strategy not in STRATEGIES:
         raise InputError(f"unknown strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
     budget = budget if budget is not None else opts.get("budget")
-    if evaluate is None:
+    if evaluate is None and pool is None:
         info, why = probe()
         if info is None:
             raise GpuUnavailableError(f"kopt optimize times candidates on a GPU: {why}")
     shape = (task.timed_shapes or task.shapes)[0]
-    # the worker starts (GPU session, CuPy) while every configuration compiles
+    # the worker starts (GPU session, CuPy) while every configuration compiles (a pool's workers have started)
     with WorkerClient(kernel_timeout=timeout) as worker:
-        if evaluate is None:
+        if evaluate is None and pool is None:
             worker.start()
         if cand.tunables:
-            space = plan_space(cand, shape.symbols, arch=arch or cand.arch or task.arch_for_run(),
+            # pruned for the arch of the GPU that evaluates (a pool's first; each slot compiles for its own)
+            first = pool.devices()[0].arch if pool is not None else None
+            space = plan_space(cand, shape.symbols, arch=arch or cand.arch or task.arch_for_run() or first,
                                keep_all=keep_all, fixed=fixed)
         else:
             space = Space([{}], [])
@@ -221,14 +252,21 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
             raise InputError(f"every configuration of {cand.name} was pruned before any GPU time")
         run = prev["id"] if prev else store.create_run(task.name, workflow="tune", aggregate=aggregate, options={
             "from": str(src.resolve()), "source_hash": source_hash(cand.source), "strategy": strategy,
-            "budget": budget, "time": time_limit, "seed": seed, "arch": arch})
+            "budget": budget, "time": time_limit, "seed": seed, "arch": arch,
+            **({"gpus": [f"{d.name} ({d.uuid})" for d in pool.devices()]} if pool is not None else {})})
         status, summary = "interrupted", {"stop_reason": "interrupted"}
         try:
-            # the tuner ranks by the cold medians: each record keeps a steady-state figure on a quarter of the time
-            evaluator = evaluate or bench_evaluator(task, cand, arch=arch, worker=worker, aggregate=aggregate,
-                                                    options={"max_time": max_time, "steady_max_time": max_time / 4})
+            if pool is not None:
+                pool.make_evaluate = evaluate or (lambda slot: bench_evaluator(
+                    task, cand, arch=arch, worker=slot, aggregate=aggregate,
+                    options={"max_time": max_time, "steady_max_time": max_time / 4}))
+                evaluator = None
+            else:
+                # the tuner ranks by the cold medians: each record keeps a steady-state figure on a quarter of the time
+                evaluator = evaluate or bench_evaluator(task, cand, arch=arch, worker=worker, aggregate=aggregate,
+                                                        options={"max_time": max_time, "steady_max_time": max_time / 4})
             tuned = tune(cand, space, evaluate=evaluator, store=store, run=run, strategy=strategy, budget=budget,
-                         time_limit=time_limit, seed=seed, on_result=on_result)
+                         time_limit=time_limit, seed=seed, on_result=on_result, pool=pool, on_state=on_state)
             status = "finished"
             summary = {"stop_reason": tuned.stop_reason, "space": space.total, "pruned": space.pruned_counts(),
                        "evaluations": tuned.total}
@@ -241,7 +279,7 @@ def _tune(task: Task, src: Path, store: RunStore, prev, opts: dict, *, strategy,
 
 
 def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budget, time_limit, model, client,
-           tools, aggregate, evaluate, include_dirs=()) -> OptimizeResult:
+           tools, aggregate, evaluate, include_dirs=(), pool=None) -> OptimizeResult:
     """An LLM workflow in the workspace that holds the run store; the starting candidate is copied in."""
     from .agent import DEFAULT_MODEL, Agent, Budget, run_workflow
 
@@ -267,7 +305,7 @@ def _agent(task: Task, src: Path, store: RunStore, prev, workflow: str, *, budge
     run = prev["id"] if prev else store.create_run(task.name, workflow=workflow, aggregate=aggregate,
                                                    options={"from": str(src.resolve()), "model": model})
     limits = Budget(**{k: v for k, v in (("evaluations", budget), ("wall_s", time_limit)) if v is not None})
-    agent = Agent(client, tools, store, run, model=model, budget=limits, evaluate=evaluate)
+    agent = Agent(client, tools, store, run, model=model, budget=limits, evaluate=evaluate, pool=pool)
     before = agent.progress.evaluations
     status, reason = "interrupted", "interrupted"
     try:

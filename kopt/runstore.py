@@ -184,14 +184,24 @@ class RunStore:
             "ON e.candidate = c.id WHERE c.run = ? ORDER BY e.id", (run,)).fetchall()
         return [_row(r) for r in rows]
 
-    def best(self, run: int) -> dict | None:
-        """The fastest correct evaluation, with its candidate's source; None when none is correct."""
+    def best(self, run: int, gpu: str | None = None) -> dict | None:
+        """The fastest correct evaluation, with its candidate's source; None when none is correct. ``gpu``: among
+        the evaluations on that GPU model only (times from different models are never ranked together)."""
         self.run(run)
+        on_gpu = " AND json_extract(e.measurement, '$.gpu.name') = ?" if gpu else ""
         row = self.db.execute(
             "SELECT e.*, c.hash, c.config, c.proposer, c.parent, c.path, c.source FROM evaluations e JOIN candidates c "
-            "ON e.candidate = c.id WHERE c.run = ? AND e.status = 'ok' AND e.time_us IS NOT NULL "
-            "ORDER BY e.time_us, e.id LIMIT 1", (run,)).fetchone()
+            "ON e.candidate = c.id WHERE c.run = ? AND e.status = 'ok' AND e.time_us IS NOT NULL" + on_gpu +
+            " ORDER BY e.time_us, e.id LIMIT 1", (run, gpu) if gpu else (run,)).fetchone()
         return _row(row) if row else None
+
+    def gpu_models(self, run: int) -> list[str]:
+        """The GPU models the run's evaluations recorded (an evaluator pool records them), most evaluations first."""
+        rows = self.db.execute(
+            "SELECT json_extract(e.measurement, '$.gpu.name') AS gpu, COUNT(*) AS n FROM evaluations e JOIN candidates "
+            "c ON e.candidate = c.id WHERE c.run = ? AND gpu IS NOT NULL GROUP BY gpu ORDER BY n DESC, MIN(e.id)",
+            (run,)).fetchall()
+        return [r["gpu"] for r in rows]
 
     def turns(self, run: int) -> list[dict]:
         rows = self.db.execute("SELECT idx, role, content FROM turns WHERE run = ? ORDER BY idx", (run,)).fetchall()

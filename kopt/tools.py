@@ -265,13 +265,14 @@ class Toolbox:
                 "truncated": len(problems) > MAX_DIAGNOSTICS}
 
     def evaluation(self, task: str, path: str, baseline: Optional[str] = None,
-                   max_time: float = 5.0) -> Evaluation:
-        """The Evaluation behind the ``evaluate`` tool (the agent stores it whole)."""
+                   max_time: float = 5.0, worker=None) -> Evaluation:
+        """The Evaluation behind the ``evaluate`` tool (the agent stores it whole). ``worker``: where it runs (an
+        evaluator pool's slot; default: a worker of its own)."""
         from .evaluation import bench
 
         t = self._task(task)
         base = self.ws.resolve(baseline) if baseline else t.baseline
-        return bench(t, self.ws.resolve(path), baseline=base, options={"max_time": max_time})
+        return bench(t, self.ws.resolve(path), baseline=base, options={"max_time": max_time}, worker=worker)
 
     @_tool
     def evaluate(self, task: str, path: str, baseline: Optional[str] = None,

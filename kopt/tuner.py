@@ -137,22 +137,23 @@ class Strategy:
         self.space = space
         self.rng = random.Random(seed)
 
-    def remaining(self, history: dict) -> list[dict]:
-        return [c for c in self.space if key(c) not in history]
+    def remaining(self, history: dict, pending=()) -> list[dict]:
+        return [c for c in self.space if key(c) not in history and key(c) not in pending]
 
-    def propose(self, history: dict) -> dict | None:
+    def propose(self, history: dict, pending=()) -> dict | None:
+        """``pending``: keys of configurations being evaluated (an evaluator pool): not proposed again."""
         raise NotImplementedError
 
 
 class Exhaustive(Strategy):
-    def propose(self, history):
-        left = self.remaining(history)
+    def propose(self, history, pending=()):
+        left = self.remaining(history, pending)
         return left[0] if left else None
 
 
 class RandomSampling(Strategy):
-    def propose(self, history):
-        left = self.remaining(history)
+    def propose(self, history, pending=()):
+        left = self.remaining(history, pending)
         return self.rng.choice(left) if left else None
 
 
@@ -184,15 +185,15 @@ class TPE(Strategy):
                                                                      value=value, state=state))
             self.told.add(k)
 
-    def propose(self, history):
+    def propose(self, history, pending=()):
         self._tell(history)
-        left = self.remaining(history)
+        left = self.remaining(history, pending)
         if not left:
             return None
         for _ in range(32):  # the model may ask for a pruned or already measured point: tell it and ask again
             trial = self.study.ask(self.dists)
             k = key(trial.params)
-            if k in self.by_key and k not in history and k not in self.pending:
+            if k in self.by_key and k not in history and k not in self.pending and k not in pending:
                 self.pending[k] = trial  # told when its time arrives in ``history``
                 return self.by_key[k]
             if history.get(k) is not None:
@@ -222,36 +223,100 @@ class TuneResult:
     seconds: float
 
 
-def tune(candidate, space: Space, *, evaluate: Callable[[dict], Evaluation], store: RunStore, run: int,
+def tune(candidate, space: Space, *, evaluate: Callable[[dict], Evaluation] | None = None, store: RunStore, run: int,
          strategy: str = "exhaustive", budget: int | None = None, time_limit: float | None = None, seed: int = 0,
-         on_result: Callable[[dict, Evaluation], None] | None = None) -> TuneResult:
+         on_result: Callable[[dict, Evaluation], None] | None = None, pool=None,
+         on_state: Callable[[dict], None] | None = None) -> TuneResult:
     """Evaluate configurations proposed by ``strategy`` until the space, ``budget`` (evaluations in the run) or
     ``time_limit`` (seconds of this call) runs out. Configurations already evaluated in ``run`` are skipped. The
     candidate's default configuration (the untuned starting point) is evaluated first when it can launch, so every
-    run says how much tuning gained over it. The run's owner (``kopt.optimize``) creates and finishes it."""
+    run says how much tuning gained over it. The run's owner (``kopt.optimize``) creates and finishes it.
+
+    ``pool`` (``kopt.pool.Pool``, instead of ``evaluate``): evaluations run concurrently, one per slot; this thread
+    proposes, records every result as it arrives (the store's only writer) and waits for those in flight when a
+    limit is reached. ``on_state`` receives {done, running, queued, workers} as evaluations start and finish."""
     t0 = time.perf_counter()
     cand = Candidate.load(candidate)
     strat = make_strategy(strategy, space.configs, cand.tunables, seed)
     history = {key(e["config"]): (e["time_us"] if e["status"] == "ok" else None) for e in store.evaluations(run)}
     default = cand.default_config()
     first = default if any(key(c) == key(default) for c in space.configs) else None
-    done, reason = 0, "space exhausted"
+    pool = pool if pool is not None else _Inline(evaluate)
+    pending: dict[str, int] = {}  # config key -> candidate id, submitted and not yet back
+    done, reason, stopped = 0, "space exhausted", False
+
+    def state():
+        if on_state:
+            planned = min(len(space.configs), budget) if budget else len(space.configs)
+            on_state({"done": len(history), "running": len(pending), "workers": pool.size,
+                      "queued": max(planned - len(history) - len(pending), 0)})
+
     while True:
-        if budget is not None and len(history) >= budget:
-            reason = f"budget of {budget} evaluations reached"
+        while not stopped and pool.idle:
+            if budget is not None and len(history) + len(pending) >= budget:
+                reason, stopped = f"budget of {budget} evaluations reached", True
+            elif time_limit is not None and time.perf_counter() - t0 >= time_limit:
+                reason, stopped = f"time limit of {time_limit:g} s reached", True
+            else:
+                cfg = first if first is not None and key(first) not in history and key(first) not in pending \
+                    else strat.propose(history, pending)
+                if cfg is None:
+                    stopped = True
+                    break
+                pending[key(cfg)] = store.add_candidate(run, cand.baked_source(cfg), config=cfg,
+                                                        proposer=f"tuner:{strategy}")
+                pool.submit(cfg)
+                state()
+        if not pending:
             break
-        if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-            reason = f"time limit of {time_limit:g} s reached"
-            break
-        cfg = first if first is not None and key(first) not in history else strat.propose(history)
-        if cfg is None:
-            break
-        cid = store.add_candidate(run, cand.baked_source(cfg), config=cfg, proposer=f"tuner:{strategy}")
-        started = time.time()
-        res = evaluate(cfg)
-        store.record(cid, res, started=started, finished=time.time())
+        d = pool.collect()
+        if d.error is not None:
+            _drain(pool, len(pending) - 1)
+            raise d.error
+        cfg, res = d.job, d.evaluation
+        store.record(pending.pop(key(cfg)), res, started=d.started, finished=d.finished)
         history[key(cfg)] = res.time_us if res.status == "ok" else None
         done += 1
+        state()
         if on_result:
             on_result(cfg, res)
-    return TuneResult(run, done, len(history), reason, store.best(run), time.perf_counter() - t0)
+    return TuneResult(run, done, len(history), reason, store.best(run, gpu=_model(pool)), time.perf_counter() - t0)
+
+
+def _model(pool) -> str | None:
+    """The GPU model a pool spanning several ranks by (its first slot's); None for one model."""
+    models = pool.models() if hasattr(pool, "models") else []
+    return models[0] if len(models) > 1 else None
+
+
+def _drain(pool, n: int) -> None:
+    """Wait for the ``n`` evaluations still in flight (their results are dropped: the run is failing)."""
+    for _ in range(n):
+        pool.collect()
+
+
+class _Inline:
+    """The pool of one evaluator in this thread: ``submit`` evaluates at once; ``collect`` hands it back."""
+
+    size = 1
+
+    def __init__(self, evaluate: Callable[[dict], Evaluation] | None):
+        if evaluate is None:
+            raise InputError("tune needs an evaluator or a pool")
+        self.evaluate, self.done = evaluate, []
+
+    @property
+    def idle(self) -> int:
+        return 0 if self.done else 1
+
+    def submit(self, cfg):
+        from .pool import Done
+
+        started = time.time()
+        try:
+            self.done.append(Done(cfg, self.evaluate(cfg), started, time.time()))
+        except Exception as exc:  # re-raised by the loop, as a sequential call would raise it
+            self.done.append(Done(cfg, None, started, time.time(), error=exc))
+
+    def collect(self):
+        return self.done.pop()

@@ -18,10 +18,10 @@ def worker_command() -> list[str]:
     return [sys.executable, "-m", "kopt.worker"]
 
 
-def spawn(command: list[str]) -> tuple:
+def spawn(command: list[str], env: dict | None = None) -> tuple:
     err = tempfile.TemporaryFile()
     proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-                            start_new_session=True)
+                            start_new_session=True, env={**os.environ, **env} if env else None)
     return proc, err
 
 
@@ -31,6 +31,8 @@ def prestart(argv: list[str]) -> None:
     if _started is not None or os.environ.get("KOPT_PRESTART", "1") == "0":
         return
     if len(argv) < 2 or argv[1] not in COMMANDS or {"--help", "-h"} & set(argv):
+        return
+    if {"--workers", "--ray"} & {a.split("=", 1)[0] for a in argv}:  # an evaluator pool pins its own workers
         return
     _started = spawn(worker_command())
     atexit.register(_discard)

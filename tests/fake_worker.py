@@ -30,8 +30,21 @@ class Unknown:
     pass
 
 
+@dataclass(frozen=True)
+class Fault:
+    """A candidate's kernel faulting: the worker replies Failed(fatal) and exits."""
+
+
 def echo(request, phase):
-    return {"echo": request.value, "pid": os.getpid()}
+    return {"echo": request.value, "pid": os.getpid(), "ppid": os.getppid(),
+            "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES")}
+
+
+def fault(request, phase):
+    from kopt.worker.session import CudaError
+
+    phase("kernel")
+    raise CudaError("CUDA_ERROR_ILLEGAL_ADDRESS", "cuCtxSynchronize", during_wait=True)
 
 
 def crash(request, phase):
@@ -54,4 +67,4 @@ if __name__ == "__main__":
     from kopt.worker.serve import serve
 
     serve({fake_worker.Echo: fake_worker.echo, fake_worker.Crash: fake_worker.crash, fake_worker.Hang: fake_worker.hang,
-           fake_worker.Fail: fake_worker.fail})
+           fake_worker.Fail: fake_worker.fail, fake_worker.Fault: fake_worker.fault})

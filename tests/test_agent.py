@@ -175,3 +175,53 @@ def test_an_agent_run_stores_evaluations_that_every_reader_reads(setup, monkeypa
     assert doc["evaluations"][0]["evaluation"]["candidate"]["correct"] is True
     p = kopt("runs", "plot", run, "--out", ws / "agent.png")
     assert p.returncode == 0, p.stderr
+
+
+def test_a_pool_evaluates_one_responses_evaluate_calls_at_once(setup):
+    """With an evaluator pool (two fake GPUs, real worker processes), the evaluate calls of one response run at once,
+    each on its own GPU, after the write before them; the driver's thread records them. TEST DOUBLE evaluation."""
+    import threading
+    import time
+
+    import fake_worker
+    from pool_fakes import WORKER, WatchedStore, fake_device
+
+    from kopt.pool import LocalSlot, Pool
+
+    ws, box, _, _ = setup
+    store = WatchedStore(ws / ".kopt" / "pool.db")
+    run = store.create_run("vector_add", workflow="refine", options={})
+    fake, running, peak = FakeEvaluate(box), [0], [0]
+    lock = threading.Lock()
+
+    def on_slot(slot):
+        def evaluate(task, path, **kw):
+            with lock:
+                running[0] += 1
+                peak[0] = max(peak[0], running[0])
+            reply = slot.call(fake_worker.Echo(path))  # through the slot's worker
+            time.sleep(0.2)
+            with lock:
+                running[0] -= 1
+            ev = fake(task, path)
+            ev.warnings.append(reply.payload["cuda_visible_devices"])
+            return ev
+        return evaluate
+
+    client = ScriptedClient([
+        turn(("write_candidate", {"path": "v1.cu", "text": FASTER}), ("write_candidate", {"path": "v2.cu", "text":
+             FASTER.replace("[512]", "[128]")}), ("evaluate", {"task": "vector_add", "path": "v1.cu"}),
+             ("evaluate", {"task": "vector_add", "path": "v2.cu"}), ("evaluate", {"task": "vector_add",
+                                                                                   "path": "v1.cu"})),
+        turn("Done.", stop="end_turn")])
+    with Pool([LocalSlot(fake_device(i), command=WORKER).start() for i in range(2)]) as pool:
+        agent = Agent(client, box, store, run, evaluate=on_slot, pool=pool)
+        assert refine(agent, "vector_add", "start.cu") == "the model finished"
+    rows = store.evaluations(run)
+    assert sorted(r["path"] for r in rows) == ["v1.cu", "v2.cu"] and peak[0] == 2  # both at once, v1 once
+    assert {r["measurement"]["gpu"]["uuid"] for r in rows} == {"GPU-fake-0", "GPU-fake-1"}
+    assert all(r["measurement"]["gpu"]["uuid"] in r["measurement"]["warnings"] for r in rows)
+    assert store.writers == {(__import__("os").getpid(), threading.main_thread().ident)}
+    results = [b for b in client.requests[-1]["messages"][-1]["content"]]
+    assert [r["is_error"] for r in results] == [False] * 5 and '"cached": true' in results[4]["content"]
+    assert agent.progress.best_path == "v1.cu" and agent.progress.evaluations == 2

@@ -55,6 +55,6 @@ def test_extras_match_the_project_metadata():
         assert module in " ".join(extras[extra]) and module not in core, module
     assert "cuda-core" not in core  # never imported: not a dependency
     assert "nvidia-cuda-cupti" in core and "tomli-w" in core and "platformdirs" in core
-    assert "kopt[all]" in extras["dev"]
+    assert "kopt[all]" in extras["dev"] and "kopt[ray]" in extras["dev"]
     named = extras["all"][0]
     assert all(e in named for e in ("plot", "tune", "agent", "mcp", "cutlass"))

@@ -48,3 +48,25 @@ def test_exception_in_handler_is_a_reply_not_a_dead_worker():
         assert w.call(Echo(0)).payload["pid"] == pid
         unknown = w.call(Unknown())
         assert isinstance(unknown, Failed) and unknown.rule == "worker.protocol"
+
+
+def test_busy_gpu_check_finds_the_workers_device_by_pci_bus_id(monkeypatch):
+    """NVML ignores CUDA_VISIBLE_DEVICES, so the check asks NVML for the worker's own device by its PCI bus id (as the
+    harness does for its clock), never NVML's device 0: workers pinned to other GPUs are not reported. NVML is a TEST
+    DOUBLE here (no GPU on this machine)."""
+    import types
+
+    from kopt.worker.timing import gpu_activity_warnings
+
+    asked = []
+    procs = {"0000:3b:00.0": [types.SimpleNamespace(pid=1234)], "0000:19:00.0": []}
+    nvml = types.SimpleNamespace(
+        nvmlInit=lambda: None,
+        nvmlDeviceGetHandleByIndex=lambda i: pytest.fail("the busy-GPU check read NVML device index 0"),
+        nvmlDeviceGetHandleByPciBusId=lambda bus: asked.append(bus) or bus,
+        nvmlDeviceGetComputeRunningProcesses=lambda h: procs[h],
+        nvmlDeviceGetUtilizationRates=lambda h: types.SimpleNamespace(gpu=50 if procs[h] else 0))
+    monkeypatch.setitem(sys.modules, "pynvml", nvml)
+    assert gpu_activity_warnings("0000:19:00.0") == [] and asked == ["0000:19:00.0"]
+    busy = gpu_activity_warnings("0000:3b:00.0")
+    assert "1 other process(es) hold the GPU (pids [1234])" in busy[0] and "utilization was 50 %" in busy[1]

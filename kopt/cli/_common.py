@@ -72,13 +72,21 @@ def evaluations_table(evals: list[dict], task: str, run: int):
     """A run's evaluations, fastest first (kopt optimize, kopt runs show)."""
     from rich.table import Table
 
-    t = Table(title=f"{task} (run {run}), fastest first")
-    for col in ("#", "candidate", "status", "time us", "speedup"):
-        t.add_column(col, justify="left" if col in ("candidate", "status") else "right")
-    ranked = sorted(enumerate(evals, 1), key=lambda ie: (ie[1]["time_us"] is None, ie[1]["time_us"] or 0))
+    def gpu(e):
+        return (e.get("measurement") or {}).get("gpu", {}).get("name")
+
+    models = list(dict.fromkeys(filter(None, map(gpu, evals))))
+    several = len(models) > 1  # times from different GPU models are ranked apart, model by model
+    t = Table(title=f"{task} (run {run}), fastest first" + (", per GPU model" if several else ""))
+    for col in ("#", "candidate", "status", "time us", "speedup") + (("gpu",) if several else ()):
+        t.add_column(col, justify="left" if col in ("candidate", "status", "gpu") else "right")
+    ranked = sorted(enumerate(evals, 1), key=lambda ie: (models.index(gpu(ie[1])) if several and gpu(ie[1]) in
+                                                         models else 0, ie[1]["time_us"] is None,
+                                                         ie[1]["time_us"] or 0))
     for i, e in ranked[:15]:
         what = " ".join(f"{k}={v}" for k, v in e["config"].items()) or e.get("path") or e["hash"][:8]
-        t.add_row(str(i), what, e["status"], fmt(e["time_us"]), fmt(e["speedup"], ".3f"))
+        t.add_row(str(i), what, e["status"], fmt(e["time_us"]), fmt(e["speedup"], ".3f"),
+                  *((gpu(e) or "-",) if several else ()))
     return t
 
 

@@ -74,6 +74,11 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
                                               "max-autotune) like the candidate"),
                  compile_limit: float = typer.Option(600.0, "--compile-limit", help="seconds torch.compile "
                                                      "max-autotune may take per shape"),
+                 workers: Optional[int] = typer.Option(None, "--workers", help="evaluate on N GPUs of this machine "
+                                                       "at once (a worker per GPU); with --ray: N GPUs at most"),
+                 ray: Optional[str] = typer.Option(None, "--ray", metavar="auto|ADDRESS", help="evaluate on every "
+                                                   "GPU of a Ray cluster: auto (the running one, else one started "
+                                                   "here) or its address; needs kopt\\[ray]"),
                  json_out: bool = JsonOpt):
     """Optimize TASK's candidate: check and time configurations, remember each in the run store, write the best."""
     if workflow == "tune" and not json_out:
@@ -113,6 +118,11 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
         progress.start()
         bar = progress.add_task("evaluations", total=planned, best="")
 
+    def on_state(st):  # the pool's view: every worker's evaluations in one bar
+        if bar is not None:
+            progress.update(bar, description=f"evaluations ({st['running']} running on {st['workers']} GPU(s), "
+                                             f"{st['queued']} queued)")
+
     def on_result(cfg, res):
         if res.status == "ok" and (best["us"] is None or res.time_us < best["us"]):
             best["us"], best["speedup"] = res.time_us, res.speedup
@@ -126,15 +136,18 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
 
     store = RunStore()
     tools = Toolbox(store.path.parent.parent) if workflow != "tune" else None
+    pool = _open_pool(workers, ray, timeout) if workers is not None or ray is not None else None
     try:
         with listening(on_compiled):
             r = optimize(task, from_, workflow=workflow, strategy=strategy, budget=budget, time_limit=time_limit,
                          seed=seed, resume=resume, store=store, arch=arch, max_time=max_time, timeout=timeout,
                          out=out, aggregate=aggregate, model=model, tools=tools, include_dirs=include or (),
                          on_space=on_space, on_result=on_result, keep_all=keep_all, fixed=parse_config(set_),
-                         on_candidate=on_candidate)
+                         on_candidate=on_candidate, pool=pool, on_state=on_state)
     finally:
         progress.stop()
+        if pool is not None:
+            pool.close()
     if compare:
         with activity("kopt optimize: timing the best candidate's comparators (torch eager, torch.compile)",
                       json_out):
@@ -159,6 +172,13 @@ def optimize_cmd(task: Path = typer.Argument(..., help="task directory (holding 
             console.print("[bold red]no candidate was correct[/]")
         for line in _comparison_lines(r.comparison):
             console.print(line, markup=False)
+        if r.best_by_gpu:
+            console.print(f"the evaluations ran on {len(r.best_by_gpu)} GPU models; each is ranked on its own "
+                          f"(times from different models are never compared), the best above is {r.ranked_on}'s:")
+            for model, b in r.best_by_gpu.items():
+                console.print(f"  {model}: " + (f"best {b['config']}, {fmt(b['time_us'])} us, speedup "
+                                                f"{fmt(b['speedup'], '.3f')}" if b else "no correct configuration"),
+                              markup=False)
     raise typer.Exit(0 if r.best else 1)
 
 
@@ -181,3 +201,18 @@ def _comparison_lines(comparison: dict) -> list[str]:
             out.append(f"  {c['name']} ({c.get('what', '')}): {fmt(c.get('median_us'))} us, best is "
                        f"x{fmt(vs.get('speedup'), '.3f')}{verdict}{took}")
     return out
+
+
+def _open_pool(workers: Optional[int], ray: Optional[str], timeout: float):
+    """The evaluator pool --workers / --ray ask for (kopt.pool); Ray is imported only here."""
+    if ray is not None:
+        from ..pool_ray import ray_pool
+
+        if workers is not None and workers < 1:
+            from ..errors import InputError
+
+            raise InputError(f"--workers {workers}: give at least 1")
+        return ray_pool(ray, workers=workers, kernel_timeout=timeout)
+    from ..pool import local_pool
+
+    return local_pool(workers, kernel_timeout=timeout)

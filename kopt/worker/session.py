@@ -68,6 +68,11 @@ class GpuSession:
         check(cu.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
         self._modules: dict[bytes, object] = {}
 
+    def pci_bus_id(self) -> str:
+        """This device's PCI bus id ("0000:3b:00.0"), by which NVML (which ignores CUDA_VISIBLE_DEVICES) finds it."""
+        raw = check(self.cu.cuDeviceGetPCIBusId(64, self.device), "cuDeviceGetPCIBusId")
+        return bytes(raw).split(b"\0", 1)[0].decode() if isinstance(raw, (bytes, bytearray)) else str(raw)
+
     # --- modules and functions -------------------------------------------------------------------------------------
     def load(self, cubin: bytes):
         key = cubin

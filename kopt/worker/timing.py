@@ -34,15 +34,17 @@ def measure(benches: list, options: dict) -> list[dict]:
         raise HarnessError(str(exc)) from exc
 
 
-def gpu_activity_warnings() -> list[str]:
-    """Other processes or load on the GPU before measuring (NVML through nvidia-ml-py, when installed)."""
+def gpu_activity_warnings(pci_bus_id: str) -> list[str]:
+    """Other processes or load on this worker's GPU before measuring (NVML through nvidia-ml-py, when installed).
+    NVML ignores CUDA_VISIBLE_DEVICES, so the device is found by its PCI bus id (as the harness finds its clock):
+    workers pinned to other GPUs are not counted."""
     try:
         import pynvml
     except ImportError:
         return []
     try:
         pynvml.nvmlInit()
-        h = pynvml.nvmlDeviceGetHandleByIndex(0)
+        h = pynvml.nvmlDeviceGetHandleByPciBusId(pci_bus_id)
         others = [p.pid for p in pynvml.nvmlDeviceGetComputeRunningProcesses(h) if p.pid != os.getpid()]
         util = pynvml.nvmlDeviceGetUtilizationRates(h).gpu
     except Exception:
@@ -143,7 +145,7 @@ def run_bench(runner: CheckRunner, request: BenchRequest, phase) -> dict:
     max_time = options.get("max_time") or defaults["max_time"]  # for the phase's time limit
     steady_cap = options.get("steady_max_time")
     steady_cap = min(defaults["steady_max_time"] if steady_cap is None else steady_cap, max_time)
-    warnings = gpu_activity_warnings()
+    warnings = gpu_activity_warnings(runner.gpu.pci_bus_id())
     runner.keep_cases(request.seeds)
     shapes_out = []
     for si, shape in enumerate(request.shapes):

@@ -177,7 +177,7 @@ def globaltimer_spans(kernels: Kernels, reps: int = 40) -> dict:
     timer's tick, which bounds the resolution of a single span."""
     import numpy as np
 
-    from kopt.worker.session import PackedParams
+    from kopt.params import PackedParams
 
     ticks = np.zeros(32, np.uint64)
     tick_params = PackedParams([struct.pack("<Q", kernels.stamps.ptr)])

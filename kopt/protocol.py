@@ -92,8 +92,8 @@ class CeilingsRequest:
     cupti_library: str | None
     # per tensor-core type: (type, flops of one kopt_mma_<type> warp per iteration, minimum __CUDA_ARCH__)
     tensor: tuple = ()
-    streams: tuple = ((1, 1), (1, 0), (0, 1))  # the (reads, writes) mixes to measure: kernel kopt_stream_<r>_<w>
-    stream_items: int = 4  # groups per thread of the stream kernels (the grid is sized by it)
+    streams: tuple = ((1, 1), (1, 0), (0, 1))  # the (reads, writes) mixes to measure (kopt.roofline.stream_kernel)
+    stream_items: tuple = (4, 1)  # 16-byte groups per thread, one kernel each per mix (the grid is sized by it)
 
 
 @dataclass(frozen=True)

@@ -27,12 +27,16 @@ from .task import COMPUTE
 
 # The read:write mixes measured (reads, writes): write-only, 1:2, copy, 2:1, 3:1, read-only.
 STREAM_MIXES = ((0, 1), (1, 2), (1, 1), (2, 1), (3, 1), (1, 0))
-STREAM_ITEMS = 4  # 16-byte vectors per plane per thread: all loaded before any is used (bytes in flight)
+# 16-byte vectors per plane per thread, all loaded before any is used: each mix is measured with each count (four,
+# as an unrolled elementwise kernel; one, as a one-element-per-thread kernel with a grid over everything) and the
+# faster counts, since neither is the faster on every mix (on an H200 one-per-thread KB kernels out-streamed the
+# four-vector kernel on a copy mix by 4 %)
+STREAM_ITEMS = (4, 1)
 _STREAM = r"""
 // Each block owns BLOCK * ITEMS consecutive groups; a thread reads ITEMS 16-byte vectors from each of R source
 // planes (all loads issued before any is used, every warp instruction 512 contiguous bytes) and writes ITEMS to each
 // of W destination planes, as an unrolled elementwise kernel does. R:W sets the mix.
-template <int R, int W>
+template <int R, int W, int ITEMS>
 __device__ __forceinline__ void kopt_stream_body(const float4* __restrict__ src, float4* __restrict__ dst,
                                                  long long groups) {
   const long long base = (long long)blockIdx.x * blockDim.x * ITEMS + threadIdx.x;
@@ -68,12 +72,20 @@ __device__ __forceinline__ void kopt_stream_body(const float4* __restrict__ src,
 }
 """
 _STREAM_KERNEL = r"""
-extern "C" __global__ void kopt_stream_R_W(const float4* __restrict__ src, float4* __restrict__ dst, long long groups) {
-  kopt_stream_body<R, W>(src, dst, groups);
+extern "C" __global__ void NAME(const float4* __restrict__ src, float4* __restrict__ dst, long long groups) {
+  kopt_stream_body<R, W, ITEMS>(src, dst, groups);
 }
 """
-COPY_SOURCE = f"#define ITEMS {STREAM_ITEMS}\n" + _STREAM + "".join(
-    _STREAM_KERNEL.replace("R_W", f"{r}_{w}").replace("<R, W>", f"<{r}, {w}>") for r, w in STREAM_MIXES) + r"""
+
+
+def stream_kernel(r: int, w: int, items: int) -> str:
+    """The stream kernel's name for a read:write mix and a vector count per thread."""
+    return f"kopt_stream_{r}_{w}" + (f"_x{items}" if items != STREAM_ITEMS[0] else "")
+
+
+COPY_SOURCE = _STREAM + "".join(
+    _STREAM_KERNEL.replace("NAME", stream_kernel(r, w, n)).replace("<R, W, ITEMS>", f"<{r}, {w}, {n}>")
+    for r, w in STREAM_MIXES for n in STREAM_ITEMS) + r"""
 extern "C" __global__ void kopt_fma(float* out, int iters) {
   float a = threadIdx.x * 1e-3f, b = a + 1.f, c = a + 2.f, d = a + 3.f, e = a + 4.f, f = a + 5.f, g = a + 6.f,
         h = a + 7.f;
@@ -132,10 +144,10 @@ def tensor_request() -> tuple:
     return tuple((t, flops * MMA_CHAINS, minarch) for t, (_, _, flops, minarch, _) in TENSOR_TYPES.items())
 
 
-CEILING_KERNELS = [f"kopt_stream_{r}_{w}" for r, w in STREAM_MIXES] + ["kopt_fma"] + [f"kopt_mma_{t}" for t in TENSOR_TYPES]
+CEILING_KERNELS = [stream_kernel(r, w, n) for r, w in STREAM_MIXES for n in STREAM_ITEMS] + ["kopt_fma"] + [f"kopt_mma_{t}" for t in TENSOR_TYPES]
 
 IMPLAUSIBLE = 0.9  # a time below 0.9 x the fastest-stream byte floor cannot be real
-CEILINGS_VERSION = 4  # bump when the measured set changes: cached entries of older versions are measured again
+CEILINGS_VERSION = 5  # bump when the measured set changes: cached entries of older versions are measured again
 
 
 def ceilings(worker, gpu_name: str, driver: str, arch: str) -> dict:

@@ -77,7 +77,8 @@ extern __device__ const int warpSize;
 
 struct __attribute__((aligned(2))) __half { unsigned short __x; __half() = default; __device__ __half(float);
   __device__ operator float() const; };
-struct __attribute__((aligned(4))) __half2 { __half x, y; };
+struct __attribute__((aligned(4))) __half2 { __half x, y; __half2() = default;
+  __device__ __half2(const __half& a, const __half& b) : x(a), y(b) {} };
 struct __attribute__((aligned(2))) __nv_bfloat16 { unsigned short __x; __nv_bfloat16() = default;
   __device__ __nv_bfloat16(float); __device__ operator float() const; };
 struct __attribute__((aligned(4))) __nv_bfloat162 { __nv_bfloat16 x, y; };
@@ -116,11 +117,18 @@ __device__ unsigned __match_any_sync(unsigned, int);
 __device__ int __reduce_add_sync(unsigned, int); __device__ unsigned __reduce_max_sync(unsigned, unsigned);
 __device__ unsigned __reduce_min_sync(unsigned, unsigned);
 // atomics
-#define __KOPT_ATOM(T) __device__ T atomicAdd(T*, T); __device__ T atomicSub(T*, T); __device__ T atomicExch(T*, T); \
-  __device__ T atomicMin(T*, T); __device__ T atomicMax(T*, T); __device__ T atomicCAS(T*, T, T); \
-  __device__ T atomicAnd(T*, T); __device__ T atomicOr(T*, T); __device__ T atomicXor(T*, T); \
-  __device__ T atomicAdd_block(T*, T); __device__ T atomicAdd_system(T*, T);
+// each atomic in its device, block and system scopes (atomicAdd, atomicAdd_block, atomicAdd_system)
+#define __KOPT_ATOM_S(T, S) __device__ T atomicAdd##S(T*, T); __device__ T atomicSub##S(T*, T); \
+  __device__ T atomicExch##S(T*, T); __device__ T atomicMin##S(T*, T); __device__ T atomicMax##S(T*, T); \
+  __device__ T atomicCAS##S(T*, T, T); __device__ T atomicAnd##S(T*, T); __device__ T atomicOr##S(T*, T); \
+  __device__ T atomicXor##S(T*, T);
+#define __KOPT_ATOM(T) __KOPT_ATOM_S(T, ) __KOPT_ATOM_S(T, _block) __KOPT_ATOM_S(T, _system)
 __KOPT_ATOM(int) __KOPT_ATOM(unsigned int) __KOPT_ATOM(unsigned long long)
+__device__ float atomicAdd_block(float*, float); __device__ float atomicAdd_system(float*, float);
+__device__ double atomicAdd_block(double*, double); __device__ double atomicAdd_system(double*, double);
+__device__ float atomicExch_block(float*, float); __device__ float atomicExch_system(float*, float);
+__device__ unsigned atomicInc_block(unsigned*, unsigned); __device__ unsigned atomicInc_system(unsigned*, unsigned);
+__device__ unsigned atomicDec_block(unsigned*, unsigned); __device__ unsigned atomicDec_system(unsigned*, unsigned);
 __device__ float atomicAdd(float*, float); __device__ double atomicAdd(double*, double);
 __device__ float atomicExch(float*, float); __device__ float atomicMax(float*, float); __device__ float atomicMin(float*, float);
 __device__ __half2 atomicAdd(__half2*, __half2); __device__ __half atomicAdd(__half*, __half);
@@ -177,12 +185,17 @@ namespace cooperative_groups {
     __device__ unsigned long long size() const; };
   struct cluster_group : thread_group { __device__ unsigned block_rank() const; __device__ void barrier_wait();
     __device__ unsigned barrier_arrive(); };
-  template <unsigned N, class P = void> struct thread_block_tile : thread_group {
+  struct __kopt_tile_ops : thread_group {
     __device__ unsigned meta_group_rank() const; __device__ unsigned meta_group_size() const;
     template <class T> __device__ T shfl(T, int) const; template <class T> __device__ T shfl_down(T, unsigned) const;
     template <class T> __device__ T shfl_up(T, unsigned) const; template <class T> __device__ T shfl_xor(T, unsigned) const;
-    __device__ unsigned ballot(int) const; __device__ int any(int) const; __device__ int all(int) const; };
-  struct coalesced_group : thread_group { template <class T> __device__ T shfl(T, int) const; };
+    __device__ unsigned ballot(int) const; __device__ int any(int) const; __device__ int all(int) const;
+    template <class T> __device__ unsigned match_any(T) const; template <class T> __device__ unsigned match_all(T, int&) const; };
+  // as in CUDA, a tile of a known parent converts to the parent-less tile type
+  template <unsigned N, class P = void> struct thread_block_tile;
+  template <unsigned N> struct thread_block_tile<N, void> : __kopt_tile_ops {};
+  template <unsigned N, class P> struct thread_block_tile : thread_block_tile<N, void> {};
+  struct coalesced_group : __kopt_tile_ops {};
   struct multi_grid_group : thread_group {};
   __device__ thread_block this_thread_block(); __device__ grid_group this_grid();
   __device__ multi_grid_group this_multi_grid();
@@ -193,7 +206,7 @@ namespace cooperative_groups {
   __device__ thread_group tiled_partition(const thread_group&, unsigned);
   template <class G> __device__ void sync(const G&);
   template <class G> __device__ void wait(const G&); template <unsigned N, class G> __device__ void wait_prior(const G&);
-  template <class G, class T> __device__ void memcpy_async(const G&, T*, const T*, size_t);
+  template <class G, class D, class S, class N> __device__ void memcpy_async(const G&, D*, const S*, N);
   template <class T> struct plus { __device__ T operator()(T, T) const; };
   template <class T> struct greater { __device__ T operator()(T, T) const; };
   template <class T> struct less { __device__ T operator()(T, T) const; };
@@ -261,3 +274,24 @@ template <class T> __device__ T surf2Dread(cudaSurfaceObject_t, int, int);
 struct CUtensorMap { alignas(64) unsigned long long opaque[16]; };
 typedef CUtensorMap CUtensorMap_st;
 #endif
+
+// device-visible runtime and driver types, texture/surface enums, graph conditionals, placement new
+typedef struct CUstream_st* cudaStream_t; typedef struct CUevent_st* cudaEvent_t;
+struct cudaExtent { size_t width, height, depth; };
+typedef unsigned long long CUtexObject; typedef unsigned long long CUsurfObject;
+enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero, cudaBoundaryModeClamp, cudaBoundaryModeTrap };
+template <class T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode);
+template <class T> __device__ T surf2Dread(cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode);
+template <class T> __device__ void surf2Dread(T*, cudaSurfaceObject_t, int, int,
+                                              cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ T texCubemap(cudaTextureObject_t, float, float, float);
+template <class T> __device__ T texCubemapLayered(cudaTextureObject_t, float, float, float, int);
+template <class T> __device__ T tex1DLayered(cudaTextureObject_t, float, int);
+template <class T> __device__ T tex2DLod(cudaTextureObject_t, float, float, float);
+template <class T> __device__ T tex3DLod(cudaTextureObject_t, float, float, float, float);
+typedef unsigned long long cudaGraphConditionalHandle;
+__device__ void cudaGraphSetConditional(cudaGraphConditionalHandle, unsigned);
+__device__ __host__ inline void* operator new(size_t, void* p) noexcept { return p; }
+__device__ __host__ inline void* operator new[](size_t, void* p) noexcept { return p; }
+#define CUDART_PI_F 3.141592654f
+#define CUDART_PI 3.1415926535897931e+0

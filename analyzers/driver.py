@@ -153,8 +153,9 @@ def _targets(unit, notes, fname, text, defines, res):
     if unit.frontend != "libclang":
         why = notes[0].message.removeprefix("analysis incomplete: ") if notes else "requested"
         return [(unit, f, f"tree-sitter ({why})") for f in unit.kernels]
-    note = "libclang" + (f" ({unit.skipped_host} host declaration(s) that did not parse were skipped)"
-                         if unit.skipped_host else "")
+    why = ([f"read after the declarations of {unit.context}, which includes this file"] if unit.context else []) + (
+        [f"{unit.skipped_host} host declaration(s) that did not parse were skipped"] if unit.skipped_host else [])
+    note = "libclang" + (f" ({'; '.join(why)})" if why else "")
     out = [(unit, f, note) for f in unit.kernels]
     if unit.broken:
         try:

@@ -181,32 +181,51 @@ def fresh_context() -> None:
     z3.z3._main_ctx = None  # z3.main_ctx() creates the next one on first use
 
 
-def rlimit_spent(solver: z3.Solver) -> int:
-    """Resource units the solver has used so far (z3's deterministic work counter, cumulative)."""
+def check(base: z3.Solver, *constraints, rlimit: int):
+    """(model or None, resource units used): sat -> model, unsat -> None; raises GaveUp (with the units used in
+    ``.spent``) when the query needs more than ``rlimit`` resource units.
+
+    A resource limit, not a wall-clock timeout: z3 counts the same work for the same query on any machine and
+    under any load, so verdicts never depend on how busy the CPU is. Each query is solved in a z3 context of its
+    own (its terms translated there): in a context where an earlier query ran out of resources, z3 can overrun
+    the next query's limit by orders of magnitude (seen with nonlinear arithmetic: minutes for a limit worth a
+    second), and a fresh context answers the same whatever was asked before. The model returned lives in that
+    context; ``model_int`` evaluates terms of the caller's context in it."""
+    ctx = z3.Context()
+    solver = z3.Solver(ctx=ctx)
+    solver.set("rlimit", rlimit)
+    # z3's Groebner-basis step for nonlinear integer arithmetic does not count its work against rlimit (a query
+    # limited to 300,000 units ran for minutes): without it every step of the search is bounded
+    solver.set("smt.arith.nl.grobner", False)
+    for c in (*base.assertions(), *constraints):
+        solver.add(c.translate(ctx))
+    r = solver.check()
+    spent = _rlimit_count(solver)
+    if r == z3.sat:
+        return _Model(solver.model(), ctx), spent
+    if r == z3.unsat:
+        return None, spent
+    exc = GaveUp(solver.reason_unknown())
+    exc.spent = spent
+    raise exc
+
+
+class _Model:
+    """A model of a query's own context, evaluated on terms of the caller's context."""
+
+    def __init__(self, model, ctx):
+        self.model, self.ctx = model, ctx
+
+    def eval(self, term, model_completion=False):
+        return self.model.eval(term.translate(self.ctx), model_completion=model_completion)
+
+
+def _rlimit_count(solver: z3.Solver) -> int:
+    """Resource units the solver has used (z3's deterministic work counter)."""
     for k, v in solver.statistics():
         if k == "rlimit count":
             return int(v)
     return 0
-
-
-def check(solver: z3.Solver, *constraints, rlimit: int):
-    """sat -> model, unsat -> None; raises GaveUp when the query needs more than ``rlimit`` resource units.
-
-    A resource limit, not a wall-clock timeout: z3 counts the same work for the same query on any machine and
-    under any load, so verdicts never depend on how busy the CPU is."""
-    solver.push()
-    try:
-        solver.set("rlimit", rlimit)
-        for c in constraints:
-            solver.add(c)
-        r = solver.check()
-        if r == z3.sat:
-            return solver.model()
-        if r == z3.unsat:
-            return None
-        raise GaveUp(solver.reason_unknown())
-    finally:
-        solver.pop()
 
 
 def model_int(model, v) -> int | None:

@@ -191,13 +191,22 @@ def check(base: z3.Solver, *constraints, rlimit: int):
     the next query's limit by orders of magnitude (seen with nonlinear arithmetic: minutes for a limit worth a
     second), and a fresh context answers the same whatever was asked before. The model returned lives in that
     context; ``model_int`` evaluates terms of the caller's context in it."""
-    ctx = z3.Context()
+    global _running
+    products = _nonlinear_products([*base.assertions(), *constraints])
+    if products > MAX_PRODUCTS:
+        exc = GaveUp(f"{products} products of unknowns, more than {MAX_PRODUCTS}: too nonlinear to solve")
+        exc.spent = 0
+        raise exc
+    ctx = _running = z3.Context()
     solver = z3.Solver(ctx=ctx)
     solver.set("rlimit", rlimit)
     # z3's Groebner-basis step for nonlinear integer arithmetic does not count its work against rlimit (a query
     # limited to 300,000 units ran for minutes): without it every step of the search is bounded
     solver.set("smt.arith.nl.grobner", False)
-    for c in (*base.assertions(), *constraints):
+    for c in base.assertions():
+        solver.add(c.translate(ctx))
+    solver.push()  # z3's incremental engine, as when the base solver was reused (its tactics differ without it)
+    for c in constraints:
         solver.add(c.translate(ctx))
     r = solver.check()
     spent = _rlimit_count(solver)
@@ -208,6 +217,39 @@ def check(base: z3.Solver, *constraints, rlimit: int):
     exc = GaveUp(solver.reason_unknown())
     exc.spent = spent
     raise exc
+
+
+# Nonlinear queries bigger than this are not sent to z3: some (products of long sums, as floating-point formulas
+# modelled over the integers make) keep it busy for minutes inside a step that never checks its resource limit.
+# A count of the query's terms, so giving up is as deterministic as the limit (every labeled-corpus query has
+# fewer than 10).
+MAX_PRODUCTS = 24
+
+
+def _nonlinear_products(terms) -> int:
+    """Distinct products of two or more non-constant factors in ``terms``."""
+    seen, n, todo = set(), 0, list(terms)
+    while todo:
+        e = todo.pop()
+        i = e.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        kids = e.children()
+        if z3.is_mul(e) and sum(not z3.is_int_value(c) and not z3.is_bv_value(c) for c in kids) >= 2:
+            n += 1
+        todo.extend(kids)
+    return n
+
+
+_running = None  # the context of the query being solved (for interrupt)
+
+
+def interrupt() -> None:
+    """Stop the query being solved (it gives up). For a caller's own guard, such as a benchmark's deadline per
+    file; the analyzers themselves bound every query by resource units only."""
+    if _running is not None:
+        _running.interrupt()
 
 
 class _Model:

@@ -125,21 +125,21 @@ STOP_S = 20.0  # the benchmark's own deadline per file (see _Deadline)
 
 
 class _Deadline:
-    """Interrupts z3 once a file has run STOP_S seconds, and every second after, until the analysis returns.
+    """Interrupts the solver once a file has run STOP_S seconds, and every second after, until the analysis returns.
 
-    The analyzers bound each query by resource units only (deterministic), but on some queries z3 spends a long
-    time between its resource checks; the benchmark must finish, so it stops such files and records them as
-    stopped (not analyzed completely, time > STOP_S). This is the benchmark's guard, not the analyzer's."""
+    The analyzers bound each query by resource units only (deterministic); should z3 still spend a long time
+    between its resource checks, the benchmark must finish, so it stops such files and records them as stopped
+    (not analyzed completely, time > STOP_S). This is the benchmark's guard, not the analyzer's."""
 
     def __init__(self):
         self.fired = False
         self.timer = None
 
     def _fire(self):
-        import z3
+        from analyzers import solver
 
         self.fired = True
-        z3.main_ctx().interrupt()
+        solver.interrupt()
         self.timer = threading.Timer(1.0, self._fire)
         self.timer.start()
 

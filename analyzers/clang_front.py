@@ -13,6 +13,8 @@ DECLS = HERE / "cuda_decls.h"
 HOST_DECLS = HERE / "cuda_host_decls.h"
 _EMPTY = "/kopt-empty-headers"  # a folder that exists only in libclang's view (unsaved files)
 _CONTEXT = "/kopt-context/includer.h"  # the includer's declarations a header is read after (unsaved file)
+_SHARED_ALIGNAS = re.compile(r"(__shared__)(\s+)(alignas\s*\((?:[^()]|\([^()]*\))*\))")
+_INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[^;{}()<>]*$")
 _UNDECLARED = re.compile(r"use of undeclared identifier|unknown type name|no template named")
 _CONTEXT_LINE = re.compile(r"^[ \t]*(#[ \t]*(include|define|undef|if|ifdef|ifndef|elif|else|endif)\b|typedef\b[^{}]*;[ \t]*$)")
 STUBS = HERE / "include"
@@ -567,7 +569,8 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         atexit.register(_release)
     args = ["-x", "cuda", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "--cuda-gpu-arch=sm_90",
             "--cuda-device-only", "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=0",
-            "-include", str(DECLS), *(["-include", str(HOST_DECLS)] if host else []), "-isystem", str(STUBS)]
+            "-include", str(DECLS), *(["-include", str(HOST_DECLS)] if host else []), "-isystem", str(STUBS),
+            *(["-DKOPT_HOST_API"] if host or context is not None else [])]
     for d in include_dirs:
         args += ["-I", str(d)]
     if _OWN_TENSORMAP.search(_COMMENTS.sub(" ", source)):
@@ -576,6 +579,9 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         args.append(f"-D{k}" if v is None else f"-D{k}={v}")
     fname = str(path)
     text = _strip_unknown_includes(Path(fname), source, include_dirs)
+    # `__shared__ alignas(N) T x`: clang takes no attribute list after __shared__'s; the same text reordered keeps
+    # every column of the line
+    text = _SHARED_ALIGNAS.sub(lambda m: m.group(3) + m.group(2) + m.group(1), text)
     unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", "") for h in empty_headers]
     if empty_headers:
         args += ["-isystem", _EMPTY]
@@ -836,6 +842,9 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
                 continue
             text = lines[ln - 1]
             a = s.column - 1 if ln == s.line else 0
+            if ln == s.line:  # an explicit instantiation's extent leaves out `[extern] template <return type>`
+                m = _INSTANTIATION_KEYWORD.search(text[:a])
+                a = m.start() if m else a
             b = t.column - 1 if ln == t.line else len(text)
             lines[ln - 1] = text[:a] + " " * (b - a) + text[b:]
 
@@ -872,7 +881,10 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
             ln = e.location.line
             if e.location.file is not None and e.location.file.name == fname and 0 < ln <= len(lines) and \
                     not any(a <= ln <= b for a, b in spans) and not lines[ln - 1].lstrip().startswith("#"):
-                lines[ln - 1] = lines[ln - 1][:e.location.column - 1] + " " * len(lines[ln - 1][e.location.column - 1:])
+                col = e.location.column - 1
+                kw = _INSTANTIATION_KEYWORD.search(lines[ln - 1][:col])  # `template void f<int>(...)`: all of it
+                col = kw.start() if kw else col
+                lines[ln - 1] = lines[ln - 1][:col] + " " * len(lines[ln - 1][col:])
                 count += 1
     return "\n".join(lines), count
 

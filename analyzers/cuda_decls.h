@@ -197,9 +197,13 @@ namespace cooperative_groups {
   template <unsigned N, class P> struct thread_block_tile : thread_block_tile<N, void> {};
   struct coalesced_group : __kopt_tile_ops {};
   struct multi_grid_group : thread_group {};
+  template <unsigned N, unsigned M = 1024> struct block_tile_memory {};
   __device__ thread_block this_thread_block(); __device__ grid_group this_grid();
+  template <unsigned N, unsigned M> __device__ thread_block this_thread_block(block_tile_memory<N, M>&);
   __device__ multi_grid_group this_multi_grid();
   template <class G> __device__ void synchronize(const G&);  // the legacy spelling of sync(g)
+  template <class G> __device__ coalesced_group binary_partition(const G&, bool);
+  template <unsigned N, class P> __device__ coalesced_group binary_partition(const thread_block_tile<N, P>&, bool);
   template <class G> __device__ unsigned thread_rank(const G&); template <class G> __device__ unsigned group_size(const G&);
   __device__ cluster_group this_cluster(); __device__ coalesced_group coalesced_threads();
   template <unsigned N, class P> __device__ thread_block_tile<N, P> tiled_partition(const P&);
@@ -230,8 +234,12 @@ namespace cuda {
   template <class G, class St> __device__ pipeline<thread_scope_block> make_pipeline(const G&, St*);
   template <unsigned char N, thread_scope S> __device__ void pipeline_consumer_wait_prior(pipeline<S>&);
   template <size_t A> struct aligned_size_t { size_t v; __device__ aligned_size_t(size_t); };
-  template <class T, class Sync> __device__ void memcpy_async(T*, const T*, size_t, Sync&);
-  template <class G, class T, class Sync> __device__ void memcpy_async(const G&, T*, const T*, size_t, Sync&);
+  // any element and size types (byte counts, aligned_size_t), as the real overload set accepts
+  template <class D, class S, class N, class Sync> __device__ void memcpy_async(D*, const S*, N, Sync&);
+  template <class G, class D, class S, class N, class Sync> __device__ void memcpy_async(const G&, D*, const S*, N,
+                                                                                         Sync&);
+  enum class pipeline_role { producer, consumer };
+  template <class G, class St> __device__ pipeline<thread_scope_block> make_pipeline(const G&, St*, pipeline_role);
   namespace device { namespace experimental {
     __device__ void fence_proxy_async_shared_cta();
     template <class B> __device__ void cp_async_bulk_tensor_2d_global_to_shared(void*, const void*, int, int, B&);
@@ -245,8 +253,14 @@ namespace cuda {
 }
 namespace nvcuda { namespace wmma {
   struct matrix_a {}; struct matrix_b {}; struct accumulator {}; struct row_major {}; struct col_major {};
+  namespace precision { struct tf32 {}; } namespace experimental { namespace precision { struct b1 {}; struct u4 {};
+    struct s4 {}; } }
+  __device__ float __float_to_tf32(float);
   enum layout_t { mem_row_major, mem_col_major };
-  template <class U, int M, int N, int K, class T, class L = void> struct fragment { T x[8]; int num_elements; };
+  template <class T> struct __kopt_element { typedef T type; };
+  template <> struct __kopt_element<precision::tf32> { typedef float type; };  // tf32 fragments hold floats
+  template <class U, int M, int N, int K, class T, class L = void> struct fragment {
+    typename __kopt_element<T>::type x[8]; int num_elements; };
   template <class F, class T> __device__ void load_matrix_sync(F&, const T*, unsigned);
   template <class F, class T> __device__ void load_matrix_sync(F&, const T*, unsigned, layout_t);
   template <class F, class T> __device__ void store_matrix_sync(T*, const F&, unsigned, layout_t);
@@ -277,6 +291,10 @@ typedef CUtensorMap CUtensorMap_st;
 
 // device-visible runtime and driver types, texture/surface enums, graph conditionals, placement new
 typedef struct CUstream_st* cudaStream_t; typedef struct CUevent_st* cudaEvent_t;
+#ifndef KOPT_HOST_API
+enum cudaError { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInvalidValue = 1 };
+typedef enum cudaError cudaError_t;
+#endif
 struct cudaExtent { size_t width, height, depth; };
 typedef unsigned long long CUtexObject; typedef unsigned long long CUsurfObject;
 enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero, cudaBoundaryModeClamp, cudaBoundaryModeTrap };
@@ -285,6 +303,19 @@ template <class T> __device__ T surf2Dread(cudaSurfaceObject_t, int, int, cudaSu
 template <class T> __device__ void surf2Dread(T*, cudaSurfaceObject_t, int, int,
                                               cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
 template <class T> __device__ T texCubemap(cudaTextureObject_t, float, float, float);
+template <class T> __device__ void surf1Dwrite(T, cudaSurfaceObject_t, int,
+                                               cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf2DLayeredwrite(T, cudaSurfaceObject_t, int, int, int,
+                                                      cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf3Dwrite(T, cudaSurfaceObject_t, int, int, int,
+                                               cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+// the device runtime (dynamic parallelism); code read with the host API declared gets the host's variadic ones
+#ifndef KOPT_HOST_API
+__device__ cudaError_t cudaMalloc(void**, size_t); __device__ cudaError_t cudaFree(void*);
+__device__ cudaError_t cudaDeviceSynchronize(); __device__ cudaError_t cudaGetLastError();
+__device__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned); __device__ cudaError_t cudaStreamDestroy(cudaStream_t);
+#define cudaStreamNonBlocking 0x01
+#endif
 template <class T> __device__ T texCubemapLayered(cudaTextureObject_t, float, float, float, int);
 template <class T> __device__ T tex1DLayered(cudaTextureObject_t, float, int);
 template <class T> __device__ T tex2DLod(cudaTextureObject_t, float, float, float);

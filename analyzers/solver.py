@@ -178,7 +178,10 @@ def fresh_context() -> None:
     """Start a new z3 context (terms, declarations, their ids). z3's search depends on the order terms were created
     in its context, so each kernel gets its own: its verdict is the same whatever the process analyzed before.
     Terms of the previous context must not be used afterwards (each kernel's encodings live in its own Ctx)."""
+    global _tainted
     z3.z3._main_ctx = None  # z3.main_ctx() creates the next one on first use
+    _tainted = False
+    _base_counts.clear()
 
 
 def check(base: z3.Solver, *constraints, rlimit: int):
@@ -186,37 +189,59 @@ def check(base: z3.Solver, *constraints, rlimit: int):
     ``.spent``) when the query needs more than ``rlimit`` resource units.
 
     A resource limit, not a wall-clock timeout: z3 counts the same work for the same query on any machine and
-    under any load, so verdicts never depend on how busy the CPU is. Each query is solved in a z3 context of its
-    own (its terms translated there): in a context where an earlier query ran out of resources, z3 can overrun
-    the next query's limit by orders of magnitude (seen with nonlinear arithmetic: minutes for a limit worth a
-    second), and a fresh context answers the same whatever was asked before. The model returned lives in that
-    context; ``model_int`` evaluates terms of the caller's context in it."""
-    global _running
-    products = _nonlinear_products([*base.assertions(), *constraints])
+    under any load, so verdicts never depend on how busy the CPU is. Queries run on ``base`` (its assertions, then
+    the constraints pushed on top) until one of the kernel's queries runs out of resources; from then on each query
+    is solved in a z3 context of its own (its terms translated there): in a context where a query ran out of
+    resources, z3 can overrun the next query's limit by orders of magnitude (seen with nonlinear arithmetic:
+    minutes for a limit worth a second). Which path a query takes depends only on the kernel's earlier queries, so
+    verdicts stay deterministic. A model of a query's own context evaluates terms of the caller's (``model_int``)."""
+    global _running, _tainted
+    products = _base_products(base) + _nonlinear_products(constraints)
     if products > MAX_PRODUCTS:
         exc = GaveUp(f"{products} products of unknowns, more than {MAX_PRODUCTS}: too nonlinear to solve")
         exc.spent = 0
         raise exc
-    ctx = _running = z3.Context()
-    solver = z3.Solver(ctx=ctx)
-    solver.set("rlimit", rlimit)
+    if _tainted:
+        ctx = _running = z3.Context()
+        solver = z3.Solver(ctx=ctx)
+        for c in base.assertions():
+            solver.add(c.translate(ctx))
+        constraints = [c.translate(ctx) for c in constraints]
+    else:
+        ctx, solver = None, base
+        _running = z3.main_ctx()
     # z3's Groebner-basis step for nonlinear integer arithmetic does not count its work against rlimit (a query
     # limited to 300,000 units ran for minutes): without it every step of the search is bounded
     solver.set("smt.arith.nl.grobner", False)
-    for c in base.assertions():
-        solver.add(c.translate(ctx))
-    solver.push()  # z3's incremental engine, as when the base solver was reused (its tactics differ without it)
-    for c in constraints:
-        solver.add(c.translate(ctx))
-    r = solver.check()
-    spent = _rlimit_count(solver)
-    if r == z3.sat:
-        return _Model(solver.model(), ctx), spent
-    if r == z3.unsat:
-        return None, spent
-    exc = GaveUp(solver.reason_unknown())
-    exc.spent = spent
-    raise exc
+    solver.set("rlimit", rlimit)
+    before = _rlimit_count(solver)
+    solver.push()
+    try:
+        solver.add(*constraints)
+        r = solver.check()
+        spent = _rlimit_count(solver) - before
+        if r == z3.sat:
+            model = solver.model()
+            return (_Model(model, ctx) if ctx is not None else model), spent
+        if r == z3.unsat:
+            return None, spent
+        _tainted = True
+        exc = GaveUp(solver.reason_unknown())
+        exc.spent = spent
+        raise exc
+    finally:
+        solver.pop()
+
+
+_tainted = False  # a query of the current kernel's context ran out of resources (reset by fresh_context)
+_base_counts: dict = {}  # id(base solver) -> (solver, its products of unknowns)
+
+
+def _base_products(base: z3.Solver) -> int:
+    got = _base_counts.get(id(base))
+    if got is None or got[0] is not base:
+        got = _base_counts[id(base)] = (base, _nonlinear_products(base.assertions()))
+    return got[1]
 
 
 # Nonlinear queries bigger than this are not sent to z3: some (products of long sums, as floating-point formulas

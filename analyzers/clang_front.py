@@ -12,6 +12,11 @@ HERE = Path(__file__).parent
 DECLS = HERE / "cuda_decls.h"
 HOST_DECLS = HERE / "cuda_host_decls.h"
 _EMPTY = "/kopt-empty-headers"  # a folder that exists only in libclang's view (unsaved files)
+_CONTEXT = "/kopt-context/includer.h"  # the includer's declarations a header is read after (unsaved file)
+_SHARED_ALIGNAS = re.compile(r"(__shared__)(\s+)(alignas\s*\((?:[^()]|\([^()]*\))*\))")
+_INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[^;{}()<>]*$")
+_UNDECLARED = re.compile(r"use of undeclared identifier|unknown type name|no template named")
+_CONTEXT_LINE = re.compile(r"^[ \t]*(#[ \t]*(include|define|undef|if|ifdef|ifndef|elif|else|endif)\b|typedef\b[^{}]*;[ \t]*$)")
 STUBS = HERE / "include"
 # A source's own CUtensorMap: `struct [alignas(64) | __align__(64)] CUtensorMap {` or cuda.h's
 # `typedef struct CUtensorMap_st {...} CUtensorMap;` (matched with comments removed)
@@ -548,14 +553,14 @@ _LB = re.compile(r"__launch_bounds__\s*\(\s*([^,)]+)")
 
 
 def translation_unit(path: Path, source: str, *, defines: dict | None = None, include_dirs=(), host: bool = False,
-                     empty_headers=()):
+                     empty_headers=(), context: str | None = None):
     """libclang's translation unit of ``source`` (the contents of ``path``) under the analyzers' CUDA declarations
     and stub headers, with its errors kept: ``parse`` refuses a unit with errors, ``kopt import`` reads host code
     that never parses cleanly here. Includes of the file that resolve nowhere are commented out (line numbers
     kept). ``host``: also declare the CUDA runtime's host API (cuda_host_decls.h: launches, cudaMalloc...) and keep
     the preprocessing record (macro definitions and uses). ``empty_headers``: header names that resolve to empty
     files wherever they are included (a missing header is a fatal error, after which clang stops instantiating
-    templates)."""
+    templates). ``context``: text read before the file (see ``_includer_context``)."""
     global _index
     _setup()
     if _index is None:
@@ -564,7 +569,8 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         atexit.register(_release)
     args = ["-x", "cuda", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "--cuda-gpu-arch=sm_90",
             "--cuda-device-only", "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=0",
-            "-include", str(DECLS), *(["-include", str(HOST_DECLS)] if host else []), "-isystem", str(STUBS)]
+            "-include", str(DECLS), *(["-include", str(HOST_DECLS)] if host else []), "-isystem", str(STUBS),
+            *(["-DKOPT_HOST_API"] if host or context is not None else [])]
     for d in include_dirs:
         args += ["-I", str(d)]
     if _OWN_TENSORMAP.search(_COMMENTS.sub(" ", source)):
@@ -573,9 +579,17 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         args.append(f"-D{k}" if v is None else f"-D{k}={v}")
     fname = str(path)
     text = _strip_unknown_includes(Path(fname), source, include_dirs)
+    # `__shared__ alignas(N) T x`: clang takes no attribute list after __shared__'s; the same text reordered keeps
+    # every column of the line
+    text = _SHARED_ALIGNAS.sub(lambda m: m.group(3) + m.group(2) + m.group(1), text)
     unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", "") for h in empty_headers]
     if empty_headers:
         args += ["-isystem", _EMPTY]
+    if context is not None:
+        unsaved.append((_CONTEXT, context))
+        # the includer is host code: its headers declare host functions with the runtime's types
+        extra = ["-include", _CONTEXT] if host else ["-include", str(HOST_DECLS), "-include", _CONTEXT]
+        args[args.index(str(DECLS)) + 1:args.index(str(DECLS)) + 1] = extra
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD if host else 0
     try:
         return _index.parse(fname, args=args, unsaved_files=unsaved, options=options)
@@ -584,6 +598,81 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
 
 
 def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=()) -> Unit:
+    """Parse ``source`` (the contents of ``path``); see ``_parse``. A file written to be included (a kernel header
+    that uses a type, macro or function its includer declares first) is read again after the includer's
+    preprocessor lines and typedefs up to its ``#include`` (``_includer_context``) when names are undeclared;
+    that reading is kept when it leaves fewer kernels unread."""
+    try:
+        unit, err = _parse(path, source, defines=defines, include_dirs=include_dirs), None
+    except FrontendError as exc:
+        unit, err = None, exc
+    if unit is not None and not unit.broken:
+        return unit
+    if unit is None and not _UNDECLARED.search(str(err)) or unit is not None and not any(
+            _UNDECLARED.search(w) for w in unit.broken.values()):
+        if err is not None:
+            raise err
+        return unit
+    got = _includer_context(path, include_dirs)
+    if got is None:
+        if err is not None:
+            raise err
+        return unit
+    includer, contexts = got
+    again = None
+    for context in contexts:  # with every include of the includer, then with only those of its own folder
+        try:
+            again = _parse(path, source, defines=defines, include_dirs=include_dirs, context=context)
+            break
+        except FrontendError:
+            continue
+    if again is not None and (unit is None or len(again.broken) < len(unit.broken)):
+        again.context = includer
+        return again
+    if err is not None:
+        raise err
+    return unit
+
+
+def _includer_context(path: Path, include_dirs) -> tuple[str, list[str]] | None:
+    """(includer's name, context texts) for a file another file of its folder ``#include``s: the includer's
+    preprocessor lines and one-line typedefs before that include (what a compile of the includer has declared
+    when it reaches the file), with includes that resolve nowhere commented out; a second text keeps only the
+    includes of the includer's own folder (other headers can hold host code that does not parse here). None when
+    nothing includes it."""
+    here = path.parent
+    try:
+        siblings = sorted(p for p in here.iterdir() if p.suffix in (".cu", ".cuh", ".h", ".hpp", ".cpp") and p != path)
+    except OSError:
+        return None
+    pat = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]' + re.escape(path.name) + r'[>"]', re.M)
+    for sib in siblings:
+        try:
+            text = sib.read_text(errors="replace")
+        except OSError:
+            continue
+        m = pat.search(text)
+        if m is None:
+            continue
+        lines, depth = [], 0
+        for ln in text[:m.start()].split("\n"):
+            if not _CONTEXT_LINE.match(ln):
+                continue
+            inc = _INCLUDE.match(ln)
+            if inc and (here / inc.group(1)).is_file():  # the context is read from elsewhere: name the folder
+                ln = f'#include "{here / inc.group(1)}"'
+            word = ln.strip().lstrip("#").strip().split(" ")[0]
+            depth += word in ("if", "ifdef", "ifndef") or -(word == "endif")
+            lines.append(ln)
+        close = "\n#endif" * max(depth, 0) + "\n"  # the includer's include guard is still open there
+        full = _strip_unknown_includes(sib, "\n".join(lines), include_dirs) + close
+        local = "\n".join(ln for ln in lines if not (_INCLUDE.match(ln) and not Path(
+            _INCLUDE.match(ln).group(1)).is_absolute())) + close
+        return sib.name, [full, local]
+    return None
+
+
+def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=(), context=None) -> Unit:
     """Parse ``source`` (the contents of ``path``).
 
     Host code is not the analyzers' business: when the file has errors, the ``#include``s of headers that hold
@@ -592,13 +681,15 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
     ``unit.broken`` (name -> reason) for the fallback. The unit libclang finally walks has no errors (invalid types
     can crash it): ``FrontendError`` when some remain, or when no kernel is left."""
     fname = str(path)
-    tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs)
+    tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context)
     errors = _errors(tu, fname)
     # a header that includes a file found nowhere (<vector> from a helper header) stops clang: make those empty
-    missing = _missing_headers(path, source, include_dirs) if any(
+    missing = sorted(set(_missing_headers(path, source, include_dirs)) | set(
+        _missing_headers(path, context or "", include_dirs))) if any(
         _NOT_FOUND.match(e.spelling) for e in errors) else []
     if missing:
-        tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing)
+        tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
+                              context=context)
         errors = _errors(tu, fname)
     skipped, broken = 0, {}
     for _ in range(3):  # first headers and host declarations that hold errors (a blanked header can expose more)
@@ -609,11 +700,11 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
         if not n + m:
             break
         skipped += n + m
-        tu, errors = _reparse(tu, path, source, defines, include_dirs, n + m, missing)
+        tu, errors = _reparse(tu, path, source, defines, include_dirs, n + m, missing, context)
     if errors:  # then kernels that still hold errors
         broken = _broken_kernels(tu, fname, errors)
         source, n = _blank(tu, fname, source, errors, device=True)
-        tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing)
+        tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context)
     if errors:  # libclang must never walk a unit with errors: invalid types can crash it
         d = errors[0]
         where = f"{d.location.file}:{d.location.line}:{d.location.column}" if d.location.file else ""
@@ -664,10 +755,11 @@ def _missing_headers(path: Path, source: str, include_dirs, limit: int = 300) ->
     return sorted(missing)
 
 
-def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_headers=()):
+def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_headers=(), context=None):
     if not changed:
         return tu, _errors(tu, str(path))
-    tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=empty_headers)
+    tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=empty_headers,
+                          context=context)
     return tu, _errors(tu, str(path))
 
 
@@ -750,6 +842,9 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
                 continue
             text = lines[ln - 1]
             a = s.column - 1 if ln == s.line else 0
+            if ln == s.line:  # an explicit instantiation's extent leaves out `[extern] template <return type>`
+                m = _INSTANTIATION_KEYWORD.search(text[:a])
+                a = m.start() if m else a
             b = t.column - 1 if ln == t.line else len(text)
             lines[ln - 1] = text[:a] + " " * (b - a) + text[b:]
 
@@ -786,7 +881,10 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
             ln = e.location.line
             if e.location.file is not None and e.location.file.name == fname and 0 < ln <= len(lines) and \
                     not any(a <= ln <= b for a, b in spans) and not lines[ln - 1].lstrip().startswith("#"):
-                lines[ln - 1] = lines[ln - 1][:e.location.column - 1] + " " * len(lines[ln - 1][e.location.column - 1:])
+                col = e.location.column - 1
+                kw = _INSTANTIATION_KEYWORD.search(lines[ln - 1][:col])  # `template void f<int>(...)`: all of it
+                col = kw.start() if kw else col
+                lines[ln - 1] = lines[ln - 1][:col] + " " * len(lines[ln - 1][col:])
                 count += 1
     return "\n".join(lines), count
 

@@ -77,7 +77,8 @@ extern __device__ const int warpSize;
 
 struct __attribute__((aligned(2))) __half { unsigned short __x; __half() = default; __device__ __half(float);
   __device__ operator float() const; };
-struct __attribute__((aligned(4))) __half2 { __half x, y; };
+struct __attribute__((aligned(4))) __half2 { __half x, y; __half2() = default;
+  __device__ __half2(const __half& a, const __half& b) : x(a), y(b) {} };
 struct __attribute__((aligned(2))) __nv_bfloat16 { unsigned short __x; __nv_bfloat16() = default;
   __device__ __nv_bfloat16(float); __device__ operator float() const; };
 struct __attribute__((aligned(4))) __nv_bfloat162 { __nv_bfloat16 x, y; };
@@ -116,11 +117,18 @@ __device__ unsigned __match_any_sync(unsigned, int);
 __device__ int __reduce_add_sync(unsigned, int); __device__ unsigned __reduce_max_sync(unsigned, unsigned);
 __device__ unsigned __reduce_min_sync(unsigned, unsigned);
 // atomics
-#define __KOPT_ATOM(T) __device__ T atomicAdd(T*, T); __device__ T atomicSub(T*, T); __device__ T atomicExch(T*, T); \
-  __device__ T atomicMin(T*, T); __device__ T atomicMax(T*, T); __device__ T atomicCAS(T*, T, T); \
-  __device__ T atomicAnd(T*, T); __device__ T atomicOr(T*, T); __device__ T atomicXor(T*, T); \
-  __device__ T atomicAdd_block(T*, T); __device__ T atomicAdd_system(T*, T);
+// each atomic in its device, block and system scopes (atomicAdd, atomicAdd_block, atomicAdd_system)
+#define __KOPT_ATOM_S(T, S) __device__ T atomicAdd##S(T*, T); __device__ T atomicSub##S(T*, T); \
+  __device__ T atomicExch##S(T*, T); __device__ T atomicMin##S(T*, T); __device__ T atomicMax##S(T*, T); \
+  __device__ T atomicCAS##S(T*, T, T); __device__ T atomicAnd##S(T*, T); __device__ T atomicOr##S(T*, T); \
+  __device__ T atomicXor##S(T*, T);
+#define __KOPT_ATOM(T) __KOPT_ATOM_S(T, ) __KOPT_ATOM_S(T, _block) __KOPT_ATOM_S(T, _system)
 __KOPT_ATOM(int) __KOPT_ATOM(unsigned int) __KOPT_ATOM(unsigned long long)
+__device__ float atomicAdd_block(float*, float); __device__ float atomicAdd_system(float*, float);
+__device__ double atomicAdd_block(double*, double); __device__ double atomicAdd_system(double*, double);
+__device__ float atomicExch_block(float*, float); __device__ float atomicExch_system(float*, float);
+__device__ unsigned atomicInc_block(unsigned*, unsigned); __device__ unsigned atomicInc_system(unsigned*, unsigned);
+__device__ unsigned atomicDec_block(unsigned*, unsigned); __device__ unsigned atomicDec_system(unsigned*, unsigned);
 __device__ float atomicAdd(float*, float); __device__ double atomicAdd(double*, double);
 __device__ float atomicExch(float*, float); __device__ float atomicMax(float*, float); __device__ float atomicMin(float*, float);
 __device__ __half2 atomicAdd(__half2*, __half2); __device__ __half atomicAdd(__half*, __half);
@@ -177,23 +185,32 @@ namespace cooperative_groups {
     __device__ unsigned long long size() const; };
   struct cluster_group : thread_group { __device__ unsigned block_rank() const; __device__ void barrier_wait();
     __device__ unsigned barrier_arrive(); };
-  template <unsigned N, class P = void> struct thread_block_tile : thread_group {
+  struct __kopt_tile_ops : thread_group {
     __device__ unsigned meta_group_rank() const; __device__ unsigned meta_group_size() const;
     template <class T> __device__ T shfl(T, int) const; template <class T> __device__ T shfl_down(T, unsigned) const;
     template <class T> __device__ T shfl_up(T, unsigned) const; template <class T> __device__ T shfl_xor(T, unsigned) const;
-    __device__ unsigned ballot(int) const; __device__ int any(int) const; __device__ int all(int) const; };
-  struct coalesced_group : thread_group { template <class T> __device__ T shfl(T, int) const; };
+    __device__ unsigned ballot(int) const; __device__ int any(int) const; __device__ int all(int) const;
+    template <class T> __device__ unsigned match_any(T) const; template <class T> __device__ unsigned match_all(T, int&) const; };
+  // as in CUDA, a tile of a known parent converts to the parent-less tile type
+  template <unsigned N, class P = void> struct thread_block_tile;
+  template <unsigned N> struct thread_block_tile<N, void> : __kopt_tile_ops {};
+  template <unsigned N, class P> struct thread_block_tile : thread_block_tile<N, void> {};
+  struct coalesced_group : __kopt_tile_ops {};
   struct multi_grid_group : thread_group {};
+  template <unsigned N, unsigned M = 1024> struct block_tile_memory {};
   __device__ thread_block this_thread_block(); __device__ grid_group this_grid();
+  template <unsigned N, unsigned M> __device__ thread_block this_thread_block(block_tile_memory<N, M>&);
   __device__ multi_grid_group this_multi_grid();
   template <class G> __device__ void synchronize(const G&);  // the legacy spelling of sync(g)
+  template <class G> __device__ coalesced_group binary_partition(const G&, bool);
+  template <unsigned N, class P> __device__ coalesced_group binary_partition(const thread_block_tile<N, P>&, bool);
   template <class G> __device__ unsigned thread_rank(const G&); template <class G> __device__ unsigned group_size(const G&);
   __device__ cluster_group this_cluster(); __device__ coalesced_group coalesced_threads();
   template <unsigned N, class P> __device__ thread_block_tile<N, P> tiled_partition(const P&);
   __device__ thread_group tiled_partition(const thread_group&, unsigned);
   template <class G> __device__ void sync(const G&);
   template <class G> __device__ void wait(const G&); template <unsigned N, class G> __device__ void wait_prior(const G&);
-  template <class G, class T> __device__ void memcpy_async(const G&, T*, const T*, size_t);
+  template <class G, class D, class S, class N> __device__ void memcpy_async(const G&, D*, const S*, N);
   template <class T> struct plus { __device__ T operator()(T, T) const; };
   template <class T> struct greater { __device__ T operator()(T, T) const; };
   template <class T> struct less { __device__ T operator()(T, T) const; };
@@ -217,8 +234,12 @@ namespace cuda {
   template <class G, class St> __device__ pipeline<thread_scope_block> make_pipeline(const G&, St*);
   template <unsigned char N, thread_scope S> __device__ void pipeline_consumer_wait_prior(pipeline<S>&);
   template <size_t A> struct aligned_size_t { size_t v; __device__ aligned_size_t(size_t); };
-  template <class T, class Sync> __device__ void memcpy_async(T*, const T*, size_t, Sync&);
-  template <class G, class T, class Sync> __device__ void memcpy_async(const G&, T*, const T*, size_t, Sync&);
+  // any element and size types (byte counts, aligned_size_t), as the real overload set accepts
+  template <class D, class S, class N, class Sync> __device__ void memcpy_async(D*, const S*, N, Sync&);
+  template <class G, class D, class S, class N, class Sync> __device__ void memcpy_async(const G&, D*, const S*, N,
+                                                                                         Sync&);
+  enum class pipeline_role { producer, consumer };
+  template <class G, class St> __device__ pipeline<thread_scope_block> make_pipeline(const G&, St*, pipeline_role);
   namespace device { namespace experimental {
     __device__ void fence_proxy_async_shared_cta();
     template <class B> __device__ void cp_async_bulk_tensor_2d_global_to_shared(void*, const void*, int, int, B&);
@@ -232,8 +253,14 @@ namespace cuda {
 }
 namespace nvcuda { namespace wmma {
   struct matrix_a {}; struct matrix_b {}; struct accumulator {}; struct row_major {}; struct col_major {};
+  namespace precision { struct tf32 {}; } namespace experimental { namespace precision { struct b1 {}; struct u4 {};
+    struct s4 {}; } }
+  __device__ float __float_to_tf32(float);
   enum layout_t { mem_row_major, mem_col_major };
-  template <class U, int M, int N, int K, class T, class L = void> struct fragment { T x[8]; int num_elements; };
+  template <class T> struct __kopt_element { typedef T type; };
+  template <> struct __kopt_element<precision::tf32> { typedef float type; };  // tf32 fragments hold floats
+  template <class U, int M, int N, int K, class T, class L = void> struct fragment {
+    typename __kopt_element<T>::type x[8]; int num_elements; };
   template <class F, class T> __device__ void load_matrix_sync(F&, const T*, unsigned);
   template <class F, class T> __device__ void load_matrix_sync(F&, const T*, unsigned, layout_t);
   template <class F, class T> __device__ void store_matrix_sync(T*, const F&, unsigned, layout_t);
@@ -261,3 +288,41 @@ template <class T> __device__ T surf2Dread(cudaSurfaceObject_t, int, int);
 struct CUtensorMap { alignas(64) unsigned long long opaque[16]; };
 typedef CUtensorMap CUtensorMap_st;
 #endif
+
+// device-visible runtime and driver types, texture/surface enums, graph conditionals, placement new
+typedef struct CUstream_st* cudaStream_t; typedef struct CUevent_st* cudaEvent_t;
+#ifndef KOPT_HOST_API
+enum cudaError { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInvalidValue = 1 };
+typedef enum cudaError cudaError_t;
+#endif
+struct cudaExtent { size_t width, height, depth; };
+typedef unsigned long long CUtexObject; typedef unsigned long long CUsurfObject;
+enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero, cudaBoundaryModeClamp, cudaBoundaryModeTrap };
+template <class T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode);
+template <class T> __device__ T surf2Dread(cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode);
+template <class T> __device__ void surf2Dread(T*, cudaSurfaceObject_t, int, int,
+                                              cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ T texCubemap(cudaTextureObject_t, float, float, float);
+template <class T> __device__ void surf1Dwrite(T, cudaSurfaceObject_t, int,
+                                               cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf2DLayeredwrite(T, cudaSurfaceObject_t, int, int, int,
+                                                      cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf3Dwrite(T, cudaSurfaceObject_t, int, int, int,
+                                               cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+// the device runtime (dynamic parallelism); code read with the host API declared gets the host's variadic ones
+#ifndef KOPT_HOST_API
+__device__ cudaError_t cudaMalloc(void**, size_t); __device__ cudaError_t cudaFree(void*);
+__device__ cudaError_t cudaDeviceSynchronize(); __device__ cudaError_t cudaGetLastError();
+__device__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned); __device__ cudaError_t cudaStreamDestroy(cudaStream_t);
+#define cudaStreamNonBlocking 0x01
+#endif
+template <class T> __device__ T texCubemapLayered(cudaTextureObject_t, float, float, float, int);
+template <class T> __device__ T tex1DLayered(cudaTextureObject_t, float, int);
+template <class T> __device__ T tex2DLod(cudaTextureObject_t, float, float, float);
+template <class T> __device__ T tex3DLod(cudaTextureObject_t, float, float, float, float);
+typedef unsigned long long cudaGraphConditionalHandle;
+__device__ void cudaGraphSetConditional(cudaGraphConditionalHandle, unsigned);
+__device__ __host__ inline void* operator new(size_t, void* p) noexcept { return p; }
+__device__ __host__ inline void* operator new[](size_t, void* p) noexcept { return p; }
+#define CUDART_PI_F 3.141592654f
+#define CUDART_PI 3.1415926535897931e+0

@@ -94,6 +94,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     for loc, reason in unit.problems[:3]:
         res.diagnostics.append(_incomplete(fname, reason, loc))
     macros = {**launchmod.source_macros(text), **(defines or {})}
+    host_blocks = launchmod.host_blocks(text, defines, Path(fname).parent) if "<<<" in text else {}
     for kunit, func, path_note in _targets(unit, notes, fname, text, defines, res):
         if wanted is not None and func.name not in wanted:
             continue
@@ -114,8 +115,11 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
             configs = list({repr((c.block, c.grid, c.smem, c.cluster, c.targs, c.assume, c.branch)): c
                             for c in configs}.values())
         else:
+            # no launch given: the file's own host launches of the kernel, one configuration per block shape
+            shapes = (host_blocks.get(func.name) or [None]) if block is None else [None]
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
-                                          launch_bounds=func.launch_bounds, targs=targs or None)]
+                                          launch_bounds=func.launch_bounds, targs=targs or None, host_block=shape)
+                       for shape in shapes]
         for c in configs:
             c.assume = c.assume + [a for a in assumptions if a.names <= set(params)]
         res.kernels.append(func.name)
@@ -159,8 +163,9 @@ def _targets(unit, notes, fname, text, defines, res):
     if unit.frontend != "libclang":
         why = notes[0].message.removeprefix("analysis incomplete: ") if notes else "requested"
         return [(unit, f, f"tree-sitter ({why})") for f in unit.kernels]
-    note = "libclang" + (f" ({unit.skipped_host} host declaration(s) that did not parse were skipped)"
-                         if unit.skipped_host else "")
+    why = ([f"read after the declarations of {unit.context}, which includes this file"] if unit.context else []) + (
+        [f"{unit.skipped_host} host declaration(s) that did not parse were skipped"] if unit.skipped_host else [])
+    note = "libclang" + (f" ({'; '.join(why)})" if why else "")
     out = [(unit, f, note) for f in unit.kernels]
     if unit.broken:
         try:

@@ -1,8 +1,8 @@
 """The launch configuration a kernel is analyzed under, and where it came from.
 
 A candidate's launches are resolved by kopt (``kopt.geometry``) and *given* to the analyzers. For a plain source
-(no ``// kopt: launch`` line for the kernel) the fallbacks apply, in order: ``--block``/``--grid``, then
-``__launch_bounds__``; otherwise every block size up to 1024 is considered (symbolically). The values of C macros
+(no ``// kopt: launch`` line for the kernel) the fallbacks apply, in order: ``--block``/``--grid``, then the block
+of the file's own ``<<<grid, block>>>`` launches when it is a constant, then ``__launch_bounds__``; otherwise every block size up to 1024 is considered (symbolically). The values of C macros
 and template arguments are read with kopt's expression language in C mode.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ class LaunchConfig:
     smem: int | None = None  # dynamic shared memory bytes
     cluster: tuple | None = None
     max_threads: int = MAX_THREADS  # bound on threads per block (launch bounds)
-    source: str = "none"  # annotation | cli | launch_bounds | none
+    source: str = "none"  # annotation | cli | host | launch_bounds | none
     targs: list = field(default_factory=list)  # template arguments (text) for a template kernel
     kernel: str = ""  # the launched name expression (annotation) or the kernel's name
     note: str = ""
@@ -49,6 +49,7 @@ class LaunchConfig:
             return "(" + ", ".join("?" if v is None else str(v) for v in t) + ")"
         where = {"annotation": "from the `// kopt: launch` annotation" + (f" at {self.branch}" if self.branch else ""),
                  "cli": "from --block/--grid",
+                 "host": "block from the file's own <<<...>>> launch",
                  "launch_bounds": f"from __launch_bounds__({self.max_threads})", "none": "none given"}[self.source]
         if self.known_block:
             b = f"block={fmt(self.block)}"
@@ -104,15 +105,73 @@ def from_geometry(geometry, *, launch_bounds=None, macros=None) -> LaunchConfig:
     return cfg
 
 
+_LAUNCH = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?\s*<<<(.*?)>>>", re.S)
+_DIM3 = re.compile(r"\bdim3\s+([A-Za-z_][^;]*);")
+_DIM3_ONE = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:\((.*)\)|=\s*dim3\s*\((.*)\)|\{(.*)\})\s*$", re.S)
+_LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+_SCALAR = re.compile(r"\b(?:const\s+|constexpr\s+|static\s+)*(?:unsigned\s+int|unsigned|int|size_t|uint)\s+"
+                     r"([A-Za-z_]\w*)\s*=\s*([^;,{}]+);")
+
+
+def host_blocks(source: str, defines=None, folder=None) -> dict[str, list[tuple]]:
+    """Kernel name -> the block shape of each ``kernel<<<grid, block>>>`` launch in the file's own host code whose
+    block is a constant: an integer expression, or a ``dim3`` variable or integer variable the file declares
+    once with constant values (macros of the file, of the headers it includes from ``folder`` with quotes, and
+    ``-D`` values read). A kernel with any launch whose block is not constant is left out."""
+    macros = {}
+    for name in _LOCAL_INCLUDE.findall(source) if folder is not None else ():
+        try:
+            macros.update(source_macros((folder / name).read_text(errors="replace")))
+        except OSError:
+            pass
+    env = {**macros, **source_macros(source), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", source, flags=re.S)
+    dims: dict = {}
+    for m in _DIM3.finditer(text):
+        for decl in split_top(m.group(1)):
+            one = _DIM3_ONE.match(decl)
+            if one is None:
+                continue
+            vals = [evaluate(a, env) for a in split_top(one.group(2) or one.group(3) or one.group(4) or "")
+                    if a.strip()]
+            dims.setdefault(one.group(1), []).append(tuple(vals + [1] * (3 - len(vals))) if len(vals) <= 3 and
+                                                     None not in vals else None)
+    for m in _SCALAR.finditer(text):
+        v = evaluate(m.group(2), env)
+        dims.setdefault(m.group(1), []).append((v, 1, 1) if v is not None else None)
+    known = {k: v[0] for k, v in dims.items() if len(set(v)) == 1 and v[0] is not None}
+    out: dict = {}
+    for m in _LAUNCH.finditer(text):
+        parts = split_top(m.group(2))
+        shape = None
+        if len(parts) >= 2:
+            b = parts[1].strip()
+            inner = re.fullmatch(r"dim3\s*\((.*)\)", b, re.S)
+            if inner:
+                vals = [evaluate(a, env) for a in split_top(inner.group(1))]
+                shape = tuple(vals + [1] * (3 - len(vals))) if len(vals) <= 3 and None not in vals else None
+            elif b in known:
+                shape = known[b]
+            else:
+                v = evaluate(b, {**env, **{k: s[0] for k, s in known.items() if s[1:] == (1, 1)}})
+                shape = (v, 1, 1) if v is not None else None
+        if shape is not None and not all(isinstance(x, int) and 0 < x <= MAX_THREADS for x in shape):
+            shape = None
+        out.setdefault(m.group(1), []).append(shape)
+    return {k: list(dict.fromkeys(v)) for k, v in out.items() if None not in v}
+
+
 def fallback(kernel_name: str, source: str, *, block=None, grid=None, defines=None, launch_bounds=None,
-             targs=None) -> LaunchConfig:
-    """For a kernel no launch annotation describes: ``--block``/``--grid``, else ``__launch_bounds__``, else
-    unknown."""
+             targs=None, host_block=None) -> LaunchConfig:
+    """For a kernel no launch annotation describes: ``--block``/``--grid``, else the block of the file's own
+    ``<<<>>>`` launch (``host_block``, see ``host_blocks``), else ``__launch_bounds__``, else unknown."""
     env = {**source_macros(source), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
     cfg = LaunchConfig(kernel=kernel_name)
     cfg.targs = list(targs if targs is not None else instantiations(source).get(kernel_name, []))
     if block is not None:
         cfg.block, cfg.source = tuple(block), "cli"
+    elif host_block is not None:
+        cfg.block, cfg.source = tuple(host_block), "host"
     if grid is not None:
         cfg.grid = tuple(grid)
     _bound(cfg, launch_bounds, env)

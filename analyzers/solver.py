@@ -178,35 +178,121 @@ def fresh_context() -> None:
     """Start a new z3 context (terms, declarations, their ids). z3's search depends on the order terms were created
     in its context, so each kernel gets its own: its verdict is the same whatever the process analyzed before.
     Terms of the previous context must not be used afterwards (each kernel's encodings live in its own Ctx)."""
+    global _tainted
     z3.z3._main_ctx = None  # z3.main_ctx() creates the next one on first use
+    _tainted = False
+    _base_counts.clear()
 
 
-def rlimit_spent(solver: z3.Solver) -> int:
-    """Resource units the solver has used so far (z3's deterministic work counter, cumulative)."""
+def check(base: z3.Solver, *constraints, rlimit: int):
+    """(model or None, resource units used): sat -> model, unsat -> None; raises GaveUp (with the units used in
+    ``.spent``) when the query needs more than ``rlimit`` resource units.
+
+    A resource limit, not a wall-clock timeout: z3 counts the same work for the same query on any machine and
+    under any load, so verdicts never depend on how busy the CPU is. Queries run on ``base`` (its assertions, then
+    the constraints pushed on top) until one of the kernel's queries runs out of resources; from then on each query
+    is solved in a z3 context of its own (its terms translated there): in a context where a query ran out of
+    resources, z3 can overrun the next query's limit by orders of magnitude (seen with nonlinear arithmetic:
+    minutes for a limit worth a second). Which path a query takes depends only on the kernel's earlier queries, so
+    verdicts stay deterministic. A model of a query's own context evaluates terms of the caller's (``model_int``)."""
+    global _running, _tainted
+    products = _base_products(base) + _nonlinear_products(constraints)
+    if products > MAX_PRODUCTS:
+        exc = GaveUp(f"{products} products of unknowns, more than {MAX_PRODUCTS}: too nonlinear to solve")
+        exc.spent = 0
+        raise exc
+    if _tainted:
+        ctx = _running = z3.Context()
+        solver = z3.Solver(ctx=ctx)
+        for c in base.assertions():
+            solver.add(c.translate(ctx))
+        constraints = [c.translate(ctx) for c in constraints]
+    else:
+        ctx, solver = None, base
+        _running = z3.main_ctx()
+    # z3's Groebner-basis step for nonlinear integer arithmetic does not count its work against rlimit (a query
+    # limited to 300,000 units ran for minutes): without it every step of the search is bounded
+    solver.set("smt.arith.nl.grobner", False)
+    solver.set("rlimit", rlimit)
+    before = _rlimit_count(solver)
+    solver.push()
+    try:
+        solver.add(*constraints)
+        r = solver.check()
+        spent = _rlimit_count(solver) - before
+        if r == z3.sat:
+            model = solver.model()
+            return (_Model(model, ctx) if ctx is not None else model), spent
+        if r == z3.unsat:
+            return None, spent
+        _tainted = True
+        exc = GaveUp(solver.reason_unknown())
+        exc.spent = spent
+        raise exc
+    finally:
+        solver.pop()
+
+
+_tainted = False  # a query of the current kernel's context ran out of resources (reset by fresh_context)
+_base_counts: dict = {}  # id(base solver) -> (solver, its products of unknowns)
+
+
+def _base_products(base: z3.Solver) -> int:
+    got = _base_counts.get(id(base))
+    if got is None or got[0] is not base:
+        got = _base_counts[id(base)] = (base, _nonlinear_products(base.assertions()))
+    return got[1]
+
+
+# Nonlinear queries bigger than this are not sent to z3: some (products of long sums, as floating-point formulas
+# modelled over the integers make) keep it busy for minutes inside a step that never checks its resource limit.
+# A count of the query's terms, so giving up is as deterministic as the limit (every labeled-corpus query has
+# fewer than 10).
+MAX_PRODUCTS = 24
+
+
+def _nonlinear_products(terms) -> int:
+    """Distinct products of two or more non-constant factors in ``terms``."""
+    seen, n, todo = set(), 0, list(terms)
+    while todo:
+        e = todo.pop()
+        i = e.get_id()
+        if i in seen:
+            continue
+        seen.add(i)
+        kids = e.children()
+        if z3.is_mul(e) and sum(not z3.is_int_value(c) and not z3.is_bv_value(c) for c in kids) >= 2:
+            n += 1
+        todo.extend(kids)
+    return n
+
+
+_running = None  # the context of the query being solved (for interrupt)
+
+
+def interrupt() -> None:
+    """Stop the query being solved (it gives up). For a caller's own guard, such as a benchmark's deadline per
+    file; the analyzers themselves bound every query by resource units only."""
+    if _running is not None:
+        _running.interrupt()
+
+
+class _Model:
+    """A model of a query's own context, evaluated on terms of the caller's context."""
+
+    def __init__(self, model, ctx):
+        self.model, self.ctx = model, ctx
+
+    def eval(self, term, model_completion=False):
+        return self.model.eval(term.translate(self.ctx), model_completion=model_completion)
+
+
+def _rlimit_count(solver: z3.Solver) -> int:
+    """Resource units the solver has used (z3's deterministic work counter)."""
     for k, v in solver.statistics():
         if k == "rlimit count":
             return int(v)
     return 0
-
-
-def check(solver: z3.Solver, *constraints, rlimit: int):
-    """sat -> model, unsat -> None; raises GaveUp when the query needs more than ``rlimit`` resource units.
-
-    A resource limit, not a wall-clock timeout: z3 counts the same work for the same query on any machine and
-    under any load, so verdicts never depend on how busy the CPU is."""
-    solver.push()
-    try:
-        solver.set("rlimit", rlimit)
-        for c in constraints:
-            solver.add(c)
-        r = solver.check()
-        if r == z3.sat:
-            return solver.model()
-        if r == z3.unsat:
-            return None
-        raise GaveUp(solver.reason_unknown())
-    finally:
-        solver.pop()
 
 
 def model_int(model, v) -> int | None:

@@ -104,6 +104,24 @@ def has_data(e: S) -> bool:
     return walk(e)
 
 
+def cheap(e: S, limit: int = 32) -> bool:
+    """Whether ``e`` is small, integer-valued and linear: a term the solver handles quickly. Floating-point values
+    (modelled as integer unknowns) and products of unknowns make nonlinear queries whose cost has no useful
+    bound."""
+    seen = 0
+
+    def walk(x) -> bool:
+        nonlocal seen
+        seen += 1
+        if seen > limit or (x.op == "c" and not isinstance(x.val, int)):
+            return False
+        if x.op in ("*", "/", "%") and not is_const(x.args[1]) and not (x.op == "*" and is_const(x.args[0])):
+            return False
+        return all(walk(a) for a in x.args)
+
+    return walk(e)
+
+
 _FOLD = {
     "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
     "/": lambda a, b: None if b == 0 else int(a / b) if (a < 0) != (b < 0) else a // b,

@@ -13,11 +13,11 @@ Definitions (issue 23):
 - False alarm: a file whose labels expect no race, barrier or bounds rule, with any error or warning of those
   families. Performance rules (bank conflicts, coalescing) are excluded.
 - Analyzed completely: every kernel was read by libclang, no `analysis.incomplete` note, and the launch geometry
-  is known (an annotation, --block or __launch_bounds__).
+  is known (an annotation, --block, __launch_bounds__, or a constant block in the file's own <<<...>>> launch).
 Real kernels are read from DIR (outside the repository) at benchmark time; every flagged finding is looked up in
 the review file ("relative/path.cu:LINE:RULE" -> {"verdict": "true" | "false", "why": ...}) and unreviewed ones
-are counted as such. Real code declares no launch, so its completeness is reported with and without the geometry
-condition.
+are counted as such. Real code declares no launch to kopt (some blocks are read from its own launches), so its
+completeness is reported with and without the geometry condition.
 """
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def _parsed(res) -> bool:
 
 def _geometry_known(res) -> bool:
     return bool(res.launches) and all(
-        l["block"] and None not in l["block"] and l["source"] in ("annotation", "cli", "launch_bounds")
+        l["block"] and None not in l["block"] and l["source"] in ("annotation", "cli", "host", "launch_bounds")
         for l in res.launches)
 
 
@@ -125,21 +125,21 @@ STOP_S = 20.0  # the benchmark's own deadline per file (see _Deadline)
 
 
 class _Deadline:
-    """Interrupts z3 once a file has run STOP_S seconds, and every second after, until the analysis returns.
+    """Interrupts the solver once a file has run STOP_S seconds, and every second after, until the analysis returns.
 
-    The analyzers bound each query by resource units only (deterministic), but on some queries z3 spends a long
-    time between its resource checks; the benchmark must finish, so it stops such files and records them as
-    stopped (not analyzed completely, time > STOP_S). This is the benchmark's guard, not the analyzer's."""
+    The analyzers bound each query by resource units only (deterministic); should z3 still spend a long time
+    between its resource checks, the benchmark must finish, so it stops such files and records them as stopped
+    (not analyzed completely, time > STOP_S). This is the benchmark's guard, not the analyzer's."""
 
     def __init__(self):
         self.fired = False
         self.timer = None
 
     def _fire(self):
-        import z3
+        from analyzers import solver
 
         self.fired = True
-        z3.main_ctx().interrupt()
+        solver.interrupt()
         self.timer = threading.Timer(1.0, self._fire)
         self.timer.start()
 

@@ -59,3 +59,13 @@ def test_dead_code_is_not_analyzed_on_either_path():
     for frontend in ("libclang", "tree-sitter"):
         res = analyze(dead + KERNELS, path="dead.cu", frontend=frontend, block=(256, 1, 1))
         assert res.kernels == ["racy"], frontend
+
+
+def test_a_kernel_header_is_read_after_its_includers_declarations(tmp_path):
+    (tmp_path / "main.cu").write_text('typedef unsigned char uchar;\n#define TILE 16\n#include "kern.cuh"\n'
+                                      'int main() { return 0; }\n')
+    (tmp_path / "kern.cuh").write_text("__global__ void k(uchar* out) {\n  __shared__ uchar s[TILE];\n"
+                                       "  s[threadIdx.x % TILE] = 1;\n  out[threadIdx.x] = s[0];\n}\n")
+    res = analyze(tmp_path / "kern.cuh")
+    assert res.kernels == ["k"] and "read after the declarations of main.cu" in res.paths["k"]
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]

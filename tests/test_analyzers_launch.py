@@ -94,3 +94,21 @@ __global__ void k(float* x) {
     assert "template <128>" in res.assumed
     res = analyze(src, path="t.cu", kernels=["k<256>"])
     assert "bounds.shared" not in {d.rule for d in res.diagnostics}
+
+
+def test_a_plain_file_takes_the_constant_block_of_its_own_launch():
+    host = """
+#define THREADS 128
+void run(float* x, int n) {
+  dim3 grid(n / THREADS), block(THREADS);
+  k<<<grid, block>>>(x);
+}
+"""
+    res = analyze(BODY + host, path="h.cu")
+    assert res.launches[0]["block"] == [128, 1, 1] and res.launches[0]["source"] == "host"
+    assert "<<<...>>> launch" in res.assumed
+    # a block the file computes at run time stays unknown
+    res = analyze(BODY + host.replace("block(THREADS)", "block(n)"), path="h.cu")
+    assert res.launches[0]["block"] is None and res.launches[0]["source"] == "none"
+    # --block still wins
+    assert analyze(BODY + host, path="h.cu", block=(64, 1, 1)).launches[0]["block"] == [64, 1, 1]

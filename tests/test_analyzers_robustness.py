@@ -99,3 +99,33 @@ def test_a_comment_naming_the_struct_does_not_remove_the_stub_declaration():
         "__global__ void k(float* x)", "__global__ void k(const __grid_constant__ CUtensorMap t, float* x)")
     res = analyze(src, path="uses_stub.cu")
     assert res.frontend == "libclang", [d.message for d in res.diagnostics]
+
+
+def test_a_query_too_nonlinear_for_the_solver_gives_up_before_it_is_sent():
+    import z3
+
+    from analyzers import solver
+
+    xs = [z3.Int(f"x{i}") for i in range(solver.MAX_PRODUCTS + 2)]
+    base = z3.Solver()
+    base.add(*[x >= 1 for x in xs])
+    heavy = sum(xs[i] * xs[i + 1] for i in range(len(xs) - 1)) == 7  # MAX_PRODUCTS + 1 products of unknowns
+    with pytest.raises(solver.GaveUp, match="too nonlinear") as exc:
+        solver.check(base, heavy, rlimit=1000)
+    assert exc.value.spent == 0
+    model, spent = solver.check(base, xs[0] * xs[1] == 6, rlimit=100_000)  # a small query is solved
+    assert solver.model_int(model, xs[0]) * solver.model_int(model, xs[1]) == 6 and spent > 0
+
+
+def test_floating_point_store_values_do_not_make_heavy_race_queries():
+    # every thread stores a long float formula to its own pixel: no race, answered without a solver give-up
+    src = """
+// kopt: launch k grid=(8) block=(64, 1, 1) args=(out, t, s)
+__global__ void k(float* out, float t, float s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float a = (i * s - t) * (i * s + t), b = a * a * s - a * t + 0.5f;
+  out[i] = b * b * a - b * a * a + (a - b) * (a + b) * t;
+}
+"""
+    res = analyze(src, path="fp.cu")
+    assert not {d.rule for d in res.diagnostics} & {"race.global", "analysis.incomplete"}

@@ -6,7 +6,7 @@ import z3
 from .. import assume, sym
 from kopt.diagnostic import Location
 from ..model import Access, KernelModel
-from ..solver import Enc, GaveUp, check, model_int, rlimit_spent
+from ..solver import Enc, GaveUp, check, model_int
 
 # Solver budgets in z3 resource units (deterministic: the same on any machine and under load; on this project's
 # 2-core CI machine one million units take roughly 0.3-1 s).
@@ -64,11 +64,13 @@ class Ctx:
         left = KERNEL_RLIMIT - self.spent
         if left <= 0:
             raise GaveUp(f"the kernel's solver budget ({KERNEL_RLIMIT:,} resource units) is spent")
-        before = rlimit_spent(solver)
         try:
-            return check(solver, *constraints, rlimit=min(rlimit or QUERY_RLIMIT, left))
-        finally:
-            self.spent += rlimit_spent(solver) - before
+            model, spent = check(solver, *constraints, rlimit=min(rlimit or QUERY_RLIMIT, left))
+        except GaveUp as exc:
+            self.spent += exc.spent
+            raise
+        self.spent += spent
+        return model
 
     def solve_in(self, mode: str, *constraints, bv: bool = False):
         """Model or None. With an unknown block size the query is first tried for every block size at once

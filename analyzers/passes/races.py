@@ -184,7 +184,9 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None
             space == "global" and (_shared_loads(a.value, shared) or _shared_loads(b.value, shared))):
         # two stores of one value (a shuffle broadcast, a warp or group reduction that every lane stores) are
         # benign; a value read from shared memory differs between blocks
-        cons.append(e1.int(a.value) != e2.int(b.value))
+        differ = _values_differ(a.value, b.value, e1, e2)
+        if differ is not None:
+            cons.append(differ)
     m = ctx.solve_in(space, *cons, bv=bv)
     if m is None:
         return None
@@ -196,6 +198,20 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None
             d.message += (f" (only for some block sizes: none with blockDim={safe}; declare the launch with "
                           f"`// kopt: launch` or --block)")
     return d
+
+
+def _values_differ(va, vb, e1: Enc, e2: Enc):
+    """z3: the two threads store different values (None: no constraint). Small linear values are compared exactly;
+    for others (floating-point arithmetic, products of unknowns) a weaker condition is used, which the solver
+    answers quickly: one value computed twice differs only if some input that differs between the two threads
+    (thread index, loop iteration, block index, a per-thread load) differs. Weaker means a race is never missed
+    for it, and a store of one value by every thread is still recognised."""
+    if sym.cheap(va) and sym.cheap(vb):
+        return e1.int(va) != e2.int(vb)
+    if va.key() != vb.key():
+        return None
+    inputs = sorted((n, k) for n, k in sym.free_vars(va).items() if k in e1.kinds)
+    return z3.Or(*[e1.var(n, k) != e2.var(n, k) for n, k in inputs]) if inputs else z3.BoolVal(False)
 
 
 def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv):

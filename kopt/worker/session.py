@@ -67,6 +67,7 @@ class GpuSession:
         self.context = check(cu.cuDevicePrimaryCtxRetain(self.device), "cuDevicePrimaryCtxRetain")
         check(cu.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
         self._modules: dict[bytes, object] = {}
+        self.launched = False
 
     def pci_bus_id(self) -> str:
         """This device's PCI bus id ("0000:3b:00.0"), by which NVML (which ignores CUDA_VISIBLE_DEVICES) finds it."""
@@ -188,6 +189,7 @@ class GpuSession:
     # --- launches ----------------------------------------------------------------------------------------------------
     def launch(self, fn, grid, block, smem: int, params_addr: int, cluster=None, stream=0):
         cu = self.cu
+        self.launched = True  # this process's kernels now count in NVML's utilization (kopt.worker.timing)
         if isinstance(stream, int) and stream:
             stream = cu.CUstream(stream)  # a raw handle, e.g. torch's current stream
         if cluster is None:

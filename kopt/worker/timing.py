@@ -34,10 +34,12 @@ def measure(benches: list, options: dict) -> list[dict]:
         raise HarnessError(str(exc)) from exc
 
 
-def gpu_activity_warnings(pci_bus_id: str) -> list[str]:
+def gpu_activity_warnings(pci_bus_id: str, own_work_recent: bool = False) -> list[str]:
     """Other processes or load on this worker's GPU before measuring (NVML through nvidia-ml-py, when installed).
     NVML ignores CUDA_VISIBLE_DEVICES, so the device is found by its PCI bus id (as the harness finds its clock):
-    workers pinned to other GPUs are not counted."""
+    workers pinned to other GPUs are not counted. ``own_work_recent``: this worker has launched kernels (the check
+    that precedes every timing), so the utilization NVML averages over its last sampling period is partly its own
+    and is left out; other processes are still reported."""
     try:
         import pynvml
     except ImportError:
@@ -52,7 +54,7 @@ def gpu_activity_warnings(pci_bus_id: str) -> list[str]:
     out = []
     if others:
         out.append(f"{len(others)} other process(es) hold the GPU (pids {others[:5]}): timings may be disturbed")
-    if util > 10:
+    if util > 10 and not own_work_recent:
         out.append(f"GPU utilization was {util} % before measuring: another workload may be running")
     return out
 
@@ -145,7 +147,7 @@ def run_bench(runner: CheckRunner, request: BenchRequest, phase) -> dict:
     max_time = options.get("max_time") or defaults["max_time"]  # for the phase's time limit
     steady_cap = options.get("steady_max_time")
     steady_cap = min(defaults["steady_max_time"] if steady_cap is None else steady_cap, max_time)
-    warnings = gpu_activity_warnings(runner.gpu.pci_bus_id())
+    warnings = gpu_activity_warnings(runner.gpu.pci_bus_id(), own_work_recent=runner.gpu.launched)
     runner.keep_cases(request.seeds)
     shapes_out = []
     for si, shape in enumerate(request.shapes):

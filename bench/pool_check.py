@@ -14,6 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import envelope
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -82,10 +84,11 @@ def main() -> int:
             except Exception as exc:  # recorded, so the other task still runs and the log says what broke
                 results.append({"task": name, "ok": False, "error": f"{type(exc).__name__}: {exc}"})
             print(json.dumps(results[-1], default=str)[:2000], flush=True)
-    doc = {"ok": all(r["ok"] for r in results), "max_time": args.max_time, "tasks": results}
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(doc, indent=2, default=str))
-    return 0 if doc["ok"] else 1
+    ok = all(r["ok"] for r in results)
+    envelope.write(args.out, "pool_check", "kopt.optimize exhaustive over the baseline's tunables, once on the local "
+                   "worker and once through --workers 1 (kopt.pool), same GPU, same run store", results,
+                   envelope.gpu_device(), ok=ok, max_time=args.max_time)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

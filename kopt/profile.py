@@ -591,6 +591,23 @@ def profile(task, candidate, *, shape=None, config=None, arch=None, timeout: flo
     return prof
 
 
+def dram_traffic(task, candidate, *, shape=None, config=None, arch=None, timeout: float = 600.0) -> dict:
+    """The DRAM bytes ``candidate`` reads and writes at ``shape`` (ncu's ``dram__bytes_read.sum`` and
+    ``dram__bytes_write.sum`` over its kernels) and their multiple of the task's work model (``x_work``), or
+    ``{"error": why}`` where ncu cannot count them (not installed, counters not permitted, the run failed)."""
+    try:
+        p = profile(task, candidate, shape=shape, config=config, arch=arch, timeout=timeout)
+    except KoptError as exc:
+        return {"error": exc.message}
+    read = sum(k.figures.get("dram_read") or 0.0 for k in p.kernels)
+    written = sum(k.figures.get("dram_write") or 0.0 for k in p.kernels)
+    out = {"shape": p.shape, "read_bytes": read, "written_bytes": written}
+    if p.work_bytes:
+        out["work_bytes"] = p.work_bytes
+        out["x_work"] = (read + written) / p.work_bytes
+    return out
+
+
 def read_report(path: str) -> tuple[tuple[list[dict], list], str]:
     """(kernels, hot lines) of the report through ``ncu_report`` where it is installed (empty lists where it is not
     or could not read it), and why it was not used when that is worth a note."""

@@ -377,3 +377,21 @@ def test_captured_bandwidth_bound_low_occupancy_gets_no_occupancy_advice():
     assert "profile.occupancy-limited" not in rules(p)
     assert any("no occupancy advice" in n for n in p.notes), p.notes
     _advice_is_hypothesis_with_evidence(p)
+
+
+def test_dram_traffic_sums_the_kernels_counters_against_the_work_model(monkeypatch):
+    """``kopt bench --dram``'s figures: ncu's DRAM read and write bytes over the candidate's kernels, as a multiple
+    of the task's work model; an ncu that cannot count gives the reason instead (profile is a TEST DOUBLE here)."""
+    from kopt import profile as prof
+    from kopt.errors import ToolchainError
+
+    kernels = [prof.KernelProfile("a", figures={"dram_read": 2e9, "dram_write": 1e9}),
+               prof.KernelProfile("b", figures={"dram_read": 1e9})]
+    monkeypatch.setattr(prof, "profile", lambda *a, **k: prof.Profile("t", "c.cu", "n=1", kernels, work_bytes=3e9))
+    got = prof.dram_traffic(None, "c.cu")
+    assert got == {"shape": "n=1", "read_bytes": 3e9, "written_bytes": 1e9, "work_bytes": 3e9, "x_work": 4 / 3}
+
+    def refused(*a, **k):
+        raise ToolchainError("ncu: access to GPU performance counters is not permitted (ERR_NVGPUCTRPERM)")
+    monkeypatch.setattr(prof, "profile", refused)
+    assert "ERR_NVGPUCTRPERM" in prof.dram_traffic(None, "c.cu")["error"]

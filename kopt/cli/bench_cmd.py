@@ -108,6 +108,9 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
               graph: int = typer.Option(0, "--graph", help="replay a CUDA graph of N samples (short kernels)"),
               warm: bool = typer.Option(False, "--warm", help="do not flush L2 between samples (default: cold)"),
               timeout: float = typer.Option(10.0, "--timeout", help="seconds a checked launch may run"),
+              dram: bool = typer.Option(False, "--dram", help="then count each candidate's DRAM bytes read and "
+                                        "written with Nsight Compute (ncu, GPU counters permitted) at the first "
+                                        "timed shape (or --shape), as a multiple of the task's work model"),
               out: Optional[Path] = typer.Option(None, "--out", help="also write the JSON result here"),
               json_out: bool = JsonOpt):
     """Check correctness, then time CANDIDATE against the baseline: medians with CIs, speedup and verdict. Several
@@ -128,14 +131,49 @@ def bench_cmd(task: Path = typer.Argument(..., help="task directory (holding tas
         else:
             result = bench(t, with_includes(candidates[0], include), baseline=base, config=parse_config(set_),
                            arch=arch, shapes=t.find_shape(shape) if shape else None, worker=worker, options=options)
+    traffic = _dram(t, candidates, include, shape, parse_config(set_), arch, json_out) if dram else None
     if len(candidates) > 1:
         doc = ranking.to_dict()
+        if traffic is not None:
+            doc["dram"] = traffic
         if out:
             out.write_text(json.dumps(doc, indent=2, default=str))
-        print_json(doc) if json_out else render_ranking(ranking)
+        if json_out:
+            print_json(doc)
+        else:
+            render_ranking(ranking)
+            _render_dram(traffic)
         raise typer.Exit(0 if ranking.ok else 1)
     doc = result.to_dict()
+    if traffic is not None:
+        doc["dram"] = traffic
     if out:
         out.write_text(json.dumps(doc, indent=2, default=str))
-    print_json(doc) if json_out else render(result)
+    if json_out:
+        print_json(doc)
+    else:
+        render(result)
+        _render_dram(traffic)
     raise typer.Exit(0 if result.ok else 1)
+
+
+def _dram(task, candidates, include, shape, config, arch, json_out) -> dict:
+    """Each candidate's DRAM traffic (kopt.profile.dram_traffic: ncu's counters), by file; ``config`` applies to a
+    single candidate."""
+    from ..profile import dram_traffic
+
+    at = task.find_shape(shape)[0] if shape else None
+    with activity("kopt bench: counting DRAM traffic with ncu", json_out):
+        return {str(c): dram_traffic(task, with_includes(c, include), shape=at,
+                                     config=config if len(candidates) == 1 else None, arch=arch)
+                for c in candidates}
+
+
+def _render_dram(traffic: dict | None) -> None:
+    for name, d in (traffic or {}).items():
+        if "error" in d:
+            console_err.print(f"[yellow]DRAM traffic of {name} not counted:[/] {d['error']}", highlight=False)
+            continue
+        x = f", x{d['x_work']:.2f} the work model" if "x_work" in d else ""
+        console.print(f"  DRAM traffic of {name} at {d['shape']} (ncu): {d['read_bytes'] / 1e6:,.1f} MB read, "
+                      f"{d['written_bytes'] / 1e6:,.1f} MB written{x}", markup=False)

@@ -10,6 +10,7 @@ from .compiler import compile_candidate
 from .errors import InputError
 from .plan import RunPlan, resolve
 from .task import Shape, Task
+from . import device as _gpu  # noqa: F401  (installs the present GPU's own limits and constants)
 
 
 @dataclass

@@ -14,6 +14,7 @@ from .errors import InputError
 from .geometry import LaunchGeometry, launch_geometry, occupancy_geometry
 from .lowering import KernelLowering
 from .occupancy import Occupancy
+from . import device as _gpu  # noqa: F401  (installs the present GPU's own limits and constants)
 
 
 @dataclass

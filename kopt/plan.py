@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from . import expr
 from .candidate import Candidate
 from .archs import DeviceConstants, device_constants
-from . import device as _gpu  # noqa: F401  (installs the present GPU's own limits and constants)
 from .errors import InputError
 from .geometry import environment, evaluate, first_error, launch_geometry
 from .task import Shape, Task

@@ -82,6 +82,12 @@ class BenchRequest:
     reference: ReferenceKernels | None = None  # the task's CUDA reference, when it has one and helpers are sent
 
 
+def stream_kernel(reads: int, writes: int, items: int) -> str:
+    """The name of the ceilings' stream kernel for a read:write mix and a count of 16-byte vectors per thread
+    (``kopt.roofline.COPY_SOURCE``); four, the first count, keeps the plain name."""
+    return f"kopt_stream_{reads}_{writes}" + (f"_x{items}" if items != 4 else "")
+
+
 @dataclass(frozen=True)
 class CeilingsRequest:
     """Measure the device's copy, read and write bandwidth, FP32 FMA and tensor-core rates (kernels compiled by the

@@ -22,6 +22,7 @@ import time
 
 from . import cache
 from .diagnostic import Diagnostic, Location
+from .protocol import stream_kernel
 from .rules import RULES
 from .task import COMPUTE
 
@@ -76,11 +77,6 @@ extern "C" __global__ void NAME(const float4* __restrict__ src, float4* __restri
   kopt_stream_body<R, W, ITEMS>(src, dst, groups);
 }
 """
-
-
-def stream_kernel(r: int, w: int, items: int) -> str:
-    """The stream kernel's name for a read:write mix and a vector count per thread."""
-    return f"kopt_stream_{r}_{w}" + (f"_x{items}" if items != STREAM_ITEMS[0] else "")
 
 
 COPY_SOURCE = _STREAM + "".join(

@@ -28,6 +28,7 @@ from .ptx import entry_params
 from .rules import RULES
 from .task import Task
 from .torch_problem import is_problem, open_task
+from . import device as _gpu  # noqa: F401  (installs the present GPU's own limits and constants)
 
 DEFAULT_ARCH = "sm_90"
 REFERENCE_TIMEOUT = 60.0

@@ -7,8 +7,7 @@ import struct
 
 from ..dtypes import dtype
 from ..params import PackedParams
-from ..protocol import CeilingsRequest
-from ..roofline import stream_kernel
+from ..protocol import CeilingsRequest, stream_kernel
 from .timing import harness_options, measure
 
 GRID_PER_SM, BLOCK = 8, 256

@@ -83,7 +83,8 @@ def test_samples_are_summed_per_source_line_through_the_program_counter():
 
 NCU = __import__("pathlib").Path(__file__).parent / "data" / "ncu"
 CANDIDATES = {"memory_bound": "baseline.cu", "compute_bound": "fma_chain.cu", "strided": "strided.cu",
-              "register_heavy": "register_heavy.cu"}  # bench/capture_structured.py's cases
+              "register_heavy": "register_heavy.cu",
+              "bandwidth_low_occupancy": "bandwidth_low_occupancy.cu"}  # bench/capture_structured.py's cases
 
 
 @pytest.mark.parametrize("rep", sorted(NCU.glob("h200_*.ncu-rep")), ids=lambda p: p.name)

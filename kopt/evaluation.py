@@ -130,11 +130,13 @@ class Ranked:
 
     evaluation: Evaluation
     versus_best: list = field(default_factory=list)  # per shape: Comparison (best's median / this one's) or None
+    versus_best_steady: list = field(default_factory=list)  # the same for the steady-state samples
 
     def to_dict(self) -> dict:
         return {"candidate": self.evaluation.candidate.candidate, "status": self.evaluation.status,
                 "time_us": self.evaluation.time_us, "speedup_vs_baseline": self.evaluation.speedup,
                 "versus_best": [c.to_dict() if c else None for c in self.versus_best],
+                "versus_best_steady": [c.to_dict() if c else None for c in self.versus_best_steady],
                 "evaluation": self.evaluation.to_dict()}
 
 
@@ -213,7 +215,9 @@ def bench_many(task: Task, candidates: list, *, baseline=None, configs: list[dic
     best = ranked[0].evaluation if ranked and ranked[0].evaluation.ok else None
     for r in ranked:
         if best is not None and r.evaluation.ok:
-            r.versus_best = [_compare(b.candidate, s.candidate) for b, s in zip(best.shapes, r.evaluation.shapes)]
+            pairs = list(zip(best.shapes, r.evaluation.shapes))
+            r.versus_best = [_compare(b.candidate, s.candidate) for b, s in pairs]
+            r.versus_best_steady = [_compare(b.candidate, s.candidate, steady=True) for b, s in pairs]
     seconds = time.perf_counter() - t0
     for e in evals:
         e.seconds = seconds

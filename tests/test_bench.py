@@ -83,6 +83,7 @@ class RankingWorker(StandInWorker):
             for s in reply.payload["shapes"]:
                 for e in s["entries"]:
                     e["samples_us"] = [100.0 if "float4" in e["name"] else 200.0] * 12
+                    e["steady_samples_us"] = [150.0 if "float4" in e["name"] else 200.0] * 12
         return reply
 
 
@@ -102,5 +103,12 @@ def test_several_candidates_are_timed_together_and_ranked(no_gpu_needed, tmp_pat
         "compile-failed"
     assert [c.verdict for c in best.versus_best] == ["SAME"] and [c.verdict for c in second.versus_best] == ["SLOWER"]
     assert second.versus_best[0].speedup == 0.5 and last.versus_best == []
+    assert second.versus_best_steady[0].speedup == 0.75 and best.versus_best_steady[0].verdict == "SAME"
+    from kopt.cli._common import console
+    from kopt.cli.bench_cmd import render_ranking
+
+    with console.capture() as shown:
+        render_ranking(ranking)
+    assert "steady vs best" in shown.get() and "SLOWER x0.750" in shown.get()
     doc = ranking.to_dict()
     assert [r["rank"] for r in doc["ranking"]] == [1, 2, 3] and doc["ok"]

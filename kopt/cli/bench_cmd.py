@@ -77,13 +77,16 @@ def render(result) -> None:
 
 def render_ranking(ranking) -> None:
     t = Table(title=f"kopt bench: {ranking.task}, {len(ranking.ranked)} candidates timed together")
-    for col in ("rank", "candidate", "status", "time us (sum of medians)", "vs baseline", "vs best (per shape)"):
+    for col in ("rank", "candidate", "status", "time us (sum of medians)", "vs baseline", "vs best (per shape)",
+                "steady vs best"):
         t.add_column(col, justify="right" if col in ("rank", "time us (sum of medians)", "vs baseline") else "left")
     for i, r in enumerate(ranking.ranked, 1):
         e = r.evaluation
-        vs_best = ", ".join(f"{c.verdict} x{c.speedup:.3f}" if c else "-" for c in r.versus_best) or "-"
+        vs_best, steady = (", ".join(f"{c.verdict} x{c.speedup:.3f}" if c else "-" for c in cs) or "-"
+                           for cs in (r.versus_best, r.versus_best_steady))
+        first = i == 1 and e.ok
         t.add_row(str(i), e.candidate.candidate, e.status, f"{e.time_us:,.2f}" if e.time_us else "-",
-                  f"x{e.speedup:.3f}" if e.speedup else "-", "best" if i == 1 and e.ok else vs_best)
+                  f"x{e.speedup:.3f}" if e.speedup else "-", "best" if first else vs_best, "best" if first else steady)
     console.print(t)
     for r in ranking.ranked:
         e = r.evaluation

@@ -714,22 +714,14 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     unit.skipped_host = skipped
     unit.broken = broken
     K = ci.CursorKind
-
-    def visit(cur):
-        for c in cur.get_children():
-            if c.location.file is None or c.location.file.name != fname:
-                continue
-            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
-                visit(c)
-            elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
-                f = _func(conv, c, source)
-                if f is not None:
-                    unit.funcs.setdefault(f.name, []).append(f)
-            elif c.kind == K.VAR_DECL:
-                d = conv.decl(c)
-                unit.globals[d.name] = d
-
-    visit(tu.cursor)
+    for c in _file_decls(tu.cursor, fname):
+        if c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
+            f = _func(conv, c, source)
+            if f is not None:
+                unit.funcs.setdefault(f.name, []).append(f)
+        elif c.kind == K.VAR_DECL:
+            d = conv.decl(c)
+            unit.globals[d.name] = d
     if not unit.kernels and broken:
         raise FrontendError(f"libclang: no kernel parses ({'; '.join(broken.values())[:300]})")
     unit.problems = conv.problems
@@ -789,22 +781,25 @@ def _broken_kernels(tu, fname: str, errors) -> dict:
     """Kernel name -> the first error inside it."""
     K = ci.CursorKind
     out = {}
-
-    def visit(cur):
-        for c in cur.get_children():
-            if c.location.file is None or c.location.file.name != fname:
-                continue
-            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
-                visit(c)
-            elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and \
-                    any(x.kind == K.CUDAGLOBAL_ATTR for x in c.get_children()):
-                bad = _inside(c, errors)
-                if bad is not None:
-                    out.setdefault(c.spelling, f"libclang: {bad.location.line}:{bad.location.column}: "
-                                               f"{bad.spelling}")
-
-    visit(tu.cursor)
+    for c in _file_decls(tu.cursor, fname):
+        if c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and \
+                any(x.kind == K.CUDAGLOBAL_ATTR for x in c.get_children()):
+            bad = _inside(c, errors)
+            if bad is not None:
+                out.setdefault(c.spelling, f"libclang: {bad.location.line}:{bad.location.column}: {bad.spelling}")
     return out
+
+
+def _file_decls(cur, fname: str):
+    """The declarations of file ``fname`` under ``cur``, through namespaces and linkage blocks."""
+    K = ci.CursorKind
+    for c in cur.get_children():
+        if c.location.file is None or c.location.file.name != fname:
+            continue
+        if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+            yield from _file_decls(c, fname)
+        else:
+            yield c
 
 
 def _errors(tu, fname: str) -> list:

@@ -44,6 +44,14 @@ def scalar_bytes(value, ctype: str | None, size: int, what: str) -> bytes:
     return data
 
 
+def pack_launch(lp: LaunchPlan, sizes: list[int], candidate: str, arg_bytes) -> PackedParams:
+    """The parameters of one planned launch, checked against the kernel's parameter ``sizes``: values packed to their
+    size, every other argument (a buffer's or scratch's address, a tensor map) as ``arg_bytes(ref)`` gives it."""
+    check_launch(lp, sizes, candidate)
+    return PackedParams([scalar_bytes(ref.value, ref.ctype, size, f"argument {i + 1}") if ref.kind == "value"
+                         else arg_bytes(ref) for i, (ref, size) in enumerate(zip(lp.args, sizes))])
+
+
 def check_launch(lp: LaunchPlan, sizes: list[int], candidate: str) -> None:
     """Raise ``LaunchSpecError`` when ``lp``'s arguments do not match the kernel's parameter ``sizes``."""
     where = f"{candidate}:{lp.line}: launch {lp.kernel}"

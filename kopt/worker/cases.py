@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import reference, torch_reference
 from ..dtypes import dtype
-from ..params import PackedParams, check_launch, scalar_bytes
+from ..params import pack_launch
 from ..inputs import generate
 from ..task import Shape, Task
 from ..torch_reference import is_torch_task
@@ -150,19 +150,15 @@ class CaseCache:
             if a.is_output:
                 outputs[a.name] = gpu.alloc_collected(int(np.prod(task.shape_of(a, shape))) * 8)
                 gpu.fill(outputs[a.name], _F64, 0)
+        def arg_bytes(arg) -> bytes:  # the plan has buffers and values only (kopt.reference_kernels)
+            return struct.pack("<Q", (outputs.get(arg.name) or inputs[arg.name]).ptr)
+
         for lp in ref.plans[shape.label].launches:
             fn = gpu.function(module, lp.lowered)
-            layout = gpu.param_layout(fn)
-            check_launch(lp, [size for _, size in layout], f"{task.name}'s reference_cuda")
-            values = []
-            for i, (arg, (_, size)) in enumerate(zip(lp.args, layout)):
-                if arg.kind == "buffer":
-                    values.append(struct.pack("<Q", (outputs.get(arg.name) or inputs[arg.name]).ptr))
-                else:
-                    values.append(scalar_bytes(arg.value, arg.ctype, size, f"argument {i + 1} of the reference"))
+            params = pack_launch(lp, [size for _, size in gpu.param_layout(fn)], f"{task.name}'s reference_cuda",
+                                 arg_bytes)  # alive through the launch: the driver reads the slots it points to
             if lp.smem > 48 * 1024:
                 gpu.set_dynamic_smem(fn, lp.smem)
-            params = PackedParams(values)  # alive through the launch: the driver reads the slots it points to
             gpu.launch(fn, lp.grid, lp.block, lp.smem, params.address, lp.cluster)
         return outputs
 

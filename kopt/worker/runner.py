@@ -9,14 +9,13 @@ import numpy as np
 
 from ..diagnostic import Location
 from ..dtypes import DType, dtype
-from ..params import check_launch, scalar_bytes
+from ..params import PackedParams, pack_launch
 from ..plan import LaunchPlan, RunPlan
 from ..rules import RULES
 from ..task import Shape, Task
 from .cases import Case, CaseCache
 from .compare import OutputReport, box, compare_output, diagnose, mutated_inputs, report
 from .device_check import DeviceChecks
-from ..params import PackedParams
 from .session import DeviceBuffer, GpuSession
 
 
@@ -71,22 +70,17 @@ class CheckRunner:
             tmaps[t.name] = gpu.tensor_map(buffers[t.arg].ptr, t.dtype, t.shape, t.box, dtype(t.dtype).itemsize,
                                            t.swizzle, t.l2promotion, t.oob)
         prepared = Prepared(buffers, scratch)
+        def arg_bytes(ref) -> bytes:
+            if ref.kind == "tensormap":
+                return tmaps[ref.name]
+            return struct.pack("<Q", buffers[ref.name].ptr if ref.kind == "buffer" else scratch[ref.name][0].ptr)
+
         for lp in plan.launches:
             fn = gpu.function(module, lp.lowered)
-            layout = gpu.param_layout(fn)
-            check_launch(lp, [size for _, size in layout], candidate)
-            values = []
-            for i, (ref, (_, size)) in enumerate(zip(lp.args, layout)):
-                if ref.kind in ("buffer", "scratch"):
-                    ptr = buffers[ref.name].ptr if ref.kind == "buffer" else scratch[ref.name][0].ptr
-                    values.append(struct.pack("<Q", ptr))
-                elif ref.kind == "tensormap":
-                    values.append(tmaps[ref.name])
-                else:
-                    values.append(scalar_bytes(ref.value, ref.ctype, size, f"argument {i + 1}"))
+            params = pack_launch(lp, [size for _, size in gpu.param_layout(fn)], candidate, arg_bytes)
             if lp.smem > 48 * 1024:
                 gpu.set_dynamic_smem(fn, lp.smem)
-            prepared.launches.append((fn, lp, PackedParams(values)))
+            prepared.launches.append((fn, lp, params))
         return prepared
 
     def release(self, prepared: Prepared):

@@ -34,16 +34,20 @@ ALTERNATIVES = {"gemm_bf16": {"torch.matmul (bf16 out)": "torch.matmul(A, B)"},
                 "gemm_bf16_aligned": {"torch.matmul (bf16 out)": "torch.matmul(A, B)"}}
 
 
+_LIBRARY: dict[tuple, list[dict]] = {}  # (task, shape) -> comparator rows: examples of one task share one compile
+
+
 def library(task, shape, options: dict, compile_limit: float) -> list[dict]:
     """The task's comparators on kopt's clock (kopt.comparators: eager library call, any alternative, torch.compile
-    max-autotune), or one row saying why there are none."""
+    max-autotune), or one row saying why there are none. Measured once per task and shape in a run."""
     from kopt import comparators
 
-    why = comparators.unavailable(task)
-    if why:
-        return [{"name": "eager", "error": why}]
-    return comparators.run(task, shape, options=options, compile_limit=compile_limit,
-                           extra=ALTERNATIVES.get(task.name))
+    key = (task.name, repr(shape))
+    if key not in _LIBRARY:
+        why = comparators.unavailable(task)
+        _LIBRARY[key] = [{"name": "eager", "error": why}] if why else comparators.run(
+            task, shape, options=options, compile_limit=compile_limit, extra=ALTERNATIVES.get(task.name))
+    return _LIBRARY[key]
 
 
 def measure(example: Path, max_time: float, compile_limit: float) -> dict:

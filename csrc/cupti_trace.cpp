@@ -13,6 +13,9 @@
 #ifndef KOPT_CUPTI_MEMSET_RECORD
 #error "KOPT_CUPTI_MEMSET_RECORD must name the newest CUpti_ActivityMemsetN of the CUPTI headers (set by CMake)"
 #endif
+#ifndef KOPT_CUPTI_MEMCPY_RECORD
+#error "KOPT_CUPTI_MEMCPY_RECORD must name the newest CUpti_ActivityMemcpyN of the CUPTI headers (set by CMake)"
+#endif
 
 namespace kopt {
 namespace {
@@ -47,6 +50,9 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
     } else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
       auto* m = reinterpret_cast<KOPT_CUPTI_MEMSET_RECORD*>(rec);
       records.push_back({false, m->start, m->end, "memset"});
+    } else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {  // a function's copies (torch's copy_ is a memcpy)
+      auto* m = reinterpret_cast<KOPT_CUPTI_MEMCPY_RECORD*>(rec);
+      records.push_back({false, m->start, m->end, "memcpy"});
     }
   }
   std::free(buffer);
@@ -85,6 +91,7 @@ bool CuptiTrace::start(const std::string& library, std::string& why) {
   if ((r = api.enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) != CUPTI_SUCCESS)
     return fail(r, "cuptiActivityEnable(CONCURRENT_KERNEL)");
   if ((r = api.enable(CUPTI_ACTIVITY_KIND_MEMSET)) != CUPTI_SUCCESS) return fail(r, "cuptiActivityEnable(MEMSET)");
+  if ((r = api.enable(CUPTI_ACTIVITY_KIND_MEMCPY)) != CUPTI_SUCCESS) return fail(r, "cuptiActivityEnable(MEMCPY)");
   active_ = true;
   return true;
 }
@@ -106,6 +113,7 @@ void CuptiTrace::stop() {
   api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   api.disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   api.disable(CUPTI_ACTIVITY_KIND_MEMSET);
+  api.disable(CUPTI_ACTIVITY_KIND_MEMCPY);
   std::lock_guard<std::mutex> lock(records_mutex);
   records.clear();
   active_ = false;

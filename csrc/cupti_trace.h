@@ -8,14 +8,14 @@
 namespace kopt {
 
 struct GpuActivity {
-  bool is_kernel;  // false: a memset (the harness's own resets and L2 flush, which separate samples)
+  bool is_kernel;  // false: a memset (the harness's own resets and L2 flush, which separate samples) or a memcpy
   uint64_t start, end;  // ns, GPU clock
   std::string name;
 };
 
 class CuptiTrace {
  public:
-  // Loads libcupti from `library` and enables kernel + memset records. Returns false and sets `why` on failure.
+  // Loads libcupti from `library` and enables kernel, memset and memcpy records. Returns false and sets `why` on failure.
   bool start(const std::string& library, std::string& why);
   // Completes every outstanding buffer and returns the records collected since the last call, by start time.
   std::vector<GpuActivity> drain();

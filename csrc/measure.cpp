@@ -157,7 +157,7 @@ std::vector<double> call_duration(const std::vector<GpuActivity>& recs, size_t h
   for (size_t i = harness_records; i < recs.size(); ++i) {
     const GpuActivity& a = recs[i];
     if (a.end <= a.start) continue;
-    if (a.is_kernel) r.kernels[a.name]++;
+    r.kernels[a.is_kernel ? a.name : "[" + a.name + "]"]++;  // a function's memsets and memcpys are its work too
     lo = std::min(lo, a.start);
     hi = std::max(hi, a.end);
   }

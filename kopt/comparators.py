@@ -188,6 +188,8 @@ def _measure(fn, options: dict) -> dict:
     from .timer import time as kopt_time
 
     m = kopt_time(fn, options=options)
+    if m.summary is None:
+        return {"error": m.method_note or "nothing was timed", "method": m.method, "stop_reason": m.stop_reason}
     return {"median_us": m.median, "summary": m.summary.to_dict() if m.summary else None,
             "samples_us": m.samples_us, "method": m.method, "method_note": m.method_note,
             "stop_reason": m.stop_reason, "kernels": m.kernels}

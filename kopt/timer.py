@@ -77,6 +77,8 @@ def time(target, *, cold: bool = True, stop: str | None = None, max_time: float 
                      "kopt.time runs on the caller's own buffers")
     if m.summary is None:
         m.valid = False
+        m.method_note = "; ".join(filter(None, [m.method_note, "nothing was timed: no sample recorded GPU work "
+                                                "(kernels, memsets or memcpys) on the GPU"]))
     return m
 
 

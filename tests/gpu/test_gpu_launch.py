@@ -124,6 +124,16 @@ def test_time_of_a_function_counts_every_kernel_it_runs():
     assert m.summary.median > flop_floor_us
 
 
+def test_time_of_a_function_counts_its_memcpys():
+    """torch's copy_ of a contiguous tensor is a device-to-device memcpy, not a kernel: it is timed, and named."""
+    n = 1 << 28
+    x, y = torch.randn(n, device="cuda"), torch.empty(n, device="cuda")
+    m = kopt.time(lambda: y.copy_(x), max_time=1.0)
+    assert m.valid and m.summary.n >= 10, m.method_note
+    assert "[memcpy]" in m.kernels, m.kernels
+    assert m.summary.median > 2 * 4 * n / 5e12 * 1e6  # 2 GiB moved: no faster than ~5 TB/s allows
+
+
 def test_time_raises_what_the_function_raised():
     def broken():
         raise ValueError("not today")

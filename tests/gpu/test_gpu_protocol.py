@@ -27,7 +27,9 @@ def test_an_illegal_address_and_a_hang_are_failed_replies():
         fault = worker.call(request(task, "illegal_address.cu"))
         assert isinstance(fault, Failed), fault
         assert (fault.rule, fault.phase, fault.fatal, fault.sticky) == ("runtime.illegal-address", "kernel", True, True)
-        assert fault.cuda_error == "CUDA_ERROR_ILLEGAL_ADDRESS" and worker.proc is None  # the worker is gone
+        # a store 1 GiB past the buffer faults as either, depending on what the driver has mapped there
+        assert fault.cuda_error in ("CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_INVALID_ADDRESS_SPACE")
+        assert worker.proc is None  # the worker is gone
         ok = worker.call(request(task, "good.cu"))
         assert isinstance(ok, Ok) and ok.payload["shapes"][0]["ok"]
         hang = worker.call(request(task, "infinite_loop.cu"))

@@ -142,6 +142,43 @@ def apply(results: Path) -> None:
         print(f"updated {path.relative_to(ROOT)}")
 
 
+def merge(out: Path, parts: list[Path]) -> None:
+    """Rows of partial runs replace the rows of the same examples in ``out``; each keeps its run's date and commit
+    (later parts win)."""
+    doc = json.loads(out.read_text())
+    rows = {r["example"]: r for r in doc["results"]}
+    for part in parts:
+        p = json.loads(part.read_text())
+        for r in p["results"]:
+            rows[r["example"]] = r | {"date": p["date"], "commit": p["commit"]}
+        doc.update({k: p[k] for k in ("date", "commit", "device", "method")})
+    doc["results"] = [rows[k] for k in sorted(rows)]
+    doc["note"] = ("merged from partial runs (kb_measure.py --merge): each row carries the date and commit of the run "
+                   "that measured it")
+    out.write_text(json.dumps(doc, indent=2) + "\n")
+
+
+def table(results: Path) -> str:
+    """The README's knowledge-base table: each example's largest timed shape, its share of the roofline floor (steady
+    state) or of the tensor-core peak, and the speedup over each comparator (> 1: the example is faster)."""
+    def x(v):
+        return f"x{v:.2f}" if isinstance(v, (int, float)) else "-"
+
+    out = ["| example | task | shape | µs (cold / steady) | % of floor | vs eager | vs torch.compile | vs baseline |",
+           "|---|---|---|---|---|---|---|---|"]
+    for row in json.loads(results.read_text())["results"]:
+        if not row.get("shapes"):
+            continue
+        s = row["shapes"][0]
+        vs = {lib["name"]: (lib.get("vs") or {}).get("speedup") for lib in s.get("comparators", [])}
+        share = (f"{s['pct_of_tensor_peak']:.0f} % tensor peak" if s.get("pct_of_tensor_peak") is not None else
+                 f"{s['pct_of_roofline']:.0f} % ({str(s.get('ceiling', '-')).split(' (')[0]})" if s.get("pct_of_roofline") else "-")
+        out.append(f"| {row['example']} | {row['task']} | {s['shape']} | {s['us']:.1f} / {s.get('steady_us') or 0:.1f} "
+                   f"| {share} | {x(vs.get('eager'))} | {x(vs.get('torch.compile max-autotune'))} "
+                   f"| {x(s.get('speedup_vs_baseline'))} |")
+    return "\n".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
@@ -150,9 +187,19 @@ def main() -> None:
                     help="seconds torch.compile max-autotune may take per shape (compile and autotune)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "kb_examples.json"))
     ap.add_argument("--apply", type=Path)
+    ap.add_argument("--merge", type=Path, nargs="+", metavar="PART",
+                    help="results files of partial runs (--only) whose rows replace those of --out, each row keeping "
+                         "its run's date and commit")
+    ap.add_argument("--table", type=Path, metavar="RESULTS", help="print a results file as the README's table")
     args = ap.parse_args()
+    if args.table:
+        print(table(args.table))
+        return
     if args.apply:
         apply(args.apply)
+        return
+    if args.merge:
+        merge(Path(args.out), args.merge)
         return
     only = {x for x in args.only.split(",") if x}
     rows = []

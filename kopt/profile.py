@@ -15,8 +15,8 @@ Bottleneck rule (per kernel, in order):
 
 Advice is a hypothesis with its evidence: every finding names the measured figures it rests on (achieved DRAM
 throughput and its share of the matching ceiling, occupancy, throughput shares) and its hint says what *may* help and
-what to try. The matching DRAM ceiling is the device's measured one for the kernel's read/write mix (copy, read-only
-or write-only, from kopt's ceilings cache) when known, else ncu's own peak. A kernel at or above ``DRAM_BOUND_PCT`` of
+what to try. The matching DRAM ceiling is the device's measured one for the kernel's read/write mix (kopt.roofline's,
+from kopt's ceilings cache) when known, else ncu's own peak. A kernel at or above ``DRAM_BOUND_PCT`` of
 it is at its bandwidth limit: no occupancy advice is given (more warps cannot move more bytes, and capping registers
 for occupancy can slow it), and the profile's notes say so.
 """
@@ -33,6 +33,7 @@ from pathlib import Path
 
 from .diagnostic import Diagnostic, Location, Severity
 from .errors import GpuUnavailableError, InputError, KoptError, ToolchainError
+from .roofline import matching_bandwidth
 from .rules import RULES
 
 SECTIONS = ("SpeedOfLight", "MemoryWorkloadAnalysis", "Occupancy", "LaunchStats", "WarpStateStats",
@@ -41,7 +42,6 @@ LAUNCH_BOUND_US = 5.0
 BUSY_PCT = 60.0
 EXCESS_RATIO = 1.5
 DRAM_BOUND_PCT = 80.0  # share of the matching DRAM ceiling from which occupancy advice is withheld
-ONE_WAY = 0.1  # a kernel whose DRAM writes (reads) are under this share of its bytes is read-only (write-only)
 
 # key -> (unit kind, names: raw metric first, then the details page's display names)
 METRICS = {
@@ -363,7 +363,8 @@ class DramEvidence:
 
     bytes_per_s: float | None
     share_pct: float | None  # of ``ceiling``
-    ceiling: str  # which: "measured copy ceiling", "measured read ceiling", "measured write ceiling", "ncu's peak"
+    ceiling: str  # which: "measured copy ceiling", "measured read-only ceiling", "measured ceiling for 80 % read,
+    # between 3:1 read:write and read-only" (kopt.roofline.matching_bandwidth), "ncu's peak"
     ceiling_bytes_per_s: float | None
     text: str  # "achieved DRAM throughput 3.90 TB/s = 91 % of the measured copy ceiling (4.28 TB/s)"
 
@@ -374,8 +375,9 @@ class DramEvidence:
 
 def dram_evidence(f: dict, ceilings: dict | None = None) -> DramEvidence:
     """The kernel's DRAM throughput (ncu's ``dram__bytes.sum.per_second``, else its DRAM bytes over its duration)
-    against the measured ceiling of its read/write mix (``ceilings``: kopt's measured ``copy_gbps``, ``read_gbps``,
-    ``write_gbps`` where present), else ncu's own peak (throughput / ncu's DRAM %)."""
+    against the measured ceiling of its read/write mix (``ceilings``: kopt's measured streams, interpolated by
+    ``kopt.roofline.matching_bandwidth``; the copy mix when ncu did not split reads and writes), else ncu's own peak
+    (throughput / ncu's DRAM %)."""
     rd, wr, dur = f.get("dram_read"), f.get("dram_write"), f.get("duration")
     bps = f.get("dram_bps")
     if bps is None and dur and (rd or wr):
@@ -383,17 +385,17 @@ def dram_evidence(f: dict, ceilings: dict | None = None) -> DramEvidence:
     parts = []
     ncu_peak = bps / (f["dram_pct"] / 100) if bps and f.get("dram_pct") else None
     ceilings = ceilings or {}
-    kind, gbps = "copy", ceilings.get("copy_gbps")
-    if rd is not None and wr is not None and rd + wr > 0:
-        if wr < ONE_WAY * (rd + wr) and ceilings.get("read_gbps"):
-            kind, gbps = "read", ceilings["read_gbps"]
-        elif rd < ONE_WAY * (rd + wr) and ceilings.get("write_gbps"):
-            kind, gbps = "write", ceilings["write_gbps"]
+    # the kernel's own read/write mix when ncu counted it (kopt.roofline's interpolation), else the copy mix
+    match = matching_bandwidth(ceilings, rd, wr) if rd is not None and wr is not None else None
+    match = match or matching_bandwidth(ceilings, 1.0, 1.0)
+    gbps, kind = match or (None, "")
     if not bps:
         return DramEvidence(None, None, "", None, "DRAM throughput not measured")
     text = f"achieved DRAM throughput {bps / 1e12:.2f} TB/s"
     if gbps:
-        share, ceiling, peak = 100 * bps / (gbps * 1e9), f"measured {kind} ceiling", gbps * 1e9
+        ceiling = (f"measured {kind} ceiling" if " (" not in kind else  # an interpolated mix: "67 % read (between..)"
+                   f"measured ceiling for {kind.replace(' (', ', ').removesuffix(')')}")
+        share, peak = 100 * bps / (gbps * 1e9), gbps * 1e9
         parts.append(f"{share:.0f} % of the {ceiling} ({gbps / 1e3:.2f} TB/s)")
         if ncu_peak:
             parts.append(f"{f['dram_pct']:.0f} % of ncu's peak ({ncu_peak / 1e12:.2f} TB/s)")

@@ -327,8 +327,15 @@ def test_captured_memory_bound_states_dram_throughput_against_ncu_peak_and_measu
     assert d.witness["dram_ceiling"] == "ncu's peak" and d.witness["dram_share_pct"] == pytest.approx(71.42, 0.01)
     p = _captured("memory_bound", "bench/tasks/vector_add/baseline.cu", ceilings={"copy_gbps": 4000.0,
                                                                                    "read_gbps": 4400.0})
-    (d,) = p.diagnostics  # reads and writes: the copy ceiling matches
-    assert "= 86 % of the measured copy ceiling (4.00 TB/s), 71 % of ncu's peak" in d.message
+    # two bytes read per byte written: the time per byte interpolated between copy (4.0) and read-only (4.4 TB/s) at
+    # 2/3 read is 1 / (2/3 / 4.0 + 1/3 / 4.4) = 4.125 TB/s, and 3.437 / 4.125 = 83 %
+    (d,) = p.diagnostics
+    assert ("= 83 % of the measured ceiling for 67 % read, between copy and read-only (4.13 TB/s), 71 % of ncu's peak"
+            in d.message), d.message
+    p = _captured("memory_bound", "bench/tasks/vector_add/baseline.cu", ceilings={"copy_gbps": 4000.0})
+    (d,) = p.diagnostics  # only the copy stream measured: the nearest mix
+    assert "= 86 % of the measured ceiling for copy, the nearest measured mix to 67 % read (4.00 TB/s)" in d.message
+    assert d.witness["dram_share_pct"] == pytest.approx(100 * 3436.664 / 4000.0, 0.01)
 
 
 def test_no_occupancy_advice_at_the_bandwidth_limit():
@@ -354,7 +361,7 @@ def test_read_only_kernel_is_held_to_the_read_ceiling():
     d = next(d for d in build("t", "c.cu", "s", wide_csv([("reduce", m)]),
                               ceilings={"copy_gbps": 3000.0, "read_gbps": 4000.0}).diagnostics
              if d.rule == "profile.memory-bound")
-    assert d.witness["dram_ceiling"] == "measured read ceiling" and "(4.00 TB/s)" in d.message
+    assert d.witness["dram_ceiling"] == "measured read-only ceiling" and "(4.00 TB/s)" in d.message
 
 
 CAPTURED_BW = DATA / "h200_bandwidth_low_occupancy_raw.csv"

@@ -219,7 +219,8 @@ def main() -> None:
         print(f"   {r['wall_s']} s", flush=True)
         x = lambda v, fmt: format(v, fmt) if isinstance(v, (int, float)) else "-"  # noqa: E731
         for s in r.get("shapes", []):
-            libs = ", ".join(f"x{x(lib['vs']['speedup'], '.2f')} vs {lib['name']}" if lib.get("vs") else
+            libs = ", ".join(f"x{x(lib['vs']['speedup'], '.2f')} vs {lib['name']}"
+                             + (f" ({lib['backend']})" if lib.get("backend") else "") if lib.get("vs") else
                              f"{lib['name']}: {lib.get('error', '-')}"[:120] for lib in s.get("comparators", []))
             print(f"   {s['shape']}: {x(s['us'], '.2f')} us cold, {x(s.get('steady_us'), '.2f')} us steady,"
                   f" {x(s.get('pct_of_roofline'), '.1f')} % roofline ({s.get('basis', '-')}, {s.get('ceiling', '-')}),"

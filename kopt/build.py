@@ -36,7 +36,7 @@ def build(task: Task, candidate, config: dict | None = None, arch: str | None = 
     """Compile ``candidate`` (path, source or Candidate) for ``task``: for ``arch``, else the target it declares,
     else the task's arch-specific one, else this GPU's. Raises CompileError / InputError."""
     cand = Candidate.load(candidate)
-    if cand.task and cand.task != task.name:
+    if not task.accepts(cand.task):
         raise InputError(f"{cand.name} declares task {cand.task!r} but is checked against {task.name!r}")
     cfg = cand.check_config(config or {})
     art = compile_candidate(cand, cfg, arch=arch or cand.arch or task.arch_for_run())

@@ -184,6 +184,21 @@ def callables(task: Task, shape: Shape, extra: dict[str, str], torch,
     return [("eager", f"{ref_name}.forward (PyTorch eager)", forward)]
 
 
+# SDPA picks one of several backends at run time; the kernels that ran say which (checked in this order: cuDNN's
+# kernel names contain "flash" too).
+_SDPA_BACKENDS = (("cudnn", "cuDNN"), ("flash", "flash attention"), ("fmha", "memory-efficient"),
+                  ("efficient_attention", "memory-efficient"))
+
+
+def sdpa_backend(kernels: dict) -> str | None:
+    """Which scaled_dot_product_attention backend ran, from the names of the kernels it launched."""
+    names = " ".join(kernels).lower()
+    for key, backend in _SDPA_BACKENDS:
+        if key in names:
+            return backend
+    return "math (matmuls and a softmax)" if "softmax" in names else None
+
+
 def _measure(fn, options: dict) -> dict:
     from .timer import time as kopt_time
 
@@ -213,7 +228,10 @@ def _child(request_path: str) -> None:
         try:
             fn()
             torch.cuda.synchronize()
-            emit({"name": name, "what": what, **_measure(fn, options)})
+            row = {"name": name, "what": what, **_measure(fn, options)}
+            if "scaled_dot_product_attention" in what and row.get("kernels"):
+                row["backend"] = sdpa_backend(row["kernels"])
+            emit(row)
             first = first or (what, fn)
         except Exception as exc:
             emit({"name": name, "what": what, "error": f"{type(exc).__name__}: {str(exc)[:300]}"})

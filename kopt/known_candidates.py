@@ -20,7 +20,7 @@ class Known:
         return f"{self.origin}:{self.path.stem}"
 
 
-def _examples(folder: Path, task: str, origin: str) -> list[Known]:
+def _examples(folder: Path, task: Task, origin: str) -> list[Known]:
     out = []
     for meta in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
         try:
@@ -28,7 +28,7 @@ def _examples(folder: Path, task: str, origin: str) -> list[Known]:
         except (OSError, tomllib.TOMLDecodeError):
             continue  # not a kernel's sidecar
         source = meta.with_suffix(".cu")
-        if doc.get("task") == task and source.is_file():
+        if doc.get("task") and task.accepts(doc["task"]) and source.is_file():
             out.append(Known(source, origin))
     return out
 
@@ -38,6 +38,6 @@ def known_candidates(task: Task) -> list[Known]:
     from .resources import kb_root
 
     found = [Known(Path(task.baseline), "baseline")] if task.baseline else []
-    found += _examples(kb_root() / "cutlass_examples", task.name, "kb")
-    found += _examples(added_dir(), task.name, "promoted")
+    found += _examples(kb_root() / "cutlass_examples", task, "kb")
+    found += _examples(added_dir(), task, "promoted")
     return found

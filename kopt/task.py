@@ -20,7 +20,7 @@ else:  # pragma: no cover
 
 ROLES = ("in", "out", "inout")
 INITS = ("normal", "uniform", "randint")
-_TOP_KEYS = {"name", "description", "args", "shapes", "reference", "reference_dtype", "work", "baseline", "arch",
+_TOP_KEYS = {"name", "family", "description", "args", "shapes", "reference", "reference_dtype", "work", "baseline", "arch",
              "tolerance", "trials", "timed_trials", "reference_device", "reference_cuda", "compute", "torch"}
 _WORK_KEYS = {"bytes", "bytes_read", "bytes_written", "flops"}
 # What a task's flops run on (``compute = "..."``): its floor then includes the flops at that measured ceiling.
@@ -87,6 +87,13 @@ class Task:
     # A PyTorch expression of the same computation (arguments by name, size symbols, ``torch``, ``F``) for the
     # comparators (``kopt.comparators``); a PyTorch-problem task has its Model instead.
     torch: str | None = None
+    # Another task whose candidates fit this one (the same arguments, other shapes): a candidate declaring that task
+    # (``// kopt: task NAME``) may be checked and timed here, and its knowledge-base examples are known here too.
+    family: str | None = None
+
+    def accepts(self, declared: str | None) -> bool:
+        """Whether a candidate declaring task ``declared`` (None: none) may run against this task."""
+        return not declared or declared in (self.name, self.family)
 
     # --- loading -----------------------------------------------------------------------------------------------
     @classmethod
@@ -290,10 +297,14 @@ class _TaskParser:
             ref_cuda = self.path.parent / str(d["reference_cuda"])
             if not ref_cuda.is_file():
                 self.fail(f"reference_cuda {d['reference_cuda']!r} not found next to task.toml", "reference_cuda")
+        family = d.get("family")
+        if family is not None and (not isinstance(family, str) or not re.fullmatch(r"[A-Za-z_][\w.-]*", family)):
+            self.fail(f"family must name another task (its candidates fit this one), got {family!r}", "family")
         return Task(name=name, path=self.path.parent, args=args, shapes=shapes, reference=ref, work=work,
                     description=str(d.get("description", "")), baseline=baseline, arch=arch, tolerance=tol,
                     trials=trials, timed_trials=timed_trials, reference_dtype=ref_dtype,
-                    reference_device=ref_device, reference_cuda=ref_cuda, compute=compute, torch=torch_expr)
+                    reference_device=ref_device, reference_cuda=ref_cuda, compute=compute, torch=torch_expr,
+                    family=family)
 
     def check_expr(self, text: str, symbols: set[str], what: str, *needles: str):
         try:

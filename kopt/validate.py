@@ -184,7 +184,7 @@ def validate_candidate(file: Path, task: Task | None, *, arch: str | None = None
     for todo in cand.todos:
         check.diagnostics.append(RULES["annotation.todo"].diag(
             f"to be decided: {todo}", Location(cand.name, todo.line, todo.col + 1, role="annotation")))
-    if task is not None and cand.task and cand.task != task.name:
+    if task is not None and not task.accepts(cand.task):
         check.diagnostics.append(RULES["candidate.task-mismatch"].diag(
             f"{cand.name} declares task {cand.task!r} but is validated against {task.name!r}", Location(cand.name, 1)))
     target = arch or cand.arch or (task.arch if task else None) or DEFAULT_ARCH

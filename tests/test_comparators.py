@@ -128,3 +128,17 @@ def test_extra_expressions_run_beside_the_tasks_own():
     rows = comparators.callables(task, shape, {"log-softmax": "torch.log_softmax(x, 1).exp()"}, torch, device="cpu")
     assert [r[0] for r in rows] == ["eager", "log-softmax"]
     assert torch.allclose(rows[0][2](), rows[1][2](), atol=1e-6)
+
+
+def test_the_sdpa_backend_is_named_from_the_kernels_that_ran():
+    from kopt.comparators import sdpa_backend
+
+    # kernel names of the forms PyTorch's backends launch (cuDNN's carry "flash" too: it is checked first)
+    assert sdpa_backend({"cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16": 10}) == "cuDNN"
+    assert sdpa_backend({"void pytorch_flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128>>": 10}) == \
+        "flash attention"
+    assert sdpa_backend({"fmha_cutlassF_bf16_aligned_64x128_rf_sm80(PyTorchMemEffAttention::AttentionKernel)": 3}) == \
+        "memory-efficient"
+    assert sdpa_backend({"sm90_xmma_gemm_bf16bf16": 2, "void (anonymous)::cunn_SoftMaxForward<8>": 1}).startswith(
+        "math")
+    assert sdpa_backend({"elementwise_kernel": 1}) is None

@@ -1,4 +1,5 @@
 """Task files: parsing, line-numbered errors for malformed input, expressions."""
+import shutil
 from pathlib import Path
 
 import pytest
@@ -84,7 +85,8 @@ def test_every_bench_task_loads():
     assert len(dirs) >= 10
     for d in dirs:
         t = Task.load(d)
-        assert t.timed_shapes and t.baseline and t.baseline.exists()
+        # a baseline, or (a long-shape variant) a family whose candidates run here
+        assert t.timed_shapes and (t.baseline.exists() if t.baseline else t.family), d
 
 
 def test_work_declares_bytes_read_and_written_and_a_compute_precision(tmp_path):
@@ -101,3 +103,19 @@ def test_an_inout_argument_counts_as_read_and_written(tmp_path):
     assert t.footprint(t.shapes[0]) == (8192, 4096)  # a (4 KiB) and c (4 KiB) read; c written
     w = t.work_figures(t.shapes[0])
     assert w["bytes_read"] == pytest.approx(8192 * 2 / 3) and w["bytes_written"] == pytest.approx(8192 / 3)
+
+
+def test_a_task_of_a_family_accepts_that_familys_candidates(tmp_path):
+    from kopt.known_candidates import known_candidates
+
+    long = Task.load(ROOT / "bench" / "tasks" / "attention_fwd_long")
+    assert long.family == "attention_fwd" and long.baseline is None
+    assert long.accepts("attention_fwd") and long.accepts("attention_fwd_long") and long.accepts(None)
+    assert not long.accepts("softmax_rows")
+    assert "kb:attention_fwd_flash" in [k.label for k in known_candidates(long)]
+    assert not Task.load(ROOT / "bench" / "tasks" / "softmax_rows").accepts("attention_fwd")
+    shutil.copytree(ROOT / "bench" / "tasks" / "vector_add", tmp_path / "t")
+    toml = tmp_path / "t" / "task.toml"
+    toml.write_text('family = "no such name!"\n' + toml.read_text())
+    with pytest.raises(InputError, match="family must name another task"):
+        Task.load(toml.parent)

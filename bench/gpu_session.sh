@@ -5,7 +5,7 @@
 # leaves $OUT unpacked (lanes: pack once at the end); KOPT_LANE=N suffixes a lane's log names; KOPT_DEADLINE (epoch
 # seconds) shortens or skips stages so that everything ends before the device call's limit. Everything under $OUT ends in $OUT/out.tgz.
 # Stages: doctor, tests (GPU tests except the timed shapes), timed (timed-shape tests), timing, kb, optimize,
-#         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py), kbonly:a,b (kb_measure on some examples;
+#         pytest:SELECTION (e.g. pytest:tests/gpu/test_gpu_mcp.py; SELECTION@EXPR adds -k EXPR), kbonly:a,b (kb_measure on some examples;
 #         KB_ARGS adds kb_measure options, e.g. KB_ARGS="--compile-limit 90 --max-time 1"),
 #         profile:TASK:FILE.cu (kopt profile --json into results/), kbadd:TASK:FILE.cu (kopt kb add FILE --task TASK
 #         into a scratch cache), tune:TASK:FILE.cu (kopt optimize --workflow tune --strategy exhaustive),
@@ -75,6 +75,7 @@ for s in "$@"; do
     tune:*) stage "tune_$(basename "$file" .cu)" 400 bash -c 'cd "$(mktemp -d)" && '"$INTO" _ \
               "$OUT/results/tune_$(basename "$file" .cu)$sfx.json" python3 -m kopt.cli optimize "$PWD/$task" \
               --from "$PWD/$file" --workflow tune --strategy exhaustive --json ;;
+    pytest:*@*) sel=${s#pytest:}; stage "pytest_$(basename "${sel%@*}" .py)_k" 300 "${PYTEST[@]}" -k "${sel##*@}" "${sel%@*}" ;;
     pytest:*) stage "pytest_$(basename "${s#pytest:}" .py)" 300 "${PYTEST[@]}" "${s#pytest:}" ;;
     cpu:*) stage "cpu_$(basename "${s#cpu:}" .py)" 300 python3 -m pytest -p no:cacheprovider -v -rfs --tb=short \
              --timeout=300 "${s#cpu:}" ;;

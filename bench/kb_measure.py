@@ -50,13 +50,13 @@ def library(task, shape, options: dict, compile_limit: float) -> list[dict]:
     return _LIBRARY[key]
 
 
-def measure(example: Path, max_time: float, compile_limit: float) -> dict:
+def measure(example: Path, max_time: float, compile_limit: float, task_name: str | None = None) -> dict:
     from kopt.evaluation import bench
     from kopt.candidate import Candidate
     from kopt.task import Task
 
     meta = tomllib.loads(example.with_suffix(".toml").read_text())
-    task = Task.load(ROOT / "bench" / "tasks" / meta["task"])
+    task = Task.load(ROOT / "bench" / "tasks" / (task_name or meta["task"]))
     cand = Candidate.load(example)
     row = {"example": example.stem, "task": task.name, "config": cand.default_config()}
     r = bench(task, example, baseline=task.baseline, options={"max_time": max_time})
@@ -185,6 +185,8 @@ def main() -> None:
     ap.add_argument("--max-time", type=float, default=2.0)
     ap.add_argument("--compile-limit", type=float, default=600.0,
                     help="seconds torch.compile max-autotune may take per shape (compile and autotune)")
+    ap.add_argument("--task", help="measure on this bench task instead of the example's own (a task of its family, "
+                                   "e.g. attention_fwd_long; write to another --out)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "kb_examples.json"))
     ap.add_argument("--apply", type=Path)
     ap.add_argument("--merge", type=Path, nargs="+", metavar="PART",
@@ -210,7 +212,7 @@ def main() -> None:
         print(f"== {ex.stem}", flush=True)
         t0 = time.perf_counter()
         try:
-            rows.append(measure(ex, args.max_time, args.compile_limit))
+            rows.append(measure(ex, args.max_time, args.compile_limit, args.task))
         except Exception as exc:
             rows.append({"example": ex.stem, "error": f"{type(exc).__name__}: {exc}",
                          "traceback": traceback.format_exc()[-2000:]})

@@ -250,8 +250,11 @@ def _child(request_path: str) -> None:
         torch.cuda.synchronize()
         compile_s = time.perf_counter() - t0
         emit({"name": "_compiled"})
-        emit({"name": COMPILED, "what": f"torch.compile({what}, mode='max-autotune')", "compile_s": compile_s,
-              **_measure(compiled, options)})
+        row = {"name": COMPILED, "what": f"torch.compile({what}, mode='max-autotune')", "compile_s": compile_s,
+               **_measure(compiled, options)}
+        if "scaled_dot_product_attention" in what and row.get("kernels"):
+            row["backend"] = sdpa_backend(row["kernels"])
+        emit(row)
     except Exception as exc:
         emit({"name": COMPILED, "what": what, "error": f"{type(exc).__name__}: {str(exc)[:300]}"})
 

@@ -25,181 +25,307 @@ LOADS = {"__ldg", "__ldcg", "__ldcs", "__ldlu", "__ldca", "__ldcv"}
 STORES = {"__stcg", "__stcs", "__stwb", "__stwt"}
 
 
+# The table: each built-in is one handler ``(builder, call node, qualified name, short name) -> value``, found by its
+# short name (EXACT) or, for families, by a test of the names (PATTERNS); a handler returns NotImplemented when the
+# call is not the form it knows (a family's handler, then the object's methods, may take it). ``handle_call`` returns
+# NotImplemented for a call nothing takes (then the builder inlines it as a helper function).
+EXACT: dict = {}
+PATTERNS: list = []  # (test(name, short) -> bool, handler), tried in order after EXACT
+
+
+def intrinsic(*names, test=None):
+    """Register the decorated handler for ``names`` (exact short names) or for the names ``test`` accepts."""
+    def register(fn):
+        for name in names:
+            EXACT[name] = fn
+        if test is not None:
+            PATTERNS.append((test, fn))
+        return fn
+    return register
+
+
 def handle_call(b, n, name: str, short: str):
-    args = n.args
-    obj = n.a
-    if short == "__syncthreads" or short == "__barrier_sync":
-        b.barrier("block", n)
-        return None
-    if short in BLOCK_VOTE:
-        for a in args:
-            b.rval(a)
-        b.barrier("block", n)
-        return opaque(short, uniform=True)
-    if short == "__syncwarp":
-        for a in args:
-            b.rval(a)
-        b.barrier("warp", n)
-        return None
-    if short in NOTHING:
-        for a in args:
-            b.rval(a)
-        return None
-    if short in WARP_VALUE:
-        vals = [b.rval(a) for a in args]
-        return _warp_value(b, short, vals, args)
-    m = ATOMICS.match(short)
-    if m:
-        p = b.rval(args[0]) if args else None
-        vals = [b.rval(a) for a in args[1:]]
-        if isinstance(p, Ptr):
-            b._rec_access(Mem(p, p.elem), True, n, atomic=True)
-            step = vals[0] if vals else None
-            if m.group(1) in ("Add", "Sub", "Inc") and isinstance(step, sym.S) and sym.is_const(step) and step.val \
-                    and not sym.thread_dependent(p.off) and m.group(2) is None:
-                # a counter at one address hands every thread a different old value (slot reservation)
-                return sym.var(f"uniq#{next(sym._ids)}:{short} slot", "thread")
-        return opaque(f"{short} result")
-    if short in ("memcpy", "memset") and len(args) == 3:
-        return _memcpy(b, n, short, args)
-    if short.startswith("curand") and args:
-        vals = [b.rval(a) for a in args]
-        state = vals[-1] if short == "curand_init" else vals[0]
-        if isinstance(state, Ptr):  # a generator call reads and advances the state it points to
-            m = Mem(state, state.elem or 4)
-            b._rec_access(m, False, n, via="curand")
-            b._rec_access(m, True, n, via="curand")
-        return None if short == "curand_init" else opaque(f"{short} result")
-    if short in LOADS and args:
-        p = b.rval(args[0])
-        if isinstance(p, Ptr):
-            return b.load(Mem(p, p.elem), n)
-        return opaque(short)
-    if short in STORES and len(args) >= 2:
-        p, v = b.rval(args[0]), b.rval(args[1])
-        if isinstance(p, Ptr):
-            b._rec_access(Mem(p, p.elem), True, n, value=v if isinstance(v, sym.S) else None)
-        return None
-    if short in ("__cvta_generic_to_shared", "__cvta_generic_to_global") and args:
-        p = b.rval(args[0])
-        if isinstance(p, Ptr):
-            return Ptr(p.space, p.base, p.off, 1, (), p.subs, p.volatile, True)
-        return opaque("address")
-    if short in ("__cvta_shared_to_generic",) and args:
-        return b.rval(args[0])
-    if short in ("min", "max", "umin", "umax", "llmin", "llmax", "imin", "imax") and len(args) == 2:
-        x, y = b.rval(args[0]), b.rval(args[1])
-        if isinstance(x, sym.S) and isinstance(y, sym.S):
-            return binop("max" if "max" in short else "min", x, y)
-        return opaque(short)
-    if short in ("__mul24", "__umul24") and len(args) == 2:  # 24-bit multiply: a product of indices, not data
-        x, y = b.ival(args[0]), b.ival(args[1])
-        return binop("*", x, y)
-    if short in ("move", "forward") and args:
-        return b.eval(args[0])
-    if short == "__ctor__":
-        vals = [b.rval(a) for a in args]
-        if len(vals) == 1 and isinstance(vals[0], (sym.S, Ptr)):
-            return vals[0]
-        if len(vals) == 1 and isinstance(vals[0], Agg) and vals[0].kind.startswith("cg_"):
-            return vals[0]  # a copy of a group handle (passed by value to a helper) is the same group
-        return Agg("struct", "ctor")
-    # ---- cooperative groups
-    if short == "this_thread_block":
-        return Agg("cg_block")
-    if short == "this_grid":
-        return Agg("cg_grid")
-    if short == "this_cluster":
-        return Agg("cg_cluster")
-    if short in ("tiled_partition", "coalesced_threads"):
-        for a in args:
-            b.rval(a)
-        size = None
-        if n.targs:
-            size = evaluate(n.targs[0], b.macros)
-            if size is None and n.targs[0].strip() in b.tbind and sym.is_const(b.tbind[n.targs[0].strip()]):
-                size = b.tbind[n.targs[0].strip()].val
-        elif len(args) == 2:
-            v = b.ival(args[1])
-            size = v.val if sym.is_const(v) else None
-        return Agg("cg_tile", size=size or 32)
-    if short in ("sync", "synchronize") and obj is None and args:
-        g = b.rval(args[0])
-        return _group_sync(b, g, n)
-    if short in ("wait", "wait_prior") and obj is None and args and "cooperative_groups" in name:
-        b.rval(args[0])
-        depth = 0
-        if short == "wait_prior" and n.targs:
-            depth = evaluate(n.targs[0], b.macros) or 0
-        b.async_op("wait", n, n=const(depth))
-        return None
-    if short == "memcpy_async":
-        vals = [b.rval(a) for a in args]
-        ptrs = [v for v in vals if isinstance(v, Ptr)]
-        size = next((v for v in vals[len(ptrs):] if isinstance(v, sym.S)), None)
-        if ptrs:
-            b.async_op("cp_async", n, ptr=ptrs[0], size=size.val if size is not None and sym.is_const(size) else None)
-        return None
-    if short in ("reduce", "inclusive_scan", "exclusive_scan") and "cooperative_groups" in name:
-        vals = [b.rval(a) for a in args]
-        g = vals[0] if vals else None
-        if short == "reduce" and isinstance(g, Agg) and g.kind == "cg_tile":
-            return _same_in_group(b, "cg::reduce", g.size or 32)
-        return opaque(f"cg::{short} result")
-    if obj is not None:
-        o = b.rval(obj)
-        if isinstance(o, Agg) and o.kind.startswith("cg_"):
-            return _group_method(b, o, short, n)
-        if isinstance(o, (Agg, Mem)) and short in ("arrive_and_wait", "wait", "arrive", "arrive_and_drop"):
-            for a in args:
-                b.rval(a)
-            if short in ("arrive_and_wait", "wait"):
-                b.barrier("cuda::barrier", n)
-                return None
-            return Agg("token")
-        if short in ("producer_commit",):
-            b.async_op("commit", n)
+    handler = EXACT.get(short)
+    if handler is not None and (r := handler(b, n, name, short)) is not NotImplemented:
+        return r
+    for test, handler in PATTERNS:
+        if test(name, short) and (r := handler(b, n, name, short)) is not NotImplemented:
+            return r
+    return _method(b, n, short) if n.a is not None else NotImplemented
+
+
+def _read_args(b, n):
+    for a in n.args:
+        b.rval(a)
+
+
+# ---- barriers, votes, fences, warp values
+@intrinsic("__syncthreads", "__barrier_sync")
+def _syncthreads(b, n, name, short):
+    b.barrier("block", n)
+    return None
+
+
+@intrinsic(*BLOCK_VOTE)
+def _block_vote(b, n, name, short):
+    _read_args(b, n)
+    b.barrier("block", n)
+    return opaque(short, uniform=True)
+
+
+@intrinsic("__syncwarp")
+def _syncwarp(b, n, name, short):
+    _read_args(b, n)
+    b.barrier("warp", n)
+    return None
+
+
+@intrinsic(*NOTHING)
+def _no_effect(b, n, name, short):
+    _read_args(b, n)
+    return None
+
+
+@intrinsic(*WARP_VALUE)
+def _warp_intrinsic(b, n, name, short):
+    return _warp_value(b, short, [b.rval(a) for a in n.args], n.args)
+
+
+# ---- memory: atomics, byte ranges, cuRAND state, cache-hinted loads and stores, address conversions
+@intrinsic(test=lambda name, short: ATOMICS.match(short) is not None)
+def _atomic(b, n, name, short):
+    m, args = ATOMICS.match(short), n.args
+    p = b.rval(args[0]) if args else None
+    vals = [b.rval(a) for a in args[1:]]
+    if isinstance(p, Ptr):
+        b._rec_access(Mem(p, p.elem), True, n, atomic=True)
+        step = vals[0] if vals else None
+        if m.group(1) in ("Add", "Sub", "Inc") and isinstance(step, sym.S) and sym.is_const(step) and step.val \
+                and not sym.thread_dependent(p.off) and m.group(2) is None:
+            # a counter at one address hands every thread a different old value (slot reservation)
+            return sym.var(f"uniq#{next(sym._ids)}:{short} slot", "thread")
+    return opaque(f"{short} result")
+
+
+@intrinsic("memcpy", "memset")
+def _memcpy_call(b, n, name, short):
+    return _memcpy(b, n, short, n.args) if len(n.args) == 3 else NotImplemented
+
+
+@intrinsic(test=lambda name, short: short.startswith("curand"))
+def _curand(b, n, name, short):
+    if not n.args:
+        return NotImplemented
+    vals = [b.rval(a) for a in n.args]
+    state = vals[-1] if short == "curand_init" else vals[0]
+    if isinstance(state, Ptr):  # a generator call reads and advances the state it points to
+        m = Mem(state, state.elem or 4)
+        b._rec_access(m, False, n, via="curand")
+        b._rec_access(m, True, n, via="curand")
+    return None if short == "curand_init" else opaque(f"{short} result")
+
+
+@intrinsic(*LOADS)
+def _hinted_load(b, n, name, short):
+    if not n.args:
+        return NotImplemented
+    p = b.rval(n.args[0])
+    return b.load(Mem(p, p.elem), n) if isinstance(p, Ptr) else opaque(short)
+
+
+@intrinsic(*STORES)
+def _hinted_store(b, n, name, short):
+    if len(n.args) < 2:
+        return NotImplemented
+    p, v = b.rval(n.args[0]), b.rval(n.args[1])
+    if isinstance(p, Ptr):
+        b._rec_access(Mem(p, p.elem), True, n, value=v if isinstance(v, sym.S) else None)
+    return None
+
+
+@intrinsic("__cvta_generic_to_shared", "__cvta_generic_to_global")
+def _to_address(b, n, name, short):
+    if not n.args:
+        return NotImplemented
+    p = b.rval(n.args[0])
+    return Ptr(p.space, p.base, p.off, 1, (), p.subs, p.volatile, True) if isinstance(p, Ptr) else opaque("address")
+
+
+@intrinsic("__cvta_shared_to_generic")
+def _to_generic(b, n, name, short):
+    return b.rval(n.args[0]) if n.args else NotImplemented
+
+
+# ---- arithmetic the index analysis must see through
+@intrinsic("min", "max", "umin", "umax", "llmin", "llmax", "imin", "imax")
+def _min_max(b, n, name, short):
+    if len(n.args) != 2:
+        return NotImplemented
+    x, y = b.rval(n.args[0]), b.rval(n.args[1])
+    if isinstance(x, sym.S) and isinstance(y, sym.S):
+        return binop("max" if "max" in short else "min", x, y)
+    return opaque(short)
+
+
+@intrinsic("__mul24", "__umul24")
+def _mul24(b, n, name, short):  # 24-bit multiply: a product of indices, not data
+    if len(n.args) != 2:
+        return NotImplemented
+    return binop("*", b.ival(n.args[0]), b.ival(n.args[1]))
+
+
+@intrinsic("move", "forward")
+def _move(b, n, name, short):
+    return b.eval(n.args[0]) if n.args else NotImplemented
+
+
+@intrinsic("__ctor__")
+def _constructor(b, n, name, short):
+    vals = [b.rval(a) for a in n.args]
+    if len(vals) == 1 and isinstance(vals[0], (sym.S, Ptr)):
+        return vals[0]
+    if len(vals) == 1 and isinstance(vals[0], Agg) and vals[0].kind.startswith("cg_"):
+        return vals[0]  # a copy of a group handle (passed by value to a helper) is the same group
+    return Agg("struct", "ctor")
+
+
+# ---- cooperative groups
+@intrinsic("this_thread_block", "this_grid", "this_cluster")
+def _group_handle(b, n, name, short):
+    return Agg({"this_thread_block": "cg_block", "this_grid": "cg_grid", "this_cluster": "cg_cluster"}[short])
+
+
+@intrinsic("tiled_partition", "coalesced_threads")
+def _tile(b, n, name, short):
+    _read_args(b, n)
+    size = None
+    if n.targs:
+        size = evaluate(n.targs[0], b.macros)
+        if size is None and n.targs[0].strip() in b.tbind and sym.is_const(b.tbind[n.targs[0].strip()]):
+            size = b.tbind[n.targs[0].strip()].val
+    elif len(n.args) == 2:
+        v = b.ival(n.args[1])
+        size = v.val if sym.is_const(v) else None
+    return Agg("cg_tile", size=size or 32)
+
+
+@intrinsic("sync", "synchronize")
+def _free_group_sync(b, n, name, short):
+    if n.a is not None or not n.args:
+        return NotImplemented
+    return _group_sync(b, b.rval(n.args[0]), n)
+
+
+@intrinsic("wait", "wait_prior")
+def _cg_wait(b, n, name, short):
+    if n.a is not None or not n.args or "cooperative_groups" not in name:
+        return NotImplemented
+    b.rval(n.args[0])
+    depth = 0
+    if short == "wait_prior" and n.targs:
+        depth = evaluate(n.targs[0], b.macros) or 0
+    b.async_op("wait", n, n=const(depth))
+    return None
+
+
+@intrinsic("memcpy_async")
+def _memcpy_async(b, n, name, short):
+    vals = [b.rval(a) for a in n.args]
+    ptrs = [v for v in vals if isinstance(v, Ptr)]
+    size = next((v for v in vals[len(ptrs):] if isinstance(v, sym.S)), None)
+    if ptrs:
+        b.async_op("cp_async", n, ptr=ptrs[0], size=size.val if size is not None and sym.is_const(size) else None)
+    return None
+
+
+@intrinsic("reduce", "inclusive_scan", "exclusive_scan")
+def _cg_collective(b, n, name, short):
+    if "cooperative_groups" not in name:
+        return NotImplemented
+    vals = [b.rval(a) for a in n.args]
+    g = vals[0] if vals else None
+    if short == "reduce" and isinstance(g, Agg) and g.kind == "cg_tile":
+        return _same_in_group(b, "cg::reduce", g.size or 32)
+    return opaque(f"cg::{short} result")
+
+
+@intrinsic("init")
+def _barrier_init(b, n, name, short):
+    if len(n.args) != 2 or "cuda" not in name:
+        return NotImplemented
+    b.rval(n.args[0])
+    b.rval(n.args[1])
+    return None
+
+
+def _method(b, n, short):
+    """A method call on a cooperative group, a cuda::barrier or a pipeline; NotImplemented for any other."""
+    o = b.rval(n.a)
+    if isinstance(o, Agg) and o.kind.startswith("cg_"):
+        return _group_method(b, o, short, n)
+    if isinstance(o, (Agg, Mem)) and short in ("arrive_and_wait", "wait", "arrive", "arrive_and_drop"):
+        _read_args(b, n)
+        if short in ("arrive_and_wait", "wait"):
+            b.barrier("cuda::barrier", n)
             return None
-        if short in ("consumer_wait",):
-            b.async_op("wait", n, n=ZERO)
-            return None
-        if short in ("producer_acquire", "consumer_release"):
-            return None
-    if short == "init" and len(args) == 2 and "cuda" in name:
-        b.rval(args[0])
-        b.rval(args[1])
-        return None
-    # ---- Ampere pipeline primitives and Hopper helpers
-    if short == "__pipeline_memcpy_async" and len(args) >= 3:
-        d, _src, sz = b.rval(args[0]), b.rval(args[1]), b.ival(args[2])
-        if isinstance(d, Ptr):
-            b.async_op("cp_async", n, ptr=d, size=sz.val if sym.is_const(sz) else None)
-        return None
-    if short == "__pipeline_commit":
+        return Agg("token")
+    if short == "producer_commit":
         b.async_op("commit", n)
         return None
-    if short in ("__pipeline_wait_prior", "pipeline_consumer_wait_prior"):
-        depth = b.ival(args[0]) if (args and short == "__pipeline_wait_prior") else None
-        if depth is None and n.targs:
-            v = evaluate(n.targs[0], b.macros)
-            depth = const(v) if v is not None else opaque("wait depth", uniform=True)
-        for a in args[1:] if short == "__pipeline_wait_prior" else args:
-            b.rval(a)
-        b.async_op("wait", n, n=depth if depth is not None else ZERO)
+    if short == "consumer_wait":
+        b.async_op("wait", n, n=ZERO)
         return None
-    if "fence_proxy_async" in short:
-        b.async_op("fence_proxy", n)
-        return None
-    if short.startswith("cp_async_bulk_tensor") or short.startswith("cp_async_bulk_global_to_shared"):
-        vals = [b.rval(a) for a in args]
-        ptrs = [v for v in vals if isinstance(v, Ptr)]
-        if "global_to_shared" in short and ptrs:
-            bar = next((v for v in vals[1:] if isinstance(v, (Ptr,))), None)
-            b.async_op("tma_load", n, ptr=ptrs[0], mbar=bar)
-        elif "shared_to_global" in short:
-            b.async_op("tma_store", n, ptr=next((p for p in ptrs if p.space == "shared"), None))
+    if short in ("producer_acquire", "consumer_release"):
         return None
     return NotImplemented
+
+
+# ---- Ampere pipeline primitives and Hopper helpers
+@intrinsic("__pipeline_memcpy_async")
+def _pipeline_memcpy(b, n, name, short):
+    if len(n.args) < 3:
+        return NotImplemented
+    d, _src, sz = b.rval(n.args[0]), b.rval(n.args[1]), b.ival(n.args[2])
+    if isinstance(d, Ptr):
+        b.async_op("cp_async", n, ptr=d, size=sz.val if sym.is_const(sz) else None)
+    return None
+
+
+@intrinsic("__pipeline_commit")
+def _pipeline_commit(b, n, name, short):
+    b.async_op("commit", n)
+    return None
+
+
+@intrinsic("__pipeline_wait_prior", "pipeline_consumer_wait_prior")
+def _pipeline_wait(b, n, name, short):
+    args = n.args
+    depth = b.ival(args[0]) if (args and short == "__pipeline_wait_prior") else None
+    if depth is None and n.targs:
+        v = evaluate(n.targs[0], b.macros)
+        depth = const(v) if v is not None else opaque("wait depth", uniform=True)
+    for a in args[1:] if short == "__pipeline_wait_prior" else args:
+        b.rval(a)
+    b.async_op("wait", n, n=depth if depth is not None else ZERO)
+    return None
+
+
+@intrinsic(test=lambda name, short: "fence_proxy_async" in short)
+def _fence_proxy_async(b, n, name, short):
+    b.async_op("fence_proxy", n)
+    return None
+
+
+@intrinsic(test=lambda name, short: short.startswith(("cp_async_bulk_tensor", "cp_async_bulk_global_to_shared")))
+def _bulk_copy(b, n, name, short):
+    vals = [b.rval(a) for a in n.args]
+    ptrs = [v for v in vals if isinstance(v, Ptr)]
+    if "global_to_shared" in short and ptrs:
+        bar = next((v for v in vals[1:] if isinstance(v, (Ptr,))), None)
+        b.async_op("tma_load", n, ptr=ptrs[0], mbar=bar)
+    elif "shared_to_global" in short:
+        b.async_op("tma_store", n, ptr=next((p for p in ptrs if p.space == "shared"), None))
+    return None
 
 
 def _memcpy(b, n, short, args):

@@ -7,8 +7,10 @@ and template arguments are read with kopt's expression language in C mode.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from kopt.annotations import Text, split_kernel, split_top as _split_top
 from kopt.expr import try_evaluate
@@ -32,6 +34,8 @@ class LaunchConfig:
     note: str = ""
     assume: list = field(default_factory=list)  # assume.Assumption over this kernel's parameters
     branch: str = ""  # the launch line, when it is one of several `when` alternatives ("line 12 (when rows >= 4096)")
+    at: str = ""  # file:line of the host launch the block was read from
+    uncovered: list = field(default_factory=list)  # host launches of the kernel with a block not analyzed (not constant)
 
     @property
     def known_block(self) -> bool:
@@ -42,14 +46,16 @@ class LaunchConfig:
         def dims(t):  # as kopt.geometry writes them
             return None if t is None or all(v is None for v in t) else list(t)
         return {"kernel": self.kernel, "grid": dims(self.grid), "block": dims(self.block), "smem": self.smem,
-                "cluster": dims(self.cluster), "source": self.source, **({"branch": self.branch} if self.branch else {})}
+                "cluster": dims(self.cluster), "source": self.source, **({"branch": self.branch} if self.branch else {}),
+                **({"uncovered": self.uncovered} if self.uncovered else {})}
 
     def describe(self, dims_used=("x", "y", "z")) -> str:
         def fmt(t):
             return "(" + ", ".join("?" if v is None else str(v) for v in t) + ")"
         where = {"annotation": "from the `// kopt: launch` annotation" + (f" at {self.branch}" if self.branch else ""),
                  "cli": "from --block/--grid",
-                 "host": "block from the file's own <<<...>>> launch",
+                 "host": f"block from the host code's launch at {self.at}" if self.at else
+                         "block from the host code's launch",
                  "launch_bounds": f"from __launch_bounds__({self.max_threads})", "none": "none given"}[self.source]
         if self.known_block:
             b = f"block={fmt(self.block)}"
@@ -105,73 +111,404 @@ def from_geometry(geometry, *, launch_bounds=None, macros=None) -> LaunchConfig:
     return cfg
 
 
-_LAUNCH = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?\s*<<<(.*?)>>>", re.S)
-_DIM3 = re.compile(r"\bdim3\s+([A-Za-z_][^;]*);")
-_DIM3_ONE = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:\((.*)\)|=\s*dim3\s*\((.*)\)|\{(.*)\})\s*$", re.S)
 _LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
-_SCALAR = re.compile(r"\b(?:const\s+|constexpr\s+|static\s+)*(?:unsigned\s+int|unsigned|int|size_t|uint)\s+"
-                     r"([A-Za-z_]\w*)\s*=\s*([^;,{}]+);")
+_NOISE = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
+_SCALAR_TYPE = (r"(?:(?:const|constexpr|static|unsigned|signed|int|long|short|size_t|uint|uint32_t|int32_t|"
+                r"uint64_t|int64_t|auto)\s+)+")
+_SCALAR_DECL = re.compile(r"(?<![\w.])" + _SCALAR_TYPE + r"((?:[A-Za-z_]\w*\s*(?:=[^;{}]*|\{[^;{}]*\})?\s*,\s*)*"
+                          r"[A-Za-z_]\w*\s*(?:=[^;{}]*|\{[^;{}]*\}))\s*;")
+_DIM3 = re.compile(r"\bdim3\s+([A-Za-z_][^;{}]*(?:\{[^;{}]*\}[^;{}]*)*);")
+_DIM3_ONE = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:\((.*)\)|=\s*dim3\s*\((.*)\)|=\s*\{(.*)\}|\{(.*)\}|=(.*))?\s*$", re.S)
+_ASSIGN = re.compile(r"(?<![\w.>])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\s*(?:(=(?!=)|[-+*/%&|^]=|<<=|>>=)([^;{}]*);"
+                     r"|\+\+|--)")
+_PRE_INC = re.compile(r"(?:\+\+|--)\s*([A-Za-z_]\w*)\b")
+_ADDRESS = re.compile(r"(?<=[(,])\s*&\s*([A-Za-z_]\w*)\b(?![\w.(\[])")  # an argument passed by address
+_FPTR = re.compile(r"\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\([^;{}]*\)\s*=\s*([^;]*);")
+_ENUM = re.compile(r"\benum\s+(?:class\s+|struct\s+)?(?:[A-Za-z_]\w*\s*)?(?::\s*[\w\s]+)?\{([^{}]*)\}")
+_TARGS = r"(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?"
+_CALLEE = re.compile(r"\b([A-Za-z_][\w:]*)\s*(" + _TARGS + r")\s*$")  # the kernel named before a `<<<`
+# the runtime's launch calls: (kernel, grid, block, ...) and cudaLaunchKernelEx(&config, kernel, ...)
+_LAUNCH_CALL = re.compile(r"\b(cudaLaunchKernel|cudaLaunchCooperativeKernel|cudaLaunchKernelEx(?:C)?)\s*"
+                          + _TARGS + r"\s*\(")
+_TYPES = {"float", "double", "int", "unsigned", "unsigned int", "char", "short", "long", "bool", "half", "__half",
+          "__nv_bfloat16", "float2", "float4", "int2", "int4", "uint", "size_t"}
 
 
-def host_blocks(source: str, defines=None, folder=None) -> dict[str, list[tuple]]:
-    """Kernel name -> the block shape of each ``kernel<<<grid, block>>>`` launch in the file's own host code whose
-    block is a constant: an integer expression, or a ``dim3`` variable or integer variable the file declares
-    once with constant values (macros of the file, of the headers it includes from ``folder`` with quotes, and
-    ``-D`` values read). A kernel with any launch whose block is not constant is left out."""
-    macros = {}
-    for name in _LOCAL_INCLUDE.findall(source) if folder is not None else ():
-        try:
-            macros.update(source_macros((folder / name).read_text(errors="replace")))
-        except OSError:
-            pass
-    env = {**macros, **source_macros(source), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
-    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", source, flags=re.S)
-    dims: dict = {}
-    for m in _DIM3.finditer(text):
-        for decl in split_top(m.group(1)):
-            one = _DIM3_ONE.match(decl)
-            if one is None:
-                continue
-            vals = [evaluate(a, env) for a in split_top(one.group(2) or one.group(3) or one.group(4) or "")
-                    if a.strip()]
-            dims.setdefault(one.group(1), []).append(tuple(vals + [1] * (3 - len(vals))) if len(vals) <= 3 and
-                                                     None not in vals else None)
-    for m in _SCALAR.finditer(text):
-        v = evaluate(m.group(2), env)
-        dims.setdefault(m.group(1), []).append((v, 1, 1) if v is not None else None)
-    known = {k: v[0] for k, v in dims.items() if len(set(v)) == 1 and v[0] is not None}
-    out: dict = {}
-    for m in _LAUNCH.finditer(text):
-        parts = split_top(m.group(2))
-        shape = None
-        if len(parts) >= 2:
-            b = parts[1].strip()
-            inner = re.fullmatch(r"dim3\s*\((.*)\)", b, re.S)
-            if inner:
-                vals = [evaluate(a, env) for a in split_top(inner.group(1))]
-                shape = tuple(vals + [1] * (3 - len(vals))) if len(vals) <= 3 and None not in vals else None
-            elif b in known:
-                shape = known[b]
+@dataclass
+class HostLaunch:
+    """One constant launch shape read from host code."""
+    block: tuple
+    grid: tuple = (None, None, None)
+    targs: list = field(default_factory=list)  # template arguments, when the launch names constant ones
+    where: str = ""  # file:line of (one of) the launches
+
+
+@dataclass
+class HostLaunches:
+    """A kernel's launches in host code: the constant shapes, and the launches whose block is not constant."""
+    launches: list = field(default_factory=list)
+    unknown: list = field(default_factory=list)  # "file:line (`block text`)"
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.launches) and bool(self.unknown)
+
+
+class _Scan:
+    """The host code of one file, read for launches: comments and strings blanked (offsets kept), function bodies
+    found by their braces, and the declarations and assignments of each name, by the function they are in."""
+
+    def __init__(self, text: str, name: str, env: dict):
+        self.name, self.env = name, env
+        self.text = t = _NOISE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+        self.funcs = []  # (start, end, parameter names) of top-level function bodies
+        depth, open_at, params = 0, None, ()
+        for m in re.finditer(r"[{}]", t):
+            if m.group(0) == "{":
+                if open_at is None:
+                    head = t[max(0, m.start() - 600):m.start()]
+                    h = re.search(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$", head)
+                    if h and not re.search(r"\b(?:if|for|while|switch|catch)\s*\([^;{}]*$", head[:h.end()]):
+                        open_at, depth = m.start(), 0
+                        params = self._params(head[:h.start() + 1])
+                depth += open_at is not None
+            elif open_at is not None:
+                depth -= 1
+                if depth == 0:
+                    self.funcs.append((open_at, m.end(), params))
+                    open_at = None
+        self.events: dict = {}  # name -> [(position, kind, value text)]
+        # only file scope and the functions that launch are read for names: other bodies are blanked (offsets kept)
+        at = [m.start() for m in re.finditer(r"<<<|\bcudaLaunch", t)]
+        keep = [f for f in self.funcs if any(f[0] <= a < f[1] for a in at)]
+        pieces, last = [], 0
+        for f in self.funcs:
+            if f not in keep:
+                pieces += [t[last:f[0] + 1], " " * (f[1] - f[0] - 2)]
+                last = f[1] - 1
+        t = "".join(pieces) + t[last:]
+
+        def add(name, pos, kind, value):
+            self.events.setdefault(name, []).append((pos, kind, value))
+        for m in _ENUM.finditer(t) if "enum" in t else ():
+            v = -1
+            for item in split_top(m.group(1)):
+                if not item.strip():
+                    continue
+                n, _, e = item.partition("=")
+                v = evaluate(e, env) if e.strip() else (v + 1 if v is not None else None)
+                if n.strip().isidentifier():
+                    add(n.strip(), 0, "enum", v)
+        decl_spans = []
+        for m in _DIM3.finditer(t) if "dim3" in t else ():
+            decl_spans.append((m.start(), m.end()))
+            for decl in split_top(m.group(1)):
+                one = _DIM3_ONE.match(decl)
+                if one is not None:
+                    args = one.group(2) or one.group(3) or one.group(4) or one.group(5)
+                    add(one.group(1), m.start(), "dim3",
+                        "dim3(" + (args or "") + ")" if one.group(6) is None else one.group(6))
+        for m in _SCALAR_DECL.finditer(t):
+            decl_spans.append((m.start(), m.end()))
+            for decl in split_top(m.group(1)):
+                n, eq, e = decl.partition("=")
+                if not eq and "{" in n:
+                    n, e = n.split("{", 1)[0], n.split("{", 1)[1].rstrip("} ")
+                add(n.strip(), m.start(), "set", e.strip() or None)
+        for m in _FPTR.finditer(t):
+            decl_spans.append((m.start(), m.end()))
+            add(m.group(1), m.start(), "set", m.group(2).strip())
+        decl_spans.sort()
+        starts = [a for a, _ in decl_spans]
+        for m in _ASSIGN.finditer(t):
+            i = bisect.bisect_right(starts, m.start()) - 1
+            if i >= 0 and m.start() < max(b for _, b in decl_spans[max(0, i - 2):i + 1]):
+                continue  # part of a declaration read above
+            name, op, rhs = m.group(1), m.group(2), (m.group(3) or "").strip()
+            base, _, fld = name.partition(".")
+            if op == "=" and fld in ("x", "y", "z"):
+                add(base, m.start(), "field:" + fld, rhs)
+            elif op == "=":
+                add(name, m.start(), "set", rhs)
             else:
-                v = evaluate(b, {**env, **{k: s[0] for k, s in known.items() if s[1:] == (1, 1)}})
-                shape = (v, 1, 1) if v is not None else None
-        if shape is not None and not all(isinstance(x, int) and 0 < x <= MAX_THREADS for x in shape):
-            shape = None
-        out.setdefault(m.group(1), []).append(shape)
-    return {k: list(dict.fromkeys(v)) for k, v in out.items() if None not in v}
+                add(name, m.start(), "set", None)  # a compound update: not a constant any more
+        for m in _PRE_INC.finditer(t):
+            add(m.group(1), m.start(), "set", None)
+        for m in _ADDRESS.finditer(t):
+            add(m.group(1), m.start(), "address", None)  # passed by address: may be written anywhere
+
+    @staticmethod
+    def _params(head: str) -> set:
+        depth = 0
+        for i in range(len(head) - 1, -1, -1):  # the parameter list: the bracket that closes at the end
+            depth += {")": 1, "(": -1}.get(head[i], 0)
+            if depth == 0:
+                inner = head[i + 1:-1]
+                return {p.group(1) for p in (re.search(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$",
+                                                       x.strip()) for x in split_top(inner)) if p}
+        return set()
+
+    def func_at(self, pos):
+        for f in self.funcs:
+            if f[0] <= pos < f[1]:
+                return f
+        return None
+
+    def line(self, pos: int) -> str:
+        return f"{self.name}:{self.text.count(chr(10), 0, pos) + 1}"
+
+    def values(self, name: str, pos: int, depth: int = 0) -> list | None:
+        """The values ``name`` may hold at ``pos``: a list of int triples (dim3) or ints, or of identifiers for a
+        function pointer; None when one of them is not a constant."""
+        if depth > 4:
+            return None
+        f = self.func_at(pos)
+        ev = self.events.get(name, [])
+        local = [e for e in ev if f is not None and f[0] <= e[0] < f[1]]
+        if f is not None and not local and name in f[2]:
+            return None  # a parameter of the launching function
+        if not local:
+            local = [e for e in ev if self.func_at(e[0]) is None]  # file scope (members, globals, enums)
+        if not local:
+            v = evaluate(name, self.env)
+            return [v] if v is not None else None
+        out, cur = [], None
+        for _, kind, text in local:
+            if kind == "address" or text is None and kind != "enum":
+                return None
+            if kind == "enum":
+                if text is None:
+                    return None
+                out.append(text)
+                continue
+            if kind.startswith("field:"):
+                if cur is None or not out:
+                    return None
+                i = "xyz".index(kind[-1])
+                v = self.scalar(text, pos, depth + 1)
+                if v is None:
+                    return None
+                cur = cur[:i] + (v,) + cur[i + 1:]
+                out[-1] = cur
+                continue
+            vals = self.shape_values(text, pos, depth + 1)
+            if vals is None:
+                return None
+            out += vals
+            cur = vals[-1] if len(vals) == 1 and isinstance(vals[0], tuple) else None
+        return list(dict.fromkeys(out))
+
+    def scalar(self, text: str, pos: int, depth: int = 0) -> int | None:
+        names = set(re.findall(r"\b[A-Za-z_]\w*\b", text)) - set(self.env)
+        env = dict(self.env)
+        for n in names:
+            v = self.values(n, pos, depth)
+            if v is None or len(v) != 1 or not isinstance(v[0], int):
+                if v is not None and len(v) == 1 and isinstance(v[0], tuple) and re.search(
+                        rf"\b{n}\s*\.\s*[xyz]\b", text):
+                    for i, f in enumerate("xyz"):
+                        env[f"{n}_{f}"] = v[0][i]
+                    text = re.sub(rf"\b{n}\s*\.\s*([xyz])\b", rf"{n}_\1", text)
+                    continue
+                if re.search(rf"\b{n}\s*\(", text):
+                    continue  # a function (cdiv, min) the evaluator may know
+                return None
+            env[n] = v[0]
+        return evaluate(text, env)
+
+    def shape_values(self, text: str, pos: int, depth: int = 0) -> list | None:
+        """The shapes (int triples), ints or function names a launch or assignment operand may hold."""
+        text = text.strip()
+        while True:  # casts: (void *)&k, (const void*)k, reinterpret_cast<void*>(k)
+            m = re.match(r"\(\s*(?:const\s+)?void\s*\*\s*\)\s*&?|&", text)
+            c = re.fullmatch(r"(?:reinterpret|static)_cast\s*<[^<>]*>\s*\((.*)\)", text, re.S)
+            if m is None and c is None:
+                break
+            text = (text[m.end():] if m else c.group(1)).strip()
+        inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", text, re.S)
+        if inner:
+            vals = [self.scalar(a, pos, depth) for a in split_top(inner.group(1)) if a.strip()]
+            return [tuple(vals + [1] * (3 - len(vals)))] if len(vals) <= 3 and None not in vals else None
+        if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", text) and not re.search(r"\.[xyz]$", text):
+            if not any(e[1] != "address" for e in self.events.get(text, ())) and evaluate(text, self.env) is None:
+                return [text]  # a name this file never sets: a function (a kernel), or a parameter (unknown)
+            return self.values(text, pos, depth)
+        if re.fullmatch(r"[A-Za-z_][\w:]*\s*" + _TARGS, text):
+            return [text]  # a template kernel named with its arguments
+        v = self.scalar(text, pos, depth)
+        return [v] if v is not None else None
+
+    def launches(self):
+        """(callee text, template argument text, grid text, block text, position) of each launch."""
+        t = self.text
+        for m in re.finditer("<<<", t):
+            lo = max(0, m.start() - 400)
+            callee = _CALLEE.search(t, lo, m.start())
+            end = t.find(">>>", m.end())
+            if callee is None or end < 0:
+                continue
+            parts = split_top(t[m.end():end])
+            yield (callee.group(1), callee.group(2), parts[0] if parts else "", parts[1] if len(parts) > 1 else "",
+                   callee.start())
+        for m in _LAUNCH_CALL.finditer(t):
+            depth, i = 1, m.end()
+            while i < len(t) and depth:
+                depth += {"(": 1, ")": -1}.get(t[i], 0)
+                i += 1
+            args = split_top(t[m.end():i - 1])
+            if m.group(1).startswith("cudaLaunchKernelEx"):
+                if len(args) >= 2:
+                    cfg = args[0].strip().lstrip("&").strip()
+                    yield args[1], "", f"{cfg}.gridDim", f"{cfg}.blockDim", m.start()
+            elif len(args) >= 3:
+                yield args[0], "", args[1], args[2], m.start()
+
+
+def _as_shape(v) -> tuple | None:
+    if isinstance(v, int) and not isinstance(v, bool):
+        v = (v, 1, 1)
+    if isinstance(v, tuple) and all(isinstance(x, int) and x > 0 for x in v):
+        return v
+    return None
+
+
+def _const_targs(text: str, scan: _Scan, pos: int) -> list:
+    """The template arguments of a launch when every one is a constant or a builtin type; else []."""
+    inner = text.strip()[1:-1] if text.strip() else ""
+    out = []
+    for a in split_top(inner) if inner.strip() else []:
+        a = a.strip()
+        if a in _TYPES or a in ("true", "false"):
+            out.append(a)
+            continue
+        v = scan.scalar(a, pos)
+        if v is None:
+            return []
+        out.append(str(v))
+    return out
+
+
+def _scan_file(text: str, name: str, folder, defines) -> _Scan:
+    macros, seen = {}, set()
+
+    def include(t, at, depth):  # quoted includes, transitively (a few levels): their macros
+        for inc in _LOCAL_INCLUDE.findall(t):
+            p = (at / inc).resolve()
+            if p in seen or depth > 3:
+                continue
+            seen.add(p)
+            try:
+                inner = p.read_text(errors="replace")
+            except OSError:
+                continue
+            include(inner, p.parent, depth + 1)
+            macros.update(source_macros(inner))
+    if folder is not None:
+        include(text, folder, 0)
+    env = {**macros, **source_macros(text), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
+    return _Scan(text, name, env)
+
+
+_MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel")
+_HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
+
+
+def _includers(path, text_of) -> list:
+    """Files in ``path``'s folder that include it with quotes, directly or through one other file of the folder."""
+    try:
+        siblings = sorted(p for p in path.parent.iterdir() if p.suffix in _HOST_SUFFIXES and p.name != path.name
+                          and p.is_file() and p.stat().st_size < 2_000_000)
+    except OSError:
+        return []
+    incs = {p: {Path(i).name for i in _LOCAL_INCLUDE.findall(text_of(p))} for p in siblings}
+    direct = [p for p, i in incs.items() if path.name in i]
+    names = {p.name for p in direct}
+    return direct + [p for p, i in incs.items() if p not in direct and i & names]
+
+
+def host_launches(source: str, defines=None, path=None) -> dict[str, HostLaunches]:
+    """Kernel name -> its launches in host code: the file's own, and those of the files in its folder that include
+    it with quotes (directly or through one other file there), so a kernel defined in a header is covered by the
+    file that launches it. A launch is ``k<<<grid, block, ...>>>``, ``cudaLaunchKernel``/``cudaLaunchCooperative
+    Kernel(k, grid, block, ...)`` or ``cudaLaunchKernelEx(&config, k, ...)`` (``config.blockDim`` assigned), where
+    ``k`` may be a function pointer assigned kernels. A block (and grid) is constant when its text evaluates with
+    the file's macros (and those of its quoted includes, and ``-D`` values), enum constants, and the dim3 / integer
+    variables of the launching function (or of file scope) that are only ever set to constants (``threads.x = 256``
+    included); a variable set to several constants gives one shape per value. A launch whose block is not constant
+    is listed in ``unknown``."""
+    path = Path(path) if path is not None else None
+    folder = path.parent if path is not None else None
+    texts: dict = {}
+
+    def text_of(p):
+        if p not in texts:
+            try:
+                texts[p] = p.read_text(errors="replace")
+            except OSError:
+                texts[p] = ""
+        return texts[p]
+    files = [(source, path.name if path is not None else "<input>")]
+    if path is not None and path.suffix in _HOST_SUFFIXES:
+        files += [(text_of(p), p.name) for p in _includers(path, text_of)]
+    out: dict = {}
+    for text, name in files:
+        if not any(k in text for k in _MARKERS):
+            continue
+        scan = _scan_file(text, name, folder, defines)
+        for callee, targs, grid, block, pos in scan.launches():
+            kernels = scan.shape_values(callee, pos)
+            kernels = [re.sub(r"\s+", "", k) for k in kernels or () if isinstance(k, str)]
+            blocks = scan.shape_values(block, pos) if block.strip() else None
+            blocks = None if blocks is None else [_as_shape(b) for b in blocks]
+            grids = scan.shape_values(grid, pos) if grid.strip() else None
+            grids = [_as_shape(g) for g in grids] if grids and len(grids) == 1 else [None]
+            for k in kernels:
+                base, _, ktargs = k.partition("<")
+                base = base.split("::")[-1]
+                tl = _const_targs(targs or ("<" + ktargs if ktargs else ""), scan, pos)
+                entry = out.setdefault(base, HostLaunches())
+                if blocks is None or None in blocks:
+                    entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split()) or '?'}`)")
+                    continue
+                for b in blocks:
+                    if b[0] * b[1] * b[2] <= MAX_THREADS:
+                        entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, scan.line(pos)))
+    for entry in out.values():  # one configuration per (block, template arguments): grids merged (unknown unless equal)
+        merged: dict = {}
+        for h in entry.launches:
+            key = (h.block, tuple(h.targs))
+            if key in merged and merged[key].grid != h.grid:
+                merged[key].grid = (None, None, None)
+            merged.setdefault(key, h)
+        entry.launches = list(merged.values())
+    return out
 
 
 def fallback(kernel_name: str, source: str, *, block=None, grid=None, defines=None, launch_bounds=None,
-             targs=None, host_block=None) -> LaunchConfig:
-    """For a kernel no launch annotation describes: ``--block``/``--grid``, else the block of the file's own
-    ``<<<>>>`` launch (``host_block``, see ``host_blocks``), else ``__launch_bounds__``, else unknown."""
+             targs=None, host: HostLaunch | None = None, host_unknown=()) -> LaunchConfig:
+    """For a kernel no launch annotation describes: ``--block``/``--grid``, else one constant launch shape read from
+    host code (``host``, see ``host_launches``; its grid when constant, its template arguments when constant), else
+    ``__launch_bounds__``, else unknown. ``host_unknown``: the kernel's host launches whose block is not constant —
+    with a constant ``host`` they are launches this configuration does not cover, and the note says so."""
     env = {**source_macros(source), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
     cfg = LaunchConfig(kernel=kernel_name)
+    if targs is None and host is not None and host.targs:
+        targs = host.targs
     cfg.targs = list(targs if targs is not None else instantiations(source).get(kernel_name, []))
     if block is not None:
         cfg.block, cfg.source = tuple(block), "cli"
-    elif host_block is not None:
-        cfg.block, cfg.source = tuple(host_block), "host"
+    elif host is not None:
+        cfg.block, cfg.source, cfg.at = tuple(host.block), "host", host.where
+        if grid is None and all(isinstance(g, int) for g in host.grid):
+            cfg.grid = tuple(host.grid)
+        if host_unknown:
+            cfg.uncovered = list(host_unknown)
+            cfg.note = (f"also launched with a block kopt cannot evaluate at {', '.join(host_unknown[:3])}"
+                        + (f" (+{len(host_unknown) - 3} more)" if len(host_unknown) > 3 else "")
+                        + "; those launches were not analyzed")
+    if block is None and host is None and host_unknown:
+        cfg.note = (f"its launch block is not a constant at {', '.join(host_unknown[:3])}"
+                    + (f" (+{len(host_unknown) - 3} more)" if len(host_unknown) > 3 else ""))
     if grid is not None:
         cfg.grid = tuple(grid)
     _bound(cfg, launch_bounds, env)

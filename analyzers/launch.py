@@ -1,9 +1,12 @@
 """The launch configuration a kernel is analyzed under, and where it came from.
 
 A candidate's launches are resolved by kopt (``kopt.geometry``) and *given* to the analyzers. For a plain source
-(no ``// kopt: launch`` line for the kernel) the fallbacks apply, in order: ``--block``/``--grid``, then the block
-of the file's own ``<<<grid, block>>>`` launches when it is a constant, then ``__launch_bounds__``; otherwise every block size up to 1024 is considered (symbolically). The values of C macros
-and template arguments are read with kopt's expression language in C mode.
+(no ``// kopt: launch`` line for the kernel) the fallbacks apply, in order: ``--block``/``--grid``, then the constant
+shapes of the kernel's launches in host code (``host_launches``: the file's own and those of the files in its folder
+that include it; one configuration per shape, its grid too when constant), then ``__launch_bounds__``; otherwise
+every block size up to 1024 is considered (symbolically). A kernel also launched with a block that is not a constant
+is analyzed at its constant shapes only, and its configuration lists the launches it does not cover (``uncovered``).
+The values of C macros and template arguments are read with kopt's expression language in C mode.
 """
 from __future__ import annotations
 

@@ -94,7 +94,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     for loc, reason in unit.problems[:3]:
         res.diagnostics.append(_incomplete(fname, reason, loc))
     macros = {**launchmod.source_macros(text), **(defines or {})}
-    hosts = launchmod.host_launches(text, defines, Path(fname)) if block is None else {}
+    hosts = launchmod.host_launches(text, defines, Path(fname), [f.name for f in unit.kernels]) if block is None else {}
     for kunit, func, path_note in _targets(unit, notes, fname, text, defines, res):
         if wanted is not None and func.name not in wanted:
             continue

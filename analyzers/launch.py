@@ -10,7 +10,6 @@ The values of C macros and template arguments are read with kopt's expression la
 """
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +37,7 @@ class LaunchConfig:
     assume: list = field(default_factory=list)  # assume.Assumption over this kernel's parameters
     branch: str = ""  # the launch line, when it is one of several `when` alternatives ("line 12 (when rows >= 4096)")
     at: str = ""  # file:line of the host launch the block was read from
-    uncovered: list = field(default_factory=list)  # host launches of the kernel with a block not analyzed (not constant)
+    uncovered: list = field(default_factory=list)  # the kernel's host launches whose block is not constant
 
     @property
     def known_block(self) -> bool:
@@ -49,7 +48,8 @@ class LaunchConfig:
         def dims(t):  # as kopt.geometry writes them
             return None if t is None or all(v is None for v in t) else list(t)
         return {"kernel": self.kernel, "grid": dims(self.grid), "block": dims(self.block), "smem": self.smem,
-                "cluster": dims(self.cluster), "source": self.source, **({"branch": self.branch} if self.branch else {}),
+                "cluster": dims(self.cluster), "source": self.source,
+                **({"branch": self.branch} if self.branch else {}),
                 **({"uncovered": self.uncovered} if self.uncovered else {})}
 
     def describe(self, dims_used=("x", "y", "z")) -> str:
@@ -118,16 +118,23 @@ _LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _NOISE = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
 _SCALAR_TYPE = (r"(?:(?:const|constexpr|static|unsigned|signed|int|long|short|size_t|uint|uint32_t|int32_t|"
                 r"uint64_t|int64_t|auto)\s+)+")
-_SCALAR_DECL = re.compile(r"(?<![\w.])" + _SCALAR_TYPE + r"((?:[A-Za-z_]\w*\s*(?:=[^;{}]*|\{[^;{}]*\})?\s*,\s*)*"
-                          r"[A-Za-z_]\w*\s*(?:=[^;{}]*|\{[^;{}]*\}))\s*;")
-_DIM3 = re.compile(r"\bdim3\s+([A-Za-z_][^;{}]*(?:\{[^;{}]*\}[^;{}]*)*);")
-_DIM3_ONE = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:\((.*)\)|=\s*dim3\s*\((.*)\)|=\s*\{(.*)\}|\{(.*)\}|=(.*))?\s*$", re.S)
-_ASSIGN = re.compile(r"(?<![\w.>])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\s*(?:(=(?!=)|[-+*/%&|^]=|<<=|>>=)([^;{}]*);"
-                     r"|\+\+|--)")
-_PRE_INC = re.compile(r"(?:\+\+|--)\s*([A-Za-z_]\w*)\b")
-_ADDRESS = re.compile(r"(?<=[(,])\s*&\s*([A-Za-z_]\w*)\b(?![\w.(\[])")  # an argument passed by address
-_FPTR = re.compile(r"\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\([^;{}]*\)\s*=\s*([^;]*);")
 _ENUM = re.compile(r"\benum\s+(?:class\s+|struct\s+)?(?:[A-Za-z_]\w*\s*)?(?::\s*[\w\s]+)?\{([^{}]*)\}")
+_EV_DIM3 = re.compile(r"\s*(?:(?:const|static)\s+)*dim3\s+(?:$|.*,\s*$)", re.S)  # a dim3 declarator follows
+_EV_TYPE = re.compile(r"(?:^|\(|,)\s*" + _SCALAR_TYPE + "$")  # an integer declarator follows
+_EV_INIT = re.compile(r"\s*=[^=]|\s*\{")
+_EV_FPTR_HEAD = re.compile(r"\(\s*\*\s*$")
+_EV_FPTR_TAIL = re.compile(r"\s*\)\s*\(")
+_EV_FPTR = re.compile(r"\s*\)\s*\([^;{}]*?\)\s*(?:=\s*([^;{}]*))?;")
+_EV_FIELD = re.compile(r"\s*\.\s*([xyz])\s*=(?!=)([^;{}]*);")
+_EV_SET = re.compile(r"\s*(=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)([^;{}]*)")
+_EV_PREINC = re.compile(r"(?:\+\+|--)\s*$")
+_EV_ADDRESS = re.compile(r"[(,]\s*&\s*$")
+_NOT_NEWLINE = re.compile(r"[^\n]")
+_BRACE = re.compile(r"[{}]")
+_FUNC_END = re.compile(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$")  # a body's `{` follows it
+_CONTROL = re.compile(r"\b(?:if|for|while|switch|catch)\s*\([^;{}]*$")
+_FUNC_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>]*>\s*)?$")
+_PARAM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$")
 _TARGS = r"(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?"
 _CALLEE = re.compile(r"\b([A-Za-z_][\w:]*)\s*(" + _TARGS + r")\s*$")  # the kernel named before a `<<<`
 # the runtime's launch calls: (kernel, grid, block, ...) and cudaLaunchKernelEx(&config, kernel, ...)
@@ -157,42 +164,56 @@ class HostLaunches:
         return bool(self.launches) and bool(self.unknown)
 
 
+class _Params:
+    """A function's parameter names, read from its parameter list text when first asked."""
+
+    def __init__(self, text: str):
+        self.text, self._names = text, None
+
+    @property
+    def names(self) -> list:
+        if self._names is None:
+            self._names = [p.group(1) if p else "" for p in (_PARAM.search(x.strip()) for x in split_top(self.text))]
+        return self._names
+
+    def __contains__(self, name) -> bool:
+        return name in self.text and name in self.names
+
+    def index(self, name) -> int:
+        return self.names.index(name)
+
+
 class _Scan:
     """The host code of one file, read for launches: comments and strings blanked (offsets kept), function bodies
     found by their braces, and the declarations and assignments of each name, by the function they are in."""
 
-    def __init__(self, text: str, name: str, env: dict):
+    def __init__(self, text: str, name: str, env: dict, callers=None):
         self.name, self.env = name, env
-        self.text = t = _NOISE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-        self.funcs = []  # (start, end, parameter names) of top-level function bodies
-        depth, open_at, params = 0, None, ()
-        for m in re.finditer(r"[{}]", t):
+        self.callers = callers  # (function name, parameter index, depth) -> the values its callers pass, or None
+        self.text = t = _NOISE.sub(lambda m: _NOT_NEWLINE.sub(" ", m.group(0)) if "\n" in m.group(0) else
+                                   " " * len(m.group(0)), text)
+        self.funcs = []  # (start, end, parameter names, function name) of top-level function bodies
+        depth, open_at, params, fname = 0, None, [], ""
+        for m in _BRACE.finditer(t):
             if m.group(0) == "{":
                 if open_at is None:
-                    head = t[max(0, m.start() - 600):m.start()]
-                    h = re.search(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$", head)
-                    if h and not re.search(r"\b(?:if|for|while|switch|catch)\s*\([^;{}]*$", head[:h.end()]):
+                    lo = max(0, m.start() - 600)
+                    h = _FUNC_END.search(t, max(lo, m.start() - 80), m.start())
+                    if h and not _CONTROL.search(t, lo, h.end()):
                         open_at, depth = m.start(), 0
-                        params = self._params(head[:h.start() + 1])
+                        inner = self._param_text(t[lo:h.start() + 1])
+                        params = _Params(inner)
+                        fname = _FUNC_NAME.search(t, lo, h.start() - len(inner) - 1)
+                        fname = fname.group(1) if fname else ""
                 depth += open_at is not None
             elif open_at is not None:
                 depth -= 1
                 if depth == 0:
-                    self.funcs.append((open_at, m.end(), params))
+                    self.funcs.append((open_at, m.end(), params, fname))
                     open_at = None
-        self.events: dict = {}  # name -> [(position, kind, value text)]
-        # only file scope and the functions that launch are read for names: other bodies are blanked (offsets kept)
-        at = [m.start() for m in re.finditer(r"<<<|\bcudaLaunch", t)]
-        keep = [f for f in self.funcs if any(f[0] <= a < f[1] for a in at)]
-        pieces, last = [], 0
-        for f in self.funcs:
-            if f not in keep:
-                pieces += [t[last:f[0] + 1], " " * (f[1] - f[0] - 2)]
-                last = f[1] - 1
-        t = "".join(pieces) + t[last:]
-
-        def add(name, pos, kind, value):
-            self.events.setdefault(name, []).append((pos, kind, value))
+        self.events: dict = {}  # name -> [(position, kind, value text)], read on demand (events_of)
+        self.memo: dict = {}  # (name, function start) -> values
+        self.enums: dict = {}  # enumerator -> value (None: not a constant)
         for m in _ENUM.finditer(t) if "enum" in t else ():
             v = -1
             for item in split_top(m.group(1)):
@@ -201,55 +222,74 @@ class _Scan:
                 n, _, e = item.partition("=")
                 v = evaluate(e, env) if e.strip() else (v + 1 if v is not None else None)
                 if n.strip().isidentifier():
-                    add(n.strip(), 0, "enum", v)
-        decl_spans = []
-        for m in _DIM3.finditer(t) if "dim3" in t else ():
-            decl_spans.append((m.start(), m.end()))
-            for decl in split_top(m.group(1)):
-                one = _DIM3_ONE.match(decl)
-                if one is not None:
-                    args = one.group(2) or one.group(3) or one.group(4) or one.group(5)
-                    add(one.group(1), m.start(), "dim3",
-                        "dim3(" + (args or "") + ")" if one.group(6) is None else one.group(6))
-        for m in _SCALAR_DECL.finditer(t):
-            decl_spans.append((m.start(), m.end()))
-            for decl in split_top(m.group(1)):
-                n, eq, e = decl.partition("=")
-                if not eq and "{" in n:
-                    n, e = n.split("{", 1)[0], n.split("{", 1)[1].rstrip("} ")
-                add(n.strip(), m.start(), "set", e.strip() or None)
-        for m in _FPTR.finditer(t):
-            decl_spans.append((m.start(), m.end()))
-            add(m.group(1), m.start(), "set", m.group(2).strip())
-        decl_spans.sort()
-        starts = [a for a, _ in decl_spans]
-        for m in _ASSIGN.finditer(t):
-            i = bisect.bisect_right(starts, m.start()) - 1
-            if i >= 0 and m.start() < max(b for _, b in decl_spans[max(0, i - 2):i + 1]):
-                continue  # part of a declaration read above
-            name, op, rhs = m.group(1), m.group(2), (m.group(3) or "").strip()
-            base, _, fld = name.partition(".")
-            if op == "=" and fld in ("x", "y", "z"):
-                add(base, m.start(), "field:" + fld, rhs)
-            elif op == "=":
-                add(name, m.start(), "set", rhs)
-            else:
-                add(name, m.start(), "set", None)  # a compound update: not a constant any more
-        for m in _PRE_INC.finditer(t):
-            add(m.group(1), m.start(), "set", None)
-        for m in _ADDRESS.finditer(t):
-            add(m.group(1), m.start(), "address", None)  # passed by address: may be written anywhere
+                    self.enums[n.strip()] = v
+
+    def events_of(self, name: str) -> list:
+        """Where ``name`` is declared, set, updated or passed by address: [(position, kind, value text)], kind one
+        of enum, dim3, decl (an initialized integer or function pointer), set, field:x|y|z, address; value None
+        when it is not a constant (an update such as ``+=``, ``++``)."""
+        if name in self.events:
+            return self.events[name]
+        t, out = self.text, []
+        if name in self.enums:
+            out.append((0, "enum", self.enums[name]))
+        p = -1
+        while True:
+            p = t.find(name, p + 1)
+            if p < 0:
+                break
+            q = p + len(name)
+            if p and (t[p - 1].isalnum() or t[p - 1] in "_.>") or q < len(t) and (t[q].isalnum() or t[q] == "_"):
+                continue
+            head = t[max(t.rfind(";", 0, p), t.rfind("{", 0, p), t.rfind("}", 0, p)) + 1:p]
+            tail = t[q:q + 400]
+            flat = head.count("(") == head.count(")") and head.count("{") == head.count("}")
+            if flat and _EV_DIM3.match(head):
+                out.append((p, "dim3", self._initializer(tail, "dim3")))
+            elif (flat or head.rstrip().endswith("(")) and _EV_TYPE.search(head) and _EV_INIT.match(tail):
+                out.append((p, "decl", self._initializer(tail, "int")))
+            elif _EV_FPTR_HEAD.search(head) and _EV_FPTR_TAIL.match(tail):
+                f = _EV_FPTR.match(tail)
+                if f and f.group(1):
+                    out.append((p, "decl", f.group(1).strip()))
+            elif f := _EV_FIELD.match(tail):
+                out.append((p, "field:" + f.group(1), f.group(2).strip()))
+            elif f := _EV_SET.match(tail):
+                out.append((p, "set", f.group(2).strip() if f.group(1) == "=" else None))
+            elif _EV_PREINC.search(head):
+                out.append((p, "set", None))
+            elif _EV_ADDRESS.search(head):
+                out.append((p, "address", None))  # passed by address: may be written anywhere
+        self.events[name] = out
+        return out
 
     @staticmethod
-    def _params(head: str) -> set:
+    def _initializer(tail: str, kind: str):
+        """The value text a declarator gives its name: ``(args)``, ``{args}``, ``= value``; None when there is
+        none (an integer) or dim3() (a dim3, which defaults to 1, 1, 1)."""
+        tail = tail.lstrip()
+        if tail[:1] in "({":
+            close = {"(": ")", "{": "}"}[tail[0]]
+            d, i = 0, 0
+            for i, ch in enumerate(tail):
+                d += (ch == tail[0]) - (ch == close)
+                if d == 0:
+                    break
+            inner = tail[1:i]
+            return f"dim3({inner})" if kind == "dim3" else (inner.strip() or "0")
+        if tail.startswith("="):
+            return split_top(re.split(r";", tail[1:], maxsplit=1)[0])[0].strip()
+        return "dim3()" if kind == "dim3" else None
+
+    @staticmethod
+    def _param_text(head: str) -> str:
+        """The text inside the bracket that closes at the end of ``head``."""
         depth = 0
-        for i in range(len(head) - 1, -1, -1):  # the parameter list: the bracket that closes at the end
+        for i in range(len(head) - 1, -1, -1):
             depth += {")": 1, "(": -1}.get(head[i], 0)
             if depth == 0:
-                inner = head[i + 1:-1]
-                return {p.group(1) for p in (re.search(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$",
-                                                       x.strip()) for x in split_top(inner)) if p}
-        return set()
+                return head[i + 1:-1]
+        return ""
 
     def func_at(self, pos):
         for f in self.funcs:
@@ -266,17 +306,30 @@ class _Scan:
         if depth > 4:
             return None
         f = self.func_at(pos)
-        ev = self.events.get(name, [])
+        key = (name, f[0] if f else None)
+        if key not in self.memo:
+            self.memo[key] = self._values(name, f, depth)
+        return self.memo[key]
+
+    def _values(self, name: str, f, depth: int) -> list | None:
+        ev = self.events_of(name)
         local = [e for e in ev if f is not None and f[0] <= e[0] < f[1]]
         if f is not None and not local and name in f[2]:
-            return None  # a parameter of the launching function
-        if not local:
-            local = [e for e in ev if self.func_at(e[0]) is None]  # file scope (members, globals, enums)
+            # a parameter of the launching function: the values its callers pass, unless a condition of the
+            # function tests it (the launch may hold only for some of them)
+            if self.callers is None or re.search(rf"\b(?:if|switch|while)\s*\([^{{;]*\b{name}\b|\b{name}\b[^;{{]*\?",
+                                                 self.text[f[0]:f[1]]):
+                return None
+            return self.callers(f[3], f[2].index(name), depth + 1)
+        if not local:  # file scope (globals, members, enums), and assignments in functions that do not declare it
+            where = {e: self.func_at(e[0]) for e in ev}
+            owners = {where[e][0] for e in ev if where[e] is not None and e[1] in ("decl", "dim3")}
+            local = [e for e in ev if where[e] is None or where[e][0] not in owners]
         if not local:
             v = evaluate(name, self.env)
             return [v] if v is not None else None
         out, cur = [], None
-        for _, kind, text in local:
+        for at, kind, text in local:
             if kind == "address" or text is None and kind != "enum":
                 return None
             if kind == "enum":
@@ -288,13 +341,13 @@ class _Scan:
                 if cur is None or not out:
                     return None
                 i = "xyz".index(kind[-1])
-                v = self.scalar(text, pos, depth + 1)
+                v = self.scalar(text, at, depth + 1)
                 if v is None:
                     return None
                 cur = cur[:i] + (v,) + cur[i + 1:]
                 out[-1] = cur
                 continue
-            vals = self.shape_values(text, pos, depth + 1)
+            vals = self.shape_values(text, at, depth + 1)
             if vals is None:
                 return None
             out += vals
@@ -333,7 +386,7 @@ class _Scan:
             vals = [self.scalar(a, pos, depth) for a in split_top(inner.group(1)) if a.strip()]
             return [tuple(vals + [1] * (3 - len(vals)))] if len(vals) <= 3 and None not in vals else None
         if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", text) and not re.search(r"\.[xyz]$", text):
-            if not any(e[1] != "address" for e in self.events.get(text, ())) and evaluate(text, self.env) is None:
+            if not any(e[1] != "address" for e in self.events_of(text)) and evaluate(text, self.env) is None:
                 return [text]  # a name this file never sets: a function (a kernel), or a parameter (unknown)
             return self.values(text, pos, depth)
         if re.fullmatch(r"[A-Za-z_][\w:]*\s*" + _TARGS, text):
@@ -391,7 +444,7 @@ def _const_targs(text: str, scan: _Scan, pos: int) -> list:
     return out
 
 
-def _scan_file(text: str, name: str, folder, defines) -> _Scan:
+def _scan_file(text: str, name: str, folder, defines, callers=None) -> _Scan:
     macros, seen = {}, set()
 
     def include(t, at, depth):  # quoted includes, transitively (a few levels): their macros
@@ -409,27 +462,39 @@ def _scan_file(text: str, name: str, folder, defines) -> _Scan:
     if folder is not None:
         include(text, folder, 0)
     env = {**macros, **source_macros(text), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
-    return _Scan(text, name, env)
+    return _Scan(text, name, env, callers)
 
 
 _MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel")
 _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
 
 
-def _includers(path, text_of) -> list:
-    """Files in ``path``'s folder that include it with quotes, directly or through one other file of the folder."""
+def _siblings(path) -> list:
+    """The other host and header files of ``path``'s folder (a few dozen at most)."""
     try:
-        siblings = sorted(p for p in path.parent.iterdir() if p.suffix in _HOST_SUFFIXES and p.name != path.name
-                          and p.is_file() and p.stat().st_size < 2_000_000)
+        return sorted(p for p in path.parent.iterdir() if p.suffix in _HOST_SUFFIXES and p.name != path.name
+                      and p.is_file() and p.stat().st_size < 2_000_000)[:40]
     except OSError:
         return []
+
+
+def _includers(path, siblings, text_of) -> list:
+    """Files of ``siblings`` that include ``path`` with quotes, directly or through one other of them."""
     incs = {p: {Path(i).name for i in _LOCAL_INCLUDE.findall(text_of(p))} for p in siblings}
     direct = [p for p, i in incs.items() if path.name in i]
     names = {p.name for p in direct}
     return direct + [p for p, i in incs.items() if p not in direct and i & names]
 
 
-def host_launches(source: str, defines=None, path=None) -> dict[str, HostLaunches]:
+def _launched(text: str) -> set:
+    """Names that appear before a ``<<<`` or as a launch call's kernel argument (a cheap superset test)."""
+    names = {m.group(1).split("::")[-1] for m in re.finditer(r"\b([A-Za-z_][\w:]*)\s*(?:<[^<>;(]*>)?\s*<<<", text)}
+    if "cudaLaunch" in text:
+        names |= set(re.findall(r"\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)\s*)?&?\s*(\w+)", text))
+    return names if not re.search(r"\(\s*\*\s*\w+\s*\)\s*\(", text) else set()  # function pointers: unknown
+
+
+def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[str, HostLaunches]:
     """Kernel name -> its launches in host code: the file's own, and those of the files in its folder that include
     it with quotes (directly or through one other file there), so a kernel defined in a header is covered by the
     file that launches it. A launch is ``k<<<grid, block, ...>>>``, ``cudaLaunchKernel``/``cudaLaunchCooperative
@@ -438,7 +503,9 @@ def host_launches(source: str, defines=None, path=None) -> dict[str, HostLaunche
     the file's macros (and those of its quoted includes, and ``-D`` values), enum constants, and the dim3 / integer
     variables of the launching function (or of file scope) that are only ever set to constants (``threads.x = 256``
     included); a variable set to several constants gives one shape per value. A launch whose block is not constant
-    is listed in ``unknown``."""
+    is listed in ``unknown``. A parameter of the launching function takes the values its callers in the folder
+    pass (unless a condition in the function tests it). ``kernels``: the names wanted; the files that include this
+    one are read only when one of them is not launched here."""
     path = Path(path) if path is not None else None
     folder = path.parent if path is not None else None
     texts: dict = {}
@@ -450,14 +517,62 @@ def host_launches(source: str, defines=None, path=None) -> dict[str, HostLaunche
             except OSError:
                 texts[p] = ""
         return texts[p]
-    files = [(source, path.name if path is not None else "<input>")]
-    if path is not None and path.suffix in _HOST_SUFFIXES:
-        files += [(text_of(p), p.name) for p in _includers(path, text_of)]
+    own = (source, path.name if path is not None else "<input>")
+    sibling_list: list = []
+
+    def siblings():  # the folder's other files, listed on first use
+        if not sibling_list and path is not None and path.suffix in _HOST_SUFFIXES:
+            sibling_list.extend(_siblings(path) or [None])
+        return [p for p in sibling_list if p is not None]
+
+    def everything():
+        yield own
+        yield from ((text_of(p), p.name) for p in siblings())
+    scans: dict = {}
+    memo: dict = {}
+
+    def scan_of(text, name):
+        if name not in scans:
+            scans[name] = _scan_file(text, name, folder, defines, callers)
+        return scans[name]
+
+    def callers(function: str, index: int, depth: int) -> list | None:
+        """The values passed as parameter ``index`` of ``function`` by its calls in the folder; None when one is
+        not a constant or there is no call."""
+        if not function or depth > 4:
+            return None
+        if (function, index) not in memo:
+            memo[(function, index)] = passed(function, index, depth)
+        return memo[(function, index)]
+
+    def passed(function: str, index: int, depth: int) -> list | None:
+        call, out = re.compile(rf"\b{re.escape(function)}\s*(?:<[^<>;]*>)?\s*\("), []
+        for text, name in everything():
+            if function not in text:
+                continue
+            sc = scan_of(text, name)
+            for m in call.finditer(sc.text):
+                if sc.func_at(m.start()) is None:
+                    continue  # its declaration or definition
+                d, i = 1, m.end()
+                while i < len(sc.text) and d:
+                    d += {"(": 1, ")": -1}.get(sc.text[i], 0)
+                    i += 1
+                args = split_top(sc.text[m.end():i - 1])
+                v = sc.shape_values(args[index], m.start(), depth) if index < len(args) else None
+                if v is None:
+                    return None
+                out += v
+        return list(dict.fromkeys(out)) or None
     out: dict = {}
+    files = [own]
     for text, name in files:
+        if text is own[0] and (kernels is None or not set(kernels) <= _launched(text)) and path is not None:
+            # kernels this file may not launch: the files of its folder that include it
+            files += [(text_of(p), p.name) for p in _includers(path, siblings(), text_of)]
         if not any(k in text for k in _MARKERS):
             continue
-        scan = _scan_file(text, name, folder, defines)
+        scan = scan_of(text, name)
         for callee, targs, grid, block, pos in scan.launches():
             kernels = scan.shape_values(callee, pos)
             kernels = [re.sub(r"\s+", "", k) for k in kernels or () if isinstance(k, str)]
@@ -476,6 +591,9 @@ def host_launches(source: str, defines=None, path=None) -> dict[str, HostLaunche
                 for b in blocks:
                     if b[0] * b[1] * b[2] <= MAX_THREADS:
                         entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, scan.line(pos)))
+                    else:
+                        entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
+                                             f"{MAX_THREADS} threads)")
     for entry in out.values():  # one configuration per (block, template arguments): grids merged (unknown unless equal)
         merged: dict = {}
         for h in entry.launches:

@@ -129,6 +129,7 @@ _EV_FIELD = re.compile(r"\s*\.\s*([xyz])\s*=(?!=)([^;{}]*);")
 _EV_SET = re.compile(r"\s*(=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)([^;{}]*)")
 _EV_PREINC = re.compile(r"(?:\+\+|--)\s*$")
 _EV_ADDRESS = re.compile(r"[(,]\s*&\s*$")
+_MAX_CHOICES = 8  # values a launch operand may take before it counts as not constant
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _BRACE = re.compile(r"[{}]")
 _FUNC_END = re.compile(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$")  # a body's `{` follows it
@@ -354,23 +355,31 @@ class _Scan:
             cur = vals[-1] if len(vals) == 1 and isinstance(vals[0], tuple) else None
         return list(dict.fromkeys(out))
 
-    def scalar(self, text: str, pos: int, depth: int = 0) -> int | None:
-        names = set(re.findall(r"\b[A-Za-z_]\w*\b", text)) - set(self.env)
-        env = dict(self.env)
-        for n in names:
+    def scalars(self, text: str, pos: int, depth: int = 0) -> list | None:
+        """The integer values ``text`` may have at ``pos`` (one per combination of its names' values, a few at
+        most); None when one is not a constant."""
+        names = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) - set(self.env)  # not the fields (.x)
+        choices = [{}]
+        for n in sorted(names):
             v = self.values(n, pos, depth)
-            if v is None or len(v) != 1 or not isinstance(v[0], int):
-                if v is not None and len(v) == 1 and isinstance(v[0], tuple) and re.search(
-                        rf"\b{n}\s*\.\s*[xyz]\b", text):
-                    for i, f in enumerate("xyz"):
-                        env[f"{n}_{f}"] = v[0][i]
-                    text = re.sub(rf"\b{n}\s*\.\s*([xyz])\b", rf"{n}_\1", text)
-                    continue
-                if re.search(rf"\b{n}\s*\(", text):
-                    continue  # a function (cdiv, min) the evaluator may know
+            if v is not None and all(isinstance(x, tuple) for x in v) and re.search(rf"\b{n}\s*\.\s*[xyz]\b", text):
+                text = re.sub(rf"\b{n}\s*\.\s*([xyz])\b", rf"{n}_\1", text)
+                opts = [{f"{n}_{f}": x[i] for i, f in enumerate("xyz")} for x in v]
+            elif v is not None and all(isinstance(x, int) for x in v):
+                opts = [{n: x} for x in v]
+            elif re.search(rf"\b{n}\s*\(", text):
+                continue  # a function (cdiv, min) the evaluator may know
+            else:
                 return None
-            env[n] = v[0]
-        return evaluate(text, env)
+            choices = [{**c, **o} for c in choices for o in opts]
+            if len(choices) > _MAX_CHOICES:
+                return None
+        out = [evaluate(text, {**self.env, **c}) for c in choices]
+        return None if None in out else list(dict.fromkeys(out))
+
+    def scalar(self, text: str, pos: int, depth: int = 0) -> int | None:
+        v = self.scalars(text, pos, depth)
+        return v[0] if v is not None and len(v) == 1 else None
 
     def shape_values(self, text: str, pos: int, depth: int = 0) -> list | None:
         """The shapes (int triples), ints or function names a launch or assignment operand may hold."""
@@ -383,16 +392,20 @@ class _Scan:
             text = (text[m.end():] if m else c.group(1)).strip()
         inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", text, re.S)
         if inner:
-            vals = [self.scalar(a, pos, depth) for a in split_top(inner.group(1)) if a.strip()]
-            return [tuple(vals + [1] * (3 - len(vals)))] if len(vals) <= 3 and None not in vals else None
+            vals = [self.scalars(a, pos, depth) for a in split_top(inner.group(1)) if a.strip()]
+            if len(vals) > 3 or None in vals:
+                return None
+            shapes = [()]
+            for v in vals + [[1]] * (3 - len(vals)):
+                shapes = [t + (x,) for t in shapes for x in v]
+            return shapes if len(shapes) <= _MAX_CHOICES else None
         if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", text) and not re.search(r"\.[xyz]$", text):
             if not any(e[1] != "address" for e in self.events_of(text)) and evaluate(text, self.env) is None:
                 return [text]  # a name this file never sets: a function (a kernel), or a parameter (unknown)
             return self.values(text, pos, depth)
         if re.fullmatch(r"[A-Za-z_][\w:]*\s*" + _TARGS, text):
             return [text]  # a template kernel named with its arguments
-        v = self.scalar(text, pos, depth)
-        return [v] if v is not None else None
+        return self.scalars(text, pos, depth)
 
     def launches(self):
         """(callee text, template argument text, grid text, block text, position) of each launch."""

@@ -228,3 +228,31 @@ void run(float* x, int n) {
     # only runtime blocks: unknown, and the note names the launch
     res = analyze(BODY + host.replace("k<<<1, 256>>>(x);", ""), path="p.cu")
     assert res.launches[0]["block"] is None and "not a constant at p.cu:11" in res.assumed
+
+
+def test_a_block_passed_to_the_launching_function_takes_its_callers_constants(tmp_path):
+    (tmp_path / "k.cu").write_text("""
+__global__ void w(float* x) {}
+__global__ void v(float* x) {}
+extern "C" void launch_w(float* x, int threads, dim3 tile) {
+  w<<<1, dim3(threads, tile.y)>>>(x);
+}
+void launch_v(float* x, int threads) {
+  if (threads == 64) v<<<1, threads>>>(x);
+}
+void go(float* x) { launch_v(x, 64); }
+""")
+    (tmp_path / "main.cpp").write_text("""
+extern "C" void launch_w(float* x, int threads, dim3 tile);
+dim3 tile(8, 4);
+int main() { float* x = 0; launch_w(x, 32, tile); launch_w(x, 16, tile); }
+""")
+    from analyzers.launch import host_launches
+
+    got = host_launches((tmp_path / "k.cu").read_text(), path=tmp_path / "k.cu")
+    assert sorted(h.block for h in got["w"].launches) == [(16, 4, 1), (32, 4, 1)]
+    # a condition of the launching function tests the parameter: the launch may hold for some values only
+    assert got["v"].launches == [] and got["v"].unknown == ["k.cu:8 (`threads`)"]
+    # a caller passing a value read at run time leaves the block unknown
+    (tmp_path / "main.cpp").write_text((tmp_path / "main.cpp").read_text().replace("launch_w(x, 16", "launch_w(x, n"))
+    assert host_launches((tmp_path / "k.cu").read_text(), path=tmp_path / "k.cu")["w"].launches == []

@@ -483,17 +483,31 @@ _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
 
 
 def _siblings(path) -> list:
-    """The other host and header files of ``path``'s folder (a few dozen at most)."""
+    """The other host and header files of ``path``'s folder (a few hundred at most)."""
     try:
         return sorted(p for p in path.parent.iterdir() if p.suffix in _HOST_SUFFIXES and p.name != path.name
-                      and p.is_file() and p.stat().st_size < 2_000_000)[:40]
+                      and p.is_file() and p.stat().st_size < 2_000_000)[:400]
     except OSError:
         return []
 
 
-def _includers(path, siblings, text_of) -> list:
+_INCLUDES: dict = {}  # path -> ((mtime, size), names it includes with quotes): each file read once per process
+
+
+def _includes_of(p: Path) -> set:
+    try:
+        st = p.stat()
+        key = (st.st_mtime_ns, st.st_size)
+        if p not in _INCLUDES or _INCLUDES[p][0] != key:
+            _INCLUDES[p] = (key, {Path(i).name for i in _LOCAL_INCLUDE.findall(p.read_text(errors="replace"))})
+        return _INCLUDES[p][1]
+    except OSError:
+        return set()
+
+
+def _includers(path, siblings) -> list:
     """Files of ``siblings`` that include ``path`` with quotes, directly or through one other of them."""
-    incs = {p: {Path(i).name for i in _LOCAL_INCLUDE.findall(text_of(p))} for p in siblings}
+    incs = {p: _includes_of(p) for p in siblings}
     direct = [p for p, i in incs.items() if path.name in i]
     names = {p.name for p in direct}
     return direct + [p for p, i in incs.items() if p not in direct and i & names]
@@ -582,7 +596,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
     for text, name in files:
         if text is own[0] and (kernels is None or not set(kernels) <= _launched(text)) and path is not None:
             # kernels this file may not launch: the files of its folder that include it
-            files += [(text_of(p), p.name) for p in _includers(path, siblings(), text_of)]
+            files += [(text_of(p), p.name) for p in _includers(path, siblings())]
         if not any(k in text for k in _MARKERS):
             continue
         scan = scan_of(text, name)

@@ -10,6 +10,7 @@ The values of C macros and template arguments are read with kopt's expression la
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -483,34 +484,41 @@ _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
 
 
 def _siblings(path) -> list:
-    """The other host and header files of ``path``'s folder (a few hundred at most)."""
+    """The other host and header files of ``path``'s folder (a few hundred at most), as (path text, (mtime,
+    size))."""
     try:
-        return sorted(p for p in path.parent.iterdir() if p.suffix in _HOST_SUFFIXES and p.name != path.name
-                      and p.is_file() and p.stat().st_size < 2_000_000)[:400]
+        with os.scandir(path.parent) as it:
+            found = []
+            for e in it:
+                if e.name != path.name and e.name.endswith(_HOST_SUFFIXES) and e.is_file():
+                    st = e.stat()
+                    if st.st_size < 2_000_000:
+                        found.append((e.name, e.path, (st.st_mtime_ns, st.st_size)))
     except OSError:
         return []
+    return [(p, key) for _, p, key in sorted(found)[:400]]
 
 
-_INCLUDES: dict = {}  # path -> ((mtime, size), names it includes with quotes): each file read once per process
+_INCLUDES: dict = {}  # path text -> ((mtime, size), names it includes with quotes): each file read once per process
 
 
-def _includes_of(p: Path) -> set:
-    try:
-        st = p.stat()
-        key = (st.st_mtime_ns, st.st_size)
-        if p not in _INCLUDES or _INCLUDES[p][0] != key:
-            _INCLUDES[p] = (key, {Path(i).name for i in _LOCAL_INCLUDE.findall(p.read_text(errors="replace"))})
-        return _INCLUDES[p][1]
-    except OSError:
-        return set()
+def _includes_of(p: str, key) -> set:
+    hit = _INCLUDES.get(p)
+    if hit is None or hit[0] != key:
+        try:
+            with open(p, errors="replace") as fh:
+                hit = _INCLUDES[p] = (key, {i.rsplit("/", 1)[-1] for i in _LOCAL_INCLUDE.findall(fh.read())})
+        except OSError:
+            return set()
+    return hit[1]
 
 
 def _includers(path, siblings) -> list:
     """Files of ``siblings`` that include ``path`` with quotes, directly or through one other of them."""
-    incs = {p: _includes_of(p) for p in siblings}
-    direct = [p for p, i in incs.items() if path.name in i]
-    names = {p.name for p in direct}
-    return direct + [p for p, i in incs.items() if p not in direct and i & names]
+    incs = [(p, _includes_of(p, key)) for p, key in siblings]
+    direct = [p for p, i in incs if path.name in i]
+    names = {os.path.basename(p) for p in direct}
+    return [Path(p) for p in direct + [p for p, i in incs if p not in direct and i & names]]
 
 
 def _launched(text: str) -> set:
@@ -554,7 +562,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
 
     def everything():
         yield own
-        yield from ((text_of(p), p.name) for p in siblings())
+        yield from ((text_of(Path(p)), os.path.basename(p)) for p, _ in siblings())
     scans: dict = {}
     memo: dict = {}
 

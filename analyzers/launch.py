@@ -130,6 +130,8 @@ _EV_FIELD = re.compile(r"\s*\.\s*([xyz])\s*=(?!=)([^;{}]*);")
 _EV_SET = re.compile(r"\s*(=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)([^;{}]*)")
 _EV_PREINC = re.compile(r"(?:\+\+|--)\s*$")
 _EV_ADDRESS = re.compile(r"[(,]\s*&\s*$")
+_CU_LAUNCH = re.compile(r"\bcuLaunch(?:Cooperative)?Kernel\s*\(")  # (f, gx, gy, gz, bx, by, bz, ...)
+_CU_FUNCTION = re.compile(r"\bcuModuleGetFunction\s*\(\s*&\s*(\w+)\s*,[^,;]*,\s*\"(\w+)\"\s*\)")
 _MAX_CHOICES = 8  # values a launch operand may take before it counts as not constant
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _BRACE = re.compile(r"[{}]")
@@ -192,6 +194,9 @@ class _Scan:
     def __init__(self, text: str, name: str, env: dict, callers=None):
         self.name, self.env = name, env
         self.callers = callers  # (function name, parameter index, depth) -> the values its callers pass, or None
+        self.cu_functions: dict = {}  # driver API: CUfunction variable -> [(position, kernel name looked up)]
+        for m in _CU_FUNCTION.finditer(text) if "cuModuleGetFunction" in text else ():
+            self.cu_functions.setdefault(m.group(1), []).append((m.start(), m.group(2)))
         self.text = t = _NOISE.sub(lambda m: _NOT_NEWLINE.sub(" ", m.group(0)) if "\n" in m.group(0) else
                                    " " * len(m.group(0)), text)
         self.funcs = []  # (start, end, parameter names, function name) of top-level function bodies
@@ -408,9 +413,25 @@ class _Scan:
             return [text]  # a template kernel named with its arguments
         return self.scalars(text, pos, depth)
 
-    def launches(self):
-        """(callee text, template argument text, grid text, block text, position) of each launch."""
+    def launches(self, driver_only: bool = False):
+        """(callee text, template argument text, grid text, block text, position) of each launch; ``driver_only``:
+        only the driver API's (``cuLaunchKernel`` of a function looked up by name in a module)."""
         t = self.text
+        for m in _CU_LAUNCH.finditer(t):
+            depth, i = 1, m.end()
+            while i < len(t) and depth:
+                depth += {"(": 1, ")": -1}.get(t[i], 0)
+                i += 1
+            args = split_top(t[m.end():i - 1])
+            if len(args) >= 7:
+                f = self.func_at(m.start())
+                looked = self.cu_functions.get(args[0].strip(), [])
+                here = [n for at, n in looked if f is not None and f[0] <= at < f[1]]  # in the launching function
+                for name in dict.fromkeys(here or [n for at, n in looked if self.func_at(at) is None] or
+                                          [n for _, n in looked]):
+                    yield name, "", f"dim3({', '.join(args[1:4])})", f"dim3({', '.join(args[4:7])})", m.start()
+        if driver_only:
+            return
         for m in re.finditer("<<<", t):
             lo = max(0, m.start() - 400)
             callee = _CALLEE.search(t, lo, m.start())
@@ -479,7 +500,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None) -> _Scan:
     return _Scan(text, name, env, callers)
 
 
-_MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel")
+_MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel")
 _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
 
 
@@ -600,15 +621,19 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
                 out += v
         return list(dict.fromkeys(out)) or None
     out: dict = {}
-    files = [own]
-    for text, name in files:
+    files = [(*own, False)]
+    for text, name, driver_only in files:
         if text is own[0] and (kernels is None or not set(kernels) <= _launched(text)) and path is not None:
-            # kernels this file may not launch: the files of its folder that include it
-            files += [(text_of(p), p.name) for p in _includers(path, siblings())]
+            # kernels this file may not launch: the files of its folder that include it, and those that load
+            # kernels by name through the driver API (nvrtc, cubin modules)
+            inc = _includers(path, siblings())
+            files += [(text_of(p), p.name, False) for p in inc]
+            files += [(text_of(Path(p)), os.path.basename(p), True) for p, _ in siblings() if Path(p) not in inc
+                      and "cuModuleGetFunction" in text_of(Path(p))]
         if not any(k in text for k in _MARKERS):
             continue
         scan = scan_of(text, name)
-        for callee, targs, grid, block, pos in scan.launches():
+        for callee, targs, grid, block, pos in scan.launches(driver_only):
             kernels = scan.shape_values(callee, pos)
             kernels = [re.sub(r"\s+", "", k) for k in kernels or () if isinstance(k, str)]
             blocks = scan.shape_values(block, pos) if block.strip() else None

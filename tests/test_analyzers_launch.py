@@ -256,3 +256,17 @@ int main() { float* x = 0; launch_w(x, 32, tile); launch_w(x, 16, tile); }
     # a caller passing a value read at run time leaves the block unknown
     (tmp_path / "main.cpp").write_text((tmp_path / "main.cpp").read_text().replace("launch_w(x, 16", "launch_w(x, n"))
     assert host_launches((tmp_path / "k.cu").read_text(), path=tmp_path / "k.cu")["w"].launches == []
+
+
+def test_a_kernel_loaded_by_name_through_the_driver_api_takes_the_block_of_cu_launch_kernel(tmp_path):
+    (tmp_path / "kern.cu").write_text('extern "C" __global__ void add(float* x) { x[threadIdx.x] += 1; }\n')
+    (tmp_path / "host.cpp").write_text("""
+#define THREADS 128
+void run(CUmodule mod, void** args) {
+  CUfunction fn;
+  cuModuleGetFunction(&fn, mod, "add");
+  cuLaunchKernel(fn, 10, 1, 1, THREADS, 2, 1, 0, 0, args, 0);
+}
+""")
+    assert _shapes((tmp_path / "kern.cu").read_text(), path=tmp_path / "kern.cu", kernels=["add"]) == {
+        "add": [((128, 2, 1), (10, 1, 1), ())]}

@@ -555,11 +555,14 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
     it with quotes (directly or through one other file there), so a kernel defined in a header is covered by the
     file that launches it. A launch is ``k<<<grid, block, ...>>>``, ``cudaLaunchKernel``/``cudaLaunchCooperative
     Kernel(k, grid, block, ...)`` or ``cudaLaunchKernelEx(&config, k, ...)`` (``config.blockDim`` assigned), where
-    ``k`` may be a function pointer assigned kernels. A block (and grid) is constant when its text evaluates with
+    ``k`` may be a function pointer assigned kernels, or the driver API's ``cuLaunchKernel(f, gx, gy, gz, bx, by,
+    bz, ...)`` of a function ``cuModuleGetFunction`` looked up by the kernel's name (in any file of the folder). A block (and grid) is constant when its text evaluates with
     the file's macros (and those of its quoted includes, and ``-D`` values), enum constants, and the dim3 / integer
     variables of the launching function (or of file scope) that are only ever set to constants (``threads.x = 256``
     included); a variable set to several constants gives one shape per value. A launch whose block is not constant
-    is listed in ``unknown``. A parameter of the launching function takes the values its callers in the folder
+    is listed in ``unknown``. Not followed: path conditions (a variable set to two constants gives both shapes to
+    every launch that reads it), values changed through a reference parameter, ``switch`` dispatch on the block
+    size, launches from CUDA graphs' kernel nodes. A parameter of the launching function takes the values its callers in the folder
     pass (unless a condition in the function tests it). ``kernels``: the names wanted; the files that include this
     one are read only when one of them is not launched here."""
     path = Path(path) if path is not None else None

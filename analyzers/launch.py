@@ -520,23 +520,25 @@ def _siblings(path) -> list:
     return [(p, key) for _, p, key in sorted(found)[:400]]
 
 
-_INCLUDES: dict = {}  # path text -> ((mtime, size), names it includes with quotes): each file read once per process
+_FACTS: dict = {}  # path text -> ((mtime, size), quoted include names, looks kernels up by name): read once
 
 
-def _includes_of(p: str, key) -> set:
-    hit = _INCLUDES.get(p)
+def _facts(p: str, key) -> tuple:
+    hit = _FACTS.get(p)
     if hit is None or hit[0] != key:
         try:
             with open(p, errors="replace") as fh:
-                hit = _INCLUDES[p] = (key, {i.rsplit("/", 1)[-1] for i in _LOCAL_INCLUDE.findall(fh.read())})
+                text = fh.read()
         except OSError:
-            return set()
-    return hit[1]
+            return set(), False
+        hit = _FACTS[p] = (key, {i.rsplit("/", 1)[-1] for i in _LOCAL_INCLUDE.findall(text)},
+                           "cuModuleGetFunction" in text)
+    return hit[1], hit[2]
 
 
 def _includers(path, siblings) -> list:
     """Files of ``siblings`` that include ``path`` with quotes, directly or through one other of them."""
-    incs = [(p, _includes_of(p, key)) for p, key in siblings]
+    incs = [(p, _facts(p, key)[0]) for p, key in siblings]
     direct = [p for p, i in incs if path.name in i]
     names = {os.path.basename(p) for p in direct}
     return [Path(p) for p in direct + [p for p, i in incs if p not in direct and i & names]]
@@ -631,8 +633,8 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
             # kernels by name through the driver API (nvrtc, cubin modules)
             inc = _includers(path, siblings())
             files += [(text_of(p), p.name, False) for p in inc]
-            files += [(text_of(Path(p)), os.path.basename(p), True) for p, _ in siblings() if Path(p) not in inc
-                      and "cuModuleGetFunction" in text_of(Path(p))]
+            files += [(text_of(Path(p)), os.path.basename(p), True) for p, key in siblings()
+                      if _facts(p, key)[1] and Path(p) not in inc]
         if not any(k in text for k in _MARKERS):
             continue
         scan = scan_of(text, name)

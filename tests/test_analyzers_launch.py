@@ -133,6 +133,9 @@ __global__ void d(float* x) {}
 template <typename T, int N> __global__ void e(T* x) {}
 void run(float* x) {
   a<<<1, 1>>>(x);
+#ifdef TRACE
+  printf("a done; }\n");
+#endif
   dim3 t;
   t.x = 32 * WARPS;
   t.y = ROWS;

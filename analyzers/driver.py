@@ -94,7 +94,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     for loc, reason in unit.problems[:3]:
         res.diagnostics.append(_incomplete(fname, reason, loc))
     macros = {**launchmod.source_macros(text), **(defines or {})}
-    host_blocks = launchmod.host_blocks(text, defines, Path(fname).parent) if "<<<" in text else {}
+    hosts = launchmod.host_launches(text, defines, Path(fname), [f.name for f in unit.kernels]) if block is None else {}
     for kunit, func, path_note in _targets(unit, notes, fname, text, defines, res):
         if wanted is not None and func.name not in wanted:
             continue
@@ -115,11 +115,12 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
             configs = list({repr((c.block, c.grid, c.smem, c.cluster, c.targs, c.assume, c.branch)): c
                             for c in configs}.values())
         else:
-            # no launch given: the file's own host launches of the kernel, one configuration per block shape
-            shapes = (host_blocks.get(func.name) or [None]) if block is None else [None]
+            # no launch given: the kernel's launches in host code, one configuration per constant shape
+            host = hosts.get(func.name) or launchmod.HostLaunches()
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
-                                          launch_bounds=func.launch_bounds, targs=targs or None, host_block=shape)
-                       for shape in shapes]
+                                          launch_bounds=func.launch_bounds, targs=targs or None, host=shape,
+                                          host_unknown=host.unknown)
+                       for shape in host.launches or [None]]
         for c in configs:
             c.assume = c.assume + [a for a in assumptions if a.names <= set(params)]
         res.kernels.append(func.name)

@@ -13,7 +13,9 @@ Definitions (issue 23):
 - False alarm: a file whose labels expect no race, barrier or bounds rule, with any error or warning of those
   families. Performance rules (bank conflicts, coalescing) are excluded.
 - Analyzed completely: every kernel was read by libclang, no `analysis.incomplete` note, and the launch geometry
-  is known (an annotation, --block, __launch_bounds__, or a constant block in the file's own <<<...>>> launch).
+  is known (an annotation, --block, __launch_bounds__, or the constant blocks of every launch of the kernel in host
+  code: the file's own, or a file of its folder that includes it); a kernel also launched with a block kopt cannot
+  evaluate is not analyzed completely.
 Real kernels are read from DIR (outside the repository) at benchmark time; every flagged finding is looked up in
 the review file ("relative/path.cu:LINE:RULE" -> {"verdict": "true" | "false", "why": ...}) and unreviewed ones
 are counted as such. Real code declares no launch to kopt (some blocks are read from its own launches), so its
@@ -67,7 +69,7 @@ def _parsed(res) -> bool:
 def _geometry_known(res) -> bool:
     return bool(res.launches) and all(
         l["block"] and None not in l["block"] and l["source"] in ("annotation", "cli", "host", "launch_bounds")
-        for l in res.launches)
+        and not l.get("uncovered") for l in res.launches)
 
 
 def _pct(xs, q):

@@ -106,9 +106,170 @@ void run(float* x, int n) {
 """
     res = analyze(BODY + host, path="h.cu")
     assert res.launches[0]["block"] == [128, 1, 1] and res.launches[0]["source"] == "host"
-    assert "<<<...>>> launch" in res.assumed
+    assert "block from the host code's launch at h.cu:12" in res.assumed
     # a block the file computes at run time stays unknown
     res = analyze(BODY + host.replace("block(THREADS)", "block(n)"), path="h.cu")
     assert res.launches[0]["block"] is None and res.launches[0]["source"] == "none"
     # --block still wins
     assert analyze(BODY + host, path="h.cu", block=(64, 1, 1)).launches[0]["block"] == [64, 1, 1]
+
+
+def _shapes(src, path=None, **kw):
+    from analyzers.launch import host_launches
+
+    return {k: sorted((h.block, h.grid, tuple(h.targs)) for h in v.launches) for k, v in
+            host_launches(src, path=path, **kw).items()}
+
+
+def test_host_launch_forms_with_constant_blocks():
+    src = """
+enum { WARPS = 4 };
+constexpr int TPB = 128;
+static const unsigned int ROWS = 8;
+__global__ void a(float* x) {}
+__global__ void b(float* x) {}
+__global__ void c(float* x) {}
+__global__ void d(float* x) {}
+template <typename T, int N> __global__ void e(T* x) {}
+void run(float* x) {
+  a<<<1, 1>>>(x);
+#ifdef TRACE
+  printf("a done; }\n");
+#endif
+  dim3 t;
+  t.x = 32 * WARPS;
+  t.y = ROWS;
+  b<<<dim3(4), t, 0>>>(x);
+  void* args[] = {&x};
+  cudaLaunchKernel((void*)c, dim3(2, 2), TPB, args, 0, 0);
+  cudaLaunchCooperativeKernel((const void*)&d, 1, dim3(TPB / 2, 2), args);
+  e<float, 64><<<16, 64>>>(x);
+}
+"""
+    got = _shapes(src)
+    assert got["a"] == [((1, 1, 1), (1, 1, 1), ())]
+    assert got["b"] == [((128, 8, 1), (4, 1, 1), ())]
+    assert got["c"] == [((128, 1, 1), (2, 2, 1), ())]
+    assert got["d"] == [((64, 2, 1), (1, 1, 1), ())]
+    assert got["e"] == [((64, 1, 1), (16, 1, 1), ("float", "64"))]
+
+
+def test_launch_ex_config_and_function_pointer():
+    src = """
+__global__ void p(int* x) {}
+__global__ void q(int* x) {}
+__global__ void r(int* x) {}
+void run(int* x, int which) {
+  void (*kern)(int*);
+  if (which) kern = &p; else kern = q;
+  dim3 threads(16, 16);
+  kern<<<8, threads>>>(x);
+  cudaLaunchConfig_t config = {0};
+  config.gridDim = dim3(4);
+  config.blockDim = dim3(96);
+  cudaLaunchKernelEx(&config, r, x);
+}
+"""
+    got = _shapes(src)
+    assert got["p"] == got["q"] == [((16, 16, 1), (8, 1, 1), ())]
+    assert got["r"] == [((96, 1, 1), (4, 1, 1), ())]
+
+
+def test_names_are_read_in_the_launching_function_and_several_values_give_several_shapes():
+    src = """
+__global__ void k(float* x) {}
+__global__ void m(float* x) {}
+void small(float* x) { int threads = 64; k<<<1, threads>>>(x); }
+void large(float* x, bool wide) {
+  int threads = 256;
+  if (wide) threads = 512;
+  k<<<2, threads>>>(x);
+}
+void param(float* x, int threads) { m<<<1, threads>>>(x); }
+void both(float* x, int n) { m<<<1, 128>>>(x); }
+"""
+    from analyzers.launch import host_launches
+
+    got = host_launches(src)
+    assert sorted(h.block for h in got["k"].launches) == [(64, 1, 1), (256, 1, 1), (512, 1, 1)]
+    assert got["k"].unknown == [] and not got["k"].partial
+    # the grid of a block launched with two grids is unknown
+    assert {h.block: h.grid for h in got["k"].launches}[(64, 1, 1)] == (1, 1, 1)
+    # `threads` is m's launching function's parameter there: that launch is not constant; the other one is
+    assert [h.block for h in got["m"].launches] == [(128, 1, 1)] and got["m"].partial
+    assert got["m"].unknown == ["<input>:10 (`threads`)"]
+    # an update the reader cannot follow makes the value unknown
+    assert host_launches(src.replace("threads = 512", "threads *= 2"))["k"].launches[0].block == (64, 1, 1)
+    assert "k" in host_launches(src.replace("threads = 512", "threads *= 2")) and host_launches(
+        src.replace("threads = 512", "threads *= 2"))["k"].partial
+
+
+def test_a_kernel_in_a_header_takes_the_launches_of_the_files_that_include_it(tmp_path):
+    (tmp_path / "sizes.h").write_text("#define BX 32\n")
+    (tmp_path / "kern.cuh").write_text('#include "sizes.h"\n__global__ void h(float* x) { x[threadIdx.x] = 0; }\n')
+    (tmp_path / "wrap.cuh").write_text('#include "kern.cuh"\n')
+    (tmp_path / "main.cu").write_text('#include "wrap.cuh"\nvoid go(float* x) { h<<<1, dim3(BX, 4)>>>(x); }\n')
+    (tmp_path / "other.cu").write_text('void go2(float* x) { h<<<1, 999>>>(x); }\n')  # does not include it
+    src = (tmp_path / "kern.cuh").read_text()
+    assert _shapes(src, path=tmp_path / "kern.cuh") == {"h": [((32, 4, 1), (1, 1, 1), ())]}
+    res = analyze(tmp_path / "kern.cuh")
+    assert res.launches[0]["block"] == [32, 4, 1] and res.launches[0]["source"] == "host"
+    assert "main.cu:2" in res.assumed
+
+
+def test_a_kernel_also_launched_with_a_runtime_block_is_analyzed_at_its_constant_blocks_and_says_so():
+    host = """
+void run(float* x, int n) {
+  k<<<1, 256>>>(x);
+  k<<<1, n>>>(x);
+}
+"""
+    res = analyze(BODY + host, path="p.cu")
+    assert [l["block"] for l in res.launches] == [[256, 1, 1]]
+    assert res.launches[0]["uncovered"] == ["p.cu:11 (`n`)"]
+    assert "cannot evaluate at p.cu:11" in res.assumed
+    # only runtime blocks: unknown, and the note names the launch
+    res = analyze(BODY + host.replace("k<<<1, 256>>>(x);", ""), path="p.cu")
+    assert res.launches[0]["block"] is None and "not a constant at p.cu:11" in res.assumed
+
+
+def test_a_block_passed_to_the_launching_function_takes_its_callers_constants(tmp_path):
+    (tmp_path / "k.cu").write_text("""
+__global__ void w(float* x) {}
+__global__ void v(float* x) {}
+extern "C" void launch_w(float* x, int threads, dim3 tile) {
+  w<<<1, dim3(threads, tile.y)>>>(x);
+}
+void launch_v(float* x, int threads) {
+  if (threads == 64) v<<<1, threads>>>(x);
+}
+void go(float* x) { launch_v(x, 64); }
+""")
+    (tmp_path / "main.cpp").write_text("""
+extern "C" void launch_w(float* x, int threads, dim3 tile);
+dim3 tile(8, 4);
+int main() { float* x = 0; launch_w(x, 32, tile); launch_w(x, 16, tile); }
+""")
+    from analyzers.launch import host_launches
+
+    got = host_launches((tmp_path / "k.cu").read_text(), path=tmp_path / "k.cu")
+    assert sorted(h.block for h in got["w"].launches) == [(16, 4, 1), (32, 4, 1)]
+    # a condition of the launching function tests the parameter: the launch may hold for some values only
+    assert got["v"].launches == [] and got["v"].unknown == ["k.cu:8 (`threads`)"]
+    # a caller passing a value read at run time leaves the block unknown
+    (tmp_path / "main.cpp").write_text((tmp_path / "main.cpp").read_text().replace("launch_w(x, 16", "launch_w(x, n"))
+    assert host_launches((tmp_path / "k.cu").read_text(), path=tmp_path / "k.cu")["w"].launches == []
+
+
+def test_a_kernel_loaded_by_name_through_the_driver_api_takes_the_block_of_cu_launch_kernel(tmp_path):
+    (tmp_path / "kern.cu").write_text('extern "C" __global__ void add(float* x) { x[threadIdx.x] += 1; }\n')
+    (tmp_path / "host.cpp").write_text("""
+#define THREADS 128
+void run(CUmodule mod, void** args) {
+  CUfunction fn;
+  cuModuleGetFunction(&fn, mod, "add");
+  cuLaunchKernel(fn, 10, 1, 1, THREADS, 2, 1, 0, 0, args, 0);
+}
+""")
+    assert _shapes((tmp_path / "kern.cu").read_text(), path=tmp_path / "kern.cu", kernels=["add"]) == {
+        "add": [((128, 2, 1), (10, 1, 1), ())]}

@@ -2,8 +2,9 @@
 
 A candidate's launches are resolved by kopt (``kopt.geometry``) and *given* to the analyzers. For a plain source
 (no ``// kopt: launch`` line for the kernel) the fallbacks apply, in order: ``--block``/``--grid``, then the block
-of the file's own ``<<<grid, block>>>`` launches when it is a constant, then ``__launch_bounds__``; otherwise every block size up to 1024 is considered (symbolically). The values of C macros
-and template arguments are read with kopt's expression language in C mode.
+of the file's own ``<<<grid, block>>>`` launches when it is a constant, then ``__launch_bounds__``; otherwise every
+block size up to 1024 is considered (symbolically), within the bounds the kernel's own shared arrays imply
+(``infer_block``). The values of C macros and template arguments are read with kopt's expression language in C mode.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 
 from kopt.annotations import Text, split_kernel, split_top as _split_top
 from kopt.expr import try_evaluate
+from . import sym
 from kopt.source import c_macros as source_macros  # noqa: F401  (the analyzers' macro table)
 
 _INST = re.compile(r"template\s+__global__\s+(?:void\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?(?:void\s+)?"
@@ -32,6 +34,7 @@ class LaunchConfig:
     note: str = ""
     assume: list = field(default_factory=list)  # assume.Assumption over this kernel's parameters
     branch: str = ""  # the launch line, when it is one of several `when` alternatives ("line 12 (when rows >= 4096)")
+    inferred: dict = field(default_factory=dict)  # dim "x"/"y"/"z" -> (bound, why): see infer_block
 
     @property
     def known_block(self) -> bool:
@@ -42,7 +45,25 @@ class LaunchConfig:
         def dims(t):  # as kopt.geometry writes them
             return None if t is None or all(v is None for v in t) else list(t)
         return {"kernel": self.kernel, "grid": dims(self.grid), "block": dims(self.block), "smem": self.smem,
-                "cluster": dims(self.cluster), "source": self.source, **({"branch": self.branch} if self.branch else {})}
+                "cluster": dims(self.cluster), "source": self.source, **({"branch": self.branch} if self.branch else {}),
+                **({"inferred_block": {f: b for f, (b, _) in sorted(self.inferred.items())}} if self.inferred else {})}
+
+    def dim_max(self, i: int) -> int:
+        """The largest blockDim along dimension ``i`` (0..2) the analysis considers when the block is unknown."""
+        hw = (MAX_THREADS, MAX_THREADS, 64)[i]
+        return min(hw, self.max_threads, self.inferred.get("xyz"[i], (hw, ""))[0])
+
+    def within(self, shapes) -> list[tuple]:
+        """Concrete block shapes to sample for an unknown block: ``shapes`` with the known dims put in and each
+        unknown dim over its bound lowered to the largest power of two within it; those with too many threads
+        dropped."""
+        out = []
+        for s in shapes:
+            s = tuple(k if k is not None else v if v <= self.dim_max(i) else 1 << (self.dim_max(i).bit_length() - 1)
+                      for i, (k, v) in enumerate(zip(self.block, s)))
+            if s[0] * s[1] * s[2] <= self.max_threads and s not in out:
+                out.append(s)
+        return out
 
     def describe(self, dims_used=("x", "y", "z")) -> str:
         def fmt(t):
@@ -60,6 +81,8 @@ class LaunchConfig:
                 f" (block dims {fmt(self.block)})" if any(v is not None for v in self.block) else "")
             if set(dims_used) <= {"x"}:
                 b += " in x (the kernel uses only threadIdx.x)"
+        if self.inferred and not self.known_block:
+            b += ", " + self.inferred_text()
         g = f"grid={fmt(self.grid)}" if any(v is not None for v in self.grid) else "any grid"
         s = f", {b}, {g}"
         if self.smem is not None:
@@ -71,6 +94,12 @@ class LaunchConfig:
         if self.assume:
             s += ", assuming " + " and ".join(f"({a.text})" for a in self.assume)
         return where + s + (f"; {self.note}" if self.note else "")
+
+
+    def inferred_text(self) -> str:
+        return "assumed " + " and ".join(f"blockDim.{f} <= {b}" for f, (b, _) in sorted(self.inferred.items())) + (
+            " (the extents of the shared arrays the kernel indexes by threadIdx: " +
+            "; ".join(dict.fromkeys(why for _, (_, why) in sorted(self.inferred.items()))) + ")")
 
 
 def evaluate(text: str, env: dict) -> int | None:
@@ -187,3 +216,79 @@ def _bound(cfg: LaunchConfig, launch_bounds, env: dict) -> None:
                 cfg.source = "launch_bounds"
     if cfg.known_block:
         cfg.max_threads = cfg.block[0] * cfg.block[1] * cfg.block[2]
+
+
+_COMPARE = ("<", "<=", ">", ">=", "==")
+
+
+def infer_block(km) -> dict:
+    """For a kernel analyzed with no known block (``source`` none or launch_bounds): the bounds on its block that
+    its own shared arrays imply, as {dim: (bound, why)}.
+
+    Rule: a subscript of a shared array with a constant extent E whose index is ``threadIdx.f + c`` (c a constant,
+    in the symbolic interpreter's terms, so aliases such as ``int tx = threadIdx.x`` count) implies
+    blockDim.f <= E - c: the author sized the array for the block they launch, so a larger block is not a
+    configuration worth a finding. It counts for a store (the array is filled at ``threadIdx.f + c``: the stores
+    fit) and for a load at the thread's own index (c <= 0); a load past it (``s[t + 1]``, a neighbour) does not, as
+    that is where an off-by-one lives. It does not count when the access's guard compares threadIdx.f with a value
+    that does not depend on the block index (``if (tx < 16)``, ``if (tid >= n) return``): such code is written to
+    tolerate larger blocks; a guard over a global index (``if (blockIdx.x * blockDim.x + threadIdx.x < n)``) or over
+    loaded data does not count. Of several such subscripts the smallest bound holds; a bound no stricter than the hardware limit (or
+    ``__launch_bounds__``) is not kept. ``__launch_bounds__(N)`` is the author's own word that blocks of N threads
+    are launched: when no block of N threads fits within the bounds (over the dimensions the kernel uses), the
+    declaration and the arrays disagree and nothing is inferred, so the out-of-bounds access is reported."""
+    cfg = km.launch
+    if cfg.source not in ("none", "launch_bounds") or any(v is not None for v in cfg.block):
+        return {}
+    best: dict = {}
+    for a in km.accesses:
+        if a.space != "shared" or a.base not in km.shared:
+            continue
+        for idx, extent in a.subs:
+            f, c = _thread_plus_const(idx)
+            if f is None or not isinstance(extent, int) or (c > 0 and not a.write) or _guards(a.cond, f"t{f}"):
+                continue
+            bound = extent - c
+            if 1 <= bound < min((MAX_THREADS, MAX_THREADS, 64)["xyz".index(f)], cfg.max_threads) and (
+                    f not in best or bound < best[f][0]):
+                best[f] = (bound, f"`{a.base}[{sym.show(idx).strip('()')}]` with extent {extent}")
+    if cfg.source == "launch_bounds":  # the author declared blocks of max_threads threads: they must fit
+        room = 1
+        for f in km.dims_used or {"x"}:
+            room *= best.get(f, (MAX_THREADS, ""))[0]
+        if room < cfg.max_threads:
+            return {}
+    return best
+
+
+def _thread_plus_const(idx):
+    """("x", c) for an index ``threadIdx.x + c`` (likewise y, z), else (None, 0)."""
+    if idx.op == "+" and sym.is_const(idx.args[1]):
+        f, _ = _thread_plus_const(idx.args[0])
+        return (f, idx.args[1].val) if f is not None else (None, 0)
+    if idx.op == "v" and idx.val in ("tx", "ty", "tz"):
+        return idx.val[1], 0
+    return None, 0
+
+
+def _guards(cond, name: str) -> bool:
+    """Whether ``cond`` compares the thread index variable ``name`` with something independent of the block
+    index (loaded values, inside ``uf``, are not looked into)."""
+    def names(e, out):
+        if e.op == "v":
+            out[e.val] = e.kind
+        elif e.op != "uf":
+            for x in e.args:
+                names(x, out)
+        return out
+
+    def walk(e):
+        if e.op == "uf":
+            return False
+        if e.op in _COMPARE:
+            seen = names(e, {})
+            if name in seen and "block" not in seen.values():
+                return True
+        return any(walk(x) for x in e.args)
+
+    return walk(cond)

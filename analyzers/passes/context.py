@@ -142,8 +142,8 @@ class Ctx:
         bd = []
         for i, f in enumerate("xyz"):
             v = self.launch.block[i]
-            if v is None and f != "x" and self.dims_1d:
-                v = 1
+            if v is None and f != "x" and f not in self.km.dims_used:
+                v = 1  # the kernel never looks at threadIdx.f / blockDim.f: a block 1 thread deep in that dimension
             if v is None:  # at most the hardware's, __launch_bounds__' and the inferred bound (LaunchConfig.dim_max)
                 t = enc.var(f"bd{f}", "uniform")
                 cons += [t >= 1, t <= self.launch.dim_max(i)]
@@ -203,7 +203,7 @@ class Ctx:
         dims = {}
         for f in "xyz":
             n = f"bd{f}"
-            if n in names or (self.launch.block["xyz".index(f)] is None and not (f != "x" and self.dims_1d)):
+            if n in names or (self.launch.block["xyz".index(f)] is None and (f == "x" or f in self.km.dims_used)):
                 v = model_int(model, encs[0].var(n, "uniform"))
                 if v is not None and self.launch.block["xyz".index(f)] is None:
                     dims[f"blockDim.{f}"] = v

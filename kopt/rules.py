@@ -149,8 +149,9 @@ _ALL = [
          "No launch block is known for the kernel (no `// kopt: launch` line, no --block, no constant block in the "
          "file's own <<<...>>> launch), and it indexes shared arrays of a constant extent by threadIdx without "
          "checking the index: the arrays are sized for the block it is launched with. The analysis assumed each "
-         "block dimension at most the extent of such an array (less the index's constant offset), so it reports "
-         "no hazard that needs a block larger than the arrays. The message names the bounds and the arrays.",
+         "block dimension at most the extent of such an array (less the index's largest constant or loop-step "
+         "offset), so it reports no hazard that needs a block larger than the arrays. The message names the bounds "
+         "and the accesses they come from; the launch record has them as `inferred_block`.",
          "declare the launch with `// kopt: launch` or pass --block to check the blocks the kernel is really "
          "launched with", "analysis"),
     Rule("analysis.incomplete", N, "part of the file was not analyzed",

@@ -197,6 +197,9 @@ def test_what_the_inference_reads():
     # a guard over the global index does not bound the thread index
     assert inferred("__shared__ float s[64]; int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                     "if (i < n) s[threadIdx.x] = x[i];") == {"x": 64}
+    # a loop of row steps over a tile: each thread covers rows threadIdx.y, +8, +16, +24 of 32
+    assert inferred("__shared__ float t[32][32];\n"
+                    "for (int i = 0; i < 32; i += 8) t[threadIdx.y + i][threadIdx.x] = x[i];") == {"x": 32, "y": 8}
     # a strided loop over the array and an array as large as any block imply nothing
     assert inferred("__shared__ float s[64]; for (int j = threadIdx.x; j < 64; j += blockDim.x) s[j] = 0.f;") is None
     assert inferred("__shared__ float s[1024]; s[threadIdx.x] = 0.f;") is None
@@ -210,3 +213,19 @@ def test_launch_bounds_that_the_arrays_cannot_hold_are_believed():
     # 512 threads cannot fit in 16 x 16: the declaration and the arrays disagree, the overrun is reported
     wide = analyze("#define LB 512\n" + body, path="k.cu")
     assert "inferred_block" not in wide.launches[0] and _rules(wide, "bounds.shared")
+
+
+def test_a_block_dimension_the_kernel_never_reads_is_one_thread_deep():
+    src = """
+__global__ void k(int* c, int* out) {
+  __shared__ int s[16][16];
+  s[threadIdx.y][threadIdx.x] = atomicAdd(c, 1);  // threads differing only in threadIdx.z would collide
+  __syncthreads();
+  out[threadIdx.y * 16 + threadIdx.x] = s[threadIdx.x][threadIdx.y];
+}
+"""
+    res = analyze(src, path="k.cu")
+    assert not _rules(res, "race.shared") and "(the kernel uses no threadIdx.z)" in res.assumed
+    deep = analyze(src.replace("out[threadIdx.y", "out[threadIdx.z + threadIdx.y"), path="k.cu")
+    (d,) = _rules(deep, "race.shared")
+    assert d.witness["assumed_block"]["blockDim.z"] >= 2

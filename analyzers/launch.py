@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 
 from kopt.annotations import Text, split_kernel, split_top as _split_top
 from kopt.expr import try_evaluate
-from . import sym
 from kopt.source import c_macros as source_macros  # noqa: F401  (the analyzers' macro table)
+
+from . import sym
 
 _INST = re.compile(r"template\s+__global__\s+(?:void\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?(?:void\s+)?"
                    r"([A-Za-z_]\w*)\s*<([^;{]*?)>\s*\(")
@@ -96,7 +97,6 @@ class LaunchConfig:
         if self.assume:
             s += ", assuming " + " and ".join(f"({a.text})" for a in self.assume)
         return where + s + (f"; {self.note}" if self.note else "")
-
 
     def inferred_text(self) -> str:
         return "assumed " + " and ".join(f"blockDim.{f} <= {b}" for f, (b, _) in sorted(self.inferred.items())) + (
@@ -230,15 +230,20 @@ def infer_block(km) -> dict:
     Rule: a subscript of a shared array with a constant extent E whose index is ``threadIdx.f + c`` (in the
     symbolic interpreter's terms, so aliases such as ``int tx = threadIdx.x`` count; c a constant, or a linear term
     in the counters of loops with constant trip counts, taken at its largest) implies blockDim.f <= E - c: the
-    author sized the array for the block they launch, so a larger block is not a configuration worth a finding. It
-    counts for a store (the array is filled at ``threadIdx.f + c``: the stores fit) and for a load at the thread's
-    own index (c <= 0); a load past it (``s[t + 1]``, a neighbour) does not, as that is where an off-by-one lives. It does not count when the access's guard compares threadIdx.f with a value
-    that does not depend on the block index (``if (tx < 16)``, ``if (tid >= n) return``): such code is written to
-    tolerate larger blocks; a guard over a global index (``if (blockIdx.x * blockDim.x + threadIdx.x < n)``) or over
-    loaded data does not count. Of several such subscripts the smallest bound holds; a bound no stricter than the hardware limit (or
-    ``__launch_bounds__``) is not kept. ``__launch_bounds__(N)`` is the author's own word that blocks of N threads
-    are launched: when no block of N threads fits within the bounds (over the dimensions the kernel uses), the
-    declaration and the arrays disagree and nothing is inferred, so the out-of-bounds access is reported."""
+    author sized the array for the block they launch, so a larger block is not a configuration worth a finding.
+
+    - It counts for a store (the array is filled at ``threadIdx.f + c``: the stores fit) and for a load at the
+      thread's own index (c <= 0); a load past it (``s[t + 1]``, a neighbour) does not: an off-by-one lives there.
+    - It does not count when the access's guard compares threadIdx.f (<, <=, >, >=, ==) with a value that does not
+      depend on the block index (``if (tx < 16)``, ``if (tid >= n) return``): such code is written to tolerate
+      larger blocks. A guard over a global index (``blockIdx.x * blockDim.x + threadIdx.x < n``) or over loaded data
+      is no such check.
+    - Of several such subscripts the smallest bound holds; a bound no stricter than the hardware limit (or
+      ``__launch_bounds__``) is not kept.
+    - ``__launch_bounds__(N)`` is the author's own word that blocks of N threads are launched: when no block of N
+      threads fits within the bounds (over the dimensions the kernel uses), the declaration and the arrays disagree
+      and nothing is inferred, so the out-of-bounds access is reported.
+    """
     cfg = km.launch
     if cfg.source not in ("none", "launch_bounds") or any(v is not None for v in cfg.block):
         return {}

@@ -195,6 +195,13 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
         _debug(exc)
         return [_incomplete(fname, f"could not model kernel `{func.name}`: {exc.__class__.__name__}: {exc}",
                             func.loc)]
+    cfg.inferred = launchmod.infer_block(km)
+    if cfg.inferred:
+        out.append(RULES["launch.inferred-block"].diag(
+            f"no launch block known for `{func.name}`: {cfg.inferred_text()}; declare the launch with "
+            f"`// kopt: launch` or pass --block to check other blocks",
+            Location(func.loc.file, func.loc.line, func.loc.col, role="kernel"),
+            witness={"assumed_block_max": {f"blockDim.{f}": b for f, (b, _) in sorted(cfg.inferred.items())}}))
     assumed.append(f"{func.name}: {cfg.describe(km.dims_used)}; read by {path_note or unit.frontend}")
     seen_reasons = set()
     for loc, reason in km.problems:

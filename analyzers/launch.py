@@ -4,7 +4,8 @@ A candidate's launches are resolved by kopt (``kopt.geometry``) and *given* to t
 (no ``// kopt: launch`` line for the kernel) the fallbacks apply, in order: ``--block``/``--grid``, then the constant
 shapes of the kernel's launches in host code (``host_launches``: the file's own and those of the files in its folder
 that include it; one configuration per shape, its grid too when constant), then ``__launch_bounds__``; otherwise
-every block size up to 1024 is considered (symbolically). A kernel also launched with a block that is not a constant
+every block size up to 1024 is considered (symbolically), within the bounds the kernel's own shared arrays
+imply (``infer_block``). A kernel also launched with a block that is not a constant
 is analyzed at its constant shapes only, and its configuration lists the launches it does not cover (``uncovered``).
 The values of C macros and template arguments are read with kopt's expression language in C mode.
 """
@@ -18,6 +19,8 @@ from pathlib import Path
 from kopt.annotations import Text, split_kernel, split_top as _split_top
 from kopt.expr import try_evaluate
 from kopt.source import c_macros as source_macros  # noqa: F401  (the analyzers' macro table)
+
+from . import sym
 
 _INST = re.compile(r"template\s+__global__\s+(?:void\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?(?:void\s+)?"
                    r"([A-Za-z_]\w*)\s*<([^;{]*?)>\s*\(")
@@ -39,6 +42,7 @@ class LaunchConfig:
     branch: str = ""  # the launch line, when it is one of several `when` alternatives ("line 12 (when rows >= 4096)")
     at: str = ""  # file:line of the host launch the block was read from
     uncovered: list = field(default_factory=list)  # the kernel's host launches whose block is not constant
+    inferred: dict = field(default_factory=dict)  # dim "x"/"y"/"z" -> (bound, why): see infer_block
 
     @property
     def known_block(self) -> bool:
@@ -51,7 +55,25 @@ class LaunchConfig:
         return {"kernel": self.kernel, "grid": dims(self.grid), "block": dims(self.block), "smem": self.smem,
                 "cluster": dims(self.cluster), "source": self.source,
                 **({"branch": self.branch} if self.branch else {}),
-                **({"uncovered": self.uncovered} if self.uncovered else {})}
+                **({"uncovered": self.uncovered} if self.uncovered else {}),
+                **({"inferred_block": {f: b for f, (b, _) in sorted(self.inferred.items())}} if self.inferred else {})}
+
+    def dim_max(self, i: int) -> int:
+        """The largest blockDim along dimension ``i`` (0..2) the analysis considers when the block is unknown."""
+        hw = (MAX_THREADS, MAX_THREADS, 64)[i]
+        return min(hw, self.max_threads, self.inferred.get("xyz"[i], (hw, ""))[0])
+
+    def within(self, shapes) -> list[tuple]:
+        """Concrete block shapes to sample for an unknown block: ``shapes`` with the known dims put in and each
+        unknown dim over its bound lowered to the largest power of two within it; those with too many threads
+        dropped."""
+        out = []
+        for s in shapes:
+            s = tuple(k if k is not None else v if v <= self.dim_max(i) else 1 << (self.dim_max(i).bit_length() - 1)
+                      for i, (k, v) in enumerate(zip(self.block, s)))
+            if s[0] * s[1] * s[2] <= self.max_threads and s not in out:
+                out.append(s)
+        return out
 
     def describe(self, dims_used=("x", "y", "z")) -> str:
         def fmt(t):
@@ -70,6 +92,10 @@ class LaunchConfig:
                 f" (block dims {fmt(self.block)})" if any(v is not None for v in self.block) else "")
             if set(dims_used) <= {"x"}:
                 b += " in x (the kernel uses only threadIdx.x)"
+            elif "z" not in dims_used:
+                b += " in x and y (the kernel uses no threadIdx.z)"
+        if self.inferred and not self.known_block:
+            b += ", " + self.inferred_text()
         g = f"grid={fmt(self.grid)}" if any(v is not None for v in self.grid) else "any grid"
         s = f", {b}, {g}"
         if self.smem is not None:
@@ -81,6 +107,11 @@ class LaunchConfig:
         if self.assume:
             s += ", assuming " + " and ".join(f"({a.text})" for a in self.assume)
         return where + s + (f"; {self.note}" if self.note else "")
+
+    def inferred_text(self) -> str:
+        return "assumed " + " and ".join(f"blockDim.{f} <= {b}" for f, (b, _) in sorted(self.inferred.items())) + (
+            " (the extents of the shared arrays the kernel indexes by threadIdx: " +
+            "; ".join(dict.fromkeys(why for _, (_, why) in sorted(self.inferred.items()))) + ")")
 
 
 def evaluate(text: str, env: dict) -> int | None:
@@ -712,3 +743,120 @@ def _bound(cfg: LaunchConfig, launch_bounds, env: dict) -> None:
                 cfg.source = "launch_bounds"
     if cfg.known_block:
         cfg.max_threads = cfg.block[0] * cfg.block[1] * cfg.block[2]
+
+
+_COMPARE = ("<", "<=", ">", ">=", "==")
+
+
+def infer_block(km) -> dict:
+    """For a kernel analyzed with no known block (``source`` none or launch_bounds): the bounds on its block that
+    its own shared arrays imply, as {dim: (bound, why)}.
+
+    Rule: a subscript of a shared array with a constant extent E whose index is ``threadIdx.f + c`` (in the
+    symbolic interpreter's terms, so aliases such as ``int tx = threadIdx.x`` count; c a constant, or a linear term
+    in the counters of loops with constant trip counts, taken at its largest) implies blockDim.f <= E - c: the
+    author sized the array for the block they launch, so a larger block is not a configuration worth a finding.
+
+    - It counts for a store (the array is filled at ``threadIdx.f + c``: the stores fit) and for a load at the
+      thread's own index (c <= 0); a load past it (``s[t + 1]``, a neighbour) does not: an off-by-one lives there.
+    - It does not count when the access's guard compares threadIdx.f (<, <=, >, >=, ==) with a value that does not
+      depend on the block index (``if (tx < 16)``, ``if (tid >= n) return``): such code is written to tolerate
+      larger blocks. A guard over a global index (``blockIdx.x * blockDim.x + threadIdx.x < n``) or over loaded data
+      is no such check.
+    - Of several such subscripts the smallest bound holds; a bound no stricter than the hardware limit (or
+      ``__launch_bounds__``) is not kept.
+    - ``__launch_bounds__(N)`` is the author's own word that blocks of N threads are launched: when no block of N
+      threads fits within the bounds (over the dimensions the kernel uses), the declaration and the arrays disagree
+      and nothing is inferred, so the out-of-bounds access is reported.
+    """
+    cfg = km.launch
+    if cfg.source not in ("none", "launch_bounds") or any(v is not None for v in cfg.block):
+        return {}
+    best: dict = {}
+    for a in km.accesses:
+        if a.space != "shared" or a.base not in km.shared:
+            continue
+        for idx, extent in a.subs:
+            f, lo, hi = _thread_plus_offset(idx, km.loop_trip)
+            if f is None or not isinstance(extent, int) or (hi > 0 and not a.write) or _guards(a.cond, f"t{f}"):
+                continue
+            bound = extent - hi
+            if 1 <= bound < min((MAX_THREADS, MAX_THREADS, 64)["xyz".index(f)], cfg.max_threads) and (
+                    f not in best or bound < best[f][0]):
+                off = "" if hi == 0 else f" + {hi}" if lo == hi else f" + up to {hi}"
+                best[f] = (bound, f"`{a.base}[threadIdx.{f}{off}]` at line {a.loc.line}, extent {extent}")
+    if cfg.source == "launch_bounds":  # the author declared blocks of max_threads threads: they must fit
+        room = 1
+        for f in km.dims_used or {"x"}:
+            room *= best.get(f, (MAX_THREADS, ""))[0]
+        if room < cfg.max_threads:
+            return {}
+    return best
+
+
+def _thread_plus_offset(idx, trips: dict):
+    """("x", lo, hi) for an index ``threadIdx.x + e`` (likewise y, z) where e is a constant or a linear term in the
+    iteration counters of loops with a constant trip count (``tile[threadIdx.y + i]`` in ``for (i = 0; i < 32;
+    i += 8)``), lo and hi its least and largest value; else (None, 0, 0)."""
+    terms = _linear(idx)
+    if terms is None:
+        return None, 0, 0
+    threads = [n for n in terms if n in ("tx", "ty", "tz")]
+    if len(threads) != 1 or terms[threads[0]] != 1:
+        return None, 0, 0
+    lo = hi = terms.get(None, 0)
+    for n, c in terms.items():
+        if n in (None, threads[0]):
+            continue
+        trip = trips.get(n)
+        trip = trip.val if isinstance(trip, sym.S) and sym.is_const(trip) else trip
+        if not isinstance(trip, int) or trip < 1:
+            return None, 0, 0
+        lo, hi = lo + min(0, c * (trip - 1)), hi + max(0, c * (trip - 1))
+    return threads[0][1], lo, hi
+
+
+def _linear(e) -> dict | None:
+    """{variable: coefficient, None: constant} of a sum of constant multiples of variables; None otherwise."""
+    if e.op == "c":
+        return {None: e.val} if isinstance(e.val, int) else None
+    if e.op == "v":
+        return {e.val: 1}
+    if e.op in ("+", "-"):
+        a, b = _linear(e.args[0]), _linear(e.args[1])
+        if a is None or b is None:
+            return None
+        sign = 1 if e.op == "+" else -1
+        return {n: a.get(n, 0) + sign * b.get(n, 0) for n in {*a, *b}}
+    if e.op == "*":
+        for x, y in (e.args, e.args[::-1]):
+            if sym.is_const(x):
+                t = _linear(y)
+                return None if t is None else {n: x.val * c for n, c in t.items()}
+    if e.op == "neg":
+        t = _linear(e.args[0])
+        return None if t is None else {n: -c for n, c in t.items()}
+    return None
+
+
+def _guards(cond, name: str) -> bool:
+    """Whether ``cond`` compares the thread index variable ``name`` with something independent of the block
+    index (loaded values, inside ``uf``, are not looked into)."""
+    def names(e, out):
+        if e.op == "v":
+            out[e.val] = e.kind
+        elif e.op != "uf":
+            for x in e.args:
+                names(x, out)
+        return out
+
+    def walk(e):
+        if e.op == "uf":
+            return False
+        if e.op in _COMPARE:
+            seen = names(e, {})
+            if name in seen and "block" not in seen.values():
+                return True
+        return any(walk(x) for x in e.args)
+
+    return walk(cond)

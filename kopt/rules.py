@@ -145,6 +145,15 @@ _ALL = [
          "it. The waiting threads hang. Parity is checked only outside loops.",
          "initialize the mbarrier once (one thread, then fence/barrier), arm each phase with arrive.expect_tx before "
          "the TMA, and flip the wait parity every phase", "async"),
+    Rule("launch.inferred-block", N, "block size inferred from the kernel's shared arrays",
+         "No launch block is known for the kernel (no `// kopt: launch` line, no --block, no constant block in the "
+         "file's own <<<...>>> launch), and it indexes shared arrays of a constant extent by threadIdx without "
+         "checking the index: the arrays are sized for the block it is launched with. The analysis assumed each "
+         "block dimension at most the extent of such an array (less the index's largest constant or loop-step "
+         "offset), so it reports no hazard that needs a block larger than the arrays. The message names the bounds "
+         "and the accesses they come from; the launch record has them as `inferred_block`.",
+         "declare the launch with `// kopt: launch` or pass --block to check the blocks the kernel is really "
+         "launched with", "analysis"),
     Rule("analysis.incomplete", N, "part of the file was not analyzed",
          "The analyzers could not model part of the file: a parse failure, an unsupported construct, a solver budget "
          "or timeout, a pass that failed, or a kernel name not found. The message says which part and why. Other "

@@ -100,13 +100,11 @@ class Ctx:
 
     def candidate_blocks(self) -> list[tuple]:
         """Concrete block shapes tried when the symbolic query is too hard (known dims kept)."""
-        lim = self.launch.max_threads
         if self.dims_1d:
-            shapes = [(x, 1, 1) for x in (32, 64, 128, 256, 512, 1024) if x <= lim]
+            shapes = [(x, 1, 1) for x in (32, 64, 128, 256, 512, 1024)]
         else:
-            shapes = [s for s in ((8, 8, 1), (16, 16, 1), (32, 8, 1), (32, 4, 1), (32, 32, 1), (64, 4, 1),
-                                  (128, 2, 1)) if s[0] * s[1] <= lim]
-        return [tuple(k if k is not None else v for k, v in zip(self.launch.block, s)) for s in shapes] or [(1, 1, 1)]
+            shapes = [(8, 8, 1), (16, 16, 1), (32, 8, 1), (32, 4, 1), (32, 32, 1), (64, 4, 1), (128, 2, 1)]
+        return self.launch.within(shapes) or [(1, 1, 1)]
 
     def launch_dependent(self, mode: str, *constraints, bv: bool = False) -> str | None:
         """With an unknown block: a concrete block shape for which the finding does NOT occur (the finding then
@@ -144,13 +142,11 @@ class Ctx:
         bd = []
         for i, f in enumerate("xyz"):
             v = self.launch.block[i]
-            if v is None and f != "x" and self.dims_1d:
-                v = 1
-            if v is None:
+            if v is None and f != "x" and f not in self.km.dims_used:
+                v = 1  # the kernel never looks at threadIdx.f / blockDim.f: a block 1 thread deep in that dimension
+            if v is None:  # at most the hardware's, __launch_bounds__' and the inferred bound (LaunchConfig.dim_max)
                 t = enc.var(f"bd{f}", "uniform")
-                cons += [t >= 1, t <= self.launch.max_threads]
-                if f == "z":
-                    cons.append(t <= 64)
+                cons += [t >= 1, t <= self.launch.dim_max(i)]
             else:
                 t = enc.const(v)
             bd.append(t)
@@ -207,7 +203,7 @@ class Ctx:
         dims = {}
         for f in "xyz":
             n = f"bd{f}"
-            if n in names or (self.launch.block["xyz".index(f)] is None and not (f != "x" and self.dims_1d)):
+            if n in names or (self.launch.block["xyz".index(f)] is None and (f == "x" or f in self.km.dims_used)):
                 v = model_int(model, encs[0].var(n, "uniform"))
                 if v is not None and self.launch.block["xyz".index(f)] is None:
                     dims[f"blockDim.{f}"] = v

@@ -18,8 +18,8 @@ def block_shapes(launch, dims_used) -> list[tuple]:
     if launch.known_block:
         return [tuple(launch.block)]
     if dims_used <= {"x"}:
-        return [s for s in CANDIDATE_1D if s[0] <= launch.max_threads] or [(launch.max_threads, 1, 1)]
-    return [s for s in CANDIDATE_2D if s[0] * s[1] <= launch.max_threads] or [(32, 1, 1)]
+        return launch.within(CANDIDATE_1D) or [(launch.dim_max(0), 1, 1)]
+    return launch.within(CANDIDATE_2D) or [(32, 1, 1)]
 
 
 def base_env(a: Access, launch, block, trips=None) -> dict | None:

@@ -276,6 +276,7 @@ void run(CUmodule mod, void** args) {
     assert _shapes((tmp_path / "kern.cu").read_text(), path=tmp_path / "kern.cu", kernels=["add"]) == {
         "add": [((128, 2, 1), (10, 1, 1), ())]}
 
+
 # --- an unknown block is analyzed within the bounds the kernel's own shared arrays imply -------------------------
 TRANSPOSE = """
 #define TILE 32

@@ -166,6 +166,15 @@ _EV_ADDRESS = re.compile(r"[(,]\s*&\s*$")
 _CU_LAUNCH = re.compile(r"\bcuLaunch(?:Cooperative)?Kernel\s*\(")  # (f, gx, gy, gz, bx, by, bz, ...)
 _CU_FUNCTION = re.compile(r"\bcuModuleGetFunction\s*\(\s*&\s*(\w+)\s*,[^,;]*,\s*\"(\w+)\"\s*\)")
 _MAX_CHOICES = 8  # values a launch operand may take before it counts as not constant
+
+
+def _call_args(text: str, start: int) -> list[str]:
+    """The top-level arguments of the call whose opening parenthesis ends just before ``start``."""
+    depth, i = 1, start
+    while i < len(text) and depth:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+    return split_top(text[start:i - 1])
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _BRACE = re.compile(r"[{}]")
 _FUNC_END = re.compile(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$")  # a body's `{` follows it
@@ -451,11 +460,7 @@ class _Scan:
         only the driver API's (``cuLaunchKernel`` of a function looked up by name in a module)."""
         t = self.text
         for m in _CU_LAUNCH.finditer(t):
-            depth, i = 1, m.end()
-            while i < len(t) and depth:
-                depth += {"(": 1, ")": -1}.get(t[i], 0)
-                i += 1
-            args = split_top(t[m.end():i - 1])
+            args = _call_args(t, m.end())
             if len(args) >= 7:
                 f = self.func_at(m.start())
                 looked = self.cu_functions.get(args[0].strip(), [])
@@ -475,11 +480,7 @@ class _Scan:
             yield (callee.group(1), callee.group(2), parts[0] if parts else "", parts[1] if len(parts) > 1 else "",
                    callee.start())
         for m in _LAUNCH_CALL.finditer(t):
-            depth, i = 1, m.end()
-            while i < len(t) and depth:
-                depth += {"(": 1, ")": -1}.get(t[i], 0)
-                i += 1
-            args = split_top(t[m.end():i - 1])
+            args = _call_args(t, m.end())
             if m.group(1).startswith("cudaLaunchKernelEx"):
                 if len(args) >= 2:
                     cfg = args[0].strip().lstrip("&").strip()

@@ -13,7 +13,8 @@ from kopt.annotations import split_kernel
 from kopt.diagnostic import Diagnostic, Location
 from kopt.rules import RULES
 
-from . import assume as assumemod, clang_front, launch as launchmod
+from . import assume as assumemod, clang_front, host_launch, launch as launchmod
+from .block_bounds import infer_block
 from .build import build_kernel
 from .result import AnalysisResult
 from .passes import asyncs, banks, bounds, coalescing, divergence, races
@@ -94,7 +95,8 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     for loc, reason in unit.problems[:3]:
         res.diagnostics.append(_incomplete(fname, reason, loc))
     macros = {**launchmod.source_macros(text), **(defines or {})}
-    hosts = launchmod.host_launches(text, defines, Path(fname), [f.name for f in unit.kernels]) if block is None else {}
+    hosts = (host_launch.host_launches(text, defines, Path(fname), [f.name for f in unit.kernels])
+             if block is None else {})
     for kunit, func, path_note in _targets(unit, notes, fname, text, defines, res):
         if wanted is not None and func.name not in wanted:
             continue
@@ -116,7 +118,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                             for c in configs}.values())
         else:
             # no launch given: the kernel's launches in host code, one configuration per constant shape
-            host = hosts.get(func.name) or launchmod.HostLaunches()
+            host = hosts.get(func.name) or host_launch.HostLaunches()
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
                                           launch_bounds=func.launch_bounds, targs=targs or None, host=shape,
                                           host_unknown=host.unknown)
@@ -195,7 +197,7 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
         _debug(exc)
         return [_incomplete(fname, f"could not model kernel `{func.name}`: {exc.__class__.__name__}: {exc}",
                             func.loc)]
-    cfg.inferred = launchmod.infer_block(km)
+    cfg.inferred = infer_block(km)
     if cfg.inferred:
         out.append(RULES["launch.inferred-block"].diag(
             f"no launch block known for `{func.name}`: {cfg.inferred_text()}; declare the launch with "

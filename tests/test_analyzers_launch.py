@@ -117,7 +117,7 @@ void run(float* x, int n) {
 
 
 def _shapes(src, path=None, **kw):
-    from analyzers.launch import host_launches
+    from analyzers.host_launch import host_launches
 
     return {k: sorted((h.block, h.grid, tuple(h.targs)) for h in v.launches) for k, v in
             host_launches(src, path=path, **kw).items()}
@@ -190,7 +190,7 @@ void large(float* x, bool wide) {
 void param(float* x, int threads) { m<<<1, threads>>>(x); }
 void both(float* x, int n) { m<<<1, 128>>>(x); }
 """
-    from analyzers.launch import host_launches
+    from analyzers.host_launch import host_launches
 
     got = host_launches(src)
     assert sorted(h.block for h in got["k"].launches) == [(64, 1, 1), (256, 1, 1), (512, 1, 1)]
@@ -252,7 +252,7 @@ extern "C" void launch_w(float* x, int threads, dim3 tile);
 dim3 tile(8, 4);
 int main() { float* x = 0; launch_w(x, 32, tile); launch_w(x, 16, tile); }
 """)
-    from analyzers.launch import host_launches
+    from analyzers.host_launch import host_launches
 
     got = host_launches((tmp_path / "k.cu").read_text(), path=tmp_path / "k.cu")
     assert sorted(h.block for h in got["w"].launches) == [(16, 4, 1), (32, 4, 1)]

@@ -1,0 +1,575 @@
+"""The launches of a kernel in host code: the constant block (and grid, template arguments) of each, read from the
+file and from the files of its folder that include it, for a kernel no ``// kopt: launch`` line describes.
+
+Launch forms: ``<<<grid, block>>>``, ``cudaLaunchKernel``, ``cudaLaunchCooperativeKernel``, ``cudaLaunchKernelEx``
+(its config's fields) and the driver API (``cuLaunchKernel`` of a function looked up by name). Operands are read as
+constants through function-pointer variables, ``dim3`` fields, enum / const / constexpr integers, macros of quoted
+includes, names of the launching function first, and the constants callers in the folder pass for a parameter. A
+launch whose block is not a constant is reported as such (the kernel's configuration then lists it as not covered).
+Reading is textual (regular expressions over comment- and string-free text), so it costs no second parse.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .launch import MAX_THREADS, evaluate, source_macros, split_top
+
+_LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+# comments, string and character literals, preprocessor lines (with their continuations)
+_NOISE = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|^[ \t]*#(?:\\\n|[^\n])*",
+                    re.S | re.M)
+_SCALAR_TYPE = (r"(?:(?:const|constexpr|static|unsigned|signed|int|long|short|size_t|uint|uint32_t|int32_t|"
+                r"uint64_t|int64_t|auto)\s+)+")
+_ENUM = re.compile(r"\benum\s+(?:class\s+|struct\s+)?(?:[A-Za-z_]\w*\s*)?(?::\s*[\w\s]+)?\{([^{}]*)\}")
+_EV_DIM3 = re.compile(r"\s*(?:(?:const|static)\s+)*dim3\s+(?:$|.*,\s*$)", re.S)  # a dim3 declarator follows
+_EV_TYPE = re.compile(r"(?:^|\(|,)\s*" + _SCALAR_TYPE + "$")  # an integer declarator follows
+_EV_INIT = re.compile(r"\s*=[^=]|\s*\{")
+_EV_FPTR_HEAD = re.compile(r"\(\s*\*\s*$")
+_EV_FPTR_TAIL = re.compile(r"\s*\)\s*\(")
+_EV_FPTR = re.compile(r"\s*\)\s*\([^;{}]*?\)\s*(?:=\s*([^;{}]*))?;")
+_EV_FIELD = re.compile(r"\s*\.\s*([xyz])\s*=(?!=)([^;{}]*);")
+_EV_SET = re.compile(r"\s*(=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)([^;{}]*)")
+_EV_PREINC = re.compile(r"(?:\+\+|--)\s*$")
+_EV_ADDRESS = re.compile(r"[(,]\s*&\s*$")
+_CU_LAUNCH = re.compile(r"\bcuLaunch(?:Cooperative)?Kernel\s*\(")  # (f, gx, gy, gz, bx, by, bz, ...)
+_CU_FUNCTION = re.compile(r"\bcuModuleGetFunction\s*\(\s*&\s*(\w+)\s*,[^,;]*,\s*\"(\w+)\"\s*\)")
+_MAX_CHOICES = 8  # values a launch operand may take before it counts as not constant
+
+
+def _call_args(text: str, start: int) -> list[str]:
+    """The top-level arguments of the call whose opening parenthesis ends just before ``start``."""
+    depth, i = 1, start
+    while i < len(text) and depth:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+    return split_top(text[start:i - 1])
+_NOT_NEWLINE = re.compile(r"[^\n]")
+_BRACE = re.compile(r"[{}]")
+_FUNC_END = re.compile(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$")  # a body's `{` follows it
+_CONTROL = re.compile(r"\b(?:if|for|while|switch|catch)\s*\([^;{}]*$")
+_FUNC_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>]*>\s*)?$")
+_PARAM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$")
+_TARGS = r"(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?"
+_CALLEE = re.compile(r"\b([A-Za-z_][\w:]*)\s*(" + _TARGS + r")\s*$")  # the kernel named before a `<<<`
+# the runtime's launch calls: (kernel, grid, block, ...) and cudaLaunchKernelEx(&config, kernel, ...)
+_LAUNCH_CALL = re.compile(r"\b(cudaLaunchKernel|cudaLaunchCooperativeKernel|cudaLaunchKernelEx(?:C)?)\s*"
+                          + _TARGS + r"\s*\(")
+_TYPES = {"float", "double", "int", "unsigned", "unsigned int", "char", "short", "long", "bool", "half", "__half",
+          "__nv_bfloat16", "float2", "float4", "int2", "int4", "uint", "size_t"}
+
+
+@dataclass
+class HostLaunch:
+    """One constant launch shape read from host code."""
+    block: tuple
+    grid: tuple = (None, None, None)
+    targs: list = field(default_factory=list)  # template arguments, when the launch names constant ones
+    where: str = ""  # file:line of (one of) the launches
+
+
+@dataclass
+class HostLaunches:
+    """A kernel's launches in host code: the constant shapes, and the launches whose block is not constant."""
+    launches: list = field(default_factory=list)
+    unknown: list = field(default_factory=list)  # "file:line (`block text`)"
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.launches) and bool(self.unknown)
+
+
+class _Params:
+    """A function's parameter names, read from its parameter list text when first asked."""
+
+    def __init__(self, text: str):
+        self.text, self._names = text, None
+
+    @property
+    def names(self) -> list:
+        if self._names is None:
+            self._names = [p.group(1) if p else "" for p in (_PARAM.search(x.strip()) for x in split_top(self.text))]
+        return self._names
+
+    def __contains__(self, name) -> bool:
+        return name in self.text and name in self.names
+
+    def index(self, name) -> int:
+        return self.names.index(name)
+
+
+class _Scan:
+    """The host code of one file, read for launches: comments and strings blanked (offsets kept), function bodies
+    found by their braces, and the declarations and assignments of each name, by the function they are in."""
+
+    def __init__(self, text: str, name: str, env: dict, callers=None):
+        self.name, self.env = name, env
+        self.callers = callers  # (function name, parameter index, depth) -> the values its callers pass, or None
+        self.cu_functions: dict = {}  # driver API: CUfunction variable -> [(position, kernel name looked up)]
+        for m in _CU_FUNCTION.finditer(text) if "cuModuleGetFunction" in text else ():
+            self.cu_functions.setdefault(m.group(1), []).append((m.start(), m.group(2)))
+        self.text = t = _NOISE.sub(lambda m: _NOT_NEWLINE.sub(" ", m.group(0)) if "\n" in m.group(0) else
+                                   " " * len(m.group(0)), text)
+        self.funcs = []  # (start, end, parameter names, function name) of top-level function bodies
+        depth, open_at, params, fname = 0, None, [], ""
+        for m in _BRACE.finditer(t):
+            if m.group(0) == "{":
+                if open_at is None:
+                    lo = max(0, m.start() - 600)
+                    h = _FUNC_END.search(t, max(lo, m.start() - 80), m.start())
+                    if h and not _CONTROL.search(t, lo, h.end()):
+                        open_at, depth = m.start(), 0
+                        inner = self._param_text(t[lo:h.start() + 1])
+                        params = _Params(inner)
+                        fname = _FUNC_NAME.search(t, lo, h.start() - len(inner) - 1)
+                        fname = fname.group(1) if fname else ""
+                depth += open_at is not None
+            elif open_at is not None:
+                depth -= 1
+                if depth == 0:
+                    self.funcs.append((open_at, m.end(), params, fname))
+                    open_at = None
+        self.events: dict = {}  # name -> [(position, kind, value text)], read on demand (events_of)
+        self.memo: dict = {}  # (name, function start) -> values
+        self.enums: dict = {}  # enumerator -> value (None: not a constant)
+        for m in _ENUM.finditer(t) if "enum" in t else ():
+            v = -1
+            for item in split_top(m.group(1)):
+                if not item.strip():
+                    continue
+                n, _, e = item.partition("=")
+                v = evaluate(e, env) if e.strip() else (v + 1 if v is not None else None)
+                if n.strip().isidentifier():
+                    self.enums[n.strip()] = v
+
+    def events_of(self, name: str) -> list:
+        """Where ``name`` is declared, set, updated or passed by address: [(position, kind, value text)], kind one
+        of enum, dim3, decl (an initialized integer or function pointer), set, field:x|y|z, address; value None
+        when it is not a constant (an update such as ``+=``, ``++``)."""
+        if name in self.events:
+            return self.events[name]
+        t, out = self.text, []
+        if name in self.enums:
+            out.append((0, "enum", self.enums[name]))
+        p = -1
+        while True:
+            p = t.find(name, p + 1)
+            if p < 0:
+                break
+            q = p + len(name)
+            if p and (t[p - 1].isalnum() or t[p - 1] in "_.>") or q < len(t) and (t[q].isalnum() or t[q] == "_"):
+                continue
+            head = t[max(t.rfind(";", 0, p), t.rfind("{", 0, p), t.rfind("}", 0, p)) + 1:p]
+            tail = t[q:q + 400]
+            flat = head.count("(") == head.count(")") and head.count("{") == head.count("}")
+            if flat and _EV_DIM3.match(head):
+                out.append((p, "dim3", self._initializer(tail, "dim3")))
+            elif (flat or head.rstrip().endswith("(")) and _EV_TYPE.search(head) and _EV_INIT.match(tail):
+                out.append((p, "decl", self._initializer(tail, "int")))
+            elif _EV_FPTR_HEAD.search(head) and _EV_FPTR_TAIL.match(tail):
+                f = _EV_FPTR.match(tail)
+                if f and f.group(1):
+                    out.append((p, "decl", f.group(1).strip()))
+            elif f := _EV_FIELD.match(tail):
+                out.append((p, "field:" + f.group(1), f.group(2).strip()))
+            elif f := _EV_SET.match(tail):
+                out.append((p, "set", f.group(2).strip() if f.group(1) == "=" else None))
+            elif _EV_PREINC.search(head):
+                out.append((p, "set", None))
+            elif _EV_ADDRESS.search(head):
+                out.append((p, "address", None))  # passed by address: may be written anywhere
+        self.events[name] = out
+        return out
+
+    @staticmethod
+    def _initializer(tail: str, kind: str):
+        """The value text a declarator gives its name: ``(args)``, ``{args}``, ``= value``; None when there is
+        none (an integer) or dim3() (a dim3, which defaults to 1, 1, 1)."""
+        tail = tail.lstrip()
+        if tail[:1] in "({":
+            close = {"(": ")", "{": "}"}[tail[0]]
+            d, i = 0, 0
+            for i, ch in enumerate(tail):
+                d += (ch == tail[0]) - (ch == close)
+                if d == 0:
+                    break
+            inner = tail[1:i]
+            return f"dim3({inner})" if kind == "dim3" else (inner.strip() or "0")
+        if tail.startswith("="):
+            return split_top(re.split(r";", tail[1:], maxsplit=1)[0])[0].strip()
+        return "dim3()" if kind == "dim3" else None
+
+    @staticmethod
+    def _param_text(head: str) -> str:
+        """The text inside the bracket that closes at the end of ``head``."""
+        depth = 0
+        for i in range(len(head) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(head[i], 0)
+            if depth == 0:
+                return head[i + 1:-1]
+        return ""
+
+    def func_at(self, pos):
+        for f in self.funcs:
+            if f[0] <= pos < f[1]:
+                return f
+        return None
+
+    def line(self, pos: int) -> str:
+        return f"{self.name}:{self.text.count(chr(10), 0, pos) + 1}"
+
+    def values(self, name: str, pos: int, depth: int = 0) -> list | None:
+        """The values ``name`` may hold at ``pos``: a list of int triples (dim3) or ints, or of identifiers for a
+        function pointer; None when one of them is not a constant."""
+        if depth > 4:
+            return None
+        f = self.func_at(pos)
+        key = (name, f[0] if f else None)
+        if key not in self.memo:
+            self.memo[key] = self._values(name, f, depth)
+        return self.memo[key]
+
+    def _values(self, name: str, f, depth: int) -> list | None:
+        ev = self.events_of(name)
+        local = [e for e in ev if f is not None and f[0] <= e[0] < f[1]]
+        if f is not None and not local and name in f[2]:
+            # a parameter of the launching function: the values its callers pass, unless a condition of the
+            # function tests it (the launch may hold only for some of them)
+            if self.callers is None or re.search(rf"\b(?:if|switch|while)\s*\([^{{;]*\b{name}\b|\b{name}\b[^;{{]*\?",
+                                                 self.text[f[0]:f[1]]):
+                return None
+            return self.callers(f[3], f[2].index(name), depth + 1)
+        if not local:  # file scope (globals, members, enums), and assignments in functions that do not declare it
+            where = {e: self.func_at(e[0]) for e in ev}
+            owners = {where[e][0] for e in ev if where[e] is not None and e[1] in ("decl", "dim3")}
+            local = [e for e in ev if where[e] is None or where[e][0] not in owners]
+        if not local:
+            v = evaluate(name, self.env)
+            return [v] if v is not None else None
+        out, cur = [], None
+        for at, kind, text in local:
+            if kind == "address" or text is None and kind != "enum":
+                return None
+            if kind == "enum":
+                if text is None:
+                    return None
+                out.append(text)
+                continue
+            if kind.startswith("field:"):
+                if cur is None or not out:
+                    return None
+                i = "xyz".index(kind[-1])
+                v = self.scalar(text, at, depth + 1)
+                if v is None:
+                    return None
+                cur = cur[:i] + (v,) + cur[i + 1:]
+                out[-1] = cur
+                continue
+            vals = self.shape_values(text, at, depth + 1)
+            if vals is None:
+                return None
+            out += vals
+            cur = vals[-1] if len(vals) == 1 and isinstance(vals[0], tuple) else None
+        return list(dict.fromkeys(out))
+
+    def scalars(self, text: str, pos: int, depth: int = 0) -> list | None:
+        """The integer values ``text`` may have at ``pos`` (one per combination of its names' values, a few at
+        most); None when one is not a constant."""
+        names = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) - set(self.env)  # not the fields (.x)
+        choices = [{}]
+        for n in sorted(names):
+            v = self.values(n, pos, depth)
+            if v is not None and all(isinstance(x, tuple) for x in v) and re.search(rf"\b{n}\s*\.\s*[xyz]\b", text):
+                text = re.sub(rf"\b{n}\s*\.\s*([xyz])\b", rf"{n}_\1", text)
+                opts = [{f"{n}_{f}": x[i] for i, f in enumerate("xyz")} for x in v]
+            elif v is not None and all(isinstance(x, int) for x in v):
+                opts = [{n: x} for x in v]
+            elif re.search(rf"\b{n}\s*\(", text):
+                continue  # a function (cdiv, min) the evaluator may know
+            else:
+                return None
+            choices = [{**c, **o} for c in choices for o in opts]
+            if len(choices) > _MAX_CHOICES:
+                return None
+        out = [evaluate(text, {**self.env, **c}) for c in choices]
+        return None if None in out else list(dict.fromkeys(out))
+
+    def scalar(self, text: str, pos: int, depth: int = 0) -> int | None:
+        v = self.scalars(text, pos, depth)
+        return v[0] if v is not None and len(v) == 1 else None
+
+    def shape_values(self, text: str, pos: int, depth: int = 0) -> list | None:
+        """The shapes (int triples), ints or function names a launch or assignment operand may hold."""
+        text = text.strip()
+        while True:  # casts: (void *)&k, (const void*)k, reinterpret_cast<void*>(k)
+            m = re.match(r"\(\s*(?:const\s+)?void\s*\*\s*\)\s*&?|&", text)
+            c = re.fullmatch(r"(?:reinterpret|static)_cast\s*<[^<>]*>\s*\((.*)\)", text, re.S)
+            if m is None and c is None:
+                break
+            text = (text[m.end():] if m else c.group(1)).strip()
+        inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", text, re.S)
+        if inner:
+            vals = [self.scalars(a, pos, depth) for a in split_top(inner.group(1)) if a.strip()]
+            if len(vals) > 3 or None in vals:
+                return None
+            shapes = [()]
+            for v in vals + [[1]] * (3 - len(vals)):
+                shapes = [t + (x,) for t in shapes for x in v]
+            return shapes if len(shapes) <= _MAX_CHOICES else None
+        if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", text) and not re.search(r"\.[xyz]$", text):
+            if not any(e[1] != "address" for e in self.events_of(text)) and evaluate(text, self.env) is None:
+                return [text]  # a name this file never sets: a function (a kernel), or a parameter (unknown)
+            return self.values(text, pos, depth)
+        if re.fullmatch(r"[A-Za-z_][\w:]*\s*" + _TARGS, text):
+            return [text]  # a template kernel named with its arguments
+        return self.scalars(text, pos, depth)
+
+    def launches(self, driver_only: bool = False):
+        """(callee text, template argument text, grid text, block text, position) of each launch; ``driver_only``:
+        only the driver API's (``cuLaunchKernel`` of a function looked up by name in a module)."""
+        t = self.text
+        for m in _CU_LAUNCH.finditer(t):
+            args = _call_args(t, m.end())
+            if len(args) >= 7:
+                f = self.func_at(m.start())
+                looked = self.cu_functions.get(args[0].strip(), [])
+                here = [n for at, n in looked if f is not None and f[0] <= at < f[1]]  # in the launching function
+                for name in dict.fromkeys(here or [n for at, n in looked if self.func_at(at) is None] or
+                                          [n for _, n in looked]):
+                    yield name, "", f"dim3({', '.join(args[1:4])})", f"dim3({', '.join(args[4:7])})", m.start()
+        if driver_only:
+            return
+        for m in re.finditer("<<<", t):
+            lo = max(0, m.start() - 400)
+            callee = _CALLEE.search(t, lo, m.start())
+            end = t.find(">>>", m.end())
+            if callee is None or end < 0:
+                continue
+            parts = split_top(t[m.end():end])
+            yield (callee.group(1), callee.group(2), parts[0] if parts else "", parts[1] if len(parts) > 1 else "",
+                   callee.start())
+        for m in _LAUNCH_CALL.finditer(t):
+            args = _call_args(t, m.end())
+            if m.group(1).startswith("cudaLaunchKernelEx"):
+                if len(args) >= 2:
+                    cfg = args[0].strip().lstrip("&").strip()
+                    yield args[1], "", f"{cfg}.gridDim", f"{cfg}.blockDim", m.start()
+            elif len(args) >= 3:
+                yield args[0], "", args[1], args[2], m.start()
+
+
+def _as_shape(v) -> tuple | None:
+    if isinstance(v, int) and not isinstance(v, bool):
+        v = (v, 1, 1)
+    if isinstance(v, tuple) and all(isinstance(x, int) and x > 0 for x in v):
+        return v
+    return None
+
+
+def _const_targs(text: str, scan: _Scan, pos: int) -> list:
+    """The template arguments of a launch when every one is a constant or a builtin type; else []."""
+    inner = text.strip()[1:-1] if text.strip() else ""
+    out = []
+    for a in split_top(inner) if inner.strip() else []:
+        a = a.strip()
+        if a in _TYPES or a in ("true", "false"):
+            out.append(a)
+            continue
+        v = scan.scalar(a, pos)
+        if v is None:
+            return []
+        out.append(str(v))
+    return out
+
+
+def _scan_file(text: str, name: str, folder, defines, callers=None) -> _Scan:
+    macros, seen = {}, set()
+
+    def include(t, at, depth):  # quoted includes, transitively (a few levels): their macros
+        for inc in _LOCAL_INCLUDE.findall(t):
+            p = (at / inc).resolve()
+            if p in seen or depth > 3:
+                continue
+            seen.add(p)
+            try:
+                inner = p.read_text(errors="replace")
+            except OSError:
+                continue
+            include(inner, p.parent, depth + 1)
+            macros.update(source_macros(inner))
+    if folder is not None:
+        include(text, folder, 0)
+    env = {**macros, **source_macros(text), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
+    return _Scan(text, name, env, callers)
+
+
+_MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel")
+_HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
+
+
+def _siblings(path) -> list:
+    """The other host and header files of ``path``'s folder (a few hundred at most), as (path text, (mtime,
+    size))."""
+    try:
+        with os.scandir(path.parent) as it:
+            found = []
+            for e in it:
+                if e.name != path.name and e.name.endswith(_HOST_SUFFIXES) and e.is_file():
+                    st = e.stat()
+                    if st.st_size < 2_000_000:
+                        found.append((e.name, e.path, (st.st_mtime_ns, st.st_size)))
+    except OSError:
+        return []
+    return [(p, key) for _, p, key in sorted(found)[:400]]
+
+
+_FACTS: dict = {}  # path text -> ((mtime, size), quoted include names, looks kernels up by name): read once
+
+
+def _facts(p: str, key) -> tuple:
+    hit = _FACTS.get(p)
+    if hit is None or hit[0] != key:
+        try:
+            with open(p, errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            return set(), False
+        hit = _FACTS[p] = (key, {i.rsplit("/", 1)[-1] for i in _LOCAL_INCLUDE.findall(text)},
+                           "cuModuleGetFunction" in text)
+    return hit[1], hit[2]
+
+
+def _includers(path, siblings) -> list:
+    """Files of ``siblings`` that include ``path`` with quotes, directly or through one other of them."""
+    incs = [(p, _facts(p, key)[0]) for p, key in siblings]
+    direct = [p for p, i in incs if path.name in i]
+    names = {os.path.basename(p) for p in direct}
+    return [Path(p) for p in direct + [p for p, i in incs if p not in direct and i & names]]
+
+
+def _launched(text: str) -> set:
+    """Names that appear before a ``<<<`` or as a launch call's kernel argument (a cheap superset test)."""
+    names = {m.group(1).split("::")[-1] for m in re.finditer(r"\b([A-Za-z_][\w:]*)\s*(?:<[^<>;(]*>)?\s*<<<", text)}
+    if "cudaLaunch" in text:
+        names |= set(re.findall(r"\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)\s*)?&?\s*(\w+)", text))
+    return names if not re.search(r"\(\s*\*\s*\w+\s*\)\s*\(", text) else set()  # function pointers: unknown
+
+
+def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[str, HostLaunches]:
+    """Kernel name -> its launches in host code: the file's own, and those of the files in its folder that include
+    it with quotes (directly or through one other file there), so a kernel defined in a header is covered by the
+    file that launches it. A launch is ``k<<<grid, block, ...>>>``, ``cudaLaunchKernel``/``cudaLaunchCooperative
+    Kernel(k, grid, block, ...)`` or ``cudaLaunchKernelEx(&config, k, ...)`` (``config.blockDim`` assigned), where
+    ``k`` may be a function pointer assigned kernels, or the driver API's ``cuLaunchKernel(f, gx, gy, gz, bx, by,
+    bz, ...)`` of a function ``cuModuleGetFunction`` looked up by the kernel's name (in any file of the folder). A block (and grid) is constant when its text evaluates with
+    the file's macros (and those of its quoted includes, and ``-D`` values), enum constants, and the dim3 / integer
+    variables of the launching function (or of file scope) that are only ever set to constants (``threads.x = 256``
+    included); a variable set to several constants gives one shape per value. A launch whose block is not constant
+    is listed in ``unknown``. Not followed: path conditions (a variable set to two constants gives both shapes to
+    every launch that reads it), values changed through a reference parameter, ``switch`` dispatch on the block
+    size, launches from CUDA graphs' kernel nodes. A parameter of the launching function takes the values its callers in the folder
+    pass (unless a condition in the function tests it). ``kernels``: the names wanted; the files that include this
+    one are read only when one of them is not launched here."""
+    path = Path(path) if path is not None else None
+    folder = path.parent if path is not None else None
+    texts: dict = {}
+
+    def text_of(p):
+        if p not in texts:
+            try:
+                texts[p] = p.read_text(errors="replace")
+            except OSError:
+                texts[p] = ""
+        return texts[p]
+    own = (source, path.name if path is not None else "<input>")
+    sibling_list: list = []
+
+    def siblings():  # the folder's other files, listed on first use
+        if not sibling_list and path is not None and path.suffix in _HOST_SUFFIXES:
+            sibling_list.extend(_siblings(path) or [None])
+        return [p for p in sibling_list if p is not None]
+
+    def everything():
+        yield own
+        yield from ((text_of(Path(p)), os.path.basename(p)) for p, _ in siblings())
+    scans: dict = {}
+    memo: dict = {}
+
+    def scan_of(text, name):
+        if name not in scans:
+            scans[name] = _scan_file(text, name, folder, defines, callers)
+        return scans[name]
+
+    def callers(function: str, index: int, depth: int) -> list | None:
+        """The values passed as parameter ``index`` of ``function`` by its calls in the folder; None when one is
+        not a constant or there is no call."""
+        if not function or depth > 4:
+            return None
+        if (function, index) not in memo:
+            memo[(function, index)] = passed(function, index, depth)
+        return memo[(function, index)]
+
+    def passed(function: str, index: int, depth: int) -> list | None:
+        call, out = re.compile(rf"\b{re.escape(function)}\s*(?:<[^<>;]*>)?\s*\("), []
+        for text, name in everything():
+            if function not in text:
+                continue
+            sc = scan_of(text, name)
+            for m in call.finditer(sc.text):
+                if sc.func_at(m.start()) is None:
+                    continue  # its declaration or definition
+                d, i = 1, m.end()
+                while i < len(sc.text) and d:
+                    d += {"(": 1, ")": -1}.get(sc.text[i], 0)
+                    i += 1
+                args = split_top(sc.text[m.end():i - 1])
+                v = sc.shape_values(args[index], m.start(), depth) if index < len(args) else None
+                if v is None:
+                    return None
+                out += v
+        return list(dict.fromkeys(out)) or None
+    out: dict = {}
+    files = [(*own, False)]
+    for text, name, driver_only in files:
+        if text is own[0] and (kernels is None or not set(kernels) <= _launched(text)) and path is not None:
+            # kernels this file may not launch: the files of its folder that include it, and those that load
+            # kernels by name through the driver API (nvrtc, cubin modules)
+            inc = _includers(path, siblings())
+            files += [(text_of(p), p.name, False) for p in inc]
+            files += [(text_of(Path(p)), os.path.basename(p), True) for p, key in siblings()
+                      if _facts(p, key)[1] and Path(p) not in inc]
+        if not any(k in text for k in _MARKERS):
+            continue
+        scan = scan_of(text, name)
+        for callee, targs, grid, block, pos in scan.launches(driver_only):
+            kernels = scan.shape_values(callee, pos)
+            kernels = [re.sub(r"\s+", "", k) for k in kernels or () if isinstance(k, str)]
+            blocks = scan.shape_values(block, pos) if block.strip() else None
+            blocks = None if blocks is None else [_as_shape(b) for b in blocks]
+            grids = scan.shape_values(grid, pos) if grid.strip() else None
+            grids = [_as_shape(g) for g in grids] if grids and len(grids) == 1 else [None]
+            for k in kernels:
+                base, _, ktargs = k.partition("<")
+                base = base.split("::")[-1]
+                tl = _const_targs(targs or ("<" + ktargs if ktargs else ""), scan, pos)
+                entry = out.setdefault(base, HostLaunches())
+                if blocks is None or None in blocks:
+                    entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split()) or '?'}`)")
+                    continue
+                for b in blocks:
+                    if b[0] * b[1] * b[2] <= MAX_THREADS:
+                        entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, scan.line(pos)))
+                    else:
+                        entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
+                                             f"{MAX_THREADS} threads)")
+    for entry in out.values():  # one configuration per (block, template arguments): grids merged (unknown unless equal)
+        merged: dict = {}
+        for h in entry.launches:
+            key = (h.block, tuple(h.targs))
+            if key in merged and merged[key].grid != h.grid:
+                merged[key].grid = (None, None, None)
+            merged.setdefault(key, h)
+        entry.launches = list(merged.values())
+    return out

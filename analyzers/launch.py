@@ -12,14 +12,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from kopt.annotations import Text, split_kernel, split_top as _split_top
 from kopt.expr import try_evaluate
 from kopt.source import c_macros as source_macros  # noqa: F401  (the analyzers' macro table)
-
-if TYPE_CHECKING:
-    from .host_launch import HostLaunch
 
 _INST = re.compile(r"template\s+__global__\s+(?:void\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?(?:void\s+)?"
                    r"([A-Za-z_]\w*)\s*<([^;{]*?)>\s*\(")
@@ -146,9 +142,9 @@ def from_geometry(geometry, *, launch_bounds=None, macros=None) -> LaunchConfig:
 
 
 def fallback(kernel_name: str, source: str, *, block=None, grid=None, defines=None, launch_bounds=None,
-             targs=None, host: HostLaunch | None = None, host_unknown=()) -> LaunchConfig:
+             targs=None, host=None, host_unknown=()) -> LaunchConfig:
     """For a kernel no launch annotation describes: ``--block``/``--grid``, else one constant launch shape read from
-    host code (``host``, see ``host_launch``; its grid when constant, its template arguments when constant), else
+    host code (``host``, a ``host_launch.HostLaunch``; its grid and template arguments when constant), else
     ``__launch_bounds__``, else unknown. ``host_unknown``: the kernel's host launches whose block is not constant —
     with a constant ``host`` they are launches this configuration does not cover, and the note says so."""
     env = {**source_macros(source), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}

@@ -199,15 +199,18 @@ def sdpa_backend(kernels: dict) -> str | None:
     return "math (matmuls and a softmax)" if "softmax" in names else None
 
 
-def _measure(fn, options: dict) -> dict:
+def _measure(fn, what: str, options: dict) -> dict:
+    """``fn`` timed by ``kopt.time``; an SDPA call (``what``) also names the backend that ran."""
     from .timer import time as kopt_time
 
     m = kopt_time(fn, options=options)
     if m.summary is None:
         return {"error": m.method_note or "nothing was timed", "method": m.method, "stop_reason": m.stop_reason}
-    return {"median_us": m.median, "summary": m.summary.to_dict() if m.summary else None,
-            "samples_us": m.samples_us, "method": m.method, "method_note": m.method_note,
-            "stop_reason": m.stop_reason, "kernels": m.kernels}
+    row = {"median_us": m.median, "summary": m.summary.to_dict(), "samples_us": m.samples_us, "method": m.method,
+           "method_note": m.method_note, "stop_reason": m.stop_reason, "kernels": m.kernels}
+    if "scaled_dot_product_attention" in what:
+        row["backend"] = sdpa_backend(m.kernels)
+    return row
 
 
 def _child(request_path: str) -> None:
@@ -228,10 +231,7 @@ def _child(request_path: str) -> None:
         try:
             fn()
             torch.cuda.synchronize()
-            row = {"name": name, "what": what, **_measure(fn, options)}
-            if "scaled_dot_product_attention" in what and row.get("kernels"):
-                row["backend"] = sdpa_backend(row["kernels"])
-            emit(row)
+            emit({"name": name, "what": what, **_measure(fn, what, options)})
             first = first or (what, fn)
         except Exception as exc:
             emit({"name": name, "what": what, "error": f"{type(exc).__name__}: {str(exc)[:300]}"})
@@ -250,11 +250,8 @@ def _child(request_path: str) -> None:
         torch.cuda.synchronize()
         compile_s = time.perf_counter() - t0
         emit({"name": "_compiled"})
-        row = {"name": COMPILED, "what": f"torch.compile({what}, mode='max-autotune')", "compile_s": compile_s,
-               **_measure(compiled, options)}
-        if "scaled_dot_product_attention" in what and row.get("kernels"):
-            row["backend"] = sdpa_backend(row["kernels"])
-        emit(row)
+        emit({"name": COMPILED, "what": f"torch.compile({what}, mode='max-autotune')", "compile_s": compile_s,
+              **_measure(compiled, what, options)})
     except Exception as exc:
         emit({"name": COMPILED, "what": what, "error": f"{type(exc).__name__}: {str(exc)[:300]}"})
 

@@ -6,11 +6,13 @@ problem's code (``instantiate``, ``set_symbols``, ``stage``) are shared with ``t
 from __future__ import annotations
 
 import copy
+import math
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from . import reference
 from .task import Shape, Task
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class ProblemError(ValueError):
@@ -59,6 +61,7 @@ def is_torch_task(task: Task) -> bool:
 
 def _storage(t, dt) -> np.ndarray:
     """A tensor as kopt's host storage for ``dt`` (bf16 as its 16-bit pattern)."""
+    import numpy as np
     import torch
 
     t = t.detach().to("cpu").contiguous()
@@ -93,7 +96,7 @@ def device_case(task: Task, shape: Shape, seed: int) -> tuple[dict, dict, list]:
     for a in task.args:
         if a.torch and a.role == "out":
             out = outputs[int(a.torch.partition(" ")[2])].detach()
-            if out.numel() != int(np.prod(task.shape_of(a, shape))):
+            if out.numel() != math.prod(task.shape_of(a, shape)):
                 raise ProblemError(f"forward output {a.torch.partition(' ')[2]} has {out.numel()} elements; "
                                    f"{a.name} declares {task.shape_of(a, shape)} at {shape.label}")
             expected[a.name] = out.to(torch.float64).contiguous()
@@ -119,6 +122,7 @@ def _run(task: Task, shape: Shape, seed: int, device: str) -> tuple[dict, list]:
     """(the kernel's input tensors by argument name, the forward's outputs) for one seed."""
     import torch
 
+    from . import reference
     from .expr import evaluate
 
     module = reference.module(task)

@@ -10,16 +10,45 @@ from ..worker_prestart import prestart
 if os.path.basename(sys.argv[0]) in ("kopt", "__main__.py", "-m"):  # the command line, not a test or an import
     prestart(sys.argv)
 
+import importlib  # noqa: E402
+
 import typer  # noqa: E402
 from rich.markup import escape  # noqa: E402
 
 from ..errors import KoptError  # noqa: E402
-from ._common import console_err
-from .app import app  # noqa: E402
+from ._common import console_err  # noqa: E402
 
-# Command groups register themselves on ``app`` when imported.
-from . import bench_cmd, check_cmd, compile_cmds, doctor_cmd, kb_cmd, mcp_cmd, optimize_cmd, run_cmd, runs_cmd  # noqa: E402,F401
-from . import import_cmd, lsp_cmd, profile_cmd, rules_cmd, sanitize_cmd, task_cmd, validate_cmd  # noqa: E402,F401
+# Which module registers each command on the Typer app. A command line imports only the module of the command it
+# names (``kopt run`` need not import the optimizer, the knowledge base or the MCP server: process start is most of a
+# warm ``kopt run``); help, a mistyped command and ``from kopt.cli import app`` register every command.
+COMMAND_MODULES = {
+    "bench": "bench_cmd", "check": "check_cmd", "compile": "compile_cmds", "explain": "compile_cmds",
+    "cache": "compile_cmds", "doctor": "doctor_cmd", "import": "import_cmd", "kb": "kb_cmd", "lsp": "lsp_cmd",
+    "mcp": "mcp_cmd", "optimize": "optimize_cmd", "profile": "profile_cmd", "rules": "rules_cmd", "run": "run_cmd",
+    "runs": "runs_cmd", "sanitize": "sanitize_cmd", "task": "task_cmd", "validate": "validate_cmd",
+}
+
+
+def _commands(only: str | None = None) -> typer.Typer:
+    """The app with ``only``'s module registered, or every command when ``only`` is not a known command."""
+    from ._app import app
+
+    modules = [COMMAND_MODULES[only]] if only in COMMAND_MODULES else sorted(set(COMMAND_MODULES.values()))
+    for module in modules:
+        importlib.import_module(f".{module}", __name__)
+    return app
+
+
+def _command_named(argv: list[str] | None) -> str | None:
+    """The command a command line names: its first word that is not an option (the app's own options are flags)."""
+    args = sys.argv[1:] if argv is None else argv
+    return next((a for a in args if not a.startswith("-")), None)
+
+
+def __getattr__(name: str):
+    if name == "app":  # the whole CLI, for callers that drive it in process (typer's CliRunner)
+        return _commands()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _wants_json(argv: list[str] | None) -> bool:
@@ -45,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: expected failures become one line on stderr and an exit code (1 failed, 2 bad input)."""
     as_json = _wants_json(argv)
     try:
-        rc = app(args=argv, standalone_mode=False)
+        rc = _commands(_command_named(argv))(args=argv, standalone_mode=False)
         if isinstance(rc, int) and rc:
             sys.exit(rc)
     except KoptError as exc:

@@ -14,7 +14,7 @@ from ..evaluation import bench, bench_many
 from ..render import to_text
 from ..torch_problem import open_task
 from ..client import WorkerClient
-from .app import app
+from ._app import app
 from ._common import console, console_err, parse_stop, print_json, with_includes, activity
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 from .run_cmd import parse_config

@@ -8,7 +8,7 @@ import typer
 
 from ..errors import InputError
 from ..render import dumps, to_github, to_json, to_sarif, to_text
-from .app import app
+from ._app import app
 from ..expr import parse_dims
 from ._common import (L2BytesOpt, MaxSmemOpt, NumSmsOpt, console, console_err, device_overrides, parse_defines,
                       print_json)

@@ -14,7 +14,7 @@ from .. import cache as compile_cache
 from ..errors import CompileError
 from ..explain import compile_file, explain
 from ..render import to_json, to_text
-from .app import app
+from ._app import app
 from ._common import (L2BytesOpt, MaxSmemOpt, NumSmsOpt, console, console_err, device_overrides, parse_defines,
                       print_json)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from .. import doctor
-from .app import app
+from ._app import app
 from rich.markup import escape
 
 from ._common import console, print_json

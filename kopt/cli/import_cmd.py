@@ -10,7 +10,7 @@ from rich.table import Table
 
 from ..errors import InputError
 from ..importer import import_file
-from .app import app
+from ._app import app
 from ._common import console, console_err, print_json
 from .compile_cmds import IncludeOpt, JsonOpt
 

@@ -11,7 +11,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from .. import kb
-from .app import app
+from ._app import app
 from ._common import console, console_err, print_json, shows_progress
 from .compile_cmds import JsonOpt
 

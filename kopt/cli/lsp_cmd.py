@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .app import app
+from ._app import app
 from .compile_cmds import ArchOpt
 
 

@@ -6,7 +6,7 @@ from typing import List, Optional
 
 import typer
 
-from .app import app
+from ._app import app
 
 
 @app.command("mcp")

@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..measurement import AGGREGATES
 from ..optimizer import TUNE_MAX_TIME, WORKFLOWS, compare_best, optimize
 from ..torch_problem import open_task
-from .app import app
+from ._app import app
 from ._common import activity, console, console_err, evaluations_table, fmt, print_json, shows_progress
 from .run_cmd import parse_config
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt

@@ -9,7 +9,7 @@ from rich.table import Table
 
 from ..render import to_text
 from ..torch_problem import open_task
-from .app import app
+from ._app import app
 from ._common import console, console_err, print_json, with_includes, activity
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 from .run_cmd import parse_config

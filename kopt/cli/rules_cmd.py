@@ -5,7 +5,7 @@ import typer
 from rich.table import Table
 
 from ..rules import RULES, markdown
-from .app import app
+from ._app import app
 from ._common import console, print_json
 from .compile_cmds import JsonOpt
 

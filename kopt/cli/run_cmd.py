@@ -13,7 +13,7 @@ from ..render import to_text
 from ..task import Task
 from ..torch_problem import open_task
 from ..client import WorkerClient
-from .app import app
+from ._app import app
 from ._common import console, console_err, print_json, with_includes
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt
 

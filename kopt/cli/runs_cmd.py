@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from ..runstore import RunStore, evaluation, public
-from .app import app
+from ._app import app
 from ._common import console, evaluations_table, fmt, print_json
 from .compile_cmds import JsonOpt
 

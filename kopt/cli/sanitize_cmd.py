@@ -9,7 +9,7 @@ import typer
 from ..errors import InputError
 from ..render import dumps, to_github, to_sarif, to_text
 from ..torch_problem import open_task
-from .app import app
+from ._app import app
 from ._common import activity, console, console_err, print_json, with_includes
 from .check_cmd import FormatOpt, output_format
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt

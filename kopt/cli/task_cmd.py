@@ -10,7 +10,7 @@ from ..errors import InputError
 from ..task import Task
 from ..torch_problem import split_reference, write_task
 from ._common import console, print_json
-from .app import app
+from ._app import app
 from .compile_cmds import JsonOpt
 
 task_app = typer.Typer(no_args_is_help=True, help="Task folders: write one from a PyTorch problem.")

@@ -9,7 +9,7 @@ from rich.table import Table
 
 from ..render import to_text
 from ..validate import REFERENCE_TIMEOUT, validate
-from .app import app
+from ._app import app
 from ._common import (L2BytesOpt, MaxSmemOpt, NumSmsOpt, console, console_err, device_overrides, print_json,
                       progress_bars)
 from .compile_cmds import ArchOpt, IncludeOpt, JsonOpt

@@ -21,27 +21,31 @@ def _runner():
 
 
 def warm() -> None:
-    """What every check needs, made before the first request: the GPU session, and meanwhile, in a thread, CuPy's
-    import when it is installed (references of tasks that run them on the GPU). The two overlap: creating the
-    context waits in the driver, the import mostly in Python (~0.3 s and ~0.25 s on an H200 host)."""
+    """What every check needs, made before the first request: the GPU session and the runner. Three things overlap:
+    the context is created in a thread (the driver call waits with the GIL released, ~0.3 s on an H200 host) while
+    this thread imports the runner's modules, and CuPy's import, when it is installed, runs in a third (references
+    of tasks that run them on the GPU; ~0.25 s). A failure here is left for the first request to meet and report."""
+    import importlib
     import importlib.util
     import threading
 
-    importer = None
+    from .session import create_primary_context  # cuda-bindings only: the driver starts at once
+
+    threads = [threading.Thread(target=_quietly, args=(create_primary_context,), daemon=True)]
     if importlib.util.find_spec("cupy") is not None:
-        importer = threading.Thread(target=_import_quietly, args=("cupy",), daemon=True)
-        importer.start()
+        threads.append(threading.Thread(target=_quietly, args=(importlib.import_module, "cupy"), daemon=True))
+    for t in threads:
+        t.start()
+    importlib.import_module(".runner", __package__)  # the runner's imports, numpy's among them, while the driver works
+    for t in threads:
+        t.join()
     _runner()
-    if importer is not None:
-        importer.join()
 
 
-def _import_quietly(name: str) -> None:
-    import importlib
-
+def _quietly(fn, *args) -> None:
     try:
-        importlib.import_module(name)
-    except Exception:  # the reference that needs it reports why, on its own path
+        fn(*args)
+    except Exception:  # the request that needs it meets the failure again and reports it
         pass
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 import ctypes
 import weakref
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..dtypes import DType
 from ..errors import GpuUnavailableError
+
+if TYPE_CHECKING:  # numpy is imported by the callers that hand arrays over, not by the driver's first calls
+    import numpy as np
 
 
 class CudaError(Exception):
@@ -47,6 +49,18 @@ _L2 = {"none": "NONE", "64B": "L2_64B", "128B": "L2_128B", "256B": "L2_256B"}  #
 class DeviceBuffer:
     ptr: int
     nbytes: int
+
+
+def create_primary_context() -> None:
+    """Initialise the driver and create device 0's primary context, the slow part of a session's start, in any thread
+    (the driver calls release the GIL); the GpuSession made later retains the same context and makes it current in
+    its own thread. Failures are left for GpuSession to raise."""
+    cu = driver()
+    (err,) = cu.cuInit(0)
+    if err == cu.CUresult.CUDA_SUCCESS:
+        err, device = cu.cuDeviceGet(0)
+        if err == cu.CUresult.CUDA_SUCCESS:
+            cu.cuDevicePrimaryCtxRetain(device)  # kept for the process's life, like the session's own
 
 
 class GpuSession:
@@ -138,6 +152,8 @@ class GpuSession:
         check(self.cu.cuMemcpyDtoD(dst.ptr, src.ptr, n), "cuMemcpyDtoD")
 
     def upload(self, buf: DeviceBuffer, host: np.ndarray):
+        import numpy as np
+
         host = np.ascontiguousarray(host)
         check(self.cu.cuMemcpyHtoD(buf.ptr, host.ctypes.data, host.nbytes), "cuMemcpyHtoD")
 

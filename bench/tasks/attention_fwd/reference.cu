@@ -1,97 +1,142 @@
 // attention_fwd's reference on the GPU, in float64 (the check's reference_cuda; reference.py defines it):
 // O = softmax(Q K^T * scale, masked to keys j <= i when causal) V per (batch, head), with the row max and sum kept
-// online over tiles of 16 keys (each row's max and sum by 8 lanes). Each block owns 32 queries of one (batch, head);
-// bf16 values are held as float in shared memory (exact), each q * k product is exact in float and summed in double. The scale is the exact
-// 1 / sqrt(D) that reference.py uses (the kernels get it rounded to float). Written for D <= 128 (the task's 64 and
-// 128); a larger D gives NaN outputs, which no candidate matches.
+// online over tiles of 16 keys. Both products run on the float64 tensor cores (mma m8n8k4 .f64: IEEE double
+// fused multiply-adds, sm_80 and later): bf16 values widened to double are exact, and every product and sum is a
+// double operation. Each block owns 64 queries of one (batch, head), each warp 8 of them: the warp's Q rows stay in
+// registers as A fragments, the scores' C fragments give each lane two keys of one row (the row's max and sum over
+// the 4 lanes that share it), and the probabilities go through shared memory to become P V's A fragments. The next
+// tile of K and V is read into registers while the tensor cores work on this one. The scale is the exact 1 / sqrt(D)
+// that reference.py uses (the kernels get it rounded to float). Written for D <= 128 (the task's 64 and 128); a
+// larger D gives NaN outputs, which no candidate matches.
 // kopt: assume S >= 1 && D >= 1 && D <= 128
-// kopt: launch attention_fwd_ref grid=(cdiv(S, 32), B * H) block=(256) args=(Q, K, V, O, S, D, causal, f64(1.0 / D ** 0.5))
-#define QT 32
-#define KT 16
+// kopt: launch attention_fwd_ref grid=(cdiv(S, 64), B * H) block=(256) args=(Q, K, V, O, S, D, causal, f64(1.0 / D ** 0.5))
+#define QT 64        // queries per block, 8 per warp
+#define KT 16        // keys per tile
 #define DMAX 128
 #define THREADS 256
+#define WARPS (THREADS / 32)
+#define PER (KT * DMAX / THREADS)  // elements of K (and of V) each thread moves per tile
+// Row strides in doubles: a fragment read touches 8 rows x 4 columns (K, P) or 4 rows x 8 columns (V); these
+// strides put each half-warp's 128 bytes in distinct banks, two wavefronts per read, the least 256 bytes take.
+#define KSTRIDE (DMAX + 4)
+#define VSTRIDE (DMAX + 8)
+#define PSTRIDE (KT + 4)
 #define NEG_INF __longlong_as_double(0xfff0000000000000ll)
-static_assert(QT * 8 == THREADS, "the softmax step gives each query row 8 lanes");
 
-__device__ __forceinline__ float bf16(unsigned short h) { return __uint_as_float((unsigned)h << 16); }
+__device__ __forceinline__ double bf16(unsigned short h) { return (double)__uint_as_float((unsigned)h << 16); }
 
-extern "C" __global__ void __launch_bounds__(THREADS, 2) attention_fwd_ref(const unsigned short* __restrict__ Q, const unsigned short* __restrict__ K,
+// c (8 x 8, C fragment) += a (8 x 4, row) * b (4 x 8, col). Lane l holds a[l / 4][l % 4], b[l % 4][l / 4] and
+// c[l / 4][2 (l % 4) + i].
+__device__ __forceinline__ void dmma(double (&c)[2], double a, double b) {
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+               : "+d"(c[0]), "+d"(c[1])
+               : "d"(a), "d"(b));
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS, 1) attention_fwd_ref(const unsigned short* __restrict__ Q, const unsigned short* __restrict__ K,
                                              const unsigned short* __restrict__ V, double* __restrict__ O, int S,
                                              int D, int causal, double scale) {
-  __shared__ float qs[QT][DMAX + 1];  // +1: the score loop reads rows at one column without bank conflicts
-  __shared__ float ks[KT][DMAX + 1];
-  __shared__ float vs[KT][DMAX];
-  __shared__ double p[QT][KT];  // scores, then their exponentials
-  __shared__ double row_max[QT], row_sum[QT], rescale[QT];
-  const int t = threadIdx.x, q0 = blockIdx.x * QT;
+  __shared__ double ks[KT][KSTRIDE];
+  __shared__ double vs[KT][VSTRIDE];
+  __shared__ double ps[WARPS][8][PSTRIDE];
+  const int t = threadIdx.x, lane = t % 32, warp = t / 32, g = lane / 4, q = lane % 4;
+  const int q0 = blockIdx.x * QT, row = q0 + warp * 8 + g;  // this lane's query in the A and C fragments
   const long long base = (long long)blockIdx.y * S * D;
   if (D > DMAX) {
     for (int e = t; e < QT * D; e += THREADS)
       if (q0 + e / D < S) O[base + (long long)q0 * D + e] = __longlong_as_double(0x7ff8000000000000ll);
     return;
   }
-  for (int e = t; e < QT * D; e += THREADS) {
-    const int r = e / D, d = e % D;
-    qs[r][d] = q0 + r < S ? bf16(Q[base + (long long)(q0 + r) * D + d]) : 0.f;
+  const int dsteps = (D + 3) / 4, dblocks = (D + 7) / 8;  // k steps of Q K^T, 8-column blocks of O
+  double qf[DMAX / 4];
+#pragma unroll
+  for (int kk = 0; kk < DMAX / 4; ++kk) {
+    const int c = 4 * kk + q;
+    qf[kk] = row < S && c < D ? bf16(Q[base + (long long)row * D + c]) : 0.0;
   }
-  if (t < QT) { row_max[t] = NEG_INF; row_sum[t] = 0.0; }
-  const int d = t % DMAX, half = t / DMAX;  // this thread's output column and its queries half, half + 2, ...
-  double o[QT / 2];
-  for (int i = 0; i < QT / 2; ++i) o[i] = 0.0;
+  double o[DMAX / 8][2];
+#pragma unroll
+  for (int nb = 0; nb < DMAX / 8; ++nb) o[nb][0] = o[nb][1] = 0.0;
+  double row_max = NEG_INF, row_sum = 0.0;
   const int key_end = causal ? min(S, q0 + QT) : S;  // later keys are masked for every query of the block
+
+  unsigned short kr[PER], vr[PER];  // the next tile, on its way from global memory (zeros past S and D)
+  auto fetch = [&](int k0) {
+#pragma unroll
+    for (int i = 0; i < PER; ++i) {
+      const int e = t + i * THREADS, r = e / DMAX, c = e % DMAX;
+      const bool in = k0 + r < S && c < D;
+      kr[i] = in ? K[base + (long long)(k0 + r) * D + c] : 0;
+      vr[i] = in ? V[base + (long long)(k0 + r) * D + c] : 0;
+    }
+  };
+  fetch(0);
   for (int k0 = 0; k0 < key_end; k0 += KT) {
     __syncthreads();  // the previous tile is no longer read
-    for (int e = t; e < KT * D; e += THREADS) {
-      const int r = e / D, c = e % D;
-      const bool in = k0 + r < S;
-      ks[r][c] = in ? bf16(K[base + (long long)(k0 + r) * D + c]) : 0.f;
-      vs[r][c] = in ? bf16(V[base + (long long)(k0 + r) * D + c]) : 0.f;
+#pragma unroll
+    for (int i = 0; i < PER; ++i) {
+      const int e = t + i * THREADS, r = e / DMAX, c = e % DMAX;
+      ks[r][c] = bf16(kr[i]);
+      vs[r][c] = bf16(vr[i]);
     }
     __syncthreads();
-    for (int e = t; e < QT * KT; e += THREADS) {
-      const int r = e / KT, j = e % KT, qi = q0 + r, kj = k0 + j;
-      double s = NEG_INF;
-      if (kj < S && !(causal && kj > qi)) {
-        double acc = 0.0;
-        for (int c = 0; c < D; ++c) acc += (double)(qs[r][c] * ks[j][c]);
-        s = acc * scale;
+    if (k0 + KT < key_end) fetch(k0 + KT);
+
+    double s[KT / 8][2];  // scores of this warp's 8 queries x the tile's 16 keys
+#pragma unroll
+    for (int nb = 0; nb < KT / 8; ++nb) s[nb][0] = s[nb][1] = 0.0;
+#pragma unroll
+    for (int kk = 0; kk < DMAX / 4; ++kk)
+      if (kk < dsteps)
+#pragma unroll
+        for (int nb = 0; nb < KT / 8; ++nb) dmma(s[nb], qf[kk], ks[8 * nb + g][4 * kk + q]);
+
+    double tile_max = NEG_INF;
+#pragma unroll
+    for (int nb = 0; nb < KT / 8; ++nb)
+#pragma unroll
+      for (int i = 0; i < 2; ++i) {
+        const int key = k0 + 8 * nb + 2 * q + i;
+        s[nb][i] = key < S && !(causal && key > row) ? s[nb][i] * scale : NEG_INF;
+        tile_max = fmax(tile_max, s[nb][i]);
       }
-      p[r][j] = s;
-    }
-    __syncthreads();
-    {  // the tile's softmax step: 8 consecutive lanes per query row, KT / 8 scores each
-      const int r = t / 8, j0 = (t % 8) * (KT / 8);
-      const double old_max = row_max[r];
-      double m = old_max;
-      for (int j = j0; j < j0 + KT / 8; ++j) m = fmax(m, p[r][j]);
-      for (int o = 4; o > 0; o /= 2) m = fmax(m, __shfl_xor_sync(0xffffffffu, m, o));
-      double sum = 0.0;
-      for (int j = j0; j < j0 + KT / 8; ++j) {
-        const double e = m == NEG_INF ? 0.0 : exp(p[r][j] - m);
-        p[r][j] = e;
+    tile_max = fmax(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));  // the 4 lanes of the row
+    tile_max = fmax(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
+    const double m = fmax(row_max, tile_max);
+    const double rescale = m == NEG_INF ? 1.0 : exp(row_max - m);  // 0 on the row's first keys (row_max -inf)
+    double sum = 0.0;
+#pragma unroll
+    for (int nb = 0; nb < KT / 8; ++nb)
+#pragma unroll
+      for (int i = 0; i < 2; ++i) {
+        const double e = m == NEG_INF ? 0.0 : exp(s[nb][i] - m);
+        ps[warp][g][8 * nb + 2 * q + i] = e;
         sum += e;
       }
-      for (int o = 4; o > 0; o /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, o);
-      __syncwarp();  // every lane of the row has read row_max before it changes
-      if (t % 8 == 0) {
-        rescale[r] = m == NEG_INF ? 1.0 : exp(old_max - m);  // 0 on the first tile (row_max -inf)
-        row_sum[r] = row_sum[r] * rescale[r] + sum;
-        row_max[r] = m;
-      }
+    sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+    sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+    row_sum = row_sum * rescale + sum;
+    row_max = m;
+    __syncwarp();  // the warp's probabilities are in ps
+#pragma unroll
+    for (int nb = 0; nb < DMAX / 8; ++nb) {
+      o[nb][0] *= rescale;
+      o[nb][1] *= rescale;
     }
-    __syncthreads();
-    if (d < D)
-      for (int i = 0; i < QT / 2; ++i) {
-        const int r = half + 2 * i;
-        double acc = o[i] * rescale[r];
-        for (int j = 0; j < KT; ++j) acc = fma(p[r][j], (double)vs[j][d], acc);
-        o[i] = acc;
-      }
+#pragma unroll
+    for (int kk = 0; kk < KT / 4; ++kk) {
+      const double a = ps[warp][g][4 * kk + q];
+#pragma unroll
+      for (int nb = 0; nb < DMAX / 8; ++nb)
+        if (nb < dblocks) dmma(o[nb], a, vs[4 * kk + q][8 * nb + g]);
+    }
+    __syncwarp();  // ps is read before the next tile overwrites it
   }
-  __syncthreads();
-  if (d < D)
-    for (int i = 0; i < QT / 2; ++i) {
-      const int r = half + 2 * i;
-      if (q0 + r < S) O[base + (long long)(q0 + r) * D + d] = o[i] / row_sum[r];
+#pragma unroll
+  for (int nb = 0; nb < DMAX / 8; ++nb)
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const int d = 8 * nb + 2 * q + i;
+      if (row < S && d < D) O[base + (long long)row * D + d] = o[nb][i] / row_sum;
     }
 }

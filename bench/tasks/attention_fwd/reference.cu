@@ -1,6 +1,6 @@
 // attention_fwd's reference on the GPU, in float64 (the check's reference_cuda; reference.py defines it):
 // O = softmax(Q K^T * scale, masked to keys j <= i when causal) V per (batch, head), with the row max and sum kept
-// online over tiles of 16 keys. Both products run on the float64 tensor cores (mma m8n8k4 .f64: IEEE double
+// online over tiles of 32 keys. Both products run on the float64 tensor cores (mma m8n8k4 .f64: IEEE double
 // fused multiply-adds, sm_80 and later): bf16 values widened to double are exact, and every product and sum is a
 // double operation. Each block owns 64 queries of one (batch, head), each warp 8 of them: the warp's Q rows stay in
 // registers as A fragments, the scores' C fragments give each lane two keys of one row (the row's max and sum over
@@ -9,9 +9,9 @@
 // that reference.py uses (the kernels get it rounded to float). Written for D <= 128 (the task's 64 and 128); a
 // larger D gives NaN outputs, which no candidate matches.
 // kopt: assume S >= 1 && D >= 1 && D <= 128
-// kopt: launch attention_fwd_ref grid=(cdiv(S, 64), B * H) block=(256) args=(Q, K, V, O, S, D, causal, f64(1.0 / D ** 0.5))
+// kopt: launch attention_fwd_ref grid=(cdiv(S, 64), B * H) block=(256) smem=(87040) args=(Q, K, V, O, S, D, causal, f64(1.0 / D ** 0.5))
 #define QT 64        // queries per block, 8 per warp
-#define KT 16        // keys per tile
+#define KT 32        // keys per tile: four independent score chains per warp
 #define DMAX 128
 #define THREADS 256
 #define WARPS (THREADS / 32)
@@ -21,6 +21,7 @@
 #define KSTRIDE (DMAX + 4)
 #define VSTRIDE (DMAX + 8)
 #define PSTRIDE (KT + 4)
+static_assert((KT * KSTRIDE + KT * VSTRIDE + WARPS * 8 * PSTRIDE) * 8 == 87040, "the launch's smem");
 #define NEG_INF __longlong_as_double(0xfff0000000000000ll)
 
 __device__ __forceinline__ double bf16(unsigned short h) { return (double)__uint_as_float((unsigned)h << 16); }
@@ -36,9 +37,10 @@ __device__ __forceinline__ void dmma(double (&c)[2], double a, double b) {
 extern "C" __global__ void __launch_bounds__(THREADS, 1) attention_fwd_ref(const unsigned short* __restrict__ Q, const unsigned short* __restrict__ K,
                                              const unsigned short* __restrict__ V, double* __restrict__ O, int S,
                                              int D, int causal, double scale) {
-  __shared__ double ks[KT][KSTRIDE];
-  __shared__ double vs[KT][VSTRIDE];
-  __shared__ double ps[WARPS][8][PSTRIDE];
+  extern __shared__ double smem[];  // 87040 bytes (the launch's smem)
+  double(*ks)[KSTRIDE] = reinterpret_cast<double(*)[KSTRIDE]>(smem);
+  double(*vs)[VSTRIDE] = reinterpret_cast<double(*)[VSTRIDE]>(smem + KT * KSTRIDE);
+  double(*ps)[8][PSTRIDE] = reinterpret_cast<double(*)[8][PSTRIDE]>(smem + KT * KSTRIDE + KT * VSTRIDE);
   const int t = threadIdx.x, lane = t % 32, warp = t / 32, g = lane / 4, q = lane % 4;
   const int q0 = blockIdx.x * QT, row = q0 + warp * 8 + g;  // this lane's query in the A and C fragments
   const long long base = (long long)blockIdx.y * S * D;
@@ -60,29 +62,32 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) attention_fwd_ref(const
   double row_max = NEG_INF, row_sum = 0.0;
   const int key_end = causal ? min(S, q0 + QT) : S;  // later keys are masked for every query of the block
 
-  unsigned short kr[PER], vr[PER];  // the next tile, on its way from global memory (zeros past S and D)
+  unsigned kr[PER / 2], vr[PER / 2];  // the next tile on its way from global memory: two bf16 per register
   auto fetch = [&](int k0) {
 #pragma unroll
-    for (int i = 0; i < PER; ++i) {
-      const int e = t + i * THREADS, r = e / DMAX, c = e % DMAX;
-      const bool in = k0 + r < S && c < D;
-      kr[i] = in ? K[base + (long long)(k0 + r) * D + c] : 0;
-      vr[i] = in ? V[base + (long long)(k0 + r) * D + c] : 0;
+    for (int i = 0; i < PER / 2; ++i) {
+      const int e = 2 * (t + i * THREADS), r = e / DMAX, c = e % DMAX;  // columns c, c + 1 (zeros past S and D)
+      const long long at = base + (long long)(k0 + r) * D + c;
+      const bool in0 = k0 + r < S && c < D, in1 = k0 + r < S && c + 1 < D;
+      kr[i] = (in0 ? K[at] : 0u) | (in1 ? (unsigned)K[at + 1] << 16 : 0u);
+      vr[i] = (in0 ? V[at] : 0u) | (in1 ? (unsigned)V[at + 1] << 16 : 0u);
     }
   };
   fetch(0);
   for (int k0 = 0; k0 < key_end; k0 += KT) {
     __syncthreads();  // the previous tile is no longer read
 #pragma unroll
-    for (int i = 0; i < PER; ++i) {
-      const int e = t + i * THREADS, r = e / DMAX, c = e % DMAX;
-      ks[r][c] = bf16(kr[i]);
-      vs[r][c] = bf16(vr[i]);
+    for (int i = 0; i < PER / 2; ++i) {
+      const int e = 2 * (t + i * THREADS), r = e / DMAX, c = e % DMAX;
+      ks[r][c] = bf16(kr[i] & 0xffffu);
+      ks[r][c + 1] = bf16(kr[i] >> 16);
+      vs[r][c] = bf16(vr[i] & 0xffffu);
+      vs[r][c + 1] = bf16(vr[i] >> 16);
     }
     __syncthreads();
     if (k0 + KT < key_end) fetch(k0 + KT);
 
-    double s[KT / 8][2];  // scores of this warp's 8 queries x the tile's 16 keys
+    double s[KT / 8][2];  // scores of this warp's 8 queries x the tile's keys
 #pragma unroll
     for (int nb = 0; nb < KT / 8; ++nb) s[nb][0] = s[nb][1] = 0.0;
 #pragma unroll

@@ -21,24 +21,23 @@ def _runner():
 
 
 def warm() -> None:
-    """What every check needs, made before the first request: the GPU session and the runner. Three things overlap:
-    the context is created in a thread (the driver call waits with the GIL released, ~0.3 s on an H200 host) while
-    this thread imports the runner's modules, and CuPy's import, when it is installed, runs in a third (references
-    of tasks that run them on the GPU; ~0.25 s). A failure here is left for the first request to meet and report."""
+    """What every check needs, made before the first request: the GPU session and the runner. The context is
+    created in a thread (the driver call waits with the GIL released, ~0.3 s on an H200 host) while this thread
+    imports the runner's modules. CuPy, when installed, is imported in a thread that is not waited for (~0.25 s):
+    only references that run numpy functions on the GPU need it, and their ``import cupy`` waits for it to finish.
+    A failure here is left for the first request to meet and report."""
     import importlib
     import importlib.util
     import threading
 
     from .session import create_primary_context  # cuda-bindings only: the driver starts at once
 
-    threads = [threading.Thread(target=_quietly, args=(create_primary_context,), daemon=True)]
+    context = threading.Thread(target=_quietly, args=(create_primary_context,), daemon=True)
+    context.start()
     if importlib.util.find_spec("cupy") is not None:
-        threads.append(threading.Thread(target=_quietly, args=(importlib.import_module, "cupy"), daemon=True))
-    for t in threads:
-        t.start()
+        threading.Thread(target=_quietly, args=(importlib.import_module, "cupy"), daemon=True).start()
     importlib.import_module(".runner", __package__)  # the runner's imports, numpy's among them, while the driver works
-    for t in threads:
-        t.join()
+    context.join()
     _runner()
 
 

@@ -85,7 +85,8 @@ def main(argv=None) -> int:
                 print(f"{task.name:18s} {what:5s} {where}: {row['wall_s']:7.2f} s (first {row['cold_wall_s']:.2f} s) "
                       f"{row.get('status') or row.get('error')} {row.get('phases_ms')}", flush=True)
     envelope.write(args.out, "check_speed", f"median wall time of {args.repeat} warm `kopt run`/`kopt bench "
-                   "--no-baseline` of each task's baseline in a new process (compile cache warm), check on the GPU and on the host",
+                   "--no-baseline` of each task's baseline in a new process (compile cache warm), check on the GPU and "
+                   "on the host",
                    rows, envelope.gpu_device())
     return 0
 

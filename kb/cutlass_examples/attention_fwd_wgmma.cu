@@ -27,9 +27,10 @@
 // kopt: task attention_fwd
 // kopt: arch sm_90a
 // kopt: tune OVERLAP in [1, 0]
+// kopt: tune PINGPONG in [1, 0]
 // kopt: tune BN in [128, 64]
 // kopt: tune STAGES in [2, 3]
-// kopt: tune NWG in [2, 3]
+// kopt: tune NWG in [3, 2]
 // Shared memory (SMEM_BYTES below): 1 KB alignment slack + Q (BM x D) + STAGES x (K and V, BN x D each) + barriers.
 // kopt: restrict 1024 + 128 * 128 * 2 + STAGES * 2 * BN * 128 * 2 + 256 <= 227 * 1024
 // kopt: tensormap tQ = Q box=(1, 1, 64, 64) swizzle=128B l2promotion=256B
@@ -193,6 +194,17 @@ struct Layout {  // byte offsets from the 1024-aligned base; every swizzled box 
   static_assert((4 * STAGES + 1) * 8 <= 256, "the barriers must fit their 256 bytes");
 };
 
+// Max (MAX) or sum of row R's values in the 8-column groups LO .. LO + N - 1 of a score fragment, as a tree.
+template <int R, int LO, int N, bool MAX>
+__device__ __forceinline__ float row_tree(const float (&s)[BN / 2]) {
+  if constexpr (N == 1) {
+    return MAX ? fmaxf(s[4 * LO + 2 * R], s[4 * LO + 2 * R + 1]) : s[4 * LO + 2 * R] + s[4 * LO + 2 * R + 1];
+  } else {
+    const float a = row_tree<R, LO, N / 2, MAX>(s), b = row_tree<R, LO + N / 2, N / 2, MAX>(s);
+    return MAX ? fmaxf(a, b) : a + b;
+  }
+}
+
 // The online-softmax step of one tile on this thread's fragments: s[4j + e] is row r = e / 2 (rows lane/4 and
 // lane/4 + 8 of the warp's 16), key 8j + 2(lane % 4) + e % 2 of the tile. Masks, updates the running max m (raw
 // scores) and the thread's partial row sums l, turns s into unnormalized probabilities and returns the factor
@@ -211,12 +223,11 @@ __device__ __forceinline__ void softmax_tile(float (&s)[BN / 2], float (&m)[2], 
         if (key >= S || (causal && key > row)) s[4 * j + e] = NEG_INF;
       }
   }
-  float mx[2] = {m[0], m[1]};
-#pragma unroll
-  for (int j = 0; j < BN / 8; ++j) {
-    mx[0] = fmaxf(mx[0], fmaxf(s[4 * j], s[4 * j + 1]));
-    mx[1] = fmaxf(mx[1], fmaxf(s[4 * j + 2], s[4 * j + 3]));
-  }
+  // Row maxima and sums as trees (independent operations in flight: a consumer warp has few warps beside it to
+  // hide the FP32 latency), not as one dependent chain per row.
+  float mx[2];
+  mx[0] = fmaxf(m[0], row_tree<0, 0, BN / 8, true>(s));
+  mx[1] = fmaxf(m[1], row_tree<1, 0, BN / 8, true>(s));
   float ms[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
@@ -227,18 +238,15 @@ __device__ __forceinline__ void softmax_tile(float (&s)[BN / 2], float (&m)[2], 
     alpha[r] = fast_exp2(m[r] * sl2 - ms[r]);  // 0 on the first tile (m = -inf)
     m[r] = mx[r];
   }
-  float sum[2] = {0.0f, 0.0f};
 #pragma unroll
   for (int j = 0; j < BN / 8; ++j) {
     s[4 * j + 0] = fast_exp2(fmaf(s[4 * j + 0], sl2, -ms[0]));
     s[4 * j + 1] = fast_exp2(fmaf(s[4 * j + 1], sl2, -ms[0]));
     s[4 * j + 2] = fast_exp2(fmaf(s[4 * j + 2], sl2, -ms[1]));
     s[4 * j + 3] = fast_exp2(fmaf(s[4 * j + 3], sl2, -ms[1]));
-    sum[0] += s[4 * j + 0] + s[4 * j + 1];
-    sum[1] += s[4 * j + 2] + s[4 * j + 3];
   }
-  l[0] = l[0] * alpha[0] + sum[0];
-  l[1] = l[1] * alpha[1] + sum[1];
+  l[0] = l[0] * alpha[0] + row_tree<0, 0, BN / 8, false>(s);
+  l[1] = l[1] * alpha[1] + row_tree<1, 0, BN / 8, false>(s);
 }
 
 // P (f32 fragments of S) -> bf16 A fragments of the P V wgmma: for the k16 step kk (keys 16kk .. 16kk + 15) the
@@ -371,6 +379,17 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
       else
         softmax_tile<false>(sc, m, l, alpha, kv0, row0, S, causal, sl2);
     };
+    // Ping-pong (PINGPONG = 1, with OVERLAP = 1): the consumer warpgroups take turns issuing their GEMMs, in a ring
+    // of named barriers (barrier 1 + c is warpgroup c's turn: its 128 threads sync, the previous warpgroup's 128
+    // arrive), so that while one warpgroup's products run on the tensor cores the others do their softmax. Every
+    // warpgroup takes n_tiles + 1 turns; the last warpgroup starts the ring and skips its final hand-over, so each
+    // barrier sees as many arrivals as syncs.
+    auto turn_begin = [&]() {
+      if (PINGPONG) asm volatile("bar.sync %0, 256;" ::"r"(1 + cw) : "memory");
+    };
+    auto turn_end = [&](bool last) {
+      if (PINGPONG && !(last && cw == NW - 1)) asm volatile("bar.arrive %0, 256;" ::"r"(1 + (cw + 1) % NW) : "memory");
+    };
     auto rescale_o = [&]() {
 #pragma unroll
       for (int i = 0; i < HD / 8; ++i) {
@@ -383,9 +402,12 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
 
     mbar_wait(q_full, 0);
 #if OVERLAP
+    if (PINGPONG && cw == NW - 1) asm volatile("bar.arrive 1, 256;" ::: "memory");  // warpgroup 0 goes first
     // Prologue: tile 0's scores and softmax.
     mbar_wait(k_full, 0);
+    turn_begin();
     issue_qk(0);
+    turn_end(false);
     wgmma_wait<0>();
     fence_regs(sc);
     release(k_empty);
@@ -394,9 +416,11 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
     for (int j = 1; j < n_tiles; ++j) {
       const int s = j % STAGES, ps = (j - 1) % STAGES;
       mbar_wait(k_full + 8 * s, (j / STAGES) & 1);
-      issue_qk(s);                                       // S_j = Q K_j
       mbar_wait(v_full + 8 * ps, ((j - 1) / STAGES) & 1);
+      turn_begin();
+      issue_qk(s);                                       // S_j = Q K_j
       issue_pv(ps);                                      // O += P_{j-1} V_{j-1}, behind S_j in the queue
+      turn_end(false);
       wgmma_wait<1>();                                   // S_j is done; P V may still run
       fence_regs(sc);
       release(k_empty + 8 * s);
@@ -411,7 +435,9 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
     {
       const int ps = (n_tiles - 1) % STAGES;
       mbar_wait(v_full + 8 * ps, ((n_tiles - 1) / STAGES) & 1);
+      turn_begin();
       issue_pv(ps);
+      turn_end(true);
       wgmma_wait<0>();
       fence_regs(o);
       release(v_empty + 8 * ps);

@@ -29,14 +29,18 @@
 // kopt: tune OVERLAP in [1, 0]
 // kopt: tune PINGPONG in [1, 0]
 // kopt: tune BN in [128, 64]
+// kopt: tune BNW in [176, 128]
 // kopt: tune STAGES in [2, 3]
 // kopt: tune NWG in [3, 2]
 // Shared memory (SMEM_BYTES below): 1 KB alignment slack + Q (BM x D) + STAGES x (K and V, BN x D each) + barriers.
-// kopt: restrict 1024 + 128 * 128 * 2 + STAGES * 2 * BN * 128 * 2 + 256 <= 227 * 1024
+// kopt: restrict 1024 + 128 * 128 * 2 + STAGES * 2 * max(BN, BNW) * 128 * 2 + 256 <= 227 * 1024
 // kopt: tensormap tQ = Q box=(1, 1, 64, 64) swizzle=128B l2promotion=256B
 // kopt: tensormap tK = K box=(1, 1, BN, 64) swizzle=128B l2promotion=256B
 // kopt: tensormap tV = V box=(1, 1, BN, 64) swizzle=128B l2promotion=256B
+// kopt: tensormap tKw = K box=(1, 1, BNW, 64) swizzle=128B l2promotion=256B
+// kopt: tensormap tVw = V box=(1, 1, BNW, 64) swizzle=128B l2promotion=256B
 // kopt: launch attn_wgmma_d64 grid=(cdiv(S, 64 * NWG), B * H) block=(128 * (NWG + 1)) smem=(1024 + 64 * NWG * 64 * 2 + STAGES * 2 * BN * 64 * 2 + 256) args=(tQ, tK, tV, O, H, S, D, causal, scale) when D == 64
+// kopt: launch attn_wgmma_d128_wide grid=(cdiv(S, 128), B * H) block=(384) smem=(1024 + 128 * 128 * 2 + STAGES * 2 * BNW * 128 * 2 + 256) args=(tQ, tKw, tVw, O, H, S, D, causal, scale) when D == 128 and mask == 1
 // kopt: launch attn_wgmma_d128 grid=(cdiv(S, 128), B * H) block=(384) smem=(1024 + 128 * 128 * 2 + STAGES * 2 * BN * 128 * 2 + 256) args=(tQ, tK, tV, O, H, S, D, causal, scale)
 #include <cuda_bf16.h>
 
@@ -48,7 +52,7 @@ typedef unsigned long long u64;
 
 #define LOG2E 1.4426950408889634f
 #define NEG_INF (__int_as_float(0xff800000))
-static_assert(BN == 64 || BN == 128, "the S = Q K^T wrapper has n64 and n128 forms");
+static_assert((BN == 64 || BN == 128) && (BNW == 128 || BNW == 176), "the S = Q K^T wrapper has n64, n128 and n176 forms");
 static_assert(NWG == 2 || NWG == 3, "two or three consumer warpgroups");
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)  // defined when compiling for sm_90a (wgmma, setmaxnreg)
@@ -91,6 +95,22 @@ __device__ __forceinline__ void wgmma_ss<64>(float (&d)[32], u64 da, u64 db, int
       "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {" REGS_0_31 "}, %32, %33, p, 1, 1, 0, 0;\n}\n"
       : ACC32(0)
+      : "l"(da), "l"(db), "r"(accumulate)
+      : "memory");
+#endif
+}
+
+#define REGS_64_87                                                                   \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87"
+template <>
+__device__ __forceinline__ void wgmma_ss<176>(float (&d)[88], u64 da, u64 db, int accumulate) {
+#if SM90A_ENABLED
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %90, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16 {" REGS_0_31 ", " REGS_32_63 ", " REGS_64_87 "}, "
+      "%88, %89, p, 1, 1, 0, 0;\n}\n"
+      : ACC64(0), ACC16(64), ACC4(80), ACC4(84)
       : "l"(da), "l"(db), "r"(accumulate)
       : "memory");
 #endif
@@ -176,7 +196,7 @@ __device__ __forceinline__ unsigned pack_bf16(float lo, float hi) {
   return *reinterpret_cast<unsigned*>(&v);
 }
 
-template <int HD, int NW>
+template <int HD, int NW, int KV>
 struct Layout {  // byte offsets from the 1024-aligned base; every swizzled box starts on 1024 bytes
   static constexpr int BM = 64 * NW;               // query rows per block: one m64 row block per consumer warpgroup
   // setmaxnreg targets (multiples of 8): 128 x 24 + 256 x 240 = 64512, 128 x 32 + 384 x 160 = 65536 <= 65536.
@@ -184,7 +204,7 @@ struct Layout {  // byte offsets from the 1024-aligned base; every swizzled box 
   static constexpr int CONSUMER_REGS = NW == 2 ? 240 : 160;
   static constexpr int BOXES = HD / 64;            // 64-column boxes per row of the head dim
   static constexpr int Q_BOX = BM * 128;           // BM rows x 128 B
-  static constexpr int KV_BOX = BN * 128;          // BN rows x 128 B
+  static constexpr int KV_BOX = KV * 128;          // KV rows x 128 B
   static constexpr int Q_BYTES = BOXES * Q_BOX;
   static constexpr int KV_BYTES = BOXES * KV_BOX;  // one K (or V) stage
   static constexpr int K_OFF = Q_BYTES;
@@ -195,12 +215,12 @@ struct Layout {  // byte offsets from the 1024-aligned base; every swizzled box 
 };
 
 // Max (MAX) or sum of row R's values in the 8-column groups LO .. LO + N - 1 of a score fragment, as a tree.
-template <int R, int LO, int N, bool MAX>
-__device__ __forceinline__ float row_tree(const float (&s)[BN / 2]) {
+template <int KV, int R, int LO, int N, bool MAX>
+__device__ __forceinline__ float row_tree(const float (&s)[KV / 2]) {
   if constexpr (N == 1) {
     return MAX ? fmaxf(s[4 * LO + 2 * R], s[4 * LO + 2 * R + 1]) : s[4 * LO + 2 * R] + s[4 * LO + 2 * R + 1];
   } else {
-    const float a = row_tree<R, LO, N / 2, MAX>(s), b = row_tree<R, LO + N / 2, N / 2, MAX>(s);
+    const float a = row_tree<KV, R, LO, N / 2, MAX>(s), b = row_tree<KV, R, LO + N / 2, N - N / 2, MAX>(s);
     return MAX ? fmaxf(a, b) : a + b;
   }
 }
@@ -209,13 +229,13 @@ __device__ __forceinline__ float row_tree(const float (&s)[BN / 2]) {
 // lane/4 + 8 of the warp's 16), key 8j + 2(lane % 4) + e % 2 of the tile. Masks, updates the running max m (raw
 // scores) and the thread's partial row sums l, turns s into unnormalized probabilities and returns the factor
 // alpha that rescales everything accumulated so far.
-template <bool MASK>
-__device__ __forceinline__ void softmax_tile(float (&s)[BN / 2], float (&m)[2], float (&l)[2], float (&alpha)[2],
+template <int KV, bool MASK>
+__device__ __forceinline__ void softmax_tile(float (&s)[KV / 2], float (&m)[2], float (&l)[2], float (&alpha)[2],
                                              int kv0, int row0, int S, int causal, float sl2) {
   const int lane = threadIdx.x % 32;
   if (MASK) {
 #pragma unroll
-    for (int j = 0; j < BN / 8; ++j)
+    for (int j = 0; j < KV / 8; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int key = kv0 + 8 * j + 2 * (lane % 4) + (e & 1);
@@ -226,8 +246,8 @@ __device__ __forceinline__ void softmax_tile(float (&s)[BN / 2], float (&m)[2], 
   // Row maxima and sums as trees (independent operations in flight: a consumer warp has few warps beside it to
   // hide the FP32 latency), not as one dependent chain per row.
   float mx[2];
-  mx[0] = fmaxf(m[0], row_tree<0, 0, BN / 8, true>(s));
-  mx[1] = fmaxf(m[1], row_tree<1, 0, BN / 8, true>(s));
+  mx[0] = fmaxf(m[0], row_tree<KV, 0, 0, KV / 8, true>(s));
+  mx[1] = fmaxf(m[1], row_tree<KV, 1, 0, KV / 8, true>(s));
   float ms[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
@@ -239,22 +259,23 @@ __device__ __forceinline__ void softmax_tile(float (&s)[BN / 2], float (&m)[2], 
     m[r] = mx[r];
   }
 #pragma unroll
-  for (int j = 0; j < BN / 8; ++j) {
+  for (int j = 0; j < KV / 8; ++j) {
     s[4 * j + 0] = fast_exp2(fmaf(s[4 * j + 0], sl2, -ms[0]));
     s[4 * j + 1] = fast_exp2(fmaf(s[4 * j + 1], sl2, -ms[0]));
     s[4 * j + 2] = fast_exp2(fmaf(s[4 * j + 2], sl2, -ms[1]));
     s[4 * j + 3] = fast_exp2(fmaf(s[4 * j + 3], sl2, -ms[1]));
   }
-  l[0] = l[0] * alpha[0] + row_tree<0, 0, BN / 8, false>(s);
-  l[1] = l[1] * alpha[1] + row_tree<1, 0, BN / 8, false>(s);
+  l[0] = l[0] * alpha[0] + row_tree<KV, 0, 0, KV / 8, false>(s);
+  l[1] = l[1] * alpha[1] + row_tree<KV, 1, 0, KV / 8, false>(s);
 }
 
 // P (f32 fragments of S) -> bf16 A fragments of the P V wgmma: for the k16 step kk (keys 16kk .. 16kk + 15) the
 // accumulator groups j = 2kk and 2kk + 1 are exactly the register-A layout {row g: k 0-7, row g+8: k 0-7, row g: k
 // 8-15, row g+8: k 8-15} (the m64nNk16 C layout and the m64k16 A layout agree per warp).
-__device__ __forceinline__ void convert_p(const float (&s)[BN / 2], unsigned (&p)[BN / 16][4]) {
+template <int KV>
+__device__ __forceinline__ void convert_p(const float (&s)[KV / 2], unsigned (&p)[KV / 16][4]) {
 #pragma unroll
-  for (int kk = 0; kk < BN / 16; ++kk) {
+  for (int kk = 0; kk < KV / 16; ++kk) {
     p[kk][0] = pack_bf16(s[8 * kk + 0], s[8 * kk + 1]);
     p[kk][1] = pack_bf16(s[8 * kk + 2], s[8 * kk + 3]);
     p[kk][2] = pack_bf16(s[8 * kk + 4], s[8 * kk + 5]);
@@ -262,13 +283,13 @@ __device__ __forceinline__ void convert_p(const float (&s)[BN / 2], unsigned (&p
   }
 }
 
-template <int HD, int NW>
+template <int HD, int NW, int KV>
 __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorMap* tK, const CUtensorMap* tV,
                                           __nv_bfloat16* __restrict__ O, int H, int S, int causal, float scale) {
 #if !SM90A_ENABLED
   __trap();  // built for plain sm_90 or older: wgmma and setmaxnreg are not available. Compile with --arch sm_90a.
 #else
-  using L = Layout<HD, NW>;
+  using L = Layout<HD, NW, KV>;
   constexpr int BM = L::BM;
   extern __shared__ __align__(1024) unsigned char smem_raw[];
   const unsigned raw = static_cast<unsigned>(__cvta_generic_to_shared(smem_raw));
@@ -282,7 +303,7 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
   const int q0 = (gridDim.x - 1 - blockIdx.x) * BM;  // heaviest (causal) query blocks first
   const int bh = blockIdx.y, h = bh % H, b = bh / H;
   const int kv_end = causal ? min(S, q0 + BM) : S;   // keys at or past kv_end are masked for every row
-  const int n_tiles = (kv_end + BN - 1) / BN;        // >= 1: q0 < S
+  const int n_tiles = (kv_end + KV - 1) / KV;        // >= 1: q0 < S
 
   if (threadIdx.x == 0) {
     unsigned dyn_smem;
@@ -319,11 +340,11 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
         mbar_wait(k_empty + 8 * s, parity);
         mbar_expect(k_full + 8 * s, L::KV_BYTES);
         for (int c = 0; c < L::BOXES; ++c)
-          tma_load4(sK + s * L::KV_BYTES + c * L::KV_BOX, tK, 64 * c, j * BN, h, b, k_full + 8 * s);
+          tma_load4(sK + s * L::KV_BYTES + c * L::KV_BOX, tK, 64 * c, j * KV, h, b, k_full + 8 * s);
         mbar_wait(v_empty + 8 * s, parity);
         mbar_expect(v_full + 8 * s, L::KV_BYTES);
         for (int c = 0; c < L::BOXES; ++c)
-          tma_load4(sV + s * L::KV_BYTES + c * L::KV_BOX, tV, 64 * c, j * BN, h, b, v_full + 8 * s);
+          tma_load4(sV + s * L::KV_BYTES + c * L::KV_BOX, tV, 64 * c, j * KV, h, b, v_full + 8 * s);
       }
     }
     // The other producer threads have nothing to do; no block-wide barrier follows, so they may finish.
@@ -342,8 +363,8 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
 #pragma unroll
     for (int i = 0; i < HD / 2; ++i) o[i] = 0.0f;
     float m[2] = {NEG_INF, NEG_INF}, l[2] = {0.0f, 0.0f}, alpha[2];
-    float sc[BN / 2];
-    unsigned p[BN / 16][4];
+    float sc[KV / 2];
+    unsigned p[KV / 16][4];
 
     // S = Q K_j on stage s (issued, not waited).
     auto issue_qk = [&](int s) {
@@ -352,9 +373,9 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
 #pragma unroll
       for (int kk = 0; kk < HD / 16; ++kk) {
         const u64 da = make_desc(q_rows + (kk / 4) * L::Q_BOX + (kk % 4) * 32, 16, 1024);
-        // K is K-major too: BN rows (keys) of 128 B per box, the same descriptor form.
+        // K is K-major too: KV rows (keys) of 128 B per box, the same descriptor form.
         const u64 db = make_desc(k_stage + (kk / 4) * L::KV_BOX + (kk % 4) * 32, 16, 1024);
-        wgmma_ss<BN>(sc, da, db, kk != 0);
+        wgmma_ss<KV>(sc, da, db, kk != 0);
       }
       wgmma_commit();
     };
@@ -364,20 +385,20 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
       const unsigned v_stage = sV + s * L::KV_BYTES;
       wgmma_fence();
 #pragma unroll
-      for (int kk = 0; kk < BN / 16; ++kk) wgmma_rs<HD>(o, p[kk], make_desc(v_stage + kk * 16 * 128, L::KV_BOX, 1024));
+      for (int kk = 0; kk < KV / 16; ++kk) wgmma_rs<HD>(o, p[kk], make_desc(v_stage + kk * 16 * 128, L::KV_BOX, 1024));
       wgmma_commit();
     };
     auto release = [&](unsigned bar) {
       if (lane == 0) mbar_arrive(bar);
     };
     auto softmax = [&](int j) {
-      const int kv0 = j * BN;
+      const int kv0 = j * KV;
       // Masks only where an element of this warpgroup's rows can be masked: the tile crosses S, or (causal) it
       // reaches past the warpgroup's first row.
-      if (kv0 + BN > S || (causal && kv0 + BN - 1 > wrow0))
-        softmax_tile<true>(sc, m, l, alpha, kv0, row0, S, causal, sl2);
+      if (kv0 + KV > S || (causal && kv0 + KV - 1 > wrow0))
+        softmax_tile<KV, true>(sc, m, l, alpha, kv0, row0, S, causal, sl2);
       else
-        softmax_tile<false>(sc, m, l, alpha, kv0, row0, S, causal, sl2);
+        softmax_tile<KV, false>(sc, m, l, alpha, kv0, row0, S, causal, sl2);
     };
     // Ping-pong (PINGPONG = 1, with OVERLAP = 1): the consumer warpgroups take turns issuing their GEMMs, in a ring
     // of named barriers (barrier 1 + c is warpgroup c's turn: its 128 threads sync, the previous warpgroup's 128
@@ -412,7 +433,7 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
     fence_regs(sc);
     release(k_empty);
     softmax(0);
-    convert_p(sc, p);
+    convert_p<KV>(sc, p);
     for (int j = 1; j < n_tiles; ++j) {
       const int s = j % STAGES, ps = (j - 1) % STAGES;
       mbar_wait(k_full + 8 * s, (j / STAGES) & 1);
@@ -430,7 +451,7 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
       fence_regs(sc);  // the new P is written only after the old one (the last product's A operand) was consumed
       release(v_empty + 8 * ps);
       rescale_o();
-      convert_p(sc, p);
+      convert_p<KV>(sc, p);
     }
     {
       const int ps = (n_tiles - 1) % STAGES;
@@ -453,7 +474,7 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
       release(k_empty + 8 * s);
       softmax(j);
       rescale_o();
-      convert_p(sc, p);
+      convert_p<KV>(sc, p);
       mbar_wait(v_full + 8 * s, parity);
       issue_pv(s);
       wgmma_wait<0>();
@@ -493,7 +514,7 @@ extern "C" __global__ void __launch_bounds__(128 * (NWG + 1), 1)
                    const __grid_constant__ CUtensorMap tV, __nv_bfloat16* __restrict__ O, int H, int S, int D,
                    int causal, float scale) {
   if (D != 64) __trap();  // the launch lines pick this kernel only for D = 64
-  attention<64, NWG>(&tQ, &tK, &tV, O, H, S, causal, scale);
+  attention<64, NWG, BN>(&tQ, &tK, &tV, O, H, S, causal, scale);
 }
 
 extern "C" __global__ void __launch_bounds__(384, 1)
@@ -501,5 +522,16 @@ extern "C" __global__ void __launch_bounds__(384, 1)
                     const __grid_constant__ CUtensorMap tV, __nv_bfloat16* __restrict__ O, int H, int S, int D,
                     int causal, float scale) {
   if (D != 128) __trap();
-  attention<128, 2>(&tQ, &tK, &tV, O, H, S, causal, scale);
+  attention<128, 2, BN>(&tQ, &tK, &tV, O, H, S, causal, scale);
+}
+
+// D = 128 without the causal mask: wider key tiles (BNW): the per-tile fixed costs (row reductions, the O
+// rescale, barrier waits) are paid per BNW keys; causal attention keeps BN, where a wide tile would mostly be masked
+// on the diagonal.
+extern "C" __global__ void __launch_bounds__(384, 1)
+    attn_wgmma_d128_wide(const __grid_constant__ CUtensorMap tQ, const __grid_constant__ CUtensorMap tK,
+                         const __grid_constant__ CUtensorMap tV, __nv_bfloat16* __restrict__ O, int H, int S, int D,
+                         int causal, float scale) {
+  if (D != 128 || causal) __trap();  // the launch lines pick this kernel only for D = 128 without the mask
+  attention<128, 2, BNW>(&tQ, &tK, &tV, O, H, S, causal, scale);
 }

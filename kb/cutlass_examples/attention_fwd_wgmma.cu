@@ -3,19 +3,22 @@
 // ring of K and V stages, wgmma for both products, producer/consumer warp specialization with setmaxnreg, and the
 // online softmax on the wgmma accumulator fragments in registers.
 //
-// A block owns BM = 64 * NWG query rows of one (batch, head) and has NWG + 1 warpgroups:
-//   warpgroup 0       producer: gives registers back (setmaxnreg.dec); one thread loads Q once, then streams K and V
-//                     tiles of BN keys into a STAGES-deep ring (separate "full" and "empty" barriers for K and V, so
-//                     a K stage is refilled as soon as its scores are computed, before the V of the same tile is used);
-//   warpgroups 1..NWG consumers (setmaxnreg.inc): warpgroup c owns query rows 64(c-1) .. 64(c-1)+63 for the whole
-//                     kernel. Per tile: S = Q K^T by wgmma m64nBNk16 with both operands in shared memory (K stored
-//                     [key][d] is the K-major B operand), mask, online softmax on the f32 fragments (exp2 domain),
-//                     P converted to bf16 in registers, O += P V by wgmma m64nHDk16 with P as the register A operand
-//                     and V ([key][d], i.e. N-major) as the transposed B operand.
+// A block owns 64 * NW query rows of one (batch, head) and has NW + 1 warpgroups:
+//   warpgroup 0      producer: gives registers back (setmaxnreg.dec); one thread loads Q once, then streams K and V
+//                    tiles of KV keys into a STAGES-deep ring (separate "full" and "empty" barriers for K and V, so
+//                    a K stage is refilled as soon as its scores are computed, before the V of the same tile is used);
+//   warpgroups 1..NW consumers (setmaxnreg.inc): warpgroup c owns query rows 64(c-1) .. 64(c-1)+63 for the whole
+//                    kernel. Per tile: S = Q K^T by wgmma m64nKVk16 with both operands in shared memory (K stored
+//                    [key][d] is the K-major B operand), mask, online softmax on the f32 fragments (exp2 domain),
+//                    P converted to bf16 in registers, O += P V by wgmma m64nHDk16 with P as the register A operand
+//                    and V ([key][d], i.e. N-major) as the transposed B operand.
+// Three kernels, picked per shape by the launch lines: D = 64 (NW = NWG, KV = BN), D = 128 causal (NW = 2, KV = BN)
+// and D = 128 without the mask (NW = 2, KV = BNW: wider tiles where none is wasted on the diagonal).
 // OVERLAP = 1 (intra-warpgroup pipelining): in iteration j the warpgroup issues S_j = Q K_j and then O += P_{j-1}
 // V_{j-1} back to back, waits only for S_j, and runs the softmax of tile j while the tensor cores still work on
 // P_{j-1} V_{j-1}; O is rescaled after that product retires. OVERLAP = 0 runs the two products and the softmax in
-// sequence (the ablation's step before).
+// sequence (the ablation's first step). PINGPONG = 1: the consumer warpgroups take turns issuing their GEMMs, so one
+// warpgroup's products run while the others compute their softmax.
 //
 // Tiles in shared memory are 128B-swizzled boxes of 64 head-dim columns (64 bf16 = 128 bytes, the widest box the
 // 128B swizzle allows); D = 128 arrives as two boxes side by side. TMA zero-fills rows past S (the tensor map's
@@ -32,7 +35,8 @@
 // kopt: tune BNW in [176, 128]
 // kopt: tune STAGES in [2, 3]
 // kopt: tune NWG in [3, 2]
-// Shared memory (SMEM_BYTES below): 1 KB alignment slack + Q (BM x D) + STAGES x (K and V, BN x D each) + barriers.
+// Shared memory (Layout::SMEM below): 1 KB alignment slack + Q (rows x D) + STAGES x (K and V, KV x D each) + 256 B of
+// barriers; the largest is D = 128 (128 rows) at max(BN, BNW) keys. An H200 block may have up to 227 KB.
 // kopt: restrict 1024 + 128 * 128 * 2 + STAGES * 2 * max(BN, BNW) * 128 * 2 + 256 <= 227 * 1024
 // kopt: tensormap tQ = Q box=(1, 1, 64, 64) swizzle=128B l2promotion=256B
 // kopt: tensormap tK = K box=(1, 1, BN, 64) swizzle=128B l2promotion=256B
@@ -327,7 +331,8 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
   if (wg == 0) {
     // ---------------------------------------------------------------- producer
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(L::PRODUCER_REGS));
-    if (warp_in_wg == 0 && lane == 0) {
+    const bool producer_warp = warp_in_wg == 0;  // the rest of the warpgroup idles: warp specialization
+    if (producer_warp && lane == 0) {
       asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<u64>(tQ)) : "memory");
       asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<u64>(tK)) : "memory");
       asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<u64>(tV)) : "memory");
@@ -509,7 +514,8 @@ __device__ __forceinline__ void attention(const CUtensorMap* tQ, const CUtensorM
 // One kernel per head dim (the launch lines pick by D). One block per SM: the consumers take almost every register.
 // D = 64 has NWG consumer warpgroups; D = 128 always two (its O, S and P fragments need 160 registers alone, more
 // than the 160 a third consumer warpgroup would leave each).
-extern "C" __global__ void __launch_bounds__(128 * (NWG + 1), 1)
+#define D64_THREADS (128 * (NWG + 1))  // the producer warpgroup and NWG consumers
+extern "C" __global__ void __launch_bounds__(D64_THREADS, 1)
     attn_wgmma_d64(const __grid_constant__ CUtensorMap tQ, const __grid_constant__ CUtensorMap tK,
                    const __grid_constant__ CUtensorMap tV, __nv_bfloat16* __restrict__ O, int H, int S, int D,
                    int causal, float scale) {

@@ -15,6 +15,7 @@ _EMPTY = "/kopt-empty-headers"  # a folder that exists only in libclang's view (
 _CONTEXT = "/kopt-context/includer.h"  # the includer's declarations a header is read after (unsaved file)
 _SHARED_ALIGNAS = re.compile(r"(__shared__)(\s+)(alignas\s*\((?:[^()]|\([^()]*\))*\))")
 _INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[^;{}()<>]*$")
+_TEMPLATE_HEADER = re.compile(r"\btemplate\s*<[^;{}]*>\s*$")
 _UNDECLARED = re.compile(r"use of undeclared identifier|unknown type name|no template named")
 _CONTEXT_LINE = re.compile(r"^[ \t]*(#[ \t]*(include|define|undef|if|ifdef|ifndef|elif|else|endif)\b|typedef\b[^{}]*;[ \t]*$)")
 STUBS = HERE / "include"
@@ -553,14 +554,15 @@ _LB = re.compile(r"__launch_bounds__\s*\(\s*([^,)]+)")
 
 
 def translation_unit(path: Path, source: str, *, defines: dict | None = None, include_dirs=(), host: bool = False,
-                     empty_headers=(), context: str | None = None):
+                     empty_headers=(), context: str | None = None, patched: dict | None = None):
     """libclang's translation unit of ``source`` (the contents of ``path``) under the analyzers' CUDA declarations
     and stub headers, with its errors kept: ``parse`` refuses a unit with errors, ``kopt import`` reads host code
     that never parses cleanly here. Includes of the file that resolve nowhere are commented out (line numbers
     kept). ``host``: also declare the CUDA runtime's host API (cuda_host_decls.h: launches, cudaMalloc...) and keep
     the preprocessing record (macro definitions and uses). ``empty_headers``: header names that resolve to empty
     files wherever they are included (a missing header is a fatal error, after which clang stops instantiating
-    templates). ``context``: text read before the file (see ``_includer_context``)."""
+    templates). ``context``: text read before the file (see ``_includer_context``). ``patched``: header path ->
+    the text read in its place (its host declarations that do not parse blanked, see ``_patch_headers``)."""
     global _index
     _setup()
     if _index is None:
@@ -590,6 +592,8 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         # the includer is host code: its headers declare host functions with the runtime's types
         extra = ["-include", _CONTEXT] if host else ["-include", str(HOST_DECLS), "-include", _CONTEXT]
         args[args.index(str(DECLS)) + 1:args.index(str(DECLS)) + 1] = extra
+    for name, patch in (patched or {}).items():
+        unsaved = [u for u in unsaved if u[0] != name] + [(name, patch)]
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD if host else 0
     try:
         return _index.parse(fname, args=args, unsaved_files=unsaved, options=options)
@@ -691,20 +695,22 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
                               context=context)
         errors = _errors(tu, fname)
-    skipped, broken = 0, {}
-    for _ in range(3):  # first headers and host declarations that hold errors (a blanked header can expose more)
+    skipped, broken, patched = 0, {}, {}
+    for step in range(5):  # first host declarations that hold errors, the file's and its headers' (blanking exposes more)
         if not errors:
             break
-        source, n = _blank(tu, fname, source, errors, device=False)
-        source, m = _blank_includes(tu, fname, source, errors)
-        if not n + m:
+        source, n = _blank_host(tu, fname, source, errors)
+        h = _patch_headers(tu, fname, errors, patched, context) if step < 3 else 0
+        # a header that still has errors (in device code, macros, or after three rounds) is left out altogether
+        source, m = _blank_includes(tu, fname, source, errors) if not n + h else (source, 0)
+        if not n + h + m:
             break
-        skipped += n + m
-        tu, errors = _reparse(tu, path, source, defines, include_dirs, n + m, missing, context)
+        skipped += n + h + m
+        tu, errors = _reparse(tu, path, source, defines, include_dirs, n + h + m, missing, context, patched)
     if errors:  # then kernels that still hold errors
         broken = _broken_kernels(tu, fname, errors)
         source, n = _blank(tu, fname, source, errors, device=True)
-        tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context)
+        tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context, patched)
     if errors:  # libclang must never walk a unit with errors: invalid types can crash it
         d = errors[0]
         where = f"{d.location.file}:{d.location.line}:{d.location.column}" if d.location.file else ""
@@ -747,12 +753,59 @@ def _missing_headers(path: Path, source: str, include_dirs, limit: int = 300) ->
     return sorted(missing)
 
 
-def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_headers=(), context=None):
+def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_headers=(), context=None, patched=None):
     if not changed:
         return tu, _errors(tu, str(path))
     tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=empty_headers,
-                          context=context)
+                          context=context, patched=patched)
     return tu, _errors(tu, str(path))
+
+
+def _patch_headers(tu, fname: str, errors, patched: dict, context: str | None) -> int:
+    """Blank the host declarations that hold errors in each header the file reads (helper headers full of host
+    code: ``std::string`` helpers, file I/O), recording each header's new text in ``patched``; its macros, types
+    and device functions stay declared. How many declarations were blanked."""
+    count = 0
+    for name in sorted({e.location.file.name for e in errors if e.location.file is not None} - {fname}):
+        if name.startswith(_EMPTY) or Path(name).parent == STUBS or STUBS in Path(name).parents or \
+                name in (str(DECLS), str(HOST_DECLS)):
+            continue
+        text = patched.get(name)
+        if text is None:
+            if name == _CONTEXT:
+                text = context or ""
+            else:
+                try:
+                    text = Path(name).read_text(errors="replace")
+                except OSError:
+                    continue
+        text, n = _blank_host(tu, name, text, errors)
+        if n:
+            patched[name] = text
+            count += n
+    return count
+
+
+def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
+    """``text`` (the contents of ``fname``) with the top-level host declarations that hold errors blanked (line
+    breaks kept), and how many. A declaration's whole extent comes from tree-sitter (clang's error recovery can cut
+    one that does not parse into pieces, and blanking a piece leaves the rest to fail); errors no host declaration
+    holds there go to clang's extents (``_blank``)."""
+    from .ts_front import host_declarations
+
+    mine = [e for e in errors if e.location.file is not None and e.location.file.name == fname]
+    data = text.encode()
+    starts = [0] + [i + 1 for i, b in enumerate(data) if b == 10]
+    at = [(e, starts[e.location.line - 1] + e.location.column - 1) for e in mine if 0 < e.location.line <= len(starts)]
+    spans = [(a, b) for a, b in host_declarations(text) if any(a <= o < b for _, o in at)]
+    if spans:
+        buf = bytearray(data)
+        for a, b in spans:
+            buf[a:b] = bytes(c if c == 10 else 32 for c in buf[a:b])
+        text = buf.decode(errors="replace")
+    rest = [e for e, o in at if not any(a <= o < b for a, b in spans)]
+    text, n = _blank(tu, fname, text, rest, device=False) if rest else (text, 0)
+    return text, len(spans) + n
 
 
 def _blank_includes(tu, fname: str, source: str, errors) -> tuple[str, int]:
@@ -811,7 +864,7 @@ def _inside(c, errors):
     s, t = c.extent.start, c.extent.end
     for e in errors:
         loc = e.location
-        if loc.file is not None and loc.file.name == s.file.name and (s.line, s.column) <= (loc.line, loc.column) \
+        if loc.file is not None and s.file is not None and loc.file.name == s.file.name and (s.line, s.column) <= (loc.line, loc.column) \
                 <= (t.line, t.column):
             return e
     return None
@@ -842,6 +895,17 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
                 a = m.start() if m else a
             b = t.column - 1 if ln == t.line else len(text)
             lines[ln - 1] = text[:a] + " " * (b - a) + text[b:]
+        # a declaration error recovery cut off from its `template <...>` header (an out-of-line member of a class
+        # template that did not parse): the header alone would not parse either
+        first = max(s.line - 4, 1)
+        before = "\n".join(lines[first - 1:s.line - 1] + [lines[s.line - 1][:s.column - 1]]) \
+            if 0 < s.line <= len(lines) else ""
+        m = _TEMPLATE_HEADER.search(before)
+        if m:
+            for i, chunk in enumerate(before[m.start():].split("\n")):
+                ln = first + before.count("\n", 0, m.start()) + i
+                a = len(before[:m.start()].rsplit("\n", 1)[-1]) if i == 0 else 0
+                lines[ln - 1] = lines[ln - 1][:a] + " " * len(chunk) + lines[ln - 1][a + len(chunk):]
 
     def visit(cur) -> bool:
         """Blank what needs it under ``cur``; True when every child of ``cur`` was blanked."""

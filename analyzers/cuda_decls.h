@@ -204,6 +204,7 @@ namespace cooperative_groups {
   template <class G> __device__ void synchronize(const G&);  // the legacy spelling of sync(g)
   template <class G> __device__ coalesced_group binary_partition(const G&, bool);
   template <unsigned N, class P> __device__ coalesced_group binary_partition(const thread_block_tile<N, P>&, bool);
+  template <class G> __device__ coalesced_group labeled_partition(const G&, unsigned);
   template <class G> __device__ unsigned thread_rank(const G&); template <class G> __device__ unsigned group_size(const G&);
   __device__ cluster_group this_cluster(); __device__ coalesced_group coalesced_threads();
   template <unsigned N, class P> __device__ thread_block_tile<N, P> tiled_partition(const P&);

@@ -372,9 +372,10 @@ def host_declarations(source: str) -> list[tuple[int, int]]:
 
     def walk(n):
         for c in n.children:
-            if c.type in _CONTAINERS:
+            body = c.child_by_field_name("body") if c.type == "linkage_specification" else None
+            if c.type in _CONTAINERS and (body is None or body.type == "declaration_list"):
                 walk(c)
-            elif c.type in _DECLARATIONS and not _DEVICE_WORDS.search(src[c.start_byte:c.end_byte]):
+            elif (c.type in _DECLARATIONS or body is not None) and not _DEVICE_WORDS.search(src[c.start_byte:c.end_byte]):
                 end = c.end_byte
                 nxt = c.next_sibling  # `class X {...};`: the semicolon is the next node
                 if nxt is not None and nxt.type == ";":

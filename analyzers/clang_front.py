@@ -16,6 +16,8 @@ _CONTEXT = "/kopt-context/includer.h"  # the includer's declarations a header is
 _SHARED_ALIGNAS = re.compile(r"(__shared__)(\s+)(alignas\s*\((?:[^()]|\([^()]*\))*\))")
 _INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[^;{}()<>]*$")
 _TEMPLATE_HEADER = re.compile(r"\btemplate\s*<[^;{}]*>\s*$")
+_PTX_SPECIAL = re.compile(r"(?<!%)(%(?:globaltimer(?:_lo|_hi)?|clock(?:64|_hi)?|laneid|n?warpid|n?smid|gridid|"
+                          r"lanemask_(?:eq|le|lt|ge|gt)|dynamic_smem_size|total_smem_size|aggr_smem_size|envreg\d+)\b)")
 _UNDECLARED = re.compile(r"use of undeclared identifier|unknown type name|no template named")
 _CONTEXT_LINE = re.compile(r"^[ \t]*(#[ \t]*(include|define|undef|if|ifdef|ifndef|elif|else|endif)\b|typedef\b[^{}]*;[ \t]*$)")
 STUBS = HERE / "include"
@@ -584,6 +586,11 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     # `__shared__ alignas(N) T x`: clang takes no attribute list after __shared__'s; the same text reordered keeps
     # every column of the line
     text = _SHARED_ALIGNAS.sub(lambda m: m.group(3) + m.group(2) + m.group(1), text)
+    # PTX special registers in inline asm (`%globaltimer`, `%laneid`): nvcc passes them through, clang reads `%g...`
+    # as an operand reference and rejects the statement; `%%` is the escaped form (the rest of the line moves one
+    # column per register)
+    if "asm" in text:
+        text = _PTX_SPECIAL.sub(r"%\1", text)
     unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", "") for h in empty_headers]
     if empty_headers:
         args += ["-isystem", _EMPTY]

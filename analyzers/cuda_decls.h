@@ -109,7 +109,9 @@ __device__ long long clock64(); __device__ long long clock();
 // warp shuffles and votes
 #define __KOPT_SHFL(T) __device__ T __shfl_sync(unsigned, T, int, int = 32); \
   __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32); __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32); \
-  __device__ T __shfl_xor_sync(unsigned, T, int, int = 32);
+  __device__ T __shfl_xor_sync(unsigned, T, int, int = 32); \
+  __device__ T __shfl(T, int, int = 32); __device__ T __shfl_up(T, unsigned, int = 32); \
+  __device__ T __shfl_down(T, unsigned, int = 32); __device__ T __shfl_xor(T, int, int = 32);
 __KOPT_SHFL(int) __KOPT_SHFL(unsigned) __KOPT_SHFL(float) __KOPT_SHFL(double) __KOPT_SHFL(long long)
 __KOPT_SHFL(unsigned long long) __KOPT_SHFL(__half) __KOPT_SHFL(__half2)
 __device__ unsigned __ballot_sync(unsigned, int); __device__ int __all_sync(unsigned, int); __device__ int __any_sync(unsigned, int);
@@ -162,10 +164,19 @@ __device__ float __expf(float); __device__ float __logf(float); __device__ float
 __device__ float __powf(float, float); __device__ float __fdividef(float, float); __device__ float __frcp_rn(float);
 __device__ float __fsqrt_rn(float); __device__ float __saturatef(float); __device__ float __exp10f(float);
 __device__ float __fmaf_rn(float, float, float); __device__ float __fadd_rn(float, float); __device__ float __fmul_rn(float, float);
-__device__ void sincosf(float, float*, float*); __device__ int isnan(float); __device__ int isinf(float);
+__device__ void sincosf(float, float*, float*); __device__ void __sincosf(float, float*, float*);
+__device__ void sincos(double, double*, double*); __device__ void sincospif(float, float*, float*); __device__ int isnan(float); __device__ int isinf(float);
 __device__ int isfinite(float); __device__ int signbit(float);
 __device__ int min(int, int); __device__ unsigned min(unsigned, unsigned); __device__ long long min(long long, long long);
 __device__ float min(float, float); __device__ double min(double, double);
+__device__ unsigned min(int, unsigned); __device__ unsigned min(unsigned, int);
+__device__ unsigned long long min(unsigned long long, unsigned long long);
+__device__ unsigned long long min(long long, unsigned long long); __device__ unsigned long long min(unsigned long long, long long);
+__device__ double min(float, double); __device__ double min(double, float);
+__device__ unsigned max(int, unsigned); __device__ unsigned max(unsigned, int);
+__device__ unsigned long long max(unsigned long long, unsigned long long);
+__device__ unsigned long long max(long long, unsigned long long); __device__ unsigned long long max(unsigned long long, long long);
+__device__ double max(float, double); __device__ double max(double, float);
 __device__ int max(int, int); __device__ unsigned max(unsigned, unsigned); __device__ long long max(long long, long long);
 __device__ float max(float, float); __device__ double max(double, double);
 __device__ unsigned umin(unsigned, unsigned); __device__ unsigned umax(unsigned, unsigned);

@@ -18,6 +18,9 @@ _INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[
 _TEMPLATE_HEADER = re.compile(r"\btemplate\s*<[^;{}]*>\s*$")
 _PTX_SPECIAL = re.compile(r"(?<!%)(%(?:globaltimer(?:_lo|_hi)?|clock(?:64|_hi)?|laneid|n?warpid|n?smid|gridid|"
                           r"lanemask_(?:eq|le|lt|ge|gt)|dynamic_smem_size|total_smem_size|aggr_smem_size|envreg\d+)\b)")
+_DEVICE_LAUNCH = re.compile(r"reference to __global__ function .* in __global__ function|reference to __global__ "
+                            r"function .* in __device__ function|use of undeclared identifier '?cudaConfigureCall")
+_CALLEE_BEFORE = re.compile(r"[A-Za-z_][\w:]*\s*(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?\s*$")
 _UNDECLARED = re.compile(r"use of undeclared identifier|unknown type name|no template named")
 _CONTEXT_LINE = re.compile(r"^[ \t]*(#[ \t]*(include|define|undef|if|ifdef|ifndef|elif|else|endif)\b|typedef\b[^{}]*;[ \t]*$)")
 STUBS = HERE / "include"
@@ -679,7 +682,16 @@ def _includer_context(path: Path, include_dirs) -> tuple[str, list[str]] | None:
         full = _strip_unknown_includes(sib, "\n".join(lines), include_dirs) + close
         local = "\n".join(ln for ln in lines if not (_INCLUDE.match(ln) and not Path(
             _INCLUDE.match(ln).group(1)).is_absolute())) + close
-        return sib.name, [full, local]
+        # first everything before the include (device functions and constants the header uses are defined there),
+        # when it is at file scope; its host code that does not parse is blanked like a header's
+        prefix = text[:m.start()]
+        bare = _COMMENTS.sub(" ", re.sub(r'"(?:\\.|[^"\\\n])*"', '""', prefix))
+        whole = []
+        if bare.count("{") == bare.count("}"):
+            whole = [_strip_unknown_includes(sib, _INCLUDE.sub(
+                lambda i: f'#include "{here / i.group(1)}"' if (here / i.group(1)).is_file() else i.group(0),
+                prefix), include_dirs) + close]
+        return sib.name, whole + [full, local]
     return None
 
 
@@ -703,6 +715,9 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
                               context=context)
         errors = _errors(tu, fname)
     skipped, broken, patched = 0, {}, {}
+    if any(_DEVICE_LAUNCH.search(e.spelling) for e in errors):
+        source, n = _blank_device_launches(fname, source, errors)
+        tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context)
     for step in range(5):  # first host declarations that hold errors, the file's and its headers' (blanking exposes more)
         if not errors:
             break
@@ -766,6 +781,43 @@ def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_header
     tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=empty_headers,
                           context=context, patched=patched)
     return tu, _errors(tu, str(path))
+
+
+def _blank_device_launches(fname: str, source: str, errors) -> tuple[str, int]:
+    """``source`` with the kernel launches made from device code (dynamic parallelism: clang reads no device-side
+    ``<<<>>>``) blanked up to their semicolon, and how many. The child grid is a kernel of its own, analyzed
+    separately (its block is read from this launch); the parent's analysis covers the parent's accesses."""
+    lines = source.split("\n")
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln) + 1)
+    text, done = source, set()
+    for e in errors:
+        loc = e.location
+        if not _DEVICE_LAUNCH.search(e.spelling) or loc.file is None or loc.file.name != fname or \
+                not 0 < loc.line <= len(lines):
+            continue
+        o = starts[loc.line - 1] + loc.column - 1
+        k = text.find("<<<", o)
+        if k < 0 or ";" in text[o:k]:
+            k = text.rfind("<<<", 0, o + 3)
+        callee = _CALLEE_BEFORE.search(text, max(0, k - 300), k) if k >= 0 else None
+        close = text.find(">>>", k)
+        if callee is None or close < 0 or callee.start() in done:
+            continue
+        i = text.find("(", close)
+        depth = 0
+        while 0 <= i < len(text):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            if depth == 0:
+                break
+            i += 1
+        if i < 0 or i >= len(text):
+            continue
+        a, b = callee.start(), i + 1
+        text = text[:a] + re.sub(r"[^\n]", " ", text[a:b]) + text[b:]
+        done.add(a)
+    return text, len(done)
 
 
 def _patch_headers(tu, fname: str, errors, patched: dict, context: str | None) -> int:

@@ -160,6 +160,23 @@ __KOPT_F1(cosh) __KOPT_F1(atan) __KOPT_F1(asin) __KOPT_F1(acos) __KOPT_F1(rint) 
 #define __KOPT_F2(n) __device__ float n##f(float, float); __device__ double n(double, double);
 __KOPT_F2(pow) __KOPT_F2(fmax) __KOPT_F2(fmin) __KOPT_F2(fmod) __KOPT_F2(atan2) __KOPT_F2(hypot) __KOPT_F2(copysign)
 __device__ float fmaf(float, float, float); __device__ double fma(double, double, double);
+__KOPT_F1(lgamma) __KOPT_F1(tgamma) __KOPT_F1(erfc) __KOPT_F1(erfinv) __KOPT_F1(erfcinv) __KOPT_F1(normcdf)
+__KOPT_F1(normcdfinv) __KOPT_F1(sinpi) __KOPT_F1(cospi) __KOPT_F1(rcbrt) __KOPT_F1(asinh) __KOPT_F1(acosh)
+__KOPT_F1(atanh) __KOPT_F1(exp10) __KOPT_F1(logb)
+__KOPT_F2(fdim) __KOPT_F2(nextafter) __KOPT_F2(remainder)
+__device__ float frexpf(float, int*); __device__ double frexp(double, int*); __device__ float ldexpf(float, int);
+__device__ double ldexp(double, int); __device__ float modff(float, float*); __device__ double modf(double, double*);
+__device__ float scalbnf(float, int); __device__ double scalbn(double, int); __device__ int ilogbf(float);
+__device__ int ilogb(double); __device__ long lrintf(float); __device__ long lrint(double);
+__device__ long long llrintf(float); __device__ long long llrint(double); __device__ long lroundf(float);
+__device__ long lround(double); __device__ long long llroundf(float); __device__ long long llround(double);
+__device__ float __fsub_rn(float, float); __device__ float __fdiv_rn(float, float); __device__ float __log2f(float);
+__device__ float __tanf(float); __device__ float __log10f(float); __device__ double __dadd_rn(double, double);
+__device__ double __dmul_rn(double, double); __device__ double __ddiv_rn(double, double); __device__ double __drcp_rn(double);
+__device__ double __dsqrt_rn(double); __device__ float __uint2float_rn(unsigned); __device__ int __clzll(long long);
+__device__ int __ffsll(long long); __device__ unsigned __umulhi(unsigned, unsigned);
+__device__ int __double2hiint(double); __device__ int __double2loint(double); __device__ double __hiloint2double(int, int);
+__device__ void __prof_trigger(int);
 __device__ float __expf(float); __device__ float __logf(float); __device__ float __sinf(float); __device__ float __cosf(float);
 __device__ float __powf(float, float); __device__ float __fdividef(float, float); __device__ float __frcp_rn(float);
 __device__ float __fsqrt_rn(float); __device__ float __saturatef(float); __device__ float __exp10f(float);
@@ -326,7 +343,15 @@ template <class T> __device__ void surf3Dwrite(T, cudaSurfaceObject_t, int, int,
 __device__ cudaError_t cudaMalloc(void**, size_t); __device__ cudaError_t cudaFree(void*);
 __device__ cudaError_t cudaDeviceSynchronize(); __device__ cudaError_t cudaGetLastError();
 __device__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned); __device__ cudaError_t cudaStreamDestroy(cudaStream_t);
+enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice,
+                      cudaMemcpyDefault };
+__device__ cudaError_t cudaMemcpyAsync(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t = 0);
+__device__ cudaError_t cudaMemsetAsync(void*, int, size_t, cudaStream_t = 0);
+__device__ cudaError_t cudaPeekAtLastError(); __device__ const char* cudaGetErrorString(cudaError_t);
+__device__ cudaError_t cudaEventCreateWithFlags(cudaEvent_t*, unsigned); __device__ cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);
+__device__ cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned);
 #define cudaStreamNonBlocking 0x01
+#define cudaEventDisableTiming 0x02
 #endif
 template <class T> __device__ T texCubemapLayered(cudaTextureObject_t, float, float, float, int);
 template <class T> __device__ T tex1DLayered(cudaTextureObject_t, float, int);

@@ -36,6 +36,10 @@ _EV_PREINC = re.compile(r"(?:\+\+|--)\s*$")
 _EV_ADDRESS = re.compile(r"[(,]\s*&\s*$")
 _CU_LAUNCH = re.compile(r"\bcuLaunch(?:Cooperative)?Kernel\s*\(")  # (f, gx, gy, gz, bx, by, bz, ...)
 _CU_FUNCTION = re.compile(r"\bcuModuleGetFunction\s*\(\s*&\s*(\w+)\s*,[^,;]*,\s*\"(\w+)\"\s*\)")
+# a CUDA graph kernel node's kernel (`params.func = (void *)k;`), and where a node is added or updated
+_GRAPH_FUNC = re.compile(r"\b([A-Za-z_][\w.]*?)\s*\.\s*func\s*=\s*(?:\(\s*void\s*\*\s*\)\s*)?&?\s*"
+                         r"([A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?)\s*;")
+_GRAPH_ADD = re.compile(r"\bcudaGraph(?:Add\w*Node|\w*NodeSetParams)\s*\(")
 _MAX_CHOICES = 8  # values a launch operand may take before it counts as not constant
 
 
@@ -422,6 +426,36 @@ class _Scan:
                             cond(c, negate=True)
         return out
 
+    def _graph_node(self, m) -> tuple[str, str] | None:
+        """(grid text, block text) of a CUDA graph kernel node whose parameters name the kernel at ``m``
+        (``P.func = (void *)k;``): the last ``P.gridDim`` / ``P.blockDim`` assignments (whole, or all three
+        fields) of the function before the node is added (the next ``cudaGraphAdd...Node`` or ``...SetParams``)."""
+        f = self.func_at(m.start())
+        if f is None:
+            return None
+        t, prefix = self.text, re.escape(m.group(1))
+        add = _GRAPH_ADD.search(t, m.end(), f[1])
+        region = t[f[0]:add.start() if add else f[1]]
+        dims = {"gridDim": {}, "blockDim": {}}
+        for st in re.finditer(rf"\b{prefix}\s*\.\s*(?:gridDim|blockDim)\b[^;{{}}]*;", region):
+            parts = [x.strip() for x in re.split(r"(?<![=!<>])=(?!=)", st.group(0)[:-1])]
+            for target in parts[:-1]:
+                tm = re.fullmatch(rf"{prefix}\s*\.\s*(gridDim|blockDim)\s*(?:\.\s*([xyz]))?", target)
+                if tm is None:
+                    continue
+                if tm.group(2) is None:
+                    dims[tm.group(1)] = {"all": parts[-1]}
+                else:
+                    dims[tm.group(1)] = {k: v for k, v in dims[tm.group(1)].items() if k != "all"} | \
+                        {tm.group(2): parts[-1]}
+
+        def text(d):
+            if "all" in d:
+                return d["all"]
+            return f"dim3({d['x']}, {d['y']}, {d['z']})" if len(d) == 3 else ""
+        block = text(dims["blockDim"])
+        return (text(dims["gridDim"]), block) if block else None
+
     def launches(self, driver_only: bool = False):
         """(callee text, template argument text, grid text, block text, position) of each launch; ``driver_only``:
         only the driver API's (``cuLaunchKernel`` of a function looked up by name in a module)."""
@@ -446,6 +480,10 @@ class _Scan:
             parts = split_top(t[m.end():end])
             yield (callee.group(1), callee.group(2), parts[0] if parts else "", parts[1] if len(parts) > 1 else "",
                    callee.start())
+        for m in _GRAPH_FUNC.finditer(t) if ".func" in t else ():
+            got = self._graph_node(m)
+            if got is not None:
+                yield m.group(2), "", got[0], got[1], m.start()
         for m in _LAUNCH_CALL.finditer(t):
             args = _call_args(t, m.end())
             if m.group(1).startswith("cudaLaunchKernelEx"):
@@ -501,7 +539,8 @@ def _scan_file(text: str, name: str, folder, defines, callers=None) -> _Scan:
     return _Scan(text, name, env, callers)
 
 
-_MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel")
+_MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel",
+            "cudaGraphAdd")
 _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
 
 
@@ -563,10 +602,12 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
     the file's macros (and those of its quoted includes, and ``-D`` values), enum constants, and the dim3 / integer
     variables of the launching function (or of file scope) that are only ever set to constants (``threads.x = 256``
     included); a variable set to several constants gives one shape per value. A launch whose block is not constant
-    is listed in ``unknown``. Not followed: path conditions (a variable set to two constants gives both shapes to
-    every launch that reads it), values changed through a reference parameter, ``switch`` dispatch on the block
-    size, launches from CUDA graphs' kernel nodes. A parameter of the launching function takes the values its callers in the folder
-    pass (unless a condition in the function tests it). ``kernels``: the names wanted; the files that include this
+    is listed in ``unknown``. The conditions around a launch narrow a name they compare with a constant: the
+    ``case`` labels of a ``switch`` on it, ``if (name == C)`` and its ``else`` (``guards_at``). A CUDA graph kernel
+    node (``params.func = (void *)k``) is a launch with the node's ``blockDim``/``gridDim``. Not followed: other path
+    conditions (a variable set to two constants gives both shapes to every launch that reads it), values changed
+    through a reference parameter. A parameter of the launching function takes the values its callers in the folder
+    pass (unless a condition in the function tests it other than those around the launch). ``kernels``: the names wanted; the files that include this
     one are read only when one of them is not launched here."""
     path = Path(path) if path is not None else None
     folder = path.parent if path is not None else None

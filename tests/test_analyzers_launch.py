@@ -426,3 +426,31 @@ int main() { float* x = 0; pick(x, 32); }
     assert got["r"].unknown == ["k.cu:11 (`block`)"]  # `default:`: any other value
     assert sorted(h.block for h in got["m"].launches) == [(16, 16, 1), (32, 32, 1)]  # the else: the callers' 32
     assert [h.block for h in got["q"].launches] == [(8, 1, 1)]
+
+
+def test_a_cuda_graph_kernel_nodes_block_is_read_from_its_parameters(tmp_path):
+    (tmp_path / "g.cu").write_text("""
+#define THREADS 128
+__global__ void a(float* x) {}
+__global__ void b(float* x) {}
+__global__ void c(float* x) {}
+void build(cudaGraph_t graph, int n) {
+  cudaKernelNodeParams p = {0};
+  p.func = (void *)a;
+  p.gridDim = dim3(n / THREADS, 1, 1);
+  p.blockDim = dim3(THREADS, 1, 1);
+  cudaGraphAddKernelNode(&na, graph, 0, 0, &p);
+  p.func = (void *)b;
+  p.blockDim.x = p.blockDim.y = p.blockDim.z = 1;
+  cudaGraphAddKernelNode(&nb, graph, 0, 0, &p);
+  p.func = (void *)c;
+  p.blockDim.x = n;
+  cudaGraphAddKernelNode(&nc, graph, 0, 0, &p);
+}
+""")
+    from analyzers.host_launch import host_launches
+
+    got = host_launches((tmp_path / "g.cu").read_text(), path=tmp_path / "g.cu")
+    assert [h.block for h in got["a"].launches] == [(128, 1, 1)]
+    assert [h.block for h in got["b"].launches] == [(1, 1, 1)]
+    assert got["c"].launches == [] and got["c"].unknown  # a block read at run time

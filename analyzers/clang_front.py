@@ -606,9 +606,61 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         unsaved = [u for u in unsaved if u[0] != name] + [(name, patch)]
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD if host else 0
     try:
+        pch = _preamble(args)
+        if pch is not None:
+            at = args.index(str(DECLS))
+            try:
+                tu = _index.parse(fname, args=args[:at - 1] + ["-include-pch", pch] + args[at + 1:],
+                                  unsaved_files=unsaved, options=options)
+                if not any("precompiled" in d.spelling or "PCH" in d.spelling for d in tu.diagnostics):
+                    return tu
+            except ci.TranslationUnitLoadError:
+                pass
         return _index.parse(fname, args=args, unsaved_files=unsaved, options=options)
     except ci.TranslationUnitLoadError as exc:
         raise FrontendError(f"libclang could not parse the file: {exc}")
+
+
+_PCH: dict = {}  # preamble arguments -> precompiled cuda_decls.h (path), or None when it could not be built
+
+
+def _preamble(args: list) -> str | None:
+    """cuda_decls.h precompiled under ``args`` (the translation unit's; the macros and the CUDA mode must match),
+    built once per process and argument set: reading the declarations costs most of a small file's parse, and a
+    file is parsed several times when host code must be blanked. None when it cannot be built (then the header is
+    read as text)."""
+    import hashlib
+    import os
+    import tempfile
+
+    base, i = [], 0
+    while i < len(args):  # every option but the force-included files and the include folders (-D ones kept)
+        if args[i] in ("-include", "-I") or args[i] == "-isystem" and args[i + 1] == _EMPTY:
+            i += 2
+            continue
+        base.append(args[i])
+        i += 1
+    key = tuple(base)
+    if key in _PCH:
+        return _PCH[key]
+    _PCH[key] = None
+    try:
+        digest = hashlib.sha256(repr((key, DECLS.read_bytes(), str(STUBS))).encode()).hexdigest()[:20]
+        folder = Path(tempfile.gettempdir()) / f"kopt-pch-{os.getuid() if hasattr(os, 'getuid') else 0}"
+        folder.mkdir(exist_ok=True)
+        out = folder / f"cuda_decls-{digest}.pch"
+        if not out.is_file():
+            tu = _index.parse(str(DECLS), args=base + ["-Wno-pragma-once-outside-header"],
+                              options=ci.TranslationUnit.PARSE_INCOMPLETE)
+            if any(d.severity >= 3 for d in tu.diagnostics):
+                return None
+            tmp = folder / f"{out.name}.{os.getpid()}.tmp"
+            tu.save(str(tmp))
+            os.replace(tmp, out)  # another process may build the same file at the same time
+        _PCH[key] = str(out)
+    except Exception:  # no writable temp folder, a save error: read the header as text
+        return None
+    return _PCH[key]
 
 
 def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=()) -> Unit:

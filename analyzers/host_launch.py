@@ -518,7 +518,9 @@ def _const_targs(text: str, scan: _Scan, pos: int) -> list:
     return out
 
 
-def _scan_file(text: str, name: str, folder, defines, callers=None) -> _Scan:
+def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None) -> _Scan:
+    """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
+    (lowest) ``outer``: the macros of the files that include it."""
     macros, seen = {}, set()
 
     def include(t, at, depth):  # quoted includes, transitively (a few levels): their macros
@@ -535,7 +537,8 @@ def _scan_file(text: str, name: str, folder, defines, callers=None) -> _Scan:
             macros.update(source_macros(inner))
     if folder is not None:
         include(text, folder, 0)
-    env = {**macros, **source_macros(text), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
+    env = {**(outer or {}), **macros, **source_macros(text),
+           **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
     return _Scan(text, name, env, callers)
 
 
@@ -636,7 +639,11 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
 
     def scan_of(text, name):
         if name not in scans:
-            scans[name] = _scan_file(text, name, folder, defines, callers)
+            outer = {}
+            if text is own[0] and path is not None:  # a kernel header launching with its includer's macros
+                for p in _includers(path, siblings()):
+                    outer.update(_scan_file(text_of(p), p.name, folder, defines).env)
+            scans[name] = _scan_file(text, name, folder, defines, callers, outer)
         return scans[name]
 
     def callers(function: str, index: int, depth: int) -> list | None:

@@ -454,3 +454,14 @@ void build(cudaGraph_t graph, int n) {
     assert [h.block for h in got["a"].launches] == [(128, 1, 1)]
     assert [h.block for h in got["b"].launches] == [(1, 1, 1)]
     assert got["c"].launches == [] and got["c"].unknown  # a block read at run time
+
+
+def test_a_kernel_header_launches_with_the_macros_its_includer_defines(tmp_path):
+    (tmp_path / "sizes.h").write_text("#define BX 8\n#define BY 4\n")
+    (tmp_path / "main.cu").write_text('#include "sizes.h"\n#include "k.cuh"\nint main() { run(0); }\n')
+    (tmp_path / "k.cuh").write_text("__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
+                                    "void run(float* x) { dim3 t(BX, BY); k<<<1, t>>>(x); }\n")
+    from analyzers.host_launch import host_launches
+
+    got = host_launches((tmp_path / "k.cuh").read_text(), path=tmp_path / "k.cuh")
+    assert [h.block for h in got["k"].launches] == [(8, 4, 1)]

@@ -15,6 +15,12 @@ _EMPTY = "/kopt-empty-headers"  # a folder that exists only in libclang's view (
 _CONTEXT = "/kopt-context/includer.h"  # the includer's declarations a header is read after (unsaved file)
 _SHARED_ALIGNAS = re.compile(r"(__shared__)(\s+)(alignas\s*\((?:[^()]|\([^()]*\))*\))")
 _INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[^;{}()<>]*$")
+_TEMPLATE_HEADER = re.compile(r"\btemplate\s*<[^;{}]*>\s*$")
+_PTX_SPECIAL = re.compile(r"(?<!%)(%(?:globaltimer(?:_lo|_hi)?|clock(?:64|_hi)?|laneid|n?warpid|n?smid|gridid|"
+                          r"lanemask_(?:eq|le|lt|ge|gt)|dynamic_smem_size|total_smem_size|aggr_smem_size|envreg\d+)\b)")
+_DEVICE_LAUNCH = re.compile(r"reference to __global__ function .* in __global__ function|reference to __global__ "
+                            r"function .* in __device__ function|use of undeclared identifier '?cudaConfigureCall")
+_CALLEE_BEFORE = re.compile(r"[A-Za-z_][\w:]*\s*(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?\s*$")
 _UNDECLARED = re.compile(r"use of undeclared identifier|unknown type name|no template named")
 _CONTEXT_LINE = re.compile(r"^[ \t]*(#[ \t]*(include|define|undef|if|ifdef|ifndef|elif|else|endif)\b|typedef\b[^{}]*;[ \t]*$)")
 STUBS = HERE / "include"
@@ -553,14 +559,15 @@ _LB = re.compile(r"__launch_bounds__\s*\(\s*([^,)]+)")
 
 
 def translation_unit(path: Path, source: str, *, defines: dict | None = None, include_dirs=(), host: bool = False,
-                     empty_headers=(), context: str | None = None):
+                     empty_headers=(), context: str | None = None, patched: dict | None = None):
     """libclang's translation unit of ``source`` (the contents of ``path``) under the analyzers' CUDA declarations
     and stub headers, with its errors kept: ``parse`` refuses a unit with errors, ``kopt import`` reads host code
     that never parses cleanly here. Includes of the file that resolve nowhere are commented out (line numbers
     kept). ``host``: also declare the CUDA runtime's host API (cuda_host_decls.h: launches, cudaMalloc...) and keep
     the preprocessing record (macro definitions and uses). ``empty_headers``: header names that resolve to empty
     files wherever they are included (a missing header is a fatal error, after which clang stops instantiating
-    templates). ``context``: text read before the file (see ``_includer_context``)."""
+    templates). ``context``: text read before the file (see ``_includer_context``). ``patched``: header path ->
+    the text read in its place (its host declarations that do not parse blanked, see ``_patch_headers``)."""
     global _index
     _setup()
     if _index is None:
@@ -582,6 +589,11 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     # `__shared__ alignas(N) T x`: clang takes no attribute list after __shared__'s; the same text reordered keeps
     # every column of the line
     text = _SHARED_ALIGNAS.sub(lambda m: m.group(3) + m.group(2) + m.group(1), text)
+    # PTX special registers in inline asm (`%globaltimer`, `%laneid`): nvcc passes them through, clang reads `%g...`
+    # as an operand reference and rejects the statement; `%%` is the escaped form (the rest of the line moves one
+    # column per register)
+    if "asm" in text:
+        text = _PTX_SPECIAL.sub(r"%\1", text)
     unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", "") for h in empty_headers]
     if empty_headers:
         args += ["-isystem", _EMPTY]
@@ -590,11 +602,65 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         # the includer is host code: its headers declare host functions with the runtime's types
         extra = ["-include", _CONTEXT] if host else ["-include", str(HOST_DECLS), "-include", _CONTEXT]
         args[args.index(str(DECLS)) + 1:args.index(str(DECLS)) + 1] = extra
+    for name, patch in (patched or {}).items():
+        unsaved = [u for u in unsaved if u[0] != name] + [(name, patch)]
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD if host else 0
     try:
+        pch = _preamble(args)
+        if pch is not None:
+            at = args.index(str(DECLS))
+            try:
+                tu = _index.parse(fname, args=args[:at - 1] + ["-include-pch", pch] + args[at + 1:],
+                                  unsaved_files=unsaved, options=options)
+                if not any("precompiled" in d.spelling or "PCH" in d.spelling for d in tu.diagnostics):
+                    return tu
+            except ci.TranslationUnitLoadError:
+                pass
         return _index.parse(fname, args=args, unsaved_files=unsaved, options=options)
     except ci.TranslationUnitLoadError as exc:
         raise FrontendError(f"libclang could not parse the file: {exc}")
+
+
+_PCH: dict = {}  # preamble arguments -> precompiled cuda_decls.h (path), or None when it could not be built
+
+
+def _preamble(args: list) -> str | None:
+    """cuda_decls.h precompiled under ``args`` (the translation unit's; the macros and the CUDA mode must match),
+    built once per process and argument set: reading the declarations costs most of a small file's parse, and a
+    file is parsed several times when host code must be blanked. None when it cannot be built (then the header is
+    read as text)."""
+    import hashlib
+    import os
+    import tempfile
+
+    base, i = [], 0
+    while i < len(args):  # every option but the force-included files and the include folders (-D ones kept)
+        if args[i] in ("-include", "-I") or args[i] == "-isystem" and args[i + 1] == _EMPTY:
+            i += 2
+            continue
+        base.append(args[i])
+        i += 1
+    key = tuple(base)
+    if key in _PCH:
+        return _PCH[key]
+    _PCH[key] = None
+    try:
+        digest = hashlib.sha256(repr((key, DECLS.read_bytes(), str(STUBS))).encode()).hexdigest()[:20]
+        folder = Path(tempfile.gettempdir()) / f"kopt-pch-{os.getuid() if hasattr(os, 'getuid') else 0}"
+        folder.mkdir(exist_ok=True)
+        out = folder / f"cuda_decls-{digest}.pch"
+        if not out.is_file():
+            tu = _index.parse(str(DECLS), args=base + ["-Wno-pragma-once-outside-header"],
+                              options=ci.TranslationUnit.PARSE_INCOMPLETE)
+            if any(d.severity >= 3 for d in tu.diagnostics):
+                return None
+            tmp = folder / f"{out.name}.{os.getpid()}.tmp"
+            tu.save(str(tmp))
+            os.replace(tmp, out)  # another process may build the same file at the same time
+        _PCH[key] = str(out)
+    except Exception:  # no writable temp folder, a save error: read the header as text
+        return None
+    return _PCH[key]
 
 
 def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=()) -> Unit:
@@ -668,7 +734,16 @@ def _includer_context(path: Path, include_dirs) -> tuple[str, list[str]] | None:
         full = _strip_unknown_includes(sib, "\n".join(lines), include_dirs) + close
         local = "\n".join(ln for ln in lines if not (_INCLUDE.match(ln) and not Path(
             _INCLUDE.match(ln).group(1)).is_absolute())) + close
-        return sib.name, [full, local]
+        # first everything before the include (device functions and constants the header uses are defined there),
+        # when it is at file scope; its host code that does not parse is blanked like a header's
+        prefix = text[:m.start()]
+        bare = _COMMENTS.sub(" ", re.sub(r'"(?:\\.|[^"\\\n])*"', '""', prefix))
+        whole = []
+        if bare.count("{") == bare.count("}"):
+            whole = [_strip_unknown_includes(sib, _INCLUDE.sub(
+                lambda i: f'#include "{here / i.group(1)}"' if (here / i.group(1)).is_file() else i.group(0),
+                prefix), include_dirs) + close]
+        return sib.name, whole + [full, local]
     return None
 
 
@@ -691,20 +766,25 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
                               context=context)
         errors = _errors(tu, fname)
-    skipped, broken = 0, {}
-    for _ in range(3):  # first headers and host declarations that hold errors (a blanked header can expose more)
+    skipped, broken, patched = 0, {}, {}
+    if any(_DEVICE_LAUNCH.search(e.spelling) for e in errors):
+        source, n = _blank_device_launches(fname, source, errors)
+        tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context)
+    for step in range(5):  # first host declarations that hold errors, the file's and its headers' (blanking exposes more)
         if not errors:
             break
-        source, n = _blank(tu, fname, source, errors, device=False)
-        source, m = _blank_includes(tu, fname, source, errors)
-        if not n + m:
+        source, n = _blank_host(tu, fname, source, errors)
+        h = _patch_headers(tu, fname, errors, patched, context) if step < 3 else 0
+        # a header that still has errors (in device code, macros, or after three rounds) is left out altogether
+        source, m = _blank_includes(tu, fname, source, errors) if not n + h else (source, 0)
+        if not n + h + m:
             break
-        skipped += n + m
-        tu, errors = _reparse(tu, path, source, defines, include_dirs, n + m, missing, context)
+        skipped += n + h + m
+        tu, errors = _reparse(tu, path, source, defines, include_dirs, n + h + m, missing, context, patched)
     if errors:  # then kernels that still hold errors
         broken = _broken_kernels(tu, fname, errors)
         source, n = _blank(tu, fname, source, errors, device=True)
-        tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context)
+        tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context, patched)
     if errors:  # libclang must never walk a unit with errors: invalid types can crash it
         d = errors[0]
         where = f"{d.location.file}:{d.location.line}:{d.location.column}" if d.location.file else ""
@@ -747,12 +827,96 @@ def _missing_headers(path: Path, source: str, include_dirs, limit: int = 300) ->
     return sorted(missing)
 
 
-def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_headers=(), context=None):
+def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_headers=(), context=None, patched=None):
     if not changed:
         return tu, _errors(tu, str(path))
     tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=empty_headers,
-                          context=context)
+                          context=context, patched=patched)
     return tu, _errors(tu, str(path))
+
+
+def _blank_device_launches(fname: str, source: str, errors) -> tuple[str, int]:
+    """``source`` with the kernel launches made from device code (dynamic parallelism: clang reads no device-side
+    ``<<<>>>``) blanked up to their semicolon, and how many. The child grid is a kernel of its own, analyzed
+    separately (its block is read from this launch); the parent's analysis covers the parent's accesses."""
+    lines = source.split("\n")
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln) + 1)
+    text, done = source, set()
+    for e in errors:
+        loc = e.location
+        if not _DEVICE_LAUNCH.search(e.spelling) or loc.file is None or loc.file.name != fname or \
+                not 0 < loc.line <= len(lines):
+            continue
+        o = starts[loc.line - 1] + loc.column - 1
+        k = text.find("<<<", o)
+        if k < 0 or ";" in text[o:k]:
+            k = text.rfind("<<<", 0, o + 3)
+        callee = _CALLEE_BEFORE.search(text, max(0, k - 300), k) if k >= 0 else None
+        close = text.find(">>>", k)
+        if callee is None or close < 0 or callee.start() in done:
+            continue
+        i = text.find("(", close)
+        depth = 0
+        while 0 <= i < len(text):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            if depth == 0:
+                break
+            i += 1
+        if i < 0 or i >= len(text):
+            continue
+        a, b = callee.start(), i + 1
+        text = text[:a] + re.sub(r"[^\n]", " ", text[a:b]) + text[b:]
+        done.add(a)
+    return text, len(done)
+
+
+def _patch_headers(tu, fname: str, errors, patched: dict, context: str | None) -> int:
+    """Blank the host declarations that hold errors in each header the file reads (helper headers full of host
+    code: ``std::string`` helpers, file I/O), recording each header's new text in ``patched``; its macros, types
+    and device functions stay declared. How many declarations were blanked."""
+    count = 0
+    for name in sorted({e.location.file.name for e in errors if e.location.file is not None} - {fname}):
+        if name.startswith(_EMPTY) or Path(name).parent == STUBS or STUBS in Path(name).parents or \
+                name in (str(DECLS), str(HOST_DECLS)):
+            continue
+        text = patched.get(name)
+        if text is None:
+            if name == _CONTEXT:
+                text = context or ""
+            else:
+                try:
+                    text = Path(name).read_text(errors="replace")
+                except OSError:
+                    continue
+        text, n = _blank_host(tu, name, text, errors)
+        if n:
+            patched[name] = text
+            count += n
+    return count
+
+
+def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
+    """``text`` (the contents of ``fname``) with the top-level host declarations that hold errors blanked (line
+    breaks kept), and how many. A declaration's whole extent comes from tree-sitter (clang's error recovery can cut
+    one that does not parse into pieces, and blanking a piece leaves the rest to fail); errors no host declaration
+    holds there go to clang's extents (``_blank``)."""
+    from .ts_front import host_declarations
+
+    mine = [e for e in errors if e.location.file is not None and e.location.file.name == fname]
+    data = text.encode()
+    starts = [0] + [i + 1 for i, b in enumerate(data) if b == 10]
+    at = [(e, starts[e.location.line - 1] + e.location.column - 1) for e in mine if 0 < e.location.line <= len(starts)]
+    spans = [(a, b) for a, b in host_declarations(text) if any(a <= o < b for _, o in at)]
+    if spans:
+        buf = bytearray(data)
+        for a, b in spans:
+            buf[a:b] = bytes(c if c == 10 else 32 for c in buf[a:b])
+        text = buf.decode(errors="replace")
+    rest = [e for e, o in at if not any(a <= o < b for a, b in spans)]
+    text, n = _blank(tu, fname, text, rest, device=False) if rest else (text, 0)
+    return text, len(spans) + n
 
 
 def _blank_includes(tu, fname: str, source: str, errors) -> tuple[str, int]:
@@ -811,7 +975,7 @@ def _inside(c, errors):
     s, t = c.extent.start, c.extent.end
     for e in errors:
         loc = e.location
-        if loc.file is not None and loc.file.name == s.file.name and (s.line, s.column) <= (loc.line, loc.column) \
+        if loc.file is not None and s.file is not None and loc.file.name == s.file.name and (s.line, s.column) <= (loc.line, loc.column) \
                 <= (t.line, t.column):
             return e
     return None
@@ -842,6 +1006,17 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
                 a = m.start() if m else a
             b = t.column - 1 if ln == t.line else len(text)
             lines[ln - 1] = text[:a] + " " * (b - a) + text[b:]
+        # a declaration error recovery cut off from its `template <...>` header (an out-of-line member of a class
+        # template that did not parse): the header alone would not parse either
+        first = max(s.line - 4, 1)
+        before = "\n".join(lines[first - 1:s.line - 1] + [lines[s.line - 1][:s.column - 1]]) \
+            if 0 < s.line <= len(lines) else ""
+        m = _TEMPLATE_HEADER.search(before)
+        if m:
+            for i, chunk in enumerate(before[m.start():].split("\n")):
+                ln = first + before.count("\n", 0, m.start()) + i
+                a = len(before[:m.start()].rsplit("\n", 1)[-1]) if i == 0 else 0
+                lines[ln - 1] = lines[ln - 1][:a] + " " * len(chunk) + lines[ln - 1][a + len(chunk):]
 
     def visit(cur) -> bool:
         """Blank what needs it under ``cur``; True when every child of ``cur`` was blanked."""

@@ -109,7 +109,9 @@ __device__ long long clock64(); __device__ long long clock();
 // warp shuffles and votes
 #define __KOPT_SHFL(T) __device__ T __shfl_sync(unsigned, T, int, int = 32); \
   __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32); __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32); \
-  __device__ T __shfl_xor_sync(unsigned, T, int, int = 32);
+  __device__ T __shfl_xor_sync(unsigned, T, int, int = 32); \
+  __device__ T __shfl(T, int, int = 32); __device__ T __shfl_up(T, unsigned, int = 32); \
+  __device__ T __shfl_down(T, unsigned, int = 32); __device__ T __shfl_xor(T, int, int = 32);
 __KOPT_SHFL(int) __KOPT_SHFL(unsigned) __KOPT_SHFL(float) __KOPT_SHFL(double) __KOPT_SHFL(long long)
 __KOPT_SHFL(unsigned long long) __KOPT_SHFL(__half) __KOPT_SHFL(__half2)
 __device__ unsigned __ballot_sync(unsigned, int); __device__ int __all_sync(unsigned, int); __device__ int __any_sync(unsigned, int);
@@ -158,14 +160,40 @@ __KOPT_F1(cosh) __KOPT_F1(atan) __KOPT_F1(asin) __KOPT_F1(acos) __KOPT_F1(rint) 
 #define __KOPT_F2(n) __device__ float n##f(float, float); __device__ double n(double, double);
 __KOPT_F2(pow) __KOPT_F2(fmax) __KOPT_F2(fmin) __KOPT_F2(fmod) __KOPT_F2(atan2) __KOPT_F2(hypot) __KOPT_F2(copysign)
 __device__ float fmaf(float, float, float); __device__ double fma(double, double, double);
+__KOPT_F1(lgamma) __KOPT_F1(tgamma) __KOPT_F1(erfc) __KOPT_F1(erfinv) __KOPT_F1(erfcinv) __KOPT_F1(normcdf)
+__KOPT_F1(normcdfinv) __KOPT_F1(sinpi) __KOPT_F1(cospi) __KOPT_F1(rcbrt) __KOPT_F1(asinh) __KOPT_F1(acosh)
+__KOPT_F1(atanh) __KOPT_F1(exp10) __KOPT_F1(logb)
+__KOPT_F2(fdim) __KOPT_F2(nextafter) __KOPT_F2(remainder)
+__device__ float frexpf(float, int*); __device__ double frexp(double, int*); __device__ float ldexpf(float, int);
+__device__ double ldexp(double, int); __device__ float modff(float, float*); __device__ double modf(double, double*);
+__device__ float scalbnf(float, int); __device__ double scalbn(double, int); __device__ int ilogbf(float);
+__device__ int ilogb(double); __device__ long lrintf(float); __device__ long lrint(double);
+__device__ long long llrintf(float); __device__ long long llrint(double); __device__ long lroundf(float);
+__device__ long lround(double); __device__ long long llroundf(float); __device__ long long llround(double);
+__device__ float __fsub_rn(float, float); __device__ float __fdiv_rn(float, float); __device__ float __log2f(float);
+__device__ float __tanf(float); __device__ float __log10f(float); __device__ double __dadd_rn(double, double);
+__device__ double __dmul_rn(double, double); __device__ double __ddiv_rn(double, double); __device__ double __drcp_rn(double);
+__device__ double __dsqrt_rn(double); __device__ float __uint2float_rn(unsigned); __device__ int __clzll(long long);
+__device__ int __ffsll(long long); __device__ unsigned __umulhi(unsigned, unsigned);
+__device__ int __double2hiint(double); __device__ int __double2loint(double); __device__ double __hiloint2double(int, int);
+__device__ void __prof_trigger(int);
 __device__ float __expf(float); __device__ float __logf(float); __device__ float __sinf(float); __device__ float __cosf(float);
 __device__ float __powf(float, float); __device__ float __fdividef(float, float); __device__ float __frcp_rn(float);
 __device__ float __fsqrt_rn(float); __device__ float __saturatef(float); __device__ float __exp10f(float);
 __device__ float __fmaf_rn(float, float, float); __device__ float __fadd_rn(float, float); __device__ float __fmul_rn(float, float);
-__device__ void sincosf(float, float*, float*); __device__ int isnan(float); __device__ int isinf(float);
+__device__ void sincosf(float, float*, float*); __device__ void __sincosf(float, float*, float*);
+__device__ void sincos(double, double*, double*); __device__ void sincospif(float, float*, float*); __device__ int isnan(float); __device__ int isinf(float);
 __device__ int isfinite(float); __device__ int signbit(float);
 __device__ int min(int, int); __device__ unsigned min(unsigned, unsigned); __device__ long long min(long long, long long);
 __device__ float min(float, float); __device__ double min(double, double);
+__device__ unsigned min(int, unsigned); __device__ unsigned min(unsigned, int);
+__device__ unsigned long long min(unsigned long long, unsigned long long);
+__device__ unsigned long long min(long long, unsigned long long); __device__ unsigned long long min(unsigned long long, long long);
+__device__ double min(float, double); __device__ double min(double, float);
+__device__ unsigned max(int, unsigned); __device__ unsigned max(unsigned, int);
+__device__ unsigned long long max(unsigned long long, unsigned long long);
+__device__ unsigned long long max(long long, unsigned long long); __device__ unsigned long long max(unsigned long long, long long);
+__device__ double max(float, double); __device__ double max(double, float);
 __device__ int max(int, int); __device__ unsigned max(unsigned, unsigned); __device__ long long max(long long, long long);
 __device__ float max(float, float); __device__ double max(double, double);
 __device__ unsigned umin(unsigned, unsigned); __device__ unsigned umax(unsigned, unsigned);
@@ -204,6 +232,7 @@ namespace cooperative_groups {
   template <class G> __device__ void synchronize(const G&);  // the legacy spelling of sync(g)
   template <class G> __device__ coalesced_group binary_partition(const G&, bool);
   template <unsigned N, class P> __device__ coalesced_group binary_partition(const thread_block_tile<N, P>&, bool);
+  template <class G> __device__ coalesced_group labeled_partition(const G&, unsigned);
   template <class G> __device__ unsigned thread_rank(const G&); template <class G> __device__ unsigned group_size(const G&);
   __device__ cluster_group this_cluster(); __device__ coalesced_group coalesced_threads();
   template <unsigned N, class P> __device__ thread_block_tile<N, P> tiled_partition(const P&);
@@ -314,7 +343,15 @@ template <class T> __device__ void surf3Dwrite(T, cudaSurfaceObject_t, int, int,
 __device__ cudaError_t cudaMalloc(void**, size_t); __device__ cudaError_t cudaFree(void*);
 __device__ cudaError_t cudaDeviceSynchronize(); __device__ cudaError_t cudaGetLastError();
 __device__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned); __device__ cudaError_t cudaStreamDestroy(cudaStream_t);
+enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice,
+                      cudaMemcpyDefault };
+__device__ cudaError_t cudaMemcpyAsync(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t = 0);
+__device__ cudaError_t cudaMemsetAsync(void*, int, size_t, cudaStream_t = 0);
+__device__ cudaError_t cudaPeekAtLastError(); __device__ const char* cudaGetErrorString(cudaError_t);
+__device__ cudaError_t cudaEventCreateWithFlags(cudaEvent_t*, unsigned); __device__ cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);
+__device__ cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned);
 #define cudaStreamNonBlocking 0x01
+#define cudaEventDisableTiming 0x02
 #endif
 template <class T> __device__ T texCubemapLayered(cudaTextureObject_t, float, float, float, int);
 template <class T> __device__ T tex1DLayered(cudaTextureObject_t, float, int);

@@ -36,6 +36,10 @@ _EV_PREINC = re.compile(r"(?:\+\+|--)\s*$")
 _EV_ADDRESS = re.compile(r"[(,]\s*&\s*$")
 _CU_LAUNCH = re.compile(r"\bcuLaunch(?:Cooperative)?Kernel\s*\(")  # (f, gx, gy, gz, bx, by, bz, ...)
 _CU_FUNCTION = re.compile(r"\bcuModuleGetFunction\s*\(\s*&\s*(\w+)\s*,[^,;]*,\s*\"(\w+)\"\s*\)")
+# a CUDA graph kernel node's kernel (`params.func = (void *)k;`), and where a node is added or updated
+_GRAPH_FUNC = re.compile(r"\b([A-Za-z_][\w.]*?)\s*\.\s*func\s*=\s*(?:\(\s*void\s*\*\s*\)\s*)?&?\s*"
+                         r"([A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?)\s*;")
+_GRAPH_ADD = re.compile(r"\bcudaGraph(?:Add\w*Node|\w*NodeSetParams)\s*\(")
 _MAX_CHOICES = 8  # values a launch operand may take before it counts as not constant
 
 
@@ -132,7 +136,8 @@ class _Scan:
                     self.funcs.append((open_at, m.end(), params, fname))
                     open_at = None
         self.events: dict = {}  # name -> [(position, kind, value text)], read on demand (events_of)
-        self.memo: dict = {}  # (name, function start) -> values
+        self.memo: dict = {}  # (name, function start, guards) -> values
+        self.guards: dict = {}  # name -> ("in" | "not in", values): what the conditions around the launch being read imply
         self.enums: dict = {}  # enumerator -> value (None: not a constant)
         for m in _ENUM.finditer(t) if "enum" in t else ():
             v = -1
@@ -226,7 +231,7 @@ class _Scan:
         if depth > 4:
             return None
         f = self.func_at(pos)
-        key = (name, f[0] if f else None)
+        key = (name, f[0] if f else None, tuple(sorted((k, g[0], tuple(g[1])) for k, g in self.guards.items())))
         if key not in self.memo:
             self.memo[key] = self._values(name, f, depth)
         return self.memo[key]
@@ -234,13 +239,18 @@ class _Scan:
     def _values(self, name: str, f, depth: int) -> list | None:
         ev = self.events_of(name)
         local = [e for e in ev if f is not None and f[0] <= e[0] < f[1]]
+        guard = self.guards.get(name)
+        if guard is not None and guard[0] == "in" and (not local and name in f[2] or len(local) == 1 and
+                                                       local[0][1] in ("decl", "dim3")):
+            return list(guard[1])  # `case 256:` / `if (threads == 256)` around the launch, and never reassigned
         if f is not None and not local and name in f[2]:
             # a parameter of the launching function: the values its callers pass, unless a condition of the
-            # function tests it (the launch may hold only for some of them)
-            if self.callers is None or re.search(rf"\b(?:if|switch|while)\s*\([^{{;]*\b{name}\b|\b{name}\b[^;{{]*\?",
-                                                 self.text[f[0]:f[1]]):
+            # function tests it (the launch may hold only for some of them) other than the `else` around it
+            if self.callers is None or guard is None and re.search(
+                    rf"\b(?:if|switch|while)\s*\([^{{;]*\b{name}\b|\b{name}\b[^;{{]*\?", self.text[f[0]:f[1]]):
                 return None
-            return self.callers(f[3], f[2].index(name), depth + 1)
+            vals = self.callers(f[3], f[2].index(name), depth + 1)
+            return [v for v in vals if v not in guard[1]] or None if guard is not None and vals else vals
         if not local:  # file scope (globals, members, enums), and assignments in functions that do not declare it
             where = {e: self.func_at(e[0]) for e in ev}
             owners = {where[e][0] for e in ev if where[e] is not None and e[1] in ("decl", "dim3")}
@@ -319,12 +329,132 @@ class _Scan:
                 shapes = [t + (x,) for t in shapes for x in v]
             return shapes if len(shapes) <= _MAX_CHOICES else None
         if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", text) and not re.search(r"\.[xyz]$", text):
-            if not any(e[1] != "address" for e in self.events_of(text)) and evaluate(text, self.env) is None:
-                return [text]  # a name this file never sets: a function (a kernel), or a parameter (unknown)
+            f = self.func_at(pos)
+            if not any(e[1] != "address" for e in self.events_of(text)) and evaluate(text, self.env) is None and (
+                    f is None or text not in f[2]):
+                return [text]  # a name this file never sets and no parameter of the function: a function (a kernel)
             return self.values(text, pos, depth)
         if re.fullmatch(r"[A-Za-z_][\w:]*\s*" + _TARGS, text):
             return [text]  # a template kernel named with its arguments
         return self.scalars(text, pos, depth)
+
+    def guards_at(self, pos: int) -> dict:
+        """name -> ("in" | "not in", values) that the conditions around ``pos`` in its function imply: the ``case``
+        labels of a ``switch (name)`` (labels that fall through to the launch included), ``if (name == C)`` with or
+        without braces (conjuncts of ``&&`` too), and the ``else`` of a braced ``if (name == C)``."""
+        f = self.func_at(pos)
+        if f is None:
+            return {}
+        t, out = self.text, {}
+
+        def cond(text, negate=False):
+            parts = text.split("&&") if not negate else [text]
+            for c in parts:
+                m = re.fullmatch(r"\s*\(?\s*([A-Za-z_]\w*)\s*==\s*([^=()&|]+?)\s*\)?\s*", c) or \
+                    re.fullmatch(r"\s*\(?\s*([^=()&|]+?)\s*==\s*([A-Za-z_]\w*)\s*\)?\s*", c)
+                if not m:
+                    continue
+                name, value = (m.group(1), m.group(2)) if m.group(1).isidentifier() and evaluate(
+                    m.group(1), self.env) is None else (m.group(2), m.group(1))
+                v = evaluate(value, self.env)
+                if isinstance(v, int) and name not in out:
+                    out[name] = ("not in" if negate else "in", (v,))
+
+        def if_before(k):  # the condition of `if (...)` ending just before position k
+            head = t[max(f[0], k - 400):k].rstrip()
+            if not head.endswith(")"):
+                return None
+            d, i = 0, len(head) - 1
+            while i >= 0:
+                d += {")": 1, "(": -1}.get(head[i], 0)
+                if d == 0:
+                    break
+                i -= 1
+            return head[i + 1:-1] if i >= 0 and re.search(r"\bif\s*$", head[:i]) else None
+
+        stmt = max(t.rfind(";", f[0], pos), t.rfind("{", f[0], pos), t.rfind("}", f[0], pos)) + 1
+        head = t[stmt:pos].strip()  # a braceless `if (...) launch;`
+        m = re.match(r"if\s*\(", head)
+        if m:
+            d, i = 0, m.end() - 1
+            while i < len(head):
+                d += {"(": 1, ")": -1}.get(head[i], 0)
+                if d == 0:
+                    break
+                i += 1
+            if i < len(head) and not head[i + 1:].strip():
+                cond(head[m.end():i])
+        depth, k = 0, pos
+        while k > f[0]:
+            k -= 1
+            ch = t[k]
+            if ch == "}":
+                depth += 1
+            elif ch == "{" and depth:
+                depth -= 1
+            elif ch == "{":
+                before = t[max(f[0], k - 400):k]
+                sw = re.search(r"\bswitch\s*\(\s*([A-Za-z_]\w*)\s*\)\s*$", before)
+                if sw and sw.group(1) not in out:
+                    labels, d, last = [], 0, None
+                    for lm in re.finditer(r"[{}]|\bcase\s+([^:;{}]+?)\s*:(?!:)|\bdefault\s*:", t[k + 1:pos]):
+                        if lm.group(0) in "{}":
+                            d += 1 if lm.group(0) == "{" else -1
+                        elif d == 0:
+                            gap = t[k + 1 + last:k + 1 + lm.start()].strip() if last is not None else "x"
+                            labels = (labels if not gap else []) + [lm.group(1)]
+                            last = lm.end()
+                    vals = [evaluate(x, self.env) if x is not None else None for x in labels]
+                    if vals and all(isinstance(v, int) for v in vals):
+                        out[sw.group(1)] = ("in", tuple(vals))
+                    continue
+                c = if_before(k)
+                if c is not None:
+                    cond(c)
+                    continue
+                if re.search(r"\belse\s*$", before):
+                    e = before.rstrip()[:-4].rstrip()  # `... }` of the if-block
+                    if e.endswith("}"):
+                        d, j = 0, max(f[0], k - 400) + len(e) - 1
+                        while j > f[0]:
+                            d += {"}": 1, "{": -1}.get(t[j], 0)
+                            if d == 0:
+                                break
+                            j -= 1
+                        c = if_before(j)
+                        if c is not None and "&&" not in c and "||" not in c:
+                            cond(c, negate=True)
+        return out
+
+    def _graph_node(self, m) -> tuple[str, str] | None:
+        """(grid text, block text) of a CUDA graph kernel node whose parameters name the kernel at ``m``
+        (``P.func = (void *)k;``): the last ``P.gridDim`` / ``P.blockDim`` assignments (whole, or all three
+        fields) of the function before the node is added (the next ``cudaGraphAdd...Node`` or ``...SetParams``)."""
+        f = self.func_at(m.start())
+        if f is None:
+            return None
+        t, prefix = self.text, re.escape(m.group(1))
+        add = _GRAPH_ADD.search(t, m.end(), f[1])
+        region = t[f[0]:add.start() if add else f[1]]
+        dims = {"gridDim": {}, "blockDim": {}}
+        for st in re.finditer(rf"\b{prefix}\s*\.\s*(?:gridDim|blockDim)\b[^;{{}}]*;", region):
+            parts = [x.strip() for x in re.split(r"(?<![=!<>])=(?!=)", st.group(0)[:-1])]
+            for target in parts[:-1]:
+                tm = re.fullmatch(rf"{prefix}\s*\.\s*(gridDim|blockDim)\s*(?:\.\s*([xyz]))?", target)
+                if tm is None:
+                    continue
+                if tm.group(2) is None:
+                    dims[tm.group(1)] = {"all": parts[-1]}
+                else:
+                    dims[tm.group(1)] = {k: v for k, v in dims[tm.group(1)].items() if k != "all"} | \
+                        {tm.group(2): parts[-1]}
+
+        def text(d):
+            if "all" in d:
+                return d["all"]
+            return f"dim3({d['x']}, {d['y']}, {d['z']})" if len(d) == 3 else ""
+        block = text(dims["blockDim"])
+        return (text(dims["gridDim"]), block) if block else None
 
     def launches(self, driver_only: bool = False):
         """(callee text, template argument text, grid text, block text, position) of each launch; ``driver_only``:
@@ -350,6 +480,10 @@ class _Scan:
             parts = split_top(t[m.end():end])
             yield (callee.group(1), callee.group(2), parts[0] if parts else "", parts[1] if len(parts) > 1 else "",
                    callee.start())
+        for m in _GRAPH_FUNC.finditer(t) if ".func" in t else ():
+            got = self._graph_node(m)
+            if got is not None:
+                yield m.group(2), "", got[0], got[1], m.start()
         for m in _LAUNCH_CALL.finditer(t):
             args = _call_args(t, m.end())
             if m.group(1).startswith("cudaLaunchKernelEx"):
@@ -384,7 +518,9 @@ def _const_targs(text: str, scan: _Scan, pos: int) -> list:
     return out
 
 
-def _scan_file(text: str, name: str, folder, defines, callers=None) -> _Scan:
+def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None) -> _Scan:
+    """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
+    (lowest) ``outer``: the macros of the files that include it."""
     macros, seen = {}, set()
 
     def include(t, at, depth):  # quoted includes, transitively (a few levels): their macros
@@ -401,11 +537,13 @@ def _scan_file(text: str, name: str, folder, defines, callers=None) -> _Scan:
             macros.update(source_macros(inner))
     if folder is not None:
         include(text, folder, 0)
-    env = {**macros, **source_macros(text), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
+    env = {**(outer or {}), **macros, **source_macros(text),
+           **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
     return _Scan(text, name, env, callers)
 
 
-_MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel")
+_MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel",
+            "cudaGraphAdd")
 _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
 
 
@@ -467,10 +605,12 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
     the file's macros (and those of its quoted includes, and ``-D`` values), enum constants, and the dim3 / integer
     variables of the launching function (or of file scope) that are only ever set to constants (``threads.x = 256``
     included); a variable set to several constants gives one shape per value. A launch whose block is not constant
-    is listed in ``unknown``. Not followed: path conditions (a variable set to two constants gives both shapes to
-    every launch that reads it), values changed through a reference parameter, ``switch`` dispatch on the block
-    size, launches from CUDA graphs' kernel nodes. A parameter of the launching function takes the values its callers in the folder
-    pass (unless a condition in the function tests it). ``kernels``: the names wanted; the files that include this
+    is listed in ``unknown``. The conditions around a launch narrow a name they compare with a constant: the
+    ``case`` labels of a ``switch`` on it, ``if (name == C)`` and its ``else`` (``guards_at``). A CUDA graph kernel
+    node (``params.func = (void *)k``) is a launch with the node's ``blockDim``/``gridDim``. Not followed: other path
+    conditions (a variable set to two constants gives both shapes to every launch that reads it), values changed
+    through a reference parameter. A parameter of the launching function takes the values its callers in the folder
+    pass (unless a condition in the function tests it other than those around the launch). ``kernels``: the names wanted; the files that include this
     one are read only when one of them is not launched here."""
     path = Path(path) if path is not None else None
     folder = path.parent if path is not None else None
@@ -499,7 +639,11 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
 
     def scan_of(text, name):
         if name not in scans:
-            scans[name] = _scan_file(text, name, folder, defines, callers)
+            outer = {}
+            if text is own[0] and path is not None:  # a kernel header launching with its includer's macros
+                for p in _includers(path, siblings()):
+                    outer.update(_scan_file(text_of(p), p.name, folder, defines).env)
+            scans[name] = _scan_file(text, name, folder, defines, callers, outer)
         return scans[name]
 
     def callers(function: str, index: int, depth: int) -> list | None:
@@ -517,19 +661,31 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
             if function not in text:
                 continue
             sc = scan_of(text, name)
-            for m in call.finditer(sc.text):
-                if sc.func_at(m.start()) is None:
-                    continue  # its declaration or definition
-                d, i = 1, m.end()
-                while i < len(sc.text) and d:
-                    d += {"(": 1, ")": -1}.get(sc.text[i], 0)
-                    i += 1
-                args = split_top(sc.text[m.end():i - 1])
-                v = sc.shape_values(args[index], m.start(), depth) if index < len(args) else None
-                if v is None:
-                    return None
-                out += v
+            held, sc.guards = sc.guards, {}  # a caller's values hold whatever the launch's conditions are
+            try:
+                got = passed_in(sc, call, index, depth)
+            finally:
+                sc.guards = held
+            if got is None:
+                return None
+            out += got
         return list(dict.fromkeys(out)) or None
+
+    def passed_in(sc, call, index: int, depth: int) -> list | None:
+        out = []
+        for m in call.finditer(sc.text):
+            if sc.func_at(m.start()) is None:
+                continue  # its declaration or definition
+            d, i = 1, m.end()
+            while i < len(sc.text) and d:
+                d += {"(": 1, ")": -1}.get(sc.text[i], 0)
+                i += 1
+            args = split_top(sc.text[m.end():i - 1])
+            v = sc.shape_values(args[index], m.start(), depth) if index < len(args) else None
+            if v is None:
+                return None
+            out += v
+        return out
     out: dict = {}
     files = [(*own, False)]
     for text, name, driver_only in files:
@@ -544,6 +700,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
             continue
         scan = scan_of(text, name)
         for callee, targs, grid, block, pos in scan.launches(driver_only):
+            scan.guards = scan.guards_at(pos)
             kernels = scan.shape_values(callee, pos)
             kernels = [re.sub(r"\s+", "", k) for k in kernels or () if isinstance(k, str)]
             blocks = scan.shape_values(block, pos) if block.strip() else None
@@ -564,6 +721,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
                     else:
                         entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
                                              f"{MAX_THREADS} threads)")
+            scan.guards = {}
     for entry in out.values():  # one configuration per (block, template arguments): grids merged (unknown unless equal)
         merged: dict = {}
         for h in entry.launches:

@@ -351,3 +351,36 @@ def parse(path: Path, source: str, *, defines: dict | None = None) -> Unit:
     _functions(conv, tree.root_node, unit)
     unit.problems = conv.problems
     return unit
+
+
+
+_CONTAINERS = {"translation_unit", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "namespace_definition",
+               "linkage_specification", "declaration_list"}
+_DECLARATIONS = {"function_definition", "template_declaration", "declaration", "class_specifier", "struct_specifier",
+                 "union_specifier", "enum_specifier", "type_definition", "alias_declaration", "expression_statement",
+                 "template_instantiation", "using_declaration"}
+_DEVICE_WORDS = re.compile(rb"\b__(?:device|global|constant|shared|managed)__\b")
+
+
+def host_declarations(source: str) -> list[tuple[int, int]]:
+    """(start, end) byte offsets of each top-level host declaration of ``source`` (through namespaces, linkage
+    blocks and conditional groups): a definition or declaration with no CUDA device qualifier in its text. clang's
+    error recovery can cut a declaration that does not parse into pieces; tree-sitter gives its whole extent, so
+    the front end can blank it at once (see ``clang_front._patch_headers``)."""
+    src = source.encode()
+    out = []
+
+    def walk(n):
+        for c in n.children:
+            body = c.child_by_field_name("body") if c.type == "linkage_specification" else None
+            if c.type in _CONTAINERS and (body is None or body.type == "declaration_list"):
+                walk(c)
+            elif (c.type in _DECLARATIONS or body is not None) and not _DEVICE_WORDS.search(src[c.start_byte:c.end_byte]):
+                end = c.end_byte
+                nxt = c.next_sibling  # `class X {...};`: the semicolon is the next node
+                if nxt is not None and nxt.type == ";":
+                    end = nxt.end_byte
+                out.append((c.start_byte, end))
+
+    walk(_parser().parse(src).root_node)
+    return out

@@ -3,7 +3,7 @@
 Usage:
   python bench/analyzer_accuracy.py [--out bench/results/analyzer_accuracy.json]
       [--real DIR --provenance OWNER/REPO@COMMIT [--include DIR] [--review bench/analyzer_real_review.json]
-       [--skip RELPATH]]...
+       [--skip RELPATH] [--only GLOB]]... [--real-only]
   python bench/analyzer_accuracy.py --rescore   # apply the review file to the recorded results
 
 Definitions (issue 23):
@@ -13,7 +13,8 @@ Definitions (issue 23):
 - False alarm: a file whose labels expect no race, barrier or bounds rule, with any error or warning of those
   families. Performance rules (bank conflicts, coalescing) are excluded.
 - Analyzed completely: every kernel was read by libclang, no `analysis.incomplete` note, and the launch geometry
-  is known (an annotation, --block, __launch_bounds__, or the constant blocks of every launch of the kernel in host
+  is known (labeled corpus: per file; real kernels: per kernel, a note counting against the kernel it names, or
+  against every kernel of the file when it names none) (an annotation, --block, __launch_bounds__, or the constant blocks of every launch of the kernel in host
   code: the file's own, or a file of its folder that includes it); a kernel also launched with a block kopt cannot
   evaluate is not analyzed completely.
 Real kernels are read from DIR (outside the repository) at benchmark time; every flagged finding is looked up in
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import threading
@@ -37,6 +39,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from analyzer_labels import corpus_files, observed, parse_labels  # noqa: E402
 
 import envelope  # noqa: E402
+from kopt.annotations import split_kernel  # noqa: E402
 
 FAMILIES = ("race", "barrier", "bounds")  # the families a false alarm is counted in (kopt.rules families)
 RACE_DIV = ("race.", "sync.missing", "warp.implicit-sync", "barrier.")
@@ -70,6 +73,34 @@ def _geometry_known(res) -> bool:
     return bool(res.launches) and all(
         l["block"] and None not in l["block"] and l["source"] in ("annotation", "cli", "host", "launch_bounds")
         and not l.get("uncovered") for l in res.launches)
+
+
+_NAMED = re.compile(r"analysis incomplete: (?:in )?`([^`]+)`")
+
+
+def _complete_kernels(res) -> tuple[set, set]:
+    """(kernels parsed completely, kernels analyzed completely) of one file's result, per issue 23's per-kernel
+    definition: read by libclang, no ``analysis.incomplete`` note that names the kernel or the whole file, and
+    (the second set) every launch configuration of the kernel with a known block."""
+    file_wide = False
+    named = set()
+    for d in res.diagnostics:
+        if d.rule != "analysis.incomplete":
+            continue
+        m = _NAMED.match(d.message)
+        if m and m.group(1) in res.kernels:
+            named.add(m.group(1))
+        else:
+            file_wide = True
+    parsed = set() if file_wide else {k for k in res.kernels if res.paths.get(k, "").startswith("libclang") and
+                                      k not in named}
+    by_kernel: dict = {}
+    for launch in res.launches:
+        by_kernel.setdefault(split_kernel(launch["kernel"])[0].split("::")[-1], []).append(launch)
+    geo = {k for k in parsed if by_kernel.get(k) and all(
+        l["block"] and None not in l["block"] and l["source"] in ("annotation", "cli", "host", "launch_bounds")
+        and not l.get("uncovered") for l in by_kernel[k])}
+    return parsed, geo
 
 
 def _pct(xs, q):
@@ -154,8 +185,10 @@ class _Deadline:
         self.timer.cancel()
 
 
-def real(analyze, folder: Path, provenance: str, include: list[str], review: dict, skip=()) -> dict:
+def real(analyze, folder: Path, provenance: str, include: list[str], review: dict, skip=(), only=()) -> dict:
     files = sorted([*folder.rglob("*.cu"), *folder.rglob("*.cuh")])
+    if only:
+        files = [f for f in files if any(f.relative_to(folder).match(g) for g in only)]
     skipped = [str(f.relative_to(folder)) for f in files if str(f.relative_to(folder)) in skip]
     files = [f for f in files if str(f.relative_to(folder)) not in skip]
     rows, ms = [], []
@@ -172,9 +205,9 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
         print(f" {ms[-1]:.0f} ms" + (" (stopped)" if deadline.fired else ""), file=sys.stderr, flush=True)
         n = len(res.kernels)
         kernels += n
-        ok = _parsed(res) and not deadline.fired
-        parsed += n if ok else 0
-        geo += n if ok and _geometry_known(res) else 0
+        ok, ok_geo = _complete_kernels(res) if not deadline.fired else (set(), set())
+        parsed += len(ok)
+        geo += len(ok_geo)
         findings = []
         for d in _flags(res):
             key = f"{rel}:{d.locations[0].line if d.locations else 0}:{d.rule}"
@@ -187,6 +220,9 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
             flagged_files += 1
             false_files += any(x["verdict"] == "false" for x in findings)
         rows.append({"file": rel, "kernels": n, "paths": res.paths, "ms": round(ms[-1], 1),
+                     "not_analyzed_completely": sorted(set(res.kernels) - ok_geo),
+                     "launches": [{k: v for k, v in l.items() if k in ("kernel", "block", "source", "uncovered")}
+                                  for l in res.launches],
                      "stopped_by_benchmark_deadline": deadline.fired, "findings": findings,
                      "incomplete": [d.message[:200] for d in res.diagnostics if d.rule == "analysis.incomplete"]})
     analyzed_files = sum(1 for r in rows if r["kernels"])
@@ -229,6 +265,9 @@ def main(argv=None):
     ap.add_argument("--rescore", action="store_true", help="apply --review to the results in --out and rewrite it")
     ap.add_argument("--skip", action="append", default=[], help="a real file (relative to its folder) to leave "
                     "out because the analysis did not finish in an earlier run; listed in the results")
+    ap.add_argument("--only", action="append", default=[], help="analyze only the real files matching this glob "
+                    "(relative to the folder; repeatable), for a quick look while iterating")
+    ap.add_argument("--real-only", action="store_true", help="leave out the labeled corpus")
     args = ap.parse_args(argv)
     if len(args.provenance) != len(args.real):
         ap.error("give one --provenance per --real")
@@ -240,10 +279,10 @@ def main(argv=None):
         doc["results"] = [rescore(r, review) if r["suite"] == "real kernels" else r for r in doc["results"]]
         Path(args.out).write_text(json.dumps(doc, indent=2) + "\n")
         return
-    results = [{"suite": "labeled corpus (tests/analyzers/corpus)", **labeled(analyze)}]
+    results = [] if args.real_only else [{"suite": "labeled corpus (tests/analyzers/corpus)", **labeled(analyze)}]
     for folder, prov in zip(args.real, args.provenance):
         results.append(rescore({"suite": "real kernels", **real(analyze, Path(folder), prov, args.include, review,
-                                                                  set(args.skip))}, review))
+                                                                  set(args.skip), args.only)}, review))
     envelope.write(args.out, "analyzer_accuracy",
                    "kopt.analyze over each file once, in one process; figures per issue 23's definitions (see "
                    "bench/analyzer_accuracy.py). The machine is shared with other work, so times are pessimistic.",

@@ -69,3 +69,61 @@ def test_a_kernel_header_is_read_after_its_includers_declarations(tmp_path):
     res = analyze(tmp_path / "kern.cuh")
     assert res.kernels == ["k"] and "read after the declarations of main.cu" in res.paths["k"]
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+
+
+def test_a_helper_header_keeps_its_macros_and_device_code_when_its_host_code_does_not_parse(tmp_path):
+    """Helper headers full of host code (std::string, file I/O, a class template whose out-of-line members fail
+    one by one) lose only those declarations: the macro, constant and device function a kernel uses stay."""
+    (tmp_path / "helpers.h").write_text("""#pragma once
+#define TILE 64
+template <class E> class Wrapped : public E { public: Wrapped(const std::string& s); void raise() const; };
+template <class E>
+Wrapped<E>::Wrapped(const std::string& s) : E(s) {}
+template <class E>
+void Wrapped<E>::raise() const { throw *this; }
+extern "C" int read_all(FILE* f) { return fread(buffer, 1, size, f); }
+inline void Timer::start() { gettimeofday(&t0, 0); }
+__device__ inline float twice(float x) { return 2.0f * x; }
+""")
+    (tmp_path / "k.cu").write_text('#include "helpers.h"\n' + """
+__global__ void k(float* out) {
+  __shared__ float s[TILE];
+  s[threadIdx.x] = twice(out[threadIdx.x]);
+  out[threadIdx.x] = s[(threadIdx.x + 1) % TILE];
+}
+int main() { k<<<1, TILE>>>(0); }
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["k"].startswith("libclang") and "sync.missing" in _rules(res)
+    assert "analysis.incomplete" not in _rules(res)
+    assert [l["block"] for l in res.launches] == [[64, 1, 1]]
+
+
+def test_device_side_launches_and_ptx_special_registers_do_not_stop_libclang():
+    src = """
+__global__ void child(int* p) { p[threadIdx.x] = 1; }
+__device__ __forceinline__ unsigned long long now() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %globaltimer;" : "=l"(t));
+  return t;
+}
+__global__ void parent(int* p) {
+  if (threadIdx.x == 0) child<<<1, 64>>>(p);
+  p[64 + threadIdx.x] = (int)now();
+  cudaError_t e = cudaPeekAtLastError();
+}
+"""
+    res = analyze(src, path="cdp.cu", block=(32, 1, 1))
+    assert res.paths == {"child": "libclang", "parent": "libclang"}
+    assert "analysis.incomplete" not in _rules(res)
+
+
+def test_a_kernel_header_sees_the_device_functions_its_includer_defines_first(tmp_path):
+    (tmp_path / "main.cu").write_text('#include <helper_cuda.h>\ntypedef unsigned int TColor;\n'
+                                      'float host_only(std::vector<float>& v) { return v[0]; }\n'
+                                      '__device__ TColor pack(float r) { return (TColor)(r * 255.0f); }\n'
+                                      '#include "kern.cuh"\nint main() { return 0; }\n')
+    (tmp_path / "kern.cuh").write_text("__global__ void k(TColor* out) {\n  out[threadIdx.x] = pack(0.5f);\n}\n")
+    res = analyze(tmp_path / "kern.cuh", block=(64, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "read after the declarations of main.cu" in res.paths["k"]
+    assert "analysis.incomplete" not in _rules(res)

@@ -243,7 +243,7 @@ extern "C" void launch_w(float* x, int threads, dim3 tile) {
   w<<<1, dim3(threads, tile.y)>>>(x);
 }
 void launch_v(float* x, int threads) {
-  if (threads == 64) v<<<1, threads>>>(x);
+  if (threads > 32) v<<<1, threads>>>(x);
 }
 void go(float* x) { launch_v(x, 64); }
 """)
@@ -390,3 +390,78 @@ __global__ void k(int* c, int* out) {
     deep = analyze(src.replace("out[threadIdx.y", "out[threadIdx.z + threadIdx.y"), path="k.cu")
     (d,) = _rules(deep, "race.shared")
     assert d.witness["assumed_block"]["blockDim.z"] >= 2
+
+
+def test_the_conditions_around_a_launch_give_the_block_it_runs_with(tmp_path):
+    """`switch (threads) { case 256: ... }`, `if (n == 16) {...} else {...}`: the launch under each holds for that
+    value only; a parameter tested otherwise (or a value read at run time) stays unknown."""
+    (tmp_path / "k.cu").write_text("""
+template <int B> __global__ void r(float* x) {}
+__global__ void m(float* x) {}
+__global__ void q(float* x) {}
+void run(float* x, int threads, int which) {
+  dim3 block(threads, 1, 1);
+  switch (threads) {
+  case 512:
+  case 256: r<256><<<1, block>>>(x); break;
+  case 128: { r<128><<<1, block>>>(x); break; }
+  default: r<1><<<1, block>>>(x);
+  }
+}
+void pick(float* x, int bs) {
+  dim3 t(bs, bs);
+  if (bs == 16) {
+    m<<<1, t>>>(x);
+  } else {
+    m<<<1, t>>>(x);
+  }
+  if (which_one(bs) && bs == 8) q<<<1, bs>>>(x);
+}
+int main() { float* x = 0; pick(x, 32); }
+""")
+    from analyzers.host_launch import host_launches
+
+    got = host_launches((tmp_path / "k.cu").read_text(), path=tmp_path / "k.cu")
+    assert sorted(h.block for h in got["r"].launches) == [(128, 1, 1), (256, 1, 1), (512, 1, 1)]
+    assert got["r"].unknown == ["k.cu:11 (`block`)"]  # `default:`: any other value
+    assert sorted(h.block for h in got["m"].launches) == [(16, 16, 1), (32, 32, 1)]  # the else: the callers' 32
+    assert [h.block for h in got["q"].launches] == [(8, 1, 1)]
+
+
+def test_a_cuda_graph_kernel_nodes_block_is_read_from_its_parameters(tmp_path):
+    (tmp_path / "g.cu").write_text("""
+#define THREADS 128
+__global__ void a(float* x) {}
+__global__ void b(float* x) {}
+__global__ void c(float* x) {}
+void build(cudaGraph_t graph, int n) {
+  cudaKernelNodeParams p = {0};
+  p.func = (void *)a;
+  p.gridDim = dim3(n / THREADS, 1, 1);
+  p.blockDim = dim3(THREADS, 1, 1);
+  cudaGraphAddKernelNode(&na, graph, 0, 0, &p);
+  p.func = (void *)b;
+  p.blockDim.x = p.blockDim.y = p.blockDim.z = 1;
+  cudaGraphAddKernelNode(&nb, graph, 0, 0, &p);
+  p.func = (void *)c;
+  p.blockDim.x = n;
+  cudaGraphAddKernelNode(&nc, graph, 0, 0, &p);
+}
+""")
+    from analyzers.host_launch import host_launches
+
+    got = host_launches((tmp_path / "g.cu").read_text(), path=tmp_path / "g.cu")
+    assert [h.block for h in got["a"].launches] == [(128, 1, 1)]
+    assert [h.block for h in got["b"].launches] == [(1, 1, 1)]
+    assert got["c"].launches == [] and got["c"].unknown  # a block read at run time
+
+
+def test_a_kernel_header_launches_with_the_macros_its_includer_defines(tmp_path):
+    (tmp_path / "sizes.h").write_text("#define BX 8\n#define BY 4\n")
+    (tmp_path / "main.cu").write_text('#include "sizes.h"\n#include "k.cuh"\nint main() { run(0); }\n')
+    (tmp_path / "k.cuh").write_text("__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
+                                    "void run(float* x) { dim3 t(BX, BY); k<<<1, t>>>(x); }\n")
+    from analyzers.host_launch import host_launches
+
+    got = host_launches((tmp_path / "k.cuh").read_text(), path=tmp_path / "k.cuh")
+    assert [h.block for h in got["k"].launches] == [(8, 4, 1)]

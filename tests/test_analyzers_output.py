@@ -35,7 +35,7 @@ def diagnostics():
     out = []
     for name in FILES:
         out += analyze(CORPUS / name).diagnostics
-    out += analyze("int x = ;", path="broken.cu").diagnostics  # analysis.incomplete too
+    out += analyze("__global__ void k(int* p) { p[0] = ; }", path="broken.cu").diagnostics  # analysis.incomplete
     return out
 
 

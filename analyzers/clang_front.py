@@ -624,6 +624,16 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
 _PCH: dict = {}  # preamble arguments -> precompiled cuda_decls.h (path), or None when it could not be built
 
 
+def _libclang_version() -> str:
+    """The libclang wheel's version: a precompiled header is only read by the libclang that wrote it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("libclang")
+    except PackageNotFoundError:
+        return ""
+
+
 def _preamble(args: list) -> str | None:
     """cuda_decls.h precompiled under ``args`` (the translation unit's; the macros and the CUDA mode must match),
     built once per process and argument set: reading the declarations costs most of a small file's parse, and a
@@ -645,7 +655,8 @@ def _preamble(args: list) -> str | None:
         return _PCH[key]
     _PCH[key] = None
     try:
-        digest = hashlib.sha256(repr((key, DECLS.read_bytes(), str(STUBS))).encode()).hexdigest()[:20]
+        stamp = (key, DECLS.read_bytes(), str(STUBS), _libclang_version())
+        digest = hashlib.sha256(repr(stamp).encode()).hexdigest()[:20]
         folder = Path(tempfile.gettempdir()) / f"kopt-pch-{os.getuid() if hasattr(os, 'getuid') else 0}"
         folder.mkdir(exist_ok=True)
         out = folder / f"cuda_decls-{digest}.pch"

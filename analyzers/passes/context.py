@@ -164,7 +164,8 @@ class Ctx:
                 t = enc.const(v)
             gd.append(t)
         for a in self.launch.assume:  # parameters are uniform: one copy serves both threads
-            cons.append(assume.to_z3(a, lambda n: enc.var(f"p:{n}", "uniform"), enc.const))
+            cons.append(assume.to_z3(a, lambda n: enc.var(f"p:{n}", "uniform"), enc.const,
+                                     lambda b, f: (bd if b == "blockDim" else gd)["xyz".index(f)]))
         return bd, gd, cons
 
     def thread(self, enc: Enc):

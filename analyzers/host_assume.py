@@ -132,7 +132,8 @@ class _Launch:
         """The one initializer text of ``name`` in the launching function, when it is set nowhere else there."""
         f = self.scan.func_at(self.pos)
         ev = [e for e in self.scan.events_of(name) if f is not None and f[0] <= e[0] < f[1]]
-        if len(ev) == 1 and ev[0][1] in ("decl", "dim3") and ev[0][2] is not None and ev[0][0] < self.pos:
+        if len(ev) == 1 and ev[0][1] in ("decl", "dim3") and ev[0][2] is not None and ev[0][0] < self.pos \
+                and not self.escapes(name):
             return ev[0][2]
         return None
 

@@ -85,8 +85,11 @@ class _LastBlock:
     def __init__(self, km):
         self.ticket = self.fences = None
         eqs = {}
+        grid = km.launch.grid
+        blocks = grid[0] * grid[1] * grid[2] if all(isinstance(g, int) for g in grid) else None
         for e in _subexprs([x for a in km.accesses for x in (a.cond, a.value) if x is not None]):
-            if e.op == "==" and _is_ticket_value(e.args[0]) and _is_last_index(e.args[1]):
+            if e.op == "==" and _is_ticket_value(e.args[0]) and (_is_last_index(e.args[1]) or (
+                    blocks is not None and sym.is_const(e.args[1]) and e.args[1].val == blocks - 1)):
                 eqs[e.key()] = e
         if not eqs:
             return
@@ -149,7 +152,9 @@ def _conjuncts(c):
 
 
 def _is_ticket_value(e) -> bool:
-    return e.op == "v" and e.val.startswith("opq#") and ("atomicInc result" in e.val or "atomicAdd result" in e.val)
+    """The value an atomicInc / atomicAdd returns (an opaque result, or the distinct slot of a constant step)."""
+    return e.op == "v" and e.val.startswith(("opq#", "uniq#")) and any(
+        f"{f} {w}" in e.val for f in ("atomicInc", "atomicAdd") for w in ("result", "slot"))
 
 
 def _is_last_index(e) -> bool:

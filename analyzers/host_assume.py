@@ -110,8 +110,11 @@ class _Launch:
         if f is None:
             return False
         t = self.scan.text
-        for m in re.finditer(rf"[(,]\s*{re.escape(name)}\s*[,)]", t[f[0]:f[1]]):
+        for m in re.finditer(rf"[(,]\s*{re.escape(name)}\s*[,)>]", t[f[0]:f[1]]):
             at, depth = f[0] + m.start(), 0
+            opened = t.rfind("<<<", f[0], at)
+            if opened >= 0 and t.find(">>>", opened, at) < 0:
+                continue  # a launch's grid, block or stream: passed by value
             while at > f[0]:  # the call's opening parenthesis, then its callee
                 ch = t[at]
                 if ch == ")":
@@ -123,7 +126,7 @@ class _Launch:
                 at -= 1
             head = t[max(f[0], at - 120):at]
             if re.search(r"(?:\bdim3\s+(?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*|\bdim3|>>>|\b(?:min|max|sizeof|"
-                         r"if|while|for|switch|return))\s*$", head):
+                         r"if|while|for|switch|return|printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head):
                 continue
             return True
         return False

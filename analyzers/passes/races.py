@@ -82,8 +82,9 @@ class _LastBlock:
     different blocks are never both the last. Cross-block pairs ordered that way are not races (pairs inside one
     block are still checked)."""
 
-    def __init__(self, km):
-        self.ticket = self.fences = None
+    def __init__(self, ctx: Ctx):
+        km = ctx.km
+        self.ctx, self.ticket, self.fences, self.memo = ctx, None, [], {}
         eqs = {}
         grid = km.launch.grid
         blocks = grid[0] * grid[1] * grid[2] if all(isinstance(g, int) for g in grid) else None
@@ -104,8 +105,18 @@ class _LastBlock:
                    and first is not None and a.seq < first]
         if tickets:
             self.ticket = max(tickets, key=lambda a: a.seq)
-            self.fences = [f for f in km.asyncs if f.kind == "fence" and f.seq < self.ticket.seq
-                           and f.cond.key() == self.ticket.cond.key() and not f.loops]
+            self.fences = [f for f in km.asyncs if f.kind == "fence" and f.seq < self.ticket.seq and not f.loops
+                           and self.implies(self.ticket.cond, f.cond)]
+
+    def implies(self, c1, c2) -> bool:
+        """Whenever a thread runs under ``c1`` (in a grid of more than one block), it also runs under ``c2``."""
+        key = (c1.key(), c2.key())
+        if key not in self.memo:
+            _, e, _, _ = self.ctx.pair("single")
+            _, grid, _ = self.ctx.dims(e)  # the terms the encoding uses (its constraints are asserted already)
+            self.memo[key] = self.ctx.solve_in("single", e.bool(c1), z3.Not(e.bool(c2)),
+                                               grid[0] * grid[1] * grid[2] > 1) is None
+        return self.memo[key]
 
     def guarded(self, a: Access) -> bool:
         """The access runs only in the block that drew the last ticket."""
@@ -121,8 +132,10 @@ class _LastBlock:
             return True
         if a.seq > t.seq or a.loops or self.guarded(a):
             return False
-        return any(a.seq < f.seq and (a.cond.key() == f.cond.key() or (
-            sym.is_const(a.phase) and sym.is_const(f.phase) and a.phase.val < f.phase.val)) for f in self.fences)
+        # the thread that made the access fences before the ticket, or a barrier lies between them (the fence is
+        # cumulative: what the block's barrier made visible to the fencing thread is ordered too)
+        return any(a.seq < f.seq and (self.implies(a.cond, f.cond) or any(
+            b.kind == "block" and a.seq < b.seq < f.seq for b in self.ctx.km.barriers)) for f in self.fences)
 
     def ordered(self, a: Access, b: Access) -> bool:
         """Accesses of two different blocks that the ticket orders (or that cannot both run)."""
@@ -176,7 +189,7 @@ def _factors(e):
 def run(ctx: Ctx) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     seen = set()
-    ctx.last_block = _LastBlock(ctx.km)
+    ctx.last_block = _LastBlock(ctx)
     for space in ("shared", "global"):
         accs = [a for a in ctx.km.accesses if a.space == space and a.via not in ("cp.async", "tma")]
         rmw = {(a.base, a.offset.key()) for a in accs if not a.write}

@@ -68,6 +68,40 @@ def _ternary(body: str) -> str:
     return body
 
 
+def _statement_end(t: str, i: int) -> int:
+    """The end of the statement that starts at ``i`` (a braced block, an if/else chain, or up to its ``;``)."""
+    j = len(t) - len(t[i:].lstrip())
+    if j < len(t) and t[j] == "{":
+        depth = 0
+        for k in range(j, len(t)):
+            depth += (t[k] == "{") - (t[k] == "}")
+            if depth == 0:
+                return k + 1
+        return len(t)
+    m = re.match(r"(?:if|for|while|switch)\s*\(", t[j:j + 20])
+    if m:
+        close = _closing(t, j + m.end() - 1)
+        end = _statement_end(t, close + 1) if close > 0 else len(t)
+        e = re.match(r"\s*else\b", t[end:end + 40]) if t[j:j + 2] == "if" else None
+        return _statement_end(t, end + e.end()) if e else end
+    depth = 0
+    for k in range(j, len(t)):
+        depth += (t[k] in "({") - (t[k] in ")}")
+        if t[k] == ";" and depth <= 0:
+            return k + 1
+    return len(t)
+
+
+def _block_end(t: str, i: int) -> int:
+    """The end of the innermost braced block that contains position ``i``."""
+    depth = 0
+    for k in range(i, len(t)):
+        depth += (t[k] == "{") - (t[k] == "}")
+        if depth < 0:
+            return k
+    return len(t)
+
+
 def _closing(t: str, i: int) -> int:
     depth = 0
     for j in range(i, len(t)):
@@ -219,6 +253,33 @@ class _Launch:
             raise _Unknown(grid_text)
         return [g, "1", "1"]
 
+    def path_conditions(self) -> list:
+        """The conditions that hold at the launch: of the ``if`` statements around it (negated in their ``else``
+        branch) and of the ``assert`` statements before it in the blocks that contain it, as C texts."""
+        f = self.scan.func_at(self.pos)
+        if f is None:
+            return []
+        t, out = self.scan.text, []
+        for m in re.finditer(r"\b(if|assert)\s*\(", t[f[0]:self.pos]):
+            start = f[0] + m.end() - 1
+            close = _closing(t, start)
+            if close < 0 or close > self.pos:
+                continue
+            cond = " ".join(t[start + 1:close].split())
+            if m.group(1) == "assert":
+                if _block_end(t, f[0] + m.start()) > self.pos:
+                    out.append(cond)
+                continue
+            then_end = _statement_end(t, close + 1)
+            if close < self.pos < then_end:
+                out.append(cond)
+                continue
+            rest = t[then_end:then_end + 40]
+            e = re.match(r"\s*else\b", rest)
+            if e and then_end < self.pos < _statement_end(t, then_end + e.end()):
+                out.append(f"!({cond})")
+        return out
+
     def facts(self, grid_text: str, block_text: str) -> list:
         """What this launch says, as expression texts over the kernel's parameters and launch dimensions."""
         out = []
@@ -250,6 +311,13 @@ class _Launch:
                 continue
             if expr.strip() != p:
                 out.append(f"{p} == {expr}")
+        for cond in self.path_conditions():
+            parts = [cond] if cond.startswith("!") else split_top(cond, "&&")
+            for part in parts:  # a conjunct that cannot be read is left out (the condition only weakens)
+                try:
+                    out.append(f"({self.translate(part)})")
+                except _Unknown:
+                    pass
         return out
 
 

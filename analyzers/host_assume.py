@@ -92,6 +92,22 @@ def _statement_end(t: str, i: int) -> int:
     return len(t)
 
 
+def _leaves(branch: str) -> bool:
+    """The branch (a statement or a braced block) always leaves the function: a ``return``, ``exit``, ``abort``
+    or ``throw`` among its top-level statements."""
+    b = branch.strip()
+    if b.startswith("{"):
+        b = b[1:-1]
+    depth, start = 0, 0
+    for i, ch in enumerate(b + ";"):
+        depth += (ch in "({") - (ch in ")}")
+        if (ch == ";" and depth == 0) or (ch == "}" and depth == 0):
+            if re.match(r"\s*(?:return\b|throw\b|(?:std::)?(?:exit|abort|_Exit)\s*\()", b[start:i]):
+                return True
+            start = i + 1
+    return False
+
+
 def _block_end(t: str, i: int) -> int:
     """The end of the innermost braced block that contains position ``i``."""
     depth = 0
@@ -124,6 +140,7 @@ class _Launch:
         b = block_text.strip()
         whole = re.fullmatch(r"dim3\(\s*([A-Za-z_]\w*)\.x\s*,\s*\1\.y\s*,\s*\1\.z\s*\)", b)  # driver API form
         self.block_name = whole.group(1) if whole else b if re.fullmatch(r"[A-Za-z_]\w*", b) else None
+        self.end = _statement_end(scan.text, pos)
 
     def constant(self, name: str):
         """The constant values of a host name at the launch, unless the launching function passes it to a call
@@ -146,6 +163,8 @@ class _Launch:
         t = self.scan.text
         for m in re.finditer(rf"[(,]\s*{re.escape(name)}\s*[,)>]", t[f[0]:f[1]]):
             at, depth = f[0] + m.start(), 0
+            if self.pos <= at < self.end:
+                continue  # the launch itself (or the wrapper call standing for it): passed by value
             opened = t.rfind("<<<", f[0], at)
             if opened >= 0 and t.find(">>>", opened, at) < 0:
                 continue  # a launch's grid, block or stream: passed by value
@@ -270,6 +289,8 @@ class _Launch:
                 if _block_end(t, f[0] + m.start()) > self.pos:
                     out.append(cond)
                 continue
+            if self.changed(cond, close):
+                continue
             then_end = _statement_end(t, close + 1)
             if close < self.pos < then_end:
                 out.append(cond)
@@ -278,7 +299,17 @@ class _Launch:
             e = re.match(r"\s*else\b", rest)
             if e and then_end < self.pos < _statement_end(t, then_end + e.end()):
                 out.append(f"!({cond})")
+            elif not e and then_end < self.pos and _block_end(t, f[0] + m.start()) > self.pos and \
+                    _leaves(t[close + 1:then_end]):
+                out.append(f"!({cond})")  # an early exit: past it, the condition is false
         return out
+
+    def changed(self, cond: str, since: int) -> bool:
+        """A name of ``cond`` is assigned (or passed by address) between ``since`` and the launch."""
+        for name in set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", cond)):
+            if any(since < at < self.pos and kind != "enum" for at, kind, _ in self.scan.events_of(name)):
+                return True
+        return False
 
     def facts(self, grid_text: str, block_text: str) -> list:
         """What this launch says, as expression texts over the kernel's parameters and launch dimensions."""
@@ -464,6 +495,47 @@ def _kernel_args(scan, pos: int) -> list:
     return out
 
 
+def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str):
+    """The launch as (scan, position, kernel arguments, grid text, block text); when the launching function passes
+    its own parameters as the grid, block or arguments (a wrapper: ``void launch(dim3 g, dim3 b, int w) {
+    k<<<g, b>>>(w); }``), the launch as seen from each call of the wrapper in the folder, its parameters replaced by
+    the call's arguments (one level)."""
+    f = scan.func_at(pos)
+    names = [n for n in f[2].names if n] if f is not None else []
+    used = [n for n in names if any(re.search(rf"\b{re.escape(n)}\b", x) for x in (grid, block, *args))]
+    if not used or not f[3] or f[3] in ("main",):
+        yield scan, pos, args, grid, block
+        return
+    call = re.compile(rf"\b{re.escape(f[3])}\s*\(")
+    sites = []
+    for text, name in folder.files():
+        if f[3] not in text:
+            continue
+        sc = folder.scan(text, name)
+        for m in call.finditer(sc.text):
+            if sc.func_at(m.start()) is None or (sc is scan and f[0] <= m.start() < f[1]):
+                continue  # the wrapper's own declaration or definition, or a recursive call
+            actual = hl._call_args(sc.text, m.end())
+            if len(actual) != len(names):
+                break
+            sub = {n: a.strip() for n, a in zip(names, actual)}
+
+            def put(x):
+                x = x.strip()
+                return sub[x] if x in sub else re.sub(r"\b[A-Za-z_]\w*\b",
+                                                      lambda w: f"({sub[w.group(0)]})" if w.group(0) in sub
+                                                      else w.group(0), x)
+            sites.append((sc, m.start(), [put(a) for a in args], put(grid), put(block)))
+        else:
+            continue
+        sites = []
+        break
+    if not sites:
+        yield scan, pos, args, grid, block
+        return
+    yield from sites
+
+
 def from_host(source: str, path, defines, kernels: dict) -> dict:
     """Kernel name -> [Assumption] its launches in host code imply; ``kernels``: name -> [(parameter, TypeInfo)]."""
     path = Path(path) if path is not None else None
@@ -495,8 +567,9 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
             for k in {re.sub(r"\s+", "", t).partition("<")[0].split("::")[-1] for t in targets if isinstance(t, str)}:
                 if k not in kernels:
                     continue
-                launch = _Launch(scan, pos, args, kernels[k], helpers, block)
-                per_kernel.setdefault(k, []).append((launch.facts(grid, block), scan.line(pos)))
+                for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block):
+                    launch = _Launch(sc, at, a, kernels[k], helpers, b)
+                    per_kernel.setdefault(k, []).append((launch.facts(g, b), sc.line(at)))
     out = {}
     for k, launches in per_kernel.items():
         if any(not facts for facts, _ in launches):

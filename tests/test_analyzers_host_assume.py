@@ -88,3 +88,31 @@ def test_the_launch_relation_removes_the_degenerate_witness(tmp_path):
 def test_assumptions_may_name_the_launch_dimensions(assumption, racy):
     res = analyze(KERNEL, path="k.cu", block=(16, 16, 1), assume=[assumption])
     assert bool(_races(res)) == racy
+
+
+def test_conditions_around_the_launch_and_early_exits(tmp_path):
+    host = ("void run(float *d, int w, int k) {\n  assert(w % 64 == 0);\n  if (k > 8) {\n    printf(\"too big\");\n"
+            "    exit(1);\n  }\n  if (w < 4096) {\n    fill<<<w / 64, 64>>>(d, w, k);\n  } else {\n"
+            "    fill<<<64, 64>>>(d, 4096, k);\n  }\n}\n")
+    text = _implied(host, tmp_path)
+    first, second = text.split(" or ")
+    assert "(width % 64 == 0)" in first and "(!(n > 8))" in first and "(width < 4096)" in first
+    # the else branch's condition names w, which that launch does not pass: left out
+    assert "width == 4096" in second and "(!(n > 8))" in second and "4096)" not in second.replace("== 4096", "")
+
+
+def test_a_condition_on_a_name_changed_before_the_launch_is_not_a_fact(tmp_path):
+    host = "void run(float *d, int w) {\n  if (w < 64) {\n    w = 128;\n    fill<<<1, 64>>>(d, w, 0);\n  }\n}\n"
+    assert "width < 64" not in _implied(host, tmp_path)
+
+
+def test_a_wrapper_is_read_at_its_calls(tmp_path):
+    (tmp_path / "k.cu").write_text(KERNEL + "void launch(dim3 g, dim3 b, float *d, int w, int k) {\n"
+                                            "  fill<<<g, b>>>(d, w, k);\n}\n")
+    (tmp_path / "main.cpp").write_text("void launch(dim3 g, dim3 b, float *d, int w, int k);\n"
+                                       "void go(float *d, int width, int height) {\n  dim3 block(16, 16);\n"
+                                       "  dim3 grid(width / block.x, height / block.y);\n"
+                                       "  launch(grid, block, d, width, block.x + 2);\n}\n")
+    p = tmp_path / "k.cu"
+    got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
+    assert "gridDim.x == width / blockDim.x" in got and "n == blockDim.x + 2" in got

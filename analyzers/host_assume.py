@@ -522,9 +522,10 @@ def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str):
 
             def put(x):
                 x = x.strip()
-                return sub[x] if x in sub else re.sub(r"\b[A-Za-z_]\w*\b",
-                                                      lambda w: f"({sub[w.group(0)]})" if w.group(0) in sub
-                                                      else w.group(0), x)
+                def one(w):
+                    a = sub.get(w.group(0))
+                    return w.group(0) if a is None else a if re.fullmatch(r"[A-Za-z_]\w*", a) else f"({a})"
+                return sub[x] if x in sub else re.sub(r"(?<![.\w])[A-Za-z_]\w*\b", one, x)
             sites.append((sc, m.start(), [put(a) for a in args], put(grid), put(block)))
         else:
             continue

@@ -97,9 +97,10 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     macros = {**launchmod.source_macros(text), **(defines or {})}
     hosts = (host_launch.host_launches(text, defines, Path(fname), [f.name for f in unit.kernels])
              if block is None else {})
-    implied = host_assume.from_host(text, Path(fname), defines, {f.name: f.params for f in unit.kernels}) \
+    targets = list(_targets(unit, notes, fname, text, defines, res))
+    implied = host_assume.from_host(text, Path(fname), defines, {f.name: f.params for _, f, _ in targets}) \
         if launches is None else {}
-    for kunit, func, path_note in _targets(unit, notes, fname, text, defines, res):
+    for kunit, func, path_note in targets:
         if wanted is not None and func.name not in wanted:
             continue
         targs = wanted.get(func.name) if wanted else None

@@ -333,7 +333,14 @@ class _Launch:
                 if v is not None and len(v) <= 4:
                     out.append("(" + " or ".join(f"{p} == {x}" for x in v) + ")")
                     continue
-                a = self.local_init(a)
+                field = re.fullmatch(r"([A-Za-z_]\w*)\.([xyz])", a)
+                if field and field.group(1) == self.block_name:
+                    out.append(f"{p} == blockDim.{field.group(2)}")  # the launch's block size, passed too
+                    continue
+                if field and (self.local_init(field.group(1)) or "").startswith("dim3"):
+                    a = self.dims(field.group(1))["xyz".index(field.group(2))]
+                else:
+                    a = self.local_init(a)
                 if a is None:
                     continue
             try:

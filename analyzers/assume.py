@@ -51,7 +51,8 @@ def parse(text: str, origin: str, file: str = "<input>", piece: Text | None = No
         raise expression_error(exc, piece, file, "assume")
     a = Assumption(str(text).strip(), origin)
     try:
-        to_z3(a, z3.Int, z3.IntVal, lambda b, f: z3.Int(f"{b}.{f}"))  # refuse what the solver cannot take now, not halfway through an analysis
+        # refuse what the solver cannot take now, not halfway through an analysis
+        to_z3(a, z3.Int, z3.IntVal, lambda b, f: z3.Int(f"{b}.{f}"))
     except ExprError as exc:
         raise AnnotationError("annotation.syntax", file, piece, f"assume: {exc.reason} (assumptions use names, "
                                                                f"integers, arithmetic, comparisons and and/or/not)")

@@ -1,26 +1,32 @@
-"""Assumptions a kernel's launches in host code imply about its parameters and its grid.
+"""Assumptions a kernel's launches in host code imply about its parameters, its grid and its block.
 
 Host code sizes a grid from values it also passes to the kernel (``dim3 grid(width / block.x, height / block.y);
-k<<<grid, block>>>(out, width, height)``), passes constants (``k<<<g, b>>>(p, 512)``) and passes one value for
-two parameters (``k<<<g, b>>>(dst, src, w, h, w)``: the pitch is the width). Each launch gives a conjunction of
-such facts over the kernel's parameter names, ``gridDim`` and ``blockDim``; the kernel's assumption is their
-disjunction over all of its launches, so it holds at every launch. A launch from which nothing can be read (an
-argument or grid the host computes in a way not followed here) gives no assumption for the kernel at all.
+k<<<grid, block>>>(out, width, height)``), passes constants (``k<<<g, b>>>(p, 512)``), passes one value for two
+parameters (``k<<<g, b>>>(dst, src, w, h, w)``: the pitch is the width) and launches under conditions (an enclosing
+``if``, its ``else``, an earlier ``if (...) exit(1);`` or ``assert``). Each launch gives a conjunction of such facts
+over the kernel's parameter names, ``gridDim`` and ``blockDim``; the kernel's assumption is their disjunction over
+all of its launches, so it holds at every launch. A launch from which nothing can be read gives no assumption for
+the kernel at all.
 
-Read textually from the launch lines the way ``host_launch`` finds them (its scan of the file and of the files of
-its folder that include it). Host names are replaced by the kernel parameter they are passed as; a host name not
-passed is followed through its one initializing declaration in the launching function, or evaluated as a
-constant. Helpers called in a grid expression are inlined when they are one ``return`` (or a function-like macro).
-Not followed: values a host variable takes between the grid's computation and the launch, launches through
-function parameters set by callers.
+Read textually from the launches ``host_launch`` finds (``<<<>>>``, the runtime and driver launch calls with their
+argument arrays; the file and the files of its folder that include it or load kernels by name). Host names are
+replaced by the kernel parameter they are passed as; a host name not passed is followed through its one
+initializing declaration in the launching function, or evaluated as a constant: literals, macros, enumerators,
+``const`` names, and locals the launching function never passes to another call (a reference parameter could
+change them). A wrapper that launches with its own parameters (``void launch(dim3 g, dim3 b, int w)``) is read at
+each of its calls in the folder. Helpers called in a grid expression are inlined when they are one ``return`` (or
+a function-like macro). A condition whose names change between it and the launch is not a fact. Not followed:
+loops' conditions, ``switch`` cases, wrappers of wrappers.
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from kopt.errors import InputError
+
 from . import host_launch as hl
-from .assume import Assumption
+from .assume import parse
 from .launch import split_top
 
 _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\.\s*[xyz]\b)?(\s*\()?")
@@ -359,6 +365,15 @@ class _Launch:
         return out
 
 
+def _valid(fact: str) -> bool:
+    """The fact is one the expression language and the solver take (floating-point constants, say, are not)."""
+    try:
+        parse(fact, "host launch")
+    except (InputError, RecursionError):
+        return False
+    return True
+
+
 def _const_decl(scan, name: str) -> bool:
     """``name`` is declared const or constexpr (where the scan sees its declaration)."""
     t = scan.text
@@ -376,7 +391,7 @@ def _integral(ty) -> bool:
     if getattr(ty, "pointer", False) or getattr(ty, "dims", ()):
         return False
     spelling = getattr(ty, "spelling", str(ty))
-    return bool(_C_INT.search(spelling)) and "*" not in spelling and "float" not in spelling and "double" not in spelling
+    return bool(_C_INT.search(spelling)) and not any(x in spelling for x in ("*", "float", "double"))
 
 
 def _helpers(texts: list) -> dict:
@@ -577,7 +592,8 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
                     continue
                 for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block):
                     launch = _Launch(sc, at, a, kernels[k], helpers, b)
-                    per_kernel.setdefault(k, []).append((launch.facts(g, b), sc.line(at)))
+                    facts = [x for x in launch.facts(g, b) if _valid(x)]
+                    per_kernel.setdefault(k, []).append((facts, sc.line(at)))
     out = {}
     for k, launches in per_kernel.items():
         if any(not facts for facts, _ in launches):
@@ -586,11 +602,8 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
         text = alts[0] if len(alts) == 1 else " or ".join(f"({a})" for a in alts)
         where = ", ".join(dict.fromkeys(w for _, w in launches))
         try:
-            from .assume import parse
             out[k] = [parse(text, f"the host launch at {where}")]
-        except Exception:  # a fact the expression language cannot take: left out, not guessed
+        except InputError:  # a fact the expression language cannot take: left out, not guessed
             continue
     return out
 
-
-__all__ = ["from_host", "Assumption"]

@@ -525,7 +525,12 @@ def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str):
     f = scan.func_at(pos)
     names = [n for n in f[2].names if n] if f is not None else []
     used = [n for n in names if any(re.search(rf"\b{re.escape(n)}\b", x) for x in (grid, block, *args))]
-    if not used or not f[3] or f[3] in ("main",):
+    # read at the calls only when the launch names nothing of the wrapper's own but its parameters (a local of
+    # the wrapper would be taken for a name of the caller)
+    own = {m.group(1) for x in (grid, block, *args) for m in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\b(?!\s*\()", x)}
+    foreign = {n for n in own - set(names) if n not in scan.env and n not in scan.enums and n not in (
+        "true", "false", "NULL", "nullptr", "dim3") and not re.fullmatch(r"\d\w*", n)}
+    if not used or foreign or not f[3] or f[3] in ("main",):
         yield scan, pos, args, grid, block
         return
     call = re.compile(rf"\b{re.escape(f[3])}\s*\(")

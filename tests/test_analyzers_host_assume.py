@@ -116,3 +116,13 @@ def test_a_wrapper_is_read_at_its_calls(tmp_path):
     p = tmp_path / "k.cu"
     got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
     assert "gridDim.x == width / blockDim.x" in got and "n == blockDim.x + 2" in got
+
+
+def test_a_wrapper_with_locals_is_read_where_it_launches(tmp_path):
+    # `grid` is the wrapper's own: at the call it would name the caller's variable of that name
+    (tmp_path / "k.cu").write_text(KERNEL + "void launch(float *d, int w) {\n  dim3 grid(w / 64);\n"
+                                            "  fill<<<grid, 64>>>(d, w, 1);\n}\n")
+    (tmp_path / "main.cpp").write_text("void go(float *d) {\n  dim3 grid(7);\n  launch(d, 4096);\n}\n")
+    p = tmp_path / "k.cu"
+    got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
+    assert "gridDim.x == width / 64" in got and "gridDim.x == 7" not in got

@@ -132,9 +132,10 @@ class _LastBlock:
             return True
         if a.seq > t.seq or a.loops or self.guarded(a):
             return False
-        # the thread that made the access fences before the ticket, or a barrier lies between them (the fence is
-        # cumulative: what the block's barrier made visible to the fencing thread is ordered too)
-        return any(a.seq < f.seq and (self.implies(a.cond, f.cond) or any(
+        # the thread that made the access is the one that fences and takes the ticket, or a block barrier lies
+        # between the access and the ticket-taker's fence (the fence is cumulative: what the barrier made visible
+        # to the fencing thread is ordered too)
+        return any(a.seq < f.seq and (self.implies(a.cond, t.cond) or any(
             b.kind == "block" and a.seq < b.seq < f.seq for b in self.ctx.km.barriers)) for f in self.fences)
 
     def ordered(self, a: Access, b: Access) -> bool:

@@ -147,6 +147,7 @@ class _Launch:
         whole = re.fullmatch(r"dim3\(\s*([A-Za-z_]\w*)\.x\s*,\s*\1\.y\s*,\s*\1\.z\s*\)", b)  # driver API form
         self.block_name = whole.group(1) if whole else b if re.fullmatch(r"[A-Za-z_]\w*", b) else None
         self.end = _statement_end(scan.text, pos)
+        self.folder = None  # the _Folder, for facts other files state (cudaMallocPitch)
 
     def constant(self, name: str):
         """The constant values of a host name at the launch, unless the launching function passes it to a call
@@ -346,7 +347,12 @@ class _Launch:
                 if field and (self.local_init(field.group(1)) or "").startswith("dim3"):
                     a = self.dims(field.group(1))["xyz".index(field.group(2))]
                 else:
-                    a = self.local_init(a)
+                    init = self.local_init(a)
+                    if init is None and self.folder is not None:
+                        floor = self.folder.pitch_floor(a)
+                        if floor is not None:
+                            out.append(f"{p} >= {floor}")  # cudaMallocPitch returns a pitch >= the row width
+                    a = init
                 if a is None:
                     continue
             try:
@@ -363,6 +369,30 @@ class _Launch:
                 except _Unknown:
                     pass
         return out
+
+
+_SIZES = {"char": 1, "unsigned char": 1, "uchar": 1, "int8_t": 1, "uint8_t": 1, "short": 2, "unsigned short": 2,
+          "ushort": 2, "half": 2, "__half": 2, "int": 4, "unsigned int": 4, "unsigned": 4, "uint": 4, "float": 4,
+          "int32_t": 4, "uint32_t": 4, "uchar4": 4, "char4": 4, "double": 8, "long long": 8, "int64_t": 8,
+          "uint64_t": 8, "size_t": 8, "float2": 8, "int2": 8, "uint2": 8, "float3": 12, "int3": 12,
+          "float4": 16, "int4": 16, "uint4": 16, "double2": 16}
+
+
+def _sizeof(text: str, files) -> str:
+    """``text`` with ``sizeof(T)`` replaced by the size of the built-in or vector type T (through the folder's
+    ``typedef``s); an unknown type is left as it is (the text then does not evaluate)."""
+    def size(m):
+        ty = " ".join(m.group(1).split())
+        for _ in range(3):
+            if ty in _SIZES:
+                return str(_SIZES[ty])
+            td = next((d.group(1) for t, _ in files
+                       for d in re.finditer(rf"\btypedef\s+([\w\s]+?)\s+{re.escape(ty)}\s*;", t)), None)
+            if td is None:
+                break
+            ty = " ".join(td.split())
+        return m.group(0)
+    return re.sub(r"\bsizeof\s*\(\s*([A-Za-z_][\w\s]*?)\s*\)", size, text)
 
 
 def _valid(fact: str) -> bool:
@@ -443,6 +473,37 @@ class _Folder:
                     except OSError:
                         pass
         return self._files
+
+    def pitch_floor(self, name: str):
+        """The least value a host variable holds when ``cudaMallocPitch(&ptr, &name, width_bytes, height)`` sets it
+        (the API returns a pitch of at least the row width): the constant width, when every such call has one and
+        the folder sets the variable nowhere else (its declaration's initializer aside); else None."""
+        if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", name):
+            return None
+        widths, word = [], re.escape(name)
+        for text, fname in self.files():
+            if name not in text:
+                continue
+            sc = self.scan(text, fname)
+            t = sc.text
+            for m in re.finditer(rf"(?<![\w.]){word}\b", t):
+                before, after = t[max(0, m.start() - 200):m.start()], t[m.end():m.end() + 4]
+                if re.match(r"\s*(?:[-+*/%&|^]?=(?!=)|\+\+|--)", after) and not re.search(
+                        r"(?:^|[;{}])\s*(?:static\s+|extern\s+)?(?:size_t|int|unsigned|long|unsigned\s+int)\s+$",
+                        before):
+                    return None  # assigned somewhere: not only what cudaMallocPitch returns
+                if re.search(r"&\s*$", before):
+                    call = re.search(r"\bcudaMallocPitch\s*\(\s*[^;]*,\s*&\s*$", before)
+                    if call is None:
+                        return None  # its address is passed elsewhere
+                    args = hl._call_args(t, t.find("(", m.start() - len(before) + call.start()) + 1)
+                    if len(args) != 4:
+                        return None
+                    v = sc.scalar(_sizeof(args[2], self.files()), m.start())
+                    if v is None:
+                        return None
+                    widths.append(v)
+        return min(widths) if widths else None
 
     def scan(self, text, name):
         if name not in self.scans:
@@ -597,6 +658,7 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
                     continue
                 for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block):
                     launch = _Launch(sc, at, a, kernels[k], helpers, b)
+                    launch.folder = folder
                     facts = [x for x in launch.facts(g, b) if _valid(x)]
                     per_kernel.setdefault(k, []).append((facts, sc.line(at)))
     out = {}

@@ -126,3 +126,17 @@ def test_a_wrapper_with_locals_is_read_where_it_launches(tmp_path):
     p = tmp_path / "k.cu"
     got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
     assert "gridDim.x == width / 64" in got and "gridDim.x == 7" not in got
+
+
+def test_cudamallocpitch_bounds_the_pitch_it_returns(tmp_path):
+    kernel = ("__global__ void row(float *v, int width, size_t pitch) {\n"
+              "  float *r = (float *)((char *)v + threadIdx.y * pitch);\n  r[threadIdx.x] = threadIdx.y;\n}\n")
+    (tmp_path / "k.cu").write_text(kernel + "extern size_t gPitch;\nvoid go(float *v) {\n"
+                                            "  row<<<1, dim3(32, 8)>>>(v, 32, gPitch);\n}\n")
+    (tmp_path / "main.cpp").write_text("typedef float2 cell;\nsize_t gPitch = 0;\nvoid init(float **v) {\n"
+                                       "  cudaMallocPitch((void **)v, &gPitch, sizeof(cell) * 512, 512);\n}\n")
+    p = tmp_path / "k.cu"
+    params = {"row": [("v", None), ("width", "int"), ("pitch", "size_t")]}
+    assert "pitch >= 4096" in host_assume.from_host(p.read_text(), p, None, params)["row"][0].text
+    (tmp_path / "main.cpp").write_text((tmp_path / "main.cpp").read_text() + "void grow() { gPitch = 8; }\n")
+    assert "pitch >=" not in host_assume.from_host(p.read_text(), p, None, params)["row"][0].text

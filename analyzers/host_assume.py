@@ -74,6 +74,45 @@ def _ternary(body: str) -> str:
     return body
 
 
+def _ternaries(text: str) -> str:
+    """Every C conditional ``c ? a : b`` of ``text`` (each reaching to the brackets around it, as C's precedence
+    has it) in the expression language's ``(a if c else b)``."""
+    for _ in range(8):
+        q = text.find("?")
+        if q < 0:
+            return text
+        depth, best, at = 0, -1, -1
+        for i, ch in enumerate(text):  # the most deeply bracketed `?`
+            depth += (ch == "(") - (ch == ")")
+            if ch == "?" and depth > best:
+                best, at = depth, i
+        lo = at
+        d = 0
+        while lo > 0:
+            lo -= 1
+            d += (text[lo] == ")") - (text[lo] == "(")
+            if d < 0:
+                break
+        start = lo + 1 if d < 0 else 0
+        end = _closing(text, lo) if d < 0 else len(text)
+        if end < 0:
+            return text
+        d = 0
+        for i in range(start, end):  # an argument of a call: up to the commas around it
+            d += (text[i] == "(") - (text[i] == ")")
+            if text[i] == "," and d == 0:
+                if i < at:
+                    start = i + 1
+                else:
+                    end = i
+                    break
+        inner = _ternary(text[start:end])
+        if "?" in inner:
+            return text  # a form not read (the caller then finds `?` and gives up)
+        text = text[:start] + inner + text[end:]
+    return text
+
+
 def _statement_end(t: str, i: int) -> int:
     """The end of the statement that starts at ``i`` (a braced block, an if/else chain, or up to its ``;``)."""
     j = len(t) - len(t[i:].lstrip())
@@ -204,8 +243,8 @@ class _Launch:
         """``text`` over kernel parameter names, blockDim and constants; raises _Unknown."""
         if depth > 3 or len(text) > _MAX_TEXT:
             raise _Unknown(text)
-        text = _strip_casts(text)
-        if re.search(r"[\[\]\"'&|^~]|->|\bsizeof\b|<<|>>", text.replace("&&", "").replace("||", "")):
+        text = _ternaries(_strip_casts(text))
+        if re.search(r"[\[\]\"'&|^~?]|->|\bsizeof\b|<<|>>", text.replace("&&", "").replace("||", "")):
             raise _Unknown(text)
         out, last = [], 0
         for m in _IDENT.finditer(text):
@@ -214,6 +253,10 @@ class _Launch:
             name, field, call = m.group(1), m.group(2), m.group(3)
             out.append(text[last:m.start()])
             last = m.end()
+            if name in ("if", "else", "and", "or", "not") and not field:
+                out.append(name)  # the expression language's words (conditionals read above)
+                last = m.end(1)
+                continue
             if call:
                 out.append(self._call(name, text, m, depth))
                 last = _closing(text, m.end() - 1) + 1

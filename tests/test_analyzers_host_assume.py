@@ -140,3 +140,11 @@ def test_cudamallocpitch_bounds_the_pitch_it_returns(tmp_path):
     assert "pitch >= 4096" in host_assume.from_host(p.read_text(), p, None, params)["row"][0].text
     (tmp_path / "main.cpp").write_text((tmp_path / "main.cpp").read_text() + "void grow() { gPitch = 8; }\n")
     assert "pitch >=" not in host_assume.from_host(p.read_text(), p, None, params)["row"][0].text
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("(w / 64) + (!(w % 64) ? 0 : 1)", "(w / 64) + ((( 0 ) if (!(w % 64) ) else ( 1)))"),
+    ("f(a ? 1 : 2, 3)", "f((( 1 ) if (a ) else ( 2)), 3)"),
+    ("c1 ? a : c2 ? b : d", "(( a ) if (c1 ) else ((( b ) if (c2 ) else ( d))))")])
+def test_c_conditionals_are_read(text, expected):
+    assert host_assume._ternaries(text) == expected

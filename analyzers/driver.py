@@ -99,7 +99,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
              if block is None else {})
     targets = list(_targets(unit, notes, fname, text, defines, res))
     implied = host_assume.from_host(text, Path(fname), defines, {f.name: f.params for _, f, _ in targets}) \
-        if launches is None else {}
+        if launches is None and block is None and grid is None else {}  # the host's launches, not a given one
     for kunit, func, path_note in targets:
         if wanted is not None and func.name not in wanted:
             continue

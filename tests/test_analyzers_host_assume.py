@@ -148,3 +148,11 @@ def test_cudamallocpitch_bounds_the_pitch_it_returns(tmp_path):
     ("c1 ? a : c2 ? b : d", "(( a ) if (c1 ) else ((( b ) if (c2 ) else ( d))))")])
 def test_c_conditionals_are_read(text, expected):
     assert host_assume._ternaries(text) == expected
+
+
+def test_a_block_given_on_the_command_line_replaces_the_host_launch(tmp_path):
+    p = tmp_path / "k.cu"
+    p.write_text(KERNEL + "void run(float *d, int w) {\n  fill<<<w / 256, 256>>>(d, w, 3);\n}\n")
+    assert not _races(analyze(p))  # the host's grid keeps x below the width
+    res = analyze(p, block=(64, 1, 1))  # another launch: the host's facts (blockDim.x == 256) do not hold
+    assert _races(res) and "blockDim.x == 256" not in res.assumed

@@ -1,13 +1,15 @@
 """Assumptions about a kernel's parameters: ``// kopt: assume EXPR`` lines, ``--assume EXPR`` and a task's shapes.
 
 An assumption is an expression of kopt's one expression language (C mode: ``n >= 1 && n % 4 == 0`` and
-``n >= 1 and n % 4 == 0`` both read) over the kernel's scalar parameter names. The passes add it to every solver
-query, so a finding (and its witness) never uses a value the assumptions exclude. An assumption applies to each
-kernel whose parameters include all of its names.
+``n >= 1 and n % 4 == 0`` both read) over the kernel's scalar parameter names and the launch's ``gridDim.x|y|z``
+and ``blockDim.x|y|z`` (``gridDim.x * blockDim.x >= n``), with ``cdiv``, ``min`` and ``max``. The passes add it to
+every solver query, so a finding (and its witness) never uses a value the assumptions exclude. An assumption
+applies to each kernel whose parameters include all of its names.
 """
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 import z3
@@ -23,19 +25,34 @@ class Assumption:
 
     @property
     def names(self) -> set[str]:
-        return {n.id for n in ast.walk(parse_expr(self.text, c=True)) if isinstance(n, ast.Name)}
+        """The kernel parameter names it uses (not the launch's dimensions, not function names)."""
+        tree = _tree(self.text)
+        called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+        return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called
+                and not _DIM_NAME.fullmatch(n.id)}
+
+
+_DIM = re.compile(r"\b(gridDim|blockDim)\s*\.\s*([xyz])\b")
+_DIM_NAME = re.compile(r"(gridDim|blockDim)__([xyz])")
+_CALLS = {"cdiv": 2, "ceil_div": 2, "min": 2, "max": 2}
+
+
+def _tree(text: str):
+    """The expression's syntax tree, the launch's ``gridDim.x`` read as one name (the language has no fields)."""
+    return parse_expr(_DIM.sub(r"\1__\2", str(text)), c=True)
 
 
 def parse(text: str, origin: str, file: str = "<input>", piece: Text | None = None) -> Assumption:
     """A validated assumption; a malformed one raises ``AnnotationError`` (an InputError) that points at it."""
     piece = piece if piece is not None else Text(text, 1, 0)
     try:
-        tree = parse_expr(str(text), c=True)
+        _tree(text)
     except ExprError as exc:
         raise expression_error(exc, piece, file, "assume")
     a = Assumption(str(text).strip(), origin)
     try:
-        to_z3(a, z3.Int, z3.IntVal)  # refuse what the solver cannot take now, not halfway through an analysis
+        # refuse what the solver cannot take now, not halfway through an analysis
+        to_z3(a, z3.Int, z3.IntVal, lambda b, f: z3.Int(f"{b}.{f}"))
     except ExprError as exc:
         raise AnnotationError("annotation.syntax", file, piece, f"assume: {exc.reason} (assumptions use names, "
                                                                f"integers, arithmetic, comparisons and and/or/not)")
@@ -57,9 +74,10 @@ _CMP = {ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b, ast.Gt: lambda
         ast.GtE: lambda a, b: a >= b, ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b}
 
 
-def to_z3(a: Assumption, var, const):
+def to_z3(a: Assumption, var, const, dim=None):
     """The assumption as a z3 boolean; ``var(name)`` gives the z3 term of a parameter, ``const(int)`` a constant of
-    the same sort (integers or bit-vectors)."""
+    the same sort (integers or bit-vectors), ``dim("gridDim" | "blockDim", "x" | "y" | "z")`` a launch dimension
+    (an assumption naming one is refused without it)."""
 
     def num(v):
         return z3.If(v, const(1), const(0)) if isinstance(v, z3.BoolRef) else v
@@ -71,7 +89,15 @@ def to_z3(a: Assumption, var, const):
         if isinstance(node, ast.Constant) and isinstance(node.value, int):
             return z3.BoolVal(node.value) if isinstance(node.value, bool) else const(node.value)
         if isinstance(node, ast.Name):
-            return var(node.id)
+            d = _DIM_NAME.fullmatch(node.id)
+            if d and dim is None:
+                raise ExprError("expr.syntax", a.text, f"`{d.group(1)}.{d.group(2)}` is not known here")
+            return dim(d.group(1), d.group(2)) if d else var(node.id)
+        if isinstance(node, ast.Call) and _CALLS.get(getattr(node.func, "id", "")) == len(node.args):
+            x, y = (num(tr(v)) for v in node.args)
+            f = node.func.id
+            return (x + y - 1) / y if f in ("cdiv", "ceil_div") else z3.If(x < y, x, y) if f == "min" else \
+                z3.If(x > y, x, y)
         if isinstance(node, ast.BoolOp):
             parts = [truth(tr(v)) for v in node.values]
             return z3.And(*parts) if isinstance(node.op, ast.And) else z3.Or(*parts)
@@ -96,7 +122,7 @@ def to_z3(a: Assumption, var, const):
             return _ARITH[type(node.op)](num(tr(node.left)), num(tr(node.right)))
         raise ExprError("expr.syntax", a.text, f"`{ast.unparse(node)}` is not supported in an assumption")
 
-    return truth(tr(parse_expr(a.text, c=True).body))
+    return truth(tr(_tree(a.text).body))
 
 
 _ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,

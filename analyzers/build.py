@@ -166,7 +166,7 @@ class Builder:
             space=p.space, base=p.base, offset=p.off, size=m.size, write=write, atomic=atomic, value=value,
             cond=self.st.cond, phase=self.st.phase, wphase=self.st.wphase, loc=node.loc, text=_text(node),
             seq=next(self.seq), elem=p.elem if not p.intaddr else m.size, subs=p.subs, volatile=p.volatile, via=via,
-            loops=tuple(self.loop_stack)))
+            loops=tuple(self.loop_stack), gphase=self.st.gphase))
 
     def barrier(self, kind: str, node: Node, checked=True):
         self.model.barriers.append(Barrier(kind, self.st.cond, node.loc, _text(node), next(self.seq), self.st.phase,
@@ -174,6 +174,8 @@ class Builder:
         if kind in ("block", "named", "grid", "cuda::barrier"):
             self.st.phase = binop("+", self.st.phase, ONE)
         self.st.wphase = binop("+", self.st.wphase, ONE)
+        if kind == "grid":
+            self.st.gphase = binop("+", self.st.gphase, ONE)
         # completion of async copies tracked by a barrier wait
         if kind == "cuda::barrier":
             self.async_op("wait", node, n=ZERO, text="barrier wait")
@@ -301,6 +303,7 @@ class Builder:
             r.scopes.append(m)
         r.phase = ite(c, a.phase, b.phase)
         r.wphase = ite(c, a.wphase, b.wphase)
+        r.gphase = ite(c, a.gphase, b.gphase)
         if a.returned or b.returned:
             r.cond = binop("||", a.cond, b.cond)
             r.returned = True
@@ -356,10 +359,10 @@ class Builder:
             N = const(trip)
         if nk == "uniform" and n.kind != "do" and not _exits_early(body) and trip is None:
             self.model.trips[N.val] = (k.val, c)
-        ph, wph = var(f"ph{lid}", "uniform"), var(f"wph{lid}", "uniform")
-        p0, w0 = st.phase, st.wphase
+        ph, wph, gph = var(f"ph{lid}", "uniform"), var(f"wph{lid}", "uniform"), var(f"gph{lid}", "uniform")
+        p0, w0, g0 = st.phase, st.wphase, st.gphase
         st.cond = sym.land(cond0, binop(">=", k, ZERO), binop("<", k, N), c)
-        st.phase, st.wphase = ph, wph
+        st.phase, st.wphase, st.gphase = ph, wph, gph
         first_acc, first_bar = len(self.model.accesses), len(self.model.barriers)
         self.loop_stack.append(lid)
         returned_before = st.returned
@@ -375,16 +378,20 @@ class Builder:
         st = self.st
         delta = sym.subst(st.phase, {ph.val: ZERO}) if not st.dead else ZERO
         wdelta = sym.subst(st.wphase, {wph.val: ZERO}) if not st.dead else ZERO
+        gdelta = sym.subst(st.gphase, {gph.val: ZERO}) if not st.dead else ZERO
         if st.dead:  # body always leaves (break/return): count barriers seen on the way
             delta = const(sum(1 for b in self.model.barriers[first_bar:] if b.kind != "warp"))
             wdelta = const(len(self.model.barriers) - first_bar)
+            gdelta = const(sum(1 for b in self.model.barriers[first_bar:] if b.kind == "grid"))
         self.model.deltas[k.val] = delta
         self.model.loop_trip[k.val] = N
-        mapping = {ph.val: binop("+", p0, binop("*", k, delta)), wph.val: binop("+", w0, binop("*", k, wdelta))}
+        mapping = {ph.val: binop("+", p0, binop("*", k, delta)), wph.val: binop("+", w0, binop("*", k, wdelta)),
+                   gph.val: binop("+", g0, binop("*", k, gdelta))}
         memo = {}
         for a in self.model.accesses[first_acc:]:
             a.phase = sym.subst(a.phase, mapping, memo)
             a.wphase = sym.subst(a.wphase, mapping, memo)
+            a.gphase = sym.subst(a.gphase, mapping, memo)
         for b in self.model.barriers[first_bar:]:
             b.phase = sym.subst(b.phase, mapping, memo)
         # after the loop: the test failed at iteration N and held before (when the loop only exits through it)
@@ -397,6 +404,7 @@ class Builder:
         st.returned = returned_before or st.returned
         st.phase = binop("+", p0, binop("*", N, delta))
         st.wphase = binop("+", w0, binop("*", N, wdelta))
+        st.gphase = binop("+", g0, binop("*", N, gdelta))
         for name, v0 in entry.items():
             if st.has(name):
                 st.set(name, self._after_loop(name, assigned[name], v0, N, lid))
@@ -868,7 +876,7 @@ class Builder:
                 nv = res.scopes[1][pname]
                 if not isinstance(outer.lookup(an.name), Mem):
                     outer.set(an.name, nv)
-        outer.phase, outer.wphase = res.phase, res.wphase
+        outer.phase, outer.wphase, outer.gphase = res.phase, res.wphase, res.gphase
         rets = list(inner.rets or [])
         if not rets:
             return None

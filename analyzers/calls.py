@@ -19,7 +19,7 @@ WARP_SAME = {"__ballot_sync", "__all_sync", "__any_sync", "__reduce_add_sync", "
              "__reduce_min_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}
 BROADCAST = {"__shfl_sync": 2, "__shfl": 1}  # name -> position of the source-lane argument
 BLOCK_VOTE = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}
-NOTHING = {"__threadfence", "__threadfence_block", "__threadfence_system", "printf", "__nanosleep", "assert",
+NOTHING = {"__threadfence_block", "printf", "__nanosleep", "assert",
            "__trap", "__brkpt", "__prefetch_global_l1", "__prefetch_global_l2"}
 LOADS = {"__ldg", "__ldcg", "__ldcs", "__ldlu", "__ldca", "__ldcv"}
 STORES = {"__stcg", "__stcs", "__stwb", "__stwt"}
@@ -83,6 +83,13 @@ def _syncwarp(b, n, name, short):
 @intrinsic(*NOTHING)
 def _no_effect(b, n, name, short):
     _read_args(b, n)
+    return None
+
+
+@intrinsic("__threadfence", "__threadfence_system")
+def _device_fence(b, n, name, short):
+    """A device-wide fence: recorded for the last-block pattern (races: ``_last_block``)."""
+    b.async_op("fence", n)
     return None
 
 

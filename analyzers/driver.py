@@ -13,7 +13,7 @@ from kopt.annotations import split_kernel
 from kopt.diagnostic import Diagnostic, Location
 from kopt.rules import RULES
 
-from . import assume as assumemod, clang_front, host_launch, launch as launchmod
+from . import assume as assumemod, clang_front, host_assume, host_launch, launch as launchmod
 from .block_bounds import infer_block
 from .build import build_kernel
 from .result import AnalysisResult
@@ -97,7 +97,10 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     macros = {**launchmod.source_macros(text), **(defines or {})}
     hosts = (host_launch.host_launches(text, defines, Path(fname), [f.name for f in unit.kernels])
              if block is None else {})
-    for kunit, func, path_note in _targets(unit, notes, fname, text, defines, res):
+    targets = list(_targets(unit, notes, fname, text, defines, res))
+    implied = host_assume.from_host(text, Path(fname), defines, {f.name: f.params for _, f, _ in targets}) \
+        if launches is None and block is None and grid is None else {}  # the host's launches, not a given one
+    for kunit, func, path_note in targets:
         if wanted is not None and func.name not in wanted:
             continue
         targs = wanted.get(func.name) if wanted else None
@@ -123,6 +126,8 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                                           launch_bounds=func.launch_bounds, targs=targs or None, host=shape,
                                           host_unknown=host.unknown)
                        for shape in host.launches or [None]]
+            for c in configs:
+                c.assume = c.assume + implied.get(func.name, [])
         for c in configs:
             c.assume = c.assume + [a for a in assumptions if a.names <= set(params)]
         res.kernels.append(func.name)

@@ -43,6 +43,7 @@ class Access:
     volatile: bool = False
     via: str = ""  # "" (ordinary), cp.async, tma, asm, curand, memcpy, memset
     loops: tuple = ()  # ids of the enclosing loops, outermost first
+    gphase: S | None = None  # grid barriers (grid.sync()) executed before it; None: 0
 
 
 @dataclass

@@ -182,6 +182,7 @@ def fresh_context() -> None:
     z3.z3._main_ctx = None  # z3.main_ctx() creates the next one on first use
     _tainted = False
     _base_counts.clear()
+    _term_products.clear()
 
 
 def check(base: z3.Solver, *constraints, rlimit: int):
@@ -252,19 +253,55 @@ MAX_PRODUCTS = 24
 
 
 def _nonlinear_products(terms) -> int:
-    """Distinct products of two or more non-constant factors in ``terms``."""
-    seen, n, todo = set(), 0, list(terms)
+    """Distinct products of two or more non-constant factors in ``terms``.
+
+    Each term's products are found once per context (the passes send the same condition terms in many queries)
+    by a walk through z3's C API (the Python wrappers' ``children()`` build an object per node); the count is
+    exactly what ``z3.is_mul`` with integer and bit-vector numerals excluded counts."""
+    ids: set = set()
+    for t in terms:
+        i = t.get_id()
+        hit = _term_products.get(i)
+        if hit is None:  # the entry keeps the term alive, so its id names this term until fresh_context()
+            hit = _term_products[i] = (t, _products_of(t))
+        ids |= hit[1]
+    return len(ids)
+
+
+_term_products: dict = {}  # z3 term id -> (term, ids of the product nodes under it)
+
+
+def _products_of(term) -> frozenset:
+    ctx = term.ctx_ref()
+    seen, out, todo = set(), set(), [term.as_ast()]
     while todo:
-        e = todo.pop()
-        i = e.get_id()
+        a = todo.pop()
+        i = _C.Z3_get_ast_id(ctx, a)
         if i in seen:
             continue
         seen.add(i)
-        kids = e.children()
-        if z3.is_mul(e) and sum(not z3.is_int_value(c) and not z3.is_bv_value(c) for c in kids) >= 2:
-            n += 1
+        if _C.Z3_get_ast_kind(ctx, a) != _APP:
+            continue
+        k = _C.Z3_get_app_num_args(ctx, a)
+        if not k:
+            continue
+        kids = [_C.Z3_get_app_arg(ctx, a, j) for j in range(k)]
+        if _C.Z3_get_decl_kind(ctx, _C.Z3_get_app_decl(ctx, a)) == _MUL and \
+                sum(not _numeral(ctx, c) for c in kids) >= 2:
+            out.add(i)
         todo.extend(kids)
-    return n
+    return frozenset(out)
+
+
+_C = z3.z3core
+_APP, _MUL = z3.Z3_APP_AST, z3.Z3_OP_MUL
+_NUMERAL_SORTS = (z3.Z3_INT_SORT, z3.Z3_BV_SORT)
+
+
+def _numeral(ctx, a) -> bool:
+    """An integer or bit-vector constant (z3.is_int_value / z3.is_bv_value)."""
+    return bool(_C.Z3_is_numeral_ast(ctx, a)) and \
+        _C.Z3_get_sort_kind(ctx, _C.Z3_get_sort(ctx, a)) in _NUMERAL_SORTS
 
 
 _running = None  # the context of the query being solved (for interrupt)

@@ -30,13 +30,14 @@ class VarRef:
 
 
 class State:
-    __slots__ = ("scopes", "cond", "phase", "wphase", "dead", "returned", "rets")
+    __slots__ = ("scopes", "cond", "phase", "wphase", "gphase", "dead", "returned", "rets")
 
     def __init__(self):
         self.scopes: list[dict] = [{}]
         self.cond: S = ONE
         self.phase: S = ZERO
         self.wphase: S = ZERO
+        self.gphase: S = ZERO  # grid barriers executed before (grid.sync())
         self.dead = False
         self.returned = False
         self.rets: list | None = None
@@ -44,7 +45,7 @@ class State:
     def clone(self) -> "State":
         s = State()
         s.scopes = [dict(x) for x in self.scopes]
-        s.cond, s.phase, s.wphase = self.cond, self.phase, self.wphase
+        s.cond, s.phase, s.wphase, s.gphase = self.cond, self.phase, self.wphase, self.gphase
         s.dead, s.returned, s.rets = self.dead, self.returned, self.rets
         return s
 

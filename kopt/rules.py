@@ -61,10 +61,11 @@ _ALL = [
          "declared.",
          "separate the conflicting accesses with __syncthreads() (e.g. read into a register, barrier, then write), "
          "or give each thread distinct elements", "race"),
-    Rule("race.shared.possible", W, "possible shared-memory race (index not fully analyzable)",
-         "Like race.shared, but an index involved could not be modelled exactly (the reason is given in the message "
-         "and the witness), so the analyzer cannot prove the two threads never meet. It may be a false positive; "
-         "it may also be a real race the analyzer cannot confirm.",
+    Rule("race.shared.possible", N, "shared-memory accesses the race check could not decide (index not analyzable)",
+         "Two shared-memory accesses that would race if their indices could meet, where an index involved could not "
+         "be modelled (the reason is given in the message and the witness): the analyzer can neither show a race "
+         "nor prove the threads never meet, so it states this as a note and reports no race. Unanalyzable global "
+         "indices are not reported at all.",
          "separate the accesses with __syncthreads(), or make the index computable from thread ids, loop counters "
          "and parameters", "race"),
     Rule("race.global", E, "data race on global memory",

@@ -51,7 +51,7 @@ def test_corpus_is_big_and_labeled():
 
 # False alarms the analyzer is known to raise, with why; each must still be reported (remove the entry once fixed),
 # and none counts against the thresholds below. bench/analyzer_accuracy.py counts them.
-KNOWN_FALSE_ALARMS = {("i23_last_block_ok.cu", "race.global"): "the last-block ticket pattern is not modelled"}
+KNOWN_FALSE_ALARMS: dict = {}
 
 
 def test_known_false_alarms_are_still_reported(libclang_rows):

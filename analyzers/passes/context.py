@@ -1,6 +1,8 @@
 """Shared machinery of the passes: the z3 encoding of threads under a launch configuration, witnesses, budgets."""
 from __future__ import annotations
 
+import math
+
 import z3
 
 from .. import assume, sym
@@ -13,6 +15,7 @@ from ..solver import Enc, GaveUp, check, model_int
 QUERY_RLIMIT = 1_000_000  # per solver query
 SYMBOLIC_RLIMIT = 300_000  # per query over all block sizes at once (then concrete shapes are tried)
 KERNEL_RLIMIT = 3_000_000  # all solver work of one kernel; once spent, every further query gives up
+LAYOUT_RLIMIT = 60_000  # per query of layout (a few per pitched index)
 SHAPE_RLIMIT = 150_000  # per query of launch_dependent, which only decides error vs warning (unit costs vary
 # widely: on big-number arithmetic one million units can take seconds)
 
@@ -28,6 +31,76 @@ class Ctx:
         self.dims_1d = km.dims_used <= {"x"}
         self._pairs: dict = {}
         self.concrete_fallback: set = set()
+        self._layout_done = False
+
+    # ---- the row-pitch layout of pitched indices
+    def layout(self) -> None:
+        """Assume the row pitch of each pitched index covers the row the kernel itself bounds.
+
+        An index ``column + row * pitch`` (``pitch`` an integer parameter, ``row`` and ``column`` depending on the
+        thread or block) whose column the kernel keeps below ``k * width`` (another parameter: its guard, or the
+        launch's grid relation) is a 2-D layout with rows ``pitch`` apart; rows overlap only if ``pitch < k * width``,
+        which no caller of such a kernel intends. That is assumed (``pitch >= k * width``) unless an assumption
+        already constrains the pitch (then the caller said what it passes, and that is checked). The assumption is
+        listed with the launch's. Called once, before any encoding is built."""
+        if self._layout_done:
+            return
+        self._layout_done = True
+        fixed = {n for a in self.launch.assume for n in a.names}
+        enc = Enc("@0", ("thread", "iter", "block"))
+        cons, _, _, _ = self.thread(enc)
+        solver = z3.Solver()
+        solver.add(*cons, *enc.side)
+        found, tried = [], set()
+        for acc in self.km.accesses:
+            if not acc.write or len(tried) > 24:
+                continue
+            off, scale = acc.offset, None
+            if off.op == "*" and sym.is_const(off.args[1]):
+                off, scale = off.args[0], off.args[1]
+            terms = [sym.binop("*", t, scale) if scale is not None else t for t in _terms(off)]
+            pitches = {f.val for t in terms if _strided(t) for f in _factors(t)
+                       if f.op == "v" and f.val.startswith("p:")}
+            for pitch in sorted(pitches):
+                name = pitch[2:]
+                row = [t for t in terms if pitch in sym.free_vars(t)]
+                column = [t for t in terms if pitch not in sym.free_vars(t)]
+                steps = {_coefficient(t) for t in column if not sym.is_const(t)}
+                coef = {_coefficient(t) for t in row}
+                if name in fixed or not steps or len(coef) != 1 or 0 in steps:
+                    continue
+                col = column[0]
+                for t in column[1:]:
+                    col = sym.binop("+", col, t)
+                if not (sym.kinds(col) & {"thread", "block"}):
+                    continue
+                k, (c,) = math.gcd(*steps), coef  # the column's step and the pitch's unit, in bytes
+                params = sorted(n for n in {**sym.free_vars(acc.cond), **_assumed_params(self.launch)}
+                                if n.startswith("p:") and n != pitch)
+                key = (pitch, col.key(), acc.cond.key())
+                if key in tried:
+                    continue
+                tried.add(key)
+                for q in params:
+                    if self._column_bound(solver, enc, acc, col, q, k):
+                        g = math.gcd(c, k)
+                        lhs = f"{c // g} * {name}" if c // g > 1 else name
+                        rhs = f"{k // g} * {q[2:]}" if k // g > 1 else q[2:]
+                        found.append(assume.Assumption(f"{lhs} >= {rhs}", "the row pitch of a pitched index"))
+                        break
+        if found:
+            self.launch.assume = self.launch.assume + list({a.text: a for a in found}.values())
+
+    def _column_bound(self, solver, enc, acc, col, q, k) -> bool:
+        """column < k * q wherever the access runs (z3 proves it within a small budget)."""
+        try:
+            m, spent = check(solver, enc.bool(acc.cond), enc.int(col) >= k * enc.var(q, "uniform"),
+                             enc.int(col) >= 0, rlimit=LAYOUT_RLIMIT)
+        except GaveUp as exc:
+            self.spent += exc.spent
+            return False
+        self.spent += spent
+        return m is None
 
     # ---- cached encodings: one solver per (mode), base constraints asserted once
     def pair(self, mode: str, bv: bool = False):
@@ -36,6 +109,7 @@ class Ctx:
         got = self._pairs.get((mode, bv))
         if got is not None:
             return got
+        self.layout()
         kinds = {"shared": ("thread", "iter"), "global": ("thread", "iter", "block"), "block": ("thread",),
                  "block2": ("thread", "iter"), "single": ("thread", "iter")}[mode]
         e1, e2 = Enc("@1", kinds, bv), Enc("@2", kinds, bv)
@@ -164,7 +238,8 @@ class Ctx:
                 t = enc.const(v)
             gd.append(t)
         for a in self.launch.assume:  # parameters are uniform: one copy serves both threads
-            cons.append(assume.to_z3(a, lambda n: enc.var(f"p:{n}", "uniform"), enc.const))
+            cons.append(assume.to_z3(a, lambda n: enc.var(f"p:{n}", "uniform"), enc.const,
+                                     lambda b, f: (bd if b == "blockDim" else gd)["xyz".index(f)]))
         return bd, gd, cons
 
     def thread(self, enc: Enc):
@@ -229,3 +304,38 @@ def index_of(a: Access, model, enc: Enc) -> str:
     if a.elem and off % a.elem == 0:
         return f"{a.base}[{off // a.elem}]"
     return f"{a.base} + {off} bytes"
+
+
+def _terms(e):
+    if e.op == "+":
+        for x in e.args:
+            yield from _terms(x)
+    else:
+        yield e
+
+
+def _factors(e):
+    if e.op == "*":
+        for x in e.args:
+            yield from _factors(x)
+    else:
+        yield e
+
+
+def _coefficient(t) -> int:
+    """The constant factor of a product (1 when there is none)."""
+    c = 1
+    for f in _factors(t):
+        if sym.is_const(f):
+            c *= abs(int(f.val))
+    return c
+
+
+def _strided(t) -> bool:
+    """A product of a parameter and something that depends on the thread or block (a row index times a pitch)."""
+    fs = list(_factors(t))
+    return len(fs) > 1 and any(sym.kinds(f) & {"thread", "block"} for f in fs)
+
+
+def _assumed_params(launch) -> dict:
+    return {f"p:{n}": "uniform" for a in launch.assume for n in a.names}

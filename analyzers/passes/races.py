@@ -5,7 +5,7 @@ Findings are split into:
 - ``warp.implicit-sync``: the race needs both threads in one warp (code relying on lockstep without __syncwarp);
 - ``sync.missing``: a write followed in program order by another thread's read with no barrier between;
 - ``race.shared`` / ``race.global``: every other conflicting pair (write-after-read, write-write, read-modify-write);
-- ``race.shared.possible``: the index could not be fully modelled (the reason is given);
+- ``race.shared.possible`` (a note, not a finding): the index could not be modelled, so the pair is undecided;
 - ``race.atomic-plain`` (warning): a plain read of a location other threads update atomically;
 - ``race.curand-state``: two threads advance one cuRAND generator state.
 """
@@ -73,9 +73,124 @@ def _scatter(a: Access, b: Access, rmw: set) -> bool:
     return (a.base, a.offset.key()) not in rmw and (b.base, b.offset.key()) not in rmw
 
 
+class _LastBlock:
+    """The last-block pattern: each block publishes data, executes ``__threadfence()`` and takes a ticket from a
+    global counter with one atomic (``t = atomicInc(count, gridDim.x)``); the block whose ticket is the last one
+    (``t == gridDim.x - 1``, tested directly or through a shared flag) reads what every block published and may
+    reset the counter. The last ticket is drawn after every other block's ticket, so: (1) what another block wrote
+    before its fence and ticket (and the ticket itself) happens before the last block's accesses, and (2) two
+    different blocks are never both the last. Cross-block pairs ordered that way are not races (pairs inside one
+    block are still checked)."""
+
+    def __init__(self, ctx: Ctx):
+        km = ctx.km
+        self.ctx, self.ticket, self.fences, self.memo = ctx, None, [], {}
+        eqs = {}
+        grid = km.launch.grid
+        blocks = grid[0] * grid[1] * grid[2] if all(isinstance(g, int) for g in grid) else None
+        for e in _subexprs([x for a in km.accesses for x in (a.cond, a.value) if x is not None]):
+            if e.op == "==" and _is_ticket_value(e.args[0]) and (_is_last_index(e.args[1]) or (
+                    blocks is not None and sym.is_const(e.args[1]) and e.args[1].val == blocks - 1)):
+                eqs[e.key()] = e
+        if not eqs:
+            return
+        flags = {}
+        for a in km.accesses:
+            if a.space == "shared" and a.write and not a.atomic:
+                flags.setdefault(a.base, []).append(a.value is not None and a.value.key() in eqs)
+        self.flags = {b for b, ok in flags.items() if all(ok)}
+        self.eqs = set(eqs)
+        first = min((a.seq for a in km.accesses if self.guarded(a)), default=None)
+        tickets = [a for a in km.accesses if a.space == "global" and a.atomic and a.write and not a.loops
+                   and first is not None and a.seq < first]
+        if tickets:
+            self.ticket = max(tickets, key=lambda a: a.seq)
+            self.fences = [f for f in km.asyncs if f.kind == "fence" and f.seq < self.ticket.seq and not f.loops
+                           and self.implies(self.ticket.cond, f.cond)]
+
+    def implies(self, c1, c2) -> bool:
+        """Whenever a thread runs under ``c1`` (in a grid of more than one block), it also runs under ``c2``."""
+        key = (c1.key(), c2.key())
+        if key not in self.memo:
+            _, e, _, _ = self.ctx.pair("single")
+            _, grid, _ = self.ctx.dims(e)  # the terms the encoding uses (its constraints are asserted already)
+            self.memo[key] = self.ctx.solve_in("single", e.bool(c1), z3.Not(e.bool(c2)),
+                                               grid[0] * grid[1] * grid[2] > 1) is None
+        return self.memo[key]
+
+    def guarded(self, a: Access) -> bool:
+        """The access runs only in the block that drew the last ticket."""
+        for c in _conjuncts(a.cond):
+            if c.key() in self.eqs or (c.op == "uf" and c.val.startswith("ld:") and c.val[3:] in self.flags):
+                return True
+        return False
+
+    def published(self, a: Access) -> bool:
+        """The access is ordered before the block's ticket for every other block's last-ticket reader."""
+        t = self.ticket
+        if a is t or (a.base == t.base and a.atomic and a.offset.key() == t.offset.key() and not a.loops):
+            return True
+        if a.seq > t.seq or a.loops or self.guarded(a):
+            return False
+        # the thread that made the access is the one that fences and takes the ticket, or a block barrier lies
+        # between the access and the ticket-taker's fence (the fence is cumulative: what the barrier made visible
+        # to the fencing thread is ordered too)
+        return any(a.seq < f.seq and (self.implies(a.cond, t.cond) or any(
+            b.kind == "block" and a.seq < b.seq < f.seq for b in self.ctx.km.barriers)) for f in self.fences)
+
+    def ordered(self, a: Access, b: Access) -> bool:
+        """Accesses of two different blocks that the ticket orders (or that cannot both run)."""
+        if self.ticket is None:
+            return False
+        ga, gb = self.guarded(a), self.guarded(b)
+        return (ga and gb) or (gb and self.published(a)) or (ga and self.published(b))
+
+
+def _subexprs(roots):
+    seen, stack = set(), list(roots)
+    while stack:
+        e = stack.pop()
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        yield e
+        stack.extend(e.args)
+
+
+def _conjuncts(c):
+    if c.op == "&&":
+        for x in c.args:
+            yield from _conjuncts(x)
+    else:
+        yield c
+
+
+def _is_ticket_value(e) -> bool:
+    """The value an atomicInc / atomicAdd returns (an opaque result, or the distinct slot of a constant step)."""
+    return e.op == "v" and e.val.startswith(("opq#", "uniq#")) and any(
+        f"{f} {w}" in e.val for f in ("atomicInc", "atomicAdd") for w in ("result", "slot"))
+
+
+def _is_last_index(e) -> bool:
+    """``gridDim.x - 1`` (or the block count of a 2-D/3-D grid, minus one)."""
+    if e.op != "+" or not (sym.is_const(e.args[1]) and e.args[1].val == -1):
+        return False
+    n = e.args[0]
+    return all(x.op == "v" and x.val in ("gdx", "gdy", "gdz") for x in _factors(n))
+
+
+def _factors(e):
+    if e.op == "*":
+        for x in e.args:
+            yield from _factors(x)
+    else:
+        yield e
+
+
 def run(ctx: Ctx) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     seen = set()
+    ctx.last_block = _LastBlock(ctx)
     for space in ("shared", "global"):
         accs = [a for a in ctx.km.accesses if a.space == space and a.via not in ("cp.async", "tma")]
         rmw = {(a.base, a.offset.key()) for a in accs if not a.write}
@@ -143,8 +258,13 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool):
                               z3.Or(w1 != w2, e1.int(a.wphase) == e2.int(b.wphase)))
     if space == "shared":
         cons.append(ordered_free)
+    elif ctx.last_block.ordered(a, b):
+        cons += [info["same_block"], ordered_free]
     else:
-        cons.append(z3.Or(z3.Not(info["same_block"]), ordered_free))
+        # threads of two blocks are ordered only by a grid barrier (grid.sync()) between the accesses
+        same_grid_phase = z3.BoolVal(True) if a.gphase is None and b.gphase is None else \
+            e1.int(a.gphase or sym.const(0)) == e2.int(b.gphase or sym.const(0))
+        cons.append(z3.Or(z3.And(z3.Not(info["same_block"]), same_grid_phase), ordered_free))
     return cons, e1, e2, (w1, w2, info["same_block"])
 
 
@@ -263,8 +383,8 @@ def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv):
         reasons = ", ".join(dict.fromkeys(sym.opaque_reasons(a.offset) + sym.opaque_reasons(b.offset)))
         wit["reason"] = f"index not fully analyzable: {reasons}"
         return RULES["race.shared.possible"].diag(
-            f"possible shared-memory race: {wdesc} {what} may touch the same element from two threads without a "
-            f"barrier (index not fully analyzable: {reasons})", *locs, witness=wit)
+            f"race check undecided: {wdesc} {what} would race if two threads met at one element between two "
+            f"barriers, and the index cannot be analyzed ({reasons}); no race is reported", *locs, witness=wit)
     # data passed between lanes (write then read): does it need the two threads to share a warp?
     m2 = ctx.solve_in(space, *cons, w1 != w2, bv=bv) if not other.write else m
     if m2 is None:

@@ -1,0 +1,719 @@
+"""Assumptions a kernel's launches in host code imply about its parameters, its grid and its block.
+
+Host code sizes a grid from values it also passes to the kernel (``dim3 grid(width / block.x, height / block.y);
+k<<<grid, block>>>(out, width, height)``), passes constants (``k<<<g, b>>>(p, 512)``), passes one value for two
+parameters (``k<<<g, b>>>(dst, src, w, h, w)``: the pitch is the width) and launches under conditions (an enclosing
+``if``, its ``else``, an earlier ``if (...) exit(1);`` or ``assert``). Each launch gives a conjunction of such facts
+over the kernel's parameter names, ``gridDim`` and ``blockDim``; the kernel's assumption is their disjunction over
+all of its launches, so it holds at every launch. A launch from which nothing can be read gives no assumption for
+the kernel at all.
+
+Read textually from the launches ``host_launch`` finds (``<<<>>>``, the runtime and driver launch calls with their
+argument arrays; the file and the files of its folder that include it or load kernels by name). Host names are
+replaced by the kernel parameter they are passed as; a host name not passed is followed through its one
+initializing declaration in the launching function, or evaluated as a constant: literals, macros, enumerators,
+``const`` names, and locals the launching function never passes to another call (a reference parameter could
+change them). A wrapper that launches with its own parameters (``void launch(dim3 g, dim3 b, int w)``) is read at
+each of its calls in the folder. Helpers called in a grid expression are inlined when they are one ``return`` (or
+a function-like macro). A condition whose names change between it and the launch is not a fact. Not followed:
+loops' conditions, ``switch`` cases, wrappers of wrappers.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from kopt.errors import InputError
+
+from . import host_launch as hl
+from .assume import parse
+from .launch import split_top
+
+_IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\.\s*[xyz]\b)?(\s*\()?")
+_CAST = re.compile(r"^\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:int|long|size_t|uint|unsigned|short|"
+                   r"int32_t|uint32_t|int64_t|uint64_t|float|double)\s*\)\s*")
+_RETURN_FN = re.compile(r"\b([A-Za-z_]\w*)\s*\(([^()]*)\)\s*(?:const\s*)?\{\s*return\s+([^;{}]+);\s*\}")
+_MACRO_FN = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)[ \t]+(.+)$", re.M)
+_C_INT = re.compile(r"\b(?:unsigned|signed|int|long|short|char|size_t|ssize_t|uint|u?int(?:8|16|32|64)_t|"
+                    r"ptrdiff_t|bool)\b")
+_MAX_TEXT = 400
+
+
+class _Unknown(Exception):
+    """A host expression this module cannot translate."""
+
+
+def _strip_casts(t: str) -> str:
+    t = t.strip()
+    while True:
+        m = _CAST.match(t)
+        if not m:
+            return t
+        t = t[m.end():].strip()
+
+
+def _ternary(body: str) -> str:
+    """C ``c ? a : b`` (at the top level of ``body``, parentheses stripped) as the expression language's
+    ``(a if c else b)``; other text unchanged."""
+    t = body.strip()
+    while t.startswith("(") and _closing(t, 0) == len(t) - 1:
+        t = t[1:-1].strip()
+    depth, q = 0, -1
+    for i, ch in enumerate(t):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "?" and depth == 0:
+            q = i
+            break
+    if q < 0:
+        return body
+    depth = 0
+    for j in range(q + 1, len(t)):
+        depth += (t[j] == "(") - (t[j] == ")")
+        if t[j] == ":" and depth == 0:
+            return f"(({_ternary(t[q + 1:j])}) if ({t[:q]}) else ({_ternary(t[j + 1:])}))"
+    return body
+
+
+def _ternaries(text: str) -> str:
+    """Every C conditional ``c ? a : b`` of ``text`` (each reaching to the brackets around it, as C's precedence
+    has it) in the expression language's ``(a if c else b)``."""
+    for _ in range(8):
+        q = text.find("?")
+        if q < 0:
+            return text
+        depth, best, at = 0, -1, -1
+        for i, ch in enumerate(text):  # the most deeply bracketed `?`
+            depth += (ch == "(") - (ch == ")")
+            if ch == "?" and depth > best:
+                best, at = depth, i
+        lo = at
+        d = 0
+        while lo > 0:
+            lo -= 1
+            d += (text[lo] == ")") - (text[lo] == "(")
+            if d < 0:
+                break
+        start = lo + 1 if d < 0 else 0
+        end = _closing(text, lo) if d < 0 else len(text)
+        if end < 0:
+            return text
+        d = 0
+        for i in range(start, end):  # an argument of a call: up to the commas around it
+            d += (text[i] == "(") - (text[i] == ")")
+            if text[i] == "," and d == 0:
+                if i < at:
+                    start = i + 1
+                else:
+                    end = i
+                    break
+        inner = _ternary(text[start:end])
+        if "?" in inner:
+            return text  # a form not read (the caller then finds `?` and gives up)
+        text = text[:start] + inner + text[end:]
+    return text
+
+
+def _statement_end(t: str, i: int) -> int:
+    """The end of the statement that starts at ``i`` (a braced block, an if/else chain, or up to its ``;``)."""
+    j = len(t) - len(t[i:].lstrip())
+    if j < len(t) and t[j] == "{":
+        depth = 0
+        for k in range(j, len(t)):
+            depth += (t[k] == "{") - (t[k] == "}")
+            if depth == 0:
+                return k + 1
+        return len(t)
+    m = re.match(r"(?:if|for|while|switch)\s*\(", t[j:j + 20])
+    if m:
+        close = _closing(t, j + m.end() - 1)
+        end = _statement_end(t, close + 1) if close > 0 else len(t)
+        e = re.match(r"\s*else\b", t[end:end + 40]) if t[j:j + 2] == "if" else None
+        return _statement_end(t, end + e.end()) if e else end
+    depth = 0
+    for k in range(j, len(t)):
+        depth += (t[k] in "({") - (t[k] in ")}")
+        if t[k] == ";" and depth <= 0:
+            return k + 1
+    return len(t)
+
+
+def _leaves(branch: str) -> bool:
+    """The branch (a statement or a braced block) always leaves the function: a ``return``, ``exit``, ``abort``
+    or ``throw`` among its top-level statements."""
+    b = branch.strip()
+    if b.startswith("{"):
+        b = b[1:-1]
+    depth, start = 0, 0
+    for i, ch in enumerate(b + ";"):
+        depth += (ch in "({") - (ch in ")}")
+        if (ch == ";" and depth == 0) or (ch == "}" and depth == 0):
+            if re.match(r"\s*(?:return\b|throw\b|(?:std::)?(?:exit|abort|_Exit)\s*\()", b[start:i]):
+                return True
+            start = i + 1
+    return False
+
+
+def _block_end(t: str, i: int) -> int:
+    """The end of the innermost braced block that contains position ``i``."""
+    depth = 0
+    for k in range(i, len(t)):
+        depth += (t[k] == "{") - (t[k] == "}")
+        if depth < 0:
+            return k
+    return len(t)
+
+
+def _closing(t: str, i: int) -> int:
+    depth = 0
+    for j in range(i, len(t)):
+        depth += (t[j] == "(") - (t[j] == ")")
+        if depth == 0:
+            return j
+    return -1
+
+
+class _Launch:
+    """One launch: its scan, position, argument texts and the kernel parameters they are passed as."""
+
+    def __init__(self, scan, pos: int, args: list, params: list, helpers: dict, block_text: str):
+        self.scan, self.pos, self.params, self.helpers = scan, pos, params, helpers
+        self.args = [_strip_casts(a) for a in args]
+        self.passed = {}  # host name -> kernel parameter
+        for a, (p, _) in zip(self.args, params):
+            if re.fullmatch(r"[A-Za-z_]\w*(?:\.[xyz])?", a):
+                self.passed.setdefault(a, p)
+        b = block_text.strip()
+        whole = re.fullmatch(r"dim3\(\s*([A-Za-z_]\w*)\.x\s*,\s*\1\.y\s*,\s*\1\.z\s*\)", b)  # driver API form
+        self.block_name = whole.group(1) if whole else b if re.fullmatch(r"[A-Za-z_]\w*", b) else None
+        self.end = _statement_end(scan.text, pos)
+        self.folder = None  # the _Folder, for facts other files state (cudaMallocPitch)
+
+    def constant(self, name: str):
+        """The constant values of a host name at the launch, unless the launching function passes it to a call
+        (a reference parameter may change it where the scan does not look)."""
+        v = self.scan.scalars(name, self.pos)
+        if v is None or not all(isinstance(x, int) for x in v):
+            return None
+        base = name.split(".")[0]
+        if base in self.scan.env or base in self.scan.enums or _const_decl(self.scan, base):
+            return v
+        f = self.scan.func_at(self.pos)
+        if f is not None and base in f[2]:
+            return v  # a parameter: the constants its callers pass (``_Folder.callers`` checks them)
+        return None if self.escapes(base) else v
+
+    def escapes(self, name: str) -> bool:
+        f = self.scan.func_at(self.pos)
+        if f is None:
+            return False
+        t = self.scan.text
+        for m in re.finditer(rf"[(,]\s*{re.escape(name)}\s*[,)>]", t[f[0]:f[1]]):
+            at, depth = f[0] + m.start(), 0
+            if self.pos <= at < self.end:
+                continue  # the launch itself (or the wrapper call standing for it): passed by value
+            opened = t.rfind("<<<", f[0], at)
+            if opened >= 0 and t.find(">>>", opened, at) < 0:
+                continue  # a launch's grid, block or stream: passed by value
+            while at > f[0]:  # the call's opening parenthesis, then its callee
+                ch = t[at]
+                if ch == ")":
+                    depth += 1
+                elif ch == "(":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                at -= 1
+            head = t[max(f[0], at - 120):at]
+            if re.search(r"(?:\bdim3\s+(?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*|\bdim3|>>>|\b(?:min|max|sizeof|"
+                         r"if|while|for|switch|return|printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head):
+                continue
+            return True
+        return False
+
+    def local_init(self, name: str):
+        """The one initializer text of ``name`` in the launching function, when it is set nowhere else there."""
+        f = self.scan.func_at(self.pos)
+        ev = [e for e in self.scan.events_of(name) if f is not None and f[0] <= e[0] < f[1]]
+        if len(ev) == 1 and ev[0][1] in ("decl", "dim3") and ev[0][2] is not None and ev[0][0] < self.pos \
+                and not self.escapes(name):
+            return ev[0][2]
+        return None
+
+    def translate(self, text: str, depth: int = 0) -> str:
+        """``text`` over kernel parameter names, blockDim and constants; raises _Unknown."""
+        if depth > 3 or len(text) > _MAX_TEXT:
+            raise _Unknown(text)
+        text = _ternaries(_strip_casts(text))
+        if re.search(r"[\[\]\"'&|^~?]|->|\bsizeof\b|<<|>>", text.replace("&&", "").replace("||", "")):
+            raise _Unknown(text)
+        out, last = [], 0
+        for m in _IDENT.finditer(text):
+            if m.start() < last:
+                continue  # inside a call already translated
+            name, field, call = m.group(1), m.group(2), m.group(3)
+            out.append(text[last:m.start()])
+            last = m.end()
+            if name in ("if", "else", "and", "or", "not") and not field:
+                out.append(name)  # the expression language's words (conditionals read above)
+                last = m.end(1)
+                continue
+            if call:
+                out.append(self._call(name, text, m, depth))
+                last = _closing(text, m.end() - 1) + 1
+                continue
+            if field:
+                f = field.strip()[-1]
+                if f"{name}.{f}" in self.passed:
+                    out.append(self.passed[f"{name}.{f}"])
+                    continue
+                if name == self.block_name:
+                    out.append(f"blockDim.{f}")
+                    continue
+                v = self.constant(f"{name}.{f}")
+                if v is not None and len(v) == 1:
+                    out.append(str(v[0]))
+                    continue
+                init = self.local_init(name)
+                if init is None or not init.startswith("dim3"):
+                    raise _Unknown(text)
+                out.append(f"({self.translate(self.dims(name)['xyz'.index(f)], depth + 1)})")
+                continue
+            if name in self.passed:
+                out.append(self.passed[name])
+                continue
+            v = self.constant(name)
+            if v is not None and len(v) == 1:
+                out.append(str(v[0]))
+                continue
+            init = self.local_init(name)
+            if init is None or init.startswith("dim3"):
+                raise _Unknown(name)
+            out.append(f"({self.translate(init, depth + 1)})")
+        out.append(text[last:])
+        return "".join(out)
+
+    def _call(self, name: str, text: str, m, depth: int) -> str:
+        close = _closing(text, m.end() - 1)
+        if close < 0 or name not in self.helpers:
+            raise _Unknown(name)
+        formals, body = self.helpers[name]
+        actuals = [self.translate(a, depth + 1) for a in split_top(text[m.end():close])]
+        if len(actuals) != len(formals):
+            raise _Unknown(name)
+        sub = dict(zip(formals, actuals))
+        return "(" + re.sub(r"\b[A-Za-z_]\w*\b", lambda x: f"({sub[x.group(0)]})" if x.group(0) in sub
+                            else x.group(0), body) + ")"
+
+    def dims(self, grid_text: str) -> list:
+        """A grid's or block's components as texts (``["width / 8", "height / 8", "1"]``); raises _Unknown."""
+        g = _strip_casts(grid_text)
+        if re.fullmatch(r"[A-Za-z_]\w*", g):
+            if g in self.passed:
+                raise _Unknown(g)
+            g = self.local_init(g) or ""
+            fields = [e for e in self.scan.events_of(grid_text.strip()) if e[1].startswith("field:")]
+            if fields:
+                raise _Unknown(g)
+        inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", g, re.S)
+        if inner:
+            parts = [p for p in split_top(inner.group(1)) if p.strip()]
+            return (parts + ["1"] * 3)[:3] if len(parts) <= 3 else []
+        if not g:
+            raise _Unknown(grid_text)
+        return [g, "1", "1"]
+
+    def path_conditions(self) -> list:
+        """The conditions that hold at the launch: of the ``if`` statements around it (negated in their ``else``
+        branch) and of the ``assert`` statements before it in the blocks that contain it, as C texts."""
+        f = self.scan.func_at(self.pos)
+        if f is None:
+            return []
+        t, out = self.scan.text, []
+        for m in re.finditer(r"\b(if|assert)\s*\(", t[f[0]:self.pos]):
+            start = f[0] + m.end() - 1
+            close = _closing(t, start)
+            if close < 0 or close > self.pos:
+                continue
+            cond = " ".join(t[start + 1:close].split())
+            if m.group(1) == "assert":
+                if _block_end(t, f[0] + m.start()) > self.pos:
+                    out.append(cond)
+                continue
+            if self.changed(cond, close):
+                continue
+            then_end = _statement_end(t, close + 1)
+            if close < self.pos < then_end:
+                out.append(cond)
+                continue
+            rest = t[then_end:then_end + 40]
+            e = re.match(r"\s*else\b", rest)
+            if e and then_end < self.pos < _statement_end(t, then_end + e.end()):
+                out.append(f"!({cond})")
+            elif not e and then_end < self.pos and _block_end(t, f[0] + m.start()) > self.pos and \
+                    _leaves(t[close + 1:then_end]):
+                out.append(f"!({cond})")  # an early exit: past it, the condition is false
+        return out
+
+    def changed(self, cond: str, since: int) -> bool:
+        """A name of ``cond`` is assigned (or passed by address) between ``since`` and the launch."""
+        for name in set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", cond)):
+            if any(since < at < self.pos and kind != "enum" for at, kind, _ in self.scan.events_of(name)):
+                return True
+        return False
+
+    def facts(self, grid_text: str, block_text: str) -> list:
+        """What this launch says, as expression texts over the kernel's parameters and launch dimensions."""
+        out = []
+        for what, text in (("gridDim", grid_text), ("blockDim", block_text)):
+            try:
+                for f, comp in zip("xyz", self.dims(text)):
+                    try:
+                        expr = self.translate(comp)
+                    except _Unknown:
+                        continue
+                    if expr.strip() != f"{what}.{f}":
+                        out.append(f"{what}.{f} == {expr}")
+            except _Unknown:
+                pass
+        for a, (p, ty) in zip(self.args, self.params):
+            if not _integral(ty):
+                continue
+            if self.passed.get(a) == p:  # the host name this parameter stands for: its value, if known
+                v = self.constant(a)
+                if v is not None and len(v) <= 4:
+                    out.append("(" + " or ".join(f"{p} == {x}" for x in v) + ")")
+                    continue
+                field = re.fullmatch(r"([A-Za-z_]\w*)\.([xyz])", a)
+                if field and field.group(1) == self.block_name:
+                    out.append(f"{p} == blockDim.{field.group(2)}")  # the launch's block size, passed too
+                    continue
+                if field and (self.local_init(field.group(1)) or "").startswith("dim3"):
+                    a = self.dims(field.group(1))["xyz".index(field.group(2))]
+                else:
+                    init = self.local_init(a)
+                    if init is None and self.folder is not None:
+                        floor = self.folder.pitch_floor(a)
+                        if floor is not None:
+                            out.append(f"{p} >= {floor}")  # cudaMallocPitch returns a pitch >= the row width
+                    a = init
+                if a is None:
+                    continue
+            try:
+                expr = self.translate(a)
+            except _Unknown:
+                continue
+            if expr.strip() != p:
+                out.append(f"{p} == {expr}")
+        for cond in self.path_conditions():
+            parts = [cond] if cond.startswith("!") else split_top(cond, "&&")
+            for part in parts:  # a conjunct that cannot be read is left out (the condition only weakens)
+                try:
+                    out.append(f"({self.translate(part)})")
+                except _Unknown:
+                    pass
+        return out
+
+
+_SIZES = {"char": 1, "unsigned char": 1, "uchar": 1, "int8_t": 1, "uint8_t": 1, "short": 2, "unsigned short": 2,
+          "ushort": 2, "half": 2, "__half": 2, "int": 4, "unsigned int": 4, "unsigned": 4, "uint": 4, "float": 4,
+          "int32_t": 4, "uint32_t": 4, "uchar4": 4, "char4": 4, "double": 8, "long long": 8, "int64_t": 8,
+          "uint64_t": 8, "size_t": 8, "float2": 8, "int2": 8, "uint2": 8, "float3": 12, "int3": 12,
+          "float4": 16, "int4": 16, "uint4": 16, "double2": 16}
+
+
+def _sizeof(text: str, files) -> str:
+    """``text`` with ``sizeof(T)`` replaced by the size of the built-in or vector type T (through the folder's
+    ``typedef``s); an unknown type is left as it is (the text then does not evaluate)."""
+    def size(m):
+        ty = " ".join(m.group(1).split())
+        for _ in range(3):
+            if ty in _SIZES:
+                return str(_SIZES[ty])
+            td = next((d.group(1) for t, _ in files
+                       for d in re.finditer(rf"\btypedef\s+([\w\s]+?)\s+{re.escape(ty)}\s*;", t)), None)
+            if td is None:
+                break
+            ty = " ".join(td.split())
+        return m.group(0)
+    return re.sub(r"\bsizeof\s*\(\s*([A-Za-z_][\w\s]*?)\s*\)", size, text)
+
+
+def _valid(fact: str) -> bool:
+    """The fact is one the expression language and the solver take (floating-point constants, say, are not)."""
+    try:
+        parse(fact, "host launch")
+    except (InputError, RecursionError):
+        return False
+    return True
+
+
+def _const_decl(scan, name: str) -> bool:
+    """``name`` is declared const or constexpr (where the scan sees its declaration)."""
+    t = scan.text
+    for at, kind, _ in scan.events_of(name):
+        if kind in ("decl", "dim3"):
+            head = t[max(t.rfind(";", 0, at), t.rfind("{", 0, at), t.rfind("}", 0, at)) + 1:at]
+            if re.search(r"\bconst(?:expr)?\b", head):
+                return True
+    return False
+
+
+def _integral(ty) -> bool:
+    if ty is None:
+        return False
+    if getattr(ty, "pointer", False) or getattr(ty, "dims", ()):
+        return False
+    spelling = getattr(ty, "spelling", str(ty))
+    return bool(_C_INT.search(spelling)) and not any(x in spelling for x in ("*", "float", "double"))
+
+
+def _helpers(texts: list) -> dict:
+    """Single-return functions and function-like macros of the host texts: name -> (formal names, body)."""
+    out = {}
+    for t in texts:
+        for m in _MACRO_FN.finditer(t):
+            out.setdefault(m.group(1), ([p.strip() for p in m.group(2).split(",")], _ternary(m.group(3).strip())))
+        for m in _RETURN_FN.finditer(t):
+            formals = [re.findall(r"[A-Za-z_]\w*", p)[-1] for p in split_top(m.group(2)) if p.strip()]
+            if m.group(1) not in ("if", "for", "while", "switch"):
+                out.setdefault(m.group(1), (formals, _ternary(m.group(3).strip())))
+    return out
+
+
+def _quoted_includes(text: str, folder, depth: int = 0, seen=None) -> list:
+    """The texts of the files ``text`` includes with quotes (a few levels), for their helpers."""
+    seen = set() if seen is None else seen
+    out = []
+    for inc in hl._LOCAL_INCLUDE.findall(text) if folder is not None and depth < 3 else ():
+        p = (folder / inc).resolve()
+        if p in seen:
+            continue
+        seen.add(p)
+        try:
+            t = p.read_text(errors="replace")
+        except OSError:
+            continue
+        out += [t, *_quoted_includes(t, p.parent, depth + 1, seen)]
+    return out
+
+
+class _Folder:
+    """The files of a folder, scanned on first use, for the constants callers pass to a launching function."""
+
+    def __init__(self, path, source, defines):
+        self.path, self.source, self.defines = path, source, defines
+        self.scans: dict = {}
+        self.memo: dict = {}
+        self._files = None
+
+    def files(self):
+        if self._files is None:
+            self._files = [(self.source, self.path.name if self.path else "<input>")]
+            if self.path is not None:
+                for p, _ in hl._siblings(self.path):
+                    try:
+                        self._files.append((Path(p).read_text(errors="replace"), Path(p).name))
+                    except OSError:
+                        pass
+        return self._files
+
+    def pitch_floor(self, name: str):
+        """The least value a host variable holds when ``cudaMallocPitch(&ptr, &name, width_bytes, height)`` sets it
+        (the API returns a pitch of at least the row width): the constant width, when every such call has one and
+        the folder sets the variable nowhere else (its declaration's initializer aside); else None."""
+        if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", name):
+            return None
+        widths, word = [], re.escape(name)
+        for text, fname in self.files():
+            if name not in text:
+                continue
+            sc = self.scan(text, fname)
+            t = sc.text
+            for m in re.finditer(rf"(?<![\w.]){word}\b", t):
+                before, after = t[max(0, m.start() - 200):m.start()], t[m.end():m.end() + 4]
+                if re.match(r"\s*(?:[-+*/%&|^]?=(?!=)|\+\+|--)", after) and not re.search(
+                        r"(?:^|[;{}])\s*(?:static\s+|extern\s+)?(?:size_t|int|unsigned|long|unsigned\s+int)\s+$",
+                        before):
+                    return None  # assigned somewhere: not only what cudaMallocPitch returns
+                if re.search(r"&\s*$", before):
+                    call = re.search(r"\bcudaMallocPitch\s*\(\s*[^;]*,\s*&\s*$", before)
+                    if call is None:
+                        return None  # its address is passed elsewhere
+                    args = hl._call_args(t, t.find("(", m.start() - len(before) + call.start()) + 1)
+                    if len(args) != 4:
+                        return None
+                    v = sc.scalar(_sizeof(args[2], self.files()), m.start())
+                    if v is None:
+                        return None
+                    widths.append(v)
+        return min(widths) if widths else None
+
+    def scan(self, text, name):
+        if name not in self.scans:
+            self.scans[name] = hl._scan_file(text, name, self.path.parent if self.path else None, self.defines,
+                                             self.callers)
+        return self.scans[name]
+
+    def callers(self, function: str, index: int, depth: int):
+        """The constants every call of ``function`` in the folder passes as argument ``index``; None when one is not
+        constant (or there is no call)."""
+        if not function or depth > 4:
+            return None
+        key = (function, index)
+        if key not in self.memo:
+            self.memo[key] = None
+            call, out = re.compile(rf"\b{re.escape(function)}\s*(?:<[^<>;]*>)?\s*\("), []
+            for text, name in self.files():
+                if function not in text:
+                    continue
+                sc = self.scan(text, name)
+                for m in call.finditer(sc.text):
+                    if sc.func_at(m.start()) is None:
+                        continue
+                    args = hl._call_args(sc.text, m.end())
+                    arg = args[index].strip() if index < len(args) else ""
+                    # literals, macros and const names only: a variable may be changed through a reference
+                    trusted = hl.evaluate(arg, sc.env) is not None or (
+                        re.fullmatch(r"[A-Za-z_]\w*", arg) and _const_decl(sc, arg))
+                    v = sc.shape_values(arg, m.start(), depth) if trusted else None
+                    if v is None:
+                        return None
+                    out += v
+            self.memo[key] = list(dict.fromkeys(out)) or None
+        return self.memo[key]
+
+
+def _kernel_args(scan, pos: int) -> list:
+    """The argument texts a launch at ``pos`` passes to the kernel: after ``<<<...>>>``, or the kernel-parameter
+    array of the runtime and driver launch calls (``void *args[] = {&a, &b}``), or cudaLaunchKernelEx's
+    arguments; [] when they cannot be read."""
+    t = scan.text
+    call = re.match(r"(cuLaunch(?:Cooperative)?Kernel|cudaLaunchKernelEx\w*|cudaLaunch(?:Cooperative)?Kernel)\b"
+                    r"[^(]*\(", t[pos:pos + 200])
+    if call is None:
+        end = t.find(">>>", pos)
+        open_paren = t.find("(", end) if end >= 0 else -1
+        if open_paren < 0 or t[end + 3:open_paren].strip():
+            return []
+        return hl._call_args(t, open_paren + 1)
+    args = hl._call_args(t, pos + call.end())
+    if call.group(1).startswith("cudaLaunchKernelEx"):
+        return args[2:]
+    array = (args[9] if call.group(1).startswith("cuLaunch") else args[3]) if len(args) > 9 or (
+        len(args) > 3 and not call.group(1).startswith("cuLaunch")) else ""
+    array = _strip_casts(array.strip())
+    array = re.sub(r"^&\s*([A-Za-z_]\w*)\s*\[\s*0\s*\]$", r"\1", array)  # &args[0]
+    if not re.fullmatch(r"[A-Za-z_]\w*", array):
+        return []
+    f = scan.func_at(pos)
+    lo = f[0] if f else 0
+    m = None
+    for m in re.finditer(rf"\b{array}\s*\[[^\]]*\]\s*=\s*\{{([^{{}}]*)\}}", t[lo:pos]):
+        pass
+    if m is None:
+        return []
+    out = []
+    for item in split_top(m.group(1)):
+        item = re.sub(r"^\(\s*(?:const\s+)?void\s*\*\s*\)", "", item.strip()).strip()
+        if not item.startswith("&"):
+            return []
+        out.append(item[1:].strip())
+    return out
+
+
+def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str):
+    """The launch as (scan, position, kernel arguments, grid text, block text); when the launching function passes
+    its own parameters as the grid, block or arguments (a wrapper: ``void launch(dim3 g, dim3 b, int w) {
+    k<<<g, b>>>(w); }``), the launch as seen from each call of the wrapper in the folder, its parameters replaced by
+    the call's arguments (one level)."""
+    f = scan.func_at(pos)
+    names = [n for n in f[2].names if n] if f is not None else []
+    used = [n for n in names if any(re.search(rf"\b{re.escape(n)}\b", x) for x in (grid, block, *args))]
+    # read at the calls only when the launch names nothing of the wrapper's own but its parameters (a local of
+    # the wrapper would be taken for a name of the caller)
+    own = {m.group(1) for x in (grid, block, *args) for m in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\b(?!\s*\()", x)}
+    foreign = {n for n in own - set(names) if n not in scan.env and n not in scan.enums and n not in (
+        "true", "false", "NULL", "nullptr", "dim3") and not re.fullmatch(r"\d\w*", n)}
+    if not used or foreign or not f[3] or f[3] in ("main",):
+        yield scan, pos, args, grid, block
+        return
+    call = re.compile(rf"\b{re.escape(f[3])}\s*\(")
+    sites = []
+    for text, name in folder.files():
+        if f[3] not in text:
+            continue
+        sc = folder.scan(text, name)
+        for m in call.finditer(sc.text):
+            if sc.func_at(m.start()) is None or (sc is scan and f[0] <= m.start() < f[1]):
+                continue  # the wrapper's own declaration or definition, or a recursive call
+            actual = hl._call_args(sc.text, m.end())
+            if len(actual) != len(names):
+                break
+            sub = {n: a.strip() for n, a in zip(names, actual)}
+
+            def put(x):
+                x = x.strip()
+                def one(w):
+                    a = sub.get(w.group(0))
+                    return w.group(0) if a is None else a if re.fullmatch(r"[A-Za-z_]\w*", a) else f"({a})"
+                return sub[x] if x in sub else re.sub(r"(?<![.\w])[A-Za-z_]\w*\b", one, x)
+            sites.append((sc, m.start(), [put(a) for a in args], put(grid), put(block)))
+        else:
+            continue
+        sites = []
+        break
+    if not sites:
+        yield scan, pos, args, grid, block
+        return
+    yield from sites
+
+
+def from_host(source: str, path, defines, kernels: dict) -> dict:
+    """Kernel name -> [Assumption] its launches in host code imply; ``kernels``: name -> [(parameter, TypeInfo)]."""
+    path = Path(path) if path is not None else None
+    files = [(source, path.name if path else "<input>", False)]
+    if path is not None and not set(kernels) <= hl._launched(source):
+        siblings = hl._siblings(path)
+        inc = hl._includers(path, siblings)
+        for p in inc:
+            try:
+                files.append((p.read_text(errors="replace"), p.name, False))
+            except OSError:
+                pass
+        for p, key in siblings:  # files that load kernels by name (driver API, nvrtc)
+            if hl._facts(p, key)[1] and Path(p) not in inc:
+                try:
+                    files.append((Path(p).read_text(errors="replace"), Path(p).name, True))
+                except OSError:
+                    pass
+    per_kernel: dict = {}
+    folder = _Folder(path, source, defines)
+    helpers = _helpers([x for t, _, _ in files for x in (t, *_quoted_includes(t, path.parent if path else None))])
+    for text, name, driver_only in files:
+        if not any(k in text for k in hl._MARKERS):
+            continue
+        scan = folder.scan(text, name)
+        for callee, _targs, grid, block, pos in scan.launches(driver_only):
+            args = _kernel_args(scan, pos)
+            targets = scan.shape_values(callee, pos) or []
+            for k in {re.sub(r"\s+", "", t).partition("<")[0].split("::")[-1] for t in targets if isinstance(t, str)}:
+                if k not in kernels:
+                    continue
+                for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block):
+                    launch = _Launch(sc, at, a, kernels[k], helpers, b)
+                    launch.folder = folder
+                    facts = [x for x in launch.facts(g, b) if _valid(x)]
+                    per_kernel.setdefault(k, []).append((facts, sc.line(at)))
+    out = {}
+    for k, launches in per_kernel.items():
+        if any(not facts for facts, _ in launches):
+            continue
+        alts = list(dict.fromkeys(" and ".join(facts) for facts, _ in launches))
+        text = alts[0] if len(alts) == 1 else " or ".join(f"({a})" for a in alts)
+        where = ", ".join(dict.fromkeys(w for _, w in launches))
+        try:
+            out[k] = [parse(text, f"the host launch at {where}")]
+        except InputError:  # a fact the expression language cannot take: left out, not guessed
+            continue
+    return out
+

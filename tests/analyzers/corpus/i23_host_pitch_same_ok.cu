@@ -1,0 +1,13 @@
+// The host passes one value as both the width and the row pitch: rows never overlap (the pitch parameter alone
+// could be smaller than the width; the launch says it is not).
+// expect: none
+__global__ void scale(float *dst, const float *src, int width, int height, int pitch) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < width && y < height) dst[y * pitch + x] = 3.f * src[y * pitch + x];
+}
+void run(float *dst, const float *src, int w, int h) {
+  dim3 block(32, 8);
+  dim3 grid((w + 31) / 32, (h + 7) / 8);
+  scale<<<grid, block>>>(dst, src, w, h, w);
+}

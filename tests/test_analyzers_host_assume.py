@@ -1,0 +1,158 @@
+"""Assumptions the host code's launches imply (analyzers/host_assume.py) and assumptions over the launch's
+dimensions."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analyzers import host_assume
+from kopt.analyze import analyze
+
+KERNEL = """
+__global__ void fill(float *out, int width, int n) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  out[y * width + x] = x + n * y;
+}
+"""
+PARAMS = {"fill": [("out", None), ("width", "int"), ("n", "int")]}
+
+
+def _implied(host: str, tmp_path: Path, params=PARAMS) -> str:
+    p = tmp_path / "k.cu"
+    p.write_text(KERNEL + host)
+    got = host_assume.from_host(p.read_text(), p, None, params)
+    return " / ".join(a.text for a in got.get("fill", []))
+
+
+def _races(res):
+    return [d for d in res.diagnostics if d.rule.startswith("race.")]
+
+
+def test_grid_sized_from_a_passed_value(tmp_path):
+    text = _implied("void run(float *d, int w, int h) {\n  dim3 block(16, 16);\n  dim3 grid(w / block.x, h / "
+                    "block.y);\n  fill<<<grid, block>>>(d, w, 3);\n}\n", tmp_path)
+    assert "== w /" not in text and "gridDim.x == width / blockDim.x" in text
+    assert "gridDim.y" not in text  # h is not passed: nothing is said about the grid's height
+    assert "n == 3" in text and "blockDim.x == 16" in text
+
+
+def test_single_return_helpers_and_function_like_macros_are_inlined(tmp_path):
+    host = ("static int iDivUp(int a, int b) { return (a % b != 0) ? (a / b + 1) : (a / b); }\n"
+            "#define DIV_UP(a, b) (((a) + (b) - 1) / (b))\n"
+            "void run(float *d, int w, int h) {\n  dim3 block(32, 8);\n  dim3 grid(iDivUp(w, block.x), "
+            "DIV_UP(h, 8));\n  fill<<<grid, block>>>(d, w, h);\n}\n")
+    text = _implied(host, tmp_path)
+    assert "gridDim.x == " in text and " if " in text  # the ternary, as the expression language writes it
+    assert "gridDim.y == (((((n)) + ((8)) - 1) / ((8))))" in text
+
+
+def test_a_value_passed_by_reference_is_not_taken_as_constant(tmp_path):
+    host = ("void size_of(int &n);\nvoid run(float *d) {\n  int n = 0;\n  size_of(n);\n"
+            "  fill<<<4, 64>>>(d, 64, n);\n}\n")
+    text = _implied(host, tmp_path)
+    assert "width == 64" in text and "n ==" not in text
+
+
+def test_every_launch_must_say_something(tmp_path):
+    host = ("void run(float *d, int w, int k) {\n  fill<<<w / 64, 64>>>(d, w, 1);\n"
+            "  fill<<<k, 64>>>(d, k * 2, k);\n}\n")
+    assert " or " in _implied(host, tmp_path)
+    host = "void run(float *d, int w, int k, dim3 g, dim3 b) {\n  fill<<<g, b>>>(d, w, k);\n}\n"
+    assert _implied(host, tmp_path) == ""
+
+
+def test_driver_api_argument_array(tmp_path):
+    host = ("void run(CUfunction f, CUdeviceptr d, dim3 dims) {\n  dim3 threads(32, 4);\n"
+            "  dim3 grid(dims.x / threads.x, 1);\n  void *args[] = {(void *)&d, (void *)&dims.x, (void *)&dims.y};\n"
+            "  cuLaunchKernel(f, grid.x, grid.y, grid.z, threads.x, threads.y, threads.z, 0, 0, &args[0], 0);\n}\n")
+    p = tmp_path / "k.cu"
+    p.write_text(KERNEL)
+    (tmp_path / "host.cpp").write_text('void load() { cuModuleGetFunction(&f, m, "fill"); }\n' + host)
+    got = host_assume.from_host(p.read_text(), p, None, PARAMS)
+    assert "gridDim.x == (width / blockDim.x)" in got["fill"][0].text
+
+
+def test_the_launch_relation_removes_the_degenerate_witness(tmp_path):
+    p = tmp_path / "k.cu"
+    p.write_text(KERNEL + "void run(float *d, int w, int h) {\n  dim3 block(16, 16);\n  dim3 grid(w / block.x, "
+                          "h / block.y);\n  fill<<<grid, block>>>(d, w, 3);\n}\n")
+    res = analyze(p)
+    assert not _races(res)
+    assert any("gridDim.x == width / blockDim.x" in line for line in res.assumed.splitlines())
+
+
+@pytest.mark.parametrize("assumption,racy", [("gridDim.x * blockDim.x <= width", False),
+                                             ("gridDim.x * blockDim.x <= width + 1", True)])
+def test_assumptions_may_name_the_launch_dimensions(assumption, racy):
+    res = analyze(KERNEL, path="k.cu", block=(16, 16, 1), assume=[assumption])
+    assert bool(_races(res)) == racy
+
+
+def test_conditions_around_the_launch_and_early_exits(tmp_path):
+    host = ("void run(float *d, int w, int k) {\n  assert(w % 64 == 0);\n  if (k > 8) {\n    printf(\"too big\");\n"
+            "    exit(1);\n  }\n  if (w < 4096) {\n    fill<<<w / 64, 64>>>(d, w, k);\n  } else {\n"
+            "    fill<<<64, 64>>>(d, 4096, k);\n  }\n}\n")
+    text = _implied(host, tmp_path)
+    first, second = text.split(" or ")
+    assert "(width % 64 == 0)" in first and "(!(n > 8))" in first and "(width < 4096)" in first
+    # the else branch's condition names w, which that launch does not pass: left out
+    assert "width == 4096" in second and "(!(n > 8))" in second and "4096)" not in second.replace("== 4096", "")
+
+
+def test_a_condition_on_a_name_changed_before_the_launch_is_not_a_fact(tmp_path):
+    host = "void run(float *d, int w) {\n  if (w < 64) {\n    w = 128;\n    fill<<<1, 64>>>(d, w, 0);\n  }\n}\n"
+    assert "width < 64" not in _implied(host, tmp_path)
+
+
+def test_a_wrapper_is_read_at_its_calls(tmp_path):
+    (tmp_path / "k.cu").write_text(KERNEL + "void launch(dim3 g, dim3 b, float *d, int w, int k) {\n"
+                                            "  fill<<<g, b>>>(d, w, k);\n}\n")
+    (tmp_path / "main.cpp").write_text("void launch(dim3 g, dim3 b, float *d, int w, int k);\n"
+                                       "void go(float *d, int width, int height) {\n  dim3 block(16, 16);\n"
+                                       "  dim3 grid(width / block.x, height / block.y);\n"
+                                       "  launch(grid, block, d, width, block.x + 2);\n}\n")
+    p = tmp_path / "k.cu"
+    got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
+    assert "gridDim.x == width / blockDim.x" in got and "n == blockDim.x + 2" in got
+
+
+def test_a_wrapper_with_locals_is_read_where_it_launches(tmp_path):
+    # `grid` is the wrapper's own: at the call it would name the caller's variable of that name
+    (tmp_path / "k.cu").write_text(KERNEL + "void launch(float *d, int w) {\n  dim3 grid(w / 64);\n"
+                                            "  fill<<<grid, 64>>>(d, w, 1);\n}\n")
+    (tmp_path / "main.cpp").write_text("void go(float *d) {\n  dim3 grid(7);\n  launch(d, 4096);\n}\n")
+    p = tmp_path / "k.cu"
+    got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
+    assert "gridDim.x == width / 64" in got and "gridDim.x == 7" not in got
+
+
+def test_cudamallocpitch_bounds_the_pitch_it_returns(tmp_path):
+    kernel = ("__global__ void row(float *v, int width, size_t pitch) {\n"
+              "  float *r = (float *)((char *)v + threadIdx.y * pitch);\n  r[threadIdx.x] = threadIdx.y;\n}\n")
+    (tmp_path / "k.cu").write_text(kernel + "extern size_t gPitch;\nvoid go(float *v) {\n"
+                                            "  row<<<1, dim3(32, 8)>>>(v, 32, gPitch);\n}\n")
+    (tmp_path / "main.cpp").write_text("typedef float2 cell;\nsize_t gPitch = 0;\nvoid init(float **v) {\n"
+                                       "  cudaMallocPitch((void **)v, &gPitch, sizeof(cell) * 512, 512);\n}\n")
+    p = tmp_path / "k.cu"
+    params = {"row": [("v", None), ("width", "int"), ("pitch", "size_t")]}
+    assert "pitch >= 4096" in host_assume.from_host(p.read_text(), p, None, params)["row"][0].text
+    (tmp_path / "main.cpp").write_text((tmp_path / "main.cpp").read_text() + "void grow() { gPitch = 8; }\n")
+    assert "pitch >=" not in host_assume.from_host(p.read_text(), p, None, params)["row"][0].text
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("(w / 64) + (!(w % 64) ? 0 : 1)", "(w / 64) + ((( 0 ) if (!(w % 64) ) else ( 1)))"),
+    ("f(a ? 1 : 2, 3)", "f((( 1 ) if (a ) else ( 2)), 3)"),
+    ("c1 ? a : c2 ? b : d", "(( a ) if (c1 ) else ((( b ) if (c2 ) else ( d))))")])
+def test_c_conditionals_are_read(text, expected):
+    assert host_assume._ternaries(text) == expected
+
+
+def test_a_block_given_on_the_command_line_replaces_the_host_launch(tmp_path):
+    p = tmp_path / "k.cu"
+    p.write_text(KERNEL + "void run(float *d, int w) {\n  fill<<<w / 256, 256>>>(d, w, 3);\n}\n")
+    assert not _races(analyze(p))  # the host's grid keeps x below the width
+    res = analyze(p, block=(64, 1, 1))  # another launch: the host's facts (blockDim.x == 256) do not hold
+    assert _races(res) and "blockDim.x == 256" not in res.assumed

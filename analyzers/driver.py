@@ -19,7 +19,7 @@ from .build import build_kernel
 from .result import AnalysisResult
 from .passes import asyncs, banks, bounds, coalescing, divergence, races
 from .passes.context import Ctx
-from .solver import fresh_context
+from .solver import kernel_context
 
 PASSES = [("races", races.run), ("barriers", divergence.run), ("bounds", bounds.run), ("banks", banks.run),
           ("coalescing", coalescing.run), ("async", asyncs.run)]
@@ -215,15 +215,15 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
         if reason not in seen_reasons and len(seen_reasons) < 3:
             seen_reasons.add(reason)
             out.append(_incomplete(fname, f"in `{func.name}`: {reason}", loc))
-    fresh_context()
-    ctx = Ctx(km, lines)
-    for name, run in PASSES:
-        try:
-            out += run(ctx)
-        except Exception as exc:
-            _debug(exc)
-            out.append(_incomplete(fname, f"pass `{name}` failed on `{func.name}`: {exc.__class__.__name__}: {exc}",
-                                   func.loc))
+    with kernel_context():
+        ctx = Ctx(km, lines)
+        for name, run in PASSES:
+            try:
+                out += run(ctx)
+            except Exception as exc:
+                _debug(exc)
+                out.append(_incomplete(fname, f"pass `{name}` failed on `{func.name}`: {exc.__class__.__name__}: "
+                                              f"{exc}", func.loc))
     for shapes in sorted(ctx.concrete_fallback):
         ctx.incomplete.append(f"some checks were too hard for every block size at once and were made for "
                               f"block shapes {shapes} only")

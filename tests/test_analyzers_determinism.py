@@ -52,3 +52,41 @@ def test_no_wall_clock_solver_timeout_remains():
     assert 'set("rlimit"' in (ROOT / "analyzers" / "solver.py").read_text()
     # resource counts differ between z3 releases: the version is pinned exactly
     assert re.search(r'"z3-solver==[\d.]+"', (ROOT / "pyproject.toml").read_text())
+
+
+def test_solver_work_does_not_depend_on_when_python_collects_garbage():
+    """z3 gives a freed term's number to the next term it creates, and its search depends on those numbers: a kernel's
+    solver work must not change with the moments Python's cyclic collector runs (collecting after every allocation
+    here). These kernels spent different resource units under the two settings before the collector was paused
+    during a kernel's queries (one real kernel's verdict flipped between give-up and race with it)."""
+    import gc
+
+    import kopt
+    from analyzers.passes import context
+
+    spent = []
+    check = context.Ctx._check
+
+    def counting(self, *args, **kwargs):
+        before = self.spent
+        try:
+            return check(self, *args, **kwargs)
+        finally:
+            spent[-1] += self.spent - before
+
+    names = ["i23_early_exit_barrier.cu", "i23_host_const_arg_ok.cu", "i23_host_const_arg_small.cu"]
+    runs = []
+    context.Ctx._check = counting
+    try:
+        for threshold in (700, 1):
+            gc.set_threshold(threshold)
+            spent.clear()
+            for name in names:
+                spent.append(0)
+                kopt.analyze(ROOT / "tests" / "analyzers" / "corpus" / name)
+            runs.append(list(spent))
+    finally:
+        context.Ctx._check = check
+        gc.set_threshold(700)
+    assert all(runs[0]), runs  # the kernels do reach the solver
+    assert runs[0] == runs[1], dict(zip(names, zip(*runs)))

@@ -79,6 +79,16 @@ def free_vars(e: S) -> dict:
     return fv
 
 
+def operands(e: S, op: str):
+    """The operands of a chain of ``op`` (``+``, ``*``, ``&&``) at the top of ``e``, flattened; ``e`` itself when it
+    is no such chain."""
+    if e.op == op:
+        for x in e.args:
+            yield from operands(x, op)
+    else:
+        yield e
+
+
 def kinds(e: S) -> set:
     return set(free_vars(e).values())
 

@@ -58,8 +58,8 @@ class Ctx:
             off, scale = acc.offset, None
             if off.op == "*" and sym.is_const(off.args[1]):
                 off, scale = off.args[0], off.args[1]
-            terms = [sym.binop("*", t, scale) if scale is not None else t for t in _terms(off)]
-            pitches = {f.val for t in terms if _strided(t) for f in _factors(t)
+            terms = [sym.binop("*", t, scale) if scale is not None else t for t in sym.operands(off, "+")]
+            pitches = {f.val for t in terms if _strided(t) for f in sym.operands(t, "*")
                        if f.op == "v" and f.val.startswith("p:")}
             for pitch in sorted(pitches):
                 name = pitch[2:]
@@ -306,26 +306,10 @@ def index_of(a: Access, model, enc: Enc) -> str:
     return f"{a.base} + {off} bytes"
 
 
-def _terms(e):
-    if e.op == "+":
-        for x in e.args:
-            yield from _terms(x)
-    else:
-        yield e
-
-
-def _factors(e):
-    if e.op == "*":
-        for x in e.args:
-            yield from _factors(x)
-    else:
-        yield e
-
-
 def _coefficient(t) -> int:
     """The constant factor of a product (1 when there is none)."""
     c = 1
-    for f in _factors(t):
+    for f in sym.operands(t, "*"):
         if sym.is_const(f):
             c *= abs(int(f.val))
     return c
@@ -333,7 +317,7 @@ def _coefficient(t) -> int:
 
 def _strided(t) -> bool:
     """A product of a parameter and something that depends on the thread or block (a row index times a pitch)."""
-    fs = list(_factors(t))
+    fs = list(sym.operands(t, "*"))
     return len(fs) > 1 and any(sym.kinds(f) & {"thread", "block"} for f in fs)
 
 

@@ -120,7 +120,7 @@ class _LastBlock:
 
     def guarded(self, a: Access) -> bool:
         """The access runs only in the block that drew the last ticket."""
-        for c in _conjuncts(a.cond):
+        for c in sym.operands(a.cond, "&&"):
             if c.key() in self.eqs or (c.op == "uf" and c.val.startswith("ld:") and c.val[3:] in self.flags):
                 return True
         return False
@@ -157,14 +157,6 @@ def _subexprs(roots):
         stack.extend(e.args)
 
 
-def _conjuncts(c):
-    if c.op == "&&":
-        for x in c.args:
-            yield from _conjuncts(x)
-    else:
-        yield c
-
-
 def _is_ticket_value(e) -> bool:
     """The value an atomicInc / atomicAdd returns (an opaque result, or the distinct slot of a constant step)."""
     return e.op == "v" and e.val.startswith(("opq#", "uniq#")) and any(
@@ -176,15 +168,7 @@ def _is_last_index(e) -> bool:
     if e.op != "+" or not (sym.is_const(e.args[1]) and e.args[1].val == -1):
         return False
     n = e.args[0]
-    return all(x.op == "v" and x.val in ("gdx", "gdy", "gdz") for x in _factors(n))
-
-
-def _factors(e):
-    if e.op == "*":
-        for x in e.args:
-            yield from _factors(x)
-    else:
-        yield e
+    return all(x.op == "v" and x.val in ("gdx", "gdy", "gdz") for x in sym.operands(n, "*"))
 
 
 def run(ctx: Ctx) -> list[Diagnostic]:

@@ -17,6 +17,7 @@
 #         capture (bench/capture_structured.py gpu: sanitizer text + XML and ncu reports + CSV into tests/data, so
 #         later cpu: stages read them, and copied to $OUT/capture); capture:CASE[,CASE] only those ncu profile cases
 #         (e.g. capture:bandwidth_low_occupancy) and the device's ceilings.
+#         runprofile:TASK[,TASK] (bench/run_profile.py: cProfile of a warm `kopt run`'s parent process).
 #         poolcheck (bench/pool_check.py: --workers 1 against the local path on softmax_rows and vector_add).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
@@ -83,6 +84,8 @@ for s in "$@"; do
                   ${CS_ONLY:+--only "$CS_ONLY"} ${CS_ARGS:-} ;;
     ktvs) stage ktvs 560 python3 bench/tuner_vs_kernel_tuner.py --out "$OUT/results/tuner_vs_kernel_tuner$sfx.json" \
             ${KT_ARGS:-} ;;
+    runprofile:*) stage runprofile 300 python3 bench/run_profile.py --out "$OUT/results/run_profile$sfx.json" \
+                    $(printf -- '--task %s ' ${spec//,/ }) ;;
     poolcheck) stage poolcheck 240 python3 bench/pool_check.py --out "$OUT/results/pool_check$sfx.json" ;;
     launchtime) stage launchtime 300 python3 bench/launch_time.py --out "$OUT/results/launch_time$sfx.json" ;;
     kernelbench) stage kernelbench "${KB_LIMIT:-540}" python3 bench/kernelbench.py run \

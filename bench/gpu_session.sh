@@ -18,6 +18,8 @@
 #         later cpu: stages read them, and copied to $OUT/capture); capture:CASE[,CASE] only those ncu profile cases
 #         (e.g. capture:bandwidth_low_occupancy) and the device's ceilings.
 #         runprofile:TASK[,TASK] (bench/run_profile.py: cProfile of a warm `kopt run`'s parent process).
+#         bytecode (compile kopt's and the carried wheels' bytecode, as a pip install does; the device image may
+#         set PYTHONDONTWRITEBYTECODE, which makes every process compile its imports from source).
 #         poolcheck (bench/pool_check.py: --workers 1 against the local path on softmax_rows and vector_add).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
@@ -86,6 +88,8 @@ for s in "$@"; do
             ${KT_ARGS:-} ;;
     runprofile:*) stage runprofile 300 python3 bench/run_profile.py --out "$OUT/results/run_profile$sfx.json" \
                     $(printf -- '--task %s ' ${spec//,/ }) ;;
+    bytecode) stage bytecode 120 bash -c 'env | grep -i "^PYTHON" ; python3 -m compileall -q -j 0 kopt analyzers \
+                $( [ -d /tmp/site ] && echo /tmp/site ) ; echo "bytecode compiled"' ;;
     poolcheck) stage poolcheck 240 python3 bench/pool_check.py --out "$OUT/results/pool_check$sfx.json" ;;
     launchtime) stage launchtime 300 python3 bench/launch_time.py --out "$OUT/results/launch_time$sfx.json" ;;
     kernelbench) stage kernelbench "${KB_LIMIT:-540}" python3 bench/kernelbench.py run \

@@ -44,6 +44,25 @@ def profile(task: Path, top: int) -> dict:
             "top_cumulative": rows[:top], "top_self": sorted(rows, key=lambda r: -r["self_ms"])[:top]}
 
 
+def worker_start(top: int) -> dict:
+    """The worker's own start as the prestarted worker does it (imports, context, runner: ``ops.warm``), timed inside
+    a fresh process, with ``-X importtime``'s slowest imports."""
+    code = ("import time; t = time.perf_counter(); from kopt.worker import ops; ops.warm(); "
+            "print(round((time.perf_counter() - t) * 1e3, 1))")
+    t0 = time.perf_counter()
+    p = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True, timeout=300)
+    wall = time.perf_counter() - t0
+    imports = []
+    for line in p.stderr.splitlines():
+        parts = line.split("|")
+        if len(parts) == 3 and parts[1].strip().isdigit():
+            imports.append({"module": parts[2].rstrip(), "self_us": int(parts[0].split(":")[-1]),
+                            "cumulative_us": int(parts[1])})
+    imports.sort(key=lambda r: -r["cumulative_us"])
+    return {"process_wall_s": round(wall, 3), "warm_ms": p.stdout.strip(), "exit": p.returncode,
+            "slowest_imports": imports[:top]}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--task", action="append", required=True, help="a task folder name under bench/tasks (repeatable)")
@@ -60,7 +79,15 @@ def main(argv=None) -> int:
         print(f"{name}: {row['wall_s']} s under cProfile, exit {row['exit']}, phases {row['phases_ms']}")
         for r in row["top_cumulative"][:45]:
             print(f"  {r['cumulative_ms']:9.1f} {r['self_ms']:9.1f} {r['calls']:7d}  {r['function']}")
-    envelope.write(args.out, "run_profile", "cProfile of the parent process of one warm `kopt run` per task", rows,
+    worker = worker_start(args.top)
+    print(f"worker start: process {worker['process_wall_s']} s, warm() {worker['warm_ms']} ms")
+    for r in worker["slowest_imports"][:25]:
+        print(f"  {r['cumulative_us'] / 1e3:9.1f} ms  {r['module']}")
+    print(f"bytecode: sys.dont_write_bytecode={sys.flags.dont_write_bytecode}")
+    envelope.write(args.out, "run_profile", "cProfile of the parent process of one warm `kopt run` per task, and the "
+                   "worker's start (ops.warm) timed in a fresh process", {"runs": rows, "worker_start": worker,
+                                                                          "dont_write_bytecode":
+                                                                          sys.flags.dont_write_bytecode},
                    envelope.gpu_device())
     return 0
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -47,10 +48,26 @@ def evaluating_on(info: GpuInfo):
         _slot_gpu.reset(token)
 
 
+_probing: threading.Thread | None = None
+
+
+def probe_in_background() -> None:
+    """Start asking the driver now, in a thread, so that the answer is ready when ``probe()`` is called: ``cuInit``
+    takes ~0.1 s, which then overlaps the command's imports (the driver call releases the GIL)."""
+    global _probing
+    if _probing is None:
+        _probing = threading.Thread(target=_probe, daemon=True)
+        _probing.start()
+
+
 def probe() -> tuple[GpuInfo | None, str]:
     """(info, reason). ``info`` is None when no driver or GPU is usable; ``reason`` says why."""
     slot = _slot_gpu.get()
-    return (slot, "") if slot is not None else _probe()
+    if slot is not None:
+        return slot, ""
+    if _probing is not None:
+        _probing.join()  # the background probe has cached its answer
+    return _probe()
 
 
 @functools.lru_cache(maxsize=None)

@@ -25,17 +25,18 @@ def spawn(command: list[str], env: dict | None = None) -> tuple:
     return proc, err
 
 
-def prestart(argv: list[str]) -> None:
-    """Start the worker when ``argv`` (the command line) runs a command that uses it."""
+def prestart(argv: list[str]) -> bool:
+    """Start the worker when ``argv`` (the command line) runs a command that uses it; whether it was started."""
     global _started
     if _started is not None or os.environ.get("KOPT_PRESTART", "1") == "0":
-        return
+        return False
     if len(argv) < 2 or argv[1] not in COMMANDS or {"--help", "-h"} & set(argv):
-        return
+        return False
     if {"--workers", "--ray"} & {a.split("=", 1)[0] for a in argv}:  # an evaluator pool pins its own workers
-        return
+        return False
     _started = spawn(worker_command())
     atexit.register(_discard)
+    return True
 
 
 def take() -> tuple | None:

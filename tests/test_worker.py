@@ -72,3 +72,19 @@ def test_busy_gpu_check_finds_the_workers_device_by_pci_bus_id(monkeypatch):
     assert "1 other process(es) hold the GPU (pids [1234])" in busy[0] and "utilization was 50 %" in busy[1]
     # after the worker's own kernels (the check before a timing) the utilization is partly its own: left out
     assert gpu_activity_warnings("0000:3b:00.0", own_work_recent=True) == [busy[0]]
+
+
+def test_leaving_the_block_kills_the_worker_and_reaps_it_in_the_background():
+    with WorkerClient(command=FAKE) as w:
+        w.call(Echo(0))
+        proc = w.proc
+    assert w.proc is None
+    assert proc.wait(timeout=10) == -9  # killed, and reaped (by the background thread or this wait)
+
+
+def test_a_restart_waits_for_the_old_worker():
+    w = WorkerClient(command=FAKE)
+    w.call(Echo(0))
+    proc = w.proc
+    w.close()
+    assert proc.returncode == -9  # already reaped when close returns

@@ -8,7 +8,10 @@ import sys
 from ..worker_prestart import prestart
 
 if os.path.basename(sys.argv[0]) in ("kopt", "__main__.py", "-m"):  # the command line, not a test or an import
-    prestart(sys.argv)
+    if prestart(sys.argv):  # a GPU command: the compile needs the GPU's arch, asked while the command imports
+        from ..device import probe_in_background
+
+        probe_in_background()
 
 import importlib  # noqa: E402
 

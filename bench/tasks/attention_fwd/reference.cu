@@ -1,48 +1,63 @@
 // attention_fwd's reference on the GPU, in float64 (the check's reference_cuda; reference.py defines it):
 // O = softmax(Q K^T * scale, masked to keys j <= i when causal) V per (batch, head), with the row max and sum kept
-// online over tiles of 32 keys. Both products run on the float64 tensor cores (mma m8n8k4 .f64: IEEE double
-// fused multiply-adds, sm_80 and later): bf16 values widened to double are exact, and every product and sum is a
-// double operation. Each block owns 64 queries of one (batch, head), each warp 8 of them: the warp's Q rows stay in
-// registers as A fragments, the scores' C fragments give each lane two keys of one row (the row's max and sum over
-// the 4 lanes that share it), and the probabilities go through shared memory to become P V's A fragments. The next
-// tile of K and V is read into registers while the tensor cores work on this one. The scale is the exact 1 / sqrt(D)
-// that reference.py uses (the kernels get it rounded to float). Written for D <= 128 (the task's 64 and 128); a
-// larger D gives NaN outputs, which no candidate matches.
+// online over tiles of 16 keys. Both products run on the float64 tensor cores (mma m16n8k4 .f64 on sm_90 and later,
+// two m8n8k4 before: IEEE double fused multiply-adds; on an H200 m16n8k4 issues at twice m8n8k4's rate): bf16 values
+// widened to double are exact, and every product and sum is a double operation. Each block owns 64 queries of one
+// (batch, head), each warp 16 of them; two blocks share an SM. Q stays in shared memory as bf16 and is widened as
+// each A fragment is read (once per four products); the scores' C fragments give each lane two keys of two rows (a
+// row's max and sum over the 4 lanes that share it), and the probabilities go through shared memory to become P V's
+// A fragments. The next tile of K and V is read into registers while the tensor cores work on this one. The scale is
+// the exact 1 / sqrt(D) that reference.py uses (the kernels get it rounded to float). Written for D <= 128 (the
+// task's 64 and 128); a larger D gives NaN outputs, which no candidate matches.
 // kopt: assume S >= 1 && D >= 1 && D <= 128
-// kopt: launch attention_fwd_ref grid=(cdiv(S, 64), B * H) block=(256) smem=(87040) args=(Q, K, V, O, S, D, causal, f64(1.0 / D ** 0.5))
-#define QT 64        // queries per block, 8 per warp
-#define KT 32        // keys per tile: four independent score chains per warp
+// kopt: launch attention_fwd_ref grid=(cdiv(S, 64), B * H) block=(128) smem=(61440) args=(Q, K, V, O, S, D, causal, f64(1.0 / D ** 0.5))
+#define QT 64        // queries per block, 16 per warp
+#define KT 16        // keys per tile: two independent score chains per warp
 #define DMAX 128
-#define THREADS 256
+#define THREADS 128
 #define WARPS (THREADS / 32)
 #define PER (KT * DMAX / THREADS)  // elements of K (and of V) each thread moves per tile
-// Row strides in doubles: a fragment read touches 8 rows x 4 columns (K, P) or 4 rows x 8 columns (V); these
-// strides put each half-warp's 128 bytes in distinct banks, two wavefronts per read, the least 256 bytes take.
+// Row strides: a fragment read touches 8 rows x 4 columns (Q, K, P) or 4 rows x 8 columns (V); these strides put
+// each half-warp's accesses in distinct banks (two wavefronts per 64-bit read, the least 256 bytes take; one per
+// 16-bit Q read): rows of K, V and P start 8 banks apart, rows of Q 4.
 #define KSTRIDE (DMAX + 4)
-#define VSTRIDE (DMAX + 8)
+#define VSTRIDE (DMAX + 4)
 #define PSTRIDE (KT + 4)
-static_assert((KT * KSTRIDE + KT * VSTRIDE + WARPS * 8 * PSTRIDE) * 8 == 87040, "the launch's smem");
+#define QSTRIDE (DMAX + 8)  // in bf16 elements
+static_assert((KT * KSTRIDE + KT * VSTRIDE + WARPS * 16 * PSTRIDE) * 8 + QT * QSTRIDE * 2 == 61440, "the launch's smem");
 #define NEG_INF __longlong_as_double(0xfff0000000000000ll)
 
 __device__ __forceinline__ double bf16(unsigned short h) { return (double)__uint_as_float((unsigned)h << 16); }
 
-// c (8 x 8, C fragment) += a (8 x 4, row) * b (4 x 8, col). Lane l holds a[l / 4][l % 4], b[l % 4][l / 4] and
-// c[l / 4][2 (l % 4) + i].
-__device__ __forceinline__ void dmma(double (&c)[2], double a, double b) {
+// c (16 x 8, C fragment) += a (16 x 4, row) * b (4 x 8, col). Lane l holds a[l / 4][l % 4] (a0) and
+// a[l / 4 + 8][l % 4] (a1), b[l % 4][l / 4], and c[l / 4][2 (l % 4) + i] (c[i]) and c[l / 4 + 8][2 (l % 4) + i] (c[2 + i]).
+__device__ __forceinline__ void dmma(double (&c)[4], double a0, double a1, double b) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};"
+               : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+               : "d"(a0), "d"(a1), "d"(b));
+#else  // the same products as two m8n8k4, one per half of the rows
   asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
                : "+d"(c[0]), "+d"(c[1])
-               : "d"(a), "d"(b));
+               : "d"(a0), "d"(b));
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+               : "+d"(c[2]), "+d"(c[3])
+               : "d"(a1), "d"(b));
+#endif
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS, 1) attention_fwd_ref(const unsigned short* __restrict__ Q, const unsigned short* __restrict__ K,
+extern "C" __global__ void __launch_bounds__(THREADS, 2) attention_fwd_ref(const unsigned short* __restrict__ Q, const unsigned short* __restrict__ K,
                                              const unsigned short* __restrict__ V, double* __restrict__ O, int S,
                                              int D, int causal, double scale) {
-  extern __shared__ double smem[];  // 87040 bytes (the launch's smem)
+  extern __shared__ double smem[];  // 61440 bytes (the launch's smem)
   double(*ks)[KSTRIDE] = reinterpret_cast<double(*)[KSTRIDE]>(smem);
   double(*vs)[VSTRIDE] = reinterpret_cast<double(*)[VSTRIDE]>(smem + KT * KSTRIDE);
-  double(*ps)[8][PSTRIDE] = reinterpret_cast<double(*)[8][PSTRIDE]>(smem + KT * KSTRIDE + KT * VSTRIDE);
+  double(*ps)[16][PSTRIDE] = reinterpret_cast<double(*)[16][PSTRIDE]>(smem + KT * KSTRIDE + KT * VSTRIDE);
+  unsigned short(*qs)[QSTRIDE] =
+      reinterpret_cast<unsigned short(*)[QSTRIDE]>(smem + KT * KSTRIDE + KT * VSTRIDE + WARPS * 16 * PSTRIDE);
   const int t = threadIdx.x, lane = t % 32, warp = t / 32, g = lane / 4, q = lane % 4;
-  const int q0 = blockIdx.x * QT, row = q0 + warp * 8 + g;  // this lane's query in the A and C fragments
+  const int q0 = blockIdx.x * QT, r0 = warp * 16 + g;  // this lane's rows of the block: r0 and r0 + 8
+  const int row[2] = {q0 + r0, q0 + r0 + 8};
   const long long base = (long long)blockIdx.y * S * D;
   if (D > DMAX) {
     for (int e = t; e < QT * D; e += THREADS)
@@ -50,16 +65,14 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) attention_fwd_ref(const
     return;
   }
   const int dsteps = (D + 3) / 4, dblocks = (D + 7) / 8;  // k steps of Q K^T, 8-column blocks of O
-  double qf[DMAX / 4];
-#pragma unroll
-  for (int kk = 0; kk < DMAX / 4; ++kk) {
-    const int c = 4 * kk + q;
-    qf[kk] = row < S && c < D ? bf16(Q[base + (long long)row * D + c]) : 0.0;
+  for (int e = t; e < QT * DMAX; e += THREADS) {  // the block's queries, zeros past S and D
+    const int r = e / DMAX, c = e % DMAX;
+    qs[r][c] = q0 + r < S && c < D ? Q[base + (long long)(q0 + r) * D + c] : (unsigned short)0;
   }
-  double o[DMAX / 8][2];
+  double o[DMAX / 8][4];
 #pragma unroll
-  for (int nb = 0; nb < DMAX / 8; ++nb) o[nb][0] = o[nb][1] = 0.0;
-  double row_max = NEG_INF, row_sum = 0.0;
+  for (int nb = 0; nb < DMAX / 8; ++nb) o[nb][0] = o[nb][1] = o[nb][2] = o[nb][3] = 0.0;
+  double row_max[2] = {NEG_INF, NEG_INF}, row_sum[2] = {0.0, 0.0};
   const int key_end = causal ? min(S, q0 + QT) : S;  // later keys are masked for every query of the block
 
   unsigned kr[PER / 2], vr[PER / 2];  // the next tile on its way from global memory: two bf16 per register
@@ -75,7 +88,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) attention_fwd_ref(const
   };
   fetch(0);
   for (int k0 = 0; k0 < key_end; k0 += KT) {
-    __syncthreads();  // the previous tile is no longer read
+    __syncthreads();  // the previous tile is no longer read (and, the first time, Q is in shared memory)
 #pragma unroll
     for (int i = 0; i < PER / 2; ++i) {
       const int e = 2 * (t + i * THREADS), r = e / DMAX, c = e % DMAX;
@@ -87,61 +100,72 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) attention_fwd_ref(const
     __syncthreads();
     if (k0 + KT < key_end) fetch(k0 + KT);
 
-    double s[KT / 8][2];  // scores of this warp's 8 queries x the tile's keys
+    double s[KT / 8][4];  // scores of this warp's 16 queries x the tile's keys
 #pragma unroll
-    for (int nb = 0; nb < KT / 8; ++nb) s[nb][0] = s[nb][1] = 0.0;
+    for (int nb = 0; nb < KT / 8; ++nb) s[nb][0] = s[nb][1] = s[nb][2] = s[nb][3] = 0.0;
 #pragma unroll
     for (int kk = 0; kk < DMAX / 4; ++kk)
-      if (kk < dsteps)
+      if (kk < dsteps) {
+        const double a0 = bf16(qs[r0][4 * kk + q]), a1 = bf16(qs[r0 + 8][4 * kk + q]);
 #pragma unroll
-        for (int nb = 0; nb < KT / 8; ++nb) dmma(s[nb], qf[kk], ks[8 * nb + g][4 * kk + q]);
+        for (int nb = 0; nb < KT / 8; ++nb) dmma(s[nb], a0, a1, ks[8 * nb + g][4 * kk + q]);
+      }
 
-    double tile_max = NEG_INF;
+    double rescale[2];
 #pragma unroll
-    for (int nb = 0; nb < KT / 8; ++nb)
+    for (int h = 0; h < 2; ++h) {  // the lane's two rows: C fragment entries 2h and 2h + 1
+      double tile_max = NEG_INF;
 #pragma unroll
-      for (int i = 0; i < 2; ++i) {
-        const int key = k0 + 8 * nb + 2 * q + i;
-        s[nb][i] = key < S && !(causal && key > row) ? s[nb][i] * scale : NEG_INF;
-        tile_max = fmax(tile_max, s[nb][i]);
-      }
-    tile_max = fmax(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));  // the 4 lanes of the row
-    tile_max = fmax(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
-    const double m = fmax(row_max, tile_max);
-    const double rescale = m == NEG_INF ? 1.0 : exp(row_max - m);  // 0 on the row's first keys (row_max -inf)
-    double sum = 0.0;
+      for (int nb = 0; nb < KT / 8; ++nb)
 #pragma unroll
-    for (int nb = 0; nb < KT / 8; ++nb)
+        for (int i = 0; i < 2; ++i) {
+          const int key = k0 + 8 * nb + 2 * q + i;
+          double& v = s[nb][2 * h + i];
+          v = key < S && !(causal && key > row[h]) ? v * scale : NEG_INF;
+          tile_max = fmax(tile_max, v);
+        }
+      tile_max = fmax(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));  // the 4 lanes of the row
+      tile_max = fmax(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
+      const double m = fmax(row_max[h], tile_max);
+      rescale[h] = m == NEG_INF ? 1.0 : exp(row_max[h] - m);  // 0 on the row's first keys (row_max -inf)
+      double sum = 0.0;
 #pragma unroll
-      for (int i = 0; i < 2; ++i) {
-        const double e = m == NEG_INF ? 0.0 : exp(s[nb][i] - m);
-        ps[warp][g][8 * nb + 2 * q + i] = e;
-        sum += e;
-      }
-    sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-    sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-    row_sum = row_sum * rescale + sum;
-    row_max = m;
+      for (int nb = 0; nb < KT / 8; ++nb)
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+          const double e = m == NEG_INF ? 0.0 : exp(s[nb][2 * h + i] - m);
+          ps[warp][g + 8 * h][8 * nb + 2 * q + i] = e;
+          sum += e;
+        }
+      sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+      sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+      row_sum[h] = row_sum[h] * rescale[h] + sum;
+      row_max[h] = m;
+    }
     __syncwarp();  // the warp's probabilities are in ps
 #pragma unroll
     for (int nb = 0; nb < DMAX / 8; ++nb) {
-      o[nb][0] *= rescale;
-      o[nb][1] *= rescale;
+      o[nb][0] *= rescale[0];
+      o[nb][1] *= rescale[0];
+      o[nb][2] *= rescale[1];
+      o[nb][3] *= rescale[1];
     }
 #pragma unroll
     for (int kk = 0; kk < KT / 4; ++kk) {
-      const double a = ps[warp][g][4 * kk + q];
+      const double a0 = ps[warp][g][4 * kk + q], a1 = ps[warp][g + 8][4 * kk + q];
 #pragma unroll
       for (int nb = 0; nb < DMAX / 8; ++nb)
-        if (nb < dblocks) dmma(o[nb], a, vs[4 * kk + q][8 * nb + g]);
+        if (nb < dblocks) dmma(o[nb], a0, a1, vs[4 * kk + q][8 * nb + g]);
     }
     __syncwarp();  // ps is read before the next tile overwrites it
   }
 #pragma unroll
-  for (int nb = 0; nb < DMAX / 8; ++nb)
+  for (int h = 0; h < 2; ++h)
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {
-      const int d = 8 * nb + 2 * q + i;
-      if (row < S && d < D) O[base + (long long)row * D + d] = o[nb][i] / row_sum;
-    }
+    for (int nb = 0; nb < DMAX / 8; ++nb)
+#pragma unroll
+      for (int i = 0; i < 2; ++i) {
+        const int d = 8 * nb + 2 * q + i;
+        if (row[h] < S && d < D) O[base + (long long)row[h] * D + d] = o[nb][2 * h + i] / row_sum[h];
+      }
 }

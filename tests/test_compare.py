@@ -101,3 +101,42 @@ def test_a_tiny_output_is_judged_by_its_elements():
     tol = {"rtol": 1e-4, "atol": 1e-5, "l2": 1e-4}
     rep = compare_output("y", np.array([[-1.788830e-4]], np.float32), dtype("f32"), np.array([[-1.7883918e-4]]), tol)
     assert rep.mismatches == 0 and rep.rel_l2 > tol["l2"] and rep.ok
+
+
+def test_device_totals_merge_the_per_block_records_as_the_host_merges_chunks():
+    """The GPU comparison's per-block records (struct Partial) become one Totals: sums, maxima, and the worst element
+    of the first of equally bad blocks; no block with an element gives no worst element."""
+    from types import SimpleNamespace
+
+    from kopt.dtypes import dtype
+    from kopt.worker import device_check as dc
+
+    # err_sq, ref_sq, max_abs, max_rel, worst_score, worst_value, worst_expected, mismatches, unwritten, nan, worst
+    records = [(1.0, 4.0, 0.5, 0.1, 0.5, 2.0, 1.5, 1, 0, 0, 7),
+               (2.0, 5.0, 0.7, 0.2, 0.7, 3.0, 2.3, 2, 1, 0, 9000),
+               (0.0, 0.0, 0.0, 0.0, 0.7, 9.0, 9.0, 0, 0, 0, 17000)]
+
+    class FakeGpu:
+        def __init__(self, records):
+            self.data = b"".join(dc.PARTIAL.pack(*r) for r in records)
+
+        def launch(self, *args):
+            pass
+
+        def synchronize(self, *args):
+            pass
+
+        def download_bytes(self, buf, nbytes):
+            return self.data[:nbytes]
+
+    checks = object.__new__(dc.DeviceChecks)
+    checks._fn, checks._scratch = {"kopt_compare_f32": None}, SimpleNamespace(ptr=0)
+    buf, tol = SimpleNamespace(ptr=0), {"atol": 1e-3, "rtol": 1e-3}
+    checks.gpu = FakeGpu(records)
+    t = checks.compare(buf, dtype("f32"), buf, 3 * 8192, tol)  # three blocks of 8192 elements
+    assert (t.err_sq, t.ref_sq, t.max_abs, t.max_rel) == (3.0, 9.0, 0.7, 0.2)
+    assert (t.mismatches, t.unwritten, t.nan_mismatch) == (3, 1, 0)
+    assert (t.worst, t.worst_value, t.worst_expected) == (9000, 3.0, 2.3)
+    checks.gpu = FakeGpu([(0.0,) * 4 + (-1.0, 0.0, 0.0) + (0,) * 4])
+    t = checks.compare(buf, dtype("f32"), buf, 10, tol)
+    assert (t.worst, t.worst_value, t.worst_expected) == (0, None, None)

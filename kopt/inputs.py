@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+
+import numpy as np
 
 from .task import Shape, Task
-
-if TYPE_CHECKING:  # imported where arrays are made: the GPU worker's check path never needs numpy
-    import numpy as np
 
 CHUNK = 1 << 22  # elements per independently seeded chunk
 # threads for host-side array work (generation here, comparison in kopt.worker.compare): the CPUs this process may use
@@ -21,8 +19,6 @@ WORKERS = min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity"
 
 def _fill(a, init: dict, rng: np.random.Generator, out: np.ndarray) -> None:
     """Draw ``out.size`` values for argument ``a`` into ``out`` (storage dtype, flat)."""
-    import numpy as np
-
     kind = init.get("kind", "normal")
     n = out.size
     if kind == "normal":
@@ -43,8 +39,6 @@ def _fill(a, init: dict, rng: np.random.Generator, out: np.ndarray) -> None:
 
 def widen(dt, raw: np.ndarray) -> np.ndarray:
     """``dt.to_float64(raw)`` in chunks on the thread pool: widening 2^28 values takes seconds on one core."""
-    import numpy as np
-
     if raw.size <= CHUNK or WORKERS == 1:
         return dt.to_float64(raw)
     out = np.empty(raw.shape, np.float64)
@@ -60,8 +54,6 @@ def widen(dt, raw: np.ndarray) -> np.ndarray:
 
 def generate(task: Task, shape: Shape, seed: int) -> dict[str, np.ndarray]:
     """Host arrays (storage dtype) for every ``in``/``inout`` argument."""
-    import numpy as np
-
     out = {}
     jobs = []
     for i, a in enumerate(task.args):

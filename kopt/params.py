@@ -6,6 +6,8 @@ from __future__ import annotations
 import ctypes
 import struct
 
+import numpy as np
+
 from .dtypes import dtype
 from .plan import LaunchPlan
 
@@ -29,8 +31,6 @@ def scalar_bytes(value, ctype: str | None, size: int, what: str) -> bytes:
             if ctype is None:
                 raise LaunchSpecError(f"{what}: the kernel parameter is {size} bytes; pass a buffer or a tensormap")
             value = int(value)
-    if ctype in ("bf16", "f16"):
-        import numpy as np  # only these two need numpy's conversions
     if ctype == "bf16":
         return struct.pack("<H", int(dtype("bf16").from_float64(np.array([value], np.float64))[0]))
     if ctype == "f16":

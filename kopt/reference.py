@@ -10,14 +10,12 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import sys
-from typing import TYPE_CHECKING
 from pathlib import Path
+
+import numpy as np
 
 from .inputs import widen
 from .task import Shape, Task
-
-if TYPE_CHECKING:
-    import numpy as np
 
 _MODULES: dict[str, object] = {}
 
@@ -102,8 +100,6 @@ def arguments(task: Task, shape: Shape, inputs: dict[str, np.ndarray]) -> dict:
 
 def call(task: Task, shape: Shape, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The reference's outputs for ``inputs``, by output argument name."""
-    import numpy as np
-
     fn = load(task)
     try:
         result = fn(**arguments(task, shape, inputs))

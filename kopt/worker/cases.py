@@ -8,13 +8,14 @@ inputs downloaded and the outputs uploaded as float64. On the CPU path (``KOPT_C
 kernels are unavailable) inputs and outputs are host arrays, as kopt made them before it checked on the GPU."""
 from __future__ import annotations
 
-import math
 import os
 import struct
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import numpy as np
 
 from .. import reference, torch_reference
 from ..dtypes import dtype
@@ -106,7 +107,7 @@ class CaseCache:
         inputs = {}
         for i, a in enumerate(task.args):
             if a.role in ("in", "inout"):
-                n = math.prod(task.shape_of(a, shape))
+                n = int(np.prod(task.shape_of(a, shape)))
                 buf = inputs[a.name] = gpu.alloc_collected(n * a.dtype.itemsize)
                 self.checks.fill(buf, a.dtype, n, seed, i, a.init)
         gpu.synchronize("input generation")
@@ -121,8 +122,6 @@ class CaseCache:
             except _NotOnDevice as exc:
                 note = str(exc)
         if expected is None:  # the host reference: inputs down, outputs up as float64
-            import numpy as np
-
             host = {}
             for a in task.args:
                 if a.name in inputs:
@@ -149,7 +148,7 @@ class CaseCache:
         outputs = {}
         for a in task.args:
             if a.is_output:
-                outputs[a.name] = gpu.alloc_collected(math.prod(task.shape_of(a, shape)) * 8)
+                outputs[a.name] = gpu.alloc_collected(int(np.prod(task.shape_of(a, shape))) * 8)
                 gpu.fill(outputs[a.name], _F64, 0)
         def arg_bytes(arg) -> bytes:  # the plan has buffers and values only (kopt.reference_kernels)
             return struct.pack("<Q", (outputs.get(arg.name) or inputs[arg.name]).ptr)
@@ -175,7 +174,7 @@ def _view(t) -> DeviceBuffer:
 def _check_shapes(task: Task, shape: Shape, expected: dict) -> None:
     for a in task.args:
         if a.is_output:
-            want = math.prod(task.shape_of(a, shape)) * 8
+            want = int(np.prod(task.shape_of(a, shape))) * 8
             if expected[a.name].nbytes != want:
                 raise reference.BadReference(
                     "output", f"reference {task.reference} returned {expected[a.name].nbytes // 8} values for "

@@ -1,18 +1,15 @@
 """Compare a kernel's outputs with the reference: error figures, unwritten regions, mutated inputs."""
 from __future__ import annotations
 
-import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ..diagnostic import Diagnostic, Location
 from ..dtypes import DType
 from ..inputs import WORKERS
 from ..rules import RULES
-
-if TYPE_CHECKING:  # numpy is imported by the host path's functions: the GPU path's verdicts need none of it
-    import numpy as np
 
 
 @dataclass
@@ -46,15 +43,11 @@ class OutputReport:
 
 def unwritten_mask(raw: np.ndarray, dt: DType) -> np.ndarray:
     """Elements still holding the poison bit pattern."""
-    import numpy as np
-
     bits = raw.view(np.dtype(f"u{dt.itemsize}"))
     return bits == np.array(dt.poison, dtype=bits.dtype)
 
 
 def _region(mask: np.ndarray) -> dict | None:
-    import numpy as np
-
     idx = np.nonzero(mask)
     if idx[0].size == 0:
         return None
@@ -69,8 +62,6 @@ CHUNK = 1 << 21  # elements compared at a time per thread: bounded temporaries, 
 
 def compare_output(name: str, raw: np.ndarray, dt: DType, expected: np.ndarray, tol: dict) -> OutputReport:
     """``raw`` is the kernel's output in storage form; ``expected`` the reference (any numeric dtype)."""
-    import numpy as np
-
     expected = np.asarray(expected)
     if expected.shape != raw.shape:
         if expected.size == raw.size:
@@ -97,28 +88,19 @@ def compare_output(name: str, raw: np.ndarray, dt: DType, expected: np.ndarray, 
     return report(name, tuple(raw.shape), dt, acc, tol, region)
 
 
-def unravel(flat: int, shape: tuple) -> tuple[int, ...]:
-    """The index of element ``flat`` of a C-ordered array of ``shape`` (numpy's ``unravel_index``, without numpy)."""
-    index = []
-    for dim in reversed(shape):
-        flat, i = divmod(flat, dim)
-        index.append(i)
-    return tuple(reversed(index))
-
-
 def report(name: str, shape: tuple, dt: DType, acc, tol: dict, region: dict | None) -> OutputReport:
     """The OutputReport from merged figures (host ``_Totals`` or the device's ``Totals``: the same fields)."""
-    size = math.prod(shape)
-    rel_l2 = math.sqrt(acc.err_sq) / math.sqrt(acc.ref_sq) if acc.ref_sq > 0 else math.sqrt(acc.err_sq)
+    size = int(np.prod(shape))
+    rel_l2 = float(np.sqrt(acc.err_sq)) / float(np.sqrt(acc.ref_sq)) if acc.ref_sq > 0 else float(np.sqrt(acc.err_sq))
     if acc.nan_mismatch or acc.unwritten:
         rel_l2 = float("inf")
-    worst = unravel(acc.worst, shape) if size else None
+    worst = np.unravel_index(acc.worst, shape) if size else None
     # Where the reference is all but zero (its RMS below atol: values near 0), or the output too small for an
     # aggregate to mean more than its elements do (one element in a function's tail, say), a relative L2 would reject
     # errors far below atol; there the L2 bound also allows atol per element. Elsewhere it is purely relative.
     atol = tol.get("atol", 0.0)
-    floor = atol * math.sqrt(size) if acc.ref_sq < size * atol ** 2 or size < L2_MIN_ELEMENTS else 0.0
-    l2_ok = rel_l2 != float("inf") and math.sqrt(acc.err_sq) <= tol["l2"] * math.sqrt(acc.ref_sq) + floor
+    floor = atol * np.sqrt(size) if acc.ref_sq < size * atol ** 2 or size < L2_MIN_ELEMENTS else 0.0
+    l2_ok = rel_l2 != float("inf") and np.sqrt(acc.err_sq) <= tol["l2"] * np.sqrt(acc.ref_sq) + floor
     ok = acc.mismatches == 0 and acc.nan_mismatch == 0 and bool(l2_ok)
     return OutputReport(
         arg=name, shape=shape, elements=size, rel_l2=rel_l2, max_abs=acc.max_abs,
@@ -131,8 +113,6 @@ def report(name: str, shape: tuple, dt: DType, acc, tol: dict, region: dict | No
 
 
 def _unwritten(raw: np.ndarray, dt: DType, expected: np.ndarray) -> np.ndarray:
-    import numpy as np
-
     mask = unwritten_mask(raw, dt)
     if not dt.is_float:  # an integer reference may legitimately equal the pattern
         mask &= ~unwritten_mask(dt.from_float64(expected.astype(np.float64)), dt)
@@ -166,8 +146,6 @@ class _Totals:
             self.worst_value, self.worst_expected = o.worst_value, o.worst_expected
 
     def add(self, offset: int, raw: np.ndarray, expected: np.ndarray, dt: DType, tol: dict) -> None:
-        import numpy as np
-
         unwritten = _unwritten(raw, dt, expected)
         got = dt.to_float64(raw)
         exp = expected.astype(np.float64, copy=False)
@@ -232,8 +210,6 @@ def diagnose(report: OutputReport, shape_label: str, candidate: str) -> list[Dia
 
 def mutated_inputs(before: np.ndarray, after: np.ndarray) -> tuple[int, tuple | None]:
     """(number of changed elements, first changed index) comparing bit patterns."""
-    import numpy as np
-
     bits = np.dtype(f"u{before.dtype.itemsize}")
     if np.array_equal(before.view(bits), after.view(bits)):  # the usual answer, in one pass
         return 0, None

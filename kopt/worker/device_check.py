@@ -2,16 +2,18 @@
 outputs with the reference and inputs with their copies on the device; only figures come back to the host."""
 from __future__ import annotations
 
-import math
 import struct
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..dtypes import DType
 from ..params import PackedParams
 
-# struct Partial of kopt.check_kernels.SOURCE, field for field: err_sq, ref_sq, max_abs, max_rel, worst_score,
-# worst_value, worst_expected (doubles), mismatches, unwritten, nan_mismatch, worst (64-bit unsigned)
-PARTIAL = struct.Struct("<7d4Q")
+# struct Partial of kopt.check_kernels.SOURCE, field for field
+PARTIAL = np.dtype([("err_sq", "f8"), ("ref_sq", "f8"), ("max_abs", "f8"), ("max_rel", "f8"), ("worst_score", "f8"),
+                    ("worst_value", "f8"), ("worst_expected", "f8"), ("mismatches", "u8"), ("unwritten", "u8"),
+                    ("nan_mismatch", "u8"), ("worst", "u8")])
 KINDS = {"normal": 0, "uniform": 1, "randint": 2}
 THREADS = 256
 
@@ -37,21 +39,6 @@ def _pack(*values) -> PackedParams:
     return PackedParams([struct.pack("<" + f, v) for f, v in values])
 
 
-def _max(values) -> float:
-    """The largest value, NaN if any is NaN (as numpy's max)."""
-    return math.nan if any(math.isnan(v) for v in values) else max(values)
-
-
-def _worst(parts: list[tuple]):
-    """The block holding the worst element: the first of equally bad blocks (as on the host; a NaN score is taken as
-    the largest, as numpy's argmax takes it), None when that score is not >= 0 (-1: no block saw an element)."""
-    scores = [p[4] for p in parts]
-    first = next((i for i, s in enumerate(scores) if math.isnan(s)), None)
-    if first is None:
-        first = scores.index(max(scores))
-    return parts[first] if scores[first] >= 0 else None
-
-
 class DeviceChecks:
     """The check kernels, loaded in the worker's GPU session."""
 
@@ -60,7 +47,7 @@ class DeviceChecks:
         module = gpu.load(helpers.cubin)
         self._fn = {n: gpu.function(module, lowered) for n, lowered in helpers.lowered.items()}
         self._grid = gpu.attribute("MULTIPROCESSOR_COUNT") * 8
-        self._scratch = gpu.alloc(4096 * PARTIAL.size)
+        self._scratch = gpu.alloc(4096 * PARTIAL.itemsize)
 
     def fill(self, buf, dt: DType, n: int, seed: int, stream: int, init: dict) -> None:
         """``n`` values of ``dt`` drawn for argument number ``stream`` under ``seed`` into ``buf``."""
@@ -84,21 +71,24 @@ class DeviceChecks:
                        ("d", float(tol["rtol"])), ("Q", dt.poison & (2 ** (8 * dt.itemsize) - 1)),
                        ("Q", self._scratch.ptr))
         self.gpu.launch(self._fn[f"kopt_compare_{dt.name}"], (blocks, 1, 1), (THREADS, 1, 1), 0, params.address)
+        parts = np.empty(blocks, PARTIAL)
         self.gpu.synchronize("comparison")
-        parts = list(PARTIAL.iter_unpack(self.gpu.download_bytes(self._scratch, blocks * PARTIAL.size)))
-        (err_sq, ref_sq, max_abs, max_rel, _, _, _, mismatches, unwritten, nan_mismatch,
-         _) = zip(*parts)  # one tuple per field
-        w = _worst(parts)
-        return Totals(math.fsum(err_sq), math.fsum(ref_sq), _max(max_abs), _max(max_rel), sum(mismatches),
-                      sum(unwritten), sum(nan_mismatch), w[10] if w is not None else 0,
-                      w[5] if w is not None else None, w[6] if w is not None else None)
+        self.gpu.download(self._scratch, parts)
+        first = int(np.argmax(parts["worst_score"]))  # the first of equally bad blocks, as on the host
+        w = parts[first] if parts["worst_score"][first] >= 0 else None  # -1: no element at all
+        return Totals(float(parts["err_sq"].sum()), float(parts["ref_sq"].sum()), float(parts["max_abs"].max()),
+                      float(parts["max_rel"].max()), int(parts["mismatches"].sum()), int(parts["unwritten"].sum()),
+                      int(parts["nan_mismatch"].sum()), int(w["worst"]) if w is not None else 0,
+                      float(w["worst_value"]) if w is not None else None,
+                      float(w["worst_expected"]) if w is not None else None)
 
     def differences(self, a, b, itemsize: int, n: int) -> tuple[int, int | None]:
         """(elements whose bits differ, the first such flat index) between two device buffers."""
-        self.gpu.upload_bytes(self._scratch, struct.pack("<2Q", 0, 2 ** 64 - 1))
+        counter = np.array([0, 2 ** 64 - 1], np.uint64)
+        self.gpu.upload(self._scratch, counter)
         params = _pack(("Q", a.ptr), ("Q", b.ptr), ("Q", n), ("Q", self._scratch.ptr))
         self.gpu.launch(self._fn[f"kopt_diff_{itemsize}"], (min(self._grid, max(1, -(-n // THREADS))), 1, 1),
                         (THREADS, 1, 1), 0, params.address)
         self.gpu.synchronize("input comparison")
-        count, first = struct.unpack("<2Q", self.gpu.download_bytes(self._scratch, 16))
-        return count, (first if count else None)
+        self.gpu.download(self._scratch, counter)
+        return int(counter[0]), (int(counter[1]) if counter[0] else None)

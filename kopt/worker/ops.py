@@ -23,11 +23,9 @@ def _runner():
 def warm() -> None:
     """What every check needs, made before the first request: the GPU session and the runner. The context is
     created in a thread (the driver call waits with the GIL released, ~0.3 s on an H200 host) while this thread
-    imports the runner's modules. numpy (~0.4 s to import on that host) and CuPy, when installed (~0.25 s more), are
-    imported in threads that are not waited for: a check on the GPU needs neither until a failure is reported or a
-    reference runs numpy functions, so the first request's inputs and reference run on the GPU while they load
-    (an ``import numpy`` on the way waits for the one in progress). A failure here is left for the first request to
-    meet and report."""
+    imports the runner's modules. CuPy, when installed, is imported in a thread that is not waited for (~0.25 s):
+    only references that run numpy functions on the GPU need it, and their ``import cupy`` waits for it to finish.
+    A failure here is left for the first request to meet and report."""
     import importlib
     import importlib.util
     import threading
@@ -36,10 +34,9 @@ def warm() -> None:
 
     context = threading.Thread(target=_quietly, args=(create_primary_context,), daemon=True)
     context.start()
-    for module in ("numpy", "cupy"):
-        if importlib.util.find_spec(module) is not None:
-            threading.Thread(target=_quietly, args=(importlib.import_module, module), daemon=True).start()
-    importlib.import_module(".runner", __package__)  # the runner's own imports while the driver works
+    if importlib.util.find_spec("cupy") is not None:
+        threading.Thread(target=_quietly, args=(importlib.import_module, "cupy"), daemon=True).start()
+    importlib.import_module(".runner", __package__)  # the runner's imports, numpy's among them, while the driver works
     context.join()
     _runner()
 

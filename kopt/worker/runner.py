@@ -1,10 +1,11 @@
 """Runs a candidate's launches on the GPU and checks its outputs (executed inside the worker process)."""
 from __future__ import annotations
 
-import math
 import struct
 import time
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from ..diagnostic import Location
 from ..dtypes import DType, dtype
@@ -13,7 +14,7 @@ from ..plan import LaunchPlan, RunPlan
 from ..rules import RULES
 from ..task import Shape, Task
 from .cases import Case, CaseCache
-from .compare import OutputReport, box, compare_output, diagnose, mutated_inputs, report, unravel
+from .compare import OutputReport, box, compare_output, diagnose, mutated_inputs, report
 from .device_check import DeviceChecks
 from .session import DeviceBuffer, GpuSession
 
@@ -58,12 +59,12 @@ class CheckRunner:
         buffers = {}
         for a in task.args:
             if a.is_buffer:
-                n = math.prod(task.shape_of(a, shape))
+                n = int(np.prod(task.shape_of(a, shape)))
                 buffers[a.name] = gpu.alloc(n * a.dtype.itemsize)
         scratch = {}
         for s in plan.scratch:
             dt = dtype(s.dtype)
-            scratch[s.name] = (gpu.alloc(math.prod(s.shape) * dt.itemsize), dt, s.init)
+            scratch[s.name] = (gpu.alloc(int(np.prod(s.shape)) * dt.itemsize), dt, s.init)
         tmaps = {}
         for t in plan.tensormaps:
             tmaps[t.name] = gpu.tensor_map(buffers[t.arg].ptr, t.dtype, t.shape, t.box, dtype(t.dtype).itemsize,
@@ -122,14 +123,14 @@ class CheckRunner:
             if not a.is_buffer:
                 continue
             buf, dims = prepared.buffers[a.name], tuple(task.shape_of(a, shape))
-            n = math.prod(dims)
+            n = int(np.prod(dims))
             if a.is_output:
                 if case.on_device:
                     totals = self.checks.compare(buf, a.dtype, case.expected[a.name], n, task.tolerances(a))
                     region = None
                     if totals.unwritten:  # the failure path: the region's bounding box on the host
                         got, exp = self._download(buf, dims, a.dtype.storage), \
-                            self._download(case.expected[a.name], dims, "float64")
+                            self._download(case.expected[a.name], dims, np.float64)
                         region = box(got, a.dtype, exp)
                     rep = report(a.name, dims, a.dtype, totals, task.tolerances(a), region)
                 else:
@@ -140,7 +141,7 @@ class CheckRunner:
             else:
                 if case.on_device:
                     count, first = self.checks.differences(buf, case.inputs[a.name], a.dtype.itemsize, n)
-                    first = unravel(first, dims) if count else None
+                    first = tuple(int(i) for i in np.unravel_index(first, dims)) if count else None
                 else:
                     count, first = mutated_inputs(case.inputs[a.name], self._download(buf, dims, a.dtype.storage))
                 if count:
@@ -151,9 +152,7 @@ class CheckRunner:
                         Location(candidate, 1, role="candidate"), witness={"shape": shape.label, "index": first}))
         return reports, mutated, diags
 
-    def _download(self, buf, dims: tuple, dtype) -> "np.ndarray":
-        import numpy as np  # the host path and the GPU path's failure reports: a passing GPU check needs none
-
+    def _download(self, buf, dims: tuple, dtype) -> np.ndarray:
         host = np.empty(dims, dtype)
         self.gpu.download(buf, host)
         return host

@@ -160,17 +160,6 @@ class GpuSession:
     def download(self, buf: DeviceBuffer, host: np.ndarray):
         check(self.cu.cuMemcpyDtoH(host.ctypes.data, buf.ptr, host.nbytes), "cuMemcpyDtoH")
 
-    def upload_bytes(self, buf: DeviceBuffer, data: bytes):
-        """``data`` to the start of ``buf`` (small records: the check kernels' counters)."""
-        host = ctypes.create_string_buffer(data, len(data))
-        check(self.cu.cuMemcpyHtoD(buf.ptr, ctypes.addressof(host), len(data)), "cuMemcpyHtoD")
-
-    def download_bytes(self, buf: DeviceBuffer, nbytes: int) -> bytes:
-        """The first ``nbytes`` of ``buf`` (small records: the check kernels' per-block figures)."""
-        host = ctypes.create_string_buffer(nbytes)
-        check(self.cu.cuMemcpyDtoH(ctypes.addressof(host), buf.ptr, nbytes), "cuMemcpyDtoH")
-        return host.raw
-
     def fill(self, buf: DeviceBuffer, dt: DType, pattern: int):
         """Fill with a bit pattern (8-byte types use their repeated 32-bit half)."""
         cu = self.cu

@@ -24,6 +24,7 @@ class TypeInfo:
     pointee: str = ""  # spelling of the pointee / element type
     pointee_size: int | None = None  # element size for pointers and arrays
     dims: tuple = ()  # array dimensions: int, Node (dependent expression) or None (unsized)
+    pointee_dims: tuple = ()  # a pointer to arrays, T (*)[N][M]: (N, M); pointee_size is then sizeof(T)
     ref: bool = False
     volatile: bool = False
     integral: bool = True

@@ -113,6 +113,13 @@ class Builder:
             return self.typebind[p]
         return TYPE_SIZES.get(p, 4)
 
+    def _retyped(self, v: Ptr, ti: TypeInfo, volatile: bool) -> Ptr:
+        """``v`` seen through the pointer type ``ti`` (a cast, a declaration, an inlined call's parameter): its element
+        size, and for a pointer to arrays (``T (*)[N]``) an array of unknown extent of those rows."""
+        es = self._elem(ti)
+        dims = (None, *ti.pointee_dims) if ti.pointee_dims else (v.dims if es == v.elem and v.dims else ())
+        return Ptr(v.space, v.base, v.off, es, dims, v.subs, volatile, False)
+
     def _dims(self, ti: TypeInfo) -> tuple:
         out = []
         for d in ti.dims:
@@ -148,7 +155,8 @@ class Builder:
 
     def _param_value(self, name, ti: TypeInfo):
         if ti.pointer and not ti.ref:
-            return Ptr("global", name, ZERO, self._elem(ti), volatile=ti.volatile)
+            return Ptr("global", name, ZERO, self._elem(ti), (None, *ti.pointee_dims) if ti.pointee_dims else (),
+                       volatile=ti.volatile)
         if ti.ref and ti.dims:
             return Ptr("global", name, ZERO, self._elem(ti), self._dims(ti))
         if ti.integral or ti.spelling.strip() in self.typebind:
@@ -254,8 +262,7 @@ class Builder:
             if isinstance(v, Agg) and v.kind == "struct" and not v.uniform:
                 v = Agg("struct", n.name, dict(v.fields), False, v.size)
             if isinstance(v, Ptr) and ti.pointer and not v.intaddr:
-                es = self._elem(ti)
-                v = Ptr(v.space, v.base, v.off, es, v.dims if es == v.elem else (), v.subs, v.volatile or ti.volatile)
+                v = self._retyped(v, ti, v.volatile or ti.volatile)
             if v is None:
                 v = opaque(f"value of {n.name}")
             self.st.scopes[-1][n.name] = v
@@ -796,9 +803,7 @@ class Builder:
         ti = n.ty
         if isinstance(v, Ptr) and ti is not None:
             if ti.pointer:
-                es = self._elem(ti)
-                return Ptr(v.space, v.base, v.off, es, v.dims if es == v.elem and v.dims else (), v.subs,
-                           v.volatile or ti.volatile, False)
+                return self._retyped(v, ti, v.volatile or ti.volatile)
             if ti.integral:
                 return Ptr(v.space, v.base, v.off, 1, (), v.subs, v.volatile, True)
         if isinstance(v, S) and ti is not None and ti.pointer:

@@ -158,6 +158,11 @@ class _Conv:
             p = t.get_pointee()
             ti.pointer = True
             ti.pointee = p.spelling
+            dims = []
+            while p.kind == K.CONSTANTARRAY:  # T (*)[N][M]: subscripts step through rows of N x M elements
+                dims.append(p.get_array_size())
+                p = p.get_array_element_type()
+            ti.pointee_dims = tuple(dims)
             ps = p.get_size()
             ti.pointee_size = ps if ps and ps > 0 else None
             ti.volatile = p.is_volatile_qualified()

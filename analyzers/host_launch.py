@@ -35,7 +35,8 @@ _EV_SET = re.compile(r"\s*(=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)([^;{}]*)")
 _EV_PREINC = re.compile(r"(?:\+\+|--)\s*$")
 _EV_ADDRESS = re.compile(r"[(,]\s*&\s*$")
 _CU_LAUNCH = re.compile(r"\bcuLaunch(?:Cooperative)?Kernel\s*\(")  # (f, gx, gy, gz, bx, by, bz, ...)
-_CU_FUNCTION = re.compile(r"\bcuModuleGetFunction\s*\(\s*&\s*(\w+)\s*,[^,;]*,\s*\"(\w+)\"\s*\)")
+# cuModuleGetFunction(&f, module, "name") (or through a pointer parameter: `pf` / `*pf`)
+_CU_FUNCTION = re.compile(r"\bcuModuleGetFunction\s*\(\s*[&*]?\s*(?:\w+\s*(?:->|\.)\s*)*(\w+)\s*,[^,;]*,\s*\"(\w+)\"\s*\)")
 # a CUDA graph kernel node's kernel (`params.func = (void *)k;`), and where a node is added or updated
 _GRAPH_FUNC = re.compile(r"\b([A-Za-z_][\w.]*?)\s*\.\s*func\s*=\s*(?:\(\s*void\s*\*\s*\)\s*)?&?\s*"
                          r"([A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?)\s*;")
@@ -112,6 +113,7 @@ class _Scan:
         self.name, self.env = name, env
         self.callers = callers  # (function name, parameter index, depth) -> the values its callers pass, or None
         self.cu_functions: dict = {}  # driver API: CUfunction variable -> [(position, kernel name looked up)]
+        self.looked_up: dict = {}  # (launch position, kernel name) -> position of its lookup in the launching function
         for m in _CU_FUNCTION.finditer(text) if "cuModuleGetFunction" in text else ():
             self.cu_functions.setdefault(m.group(1), []).append((m.start(), m.group(2)))
         self.text = t = _NOISE.sub(lambda m: _NOT_NEWLINE.sub(" ", m.group(0)) if "\n" in m.group(0) else
@@ -456,18 +458,46 @@ class _Scan:
         block = text(dims["blockDim"])
         return (text(dims["gridDim"]), block) if block else None
 
+    def _looked_up_by_callee(self, var: str, f) -> list:
+        """The driver API lookups that fill ``var`` when the launching function ``f`` passes its address to a
+        function of the file (``load(mod, &fn)``): those into that parameter, else the one name that function looks
+        up (through a local it copies out)."""
+        for m in re.finditer(rf"\b([A-Za-z_]\w*)\s*\(([^;{{}}()]*&\s*{re.escape(var)}\b[^;{{}}()]*)\)",
+                             self.text[f[0]:f[1]]):
+            args = [a.strip() for a in split_top(m.group(2))]
+            callee = next((g for g in self.funcs if g[3] == m.group(1)), None)
+            if callee is None or f"&{var}" not in [a.replace(" ", "") for a in args]:
+                continue
+            i = [a.replace(" ", "") for a in args].index(f"&{var}")
+            inside = [(at, n) for v in self.cu_functions.values() for at, n in v if callee[0] <= at < callee[1]]
+            names = callee[2].names
+            into = self.cu_functions.get(names[i], []) if i < len(names) else []
+            into = [(at, n) for at, n in into if callee[0] <= at < callee[1]]
+            if into or len({n for _, n in inside}) == 1:
+                return into or inside
+        return []
+
     def launches(self, driver_only: bool = False):
-        """(callee text, template argument text, grid text, block text, position) of each launch; ``driver_only``:
+        """(callee text, template argument text, grid text, block text, position) of each launch (a driver API
+        launch whose function was looked up in the launching function records where, in ``looked_up``); ``driver_only``:
         only the driver API's (``cuLaunchKernel`` of a function looked up by name in a module)."""
         t = self.text
         for m in _CU_LAUNCH.finditer(t):
             args = _call_args(t, m.end())
             if len(args) >= 7:
                 f = self.func_at(m.start())
-                looked = self.cu_functions.get(args[0].strip(), [])
-                here = [n for at, n in looked if f is not None and f[0] <= at < f[1]]  # in the launching function
-                for name in dict.fromkeys(here or [n for at, n in looked if self.func_at(at) is None] or
-                                          [n for _, n in looked]):
+                var = re.search(r"(\w+)\s*$", args[0])  # `fn`, `*pfn`, `params->fn`: the variable's own name
+                looked = self.cu_functions.get(var.group(1), []) if var else []
+                if not looked and var and f is not None:
+                    looked = self._looked_up_by_callee(var.group(1), f)
+                if not looked:  # handed over through a pointer or a struct: the one name the file looks up
+                    everything = [x for v in self.cu_functions.values() for x in v]
+                    looked = everything if len({n for _, n in everything}) == 1 else []
+                here = [(at, n) for at, n in looked if f is not None and f[0] <= at < f[1]]  # in the launching function
+                for at, name in dict.fromkeys(here or [(at, n) for at, n in looked if self.func_at(at) is None] or
+                                              looked):
+                    if (at, name) in here:
+                        self.looked_up[(m.start(), name)] = at
                     yield name, "", f"dim3({', '.join(args[1:4])})", f"dim3({', '.join(args[4:7])})", m.start()
         if driver_only:
             return
@@ -587,6 +617,11 @@ def _includers(path, siblings) -> list:
     return [Path(p) for p in direct + [p for p, i in incs if p not in direct and i & names]]
 
 
+def _defines(text: str, kernel: str) -> bool:
+    """Whether ``text`` defines (with a body) a ``__global__`` function named ``kernel``."""
+    return re.search(rf"__global__[^;{{}}]*\b{re.escape(kernel)}\s*\([^;{{}}]*\)\s*\{{", text) is not None
+
+
 def _launched(text: str) -> set:
     """Names that appear before a ``<<<`` or as a launch call's kernel argument (a cheap superset test)."""
     names = {m.group(1).split("::")[-1] for m in re.finditer(r"\b([A-Za-z_][\w:]*)\s*(?:<[^<>;(]*>)?\s*<<<", text)}
@@ -687,22 +722,37 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
             out += v
         return out
     out: dict = {}
-    files = [(*own, False)]
-    for text, name, driver_only in files:
+    files = [(*own, False, None)]  # (text, name, driver API launches only, the only kernels read there or None)
+    for text, name, driver_only, only in files:
         if text is own[0] and (kernels is None or not set(kernels) <= _launched(text)) and path is not None:
-            # kernels this file may not launch: the files of its folder that include it, and those that load
-            # kernels by name through the driver API (nvrtc, cubin modules)
+            # kernels this file may not launch: the files of its folder that include it, those that load kernels
+            # by name through the driver API (nvrtc, cubin modules), and those that launch a kernel declared to
+            # them by a header or an `extern` (a .cu of kernels compiled on its own, launched from main.cpp)
             inc = _includers(path, siblings())
-            files += [(text_of(p), p.name, False) for p in inc]
-            files += [(text_of(Path(p)), os.path.basename(p), True) for p, key in siblings()
+            files += [(text_of(p), p.name, False, None) for p in inc]
+            files += [(text_of(Path(p)), os.path.basename(p), True, None) for p, key in siblings()
                       if _facts(p, key)[1] and Path(p) not in inc]
+            missing = set(kernels or ()) - _launched(text).union(*(_launched(text_of(p)) for p in inc))
+            for p, key in siblings() if missing else ():
+                if Path(p) in inc:
+                    continue
+                t = text_of(Path(p))
+                named = {k for k in missing if k in t and any(m in t for m in _MARKERS[:3]) and
+                         re.search(rf"\b{re.escape(k)}\b", t) and not _defines(t, k)}
+                if named:
+                    files.append((t, os.path.basename(p), False, named))
         if not any(k in text for k in _MARKERS):
             continue
         scan = scan_of(text, name)
         for callee, targs, grid, block, pos in scan.launches(driver_only):
             scan.guards = scan.guards_at(pos)
+            looked_at = scan.looked_up.get((pos, callee))
+            if looked_at is not None:  # the conditions the driver API's function was looked up under hold too
+                scan.guards = {**scan.guards_at(looked_at), **scan.guards}
             kernels = scan.shape_values(callee, pos)
             kernels = [re.sub(r"\s+", "", k) for k in kernels or () if isinstance(k, str)]
+            if only is not None:
+                kernels = [k for k in kernels if k.partition("<")[0].split("::")[-1] in only]
             blocks = scan.shape_values(block, pos) if block.strip() else None
             blocks = None if blocks is None else [_as_shape(b) for b in blocks]
             grids = scan.shape_values(grid, pos) if grid.strip() else None

@@ -465,3 +465,45 @@ def test_a_kernel_header_launches_with_the_macros_its_includer_defines(tmp_path)
 
     got = host_launches((tmp_path / "k.cuh").read_text(), path=tmp_path / "k.cuh")
     assert [h.block for h in got["k"].launches] == [(8, 4, 1)]
+
+
+def test_a_kernel_launched_from_a_file_of_its_folder_that_only_declares_it(tmp_path):
+    (tmp_path / "kern.cu").write_text("__global__ void fill(float* x) { x[threadIdx.x] = 0; }\n")
+    (tmp_path / "main.cpp").write_text("__global__ void fill(float* x);\nvoid run(float* x) { fill<<<4, 96>>>(x); }\n")
+    # another program of the folder with its own kernel of the same name: its launches are not this kernel's
+    (tmp_path / "other.cu").write_text("__global__ void fill(float* x) { x[0] = 1; }\n"
+                                       "void go(float* x) { fill<<<1, 512>>>(x); }\n")
+    assert _shapes((tmp_path / "kern.cu").read_text(), path=tmp_path / "kern.cu", kernels=["fill"]) == {
+        "fill": [((96, 1, 1), (4, 1, 1), ())]}
+
+
+def test_a_driver_api_function_looked_up_under_a_condition_takes_the_launch_values_that_condition_allows(tmp_path):
+    (tmp_path / "kern.cu").write_text('extern "C" __global__ void a(float* x) {}\nextern "C" __global__ void b(float* x) {}\n')
+    (tmp_path / "host.cpp").write_text("""
+static void run(CUmodule mod, void** args, int bs) {
+  CUfunction fn;
+  if (bs == 8) {
+    cuModuleGetFunction(&fn, mod, "a");
+  } else {
+    cuModuleGetFunction(&fn, mod, "b");
+  }
+  cuLaunchKernel(fn, 1, 1, 1, bs, bs, 1, 0, 0, args, 0);
+}
+void go(CUmodule mod, void** args) { run(mod, args, 8); run(mod, args, 16); }
+""")
+    got = _shapes((tmp_path / "kern.cu").read_text(), path=tmp_path / "kern.cu", kernels=["a", "b"])
+    assert got == {"a": [((8, 8, 1), (1, 1, 1), ())], "b": [((16, 16, 1), (1, 1, 1), ())]}
+
+
+def test_an_unknown_block_whose_checks_were_decided_for_every_block_says_so():
+    src = "__global__ void k(int* out) { if (threadIdx.x == 0) out[blockIdx.x] = blockDim.x; }\n"
+    (launch,) = analyze(src, path="k.cu").launches
+    assert launch["block"] is None and launch["all_blocks"] == 1024
+    res = analyze(src + "void run(int* o, int n) { k<<<8, n>>>(o); }\n", path="k.cu")
+    assert res.launches[0]["all_blocks"] == 1024 and "decided for every such block" in res.assumed
+    assert "its launch block is not a constant at k.cu:2 (`n`)" in res.assumed
+    assert "no launch of it was found" in analyze(src, path="k.cu").assumed
+    # a bound taken from the kernel's arrays is an assumption, not every block
+    assert "all_blocks" not in analyze(TRANSPOSE, path="tr.cu").launches[0]
+    # a known block is not "every block"
+    assert "all_blocks" not in analyze(src, path="k.cu", block=(64, 1, 1)).launches[0]

@@ -55,6 +55,7 @@ _NOT_NEWLINE = re.compile(r"[^\n]")
 _BRACE = re.compile(r"[{}]")
 _FUNC_END = re.compile(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$")  # a body's `{` follows it
 _CONTROL = re.compile(r"\b(?:if|for|while|switch|catch)\s*\([^;{}]*$")
+_TEMPLATE_HEAD = re.compile(r"\btemplate\s*<((?:[^<>;{}]|<[^<>;{}]*>)*)>[^;{}<>]*$")
 _FUNC_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>]*>\s*)?$")
 _PARAM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$")
 _TARGS = r"(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?"
@@ -109,9 +110,11 @@ class _Scan:
     """The host code of one file, read for launches: comments and strings blanked (offsets kept), function bodies
     found by their braces, and the declarations and assignments of each name, by the function they are in."""
 
-    def __init__(self, text: str, name: str, env: dict, callers=None):
+    def __init__(self, text: str, name: str, env: dict, callers=None, instantiations=None):
         self.name, self.env = name, env
         self.callers = callers  # (function name, parameter index, depth) -> the values its callers pass, or None
+        # (function name, depth) -> the template argument values (tuples) its calls in the folder give, or None
+        self.instantiations = instantiations
         self.cu_functions: dict = {}  # driver API: CUfunction variable -> [(position, kernel name looked up)]
         self.looked_up: dict = {}  # (launch position, kernel name) -> position of its lookup in the launching function
         for m in _CU_FUNCTION.finditer(text) if "cuModuleGetFunction" in text else ():
@@ -119,6 +122,7 @@ class _Scan:
         self.text = t = _NOISE.sub(lambda m: _NOT_NEWLINE.sub(" ", m.group(0)) if "\n" in m.group(0) else
                                    " " * len(m.group(0)), text)
         self.funcs = []  # (start, end, parameter names, function name) of top-level function bodies
+        self.tparams: dict = {}  # a function template's body start -> its template parameter names
         depth, open_at, params, fname = 0, None, [], ""
         for m in _BRACE.finditer(t):
             if m.group(0) == "{":
@@ -129,8 +133,12 @@ class _Scan:
                         open_at, depth = m.start(), 0
                         inner = self._param_text(t[lo:h.start() + 1])
                         params = _Params(inner)
-                        fname = _FUNC_NAME.search(t, lo, h.start() - len(inner) - 1)
-                        fname = fname.group(1) if fname else ""
+                        fm = _FUNC_NAME.search(t, lo, h.start() - len(inner) - 1)
+                        fname = fm.group(1) if fm else ""
+                        th = _TEMPLATE_HEAD.search(t, lo, fm.start()) if fm and "template" in t[lo:fm.start()] else None
+                        if th:  # a function template: its parameter names, by position
+                            self.tparams[m.start()] = [x.group(1) if x else "" for x in (
+                                re.search(r"([A-Za-z_]\w*)\s*(?:=[^,]*)?$", a.strip()) for a in split_top(th.group(1)))]
                 depth += open_at is not None
             elif open_at is not None:
                 depth -= 1
@@ -242,9 +250,12 @@ class _Scan:
         ev = self.events_of(name)
         local = [e for e in ev if f is not None and f[0] <= e[0] < f[1]]
         guard = self.guards.get(name)
-        if guard is not None and guard[0] == "in" and (not local and name in f[2] or len(local) == 1 and
+        tparam = f is not None and name in self.tparams.get(f[0], ())
+        if guard is not None and guard[0] == "in" and (not local and (name in f[2] or tparam) or len(local) == 1 and
                                                        local[0][1] in ("decl", "dim3")):
             return list(guard[1])  # `case 256:` / `if (threads == 256)` around the launch, and never reassigned
+        if tparam and not local:
+            return None  # a template parameter read outside one instantiation (see host_launches)
         if f is not None and not local and name in f[2]:
             # a parameter of the launching function: the values its callers pass, unless a condition of the
             # function tests it (the launch may hold only for some of them) other than the `else` around it
@@ -333,7 +344,7 @@ class _Scan:
         if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", text) and not re.search(r"\.[xyz]$", text):
             f = self.func_at(pos)
             if not any(e[1] != "address" for e in self.events_of(text)) and evaluate(text, self.env) is None and (
-                    f is None or text not in f[2]):
+                    f is None or text not in f[2] and text not in self.tparams.get(f[0], ())):
                 return [text]  # a name this file never sets and no parameter of the function: a function (a kernel)
             return self.values(text, pos, depth)
         if re.fullmatch(r"[A-Za-z_][\w:]*\s*" + _TARGS, text):
@@ -548,7 +559,7 @@ def _const_targs(text: str, scan: _Scan, pos: int) -> list:
     return out
 
 
-def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None) -> _Scan:
+def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, instantiations=None) -> _Scan:
     """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
     (lowest) ``outer``: the macros of the files that include it."""
     macros, seen = {}, set()
@@ -569,7 +580,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None) 
         include(text, folder, 0)
     env = {**(outer or {}), **macros, **source_macros(text),
            **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
-    return _Scan(text, name, env, callers)
+    return _Scan(text, name, env, callers, instantiations)
 
 
 _MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel",
@@ -593,20 +604,24 @@ def _siblings(path) -> list:
     return [(p, key) for _, p, key in sorted(found)[:400]]
 
 
-_FACTS: dict = {}  # path text -> ((mtime, size), quoted include names, looks kernels up by name): read once
+_FACTS: dict = {}  # path text -> ((mtime, size), quoted include names, looks kernels up by name, launched names)
+_LAUNCH_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;(]*>)?\s*<<<|\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?"
+                          r"void\s*\*\s*\)\s*)?&?\s*(\w+)")
 
 
 def _facts(p: str, key) -> tuple:
+    """(quoted include names, looks kernels up by name, names launched with ``<<<`` or a runtime launch call) of
+    file ``p``, read once per version."""
     hit = _FACTS.get(p)
     if hit is None or hit[0] != key:
         try:
             with open(p, errors="replace") as fh:
                 text = fh.read()
         except OSError:
-            return set(), False
+            return set(), False, set()
         hit = _FACTS[p] = (key, {i.rsplit("/", 1)[-1] for i in _LOCAL_INCLUDE.findall(text)},
-                           "cuModuleGetFunction" in text)
-    return hit[1], hit[2]
+                           "cuModuleGetFunction" in text, {a or b for a, b in _LAUNCH_NAME.findall(text)})
+    return hit[1], hit[2], hit[3]
 
 
 def _includers(path, siblings) -> list:
@@ -628,6 +643,33 @@ def _launched(text: str) -> set:
     if "cudaLaunch" in text:
         names |= set(re.findall(r"\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)\s*)?&?\s*(\w+)", text))
     return names if not re.search(r"\(\s*\*\s*\w+\s*\)\s*\(", text) else set()  # function pointers: unknown
+
+
+def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: str, pos: int, only) -> None:
+    """Add the launch at ``pos`` (read under ``scan.guards``) to ``out``: one HostLaunch per constant block, else
+    an entry in the kernel's ``unknown``; ``only``: the kernel names to keep (None: all)."""
+    kernels = scan.shape_values(callee, pos)
+    kernels = [re.sub(r"\s+", "", k) for k in kernels or () if isinstance(k, str)]
+    if only is not None:
+        kernels = [k for k in kernels if k.partition("<")[0].split("::")[-1] in only]
+    blocks = scan.shape_values(block, pos) if block.strip() else None
+    blocks = None if blocks is None else [_as_shape(b) for b in blocks]
+    grids = scan.shape_values(grid, pos) if grid.strip() else None
+    grids = [_as_shape(g) for g in grids] if grids and len(grids) == 1 else [None]
+    for k in kernels:
+        base, _, ktargs = k.partition("<")
+        base = base.split("::")[-1]
+        tl = _const_targs(targs or ("<" + ktargs if ktargs else ""), scan, pos)
+        entry = out.setdefault(base, HostLaunches())
+        if blocks is None or None in blocks:
+            entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split()) or '?'}`)")
+            continue
+        for b in blocks:
+            if b[0] * b[1] * b[2] <= MAX_THREADS:
+                entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, scan.line(pos)))
+            else:
+                entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
+                                     f"{MAX_THREADS} threads)")
 
 
 def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[str, HostLaunches]:
@@ -678,8 +720,44 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
             if text is own[0] and path is not None:  # a kernel header launching with its includer's macros
                 for p in _includers(path, siblings()):
                     outer.update(_scan_file(text_of(p), p.name, folder, defines).env)
-            scans[name] = _scan_file(text, name, folder, defines, callers, outer)
+            scans[name] = _scan_file(text, name, folder, defines, callers, outer, instantiations)
         return scans[name]
+
+    def instantiations(function: str, count: int, depth: int) -> list | None:
+        """The template arguments (ints, or type names as text) of each call ``function<...>(...)`` in the folder,
+        as ``count``-tuples; None when one is not a constant or there is none."""
+        if not function or depth > 4:
+            return None
+        key = ("<>", function)
+        if key not in memo:
+            memo[key] = None  # a recursive template: not followed
+            call, got = re.compile(rf"\b{re.escape(function)}\s*<((?:[^<>;{{}}]|<[^<>;{{}}]*>)*)>\s*\("), []
+            for text, name in everything():
+                if function not in text:
+                    continue
+                sc = scan_of(text, name)
+                held, sc.guards = sc.guards, {}
+                try:
+                    for m in call.finditer(sc.text):
+                        if sc.func_at(m.start()) is None:
+                            continue
+                        args = [a.strip() for a in split_top(m.group(1))]
+                        if len(args) != count:
+                            return None
+                        vals = []
+                        for a in args:
+                            if a in _TYPES:
+                                vals.append(a)
+                                continue
+                            v = sc.scalars(a, m.start(), depth + 1)
+                            if v is None or len(v) != 1:
+                                return None
+                            vals.append(v[0])
+                        got.append(tuple(vals))
+                finally:
+                    sc.guards = held
+            memo[key] = list(dict.fromkeys(got))[:_MAX_CHOICES] or None
+        return memo[key]
 
     def callers(function: str, index: int, depth: int) -> list | None:
         """The values passed as parameter ``index`` of ``function`` by its calls in the folder; None when one is
@@ -734,43 +812,36 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
                       if _facts(p, key)[1] and Path(p) not in inc]
             missing = set(kernels or ()) - _launched(text).union(*(_launched(text_of(p)) for p in inc))
             for p, key in siblings() if missing else ():
-                if Path(p) in inc:
+                if Path(p) in inc or not missing & _facts(p, key)[2]:
                     continue
                 t = text_of(Path(p))
-                named = {k for k in missing if k in t and any(m in t for m in _MARKERS[:3]) and
-                         re.search(rf"\b{re.escape(k)}\b", t) and not _defines(t, k)}
+                named = {k for k in missing & _facts(p, key)[2] if not _defines(t, k)}
                 if named:
                     files.append((t, os.path.basename(p), False, named))
         if not any(k in text for k in _MARKERS):
             continue
         scan = scan_of(text, name)
         for callee, targs, grid, block, pos in scan.launches(driver_only):
-            scan.guards = scan.guards_at(pos)
-            looked_at = scan.looked_up.get((pos, callee))
-            if looked_at is not None:  # the conditions the driver API's function was looked up under hold too
-                scan.guards = {**scan.guards_at(looked_at), **scan.guards}
-            kernels = scan.shape_values(callee, pos)
-            kernels = [re.sub(r"\s+", "", k) for k in kernels or () if isinstance(k, str)]
-            if only is not None:
-                kernels = [k for k in kernels if k.partition("<")[0].split("::")[-1] in only]
-            blocks = scan.shape_values(block, pos) if block.strip() else None
-            blocks = None if blocks is None else [_as_shape(b) for b in blocks]
-            grids = scan.shape_values(grid, pos) if grid.strip() else None
-            grids = [_as_shape(g) for g in grids] if grids and len(grids) == 1 else [None]
-            for k in kernels:
-                base, _, ktargs = k.partition("<")
-                base = base.split("::")[-1]
-                tl = _const_targs(targs or ("<" + ktargs if ktargs else ""), scan, pos)
-                entry = out.setdefault(base, HostLaunches())
-                if blocks is None or None in blocks:
-                    entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split()) or '?'}`)")
-                    continue
-                for b in blocks:
-                    if b[0] * b[1] * b[2] <= MAX_THREADS:
-                        entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, scan.line(pos)))
-                    else:
-                        entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
-                                             f"{MAX_THREADS} threads)")
+            f = scan.func_at(pos)
+            names = scan.tparams.get(f[0], []) if f is not None else []
+            combos = [()]
+            if any(n and re.search(rf"\b{n}\b", " ".join((callee, targs, grid, block))) for n in names):
+                # a launch in a function template: read once per instantiation its calls in the folder make
+                combos = instantiations(f[3], len(names), 0) or [()]
+                # a type argument that differs between instantiations stays generic (no configuration per type)
+                mixed = {i for i in range(len(names)) if len({c[i] for c in combos if c and isinstance(c[i], str)}) > 1}
+                combos = list(dict.fromkeys(tuple(None if i in mixed else v for i, v in enumerate(c)) for c in combos))
+            for combo in combos:
+                bound = {n: v for n, v in zip(names, combo) if v is not None}
+                types = {n: v for n, v in bound.items() if isinstance(v, str)}
+                sub = (lambda x: re.sub(r"\b(" + "|".join(map(re.escape, types)) + r")\b", lambda m: types[m.group(1)],
+                                        x)) if types else (lambda x: x)
+                scan.guards = {**{n: ("in", (v,)) for n, v in bound.items() if isinstance(v, int)},
+                               **scan.guards_at(pos)}
+                looked_at = scan.looked_up.get((pos, callee))
+                if looked_at is not None:  # the conditions the driver API's function was looked up under hold too
+                    scan.guards = {**scan.guards_at(looked_at), **scan.guards}
+                _record(out, scan, sub(callee), sub(targs), grid, block, pos, only)
             scan.guards = {}
     for entry in out.values():  # one configuration per (block, template arguments): grids merged (unknown unless equal)
         merged: dict = {}

@@ -507,3 +507,17 @@ def test_an_unknown_block_whose_checks_were_decided_for_every_block_says_so():
     assert "all_blocks" not in analyze(TRANSPOSE, path="tr.cu").launches[0]
     # a known block is not "every block"
     assert "all_blocks" not in analyze(src, path="k.cu", block=(64, 1, 1)).launches[0]
+
+
+def test_a_launch_in_a_function_template_is_read_once_per_instantiation_called():
+    src = """
+template <typename T, int B> __global__ void kt(T* x) { x[threadIdx.x] = 0; }
+template <typename T, int B> void run(T* x, int n) { kt<T, B><<<n / B, B>>>(x); }
+void go(float* x, int* y) { run<float, 64>(x, 512); run<int, 32>(y, 512); }
+"""
+    # a type argument that differs between instantiations stays generic; the value arguments pair with their blocks
+    assert _shapes(src) == {"kt": [((32, 1, 1), (16, 1, 1), ()), ((64, 1, 1), (8, 1, 1), ())]}
+    same = src.replace("run<int, 32>(y", "run<float, 32>(x")
+    assert _shapes(same) == {"kt": [((32, 1, 1), (16, 1, 1), ("float", "32")), ((64, 1, 1), (8, 1, 1), ("float", "64"))]}
+    # an instantiation with a run-time argument: not a constant
+    assert _shapes(src.replace("run<int, 32>", "run<int, N>"))["kt"] == []

@@ -24,7 +24,8 @@ _NOISE = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n]
 _SCALAR_TYPE = (r"(?:(?:const|constexpr|static|unsigned|signed|int|long|short|size_t|uint|uint32_t|int32_t|"
                 r"uint64_t|int64_t|auto)\s+)+")
 _ENUM = re.compile(r"\benum\s+(?:class\s+|struct\s+)?(?:[A-Za-z_]\w*\s*)?(?::\s*[\w\s]+)?\{([^{}]*)\}")
-_EV_DIM3 = re.compile(r"\s*(?:(?:const|static)\s+)*dim3\s+(?:$|.*,\s*$)", re.S)  # a dim3 declarator follows
+# a dim3 (or uint3 / int3, which a launch takes as a dim3) declarator follows
+_EV_DIM3 = re.compile(r"\s*(?:(?:const|static)\s+)*(?:dim3|u?int3)\s+(?:$|.*,\s*$)", re.S)
 _EV_TYPE = re.compile(r"(?:^|\(|,)\s*" + _SCALAR_TYPE + "$")  # an integer declarator follows
 _EV_INIT = re.compile(r"\s*=[^=]|\s*\{")
 _EV_FPTR_HEAD = re.compile(r"\(\s*\*\s*$")
@@ -213,7 +214,9 @@ class _Scan:
             inner = tail[1:i]
             return f"dim3({inner})" if kind == "dim3" else (inner.strip() or "0")
         if tail.startswith("="):
-            return split_top(re.split(r";", tail[1:], maxsplit=1)[0])[0].strip()
+            value = split_top(re.split(r";", tail[1:], maxsplit=1)[0])[0].strip()
+            made = re.fullmatch(r"make_u?int3\s*\((.*)\)", value, re.S) if kind == "dim3" else None
+            return f"dim3({made.group(1)})" if made else value  # `uint3 b = make_uint3(x, y, z)`: a dim3's fields
         return "dim3()" if kind == "dim3" else None
 
     @staticmethod
@@ -332,9 +335,9 @@ class _Scan:
             if m is None and c is None:
                 break
             text = (text[m.end():] if m else c.group(1)).strip()
-        inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", text, re.S)
+        inner = re.fullmatch(r"dim3\s*[({](.*)[)}]|make_u?int3\s*\((.*)\)", text, re.S)
         if inner:
-            vals = [self.scalars(a, pos, depth) for a in split_top(inner.group(1)) if a.strip()]
+            vals = [self.scalars(a, pos, depth) for a in split_top(inner.group(1) or inner.group(2) or "") if a.strip()]
             if len(vals) > 3 or None in vals:
                 return None
             shapes = [()]

@@ -521,3 +521,14 @@ void go(float* x, int* y) { run<float, 64>(x, 512); run<int, 32>(y, 512); }
     assert _shapes(same) == {"kt": [((32, 1, 1), (16, 1, 1), ("float", "32")), ((64, 1, 1), (8, 1, 1), ("float", "64"))]}
     # an instantiation with a run-time argument: not a constant
     assert _shapes(src.replace("run<int, 32>", "run<int, N>"))["kt"] == []
+
+
+def test_a_uint3_block_is_read_like_a_dim3():
+    src = """
+#define TX 64
+__global__ void k(float* x) {}
+void run(float* x) { uint3 tids = make_uint3(TX, 4, 1); k<<<dim3(2), tids>>>(x); }
+__global__ void k2(float* x) {}
+void run2(float* x) { int3 t{32, 2, 1}; k2<<<1, t>>>(x); }
+"""
+    assert _shapes(src) == {"k": [((64, 4, 1), (2, 1, 1), ())], "k2": [((32, 2, 1), (1, 1, 1), ())]}

@@ -607,24 +607,45 @@ def _siblings(path) -> list:
     return [(p, key) for _, p, key in sorted(found)[:400]]
 
 
-_FACTS: dict = {}  # path text -> ((mtime, size), quoted include names, looks kernels up by name, launched names)
+_FACTS: dict = {}  # path text -> ((mtime, size), quoted include names, kernel names looked up by name through the
+# driver API, names launched, the text when small): read once per version of the file
+_KEEP_TEXT = 300_000  # characters of a folder file kept in memory between analyses
 _LAUNCH_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;(]*>)?\s*<<<|\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?"
                           r"void\s*\*\s*\)\s*)?&?\s*(\w+)")
 
 
 def _facts(p: str, key) -> tuple:
-    """(quoted include names, looks kernels up by name, names launched with ``<<<`` or a runtime launch call) of
-    file ``p``, read once per version."""
+    """(quoted include names, kernel names looked up through the driver API (cuModuleGetFunction with a literal
+    name), names launched with ``<<<`` or a runtime launch call) of file ``p``, read once per version."""
+    hit = _read(p, key)
+    return hit[1], hit[2], hit[3]
+
+
+def _read(p: str, key) -> tuple:
     hit = _FACTS.get(p)
     if hit is None or hit[0] != key:
         try:
             with open(p, errors="replace") as fh:
                 text = fh.read()
         except OSError:
-            return set(), False, set()
+            return key, set(), set(), set(), ""
         hit = _FACTS[p] = (key, {i.rsplit("/", 1)[-1] for i in _LOCAL_INCLUDE.findall(text)},
-                           "cuModuleGetFunction" in text, {a or b for a, b in _LAUNCH_NAME.findall(text)})
-    return hit[1], hit[2], hit[3]
+                           {m.group(2) for m in _CU_FUNCTION.finditer(text)} if "cuModuleGetFunction" in text else
+                           set(), {a or b for a, b in _LAUNCH_NAME.findall(text)},
+                           text if len(text) <= _KEEP_TEXT else None)
+    return hit
+
+
+def _text(p: str, key) -> str:
+    """The text of folder file ``p`` (version ``key``)."""
+    t = _read(p, key)[4]
+    if t is None:
+        try:
+            with open(p, errors="replace") as fh:
+                return fh.read()
+        except OSError:
+            return ""
+    return t
 
 
 def _includers(path, siblings) -> list:
@@ -713,7 +734,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
 
     def everything():
         yield own
-        yield from ((text_of(Path(p)), os.path.basename(p)) for p, _ in siblings())
+        yield from ((_text(p, key), os.path.basename(p)) for p, key in siblings())
     scans: dict = {}
     memo: dict = {}
 
@@ -811,13 +832,13 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
             # them by a header or an `extern` (a .cu of kernels compiled on its own, launched from main.cpp)
             inc = _includers(path, siblings())
             files += [(text_of(p), p.name, False, None) for p in inc]
-            files += [(text_of(Path(p)), os.path.basename(p), True, None) for p, key in siblings()
-                      if _facts(p, key)[1] and Path(p) not in inc]
+            files += [(_text(p, key), os.path.basename(p), True, None) for p, key in siblings()
+                      if (kernels is None or _facts(p, key)[1] & set(kernels)) and Path(p) not in inc]
             missing = set(kernels or ()) - _launched(text).union(*(_launched(text_of(p)) for p in inc))
             for p, key in siblings() if missing else ():
                 if Path(p) in inc or not missing & _facts(p, key)[2]:
                     continue
-                t = text_of(Path(p))
+                t = _text(p, key)
                 named = {k for k in missing & _facts(p, key)[2] if not _defines(t, k)}
                 if named:
                     files.append((t, os.path.basename(p), False, named))

@@ -1,11 +1,14 @@
 """The launches of a kernel in host code: the constant block (and grid, template arguments) of each, read from the
-file and from the files of its folder that include it, for a kernel no ``// kopt: launch`` line describes.
+file and from the files of its folder that include it, load it by name or launch it from a declaration, for a
+kernel no ``// kopt: launch`` line describes.
 
 Launch forms: ``<<<grid, block>>>``, ``cudaLaunchKernel``, ``cudaLaunchCooperativeKernel``, ``cudaLaunchKernelEx``
-(its config's fields) and the driver API (``cuLaunchKernel`` of a function looked up by name). Operands are read as
-constants through function-pointer variables, ``dim3`` fields, enum / const / constexpr integers, macros of quoted
-includes, names of the launching function first, and the constants callers in the folder pass for a parameter. A
-launch whose block is not a constant is reported as such (the kernel's configuration then lists it as not covered).
+(its config's fields) and the driver API (``cuLaunchKernel`` of a function looked up by name, also when a helper
+hands the function back through a pointer or a struct, under the conditions around the lookup). Operands are read
+as constants through function-pointer variables, ``dim3`` (and ``uint3``/``int3``) fields, enum / const / constexpr
+integers, macros of quoted includes, names of the launching function first, the constants callers in the folder
+pass for a parameter, and the template arguments of each call of a host function template. A launch whose block is
+not a constant is reported as such (the kernel's configuration then lists it as not covered).
 Reading is textual (regular expressions over comment- and string-free text), so it costs no second parse.
 """
 from __future__ import annotations
@@ -711,7 +714,10 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
     node (``params.func = (void *)k``) is a launch with the node's ``blockDim``/``gridDim``. Not followed: other path
     conditions (a variable set to two constants gives both shapes to every launch that reads it), values changed
     through a reference parameter. A parameter of the launching function takes the values its callers in the folder
-    pass (unless a condition in the function tests it other than those around the launch). ``kernels``: the names wanted; the files that include this
+    pass (unless a condition in the function tests it other than those around the launch); a launch in a host
+    function template is read once per instantiation its calls in the folder name (a type argument that differs
+    between them stays generic). A file of the folder that does not include this one but launches a kernel of it
+    by name (declared there, not defined) counts for that kernel. ``kernels``: the names wanted; the files that include this
     one are read only when one of them is not launched here."""
     path = Path(path) if path is not None else None
     folder = path.parent if path is not None else None

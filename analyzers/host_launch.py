@@ -761,7 +761,8 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
         key = ("<>", function)
         if key not in memo:
             memo[key] = None  # a recursive template: not followed
-            call, got = re.compile(rf"\b{re.escape(function)}\s*<((?:[^<>;{{}}]|<[^<>;{{}}]*>)*)>\s*\("), []
+            # its calls, and its launches when it is a kernel template (one launching itself from device code)
+            call, got = re.compile(rf"\b{re.escape(function)}\s*<((?:[^<>;{{}}]|<[^<>;{{}}]*>)*)>\s*(?:\(|<<<)"), []
             for text, name in everything():
                 if function not in text:
                     continue
@@ -769,11 +770,14 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
                 held, sc.guards = sc.guards, {}
                 try:
                     for m in call.finditer(sc.text):
-                        if sc.func_at(m.start()) is None:
+                        at = sc.func_at(m.start())
+                        if at is None:
                             continue
                         args = [a.strip() for a in split_top(m.group(1))]
                         if len(args) != count:
                             return None
+                        if at[3] == function and args == sc.tparams.get(at[0]):
+                            continue  # recursion passing its own arguments on: no new instantiation
                         vals = []
                         for a in args:
                             if a in _TYPES:

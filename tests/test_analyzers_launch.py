@@ -532,3 +532,14 @@ __global__ void k2(float* x) {}
 void run2(float* x) { int3 t{32, 2, 1}; k2<<<1, t>>>(x); }
 """
     assert _shapes(src) == {"k": [((64, 4, 1), (2, 1, 1), ())], "k2": [((32, 2, 1), (1, 1, 1), ())]}
+
+
+def test_a_kernel_template_launching_itself_takes_the_blocks_of_its_instantiations():
+    src = """
+template <int T> __global__ void tree(int depth) {
+  if (depth > 0) tree<T><<<4, T>>>(depth - 1);
+}
+void go() { tree<128><<<1, 128>>>(3); }
+"""
+    # one configuration per block and template arguments; the two grids (1 and 4) differ, so it is unknown
+    assert _shapes(src) == {"tree": [((128, 1, 1), (None, None, None), ("128",))]}

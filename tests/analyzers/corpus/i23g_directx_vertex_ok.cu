@@ -1,6 +1,7 @@
 // A Direct3D interop kernel writing a vertex buffer of DirectXMath types (a Windows header): the analyzers'
-// stand-in declares the storage types, so libclang reads the kernel. Each thread writes its own vertex.
-// expect: none
+// stand-in declares the storage types, so libclang reads the kernel. Each thread writes its own vertex (28 bytes
+// apart: the stores are uncoalesced).
+// expect: coalescing
 #include <DirectXMath.h>
 using namespace DirectX;
 struct i23g_Vertex {

@@ -46,6 +46,14 @@ _GRAPH_FUNC = re.compile(r"\b([A-Za-z_][\w.]*?)\s*\.\s*func\s*=\s*(?:\(\s*void\s
                          r"([A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?)\s*;")
 _GRAPH_ADD = re.compile(r"\bcudaGraph(?:Add\w*Node|\w*NodeSetParams)\s*\(")
 _MAX_CHOICES = 8  # values a launch operand may take before it counts as not constant
+# device attributes every CUDA GPU (compute capability 5.0 and later) reports alike: the runtime's attribute
+# query (`cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, dev)`) and cudaDeviceProp's fields
+_FIXED_ATTRIBUTE = {"cudaDevAttrWarpSize": 32, "cudaDevAttrMaxThreadsPerBlock": 1024, "cudaDevAttrMaxBlockDimX": 1024,
+                    "cudaDevAttrMaxBlockDimY": 1024, "cudaDevAttrMaxBlockDimZ": 64}
+_FIXED_FIELD = {"warpSize": "32", "maxThreadsPerBlock": "1024", "maxThreadsDim[0]": "1024",
+                "maxThreadsDim[1]": "1024", "maxThreadsDim[2]": "64"}
+_ATTRIBUTE_QUERY = re.compile(r"\bcudaDeviceGetAttribute\s*\(\s*&\s*$")
+_PROP_FIELD = re.compile(r"\b([A-Za-z_]\w*)\s*(?:\.|->)\s*(warpSize|maxThreadsPerBlock|maxThreadsDim\s*\[\s*[012]\s*\])")
 
 
 def _call_args(text: str, start: int) -> list[str]:
@@ -197,6 +205,9 @@ class _Scan:
                 out.append((p, "set", f.group(2).strip() if f.group(1) == "=" else None))
             elif _EV_PREINC.search(head):
                 out.append((p, "set", None))
+            elif _ATTRIBUTE_QUERY.search(head) and (a := re.match(r"\s*,\s*(\w+)", tail)) and \
+                    a.group(1) in _FIXED_ATTRIBUTE:
+                out.append((p, "set", str(_FIXED_ATTRIBUTE[a.group(1)])))  # an attribute every device has alike
             elif _EV_ADDRESS.search(head):
                 out.append((p, "address", None))  # passed by address: may be written anywhere
         self.events[name] = out
@@ -306,6 +317,7 @@ class _Scan:
     def scalars(self, text: str, pos: int, depth: int = 0) -> list | None:
         """The integer values ``text`` may have at ``pos`` (one per combination of its names' values, a few at
         most); None when one is not a constant."""
+        text = self.fixed_fields(text)
         names = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) - set(self.env)  # not the fields (.x)
         choices = [{}]
         for n in sorted(names):
@@ -325,13 +337,25 @@ class _Scan:
         out = [evaluate(text, {**self.env, **c}) for c in choices]
         return None if None in out else list(dict.fromkeys(out))
 
+    def fixed_fields(self, text: str) -> str:
+        """``text`` with the cudaDeviceProp fields every device has alike (``prop.warpSize``) put as their values,
+        when the variable is declared a ``cudaDeviceProp`` in the file."""
+        if "cudaDeviceProp" not in self.text or not _PROP_FIELD.search(text):
+            return text
+
+        def put(m):
+            if not re.search(rf"\bcudaDeviceProp\s*[&*]?\s*{re.escape(m.group(1))}\b", self.text):
+                return m.group(0)
+            return _FIXED_FIELD[re.sub(r"\s+", "", m.group(2))]
+        return _PROP_FIELD.sub(put, text)
+
     def scalar(self, text: str, pos: int, depth: int = 0) -> int | None:
         v = self.scalars(text, pos, depth)
         return v[0] if v is not None and len(v) == 1 else None
 
     def shape_values(self, text: str, pos: int, depth: int = 0) -> list | None:
         """The shapes (int triples), ints or function names a launch or assignment operand may hold."""
-        text = text.strip()
+        text = self.fixed_fields(text.strip())
         while True:  # casts: (void *)&k, (const void*)k, reinterpret_cast<void*>(k)
             m = re.match(r"\(\s*(?:const\s+)?void\s*\*\s*\)\s*&?|&", text)
             c = re.fullmatch(r"(?:reinterpret|static)_cast\s*<[^<>]*>\s*\((.*)\)", text, re.S)
@@ -541,6 +565,10 @@ class _Scan:
                 yield args[0], "", args[1], args[2], m.start()
 
 
+def _no_threads(v) -> bool:
+    return v == 0 or isinstance(v, tuple) and 0 in v
+
+
 def _as_shape(v) -> tuple | None:
     if isinstance(v, int) and not isinstance(v, bool):
         v = (v, 1, 1)
@@ -680,7 +708,8 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
     if only is not None:
         kernels = [k for k in kernels if k.partition("<")[0].split("::")[-1] in only]
     blocks = scan.shape_values(block, pos) if block.strip() else None
-    blocks = None if blocks is None else [_as_shape(b) for b in blocks]
+    # a block with no threads cannot launch: a value such as a variable's `= 0` before it is set is no launch's
+    blocks = None if blocks is None else [_as_shape(b) for b in blocks if not _no_threads(b)] or None
     grids = scan.shape_values(grid, pos) if grid.strip() else None
     grids = [_as_shape(g) for g in grids] if grids and len(grids) == 1 else [None]
     for k in kernels:

@@ -543,3 +543,22 @@ void go() { tree<128><<<1, 128>>>(3); }
 """
     # one configuration per block and template arguments; the two grids (1 and 4) differ, so it is unknown
     assert _shapes(src) == {"tree": [((128, 1, 1), (None, None, None), ("128",))]}
+
+
+def test_device_attributes_every_gpu_reports_alike_are_constants_and_a_block_of_no_threads_is_no_launch():
+    src = """
+__global__ void k(float* x) {}
+void configure(int dev, int* threads) {}
+int g_threads;
+void setup(int dev) { int w = 0; cudaDeviceGetAttribute(&w, cudaDevAttrWarpSize, dev); g_threads = w; }
+void run(float* x) { k<<<8, g_threads>>>(x); }
+__global__ void k2(float* x) {}
+void go(float* x) { cudaDeviceProp prop; cudaGetDeviceProperties(&prop, 0); k2<<<4, prop.maxThreadsPerBlock / 2>>>(x); }
+__global__ void k3(float* x) {}
+void go3(float* x, int dev) { int n = 0; cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev); k3<<<4, n>>>(x); }
+"""
+    got = _shapes(src)
+    assert got["k"] == [((32, 1, 1), (8, 1, 1), ())] and got["k2"] == [((512, 1, 1), (4, 1, 1), ())]
+    assert got["k3"] == []  # the SM count differs between devices
+    # `prop` not declared a cudaDeviceProp: its field is nothing kopt knows
+    assert _shapes(src.replace("cudaDeviceProp prop;", "MyProps prop;"))["k2"] == []

@@ -173,7 +173,8 @@ def fallback(kernel_name: str, source: str, *, block=None, grid=None, defines=No
         cfg.note = (f"its launch block is not a constant at {', '.join(host_unknown[:3])}"
                     + (f" (+{len(host_unknown) - 3} more)" if len(host_unknown) > 3 else ""))
     elif block is None and host is None:
-        cfg.note = "no launch of it was found (in the file, or in the files of its folder that launch it)"
+        cfg.note = ("no launch of it that kopt can read was found (in the file, or in the files of its folder that "
+                    "include it, declare it or load it by name)")
     if grid is not None:
         cfg.grid = tuple(grid)
     _bound(cfg, launch_bounds, env)

@@ -28,6 +28,9 @@ STUBS = HERE / "include"
 # `typedef struct CUtensorMap_st {...} CUtensorMap;` (matched with comments removed)
 _OWN_TENSORMAP = re.compile(r"\bstruct\s+(?:(?:alignas|__align__)\s*\([^)]*\)\s*)?CUtensorMap(?:_st)?\s*\{")
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_ASM_START = re.compile(r"\b(?:asm|__asm__)\b(?:\s+(?:volatile|__volatile__))?\s*\(")
+# two asm operands with no comma between them: `"r"(v) "l"(p)`
+_ASM_NO_COMMA = re.compile(r'("[=+&]*[A-Za-z]+"\s*\([^()]*\))\s(\s*"[=+&]*[A-Za-z]+"\s*\()')
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
 
@@ -599,6 +602,7 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     # column per register)
     if "asm" in text:
         text = _PTX_SPECIAL.sub(r"%\1", text)
+        text = _asm_operand_commas(text)
     unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", "") for h in empty_headers]
     if empty_headers:
         args += ["-isystem", _EMPTY]
@@ -624,6 +628,22 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         return _index.parse(fname, args=args, unsaved_files=unsaved, options=options)
     except ci.TranslationUnitLoadError as exc:
         raise FrontendError(f"libclang could not parse the file: {exc}")
+
+
+def _asm_operand_commas(text: str) -> str:
+    """``text`` with the comma nvcc does without put between two operands of an inline asm statement (``::"r"(v)
+    "l"(p)``, which clang rejects): the blank before the second operand becomes the comma (columns kept)."""
+    out, at = [], 0
+    for m in _ASM_START.finditer(text):
+        if m.start() < at:
+            continue
+        d, i = 1, m.end()
+        while i < len(text) and d:
+            d += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        out += [text[at:m.end()], _ASM_NO_COMMA.sub(r"\1,\2", text[m.end():i])]
+        at = i
+    return "".join(out) + text[at:]
 
 
 _PCH: dict = {}  # preamble arguments -> precompiled cuda_decls.h (path), or None when it could not be built

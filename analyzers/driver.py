@@ -209,7 +209,6 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
             f"`// kopt: launch` or pass --block to check other blocks",
             Location(func.loc.file, func.loc.line, func.loc.col, role="kernel"),
             witness={"assumed_block_max": {f"blockDim.{f}": b for f, (b, _) in sorted(cfg.inferred.items())}}))
-    assumed.append(f"{func.name}: {cfg.describe(km.dims_used)}; read by {path_note or unit.frontend}")
     seen_reasons = set()
     for loc, reason in km.problems:
         if reason not in seen_reasons and len(seen_reasons) < 3:
@@ -229,6 +228,12 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
                               f"block shapes {shapes} only")
     for reason in dict.fromkeys(ctx.incomplete):
         out.append(_incomplete(fname, f"in `{func.name}`: {reason}", func.loc))
+    # an unknown block the checks decided symbolically: the verdict holds for every block it allows (not so for a
+    # bound inferred from the kernel's arrays, which is an assumption). Template arguments left generic are opaque
+    # values and types of unknown size: the element indices the checks compare do not depend on them.
+    cfg.all_blocks = not cfg.known_block and not cfg.inferred and \
+        unit.frontend == "libclang" and not unit.problems and not any(d.rule == "analysis.incomplete" for d in out)
+    assumed.append(f"{func.name}: {cfg.describe(km.dims_used)}; read by {path_note or unit.frontend}")
     return out
 
 

@@ -1,11 +1,14 @@
 """The launches of a kernel in host code: the constant block (and grid, template arguments) of each, read from the
-file and from the files of its folder that include it, for a kernel no ``// kopt: launch`` line describes.
+file and from the files of its folder that include it, load it by name or launch it from a declaration, for a
+kernel no ``// kopt: launch`` line describes.
 
 Launch forms: ``<<<grid, block>>>``, ``cudaLaunchKernel``, ``cudaLaunchCooperativeKernel``, ``cudaLaunchKernelEx``
-(its config's fields) and the driver API (``cuLaunchKernel`` of a function looked up by name). Operands are read as
-constants through function-pointer variables, ``dim3`` fields, enum / const / constexpr integers, macros of quoted
-includes, names of the launching function first, and the constants callers in the folder pass for a parameter. A
-launch whose block is not a constant is reported as such (the kernel's configuration then lists it as not covered).
+(its config's fields) and the driver API (``cuLaunchKernel`` of a function looked up by name, also when a helper
+hands the function back through a pointer or a struct, under the conditions around the lookup). Operands are read
+as constants through function-pointer variables, ``dim3`` (and ``uint3``/``int3``) fields, enum / const / constexpr
+integers, macros of quoted includes, names of the launching function first, the constants callers in the folder
+pass for a parameter, and the template arguments of each call of a host function template. A launch whose block is
+not a constant is reported as such (the kernel's configuration then lists it as not covered).
 Reading is textual (regular expressions over comment- and string-free text), so it costs no second parse.
 """
 from __future__ import annotations
@@ -24,7 +27,8 @@ _NOISE = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n]
 _SCALAR_TYPE = (r"(?:(?:const|constexpr|static|unsigned|signed|int|long|short|size_t|uint|uint32_t|int32_t|"
                 r"uint64_t|int64_t|auto)\s+)+")
 _ENUM = re.compile(r"\benum\s+(?:class\s+|struct\s+)?(?:[A-Za-z_]\w*\s*)?(?::\s*[\w\s]+)?\{([^{}]*)\}")
-_EV_DIM3 = re.compile(r"\s*(?:(?:const|static)\s+)*dim3\s+(?:$|.*,\s*$)", re.S)  # a dim3 declarator follows
+# a dim3 (or uint3 / int3, which a launch takes as a dim3) declarator follows
+_EV_DIM3 = re.compile(r"\s*(?:(?:const|static)\s+)*(?:dim3|u?int3)\s+(?:$|.*,\s*$)", re.S)
 _EV_TYPE = re.compile(r"(?:^|\(|,)\s*" + _SCALAR_TYPE + "$")  # an integer declarator follows
 _EV_INIT = re.compile(r"\s*=[^=]|\s*\{")
 _EV_FPTR_HEAD = re.compile(r"\(\s*\*\s*$")
@@ -35,12 +39,21 @@ _EV_SET = re.compile(r"\s*(=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)([^;{}]*)")
 _EV_PREINC = re.compile(r"(?:\+\+|--)\s*$")
 _EV_ADDRESS = re.compile(r"[(,]\s*&\s*$")
 _CU_LAUNCH = re.compile(r"\bcuLaunch(?:Cooperative)?Kernel\s*\(")  # (f, gx, gy, gz, bx, by, bz, ...)
-_CU_FUNCTION = re.compile(r"\bcuModuleGetFunction\s*\(\s*&\s*(\w+)\s*,[^,;]*,\s*\"(\w+)\"\s*\)")
+# cuModuleGetFunction(&f, module, "name") (or through a pointer parameter: `pf` / `*pf`)
+_CU_FUNCTION = re.compile(r"\bcuModuleGetFunction\s*\(\s*[&*]?\s*(?:\w+\s*(?:->|\.)\s*)*(\w+)\s*,[^,;]*,\s*\"(\w+)\"\s*\)")
 # a CUDA graph kernel node's kernel (`params.func = (void *)k;`), and where a node is added or updated
 _GRAPH_FUNC = re.compile(r"\b([A-Za-z_][\w.]*?)\s*\.\s*func\s*=\s*(?:\(\s*void\s*\*\s*\)\s*)?&?\s*"
                          r"([A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?)\s*;")
 _GRAPH_ADD = re.compile(r"\bcudaGraph(?:Add\w*Node|\w*NodeSetParams)\s*\(")
 _MAX_CHOICES = 8  # values a launch operand may take before it counts as not constant
+# device attributes every CUDA GPU (compute capability 5.0 and later) reports alike: the runtime's attribute
+# query (`cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, dev)`) and cudaDeviceProp's fields
+_FIXED_ATTRIBUTE = {"cudaDevAttrWarpSize": 32, "cudaDevAttrMaxThreadsPerBlock": 1024, "cudaDevAttrMaxBlockDimX": 1024,
+                    "cudaDevAttrMaxBlockDimY": 1024, "cudaDevAttrMaxBlockDimZ": 64}
+_FIXED_FIELD = {"warpSize": "32", "maxThreadsPerBlock": "1024", "maxThreadsDim[0]": "1024",
+                "maxThreadsDim[1]": "1024", "maxThreadsDim[2]": "64"}
+_ATTRIBUTE_QUERY = re.compile(r"\bcudaDeviceGetAttribute\s*\(\s*&\s*$")
+_PROP_FIELD = re.compile(r"\b([A-Za-z_]\w*)\s*(?:\.|->)\s*(warpSize|maxThreadsPerBlock|maxThreadsDim\s*\[\s*[012]\s*\])")
 
 
 def _call_args(text: str, start: int) -> list[str]:
@@ -54,6 +67,7 @@ _NOT_NEWLINE = re.compile(r"[^\n]")
 _BRACE = re.compile(r"[{}]")
 _FUNC_END = re.compile(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$")  # a body's `{` follows it
 _CONTROL = re.compile(r"\b(?:if|for|while|switch|catch)\s*\([^;{}]*$")
+_TEMPLATE_HEAD = re.compile(r"\btemplate\s*<((?:[^<>;{}]|<[^<>;{}]*>)*)>[^;{}<>]*$")
 _FUNC_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>]*>\s*)?$")
 _PARAM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$")
 _TARGS = r"(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?"
@@ -108,15 +122,19 @@ class _Scan:
     """The host code of one file, read for launches: comments and strings blanked (offsets kept), function bodies
     found by their braces, and the declarations and assignments of each name, by the function they are in."""
 
-    def __init__(self, text: str, name: str, env: dict, callers=None):
+    def __init__(self, text: str, name: str, env: dict, callers=None, instantiations=None):
         self.name, self.env = name, env
         self.callers = callers  # (function name, parameter index, depth) -> the values its callers pass, or None
+        # (function name, depth) -> the template argument values (tuples) its calls in the folder give, or None
+        self.instantiations = instantiations
         self.cu_functions: dict = {}  # driver API: CUfunction variable -> [(position, kernel name looked up)]
+        self.looked_up: dict = {}  # (launch position, kernel name) -> position of its lookup in the launching function
         for m in _CU_FUNCTION.finditer(text) if "cuModuleGetFunction" in text else ():
             self.cu_functions.setdefault(m.group(1), []).append((m.start(), m.group(2)))
         self.text = t = _NOISE.sub(lambda m: _NOT_NEWLINE.sub(" ", m.group(0)) if "\n" in m.group(0) else
                                    " " * len(m.group(0)), text)
         self.funcs = []  # (start, end, parameter names, function name) of top-level function bodies
+        self.tparams: dict = {}  # a function template's body start -> its template parameter names
         depth, open_at, params, fname = 0, None, [], ""
         for m in _BRACE.finditer(t):
             if m.group(0) == "{":
@@ -127,8 +145,12 @@ class _Scan:
                         open_at, depth = m.start(), 0
                         inner = self._param_text(t[lo:h.start() + 1])
                         params = _Params(inner)
-                        fname = _FUNC_NAME.search(t, lo, h.start() - len(inner) - 1)
-                        fname = fname.group(1) if fname else ""
+                        fm = _FUNC_NAME.search(t, lo, h.start() - len(inner) - 1)
+                        fname = fm.group(1) if fm else ""
+                        th = _TEMPLATE_HEAD.search(t, lo, fm.start()) if fm and "template" in t[lo:fm.start()] else None
+                        if th:  # a function template: its parameter names, by position
+                            self.tparams[m.start()] = [x.group(1) if x else "" for x in (
+                                re.search(r"([A-Za-z_]\w*)\s*(?:=[^,]*)?$", a.strip()) for a in split_top(th.group(1)))]
                 depth += open_at is not None
             elif open_at is not None:
                 depth -= 1
@@ -183,6 +205,9 @@ class _Scan:
                 out.append((p, "set", f.group(2).strip() if f.group(1) == "=" else None))
             elif _EV_PREINC.search(head):
                 out.append((p, "set", None))
+            elif _ATTRIBUTE_QUERY.search(head) and (a := re.match(r"\s*,\s*(\w+)", tail)) and \
+                    a.group(1) in _FIXED_ATTRIBUTE:
+                out.append((p, "set", str(_FIXED_ATTRIBUTE[a.group(1)])))  # an attribute every device has alike
             elif _EV_ADDRESS.search(head):
                 out.append((p, "address", None))  # passed by address: may be written anywhere
         self.events[name] = out
@@ -203,7 +228,9 @@ class _Scan:
             inner = tail[1:i]
             return f"dim3({inner})" if kind == "dim3" else (inner.strip() or "0")
         if tail.startswith("="):
-            return split_top(re.split(r";", tail[1:], maxsplit=1)[0])[0].strip()
+            value = split_top(re.split(r";", tail[1:], maxsplit=1)[0])[0].strip()
+            made = re.fullmatch(r"make_u?int3\s*\((.*)\)", value, re.S) if kind == "dim3" else None
+            return f"dim3({made.group(1)})" if made else value  # `uint3 b = make_uint3(x, y, z)`: a dim3's fields
         return "dim3()" if kind == "dim3" else None
 
     @staticmethod
@@ -240,9 +267,12 @@ class _Scan:
         ev = self.events_of(name)
         local = [e for e in ev if f is not None and f[0] <= e[0] < f[1]]
         guard = self.guards.get(name)
-        if guard is not None and guard[0] == "in" and (not local and name in f[2] or len(local) == 1 and
+        tparam = f is not None and name in self.tparams.get(f[0], ())
+        if guard is not None and guard[0] == "in" and (not local and (name in f[2] or tparam) or len(local) == 1 and
                                                        local[0][1] in ("decl", "dim3")):
             return list(guard[1])  # `case 256:` / `if (threads == 256)` around the launch, and never reassigned
+        if tparam and not local:
+            return None  # a template parameter read outside one instantiation (see host_launches)
         if f is not None and not local and name in f[2]:
             # a parameter of the launching function: the values its callers pass, unless a condition of the
             # function tests it (the launch may hold only for some of them) other than the `else` around it
@@ -287,6 +317,7 @@ class _Scan:
     def scalars(self, text: str, pos: int, depth: int = 0) -> list | None:
         """The integer values ``text`` may have at ``pos`` (one per combination of its names' values, a few at
         most); None when one is not a constant."""
+        text = self.fixed_fields(text)
         names = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) - set(self.env)  # not the fields (.x)
         choices = [{}]
         for n in sorted(names):
@@ -306,22 +337,34 @@ class _Scan:
         out = [evaluate(text, {**self.env, **c}) for c in choices]
         return None if None in out else list(dict.fromkeys(out))
 
+    def fixed_fields(self, text: str) -> str:
+        """``text`` with the cudaDeviceProp fields every device has alike (``prop.warpSize``) put as their values,
+        when the variable is declared a ``cudaDeviceProp`` in the file."""
+        if "cudaDeviceProp" not in self.text or not _PROP_FIELD.search(text):
+            return text
+
+        def put(m):
+            if not re.search(rf"\bcudaDeviceProp\s*[&*]?\s*{re.escape(m.group(1))}\b", self.text):
+                return m.group(0)
+            return _FIXED_FIELD[re.sub(r"\s+", "", m.group(2))]
+        return _PROP_FIELD.sub(put, text)
+
     def scalar(self, text: str, pos: int, depth: int = 0) -> int | None:
         v = self.scalars(text, pos, depth)
         return v[0] if v is not None and len(v) == 1 else None
 
     def shape_values(self, text: str, pos: int, depth: int = 0) -> list | None:
         """The shapes (int triples), ints or function names a launch or assignment operand may hold."""
-        text = text.strip()
+        text = self.fixed_fields(text.strip())
         while True:  # casts: (void *)&k, (const void*)k, reinterpret_cast<void*>(k)
             m = re.match(r"\(\s*(?:const\s+)?void\s*\*\s*\)\s*&?|&", text)
             c = re.fullmatch(r"(?:reinterpret|static)_cast\s*<[^<>]*>\s*\((.*)\)", text, re.S)
             if m is None and c is None:
                 break
             text = (text[m.end():] if m else c.group(1)).strip()
-        inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", text, re.S)
+        inner = re.fullmatch(r"dim3\s*[({](.*)[)}]|make_u?int3\s*\((.*)\)", text, re.S)
         if inner:
-            vals = [self.scalars(a, pos, depth) for a in split_top(inner.group(1)) if a.strip()]
+            vals = [self.scalars(a, pos, depth) for a in split_top(inner.group(1) or inner.group(2) or "") if a.strip()]
             if len(vals) > 3 or None in vals:
                 return None
             shapes = [()]
@@ -331,7 +374,7 @@ class _Scan:
         if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", text) and not re.search(r"\.[xyz]$", text):
             f = self.func_at(pos)
             if not any(e[1] != "address" for e in self.events_of(text)) and evaluate(text, self.env) is None and (
-                    f is None or text not in f[2]):
+                    f is None or text not in f[2] and text not in self.tparams.get(f[0], ())):
                 return [text]  # a name this file never sets and no parameter of the function: a function (a kernel)
             return self.values(text, pos, depth)
         if re.fullmatch(r"[A-Za-z_][\w:]*\s*" + _TARGS, text):
@@ -456,18 +499,46 @@ class _Scan:
         block = text(dims["blockDim"])
         return (text(dims["gridDim"]), block) if block else None
 
+    def _looked_up_by_callee(self, var: str, f) -> list:
+        """The driver API lookups that fill ``var`` when the launching function ``f`` passes its address to a
+        function of the file (``load(mod, &fn)``): those into that parameter, else the one name that function looks
+        up (through a local it copies out)."""
+        for m in re.finditer(rf"\b([A-Za-z_]\w*)\s*\(([^;{{}}()]*&\s*{re.escape(var)}\b[^;{{}}()]*)\)",
+                             self.text[f[0]:f[1]]):
+            args = [a.strip() for a in split_top(m.group(2))]
+            callee = next((g for g in self.funcs if g[3] == m.group(1)), None)
+            if callee is None or f"&{var}" not in [a.replace(" ", "") for a in args]:
+                continue
+            i = [a.replace(" ", "") for a in args].index(f"&{var}")
+            inside = [(at, n) for v in self.cu_functions.values() for at, n in v if callee[0] <= at < callee[1]]
+            names = callee[2].names
+            into = self.cu_functions.get(names[i], []) if i < len(names) else []
+            into = [(at, n) for at, n in into if callee[0] <= at < callee[1]]
+            if into or len({n for _, n in inside}) == 1:
+                return into or inside
+        return []
+
     def launches(self, driver_only: bool = False):
-        """(callee text, template argument text, grid text, block text, position) of each launch; ``driver_only``:
+        """(callee text, template argument text, grid text, block text, position) of each launch (a driver API
+        launch whose function was looked up in the launching function records where, in ``looked_up``); ``driver_only``:
         only the driver API's (``cuLaunchKernel`` of a function looked up by name in a module)."""
         t = self.text
         for m in _CU_LAUNCH.finditer(t):
             args = _call_args(t, m.end())
             if len(args) >= 7:
                 f = self.func_at(m.start())
-                looked = self.cu_functions.get(args[0].strip(), [])
-                here = [n for at, n in looked if f is not None and f[0] <= at < f[1]]  # in the launching function
-                for name in dict.fromkeys(here or [n for at, n in looked if self.func_at(at) is None] or
-                                          [n for _, n in looked]):
+                var = re.search(r"(\w+)\s*$", args[0])  # `fn`, `*pfn`, `params->fn`: the variable's own name
+                looked = self.cu_functions.get(var.group(1), []) if var else []
+                if not looked and var and f is not None:
+                    looked = self._looked_up_by_callee(var.group(1), f)
+                if not looked:  # handed over through a pointer or a struct: the one name the file looks up
+                    everything = [x for v in self.cu_functions.values() for x in v]
+                    looked = everything if len({n for _, n in everything}) == 1 else []
+                here = [(at, n) for at, n in looked if f is not None and f[0] <= at < f[1]]  # in the launching function
+                for at, name in dict.fromkeys(here or [(at, n) for at, n in looked if self.func_at(at) is None] or
+                                              looked):
+                    if (at, name) in here:
+                        self.looked_up[(m.start(), name)] = at
                     yield name, "", f"dim3({', '.join(args[1:4])})", f"dim3({', '.join(args[4:7])})", m.start()
         if driver_only:
             return
@@ -494,6 +565,10 @@ class _Scan:
                 yield args[0], "", args[1], args[2], m.start()
 
 
+def _no_threads(v) -> bool:
+    return v == 0 or isinstance(v, tuple) and 0 in v
+
+
 def _as_shape(v) -> tuple | None:
     if isinstance(v, int) and not isinstance(v, bool):
         v = (v, 1, 1)
@@ -518,7 +593,7 @@ def _const_targs(text: str, scan: _Scan, pos: int) -> list:
     return out
 
 
-def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None) -> _Scan:
+def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, instantiations=None) -> _Scan:
     """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
     (lowest) ``outer``: the macros of the files that include it."""
     macros, seen = {}, set()
@@ -539,7 +614,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None) 
         include(text, folder, 0)
     env = {**(outer or {}), **macros, **source_macros(text),
            **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
-    return _Scan(text, name, env, callers)
+    return _Scan(text, name, env, callers, instantiations)
 
 
 _MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel",
@@ -563,20 +638,45 @@ def _siblings(path) -> list:
     return [(p, key) for _, p, key in sorted(found)[:400]]
 
 
-_FACTS: dict = {}  # path text -> ((mtime, size), quoted include names, looks kernels up by name): read once
+_FACTS: dict = {}  # path text -> ((mtime, size), quoted include names, kernel names looked up by name through the
+# driver API, names launched, the text when small): read once per version of the file
+_KEEP_TEXT = 300_000  # characters of a folder file kept in memory between analyses
+_LAUNCH_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;(]*>)?\s*<<<|\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?"
+                          r"void\s*\*\s*\)\s*)?&?\s*(\w+)")
 
 
 def _facts(p: str, key) -> tuple:
+    """(quoted include names, kernel names looked up through the driver API (cuModuleGetFunction with a literal
+    name), names launched with ``<<<`` or a runtime launch call) of file ``p``, read once per version."""
+    hit = _read(p, key)
+    return hit[1], hit[2], hit[3]
+
+
+def _read(p: str, key) -> tuple:
     hit = _FACTS.get(p)
     if hit is None or hit[0] != key:
         try:
             with open(p, errors="replace") as fh:
                 text = fh.read()
         except OSError:
-            return set(), False
+            return key, set(), set(), set(), ""
         hit = _FACTS[p] = (key, {i.rsplit("/", 1)[-1] for i in _LOCAL_INCLUDE.findall(text)},
-                           "cuModuleGetFunction" in text)
-    return hit[1], hit[2]
+                           {m.group(2) for m in _CU_FUNCTION.finditer(text)} if "cuModuleGetFunction" in text else
+                           set(), {a or b for a, b in _LAUNCH_NAME.findall(text)},
+                           text if len(text) <= _KEEP_TEXT else None)
+    return hit
+
+
+def _text(p: str, key) -> str:
+    """The text of folder file ``p`` (version ``key``)."""
+    t = _read(p, key)[4]
+    if t is None:
+        try:
+            with open(p, errors="replace") as fh:
+                return fh.read()
+        except OSError:
+            return ""
+    return t
 
 
 def _includers(path, siblings) -> list:
@@ -587,12 +687,45 @@ def _includers(path, siblings) -> list:
     return [Path(p) for p in direct + [p for p, i in incs if p not in direct and i & names]]
 
 
+def _defines(text: str, kernel: str) -> bool:
+    """Whether ``text`` defines (with a body) a ``__global__`` function named ``kernel``."""
+    return re.search(rf"__global__[^;{{}}]*\b{re.escape(kernel)}\s*\([^;{{}}]*\)\s*\{{", text) is not None
+
+
 def _launched(text: str) -> set:
     """Names that appear before a ``<<<`` or as a launch call's kernel argument (a cheap superset test)."""
     names = {m.group(1).split("::")[-1] for m in re.finditer(r"\b([A-Za-z_][\w:]*)\s*(?:<[^<>;(]*>)?\s*<<<", text)}
     if "cudaLaunch" in text:
         names |= set(re.findall(r"\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)\s*)?&?\s*(\w+)", text))
     return names if not re.search(r"\(\s*\*\s*\w+\s*\)\s*\(", text) else set()  # function pointers: unknown
+
+
+def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: str, pos: int, only) -> None:
+    """Add the launch at ``pos`` (read under ``scan.guards``) to ``out``: one HostLaunch per constant block, else
+    an entry in the kernel's ``unknown``; ``only``: the kernel names to keep (None: all)."""
+    kernels = scan.shape_values(callee, pos)
+    kernels = [re.sub(r"\s+", "", k) for k in kernels or () if isinstance(k, str)]
+    if only is not None:
+        kernels = [k for k in kernels if k.partition("<")[0].split("::")[-1] in only]
+    blocks = scan.shape_values(block, pos) if block.strip() else None
+    # a block with no threads cannot launch: a value such as a variable's `= 0` before it is set is no launch's
+    blocks = None if blocks is None else [_as_shape(b) for b in blocks if not _no_threads(b)] or None
+    grids = scan.shape_values(grid, pos) if grid.strip() else None
+    grids = [_as_shape(g) for g in grids] if grids and len(grids) == 1 else [None]
+    for k in kernels:
+        base, _, ktargs = k.partition("<")
+        base = base.split("::")[-1]
+        tl = _const_targs(targs or ("<" + ktargs if ktargs else ""), scan, pos)
+        entry = out.setdefault(base, HostLaunches())
+        if blocks is None or None in blocks:
+            entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split()) or '?'}`)")
+            continue
+        for b in blocks:
+            if b[0] * b[1] * b[2] <= MAX_THREADS:
+                entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, scan.line(pos)))
+            else:
+                entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
+                                     f"{MAX_THREADS} threads)")
 
 
 def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[str, HostLaunches]:
@@ -610,7 +743,10 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
     node (``params.func = (void *)k``) is a launch with the node's ``blockDim``/``gridDim``. Not followed: other path
     conditions (a variable set to two constants gives both shapes to every launch that reads it), values changed
     through a reference parameter. A parameter of the launching function takes the values its callers in the folder
-    pass (unless a condition in the function tests it other than those around the launch). ``kernels``: the names wanted; the files that include this
+    pass (unless a condition in the function tests it other than those around the launch); a launch in a host
+    function template is read once per instantiation its calls in the folder name (a type argument that differs
+    between them stays generic). A file of the folder that does not include this one but launches a kernel of it
+    by name (declared there, not defined) counts for that kernel. ``kernels``: the names wanted; the files that include this
     one are read only when one of them is not launched here."""
     path = Path(path) if path is not None else None
     folder = path.parent if path is not None else None
@@ -633,7 +769,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
 
     def everything():
         yield own
-        yield from ((text_of(Path(p)), os.path.basename(p)) for p, _ in siblings())
+        yield from ((_text(p, key), os.path.basename(p)) for p, key in siblings())
     scans: dict = {}
     memo: dict = {}
 
@@ -643,8 +779,48 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
             if text is own[0] and path is not None:  # a kernel header launching with its includer's macros
                 for p in _includers(path, siblings()):
                     outer.update(_scan_file(text_of(p), p.name, folder, defines).env)
-            scans[name] = _scan_file(text, name, folder, defines, callers, outer)
+            scans[name] = _scan_file(text, name, folder, defines, callers, outer, instantiations)
         return scans[name]
+
+    def instantiations(function: str, count: int, depth: int) -> list | None:
+        """The template arguments (ints, or type names as text) of each call ``function<...>(...)`` in the folder,
+        as ``count``-tuples; None when one is not a constant or there is none."""
+        if not function or depth > 4:
+            return None
+        key = ("<>", function)
+        if key not in memo:
+            memo[key] = None  # a recursive template: not followed
+            # its calls, and its launches when it is a kernel template (one launching itself from device code)
+            call, got = re.compile(rf"\b{re.escape(function)}\s*<((?:[^<>;{{}}]|<[^<>;{{}}]*>)*)>\s*(?:\(|<<<)"), []
+            for text, name in everything():
+                if function not in text:
+                    continue
+                sc = scan_of(text, name)
+                held, sc.guards = sc.guards, {}
+                try:
+                    for m in call.finditer(sc.text):
+                        at = sc.func_at(m.start())
+                        if at is None:
+                            continue
+                        args = [a.strip() for a in split_top(m.group(1))]
+                        if len(args) != count:
+                            return None
+                        if at[3] == function and args == sc.tparams.get(at[0]):
+                            continue  # recursion passing its own arguments on: no new instantiation
+                        vals = []
+                        for a in args:
+                            if a in _TYPES:
+                                vals.append(a)
+                                continue
+                            v = sc.scalars(a, m.start(), depth + 1)
+                            if v is None or len(v) != 1:
+                                return None
+                            vals.append(v[0])
+                        got.append(tuple(vals))
+                finally:
+                    sc.guards = held
+            memo[key] = list(dict.fromkeys(got))[:_MAX_CHOICES] or None
+        return memo[key]
 
     def callers(function: str, index: int, depth: int) -> list | None:
         """The values passed as parameter ``index`` of ``function`` by its calls in the folder; None when one is
@@ -687,40 +863,48 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
             out += v
         return out
     out: dict = {}
-    files = [(*own, False)]
-    for text, name, driver_only in files:
+    files = [(*own, False, None)]  # (text, name, driver API launches only, the only kernels read there or None)
+    for text, name, driver_only, only in files:
         if text is own[0] and (kernels is None or not set(kernels) <= _launched(text)) and path is not None:
-            # kernels this file may not launch: the files of its folder that include it, and those that load
-            # kernels by name through the driver API (nvrtc, cubin modules)
+            # kernels this file may not launch: the files of its folder that include it, those that load kernels
+            # by name through the driver API (nvrtc, cubin modules), and those that launch a kernel declared to
+            # them by a header or an `extern` (a .cu of kernels compiled on its own, launched from main.cpp)
             inc = _includers(path, siblings())
-            files += [(text_of(p), p.name, False) for p in inc]
-            files += [(text_of(Path(p)), os.path.basename(p), True) for p, key in siblings()
-                      if _facts(p, key)[1] and Path(p) not in inc]
+            files += [(text_of(p), p.name, False, None) for p in inc]
+            files += [(_text(p, key), os.path.basename(p), True, None) for p, key in siblings()
+                      if (kernels is None or _facts(p, key)[1] & set(kernels)) and Path(p) not in inc]
+            missing = set(kernels or ()) - _launched(text).union(*(_launched(text_of(p)) for p in inc))
+            for p, key in siblings() if missing else ():
+                if Path(p) in inc or not missing & _facts(p, key)[2]:
+                    continue
+                t = _text(p, key)
+                named = {k for k in missing & _facts(p, key)[2] if not _defines(t, k)}
+                if named:
+                    files.append((t, os.path.basename(p), False, named))
         if not any(k in text for k in _MARKERS):
             continue
         scan = scan_of(text, name)
         for callee, targs, grid, block, pos in scan.launches(driver_only):
-            scan.guards = scan.guards_at(pos)
-            kernels = scan.shape_values(callee, pos)
-            kernels = [re.sub(r"\s+", "", k) for k in kernels or () if isinstance(k, str)]
-            blocks = scan.shape_values(block, pos) if block.strip() else None
-            blocks = None if blocks is None else [_as_shape(b) for b in blocks]
-            grids = scan.shape_values(grid, pos) if grid.strip() else None
-            grids = [_as_shape(g) for g in grids] if grids and len(grids) == 1 else [None]
-            for k in kernels:
-                base, _, ktargs = k.partition("<")
-                base = base.split("::")[-1]
-                tl = _const_targs(targs or ("<" + ktargs if ktargs else ""), scan, pos)
-                entry = out.setdefault(base, HostLaunches())
-                if blocks is None or None in blocks:
-                    entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split()) or '?'}`)")
-                    continue
-                for b in blocks:
-                    if b[0] * b[1] * b[2] <= MAX_THREADS:
-                        entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, scan.line(pos)))
-                    else:
-                        entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
-                                             f"{MAX_THREADS} threads)")
+            f = scan.func_at(pos)
+            names = scan.tparams.get(f[0], []) if f is not None else []
+            combos = [()]
+            if any(n and re.search(rf"\b{n}\b", " ".join((callee, targs, grid, block))) for n in names):
+                # a launch in a function template: read once per instantiation its calls in the folder make
+                combos = instantiations(f[3], len(names), 0) or [()]
+                # a type argument that differs between instantiations stays generic (no configuration per type)
+                mixed = {i for i in range(len(names)) if len({c[i] for c in combos if c and isinstance(c[i], str)}) > 1}
+                combos = list(dict.fromkeys(tuple(None if i in mixed else v for i, v in enumerate(c)) for c in combos))
+            for combo in combos:
+                bound = {n: v for n, v in zip(names, combo) if v is not None}
+                types = {n: v for n, v in bound.items() if isinstance(v, str)}
+                sub = (lambda x: re.sub(r"\b(" + "|".join(map(re.escape, types)) + r")\b", lambda m: types[m.group(1)],
+                                        x)) if types else (lambda x: x)
+                scan.guards = {**{n: ("in", (v,)) for n, v in bound.items() if isinstance(v, int)},
+                               **scan.guards_at(pos)}
+                looked_at = scan.looked_up.get((pos, callee))
+                if looked_at is not None:  # the conditions the driver API's function was looked up under hold too
+                    scan.guards = {**scan.guards_at(looked_at), **scan.guards}
+                _record(out, scan, sub(callee), sub(targs), grid, block, pos, only)
             scan.guards = {}
     for entry in out.values():  # one configuration per (block, template arguments): grids merged (unknown unless equal)
         merged: dict = {}

@@ -38,6 +38,9 @@ class LaunchConfig:
     at: str = ""  # file:line of the host launch the block was read from
     uncovered: list = field(default_factory=list)  # the kernel's host launches whose block is not constant
     inferred: dict = field(default_factory=dict)  # dim "x"/"y"/"z" -> (bound, why): see infer_block
+    # an unknown block whose race, barrier and bounds checks were all decided for every block it allows (symbolic
+    # block sizes, nothing left to concrete shapes, no incomplete note): the verdict holds whatever the launch picks
+    all_blocks: bool = False
 
     @property
     def known_block(self) -> bool:
@@ -51,6 +54,7 @@ class LaunchConfig:
                 "cluster": dims(self.cluster), "source": self.source,
                 **({"branch": self.branch} if self.branch else {}),
                 **({"uncovered": self.uncovered} if self.uncovered else {}),
+                **({"all_blocks": self.max_threads} if self.all_blocks else {}),
                 **({"inferred_block": {f: b for f, (b, _) in sorted(self.inferred.items())}} if self.inferred else {})}
 
     def dim_max(self, i: int) -> int:
@@ -91,6 +95,8 @@ class LaunchConfig:
                 b += " in x and y (the kernel uses no threadIdx.z)"
         if self.inferred and not self.known_block:
             b += ", " + self.inferred_text()
+        if self.all_blocks:
+            b += " (race, barrier and bounds verdicts decided for every such block)"
         g = f"grid={fmt(self.grid)}" if any(v is not None for v in self.grid) else "any grid"
         s = f", {b}, {g}"
         if self.smem is not None:
@@ -166,6 +172,9 @@ def fallback(kernel_name: str, source: str, *, block=None, grid=None, defines=No
     if block is None and host is None and host_unknown:
         cfg.note = (f"its launch block is not a constant at {', '.join(host_unknown[:3])}"
                     + (f" (+{len(host_unknown) - 3} more)" if len(host_unknown) > 3 else ""))
+    elif block is None and host is None:
+        cfg.note = ("no launch of it that kopt can read was found (in the file, or in the files of its folder that "
+                    "include it, declare it or load it by name)")
     if grid is not None:
         cfg.grid = tuple(grid)
     _bound(cfg, launch_bounds, env)

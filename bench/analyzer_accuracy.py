@@ -14,9 +14,12 @@ Definitions (issue 23):
   families. Performance rules (bank conflicts, coalescing) are excluded.
 - Analyzed completely: every kernel was read by libclang, no `analysis.incomplete` note, and the launch geometry
   is known (labeled corpus: per file; real kernels: per kernel, a note counting against the kernel it names, or
-  against every kernel of the file when it names none) (an annotation, --block, __launch_bounds__, or the constant blocks of every launch of the kernel in host
-  code: the file's own, or a file of its folder that includes it); a kernel also launched with a block kopt cannot
-  evaluate is not analyzed completely.
+  against every kernel of the file when it names none) (an annotation, --block, __launch_bounds__, or the constant
+  blocks of every launch of the kernel in host code: the file's own, or a file of its folder that launches it); a
+  kernel also launched with a block kopt cannot evaluate is not analyzed completely. A kernel whose block is not
+  known (a run-time value, or no launch found) counts as known geometry only when its race, barrier and bounds
+  checks were decided for every block it allows (the launch's ``all_blocks``; no block bound inferred from its
+  arrays, no check left to concrete block shapes); their number is reported (``of_which_decided_for_every_block``).
 Real kernels are read from DIR (outside the repository) at benchmark time; every flagged finding is looked up in
 the review file ("relative/path.cu:LINE:RULE" -> {"verdict": "true" | "false", "why": ...}) and unreviewed ones
 are counted as such. Real code declares no launch to kopt (some blocks are read from its own launches), so its
@@ -69,10 +72,16 @@ def _parsed(res) -> bool:
         d.rule == "analysis.incomplete" for d in res.diagnostics)
 
 
+def _launch_known(l) -> bool:
+    """A launch configuration whose geometry counts as known: a constant block from an annotation, --block,
+    __launch_bounds__ or every launch in host code; or an unknown block whose race, barrier and bounds checks were
+    decided for every block it allows (``all_blocks``: the verdict holds whatever block the program picks)."""
+    return bool(l["block"] and None not in l["block"] and l["source"] in ("annotation", "cli", "host", "launch_bounds")
+                and not l.get("uncovered") or l.get("all_blocks"))
+
+
 def _geometry_known(res) -> bool:
-    return bool(res.launches) and all(
-        l["block"] and None not in l["block"] and l["source"] in ("annotation", "cli", "host", "launch_bounds")
-        and not l.get("uncovered") for l in res.launches)
+    return bool(res.launches) and all(_launch_known(l) for l in res.launches)
 
 
 _NAMED = re.compile(r"analysis incomplete: (?:in )?`([^`]+)`")
@@ -97,10 +106,16 @@ def _complete_kernels(res) -> tuple[set, set]:
     by_kernel: dict = {}
     for launch in res.launches:
         by_kernel.setdefault(split_kernel(launch["kernel"])[0].split("::")[-1], []).append(launch)
-    geo = {k for k in parsed if by_kernel.get(k) and all(
-        l["block"] and None not in l["block"] and l["source"] in ("annotation", "cli", "host", "launch_bounds")
-        and not l.get("uncovered") for l in by_kernel[k])}
+    geo = {k for k in parsed if by_kernel.get(k) and all(_launch_known(l) for l in by_kernel[k])}
     return parsed, geo
+
+
+def _every_block(res, kernels) -> set:
+    """Of ``kernels``, those counted complete through a verdict decided for every block (no constant block)."""
+    by_kernel: dict = {}
+    for launch in res.launches:
+        by_kernel.setdefault(split_kernel(launch["kernel"])[0].split("::")[-1], []).append(launch)
+    return {k for k in kernels if any(l.get("all_blocks") for l in by_kernel.get(k, ()))}
 
 
 def _pct(xs, q):
@@ -192,7 +207,7 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
     skipped = [str(f.relative_to(folder)) for f in files if str(f.relative_to(folder)) in skip]
     files = [f for f in files if str(f.relative_to(folder)) not in skip]
     rows, ms = [], []
-    kernels = parsed = geo = stopped = 0
+    kernels = parsed = geo = stopped = every = 0
     flagged_files = false_files = unreviewed = 0
     for f in files:
         rel = str(f.relative_to(folder))
@@ -208,6 +223,7 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
         ok, ok_geo = _complete_kernels(res) if not deadline.fired else (set(), set())
         parsed += len(ok)
         geo += len(ok_geo)
+        every += len(_every_block(res, ok_geo))
         findings = []
         for d in _flags(res):
             key = f"{rel}:{d.locations[0].line if d.locations else 0}:{d.rule}"
@@ -221,7 +237,7 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
             false_files += any(x["verdict"] == "false" for x in findings)
         rows.append({"file": rel, "kernels": n, "paths": res.paths, "ms": round(ms[-1], 1),
                      "not_analyzed_completely": sorted(set(res.kernels) - ok_geo),
-                     "launches": [{k: v for k, v in l.items() if k in ("kernel", "block", "source", "uncovered")}
+                     "launches": [{k: v for k, v in l.items() if k in ("kernel", "block", "source", "uncovered", "all_blocks")}
                                   for l in res.launches],
                      "stopped_by_benchmark_deadline": deadline.fired, "findings": findings,
                      "incomplete": [d.message[:200] for d in res.diagnostics if d.rule == "analysis.incomplete"]})
@@ -229,6 +245,7 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
     return {"source": provenance, "files": len(files), "skipped_files_that_did_not_finish": skipped, "files_with_kernels": analyzed_files, "kernels": kernels,
             "parsed_completely": round(parsed / kernels, 3) if kernels else None,
             "analyzed_completely_with_geometry": round(geo / kernels, 3) if kernels else None,
+            "of_which_decided_for_every_block": every,
             "flagged_files": flagged_files, "files_with_false_alarm": false_files,
             "false_alarm_rate": round(false_files / analyzed_files, 3) if analyzed_files else None,
             "unreviewed_findings": unreviewed, "speed_single_run_per_file": _speed(ms),

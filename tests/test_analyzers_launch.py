@@ -465,3 +465,100 @@ def test_a_kernel_header_launches_with_the_macros_its_includer_defines(tmp_path)
 
     got = host_launches((tmp_path / "k.cuh").read_text(), path=tmp_path / "k.cuh")
     assert [h.block for h in got["k"].launches] == [(8, 4, 1)]
+
+
+def test_a_kernel_launched_from_a_file_of_its_folder_that_only_declares_it(tmp_path):
+    (tmp_path / "kern.cu").write_text("__global__ void fill(float* x) { x[threadIdx.x] = 0; }\n")
+    (tmp_path / "main.cpp").write_text("__global__ void fill(float* x);\nvoid run(float* x) { fill<<<4, 96>>>(x); }\n")
+    # another program of the folder with its own kernel of the same name: its launches are not this kernel's
+    (tmp_path / "other.cu").write_text("__global__ void fill(float* x) { x[0] = 1; }\n"
+                                       "void go(float* x) { fill<<<1, 512>>>(x); }\n")
+    assert _shapes((tmp_path / "kern.cu").read_text(), path=tmp_path / "kern.cu", kernels=["fill"]) == {
+        "fill": [((96, 1, 1), (4, 1, 1), ())]}
+
+
+def test_a_driver_api_function_looked_up_under_a_condition_takes_the_launch_values_that_condition_allows(tmp_path):
+    (tmp_path / "kern.cu").write_text('extern "C" __global__ void a(float* x) {}\nextern "C" __global__ void b(float* x) {}\n')
+    (tmp_path / "host.cpp").write_text("""
+static void run(CUmodule mod, void** args, int bs) {
+  CUfunction fn;
+  if (bs == 8) {
+    cuModuleGetFunction(&fn, mod, "a");
+  } else {
+    cuModuleGetFunction(&fn, mod, "b");
+  }
+  cuLaunchKernel(fn, 1, 1, 1, bs, bs, 1, 0, 0, args, 0);
+}
+void go(CUmodule mod, void** args) { run(mod, args, 8); run(mod, args, 16); }
+""")
+    got = _shapes((tmp_path / "kern.cu").read_text(), path=tmp_path / "kern.cu", kernels=["a", "b"])
+    assert got == {"a": [((8, 8, 1), (1, 1, 1), ())], "b": [((16, 16, 1), (1, 1, 1), ())]}
+
+
+def test_an_unknown_block_whose_checks_were_decided_for_every_block_says_so():
+    src = "__global__ void k(int* out) { if (threadIdx.x == 0) out[blockIdx.x] = blockDim.x; }\n"
+    (launch,) = analyze(src, path="k.cu").launches
+    assert launch["block"] is None and launch["all_blocks"] == 1024
+    res = analyze(src + "void run(int* o, int n) { k<<<8, n>>>(o); }\n", path="k.cu")
+    assert res.launches[0]["all_blocks"] == 1024 and "decided for every such block" in res.assumed
+    assert "its launch block is not a constant at k.cu:2 (`n`)" in res.assumed
+    assert "no launch of it that kopt can read was found" in analyze(src, path="k.cu").assumed
+    # a bound taken from the kernel's arrays is an assumption, not every block
+    assert "all_blocks" not in analyze(TRANSPOSE, path="tr.cu").launches[0]
+    # a known block is not "every block"
+    assert "all_blocks" not in analyze(src, path="k.cu", block=(64, 1, 1)).launches[0]
+
+
+def test_a_launch_in_a_function_template_is_read_once_per_instantiation_called():
+    src = """
+template <typename T, int B> __global__ void kt(T* x) { x[threadIdx.x] = 0; }
+template <typename T, int B> void run(T* x, int n) { kt<T, B><<<n / B, B>>>(x); }
+void go(float* x, int* y) { run<float, 64>(x, 512); run<int, 32>(y, 512); }
+"""
+    # a type argument that differs between instantiations stays generic; the value arguments pair with their blocks
+    assert _shapes(src) == {"kt": [((32, 1, 1), (16, 1, 1), ()), ((64, 1, 1), (8, 1, 1), ())]}
+    same = src.replace("run<int, 32>(y", "run<float, 32>(x")
+    assert _shapes(same) == {"kt": [((32, 1, 1), (16, 1, 1), ("float", "32")), ((64, 1, 1), (8, 1, 1), ("float", "64"))]}
+    # an instantiation with a run-time argument: not a constant
+    assert _shapes(src.replace("run<int, 32>", "run<int, N>"))["kt"] == []
+
+
+def test_a_uint3_block_is_read_like_a_dim3():
+    src = """
+#define TX 64
+__global__ void k(float* x) {}
+void run(float* x) { uint3 tids = make_uint3(TX, 4, 1); k<<<dim3(2), tids>>>(x); }
+__global__ void k2(float* x) {}
+void run2(float* x) { int3 t{32, 2, 1}; k2<<<1, t>>>(x); }
+"""
+    assert _shapes(src) == {"k": [((64, 4, 1), (2, 1, 1), ())], "k2": [((32, 2, 1), (1, 1, 1), ())]}
+
+
+def test_a_kernel_template_launching_itself_takes_the_blocks_of_its_instantiations():
+    src = """
+template <int T> __global__ void tree(int depth) {
+  if (depth > 0) tree<T><<<4, T>>>(depth - 1);
+}
+void go() { tree<128><<<1, 128>>>(3); }
+"""
+    # one configuration per block and template arguments; the two grids (1 and 4) differ, so it is unknown
+    assert _shapes(src) == {"tree": [((128, 1, 1), (None, None, None), ("128",))]}
+
+
+def test_device_attributes_every_gpu_reports_alike_are_constants_and_a_block_of_no_threads_is_no_launch():
+    src = """
+__global__ void k(float* x) {}
+void configure(int dev, int* threads) {}
+int g_threads;
+void setup(int dev) { int w = 0; cudaDeviceGetAttribute(&w, cudaDevAttrWarpSize, dev); g_threads = w; }
+void run(float* x) { k<<<8, g_threads>>>(x); }
+__global__ void k2(float* x) {}
+void go(float* x) { cudaDeviceProp prop; cudaGetDeviceProperties(&prop, 0); k2<<<4, prop.maxThreadsPerBlock / 2>>>(x); }
+__global__ void k3(float* x) {}
+void go3(float* x, int dev) { int n = 0; cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev); k3<<<4, n>>>(x); }
+"""
+    got = _shapes(src)
+    assert got["k"] == [((32, 1, 1), (8, 1, 1), ())] and got["k2"] == [((512, 1, 1), (4, 1, 1), ())]
+    assert got["k3"] == []  # the SM count differs between devices
+    # `prop` not declared a cudaDeviceProp: its field is nothing kopt knows
+    assert _shapes(src.replace("cudaDeviceProp prop;", "MyProps prop;"))["k2"] == []

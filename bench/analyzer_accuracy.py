@@ -43,6 +43,7 @@ from analyzer_labels import corpus_files, observed, parse_labels  # noqa: E402
 
 import envelope  # noqa: E402
 from kopt.annotations import split_kernel  # noqa: E402
+from kopt.errors import KoptError  # noqa: E402
 
 FAMILIES = ("race", "barrier", "bounds")  # the families a false alarm is counted in (kopt.rules families)
 RACE_DIV = ("race.", "sync.missing", "warp.implicit-sync", "barrier.")
@@ -213,8 +214,13 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
         rel = str(f.relative_to(folder))
         print(f"{rel} ...", end="", file=sys.stderr, flush=True)  # progress: long suites take minutes
         t = time.perf_counter()
-        with _Deadline() as deadline:
-            res = analyze(f, include_dirs=include)
+        try:
+            with _Deadline() as deadline:
+                res = analyze(f, include_dirs=include)
+        except KoptError as exc:  # kopt refused the file (not text, say): the row says why, the suite goes on
+            print(f" refused: {exc}", file=sys.stderr, flush=True)
+            rows.append({"file": rel, "kernels": 0, "refused": str(exc)})
+            continue
         ms.append((time.perf_counter() - t) * 1e3)
         stopped += deadline.fired
         print(f" {ms[-1]:.0f} ms" + (" (stopped)" if deadline.fired else ""), file=sys.stderr, flush=True)
@@ -242,7 +248,8 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
                      "stopped_by_benchmark_deadline": deadline.fired, "findings": findings,
                      "incomplete": [d.message[:200] for d in res.diagnostics if d.rule == "analysis.incomplete"]})
     analyzed_files = sum(1 for r in rows if r["kernels"])
-    return {"source": provenance, "files": len(files), "skipped_files_that_did_not_finish": skipped, "files_with_kernels": analyzed_files, "kernels": kernels,
+    return {"source": provenance, "files": len(files), "skipped_files_that_did_not_finish": skipped,
+            "files_refused": [r["file"] for r in rows if "refused" in r], "files_with_kernels": analyzed_files, "kernels": kernels,
             "parsed_completely": round(parsed / kernels, 3) if kernels else None,
             "analyzed_completely_with_geometry": round(geo / kernels, 3) if kernels else None,
             "of_which_decided_for_every_block": every,
@@ -256,16 +263,16 @@ def rescore(suite: dict, review: dict) -> dict:
     """Apply the review file to a real-kernel suite's recorded findings (reviews are written after a run)."""
     flagged = false = unreviewed = 0
     for row in suite["rows"]:
-        for f in row["findings"]:
+        for f in row.get("findings", ()):
             r = review.get(f["key"])
             f["verdict"], f["why"] = (r["verdict"], r["why"]) if r else ("unreviewed", "")
             unreviewed += r is None
-        if row["findings"]:
+        if row.get("findings"):
             flagged += 1
             false += any(f["verdict"] == "false" for f in row["findings"])
     suite.update(flagged_files=flagged, files_with_false_alarm=false, unreviewed_findings=unreviewed,
-                 reviewed_false_findings=sum(f["verdict"] == "false" for r in suite["rows"] for f in r["findings"]),
-                 reviewed_true_findings=sum(f["verdict"] == "true" for r in suite["rows"] for f in r["findings"]),
+                 reviewed_false_findings=sum(f["verdict"] == "false" for r in suite["rows"] for f in r.get("findings", ())),
+                 reviewed_true_findings=sum(f["verdict"] == "true" for r in suite["rows"] for f in r.get("findings", ())),
                  false_alarm_rate=round(false / suite["files_with_kernels"], 3) if suite["files_with_kernels"] else None,
                  false_alarm_rate_note="files with a finding reviewed false / files with kernels; unreviewed "
                                        "findings are not counted either way")

@@ -20,17 +20,26 @@ def read_source(source: str | os.PathLike) -> tuple[str, str, Path | None]:
         return str(source), "kernel.cu", None
     path = Path(source)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"cannot read {path}: no such file")
     except IsADirectoryError:
         raise InputError(f"cannot read {path}: it is a directory")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"cannot read {path}: not UTF-8 text (byte {exc.start} is {exc.object[exc.start]:#04x}); "
-                         "is it a binary file?")
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
         raise InputError(f"cannot read {path}: {exc}")
-    return text, str(path), path
+    return decode_source(data, path), str(path), path
+
+
+def decode_source(data: bytes, path: Path) -> str:
+    """UTF-8 text, or text in a legacy 8-bit encoding (a Windows-1252 quote in a comment, as nvcc accepts: each byte
+    read as the Latin-1 character of that value); a file with NUL bytes is taken for binary and refused."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if b"\0" in data:
+            raise InputError(f"cannot read {path}: not text (NUL bytes; byte {exc.start} is "
+                             f"{data[exc.start]:#04x} in no UTF-8 sequence); is it a binary file?")
+        return data.decode("latin-1")
 
 
 def c_macros(text: str) -> dict[str, str]:

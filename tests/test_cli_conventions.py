@@ -42,6 +42,8 @@ def bad(tmp_path_factory):
     d = tmp_path_factory.mktemp("bad")
     (d / "empty.cu").write_text("")
     (d / "binary.cu").write_bytes(bytes(range(256)) * 4)
+    # a Windows-1252 apostrophe (0x92) in a comment: not UTF-8, but text nvcc compiles
+    (d / "cp1252.cu").write_bytes(b"// the kernel\x92s copy\n" + (DATA / "copy_float4.cu").read_bytes())
     (d / "no_kernel.cu").write_text("int x = 1;\n")
     (d / "syntax.cu").write_text('extern "C" __global__ void k(float* x) { x[0] = ; }\n')
     (d / "bad_tune.cu").write_text("// kopt: tune BLOCK in [\n" + (DATA / "copy_float4.cu").read_text())
@@ -66,6 +68,7 @@ CASES = [
     (("explain", "{d}/syntax.cu", "--arch", "sm_90"), 1),
     (("check", "{d}/empty.cu"), 2),
     (("check", "{d}/binary.cu"), 2),
+    (("check", "{d}/cp1252.cu"), 0),  # legacy-encoded text is read, not refused
     (("check", "{d}/no_kernel.cu"), 2),
     (("check", "{d}/syntax.cu"), 0),  # analyzed in part: analysis.incomplete, not bad input
     (("check", DATA / "copy_float4.cu", "--kernel", "nope"), 2),

@@ -102,6 +102,72 @@ class Ctx:
         self.spent += spent
         return m is None
 
+    # ---- rows of a strided index stay within their stride (the severity of findings that need them to overlap)
+    def rows(self, acc: Access, enc: Enc):
+        """For each row stride of the access's index (an integer parameter multiplying something that depends on the
+        thread, block or loop iteration, in an index ``column + row * stride``): z3 constraints that this thread's
+        column lies within one row (``0 <= column < unit * stride``, the column being the index terms that contain
+        no stride), and a text of each. A stride some assumption already constrains is left out: the caller said
+        what it passes, and the pair is checked at those values. So is a row whose column the access's guard
+        compares with a parameter (``if (x <= width)``): the kernel then states how wide its row is, and a race past
+        it is the kernel's own; and an index with no column term (``out[i * stride]``) is no 2-D layout."""
+        fixed = {n for a in self.launch.assume for n in a.names}
+        off, scale = acc.offset, None
+        if off.op == "*" and sym.is_const(off.args[1]):
+            off, scale = off.args[0], off.args[1]
+        terms = [sym.binop("*", t, scale) if scale is not None else t for t in sym.operands(off, "+")]
+        strides = sorted({f.val for t in terms if _strided(t, ("thread", "block", "iter")) for f in sym.operands(t, "*")
+                          if f.op == "v" and f.val.startswith("p:") and f.val[2:] not in fixed})
+        column = [t for t in terms if not any(s in sym.free_vars(t) for s in strides)]
+        col = raw = sym.const(0)
+        for t in column:
+            col = sym.binop("+", col, t)
+        for t in sym.operands(off, "+"):
+            if not any(s in sym.free_vars(t) for s in strides):
+                raw = sym.binop("+", raw, t)
+        elem = scale.val if scale is not None else 1
+        if not column or not (sym.kinds(col) & {"thread", "block", "iter"}) or _guarded(acc.cond, col):
+            return [], None
+        out = []
+        for s in strides:
+            units = {_coefficient(t) for t in terms if s in sym.free_vars(t)}
+            unit = math.gcd(*units) if units else 1
+            if not unit:
+                continue
+            size = acc.size or 1
+            bound = enc.const(unit) * enc.var(s, "uniform")
+            # the text in the index's own units (elements when the offset is index * element size)
+            u, c = (unit // elem, raw) if elem and unit % elem == 0 and size == elem else (unit, col)
+            stride = f"{u} * {s[2:]}" if u > 1 else s[2:]
+            last = f" - {size}" if c is col else ""
+            out.append((z3.And(enc.int(col) >= 0, enc.int(col) + size <= bound),
+                        f"0 <= {_plain(sym.show(c))} < {stride}{last}" if not last else
+                        f"0 <= {_plain(sym.show(c))} <= {stride}{last} (bytes)"))
+        return out, (_row_number(terms, strides[0], unit) if len(out) == 1 else None)
+
+    def row_dependent(self, mode: str, a: Access, b: Access, e1: Enc, e2: Enc, *constraints, bv: bool = False):
+        """A finding between accesses ``a`` (thread e1) and ``b`` (thread e2) that needs a row of a strided index
+        to reach into the next (a column past its row stride: ``pitch < width``, a grid wider than the row): the
+        texts of the row constraints under which it does NOT occur, else None (it occurs with every column inside
+        its row, or the strides are unconstrained, or the question is too hard within a small budget)."""
+        (ra, qa), (rb, qb) = self.rows(a, e1), self.rows(b, e2)
+        rows = ra + rb
+        if not rows:
+            return None
+        lemma = []
+        if qa is not None and qb is not None and qa[:2] == qb[:2]:
+            # one stride s and one row unit u on both sides: offsets s * qa + ca and s * qb + cb (qa, qb multiples
+            # of u) with each column inside its row of u * s bytes overlap only within one row, so qa == qb
+            # (implied, but the solver rarely finds it in a nonlinear product)
+            lemma.append(e1.int(qa[2]) == e2.int(qb[2]))
+        solver, p1, p2, _ = self.pair(mode, bv)
+        try:
+            m = self._check(solver, *constraints, *[c for c, _ in rows], *lemma, *p1.side, *p2.side,
+                            rlimit=QUERY_RLIMIT)
+        except GaveUp:
+            return None
+        return None if m is not None else sorted({t for _, t in rows})
+
     # ---- cached encodings: one solver per (mode), base constraints asserted once
     def pair(self, mode: str, bv: bool = False):
         """(solver, e1, e2, info) for two thread copies. mode: shared (same block), global (any blocks),
@@ -315,10 +381,55 @@ def _coefficient(t) -> int:
     return c
 
 
-def _strided(t) -> bool:
+def _guarded(cond, col) -> bool:
+    """Some comparison in ``cond`` relates a variable of the column to a kernel parameter."""
+    mine = {n for n, k in sym.free_vars(col).items() if k in ("thread", "block", "iter")}
+    stack = [cond]
+    while stack:
+        e = stack.pop()
+        if e.op in ("<", "<=", ">", ">=", "==", "!="):
+            fv = sym.free_vars(e)
+            if mine & set(fv) and any(n.startswith("p:") for n in fv):
+                return True
+        stack.extend(e.args)
+    return False
+
+
+def _row_number(terms, stride: str, unit: int):
+    """(stride, unit, q) when the index's terms that contain ``stride`` are ``stride * q`` with ``stride`` one plain
+    factor of each, else None."""
+    q = sym.const(0)
+    for t in terms:
+        fs = list(sym.operands(t, "*"))
+        hits = [f for f in fs if f.op == "v" and f.val == stride]
+        if stride not in sym.free_vars(t):
+            continue
+        if len(hits) != 1 or any(stride in sym.free_vars(f) for f in fs if f is not hits[0]):
+            return None
+        rest = sym.const(1)
+        for f in fs:
+            if f is not hits[0]:
+                rest = sym.binop("*", rest, f)
+        q = sym.binop("+", q, rest)
+    return stride, unit, q
+
+
+def _plain(text: str) -> str:
+    """``sym.show`` text without its outer parentheses."""
+    while text.startswith("(") and text.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(text):
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0 and i < len(text) - 1:
+                return text
+        text = text[1:-1]
+    return text
+
+
+def _strided(t, kinds=("thread", "block")) -> bool:
     """A product of a parameter and something that depends on the thread or block (a row index times a pitch)."""
     fs = list(sym.operands(t, "*"))
-    return len(fs) > 1 and any(sym.kinds(f) & {"thread", "block"} for f in fs)
+    return len(fs) > 1 and any(sym.kinds(f) & set(kinds) for f in fs)
 
 
 def _assumed_params(launch) -> dict:

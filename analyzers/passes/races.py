@@ -301,6 +301,17 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None
             d.severity = Severity.WARNING
             d.message += (f" (only for some block sizes: none with blockDim={safe}; declare the launch with "
                           f"`// kopt: launch` or --block)")
+    if d is not None and d.severity != Severity.NOTE:
+        rows = ctx.row_dependent(space, a, b, e1, e2, *cons, bv=bv)
+        if rows is not None:
+            # every witness has a thread whose column leaves its row (a stride smaller than the row it indexes,
+            # a grid wider than the row): a precondition on the parameters that the kernel does not state and
+            # no caller of a row-major layout breaks; a note naming it (a stated stride is checked as stated)
+            wit = dict(d.witness or {}, rule=d.rule, precondition="; ".join(rows))
+            return RULES["race.precondition"].diag(
+                f"{d.message} — only if a row of the strided index reaches into the next: no race with "
+                f"{'; '.join(rows)} (state the stride with `// kopt: assume` or --assume to have it checked)",
+                *d.locations, witness=wit)
     return d
 
 

@@ -265,12 +265,21 @@ def _barrier_init(b, n, name, short):
     return None
 
 
+def _barrier_object(n) -> bool:
+    """The expression is a cuda::barrier (or a reference to one: a helper's ``cuda::barrier<...> &bar`` parameter
+    evaluates to its value, not to the object)."""
+    ty = getattr(n, "ty", None)
+    spelling = (ty.spelling if ty is not None else "").replace(" ", "")
+    return "cuda::barrier<" in spelling or "cuda::std::barrier<" in spelling or spelling.startswith("barrier<")
+
+
 def _method(b, n, short):
     """A method call on a cooperative group, a cuda::barrier or a pipeline; NotImplemented for any other."""
     o = b.rval(n.a)
     if isinstance(o, Agg) and o.kind.startswith("cg_"):
         return _group_method(b, o, short, n)
-    if isinstance(o, (Agg, Mem)) and short in ("arrive_and_wait", "wait", "arrive", "arrive_and_drop"):
+    if (isinstance(o, (Agg, Mem)) or _barrier_object(n.a)) and short in ("arrive_and_wait", "wait", "arrive",
+                                                                          "arrive_and_drop"):
         _read_args(b, n)
         if short in ("arrive_and_wait", "wait"):
             b.barrier("cuda::barrier", n)

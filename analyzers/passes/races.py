@@ -245,10 +245,11 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool):
     elif ctx.last_block.ordered(a, b):
         cons += [info["same_block"], ordered_free]
     else:
-        # threads of two blocks are ordered only by a grid barrier (grid.sync()) between the accesses
+        # threads of two blocks are ordered only by a grid barrier (grid.sync()) between the accesses; block
+        # barriers order only threads of one block (their phase numbers say nothing across blocks)
         same_grid_phase = z3.BoolVal(True) if a.gphase is None and b.gphase is None else \
             e1.int(a.gphase or sym.const(0)) == e2.int(b.gphase or sym.const(0))
-        cons.append(z3.Or(z3.And(z3.Not(info["same_block"]), same_grid_phase), ordered_free))
+        cons.append(z3.If(info["same_block"], ordered_free, same_grid_phase))
     return cons, e1, e2, (w1, w2, info["same_block"])
 
 

@@ -83,20 +83,21 @@ _ALL = [
          "(and the compiler may cache or split it). The witness gives the two threads and the location.",
          "read the value after a barrier (__syncthreads(), or after the kernel for grid-wide counters), or read it "
          "atomically (cuda::atomic_ref load, atomicAdd(p, 0)) or through a volatile pointer", "race"),
-    Rule("race.precondition", N, "a race that needs the rows of a strided index to overlap (a parameter precondition)",
-         "A race.global / race.shared / sync.missing / race.atomic-plain conflict at an index `column + row * "
-         "stride` (`stride` an integer parameter, the column depending on the thread, block or loop) whose every "
-         "witness has a thread whose column leaves its row: the threads meet only if the stride is smaller than "
-         "the row the grid covers (a pitch smaller than the width, a grid wider than the row, a negative column). "
-         "The kernel does not bound the column (no guard compares it with a parameter) and nothing states the "
-         "stride, so the finding needs a precondition no caller of a row-major layout breaks: it is a note naming "
-         "the assumption that removes it. A race that holds with every column inside its row keeps its own rule "
-         "and severity; so does one whose stride is stated (`// kopt: assume`, --assume, a task's shapes, a value "
-         "the host launch passes or relates to the grid), whose column the kernel guards against a parameter "
-         "(`if (x <= width)`: the row width is then the kernel's own), or whose index has no column term "
-         "(`out[i * stride]` races at stride 0).",
-         "state what the caller passes (`// kopt: assume pitch >= width`, `gridDim.x * blockDim.x <= width`), "
-         "or guard the column (`if (x < width)`) so the rows cannot overlap",
+    Rule("race.precondition", N, "a race that needs parameter values the kernel's indexing presumes away",
+         "A race.global / race.shared / sync.missing / race.atomic-plain conflict whose every witness breaks a "
+         "precondition the kernel's index idiom presumes and nothing states: (1) a row-major index `column + row * "
+         "stride` (`stride` an integer parameter, the column depending on the thread, block or loop) where the "
+         "threads meet only if a column leaves its row (a pitch smaller than the width, a grid wider than the row, "
+         "a negative column), the kernel not bounding the column (no guard compares it with a parameter); (2) a "
+         "mask `x & (q - 1)` over parameters (the modulo idiom) where the threads meet only if `q` is not a power "
+         "of two. No caller of such code passes those values, so the finding is a note naming the assumption that "
+         "removes it. A race that holds under the assumption keeps its own rule and severity; so does one whose "
+         "parameters are stated (`// kopt: assume`, --assume, a task's shapes, a value the host launch passes or "
+         "relates to the grid: the pair is then checked at the stated values), whose column the kernel guards "
+         "against a parameter (`if (x <= width)`: the row width is then the kernel's own), or whose index has no "
+         "column term (`out[i * stride]` races at stride 0).",
+         "state what the caller passes (`// kopt: assume pitch >= width`, `gridDim.x * blockDim.x <= width`, "
+         "or the value of a power-of-two stride), or guard the column (`if (x < width)`) so the rows cannot overlap",
          "race"),
     Rule("race.curand-state", E, "two threads use one cuRAND generator state",
          "curand(), curand_uniform() and the other generator calls read and advance the state they are given. Two "

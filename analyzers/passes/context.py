@@ -145,13 +145,37 @@ class Ctx:
                         f"0 <= {_plain(sym.show(c))} <= {stride}{last} (bytes)"))
         return out, (_row_number(terms, strides[0], unit) if len(out) == 1 else None)
 
+    def masks(self, acc: Access, enc: Enc):
+        """For each mask ``x & (q - 1)`` in the access's index or guard whose ``q`` is made of parameters (the
+        modulo idiom, written for a power-of-two ``q``): a z3 constraint that ``q`` is a power of two, and its
+        text. A ``q`` whose parameters some assumption names is left out (checked as stated)."""
+        fixed = {f"p:{n}" for a in self.launch.assume for n in a.names}
+        out, seen, stack = [], set(), [acc.offset, acc.cond]
+        while stack:
+            e = stack.pop()
+            stack.extend(e.args)
+            if e.op != "&":
+                continue
+            for m in e.args:
+                q = _minus_one(m)
+                fv = sym.free_vars(q) if q is not None else {}
+                if not fv or set(fv.values()) != {"uniform"} or not all(n.startswith("p:") for n in fv) \
+                        or set(fv) & fixed or q.key() in seen:
+                    continue
+                seen.add(q.key())
+                v = enc.int(q)
+                out.append((z3.Or(*[v == enc.const(1 << k) for k in range(32)]),
+                            f"{_plain(sym.show(q))} a power of two"))
+        return out
+
     def row_dependent(self, mode: str, a: Access, b: Access, e1: Enc, e2: Enc, *constraints, bv: bool = False):
-        """A finding between accesses ``a`` (thread e1) and ``b`` (thread e2) that needs a row of a strided index
-        to reach into the next (a column past its row stride: ``pitch < width``, a grid wider than the row): the
-        texts of the row constraints under which it does NOT occur, else None (it occurs with every column inside
-        its row, or the strides are unconstrained, or the question is too hard within a small budget)."""
+        """A finding between accesses ``a`` (thread e1) and ``b`` (thread e2) that needs a parameter precondition
+        the kernel does not state: a row of a strided index reaching into the next (a column past its row stride:
+        ``pitch < width``, a grid wider than the row), or a mask ``x & (q - 1)`` with ``q`` not a power of two.
+        The texts of the constraints under which it does NOT occur, else None (it occurs under them too, or
+        there are none, or the question is too hard within the budget)."""
         (ra, qa), (rb, qb) = self.rows(a, e1), self.rows(b, e2)
-        rows = ra + rb
+        rows = ra + rb + self.masks(a, e1) + self.masks(b, e2)
         if not rows:
             return None
         lemma = []
@@ -379,6 +403,15 @@ def _coefficient(t) -> int:
         if sym.is_const(f):
             c *= abs(int(f.val))
     return c
+
+
+def _minus_one(e):
+    """``q`` when ``e`` is ``q - 1``, else None."""
+    if e.op == "+" and sym.is_const(e.args[1]) and e.args[1].val == -1:
+        return e.args[0]
+    if e.op == "-" and sym.is_const(e.args[1]) and e.args[1].val == 1:
+        return e.args[0]
+    return None
 
 
 def _guarded(cond, col) -> bool:

@@ -305,14 +305,14 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None
     if d is not None and d.severity != Severity.NOTE:
         rows = ctx.row_dependent(space, a, b, e1, e2, *cons, bv=bv)
         if rows is not None:
-            # every witness has a thread whose column leaves its row (a stride smaller than the row it indexes,
-            # a grid wider than the row): a precondition on the parameters that the kernel does not state and
-            # no caller of a row-major layout breaks; a note naming it (a stated stride is checked as stated)
+            # every witness breaks a precondition on the parameters that the kernel does not state and its
+            # idiom presumes (a column inside its row of a strided index, a power-of-two q in `x & (q - 1)`): a
+            # note naming it (parameters stated by an assumption are checked as stated)
             wit = dict(d.witness or {}, rule=d.rule, precondition="; ".join(rows))
             return RULES["race.precondition"].diag(
-                f"{d.message} — only if a row of the strided index reaches into the next: no race with "
-                f"{'; '.join(rows)} (state the stride with `// kopt: assume` or --assume to have it checked)",
-                *d.locations, witness=wit)
+                f"{d.message}, but only for parameter values the kernel's indexing presumes away: no race with "
+                f"{'; '.join(rows)} (state the parameters with `// kopt: assume` or --assume to have them "
+                f"checked)", *d.locations, witness=wit)
     return d
 
 

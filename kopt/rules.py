@@ -58,7 +58,7 @@ _ALL = [
          "write-after-read, write-write or read-modify-write conflict. The result depends on warp scheduling, so the "
          "kernel can pass a test and fail on another GPU or input. The witness gives two such threads and the "
          "element. The severity drops to warning when the race exists only for some block sizes and no launch was "
-         "declared.",
+         "declared; a race that needs parameter values the index idiom presumes away is race.precondition.",
          "separate the conflicting accesses with __syncthreads() (e.g. read into a register, barrier, then write), "
          "or give each thread distinct elements", "race"),
     Rule("race.shared.possible", N, "shared-memory accesses the race check could not decide (index not analyzable)",
@@ -73,7 +73,8 @@ _ALL = [
          "ordering between them, at least one writing and not both atomically. Blocks are never synchronized with "
          "each other inside a launch, so the final value depends on scheduling. Writes of one uniform value by "
          "every thread are not reported. Like race.shared, it is a warning when it depends on an undeclared block "
-         "size.",
+         "size; one that needs parameter values the index idiom presumes away (rows of a pitched index "
+         "overlapping, a mask over a non-power-of-two) is the note race.precondition instead.",
          "use atomics for read-modify-write on shared outputs, give each thread its own element, or let one thread "
          "per block write the result", "race"),
     Rule("race.atomic-plain", W, "plain read of a location other threads update with atomics",

@@ -115,30 +115,41 @@ class Ctx:
         off, scale = acc.offset, None
         if off.op == "*" and sym.is_const(off.args[1]):
             off, scale = off.args[0], off.args[1]
-        terms = [sym.binop("*", t, scale) if scale is not None else t for t in sym.operands(off, "+")]
-        strides = sorted({f.val for t in terms if _strided(t, ("thread", "block", "iter")) for f in sym.operands(t, "*")
-                          if f.op == "v" and f.val.startswith("p:") and f.val[2:] not in fixed})
-        column = [t for t in terms if not any(s in sym.free_vars(t) for s in strides)]
+        own = _sum_terms(off)  # in the index's own units
+        terms = [sym.binop("*", t, scale) if scale is not None else t for t in own]
+        # a stride: a factor made of parameters only (``pitch``, ``ImgStride / 2``) of a term that also depends on
+        # the thread, block or loop
+        found = {}
+        for t in terms:
+            if _strided(t, ("thread", "block", "iter")):
+                for f in sym.operands(t, "*"):
+                    fv = sym.free_vars(f)
+                    if fv and all(n.startswith("p:") for n in fv) and not {n[2:] for n in fv} & fixed:
+                        found.setdefault(f.key(), f)
+        strides = [found[k] for k in sorted(found, key=repr)]
+        names = {n for f in strides for n in sym.free_vars(f)}
+        column = [t for t in terms if not names & set(sym.free_vars(t))]
         col = raw = sym.const(0)
         for t in column:
             col = sym.binop("+", col, t)
-        for t in sym.operands(off, "+"):
-            if not any(s in sym.free_vars(t) for s in strides):
+        for t in own:
+            if not names & set(sym.free_vars(t)):
                 raw = sym.binop("+", raw, t)
         elem = scale.val if scale is not None else 1
         if not column or not (sym.kinds(col) & {"thread", "block", "iter"}) or _guarded(acc.cond, col):
             return [], None
         out = []
         for s in strides:
-            units = {_coefficient(t) for t in terms if s in sym.free_vars(t)}
+            units = {_coefficient(t) for t in terms if any(f.key() == s.key() for f in sym.operands(t, "*"))}
             unit = math.gcd(*units) if units else 1
             if not unit:
                 continue
             size = acc.size or 1
-            bound = enc.const(unit) * enc.var(s, "uniform")
+            bound = enc.const(unit) * enc.int(s)
             # the text in the index's own units (elements when the offset is index * element size)
             u, c = (unit // elem, raw) if elem and unit % elem == 0 and size == elem else (unit, col)
-            stride = f"{u} * {s[2:]}" if u > 1 else s[2:]
+            shown = _plain(sym.show(s))
+            stride = (f"{u} * ({shown})" if s.op != "v" else f"{u} * {shown}") if u > 1 else shown
             last = f" - {size}" if c is col else ""
             out.append((z3.And(enc.int(col) >= 0, enc.int(col) + size <= bound),
                         f"0 <= {_plain(sym.show(c))} < {stride}{last}" if not last else
@@ -405,6 +416,20 @@ def _coefficient(t) -> int:
     return c
 
 
+def _sum_terms(e, k: int = 1) -> list:
+    """The terms of ``e`` as a flat sum, constant factors distributed over sums (``(a + b * s) * 4 + c`` gives
+    ``a * 4``, ``b * s * 4``, ``c``), each times ``k``."""
+    if e.op == "+":
+        return _sum_terms(e.args[0], k) + _sum_terms(e.args[1], k)
+    if e.op == "-" and len(e.args) == 2:
+        return _sum_terms(e.args[0], k) + _sum_terms(e.args[1], -k)
+    if e.op == "*" and sym.is_const(e.args[1]) and isinstance(e.args[1].val, int):
+        return _sum_terms(e.args[0], k * e.args[1].val)
+    if e.op == "*" and sym.is_const(e.args[0]) and isinstance(e.args[0].val, int):
+        return _sum_terms(e.args[1], k * e.args[0].val)
+    return [e if k == 1 else sym.binop("*", e, sym.const(k))]
+
+
 def _minus_one(e):
     """``q`` when ``e`` is ``q - 1``, else None."""
     if e.op == "+" and sym.is_const(e.args[1]) and e.args[1].val == -1:
@@ -428,23 +453,23 @@ def _guarded(cond, col) -> bool:
     return False
 
 
-def _row_number(terms, stride: str, unit: int):
-    """(stride, unit, q) when the index's terms that contain ``stride`` are ``stride * q`` with ``stride`` one plain
-    factor of each, else None."""
-    q = sym.const(0)
+def _row_number(terms, stride, unit: int):
+    """(stride's key, unit, q) when the index's terms that contain ``stride``'s parameters are ``stride * q`` with
+    ``stride`` one factor of each, else None."""
+    q, names = sym.const(0), set(sym.free_vars(stride))
     for t in terms:
         fs = list(sym.operands(t, "*"))
-        hits = [f for f in fs if f.op == "v" and f.val == stride]
-        if stride not in sym.free_vars(t):
+        hits = [f for f in fs if f.key() == stride.key()]
+        if not names & set(sym.free_vars(t)):
             continue
-        if len(hits) != 1 or any(stride in sym.free_vars(f) for f in fs if f is not hits[0]):
+        if len(hits) != 1 or any(names & set(sym.free_vars(f)) for f in fs if f is not hits[0]):
             return None
         rest = sym.const(1)
         for f in fs:
             if f is not hits[0]:
                 rest = sym.binop("*", rest, f)
         q = sym.binop("+", q, rest)
-    return stride, unit, q
+    return stride.key(), unit, q
 
 
 def _plain(text: str) -> str:

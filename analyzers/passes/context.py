@@ -16,6 +16,8 @@ QUERY_RLIMIT = 1_000_000  # per solver query
 SYMBOLIC_RLIMIT = 300_000  # per query over all block sizes at once (then concrete shapes are tried)
 KERNEL_RLIMIT = 3_000_000  # all solver work of one kernel; once spent, every further query gives up
 LAYOUT_RLIMIT = 60_000  # per query of layout (a few per pitched index)
+PRECONDITION_RLIMIT = 600_000  # per query of row_dependent, which only decides a finding's rule (it draws on the
+# kernel's budget like any query, so it is kept small)
 SHAPE_RLIMIT = 150_000  # per query of launch_dependent, which only decides error vs warning (unit costs vary
 # widely: on big-number arithmetic one million units can take seconds)
 
@@ -198,7 +200,7 @@ class Ctx:
         solver, p1, p2, _ = self.pair(mode, bv)
         try:
             m = self._check(solver, *constraints, *[c for c, _ in rows], *lemma, *p1.side, *p2.side,
-                            rlimit=QUERY_RLIMIT)
+                            rlimit=PRECONDITION_RLIMIT)
         except GaveUp:
             return None
         return None if m is not None else sorted({t for _, t in rows})

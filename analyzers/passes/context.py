@@ -34,6 +34,7 @@ class Ctx:
         self._pairs: dict = {}
         self.concrete_fallback: set = set()
         self._layout_done = False
+        self.in_row: dict = {}  # access seq -> {(pitch, unit)}: its index is proven inside one row of that pitch
 
     # ---- the row-pitch layout of pitched indices
     def layout(self) -> None:
@@ -43,8 +44,11 @@ class Ctx:
         thread or block) whose column the kernel keeps below ``k * width`` (another parameter: its guard, or the
         launch's grid relation) is a 2-D layout with rows ``pitch`` apart; rows overlap only if ``pitch < k * width``,
         which no caller of such a kernel intends. That is assumed (``pitch >= k * width``) unless an assumption
-        already constrains the pitch (then the caller said what it passes, and that is checked). The assumption is
-        listed with the launch's. Called once, before any encoding is built."""
+        already constrains the pitch (then the caller said what it passes, and that is checked). A layout of
+        several levels (``x + y * pitch + z * slice``) gets one for the outer pitch too (``slice >= height *
+        pitch``, see ``_nested``). The assumptions are listed with the launch's. Each access whose column is so
+        proven to stay in its row (at assumed or stated pitches) is remembered for ``row_lemmas``. Called once,
+        before any encoding is built."""
         if self._layout_done:
             return
         self._layout_done = True
@@ -53,28 +57,38 @@ class Ctx:
         cons, _, _, _ = self.thread(enc)
         solver = z3.Solver()
         solver.add(*cons, *enc.side)
-        found, tried = [], set()
+        found, tried, nested = [], set(), []
         for acc in self.km.accesses:
             if not acc.write or len(tried) > 24:
                 continue
             off, scale = acc.offset, None
             if off.op == "*" and sym.is_const(off.args[1]):
                 off, scale = off.args[0], off.args[1]
-            terms = [sym.binop("*", t, scale) if scale is not None else t for t in sym.operands(off, "+")]
+            terms = [sym.binop("*", t, scale) if scale is not None else t for t in _sum_terms(off)]
             pitches = {f.val for t in terms if _strided(t) for f in sym.operands(t, "*")
                        if f.op == "v" and f.val.startswith("p:")}
+            # the strides of every level (a slice pitch times a loop counter too): a column has none of them
+            levels = _levels(terms)
             for pitch in sorted(pitches):
                 name = pitch[2:]
                 row = [t for t in terms if pitch in sym.free_vars(t)]
-                column = [t for t in terms if pitch not in sym.free_vars(t)]
+                column = [t for t in terms if not levels & set(sym.free_vars(t))]
                 steps = {_coefficient(t) for t in column if not sym.is_const(t)}
                 coef = {_coefficient(t) for t in row}
-                if name in fixed or not steps or len(coef) != 1 or 0 in steps:
+                if not steps or len(coef) != 1 or 0 in steps:
                     continue
                 col = column[0]
                 for t in column[1:]:
                     col = sym.binop("+", col, t)
                 if not (sym.kinds(col) & {"thread", "block"}):
+                    continue
+                if name in fixed:
+                    # the caller stated the pitch: nothing to assume, but the column may still be proven to stay
+                    # in its row at the stated values (then the row lemma keeps the race queries linear)
+                    (c,) = coef
+                    if len(levels) == 1 and self._column_bound(solver, enc, acc, col, pitch, c) and \
+                            self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                        self.in_row.setdefault(acc.seq, set()).add((pitch, c))
                     continue
                 k, (c,) = math.gcd(*steps), coef  # the column's step and the pitch's unit, in bytes
                 params = sorted(n for n in {**sym.free_vars(acc.cond), **_assumed_params(self.launch)}
@@ -85,19 +99,78 @@ class Ctx:
                 tried.add(key)
                 for q in params:
                     if self._column_bound(solver, enc, acc, col, q, k):
+                        if self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                            self.in_row.setdefault(acc.seq, set()).add((pitch, c))  # 0 <= col < c * pitch
                         g = math.gcd(c, k)
                         lhs = f"{c // g} * {name}" if c // g > 1 else name
                         rhs = f"{k // g} * {q[2:]}" if k // g > 1 else q[2:]
                         found.append(assume.Assumption(f"{lhs} >= {rhs}", "the row pitch of a pitched index"))
                         break
+                if found and len(levels) > 1:
+                    nested.append((acc, terms, levels))
         if found:
             self.launch.assume = self.launch.assume + list({a.text: a for a in found}.values())
+        more = self._nested(nested, fixed) if found and nested else []
+        if more:
+            self.launch.assume = self.launch.assume + list({a.text: a for a in more}.values())
+
+    def _nested(self, nested, fixed) -> list:
+        """The outer pitch of a layout of several levels (``x + y * pitch + z * slice``) covers its rows: with the
+        row pitches assumed, ``slice >= height * pitch`` when the index's terms below the slice stay below
+        ``height * pitch`` (``height`` a parameter bounding the row, the kernel's guard). Returns assumptions."""
+        enc = Enc("@0", ("thread", "iter", "block"))
+        cons, _, _, _ = self.thread(enc)  # with the row pitches now assumed
+        solver = z3.Solver()
+        solver.add(*cons, *enc.side)
+        out, tried = [], set()
+        for acc, terms, levels in nested:
+            params = sorted(n for n in {**sym.free_vars(acc.cond), **_assumed_params(self.launch)}
+                            if n.startswith("p:"))
+            for outer in sorted(levels):
+                if outer[2:] in fixed:
+                    continue
+                row = [t for t in terms if outer in sym.free_vars(t)]
+                below = [t for t in terms if outer not in sym.free_vars(t)]
+                coef = {_coefficient(t) for t in row}
+                if len(coef) != 1 or not below or (outer, acc.seq) in tried:
+                    continue
+                tried.add((outer, acc.seq))
+                col = below[0]
+                for t in below[1:]:
+                    col = sym.binop("+", col, t)
+                (c,) = coef
+                for inner in sorted(levels - {outer}):
+                    done = False
+                    for q in params:
+                        if q in (inner, outer):
+                            continue
+                        bound = enc.var(q, "uniform") * enc.var(inner, "uniform")
+                        try:
+                            m, spent = check(solver, enc.bool(acc.cond), enc.int(col) >= bound, enc.int(col) >= 0,
+                                             rlimit=LAYOUT_RLIMIT)
+                        except GaveUp as exc:
+                            self.spent += exc.spent
+                            continue
+                        self.spent += spent
+                        if m is None:
+                            if self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                                self.in_row.setdefault(acc.seq, set()).add((outer, c))
+                            lhs = f"{c} * {outer[2:]}" if c > 1 else outer[2:]
+                            out.append(assume.Assumption(f"{lhs} >= {q[2:]} * {inner[2:]}",
+                                                         "the slice pitch of a pitched index"))
+                            done = True
+                            break
+                    if done:
+                        break
+        return out
 
     def _column_bound(self, solver, enc, acc, col, q, k) -> bool:
-        """column < k * q wherever the access runs (z3 proves it within a small budget)."""
+        """column < k * q wherever the access runs and the column is not negative (z3 proves it within a small
+        budget); with ``q`` None: column <= 0 wherever the access runs."""
         try:
-            m, spent = check(solver, enc.bool(acc.cond), enc.int(col) >= k * enc.var(q, "uniform"),
-                             enc.int(col) >= 0, rlimit=LAYOUT_RLIMIT)
+            over = enc.int(col) >= k * enc.var(q, "uniform") if q is not None else enc.int(col) >= 1
+            m, spent = check(solver, enc.bool(acc.cond), over, enc.int(col) >= 0 if q is not None else z3.BoolVal(True),
+                             rlimit=LAYOUT_RLIMIT)
         except GaveUp as exc:
             self.spent += exc.spent
             return False
@@ -157,6 +230,24 @@ class Ctx:
                         f"0 <= {_plain(sym.show(c))} < {stride}{last}" if not last else
                         f"0 <= {_plain(sym.show(c))} <= {stride}{last} (bytes)"))
         return out, (_row_number(terms, strides[0], unit) if len(out) == 1 else None)
+
+    def row_lemmas(self, a: Access, b: Access, e1: Enc, e2: Enc) -> list:
+        """Implied equalities for two accesses whose indices the layout assumptions keep inside one row of the same
+        pitch (``pitch * qa + ca`` and ``pitch * qb + cb`` with both columns in ``[0, unit * pitch)``): if they
+        overlap, ``qa == qb``. The solver rarely finds that itself in a product of unknowns."""
+        common = self.in_row.get(a.seq, set()) & self.in_row.get(b.seq, set())
+        ta, tb = _index_terms(a), _index_terms(b)
+        # every level of both indices must be one of them (an inner row alone says nothing while an outer
+        # level's terms can make up the difference)
+        if not common or _levels(ta) != {p for p, _ in common} or _levels(tb) != {p for p, _ in common}:
+            return []
+        out = []
+        for pitch, unit in sorted(common):
+            qa = _row_number(ta, sym.var(pitch, "uniform"), unit)
+            qb = _row_number(tb, sym.var(pitch, "uniform"), unit)
+            if qa is not None and qb is not None:
+                out.append(e1.int(qa[2]) == e2.int(qb[2]))
+        return out
 
     def masks(self, acc: Access, enc: Enc):
         """For each mask ``x & (q - 1)`` in the access's index or guard whose ``q`` is made of parameters (the
@@ -416,6 +507,20 @@ def _coefficient(t) -> int:
         if sym.is_const(f):
             c *= abs(int(f.val))
     return c
+
+
+def _index_terms(acc: Access) -> list:
+    """The terms of an access's byte offset as a flat sum."""
+    off, scale = acc.offset, 1
+    if off.op == "*" and sym.is_const(off.args[1]):
+        off, scale = off.args[0], off.args[1].val
+    return [sym.binop("*", t, sym.const(scale)) if scale != 1 else t for t in _sum_terms(off)]
+
+
+def _levels(terms) -> set:
+    """The parameters that multiply a thread-, block- or loop-dependent term of an index (its row strides)."""
+    return {f.val for t in terms if _strided(t, ("thread", "block", "iter")) for f in sym.operands(t, "*")
+            if f.op == "v" and f.val.startswith("p:")}
 
 
 def _sum_terms(e, k: int = 1) -> list:

@@ -233,6 +233,7 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool):
     else:
         o1, o2 = e1.int(a.offset), e2.int(b.offset)
         cons += [o1 < o2 + b.size, o2 < o1 + a.size]
+    cons += ctx.row_lemmas(a, b, e1, e2)  # implied by the layout assumptions; they keep pitched queries linear
     w1, w2 = info["w1"], info["w2"]
     same_iters = _same_iterations(ctx, a, b)
     if same_iters is not None:

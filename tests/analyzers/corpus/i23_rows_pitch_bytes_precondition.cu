@@ -1,7 +1,7 @@
 // A surface written through a byte pitch (4 bytes a pixel), as texture interop kernels do, with the grid sized
 // to the width by the caller (no column guard): two threads meet only if a row's pixels reach past the pitch,
 // which the kernel does not state.
-// expect: race.precondition
+// expect: race.precondition, coalescing
 // kopt: launch fill grid=(4, 4) block=(32, 8) args=(surface, height, pitch)
 __global__ void fill(unsigned char *surface, int height, size_t pitch) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;

@@ -279,7 +279,8 @@ class Ctx:
         The texts of the constraints under which it does NOT occur, else None (it occurs under them too, or
         there are none, or the question is too hard within the budget)."""
         (ra, qa), (rb, qb) = self.rows(a, e1), self.rows(b, e2)
-        rows = ra + rb + self.masks(a, e1) + self.masks(b, e2)
+        ms = self.masks(a, e1) + self.masks(b, e2)
+        rows = ra + rb + ms
         if not rows:
             return None
         lemma = []
@@ -291,7 +292,7 @@ class Ctx:
         solver, p1, p2, _ = self.pair(mode, bv)
         try:
             m = self._check(solver, *constraints, *[c for c, _ in rows], *lemma, *p1.side, *p2.side,
-                            rlimit=PRECONDITION_RLIMIT)
+                            rlimit=QUERY_RLIMIT if ms else PRECONDITION_RLIMIT)  # masks go through bit-vectors
         except GaveUp:
             return None
         return None if m is not None else sorted({t for _, t in rows})

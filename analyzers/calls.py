@@ -174,6 +174,28 @@ def _min_max(b, n, name, short):
     return opaque(short)
 
 
+BIT_COUNTS = {"__ffs": 32, "__ffsll": 64, "__popc": 32, "__popcll": 64, "__clz": 32, "__clzll": 64}
+
+
+@intrinsic(*BIT_COUNTS)
+def _bit_count(b, n, name, short):
+    """A bit position or bit count: computed for a constant, else an unknown within [0, width] (a loop bounded by
+    ``__ffs(stride)`` runs at most 32 times), the same for every thread when the argument is."""
+    if len(n.args) != 1:
+        return NotImplemented
+    x = b.rval(n.args[0])
+    width = BIT_COUNTS[short]
+    if isinstance(x, sym.S) and sym.is_const(x):
+        v = x.val & ((1 << width) - 1)
+        if short.startswith("__ffs"):
+            return const((v & -v).bit_length())
+        if short.startswith("__popc"):
+            return const(bin(v).count("1"))
+        return const(width - v.bit_length())
+    uniform = isinstance(x, sym.S) and sym.kinds(x) <= {"uniform"}
+    return binop("min", binop("max", opaque(f"{short} result", uniform=uniform), ZERO), const(width))
+
+
 @intrinsic("__mul24", "__umul24")
 def _mul24(b, n, name, short):  # 24-bit multiply: a product of indices, not data
     if len(n.args) != 2:

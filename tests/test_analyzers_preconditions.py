@@ -16,7 +16,7 @@ FILES = [
     "i23_layout_slices_ok.cu", "i23_layout_pitch_offbyone.cu", "i23_assume_stride_missing.cu",
     "i23_host_grid_ceil_unguarded.cu", "i23_host_pitch_half.cu", "i23_volatile_member_ok.cu",
     "i23_plain_member_atomic.cu", "i23_grid_sync_block_phases_ok.cu", "i23_grid_sync_block_phases_race.cu",
-    "i23_awbarrier_ref_ok.cu", "i23_awbarrier_ref_no_wait.cu",
+    "i23_awbarrier_ref_ok.cu", "i23_awbarrier_ref_no_wait.cu", "i23_ffs_loop_bound_ok.cu", "i23_ffs_loop_bound_oob.cu",
 ]
 
 

@@ -566,7 +566,9 @@ class Builder:
         p = m.ptr
         dims = n.ty.dims if n.ty is not None and n.ty.dims else ()
         elem = self._elem(n.ty) if dims else size
-        return Mem(Ptr(p.space, p.base, binop("+", p.off, const(off)), elem, tuple(dims), p.subs, p.volatile), size)
+        # a member declared volatile is read with volatile loads (for a pointer member the flag is its pointee's)
+        volatile = p.volatile or (n.ty is not None and n.ty.volatile and not n.ty.pointer)
+        return Mem(Ptr(p.space, p.base, binop("+", p.off, const(off)), elem, tuple(dims), p.subs, volatile), size)
 
     def eval(self, n: Node | None):
         if n is None:

@@ -174,6 +174,28 @@ def _min_max(b, n, name, short):
     return opaque(short)
 
 
+BIT_COUNTS = {"__ffs": 32, "__ffsll": 64, "__popc": 32, "__popcll": 64, "__clz": 32, "__clzll": 64}
+
+
+@intrinsic(*BIT_COUNTS)
+def _bit_count(b, n, name, short):
+    """A bit position or bit count: computed for a constant, else an unknown within [0, width] (a loop bounded by
+    ``__ffs(stride)`` runs at most 32 times), the same for every thread when the argument is."""
+    if len(n.args) != 1:
+        return NotImplemented
+    x = b.rval(n.args[0])
+    width = BIT_COUNTS[short]
+    if isinstance(x, sym.S) and sym.is_const(x):
+        v = x.val & ((1 << width) - 1)
+        if short.startswith("__ffs"):
+            return const((v & -v).bit_length())
+        if short.startswith("__popc"):
+            return const(bin(v).count("1"))
+        return const(width - v.bit_length())
+    uniform = isinstance(x, sym.S) and sym.kinds(x) <= {"uniform"}
+    return binop("min", binop("max", opaque(f"{short} result", uniform=uniform), ZERO), const(width))
+
+
 @intrinsic("__mul24", "__umul24")
 def _mul24(b, n, name, short):  # 24-bit multiply: a product of indices, not data
     if len(n.args) != 2:
@@ -265,12 +287,21 @@ def _barrier_init(b, n, name, short):
     return None
 
 
+def _barrier_object(n) -> bool:
+    """The expression is a cuda::barrier (or a reference to one: a helper's ``cuda::barrier<...> &bar`` parameter
+    evaluates to its value, not to the object)."""
+    ty = getattr(n, "ty", None)
+    spelling = (ty.spelling if ty is not None else "").replace(" ", "")
+    return "cuda::barrier<" in spelling or "cuda::std::barrier<" in spelling or spelling.startswith("barrier<")
+
+
 def _method(b, n, short):
     """A method call on a cooperative group, a cuda::barrier or a pipeline; NotImplemented for any other."""
     o = b.rval(n.a)
     if isinstance(o, Agg) and o.kind.startswith("cg_"):
         return _group_method(b, o, short, n)
-    if isinstance(o, (Agg, Mem)) and short in ("arrive_and_wait", "wait", "arrive", "arrive_and_drop"):
+    if (isinstance(o, (Agg, Mem)) or _barrier_object(n.a)) and short in ("arrive_and_wait", "wait", "arrive",
+                                                                          "arrive_and_drop"):
         _read_args(b, n)
         if short in ("arrive_and_wait", "wait"):
             b.barrier("cuda::barrier", n)

@@ -275,9 +275,12 @@ class _Scan:
             return None  # a template parameter read outside one instantiation (see host_launches)
         if f is not None and not local and name in f[2]:
             # a parameter of the launching function: the values its callers pass, unless a condition of the
-            # function tests it (the launch may hold only for some of them) other than the `else` around it
+            # function tests it (the launch may hold only for some of them) other than the `else` around it; a
+            # conditional expression tests it only when it chooses between launches (one computing a value, such
+            # as a rounded-up grid, leaves the parameter's values as they are)
             if self.callers is None or guard is None and re.search(
-                    rf"\b(?:if|switch|while)\s*\([^{{;]*\b{name}\b|\b{name}\b[^;{{]*\?", self.text[f[0]:f[1]]):
+                    rf"\b(?:if|switch|while)\s*\([^{{;]*\b{name}\b|\b{name}\b[^;{{]*\?[^;{{]*<<<",
+                    self.text[f[0]:f[1]]):
                 return None
             vals = self.callers(f[3], f[2].index(name), depth + 1)
             return [v for v in vals if v not in guard[1]] or None if guard is not None and vals else vals

@@ -58,7 +58,7 @@ _ALL = [
          "write-after-read, write-write or read-modify-write conflict. The result depends on warp scheduling, so the "
          "kernel can pass a test and fail on another GPU or input. The witness gives two such threads and the "
          "element. The severity drops to warning when the race exists only for some block sizes and no launch was "
-         "declared.",
+         "declared; a race that needs parameter values the index idiom presumes away is race.precondition.",
          "separate the conflicting accesses with __syncthreads() (e.g. read into a register, barrier, then write), "
          "or give each thread distinct elements", "race"),
     Rule("race.shared.possible", N, "shared-memory accesses the race check could not decide (index not analyzable)",
@@ -73,7 +73,8 @@ _ALL = [
          "ordering between them, at least one writing and not both atomically. Blocks are never synchronized with "
          "each other inside a launch, so the final value depends on scheduling. Writes of one uniform value by "
          "every thread are not reported. Like race.shared, it is a warning when it depends on an undeclared block "
-         "size.",
+         "size; one that needs parameter values the index idiom presumes away (rows of a pitched index "
+         "overlapping, a mask over a non-power-of-two) is the note race.precondition instead.",
          "use atomics for read-modify-write on shared outputs, give each thread its own element, or let one thread "
          "per block write the result", "race"),
     Rule("race.atomic-plain", W, "plain read of a location other threads update with atomics",
@@ -83,6 +84,22 @@ _ALL = [
          "(and the compiler may cache or split it). The witness gives the two threads and the location.",
          "read the value after a barrier (__syncthreads(), or after the kernel for grid-wide counters), or read it "
          "atomically (cuda::atomic_ref load, atomicAdd(p, 0)) or through a volatile pointer", "race"),
+    Rule("race.precondition", N, "a race that needs parameter values the kernel's indexing presumes away",
+         "A race.global / race.shared / sync.missing / race.atomic-plain conflict whose every witness breaks a "
+         "precondition the kernel's index idiom presumes and nothing states: (1) a row-major index `column + row * "
+         "stride` (`stride` an integer parameter, the column depending on the thread, block or loop) where the "
+         "threads meet only if a column leaves its row (a pitch smaller than the width, a grid wider than the row, "
+         "a negative column), the kernel not bounding the column (no guard compares it with a parameter); (2) a "
+         "mask `x & (q - 1)` over parameters (the modulo idiom) where the threads meet only if `q` is not a power "
+         "of two. No caller of such code passes those values, so the finding is a note naming the assumption that "
+         "removes it. A race that holds under the assumption keeps its own rule and severity; so does one whose "
+         "parameters are stated (`// kopt: assume`, --assume, a task's shapes, a value the host launch passes or "
+         "relates to the grid: the pair is then checked at the stated values), whose column the kernel guards "
+         "against a parameter (`if (x <= width)`: the row width is then the kernel's own), or whose index has no "
+         "column term (`out[i * stride]` races at stride 0).",
+         "state what the caller passes (`// kopt: assume pitch >= width`, `gridDim.x * blockDim.x <= width`, "
+         "or the value of a power-of-two stride), or guard the column (`if (x < width)`) so the rows cannot overlap",
+         "race"),
     Rule("race.curand-state", E, "two threads use one cuRAND generator state",
          "curand(), curand_uniform() and the other generator calls read and advance the state they are given. Two "
          "threads that pass the same curandState at once race on it: they can draw the same numbers, and the state "

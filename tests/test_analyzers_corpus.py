@@ -13,7 +13,7 @@ from analyzer_labels import corpus_files, observed, parse_labels
 
 STRICT = ["race.shared", "race.global", "barrier.divergent", "sync.missing"]
 OTHER = ["warp.implicit-sync", "bounds.shared", "bank-conflict", "coalescing", "async.proxy-fence",
-         "async.cp-async-wait", "async.mbarrier-phase", "race.atomic-plain", "race.curand-state"]
+         "async.cp-async-wait", "async.mbarrier-phase", "race.atomic-plain", "race.curand-state", "race.precondition"]
 
 
 def _score(frontend: str):

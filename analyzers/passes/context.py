@@ -16,6 +16,8 @@ QUERY_RLIMIT = 1_000_000  # per solver query
 SYMBOLIC_RLIMIT = 300_000  # per query over all block sizes at once (then concrete shapes are tried)
 KERNEL_RLIMIT = 3_000_000  # all solver work of one kernel; once spent, every further query gives up
 LAYOUT_RLIMIT = 60_000  # per query of layout (a few per pitched index)
+PRECONDITION_RLIMIT = 600_000  # per query of row_dependent, which only decides a finding's rule (it draws on the
+# kernel's budget like any query, so it is kept small)
 SHAPE_RLIMIT = 150_000  # per query of launch_dependent, which only decides error vs warning (unit costs vary
 # widely: on big-number arithmetic one million units can take seconds)
 
@@ -32,6 +34,7 @@ class Ctx:
         self._pairs: dict = {}
         self.concrete_fallback: set = set()
         self._layout_done = False
+        self.in_row: dict = {}  # access seq -> {(pitch, unit)}: its index is proven inside one row of that pitch
 
     # ---- the row-pitch layout of pitched indices
     def layout(self) -> None:
@@ -41,8 +44,11 @@ class Ctx:
         thread or block) whose column the kernel keeps below ``k * width`` (another parameter: its guard, or the
         launch's grid relation) is a 2-D layout with rows ``pitch`` apart; rows overlap only if ``pitch < k * width``,
         which no caller of such a kernel intends. That is assumed (``pitch >= k * width``) unless an assumption
-        already constrains the pitch (then the caller said what it passes, and that is checked). The assumption is
-        listed with the launch's. Called once, before any encoding is built."""
+        already constrains the pitch (then the caller said what it passes, and that is checked). A layout of
+        several levels (``x + y * pitch + z * slice``) gets one for the outer pitch too (``slice >= height *
+        pitch``, see ``_nested``). The assumptions are listed with the launch's. Each access whose column is so
+        proven to stay in its row (at assumed or stated pitches) is remembered for ``row_lemmas``. Called once,
+        before any encoding is built."""
         if self._layout_done:
             return
         self._layout_done = True
@@ -51,28 +57,38 @@ class Ctx:
         cons, _, _, _ = self.thread(enc)
         solver = z3.Solver()
         solver.add(*cons, *enc.side)
-        found, tried = [], set()
+        found, tried, nested = [], set(), []
         for acc in self.km.accesses:
             if not acc.write or len(tried) > 24:
                 continue
             off, scale = acc.offset, None
             if off.op == "*" and sym.is_const(off.args[1]):
                 off, scale = off.args[0], off.args[1]
-            terms = [sym.binop("*", t, scale) if scale is not None else t for t in sym.operands(off, "+")]
+            terms = [sym.binop("*", t, scale) if scale is not None else t for t in _sum_terms(off)]
             pitches = {f.val for t in terms if _strided(t) for f in sym.operands(t, "*")
                        if f.op == "v" and f.val.startswith("p:")}
+            # the strides of every level (a slice pitch times a loop counter too): a column has none of them
+            levels = _levels(terms)
             for pitch in sorted(pitches):
                 name = pitch[2:]
                 row = [t for t in terms if pitch in sym.free_vars(t)]
-                column = [t for t in terms if pitch not in sym.free_vars(t)]
+                column = [t for t in terms if not levels & set(sym.free_vars(t))]
                 steps = {_coefficient(t) for t in column if not sym.is_const(t)}
                 coef = {_coefficient(t) for t in row}
-                if name in fixed or not steps or len(coef) != 1 or 0 in steps:
+                if not steps or len(coef) != 1 or 0 in steps:
                     continue
                 col = column[0]
                 for t in column[1:]:
                     col = sym.binop("+", col, t)
                 if not (sym.kinds(col) & {"thread", "block"}):
+                    continue
+                if name in fixed:
+                    # the caller stated the pitch: nothing to assume, but the column may still be proven to stay
+                    # in its row at the stated values (then the row lemma keeps the race queries linear)
+                    (c,) = coef
+                    if len(levels) == 1 and self._column_bound(solver, enc, acc, col, pitch, c) and \
+                            self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                        self.in_row.setdefault(acc.seq, set()).add((pitch, c))
                     continue
                 k, (c,) = math.gcd(*steps), coef  # the column's step and the pitch's unit, in bytes
                 params = sorted(n for n in {**sym.free_vars(acc.cond), **_assumed_params(self.launch)}
@@ -83,24 +99,203 @@ class Ctx:
                 tried.add(key)
                 for q in params:
                     if self._column_bound(solver, enc, acc, col, q, k):
+                        if self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                            self.in_row.setdefault(acc.seq, set()).add((pitch, c))  # 0 <= col < c * pitch
                         g = math.gcd(c, k)
                         lhs = f"{c // g} * {name}" if c // g > 1 else name
                         rhs = f"{k // g} * {q[2:]}" if k // g > 1 else q[2:]
                         found.append(assume.Assumption(f"{lhs} >= {rhs}", "the row pitch of a pitched index"))
                         break
+                if found and len(levels) > 1:
+                    nested.append((acc, terms, levels))
         if found:
             self.launch.assume = self.launch.assume + list({a.text: a for a in found}.values())
+        more = self._nested(nested, fixed) if found and nested else []
+        if more:
+            self.launch.assume = self.launch.assume + list({a.text: a for a in more}.values())
+
+    def _nested(self, nested, fixed) -> list:
+        """The outer pitch of a layout of several levels (``x + y * pitch + z * slice``) covers its rows: with the
+        row pitches assumed, ``slice >= height * pitch`` when the index's terms below the slice stay below
+        ``height * pitch`` (``height`` a parameter bounding the row, the kernel's guard). Returns assumptions."""
+        enc = Enc("@0", ("thread", "iter", "block"))
+        cons, _, _, _ = self.thread(enc)  # with the row pitches now assumed
+        solver = z3.Solver()
+        solver.add(*cons, *enc.side)
+        out, tried = [], set()
+        for acc, terms, levels in nested:
+            params = sorted(n for n in {**sym.free_vars(acc.cond), **_assumed_params(self.launch)}
+                            if n.startswith("p:"))
+            for outer in sorted(levels):
+                if outer[2:] in fixed:
+                    continue
+                row = [t for t in terms if outer in sym.free_vars(t)]
+                below = [t for t in terms if outer not in sym.free_vars(t)]
+                coef = {_coefficient(t) for t in row}
+                if len(coef) != 1 or not below or (outer, acc.seq) in tried:
+                    continue
+                tried.add((outer, acc.seq))
+                col = below[0]
+                for t in below[1:]:
+                    col = sym.binop("+", col, t)
+                (c,) = coef
+                for inner in sorted(levels - {outer}):
+                    done = False
+                    for q in params:
+                        if q in (inner, outer):
+                            continue
+                        bound = enc.var(q, "uniform") * enc.var(inner, "uniform")
+                        try:
+                            m, spent = check(solver, enc.bool(acc.cond), enc.int(col) >= bound, enc.int(col) >= 0,
+                                             rlimit=LAYOUT_RLIMIT)
+                        except GaveUp as exc:
+                            self.spent += exc.spent
+                            continue
+                        self.spent += spent
+                        if m is None:
+                            if self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                                self.in_row.setdefault(acc.seq, set()).add((outer, c))
+                            lhs = f"{c} * {outer[2:]}" if c > 1 else outer[2:]
+                            out.append(assume.Assumption(f"{lhs} >= {q[2:]} * {inner[2:]}",
+                                                         "the slice pitch of a pitched index"))
+                            done = True
+                            break
+                    if done:
+                        break
+        return out
 
     def _column_bound(self, solver, enc, acc, col, q, k) -> bool:
-        """column < k * q wherever the access runs (z3 proves it within a small budget)."""
+        """column < k * q wherever the access runs and the column is not negative (z3 proves it within a small
+        budget); with ``q`` None: column <= 0 wherever the access runs."""
         try:
-            m, spent = check(solver, enc.bool(acc.cond), enc.int(col) >= k * enc.var(q, "uniform"),
-                             enc.int(col) >= 0, rlimit=LAYOUT_RLIMIT)
+            over = enc.int(col) >= k * enc.var(q, "uniform") if q is not None else enc.int(col) >= 1
+            m, spent = check(solver, enc.bool(acc.cond), over, enc.int(col) >= 0 if q is not None else z3.BoolVal(True),
+                             rlimit=LAYOUT_RLIMIT)
         except GaveUp as exc:
             self.spent += exc.spent
             return False
         self.spent += spent
         return m is None
+
+    # ---- rows of a strided index stay within their stride (the severity of findings that need them to overlap)
+    def rows(self, acc: Access, enc: Enc):
+        """For each row stride of the access's index (an integer parameter multiplying something that depends on the
+        thread, block or loop iteration, in an index ``column + row * stride``): z3 constraints that this thread's
+        column lies within one row (``0 <= column < unit * stride``, the column being the index terms that contain
+        no stride), and a text of each. A stride some assumption already constrains is left out: the caller said
+        what it passes, and the pair is checked at those values. So is a row whose column the access's guard
+        compares with a parameter (``if (x <= width)``): the kernel then states how wide its row is, and a race past
+        it is the kernel's own; and an index with no column term (``out[i * stride]``) is no 2-D layout."""
+        fixed = {n for a in self.launch.assume for n in a.names}
+        off, scale = acc.offset, None
+        if off.op == "*" and sym.is_const(off.args[1]):
+            off, scale = off.args[0], off.args[1]
+        own = _sum_terms(off)  # in the index's own units
+        terms = [sym.binop("*", t, scale) if scale is not None else t for t in own]
+        # a stride: a factor made of parameters only (``pitch``, ``ImgStride / 2``) of a term that also depends on
+        # the thread, block or loop
+        found = {}
+        for t in terms:
+            if _strided(t, ("thread", "block", "iter")):
+                for f in sym.operands(t, "*"):
+                    fv = sym.free_vars(f)
+                    if fv and all(n.startswith("p:") for n in fv) and not {n[2:] for n in fv} & fixed:
+                        found.setdefault(f.key(), f)
+        strides = [found[k] for k in sorted(found, key=repr)]
+        names = {n for f in strides for n in sym.free_vars(f)}
+        column = [t for t in terms if not names & set(sym.free_vars(t))]
+        col = raw = sym.const(0)
+        for t in column:
+            col = sym.binop("+", col, t)
+        for t in own:
+            if not names & set(sym.free_vars(t)):
+                raw = sym.binop("+", raw, t)
+        elem = scale.val if scale is not None else 1
+        if not column or not (sym.kinds(col) & {"thread", "block", "iter"}) or _guarded(acc.cond, col):
+            return [], None
+        out = []
+        for s in strides:
+            units = {_coefficient(t) for t in terms if any(f.key() == s.key() for f in sym.operands(t, "*"))}
+            unit = math.gcd(*units) if units else 1
+            if not unit:
+                continue
+            size = acc.size or 1
+            bound = enc.const(unit) * enc.int(s)
+            # the text in the index's own units (elements when the offset is index * element size)
+            u, c = (unit // elem, raw) if elem and unit % elem == 0 and size == elem else (unit, col)
+            shown = _plain(sym.show(s))
+            stride = (f"{u} * ({shown})" if s.op != "v" else f"{u} * {shown}") if u > 1 else shown
+            last = f" - {size}" if c is col else ""
+            out.append((z3.And(enc.int(col) >= 0, enc.int(col) + size <= bound),
+                        f"0 <= {_plain(sym.show(c))} < {stride}{last}" if not last else
+                        f"0 <= {_plain(sym.show(c))} <= {stride}{last} (bytes)"))
+        return out, (_row_number(terms, strides[0], unit) if len(out) == 1 else None)
+
+    def row_lemmas(self, a: Access, b: Access, e1: Enc, e2: Enc) -> list:
+        """Implied equalities for two accesses whose indices the layout assumptions keep inside one row of the same
+        pitch (``pitch * qa + ca`` and ``pitch * qb + cb`` with both columns in ``[0, unit * pitch)``): if they
+        overlap, ``qa == qb``. The solver rarely finds that itself in a product of unknowns."""
+        common = self.in_row.get(a.seq, set()) & self.in_row.get(b.seq, set())
+        ta, tb = _index_terms(a), _index_terms(b)
+        # every level of both indices must be one of them (an inner row alone says nothing while an outer
+        # level's terms can make up the difference)
+        if not common or _levels(ta) != {p for p, _ in common} or _levels(tb) != {p for p, _ in common}:
+            return []
+        out = []
+        for pitch, unit in sorted(common):
+            qa = _row_number(ta, sym.var(pitch, "uniform"), unit)
+            qb = _row_number(tb, sym.var(pitch, "uniform"), unit)
+            if qa is not None and qb is not None:
+                out.append(e1.int(qa[2]) == e2.int(qb[2]))
+        return out
+
+    def masks(self, acc: Access, enc: Enc):
+        """For each mask ``x & (q - 1)`` in the access's index or guard whose ``q`` is made of parameters (the
+        modulo idiom, written for a power-of-two ``q``): a z3 constraint that ``q`` is a power of two, and its
+        text. A ``q`` whose parameters some assumption names is left out (checked as stated)."""
+        fixed = {f"p:{n}" for a in self.launch.assume for n in a.names}
+        out, seen, stack = [], set(), [acc.offset, acc.cond]
+        while stack:
+            e = stack.pop()
+            stack.extend(e.args)
+            if e.op != "&":
+                continue
+            for m in e.args:
+                q = _minus_one(m)
+                fv = sym.free_vars(q) if q is not None else {}
+                if not fv or set(fv.values()) != {"uniform"} or not all(n.startswith("p:") for n in fv) \
+                        or set(fv) & fixed or q.key() in seen:
+                    continue
+                seen.add(q.key())
+                v = enc.int(q)
+                out.append((z3.Or(*[v == enc.const(1 << k) for k in range(32)]),
+                            f"{_plain(sym.show(q))} a power of two"))
+        return out
+
+    def row_dependent(self, mode: str, a: Access, b: Access, e1: Enc, e2: Enc, *constraints, bv: bool = False):
+        """A finding between accesses ``a`` (thread e1) and ``b`` (thread e2) that needs a parameter precondition
+        the kernel does not state: a row of a strided index reaching into the next (a column past its row stride:
+        ``pitch < width``, a grid wider than the row), or a mask ``x & (q - 1)`` with ``q`` not a power of two.
+        The texts of the constraints under which it does NOT occur, else None (it occurs under them too, or
+        there are none, or the question is too hard within the budget)."""
+        (ra, qa), (rb, qb) = self.rows(a, e1), self.rows(b, e2)
+        ms = self.masks(a, e1) + self.masks(b, e2)
+        rows = ra + rb + ms
+        if not rows:
+            return None
+        lemma = []
+        if qa is not None and qb is not None and qa[:2] == qb[:2]:
+            # one stride s and one row unit u on both sides: offsets s * qa + ca and s * qb + cb (qa, qb multiples
+            # of u) with each column inside its row of u * s bytes overlap only within one row, so qa == qb
+            # (implied, but the solver rarely finds it in a nonlinear product)
+            lemma.append(e1.int(qa[2]) == e2.int(qb[2]))
+        solver, p1, p2, _ = self.pair(mode, bv)
+        try:
+            m = self._check(solver, *constraints, *[c for c, _ in rows], *lemma, *p1.side, *p2.side,
+                            rlimit=QUERY_RLIMIT if ms else PRECONDITION_RLIMIT)  # masks go through bit-vectors
+        except GaveUp:
+            return None
+        return None if m is not None else sorted({t for _, t in rows})
 
     # ---- cached encodings: one solver per (mode), base constraints asserted once
     def pair(self, mode: str, bv: bool = False):
@@ -315,10 +510,92 @@ def _coefficient(t) -> int:
     return c
 
 
-def _strided(t) -> bool:
+def _index_terms(acc: Access) -> list:
+    """The terms of an access's byte offset as a flat sum."""
+    off, scale = acc.offset, 1
+    if off.op == "*" and sym.is_const(off.args[1]):
+        off, scale = off.args[0], off.args[1].val
+    return [sym.binop("*", t, sym.const(scale)) if scale != 1 else t for t in _sum_terms(off)]
+
+
+def _levels(terms) -> set:
+    """The parameters that multiply a thread-, block- or loop-dependent term of an index (its row strides)."""
+    return {f.val for t in terms if _strided(t, ("thread", "block", "iter")) for f in sym.operands(t, "*")
+            if f.op == "v" and f.val.startswith("p:")}
+
+
+def _sum_terms(e, k: int = 1) -> list:
+    """The terms of ``e`` as a flat sum, constant factors distributed over sums (``(a + b * s) * 4 + c`` gives
+    ``a * 4``, ``b * s * 4``, ``c``), each times ``k``."""
+    if e.op == "+":
+        return _sum_terms(e.args[0], k) + _sum_terms(e.args[1], k)
+    if e.op == "-" and len(e.args) == 2:
+        return _sum_terms(e.args[0], k) + _sum_terms(e.args[1], -k)
+    if e.op == "*" and sym.is_const(e.args[1]) and isinstance(e.args[1].val, int):
+        return _sum_terms(e.args[0], k * e.args[1].val)
+    if e.op == "*" and sym.is_const(e.args[0]) and isinstance(e.args[0].val, int):
+        return _sum_terms(e.args[1], k * e.args[0].val)
+    return [e if k == 1 else sym.binop("*", e, sym.const(k))]
+
+
+def _minus_one(e):
+    """``q`` when ``e`` is ``q - 1``, else None."""
+    if e.op == "+" and sym.is_const(e.args[1]) and e.args[1].val == -1:
+        return e.args[0]
+    if e.op == "-" and sym.is_const(e.args[1]) and e.args[1].val == 1:
+        return e.args[0]
+    return None
+
+
+def _guarded(cond, col) -> bool:
+    """Some comparison in ``cond`` relates a variable of the column to a kernel parameter."""
+    mine = {n for n, k in sym.free_vars(col).items() if k in ("thread", "block", "iter")}
+    stack = [cond]
+    while stack:
+        e = stack.pop()
+        if e.op in ("<", "<=", ">", ">=", "==", "!="):
+            fv = sym.free_vars(e)
+            if mine & set(fv) and any(n.startswith("p:") for n in fv):
+                return True
+        stack.extend(e.args)
+    return False
+
+
+def _row_number(terms, stride, unit: int):
+    """(stride's key, unit, q) when the index's terms that contain ``stride``'s parameters are ``stride * q`` with
+    ``stride`` one factor of each, else None."""
+    q, names = sym.const(0), set(sym.free_vars(stride))
+    for t in terms:
+        fs = list(sym.operands(t, "*"))
+        hits = [f for f in fs if f.key() == stride.key()]
+        if not names & set(sym.free_vars(t)):
+            continue
+        if len(hits) != 1 or any(names & set(sym.free_vars(f)) for f in fs if f is not hits[0]):
+            return None
+        rest = sym.const(1)
+        for f in fs:
+            if f is not hits[0]:
+                rest = sym.binop("*", rest, f)
+        q = sym.binop("+", q, rest)
+    return stride.key(), unit, q
+
+
+def _plain(text: str) -> str:
+    """``sym.show`` text without its outer parentheses."""
+    while text.startswith("(") and text.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(text):
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0 and i < len(text) - 1:
+                return text
+        text = text[1:-1]
+    return text
+
+
+def _strided(t, kinds=("thread", "block")) -> bool:
     """A product of a parameter and something that depends on the thread or block (a row index times a pitch)."""
     fs = list(sym.operands(t, "*"))
-    return len(fs) > 1 and any(sym.kinds(f) & {"thread", "block"} for f in fs)
+    return len(fs) > 1 and any(sym.kinds(f) & set(kinds) for f in fs)
 
 
 def _assumed_params(launch) -> dict:

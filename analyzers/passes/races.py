@@ -233,6 +233,7 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool):
     else:
         o1, o2 = e1.int(a.offset), e2.int(b.offset)
         cons += [o1 < o2 + b.size, o2 < o1 + a.size]
+    cons += ctx.row_lemmas(a, b, e1, e2)  # implied by the layout assumptions; they keep pitched queries linear
     w1, w2 = info["w1"], info["w2"]
     same_iters = _same_iterations(ctx, a, b)
     if same_iters is not None:
@@ -245,10 +246,11 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool):
     elif ctx.last_block.ordered(a, b):
         cons += [info["same_block"], ordered_free]
     else:
-        # threads of two blocks are ordered only by a grid barrier (grid.sync()) between the accesses
+        # threads of two blocks are ordered only by a grid barrier (grid.sync()) between the accesses; block
+        # barriers order only threads of one block (their phase numbers say nothing across blocks)
         same_grid_phase = z3.BoolVal(True) if a.gphase is None and b.gphase is None else \
             e1.int(a.gphase or sym.const(0)) == e2.int(b.gphase or sym.const(0))
-        cons.append(z3.Or(z3.And(z3.Not(info["same_block"]), same_grid_phase), ordered_free))
+        cons.append(z3.If(info["same_block"], ordered_free, same_grid_phase))
     return cons, e1, e2, (w1, w2, info["same_block"])
 
 
@@ -301,6 +303,17 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None
             d.severity = Severity.WARNING
             d.message += (f" (only for some block sizes: none with blockDim={safe}; declare the launch with "
                           f"`// kopt: launch` or --block)")
+    if d is not None and d.severity != Severity.NOTE:
+        rows = ctx.row_dependent(space, a, b, e1, e2, *cons, bv=bv)
+        if rows is not None:
+            # every witness breaks a precondition on the parameters that the kernel does not state and its
+            # idiom presumes (a column inside its row of a strided index, a power-of-two q in `x & (q - 1)`): a
+            # note naming it (parameters stated by an assumption are checked as stated)
+            wit = dict(d.witness or {}, rule=d.rule, precondition="; ".join(rows))
+            return RULES["race.precondition"].diag(
+                f"{d.message}, but only for parameter values the kernel's indexing presumes away: no race with "
+                f"{'; '.join(rows)} (state the parameters with `// kopt: assume` or --assume to have them "
+                f"checked)", *d.locations, witness=wit)
     return d
 
 

@@ -1,0 +1,51 @@
+"""Races that need parameter values a kernel's indexing presumes away are the note race.precondition, and the
+idioms it rests on: each corpus kernel of these classes gives exactly its labelled rules (the corpus-wide test
+only measures precision and recall)."""
+from __future__ import annotations
+
+import pytest
+
+from kopt.analyze import analyze
+from kopt.diagnostic import Severity
+
+from analyzer_labels import CORPUS, observed, parse_labels
+
+FILES = [
+    "i23_rows_grid_wider_precondition.cu", "i23_rows_grid_wider_stated.cu", "i23_rows_in_row_race.cu",
+    "i23_rows_pitch_bytes_precondition.cu", "i23_mask_pow2_precondition.cu", "i23_mask_pow2_stated.cu",
+    "i23_layout_slices_ok.cu", "i23_layout_pitch_offbyone.cu", "i23_assume_stride_missing.cu",
+    "i23_host_grid_ceil_unguarded.cu", "i23_host_pitch_half.cu", "i23_volatile_member_ok.cu",
+    "i23_plain_member_atomic.cu", "i23_grid_sync_block_phases_ok.cu", "i23_grid_sync_block_phases_race.cu",
+    "i23_awbarrier_ref_ok.cu", "i23_awbarrier_ref_no_wait.cu", "i23_ffs_loop_bound_ok.cu", "i23_ffs_loop_bound_oob.cu",
+]
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_exact_labels(name):
+    f = CORPUS / name
+    assert observed(analyze(f)) == parse_labels(f.read_text())
+
+
+def test_precondition_note_names_the_assumption():
+    res = analyze(CORPUS / "i23_rows_grid_wider_precondition.cu")
+    (d,) = [d for d in res.diagnostics if d.rule == "race.precondition"]
+    assert d.severity == Severity.NOTE
+    assert d.witness["rule"] == "race.global"
+    assert "< width" in d.witness["precondition"] and "< width" in d.message
+
+
+def test_mask_note_names_power_of_two():
+    res = analyze(CORPUS / "i23_mask_pow2_precondition.cu")
+    notes = [d for d in res.diagnostics if d.rule == "race.precondition"]
+    assert notes and all("stride a power of two" in d.witness["precondition"] for d in notes)
+
+
+def test_stated_stride_is_checked_as_stated(tmp_path):
+    src = (CORPUS / "i23_rows_grid_wider_precondition.cu").read_text()
+    ok = tmp_path / "k.cu"
+    ok.write_text(src.replace("// kopt: launch", "// kopt: assume width == 128\n// kopt: launch"))
+    assert "race.global" not in observed(analyze(ok))  # the grid covers 128 columns: rows do not overlap
+    bad = tmp_path / "k2.cu"
+    bad.write_text(src.replace("// kopt: launch", "// kopt: assume width == 100\n// kopt: launch"))
+    got = observed(analyze(bad))
+    assert "race.global" in got and "race.precondition" not in got

@@ -304,7 +304,7 @@ class _Launch:
         return "(" + re.sub(r"\b[A-Za-z_]\w*\b", lambda x: f"({sub[x.group(0)]})" if x.group(0) in sub
                             else x.group(0), body) + ")"
 
-    def dims(self, grid_text: str) -> list:
+    def dims(self, grid_text: str, depth: int = 0) -> list:
         """A grid's or block's components as texts (``["width / 8", "height / 8", "1"]``); raises _Unknown."""
         g = _strip_casts(grid_text)
         if re.fullmatch(r"[A-Za-z_]\w*", g):
@@ -314,6 +314,10 @@ class _Launch:
             fields = [e for e in self.scan.events_of(grid_text.strip()) if e[1].startswith("field:")]
             if fields:
                 raise _Unknown(g)
+            if re.fullmatch(r"[A-Za-z_]\w*", g.strip()):  # a copy (``dim3 c = b;``): b's components, not (b, 1, 1)
+                if depth >= 3:
+                    raise _Unknown(g)
+                return self.dims(g.strip(), depth + 1)
         inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", g, re.S)
         if inner:
             parts = [p for p in split_top(inner.group(1)) if p.strip()]

@@ -156,3 +156,18 @@ def test_a_block_given_on_the_command_line_replaces_the_host_launch(tmp_path):
     assert not _races(analyze(p))  # the host's grid keeps x below the width
     res = analyze(p, block=(64, 1, 1))  # another launch: the host's facts (blockDim.x == 256) do not hold
     assert _races(res) and "blockDim.x == 256" not in res.assumed
+
+
+def test_a_copied_block_keeps_its_components(tmp_path):
+    """``dim3 c = b;`` launches with b's block: (64, 4), not (b, 1, 1), whose ``blockDim.y == 1`` would contradict the
+    block read from the launch and hide every finding."""
+    text = _implied("void run(float *d) {\n  dim3 b(64, 4);\n  dim3 c = b;\n  fill<<<1, c>>>(d, 64, 3);\n}\n",
+                    tmp_path)
+    assert "blockDim.x == 64" in text and "blockDim.y == 4" in text and "blockDim.y == 1" not in text
+    src = tmp_path / "tile.cu"
+    src.write_text("__global__ void tile(float* out) {\n  __shared__ float t[4][32];\n"
+                   "  t[threadIdx.y][threadIdx.x] = threadIdx.x;\n  __syncthreads();\n"
+                   "  out[threadIdx.y * 64 + threadIdx.x] = t[threadIdx.y][(threadIdx.x + 1) % 32];\n}\n"
+                   "void run(float* out) {\n  dim3 b(64, 4);\n  dim3 c = b;\n  tile<<<1, c>>>(out);\n}\n")
+    rules = {d.rule for d in analyze(src).diagnostics}
+    assert {"bounds.shared", "race.shared"} <= rules  # threadIdx.x up to 63 over a row of 32

@@ -747,7 +747,7 @@ def _includer_context(path: Path, include_dirs) -> tuple[str, list[str]] | None:
         siblings = sorted(p for p in here.iterdir() if p.suffix in (".cu", ".cuh", ".h", ".hpp", ".cpp") and p != path)
     except OSError:
         return None
-    pat = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]' + re.escape(path.name) + r'[>"]', re.M)
+    pat = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:\./)*' + re.escape(path.name) + r'[>"]', re.M)  # "./k.cu" too
     for sib in siblings:
         try:
             text = sib.read_text(errors="replace")

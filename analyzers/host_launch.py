@@ -612,10 +612,10 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
             except OSError:
                 continue
             include(inner, p.parent, depth + 1)
-            macros.update(source_macros(inner))
+            macros.update(source_macros(inner, device=False))
     if folder is not None:
         include(text, folder, 0)
-    env = {**(outer or {}), **macros, **source_macros(text),
+    env = {**(outer or {}), **macros, **source_macros(text, device=False),
            **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
     return _Scan(text, name, env, callers, instantiations)
 

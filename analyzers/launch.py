@@ -15,11 +15,19 @@ from dataclasses import dataclass, field
 
 from kopt.annotations import Text, split_kernel, split_top as _split_top
 from kopt.expr import try_evaluate
-from kopt.source import c_macros as source_macros  # noqa: F401  (the analyzers' macro table)
+from kopt.source import c_macros
+
+from .preproc import active_lines
 
 _INST = re.compile(r"template\s+__global__\s+(?:void\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?(?:void\s+)?"
                    r"([A-Za-z_]\w*)\s*<([^;{]*?)>\s*\(")
 MAX_THREADS = 1024
+
+
+def source_macros(text: str, device: bool = True) -> dict[str, str]:
+    """The object-like ``#define``s of ``text`` that a compile pass sees: those in the branches of ``#if``/``#ifdef``
+    /``#else`` it keeps (the device pass; ``device=False``: the host pass, where launches are written)."""
+    return c_macros(active_lines(text, device=device))
 
 
 @dataclass

@@ -30,9 +30,10 @@ def _condition(text: str, macros: dict) -> bool | None:
     return None if got is None else bool(got)
 
 
-def active_lines(source: str, defines: dict | None = None) -> str:
-    """``source`` with the lines of inactive conditional branches (and their directives) blanked."""
-    macros: dict = {"__CUDA_ARCH__": CUDA_ARCH, "__CUDACC__": 1, "__NVCC__": 1}
+def active_lines(source: str, defines: dict | None = None, device: bool = True) -> str:
+    """``source`` with the lines of inactive conditional branches (and their directives) blanked, as the device pass
+    sees it (``device=False``: the host pass, where ``__CUDA_ARCH__`` is undefined)."""
+    macros: dict = {"__CUDACC__": 1, "__NVCC__": 1, **({"__CUDA_ARCH__": CUDA_ARCH} if device else {})}
     for k, v in (defines or {}).items():
         macros[k] = v
     out = []

@@ -562,3 +562,26 @@ void go3(float* x, int dev) { int n = 0; cudaDeviceGetAttribute(&n, cudaDevAttrM
     assert got["k3"] == []  # the SM count differs between devices
     # `prop` not declared a cudaDeviceProp: its field is nothing kopt knows
     assert _shapes(src.replace("cudaDeviceProp prop;", "MyProps prop;"))["k2"] == []
+
+
+def test_host_macros_follow_the_conditional_branch_the_host_pass_keeps(tmp_path):
+    """``#ifndef X / #define W 5 / #else / #define W 0``: the host pass keeps the first branch, so the block is
+    3 << 5 = 96 (the last ``#define`` of the file would give 3); ``__CUDA_ARCH__`` is undefined on the host."""
+    src = tmp_path / "cond.cu"
+    src.write_text("#ifndef __DEVICE_EMULATION__\n#define WLOG 5\n#else\n#define WLOG 0\n#endif\n"
+                   "#ifdef __CUDA_ARCH__\n#define EXTRA 2\n#else\n#define EXTRA 1\n#endif\n"
+                   "__global__ void k(float *o) { o[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f; }\n"
+                   "void run(float *o) { k<<<64, (3 << WLOG) * EXTRA>>>(o); }\n")
+    assert [l["block"] for l in analyze(src).launches] == [[96, 1, 1]]
+
+
+def test_a_kernel_file_included_as_dot_slash_is_read_after_its_includer(tmp_path):
+    """``#include "./k.cu"`` is an include of k.cu: k.cu is parsed after the includer's typedef and macro, by
+    libclang, and launched with the includer's block."""
+    (tmp_path / "k.cu").write_text("__global__ void kern(myfp *o) { __shared__ myfp s[N];\n"
+                                   "  s[threadIdx.x % N] = 1; __syncthreads();\n"
+                                   "  o[blockIdx.x * blockDim.x + threadIdx.x] = s[(threadIdx.x + 1) % N]; }\n")
+    (tmp_path / "wrap.cu").write_text('typedef float myfp;\n#define N 100\n#include "./k.cu"\n'
+                                      "void run(myfp *o) { kern<<<4, 128>>>(o); }\n")
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["kern"].startswith("libclang") and [l["block"] for l in res.launches] == [[128, 1, 1]]

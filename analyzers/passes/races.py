@@ -16,7 +16,7 @@ import z3
 from kopt.diagnostic import Diagnostic, Severity
 from kopt.rules import RULES
 
-from .. import sym
+from .. import digits, sym
 from ..model import Access
 from ..solver import Enc, model_int, needs_bv
 from .context import Ctx, index_of
@@ -184,6 +184,8 @@ def run(ctx: Ctx) -> list[Diagnostic]:
                 continue
             if space == "shared" and sym.never_equal(a.phase, b.phase):
                 continue
+            if space == "global" and (sym.has_opaque(a.offset) or sym.has_opaque(b.offset)):
+                continue  # an unmodelled global index: _classify reports nothing for it, so no query is spent
             key = (space, min(a.seq, b.seq), max(a.seq, b.seq))
             locs = (a.loc, b.loc)
             if (space, frozenset(locs)) in seen:
@@ -228,7 +230,11 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool):
             {n for x in (b.offset, b.cond) for n in sym.free_vars(x) if n.startswith("uniq#")}
     cons += [e1.var(n, "thread") != e2.var(n, "thread") for n in slots]  # distinct atomic slots
     ia, ib = _element(a), _element(b)
-    if ia is not None and ib is not None:
+    parts = None if bv else digits.equal_parts(a.offset, a.size, b.offset, b.size, a.cond, b.cond,
+                                               digits.launch_ranges(ctx.launch, ctx.km.dims_used, ctx.km.grid_used))
+    if parts is not None:
+        cons += [e1.int(x) == e2.int(y) for x, y in parts]  # the indices compared digit by digit (linear)
+    elif ia is not None and ib is not None:
         cons.append(e1.int(ia) == e2.int(ib))  # same element size: overlap is equality of element indices
     else:
         o1, o2 = e1.int(a.offset), e2.int(b.offset)

@@ -344,3 +344,13 @@ def equal_parts(off_a: S, size_a: int, off_b: S, size_b: int, cond_a: S, cond_b:
     if pairs == [(pa, pb)]:
         return None
     return [(sp.poly.build(x), sp.poly.build(y)) for x, y in pairs]
+
+
+def never(pairs: list, ranges: dict, across_blocks: bool) -> bool:
+    """The pairs of ``equal_parts`` cannot all hold for two different threads: two different constants, or every
+    thread index (and block index, for threads of any blocks) of the launch equated."""
+    if any(sym.is_const(x) and sym.is_const(y) and x.val != y.val for x, y in pairs):
+        return True
+    same = {x.val for x, y in pairs if x.op == "v" and y.op == "v" and x.val == y.val}
+    names = [f"t{f}" for f in "xyz"] + ([f"b{f}" for f in "xyz"] if across_blocks else [])
+    return all(n in same or ranges[("v", n)] == (1, ()) for n in names)

@@ -116,3 +116,13 @@ def test_common_factor_comes_out_of_quotient_and_remainder():
     idx = add(mul(sym.binop("/", b8, c(256)), c(256)), sym.binop("%", b8, c(256)), lane)
     got = digits.equal_parts(idx, 1, idx, 1, sym.ONE, sym.ONE, ranges(block=(8, 1, 1)))
     assert sorted(_names(got)) == sorted([("blockIdx.x", "blockIdx.x"), ("(threadIdx.x % 8)", "(threadIdx.x % 8)")])
+
+
+def test_never_two_threads():
+    r = ranges(block=(16, 16, 1))
+    t = [(tx, tx), (ty, ty)]
+    assert digits.never(t, r, across_blocks=False)  # one block: equal thread indices are one thread
+    assert not digits.never(t, r, across_blocks=True)  # any blocks: blockIdx.x may differ
+    assert digits.never(t + [(bx, bx)], r, across_blocks=True)
+    assert digits.never([(k, k), (c(0), c(1))], r, across_blocks=True)  # different fields of one element
+    assert not digits.never([(tx, tx), (k, k)], r, across_blocks=False)  # threadIdx.y free

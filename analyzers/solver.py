@@ -276,42 +276,55 @@ MAX_PRODUCTS = 24
 def _nonlinear_products(terms) -> int:
     """Distinct products of two or more non-constant factors in ``terms``.
 
-    Each term's products are found once per context (the passes send the same condition terms in many queries)
-    by a walk through z3's C API (the Python wrappers' ``children()`` build an object per node); the count is
-    exactly what ``z3.is_mul`` with integer and bit-vector numerals excluded counts."""
+    Every node's products are found once per context (the passes send the same condition terms in many queries,
+    and new queries are mostly built over terms seen before) by a walk through z3's C API (the Python wrappers'
+    ``children()`` build an object per node); the count is exactly what ``z3.is_mul`` with integer and bit-vector
+    numerals excluded counts."""
     ids: set = set()
     for t in terms:
-        i = t.get_id()
-        hit = _term_products.get(i)
-        if hit is None:  # the entry keeps the term alive, so its id names this term until fresh_context()
-            hit = _term_products[i] = (t, _products_of(t))
-        ids |= hit[1]
+        ids |= _products_of(t)
     return len(ids)
 
 
-_term_products: dict = {}  # z3 term id -> (term, ids of the product nodes under it)
+# z3 node id -> ids of the product nodes under it (the node included). Each node in it holds a reference (taken
+# when it is entered, released with its context), so its id names it until fresh_context().
+_term_products: dict = {}
+_EMPTY: frozenset = frozenset()
 
 
 def _products_of(term) -> frozenset:
     ctx = term.ctx_ref()
-    seen, out, todo = set(), set(), [term.as_ast()]
+    root = term.as_ast()
+    rid = _C.Z3_get_ast_id(ctx, root)
+    hit = _term_products.get(rid)
+    if hit is not None:
+        return hit
+    todo = [(root, rid, None)]
     while todo:
-        a = todo.pop()
-        i = _C.Z3_get_ast_id(ctx, a)
-        if i in seen:
+        a, i, kids = todo.pop()
+        if i in _term_products:
             continue
-        seen.add(i)
-        if _C.Z3_get_ast_kind(ctx, a) != _APP:
+        if kids is None:  # first visit: the children go first
+            if _C.Z3_get_ast_kind(ctx, a) != _APP or not _C.Z3_get_app_num_args(ctx, a):
+                _C.Z3_inc_ref(ctx, a)
+                _term_products[i] = _EMPTY
+                continue
+            kids = [_C.Z3_get_app_arg(ctx, a, j) for j in range(_C.Z3_get_app_num_args(ctx, a))]
+            kids = [(k, _C.Z3_get_ast_id(ctx, k)) for k in kids]
+            todo.append((a, i, kids))
+            todo.extend((k, ki, None) for k, ki in kids if ki not in _term_products)
             continue
-        k = _C.Z3_get_app_num_args(ctx, a)
-        if not k:
-            continue
-        kids = [_C.Z3_get_app_arg(ctx, a, j) for j in range(k)]
+        out = _EMPTY
+        for _, ki in kids:
+            got = _term_products[ki]
+            if got:
+                out = out | got
         if _C.Z3_get_decl_kind(ctx, _C.Z3_get_app_decl(ctx, a)) == _MUL and \
-                sum(not _numeral(ctx, c) for c in kids) >= 2:
-            out.add(i)
-        todo.extend(kids)
-    return frozenset(out)
+                sum(not _numeral(ctx, k) for k, _ in kids) >= 2:
+            out = out | {i}
+        _C.Z3_inc_ref(ctx, a)
+        _term_products[i] = out
+    return _term_products[rid]
 
 
 _C = z3.z3core

@@ -1,6 +1,6 @@
 // The tile walk of i23c_tiles_divmod_ok.cu, but every thread of a tile row adds into one per-row sum with a plain
 // +=: threads of different blocks (tiles of one row) update the same element.
-// expect: race.global, coalescing
+// expect: race.global
 __global__ void row_sums(const float *src, float *sums, int imageW, int imageH, int tilesX, int tiles) {
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     int x = 16 * (tile % tilesX) + threadIdx.x;

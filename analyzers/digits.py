@@ -20,6 +20,7 @@ from . import sym
 from .sym import S
 
 MAX_TERMS = 48  # polynomials bigger than this are left to the solver as they are
+MAX_ALTERNATIVES = 8  # carries (index + 1 reaching the next row) make alternatives; more than this: not split
 
 # A polynomial: {monomial: coefficient}; a monomial is a sorted tuple of factor keys (sym.S.key()); the factors
 # themselves are kept in an `atoms` table (key -> S) to rebuild expressions.
@@ -241,9 +242,10 @@ class _Split:
 
     # ---- equations
     def equal(self, x: dict, y: dict) -> list:
-        """[(x_i, y_i)]: x == y (x of side a, y of side b) exactly when every x_i == y_i."""
+        """Alternatives (a disjunction) of [(x_i, y_i)] (conjunctions): x == y (x of side a, y of side b) exactly
+        when, in some alternative, every x_i == y_i."""
         if x == y and all(self._uniform(k) for m in x for k in m):
-            return []
+            return [[]]
         for w in self._candidates([x, y]):
             ax, bx = _divide(x, w)
             ay, by = _divide(y, w)
@@ -251,8 +253,33 @@ class _Split:
                 continue
             ubx, uby = self.bound(bx, "a"), self.bound(by, "b")
             if ubx is not None and uby is not None and _le(ubx, w) and _le(uby, w):
-                return self.equal(ax, ay) + self.equal(bx, by)
-        return [(x, y)]
+                return _both(self.equal(ax, ay), self.equal(bx, by))
+            got = self._carry(w, ax, bx, ay, by)
+            if got is not None:
+                return got
+        return [[(x, y)]]
+
+    def _carry(self, w, ax: dict, bx: dict, ay: dict, by: dict):
+        """Digits that differ by a constant (a neighbour, ``index + 1``): ``A * W + B + d == A' * W + B'`` with B, B'
+        in [0, W) and 0 < |d| <= W holds exactly when A == A' and B + d == B', or the digit carries: A + 1 == A' and
+        B + d == B' + W (d > 0), A == A' + 1 and B + d + W == B' (d < 0). None when that does not apply."""
+        d = bx.get((), 0) - by.get((), 0)
+        bx0 = {m: c for m, c in bx.items() if m}
+        by0 = {m: c for m, c in by.items() if m}
+        if not d or not (abs(d) <= 1 or (not w[1] and abs(d) <= w[0])):
+            return None  # a symbolic W is only known to be >= 1
+        ubx, uby = self.bound(bx0, "a"), self.bound(by0, "b")
+        if ubx is None or uby is None or not (_le(ubx, w) and _le(uby, w)):
+            return None
+        wp = {w[1]: w[0]}
+        one = {(): 1}
+        stay = _both(self.equal(ax, ay), self.equal(_add(bx0, {(): d}), by0))
+        if d > 0:
+            carry = _both(self.equal(_add(ax, one), ay), [[(_add(bx0, {(): d}), _add(by0, wp))]])
+        else:
+            carry = _both(self.equal(ax, _add(ay, one)), [[(_add(_add(bx0, {(): d}), wp), by0)]])
+        out = stay + carry
+        return out if len(out) <= MAX_ALTERNATIVES else None
 
     def merge_divmod(self, pairs: list) -> list:
         """Equal quotients and equal remainders by one divisor: equal dividends."""
@@ -271,7 +298,8 @@ class _Split:
             px, py = self.poly.of(x0), self.poly.of(y0)
             if px is None or py is None:
                 return pairs
-            pairs = [p for n, p in enumerate(pairs) if n not in (i, j)] + self.equal(px, py)
+            split = self.equal(px, py)
+            pairs = [p for n, p in enumerate(pairs) if n not in (i, j)] + (split[0] if len(split) == 1 else [(px, py)])
 
     def _single(self, p: dict):
         if len(p) == 1:
@@ -279,6 +307,11 @@ class _Split:
             if c == 1 and len(m) == 1:
                 return self.poly.atoms[m[0]]
         return None
+
+
+def _both(d1: list, d2: list) -> list:
+    """The conjunction of two disjunctions of conjunctions."""
+    return [a + b for a in d1 for b in d2]
 
 
 def _divide(p: dict, w) -> tuple[dict, dict]:
@@ -317,8 +350,9 @@ def _le(u, w) -> bool:
 
 def equal_parts(off_a: S, size_a: int, off_b: S, size_b: int, cond_a: S, cond_b: S, ranges: dict):
     """The bytes ``[off_a, off_a + size_a)`` (thread 1, under ``cond_a``) and ``[off_b, off_b + size_b)`` (thread 2,
-    under ``cond_b``) overlap exactly when every returned pair ``(x, y)`` has x (thread 1) == y (thread 2). None
-    when the offsets do not split into digits (then the caller compares them whole)."""
+    under ``cond_b``) overlap exactly when, in one of the returned alternatives, every pair ``(x, y)`` has
+    x (thread 1) == y (thread 2). None when the offsets do not split into digits (then the caller compares them
+    whole)."""
     if not (isinstance(size_a, int) and isinstance(size_b, int)) or size_a <= 0 or size_b <= 0:
         return None
     sp = _Split(ranges)
@@ -337,20 +371,25 @@ def equal_parts(off_a: S, size_a: int, off_b: S, size_b: int, cond_a: S, cond_b:
     pa = _add({m: c // g for m, c in pa.items() if m}, {(): ca // g})
     pb = _add({m: c // g for m, c in pb.items() if m}, {(): cb // g})
     if not (xa < xb + size_b and xb < xa + size_a):
-        return [(sym.ZERO, sym.ONE)]  # disjoint parts of every element
+        return [[(sym.ZERO, sym.ONE)]]  # disjoint parts of every element
     sp.learn("a", cond_a)
     sp.learn("b", cond_b)
-    pairs = sp.merge_divmod(sp.equal(pa, pb))
-    if pairs == [(pa, pb)]:
+    alts = [sp.merge_divmod(pairs) for pairs in sp.equal(pa, pb)]
+    if len(alts) > MAX_ALTERNATIVES:
         return None
-    return [(sp.poly.build(x), sp.poly.build(y)) for x, y in pairs]
+    if alts == [[(pa, pb)]]:
+        return None
+    return [[(sp.poly.build(x), sp.poly.build(y)) for x, y in pairs] for pairs in alts]
 
 
-def never(pairs: list, ranges: dict, across_blocks: bool) -> bool:
-    """The pairs of ``equal_parts`` cannot all hold for two different threads: two different constants, or every
-    thread index (and block index, for threads of any blocks) of the launch equated."""
-    if any(sym.is_const(x) and sym.is_const(y) and x.val != y.val for x, y in pairs):
-        return True
-    same = {x.val for x, y in pairs if x.op == "v" and y.op == "v" and x.val == y.val}
+def never(alts: list, ranges: dict, across_blocks: bool) -> bool:
+    """No alternative of ``equal_parts`` can hold for two different threads: each has two different constants, or
+    equates every thread index (and block index, for threads of any blocks) of the launch."""
     names = [f"t{f}" for f in "xyz"] + ([f"b{f}" for f in "xyz"] if across_blocks else [])
-    return all(n in same or ranges[("v", n)] == (1, ()) for n in names)
+    for pairs in alts:
+        if any(sym.is_const(x) and sym.is_const(y) and x.val != y.val for x, y in pairs):
+            continue
+        same = {x.val for x, y in pairs if x.op == "v" and y.op == "v" and x.val == y.val}
+        if not all(n in same or ranges[("v", n)] == (1, ()) for n in names):
+            return False
+    return True

@@ -37,8 +37,10 @@ def ranges(block=(None, 1, 1), grid=(None, 1, 1)):
     return digits.launch_ranges(launch, {"x", "y"} if block[1] != 1 else {"x"}, {"x"})
 
 
-def _names(pairs):
-    return [(sym.show(x), sym.show(y)) for x, y in pairs]
+def _names(alts):
+    """The pairs of a split with one alternative."""
+    assert alts is not None and len(alts) == 1, alts
+    return [(sym.show(x), sym.show(y)) for x, y in alts[0]]
 
 
 def test_grid_stride_index_splits_into_thread_block_and_iteration():
@@ -81,18 +83,25 @@ def test_fields_of_one_element():
     # the whole element (4 bytes) and its .z: the same element
     got = digits.equal_parts(base, 4, add(base, c(2)), 1, sym.ONE, sym.ONE, ranges())
     assert sorted(_names(got)) == sorted([("blockIdx.x", "blockIdx.x"), ("threadIdx.x", "threadIdx.x")])
-    # a neighbour (index - 1) is not split: the digits differ by a carry
+    # a neighbour (index - 1): the same block and the next thread, or the next block's first thread and the last
+    # thread of this block (a carry)
     nb = mul(add(i, c(-1)), c(4))
-    assert digits.equal_parts(base, 4, nb, 4, sym.ONE, sym.ONE, ranges()) is None
+    got = digits.equal_parts(base, 4, nb, 4, sym.ONE, sym.ONE, ranges())
+    assert [[(sym.show(x), sym.show(y)) for x, y in pairs] for pairs in got] == [
+        [("blockIdx.x", "blockIdx.x"), ("(threadIdx.x + 1)", "threadIdx.x")],
+        [("(blockIdx.x + 1)", "blockIdx.x"), ("(threadIdx.x + 1)", "(threadIdx.x + blockDim.x)")]]
 
 
 def test_split_is_equivalent_to_the_whole_equation():
     """For the grid-stride and row-major forms, z3 finds no assignment (within the launch, for a few concrete
     sizes, which keeps the check linear) where the split and the whole equation disagree."""
     col = add(mul(bx, c(16)), tx)
-    cases = [(add(mul(bx, bdx), tx, mul(k, gdx, bdx)), sym.ONE, (None, 1, 1)),
-             (add(mul(ty, W), col), sym.binop("<", col, W), (16, 16, 1))]
-    for idx, guard, block in cases:
+    cases = [(add(mul(bx, bdx), tx, mul(k, gdx, bdx)), None, sym.ONE, (None, 1, 1)),
+             (add(mul(ty, W), col), None, sym.binop("<", col, W), (16, 16, 1)),
+             # a neighbour: the pixel to the left, which may be the last pixel of the previous row
+             (add(mul(ty, W), col), add(mul(ty, W), col, c(-1)), sym.binop("<", col, W), (16, 16, 1))]
+    for idx, other, guard, block in cases:
+        other = other if other is not None else idx
         e1, e2 = Enc("@1", ("thread", "iter", "block")), Enc("@2", ("thread", "iter", "block"))
         s = z3.Solver()
         for e in (e1, e2):
@@ -100,9 +109,9 @@ def test_split_is_equivalent_to_the_whole_equation():
             s.add(e.var("tx", "thread") >= 0, e.var("tx", "thread") < bd[0], e.var("ty", "thread") >= 0,
                   e.var("ty", "thread") < bd[1], e.var("bx", "block") >= 0,
                   e.var("bx", "block") < e.var("gdx", "uniform"), e.var("k0", "iter") >= 0, e.bool(guard))
-        parts = digits.equal_parts(idx, 1, idx, 1, guard, guard, ranges(block=block))
-        split = z3.And(*[e1.int(x) == e2.int(y) for x, y in parts])
-        s.add(split != (e1.int(idx) == e2.int(idx)))
+        parts = digits.equal_parts(idx, 1, other, 1, guard, guard, ranges(block=block))
+        split = z3.Or(*[z3.And(*[e1.int(x) == e2.int(y) for x, y in pairs]) for pairs in parts])
+        s.add(split != (e1.int(idx) == e2.int(other)))
         for bdx_v, gdx_v, width in ((8, 3, 40), (32, 5, 17), (1, 1, 1)):
             sizes = [e1.var("bdx", "uniform") == bdx_v, e1.var("gdx", "uniform") == gdx_v,
                      e1.var("p:width", "uniform") == width]
@@ -121,8 +130,23 @@ def test_common_factor_comes_out_of_quotient_and_remainder():
 def test_never_two_threads():
     r = ranges(block=(16, 16, 1))
     t = [(tx, tx), (ty, ty)]
-    assert digits.never(t, r, across_blocks=False)  # one block: equal thread indices are one thread
-    assert not digits.never(t, r, across_blocks=True)  # any blocks: blockIdx.x may differ
-    assert digits.never(t + [(bx, bx)], r, across_blocks=True)
-    assert digits.never([(k, k), (c(0), c(1))], r, across_blocks=True)  # different fields of one element
-    assert not digits.never([(tx, tx), (k, k)], r, across_blocks=False)  # threadIdx.y free
+    assert digits.never([t], r, across_blocks=False)  # one block: equal thread indices are one thread
+    assert not digits.never([t], r, across_blocks=True)  # any blocks: blockIdx.x may differ
+    assert digits.never([t + [(bx, bx)]], r, across_blocks=True)
+    assert digits.never([[(k, k), (c(0), c(1))]], r, across_blocks=True)  # different fields of one element
+    assert not digits.never([[(tx, tx), (k, k)]], r, across_blocks=False)  # threadIdx.y free
+    assert not digits.never([t, [(tx, tx), (k, k)]], r, across_blocks=False)  # one alternative may hold
+
+
+def test_a_neighbour_carries_into_the_next_digit():
+    """row * width + col + 1 against row' * width + col': the same row and col + 1 == col', or the next row's
+    first column (col + 1 == width)."""
+    col = add(mul(bx, c(16)), tx)
+    guard = sym.binop("<", col, W)
+    idx = add(mul(ty, W), col)
+    alts = digits.equal_parts(add(idx, c(1)), 1, idx, 1, guard, guard, ranges(block=(16, 16, 1)))
+    assert alts is not None and len(alts) > 1
+    got = [sorted((sym.show(x), sym.show(y)) for x, y in pairs) for pairs in alts]
+    assert [("threadIdx.y", "threadIdx.y")] == [p for p in got[0] if p[0].startswith("threadIdx.y")]
+    assert any(("(threadIdx.y + 1)", "threadIdx.y") in pairs for pairs in got)
+    assert not digits.never(alts, ranges(block=(16, 16, 1)), across_blocks=True)

@@ -235,8 +235,9 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
             {n for x in (b.offset, b.cond) for n in sym.free_vars(x) if n.startswith("uniq#")}
     cons += [e1.var(n, "thread") != e2.var(n, "thread") for n in slots]  # distinct atomic slots
     ia, ib = _element(a), _element(b)
-    if parts is not None:
-        cons += [e1.int(x) == e2.int(y) for x, y in parts]  # the indices compared digit by digit (linear)
+    if parts is not None:  # the indices compared digit by digit (linear), in one or more alternatives
+        alts = [[e1.int(x) == e2.int(y) for x, y in pairs] for pairs in parts]
+        cons += alts[0] if len(alts) == 1 else [z3.Or(*[z3.And(*alt) for alt in alts])]
     elif ia is not None and ib is not None:
         cons.append(e1.int(ia) == e2.int(ib))  # same element size: overlap is equality of element indices
     else:

@@ -252,8 +252,7 @@ def check(base: z3.Solver, *constraints, rlimit: int):
         _running = z3.main_ctx()
     # z3's Groebner-basis step for nonlinear integer arithmetic does not count its work against rlimit (a query
     # limited to 300,000 units ran for minutes): without it every step of the search is bounded
-    solver.set("smt.arith.nl.grobner", False)
-    solver.set("rlimit", rlimit)
+    solver.set("rlimit", rlimit, "smt.arith.nl.grobner", False)
     before = _rlimit_count(solver)
     solver.push()
     try:

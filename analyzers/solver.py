@@ -195,6 +195,24 @@ def kernel_context():
             gc.enable()
 
 
+def _keep_freed_memory() -> None:
+    """Each kernel's fresh z3 context allocates about 17 MB of tables. glibc serves blocks that large by mapping
+    memory, and unmaps them when they are freed, so every kernel's context was mapped and page-faulted anew (a few
+    milliseconds per kernel, more on a loaded machine). With the mapping and trimming thresholds raised, freed
+    blocks stay in the process's heap for the next context. Elsewhere (no glibc) nothing changes."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-3, 32 << 20)  # M_MMAP_THRESHOLD (32 MB: the largest every glibc accepts)
+        libc.mallopt(-1, 256 << 20)  # M_TRIM_THRESHOLD
+    except (OSError, AttributeError):
+        pass
+
+
+_keep_freed_memory()
+
+
 def fresh_context() -> None:
     """Start a new z3 context (terms, declarations, their ids). z3's search depends on the order terms were created
     in its context, so each kernel gets its own: its verdict is the same whatever the process analyzed before.
@@ -234,8 +252,7 @@ def check(base: z3.Solver, *constraints, rlimit: int):
         _running = z3.main_ctx()
     # z3's Groebner-basis step for nonlinear integer arithmetic does not count its work against rlimit (a query
     # limited to 300,000 units ran for minutes): without it every step of the search is bounded
-    solver.set("smt.arith.nl.grobner", False)
-    solver.set("rlimit", rlimit)
+    solver.set("rlimit", rlimit, "smt.arith.nl.grobner", False)
     before = _rlimit_count(solver)
     solver.push()
     try:
@@ -297,20 +314,21 @@ def _products_of(term) -> frozenset:
     seen, out, todo = set(), set(), [term.as_ast()]
     while todo:
         a = todo.pop()
-        i = _C.Z3_get_ast_id(ctx, a)
+        i = _ast_id(ctx, a)
         if i in seen:
             continue
         seen.add(i)
-        if _C.Z3_get_ast_kind(ctx, a) != _APP:
+        if _ast_kind(ctx, a) != _APP:
             continue
-        k = _C.Z3_get_app_num_args(ctx, a)
+        k = _num_args(ctx, a)
         if not k:
             continue
-        kids = [_C.Z3_get_app_arg(ctx, a, j) for j in range(k)]
-        if _C.Z3_get_decl_kind(ctx, _C.Z3_get_app_decl(ctx, a)) == _MUL and \
-                sum(not _numeral(ctx, c) for c in kids) >= 2:
+        kids = [_arg(ctx, a, j) for j in range(k)]
+        if _decl_kind(ctx, _app_decl(ctx, a)) == _MUL and sum(not _numeral(ctx, c) for c in kids) >= 2:
             out.add(i)
         todo.extend(kids)
+    if _C.Z3_get_error_code(ctx) != z3.Z3_OK:  # the walk's calls are unchecked (below): an error shows here
+        raise z3.Z3Exception("z3 error while counting products")
     return frozenset(out)
 
 
@@ -319,10 +337,25 @@ _APP, _MUL = z3.Z3_APP_AST, z3.Z3_OP_MUL
 _NUMERAL_SORTS = (z3.Z3_INT_SORT, z3.Z3_BV_SORT)
 
 
+def _unchecked(name: str):
+    """z3's C function without z3py's error check after every call (a second foreign call each: half the walk's
+    time). Falls back to the checked wrapper if z3py is built differently."""
+    f = getattr(_C, name)
+    try:
+        return f.__defaults__[0].f
+    except (TypeError, IndexError, AttributeError):
+        return f
+
+
+_ast_id, _ast_kind, _num_args, _arg = (_unchecked(n) for n in (
+    "Z3_get_ast_id", "Z3_get_ast_kind", "Z3_get_app_num_args", "Z3_get_app_arg"))
+_decl_kind, _app_decl, _is_numeral, _sort_kind, _sort = (_unchecked(n) for n in (
+    "Z3_get_decl_kind", "Z3_get_app_decl", "Z3_is_numeral_ast", "Z3_get_sort_kind", "Z3_get_sort"))
+
+
 def _numeral(ctx, a) -> bool:
     """An integer or bit-vector constant (z3.is_int_value / z3.is_bv_value)."""
-    return bool(_C.Z3_is_numeral_ast(ctx, a)) and \
-        _C.Z3_get_sort_kind(ctx, _C.Z3_get_sort(ctx, a)) in _NUMERAL_SORTS
+    return bool(_is_numeral(ctx, a)) and _sort_kind(ctx, _sort(ctx, a)) in _NUMERAL_SORTS
 
 
 _running = None  # the context of the query being solved (for interrupt)
@@ -345,6 +378,10 @@ class _Model:
         return self.model.eval(term.translate(self.ctx), model_completion=model_completion)
 
 
+_stats_key = _unchecked("Z3_stats_get_key")
+_RLIMIT_KEY = ("rlimit count", b"rlimit count")  # the unchecked call gives bytes, the wrapper text
+
+
 def _rlimit_count(solver: z3.Solver) -> int:
     """Resource units the solver has used (z3's deterministic work counter), read through the C API (z3py's
     statistics iterator builds every entry: a sixth of the solver side's time on small kernels)."""
@@ -353,7 +390,7 @@ def _rlimit_count(solver: z3.Solver) -> int:
     _C.Z3_stats_inc_ref(ctx, stats)
     try:
         for i in range(_C.Z3_stats_size(ctx, stats)):
-            if _C.Z3_stats_get_key(ctx, stats, i) == "rlimit count":
+            if _stats_key(ctx, stats, i) in _RLIMIT_KEY:
                 uint = _C.Z3_stats_is_uint(ctx, stats, i)
                 return int(_C.Z3_stats_get_uint_value(ctx, stats, i) if uint else
                            _C.Z3_stats_get_double_value(ctx, stats, i))

@@ -458,6 +458,35 @@ def compiled(e: S):
     return fn
 
 
+_LANE_VARS = ("tx", "ty", "tz")
+
+
+def compiled_lanes(cond: S, off: S):
+    """A fast evaluator of an access over many threads: f(env, lanes) -> [(lane, offset)] for the (lane, tx, ty, tz)
+    in ``lanes`` whose ``cond`` holds, or None when some value is unknown (as ``compiled``, evaluated in one
+    generated loop instead of two calls per thread)."""
+    names: dict = {}
+    c, o = _code(cond, names), _code(off, names)
+    binds = "".join(f"    {v} = env[{n!r}]\n" for n, v in names.items() if n not in _LANE_VARS)
+    lane = ", ".join(names.get(n, f"_u{i}") for i, n in enumerate(_LANE_VARS))
+    src = (f"def _f(env, lanes):\n{binds}    out = []\n    for _lane, {lane} in lanes:\n        if {c}:\n"
+           f"            out.append((_lane, {o}))\n    return out\n")
+    ns = dict(_RT)
+    ns["_unk"] = _unk
+    exec(src, ns)
+    raw = ns["_f"]
+
+    def fn(env, lanes):
+        if not lanes:
+            return []
+        try:
+            return raw(env, lanes)
+        except (Unknown, KeyError, ZeroDivisionError, OverflowError, ValueError, RecursionError):
+            return None
+
+    return fn
+
+
 def bounds(e: S, positive=frozenset()):
     """(lo, hi) of an expression whose variables are loop counters/trip counts (>= 0, or >= 1 when named in
     ``positive``); None parts unknown."""

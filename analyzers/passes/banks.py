@@ -6,6 +6,8 @@ word is a broadcast). The degree is the largest number of distinct words in one 
 first block and sampled loop iterations."""
 from __future__ import annotations
 
+import functools
+
 from kopt.diagnostic import Diagnostic
 from kopt.rules import RULES
 
@@ -18,6 +20,14 @@ ITERATIONS = 8  # loop iterations sampled (strided tree loops change the pattern
 
 def degree(addrs: list[tuple[int, int]], size: int):
     """(degree, bank, lanes in that bank) for one warp's request."""
+    # banks repeat every 128 bytes: requests that differ by a multiple of that (other warps' rows, other loop
+    # iterations) have one answer, computed once
+    base = min(off for _, off in addrs) // 128 * 128 if addrs else 0
+    return _degree(tuple((lane, off - base) for lane, off in addrs), size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _degree(addrs: tuple, size: int):
     per_phase = 32 if size <= 4 else (16 if size == 8 else 8)
     best = (1, None, [])
     for start in range(0, 32, per_phase):

@@ -6,6 +6,9 @@ in the witness); loop iterations 0 and 1 are sampled; data-dependent addresses a
 """
 from __future__ import annotations
 
+import functools
+import weakref
+
 from .. import sym
 from ..model import Access
 
@@ -78,23 +81,27 @@ def warp_addresses(a: Access, env: dict, block, warp: int, iteration: int = 0):
     for n, kind in sym.free_vars(a.cond).items():
         if kind == "iter":
             env[n] = iteration
+    return _evaluator(a)(env, _lanes(tuple(block), warp))
+
+
+_evaluators: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # offset -> (cond, its evaluator)
+
+
+def _evaluator(a: Access):
+    got = _evaluators.get(a.offset)
+    if got is None or got[0] is not a.cond:
+        got = _evaluators[a.offset] = (a.cond, sym.compiled_lanes(a.cond, a.offset))
+    return got[1]
+
+
+@functools.lru_cache(maxsize=256)
+def _lanes(block: tuple, warp: int) -> tuple:
+    """(lane, threadIdx.x, .y, .z) of the threads of one warp of a block."""
     nthreads = block[0] * block[1] * block[2]
-    fcond, foff = sym.compiled(a.cond), sym.compiled(a.offset)
     out = []
     for lane in range(32):
         lin = warp * 32 + lane
         if lin >= nthreads:
             break
-        env["tx"] = lin % block[0]
-        env["ty"] = (lin // block[0]) % block[1]
-        env["tz"] = lin // (block[0] * block[1])
-        c = fcond(env)
-        if c is None:
-            return None
-        if not c:
-            continue
-        off = foff(env)
-        if off is None:
-            return None
-        out.append((lane, off))
-    return out
+        out.append((lane, lin % block[0], (lin // block[0]) % block[1], lin // (block[0] * block[1])))
+    return tuple(out)

@@ -16,7 +16,7 @@ import z3
 from kopt.diagnostic import Diagnostic, Severity
 from kopt.rules import RULES
 
-from .. import sym
+from .. import digits, sym
 from ..model import Access
 from ..solver import Enc, model_int, needs_bv
 from .context import Ctx, index_of
@@ -175,6 +175,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     seen = set()
     ctx.last_block = _LastBlock(ctx)
+    ranges = digits.launch_ranges(ctx.launch, ctx.km.dims_used, ctx.km.grid_used)
     for space in ("shared", "global"):
         accs = [a for a in ctx.km.accesses if a.space == space and a.via not in ("cp.async", "tma")]
         rmw = {(a.base, a.offset.key()) for a in accs if not a.write}
@@ -184,15 +185,21 @@ def run(ctx: Ctx) -> list[Diagnostic]:
                 continue
             if space == "shared" and sym.never_equal(a.phase, b.phase):
                 continue
+            if space == "global" and (sym.has_opaque(a.offset) or sym.has_opaque(b.offset)):
+                continue  # an unmodelled global index: _classify reports nothing for it, so no query is spent
             key = (space, min(a.seq, b.seq), max(a.seq, b.seq))
             locs = (a.loc, b.loc)
             if (space, frozenset(locs)) in seen:
                 continue
+            bv = needs_bv(a.offset) or needs_bv(b.offset)
+            parts = None if bv else digits.equal_parts(a.offset, a.size, b.offset, b.size, a.cond, b.cond, ranges)
+            if parts is not None and digits.never(parts, ranges, space == "global"):
+                continue  # the digits show the two threads never meet: no query, nothing counted against the budget
             count += 1
             if count > MAX_PAIRS or ctx.over_budget():
                 ctx.incomplete.append(f"race check of `{ctx.km.name}` stopped after {count - 1} pairs (budget)")
                 break
-            d = _check_pair(ctx, a, b, space)
+            d = _check_pair(ctx, a, b, space, bv, parts)
             if d is not None:
                 d._phases = (a.phase.key(), b.phase.key())  # for _drop_subsumed
                 seen.add((space, frozenset(locs)))
@@ -221,14 +228,17 @@ def _drop_subsumed(out: list[Diagnostic]) -> list[Diagnostic]:
     return keep
 
 
-def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool):
+def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
     _, e1, e2, info = ctx.pair(space, bv)
     cons = [e1.bool(a.cond), e2.bool(b.cond)]
     slots = {n for x in (a.offset, a.cond) for n in sym.free_vars(x) if n.startswith("uniq#")} & \
             {n for x in (b.offset, b.cond) for n in sym.free_vars(x) if n.startswith("uniq#")}
     cons += [e1.var(n, "thread") != e2.var(n, "thread") for n in slots]  # distinct atomic slots
     ia, ib = _element(a), _element(b)
-    if ia is not None and ib is not None:
+    if parts is not None:  # the indices compared digit by digit (linear), in one or more alternatives
+        alts = [[e1.int(x) == e2.int(y) for x, y in pairs] for pairs in parts]
+        cons += alts[0] if len(alts) == 1 else [z3.Or(*[z3.And(*alt) for alt in alts])]
+    elif ia is not None and ib is not None:
         cons.append(e1.int(ia) == e2.int(ib))  # same element size: overlap is equality of element indices
     else:
         o1, o2 = e1.int(a.offset), e2.int(b.offset)
@@ -282,9 +292,8 @@ def _element(a: Access):
     return None
 
 
-def _check_pair(ctx: Ctx, a: Access, b: Access, space: str) -> Diagnostic | None:
-    bv = needs_bv(a.offset) or needs_bv(b.offset)
-    cons, e1, e2, (w1, w2, same_block) = _encode(ctx, a, b, space, bv)
+def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts) -> Diagnostic | None:
+    cons, e1, e2, (w1, w2, same_block) = _encode(ctx, a, b, space, bv, parts)
     shared = set(ctx.km.shared)
     if a.write and b.write and not (a.atomic or b.atomic) and a.value is not None and b.value is not None and not (
             space == "global" and (_shared_loads(a.value, shared) or _shared_loads(b.value, shared))):

@@ -1,0 +1,152 @@
+"""Index equality split into digits (analyzers/digits.py): each split is an equivalence, so races are neither
+added nor lost; z3 confirms it on the split and unsplit forms."""
+from __future__ import annotations
+
+import z3
+
+from analyzers import digits, sym
+from analyzers.launch import LaunchConfig
+from analyzers.solver import Enc
+
+tx, ty, bx = sym.var("tx", "thread"), sym.var("ty", "thread"), sym.var("bx", "block")
+bdx, gdx = sym.var("bdx", "uniform"), sym.var("gdx", "uniform")
+k = sym.var("k0", "iter")
+W, gw = sym.var("p:width", "uniform"), sym.var("p:gw", "uniform")
+
+
+def add(*xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = sym.binop("+", out, x)
+    return out
+
+
+def mul(*xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = sym.binop("*", out, x)
+    return out
+
+
+def c(v):
+    return sym.const(v)
+
+
+def ranges(block=(None, 1, 1), grid=(None, 1, 1)):
+    launch = LaunchConfig(block=list(block), grid=list(grid))
+    return digits.launch_ranges(launch, {"x", "y"} if block[1] != 1 else {"x"}, {"x"})
+
+
+def _names(alts):
+    """The pairs of a split with one alternative."""
+    assert alts is not None and len(alts) == 1, alts
+    return [(sym.show(x), sym.show(y)) for x, y in alts[0]]
+
+
+def test_grid_stride_index_splits_into_thread_block_and_iteration():
+    i = add(mul(bx, bdx), tx, mul(k, gdx, bdx))
+    got = digits.equal_parts(mul(i, c(4)), 4, mul(i, c(4)), 4, sym.ONE, sym.ONE, ranges())
+    assert sorted(_names(got)) == sorted([("k0", "k0"), ("blockIdx.x", "blockIdx.x"),
+                                          ("threadIdx.x", "threadIdx.x")])
+
+
+def test_row_major_index_splits_only_under_the_column_guard():
+    col, row = add(mul(bx, c(16)), tx), ty
+    idx = add(mul(row, W), col)
+    guard = sym.binop("<", col, W)
+    r = ranges(block=(16, 16, 1))
+    assert _names(digits.equal_parts(idx, 1, idx, 1, guard, guard, r)) == [
+        ("threadIdx.y", "threadIdx.y"), ("blockIdx.x", "blockIdx.x"), ("threadIdx.x", "threadIdx.x")]
+    # col <= width lets col reach the next row: no split (the caller compares the indices whole)
+    loose = sym.binop("<=", col, W)
+    assert digits.equal_parts(idx, 1, idx, 1, loose, loose, r) is None
+    # the guard must hold for both accesses
+    assert digits.equal_parts(idx, 1, idx, 1, guard, sym.ONE, r) is None
+
+
+def test_equal_quotient_and_remainder_mean_equal_dividends():
+    tile = add(bx, mul(k, gdx))
+    x = add(mul(c(16), sym.binop("%", tile, gw)), tx)
+    y = add(mul(c(16), sym.binop("/", tile, gw)), ty)
+    pixel = add(mul(W, y), x)
+    guard = sym.binop("<", x, W)
+    got = digits.equal_parts(pixel, 1, pixel, 1, guard, guard, ranges(block=(16, 16, 1)))
+    assert sorted(_names(got)) == sorted([("threadIdx.y", "threadIdx.y"), ("threadIdx.x", "threadIdx.x"),
+                                          ("k0", "k0"), ("blockIdx.x", "blockIdx.x")])
+
+
+def test_fields_of_one_element():
+    i = add(mul(bx, bdx), tx)
+    base = mul(i, c(4))
+    # .x (byte 0) and .y (byte 1) of a uchar4: never the same byte
+    assert _names(digits.equal_parts(base, 1, add(base, c(1)), 1, sym.ONE, sym.ONE, ranges())) == [("0", "1")]
+    # the whole element (4 bytes) and its .z: the same element
+    got = digits.equal_parts(base, 4, add(base, c(2)), 1, sym.ONE, sym.ONE, ranges())
+    assert sorted(_names(got)) == sorted([("blockIdx.x", "blockIdx.x"), ("threadIdx.x", "threadIdx.x")])
+    # a neighbour (index - 1): the same block and the next thread, or the next block's first thread and the last
+    # thread of this block (a carry)
+    nb = mul(add(i, c(-1)), c(4))
+    got = digits.equal_parts(base, 4, nb, 4, sym.ONE, sym.ONE, ranges())
+    assert [[(sym.show(x), sym.show(y)) for x, y in pairs] for pairs in got] == [
+        [("blockIdx.x", "blockIdx.x"), ("(threadIdx.x + 1)", "threadIdx.x")],
+        [("(blockIdx.x + 1)", "blockIdx.x"), ("(threadIdx.x + 1)", "(threadIdx.x + blockDim.x)")]]
+
+
+def test_split_is_equivalent_to_the_whole_equation():
+    """For the grid-stride and row-major forms, z3 finds no assignment (within the launch, for a few concrete
+    sizes, which keeps the check linear) where the split and the whole equation disagree."""
+    col = add(mul(bx, c(16)), tx)
+    cases = [(add(mul(bx, bdx), tx, mul(k, gdx, bdx)), None, sym.ONE, (None, 1, 1)),
+             (add(mul(ty, W), col), None, sym.binop("<", col, W), (16, 16, 1)),
+             # a neighbour: the pixel to the left, which may be the last pixel of the previous row
+             (add(mul(ty, W), col), add(mul(ty, W), col, c(-1)), sym.binop("<", col, W), (16, 16, 1))]
+    for idx, other, guard, block in cases:
+        other = other if other is not None else idx
+        e1, e2 = Enc("@1", ("thread", "iter", "block")), Enc("@2", ("thread", "iter", "block"))
+        s = z3.Solver()
+        for e in (e1, e2):
+            bd = [e.var("bdx", "uniform") if block[0] is None else e.const(block[0]), e.const(block[1])]
+            s.add(e.var("tx", "thread") >= 0, e.var("tx", "thread") < bd[0], e.var("ty", "thread") >= 0,
+                  e.var("ty", "thread") < bd[1], e.var("bx", "block") >= 0,
+                  e.var("bx", "block") < e.var("gdx", "uniform"), e.var("k0", "iter") >= 0, e.bool(guard))
+        parts = digits.equal_parts(idx, 1, other, 1, guard, guard, ranges(block=block))
+        split = z3.Or(*[z3.And(*[e1.int(x) == e2.int(y) for x, y in pairs]) for pairs in parts])
+        s.add(split != (e1.int(idx) == e2.int(other)))
+        for bdx_v, gdx_v, width in ((8, 3, 40), (32, 5, 17), (1, 1, 1)):
+            sizes = [e1.var("bdx", "uniform") == bdx_v, e1.var("gdx", "uniform") == gdx_v,
+                     e1.var("p:width", "uniform") == width]
+            assert s.check(*sizes) == z3.unsat
+
+
+def test_common_factor_comes_out_of_quotient_and_remainder():
+    """(8 * b) / 256 is b / 32 and (8 * b) % 256 is 8 * (b % 32): a tile index scaled by its width still splits."""
+    b8 = mul(bx, c(8))
+    lane = sym.binop("%", tx, c(8))
+    idx = add(mul(sym.binop("/", b8, c(256)), c(256)), sym.binop("%", b8, c(256)), lane)
+    got = digits.equal_parts(idx, 1, idx, 1, sym.ONE, sym.ONE, ranges(block=(8, 1, 1)))
+    assert sorted(_names(got)) == sorted([("blockIdx.x", "blockIdx.x"), ("(threadIdx.x % 8)", "(threadIdx.x % 8)")])
+
+
+def test_never_two_threads():
+    r = ranges(block=(16, 16, 1))
+    t = [(tx, tx), (ty, ty)]
+    assert digits.never([t], r, across_blocks=False)  # one block: equal thread indices are one thread
+    assert not digits.never([t], r, across_blocks=True)  # any blocks: blockIdx.x may differ
+    assert digits.never([t + [(bx, bx)]], r, across_blocks=True)
+    assert digits.never([[(k, k), (c(0), c(1))]], r, across_blocks=True)  # different fields of one element
+    assert not digits.never([[(tx, tx), (k, k)]], r, across_blocks=False)  # threadIdx.y free
+    assert not digits.never([t, [(tx, tx), (k, k)]], r, across_blocks=False)  # one alternative may hold
+
+
+def test_a_neighbour_carries_into_the_next_digit():
+    """row * width + col + 1 against row' * width + col': the same row and col + 1 == col', or the next row's
+    first column (col + 1 == width)."""
+    col = add(mul(bx, c(16)), tx)
+    guard = sym.binop("<", col, W)
+    idx = add(mul(ty, W), col)
+    alts = digits.equal_parts(add(idx, c(1)), 1, idx, 1, guard, guard, ranges(block=(16, 16, 1)))
+    assert alts is not None and len(alts) > 1
+    got = [sorted((sym.show(x), sym.show(y)) for x, y in pairs) for pairs in alts]
+    assert [("threadIdx.y", "threadIdx.y")] == [p for p in got[0] if p[0].startswith("threadIdx.y")]
+    assert any(("(threadIdx.y + 1)", "threadIdx.y") in pairs for pairs in got)
+    assert not digits.never(alts, ranges(block=(16, 16, 1)), across_blocks=True)

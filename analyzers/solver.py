@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 
 import z3
@@ -195,11 +196,14 @@ def kernel_context():
             gc.enable()
 
 
+@functools.cache
 def _keep_freed_memory() -> None:
     """Each kernel's fresh z3 context allocates about 17 MB of tables. glibc serves blocks that large by mapping
     memory, and unmaps them when they are freed, so every kernel's context was mapped and page-faulted anew (a few
     milliseconds per kernel, more on a loaded machine). With the mapping and trimming thresholds raised, freed
-    blocks stay in the process's heap for the next context. Elsewhere (no glibc) nothing changes."""
+    blocks stay in the process's heap for the next context. Done once, when a process first analyzes a kernel (not
+    on import: a program that imports kopt and never analyzes keeps its allocator settings). Elsewhere (no glibc)
+    nothing changes."""
     try:
         import ctypes
 
@@ -210,14 +214,13 @@ def _keep_freed_memory() -> None:
         pass
 
 
-_keep_freed_memory()
-
 
 def fresh_context() -> None:
     """Start a new z3 context (terms, declarations, their ids). z3's search depends on the order terms were created
     in its context, so each kernel gets its own: its verdict is the same whatever the process analyzed before.
     Terms of the previous context must not be used afterwards (each kernel's encodings live in its own Ctx)."""
     global _tainted
+    _keep_freed_memory()
     z3.z3._main_ctx = None  # z3.main_ctx() creates the next one on first use
     _tainted = False
     _base_counts.clear()

@@ -280,12 +280,14 @@ class Builder:
         a.returned = False
         self.st = a
         then_fn()
+        a = self.st  # the branch's final state: a nested branch or loop in it may have replaced the state object
         b = st0.clone()
         b.cond = sym.land(cond0, unop("!", c))
         b.returned = False
         self.st = b
         if else_fn is not None:
             else_fn()
+        b = self.st
         self.st = self._merge(st0, c, a, b)
 
     def _merge(self, st0: State, c: S, a: State, b: State) -> State:

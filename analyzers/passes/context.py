@@ -445,7 +445,23 @@ class Ctx:
         for i in range(3):
             cons += [t[i] >= 0, t[i] < bd[i], b[i] >= 0, b[i] < gd[i]]
         lin = t[0] + bd[0] * (t[1] + bd[1] * t[2])
-        return cons, t, b, lin
+        return cons + self._trip_facts(enc), t, b, lin
+
+    def _trip_facts(self, enc: Enc) -> list:
+        """What defines each uniform loop's trip count N: the loop test fails at iteration N and held at N - 1 (or N
+        is 0). The path condition after the loop says so too, but not after a function inlined around the loop
+        returns (``for (d = blockDim.x; d > 0; d >>= 1) { __syncthreads(); ... }`` in a helper left N free, and
+        the barriers it ran uncounted). Only tests over uniform values alone are facts for every thread."""
+        out = []
+        for n, (k, c) in self.km.trips.items():
+            if any(kind != "uniform" for name, kind in sym.free_vars(c).items() if name != k):
+                continue
+            N = sym.var(n, "uniform")
+            at = sym.subst(c, {k: N})
+            before = sym.subst(c, {k: sym.binop("-", N, sym.ONE)})
+            out.append(enc.bool(sym.land(sym.binop(">=", N, sym.ZERO), sym.unop("!", at),
+                                         sym.binop("||", sym.binop("==", N, sym.ZERO), before))))
+        return out
 
     # ---- witnesses
     def witness_thread(self, model, enc: Enc, with_block=False) -> str:

@@ -58,6 +58,17 @@ def _assigned(nodes) -> dict:
     return out
 
 
+_UNSIGNED_NARROW = re.compile(r"(?:std::)?(?:unsigned\b.*|u(?:int)?(?:8|16)(?:_t)?|uchar|ushort)$")
+
+
+def _narrowed(v: S, ti: TypeInfo) -> S:
+    """``v`` converted to ``ti`` when that is an unsigned 8- or 16-bit integer: the value modulo 2^8 / 2^16, as C
+    converts it (``unsigned char b = v >> 8`` indexes at most 255). Other types keep the value."""
+    if not ti.integral or ti.size not in (1, 2) or ti.pointer or not _UNSIGNED_NARROW.match(ti.spelling.strip()):
+        return v
+    return binop("&", v, const((1 << (8 * ti.size)) - 1))
+
+
 class Builder:
     def __init__(self, unit: Unit, func: Func, launch: LaunchConfig, defines: dict | None = None):
         self.unit = unit
@@ -263,6 +274,8 @@ class Builder:
                 v = Agg("struct", n.name, dict(v.fields), False, v.size)
             if isinstance(v, Ptr) and ti.pointer and not v.intaddr:
                 v = self._retyped(v, ti, v.volatile or ti.volatile)
+            if isinstance(v, S):
+                v = _narrowed(v, ti)
             if v is None:
                 v = opaque(f"value of {n.name}")
             self.st.scopes[-1][n.name] = v
@@ -805,6 +818,8 @@ class Builder:
     def cast(self, n: Node):
         v = self.rval(n.a)
         ti = n.ty
+        if isinstance(v, S) and ti is not None:
+            v = _narrowed(v, ti)
         if isinstance(v, Ptr) and ti is not None:
             if ti.pointer:
                 return self._retyped(v, ti, v.volatile or ti.volatile)

@@ -451,10 +451,13 @@ class Ctx:
         """What defines each uniform loop's trip count N: the loop test fails at iteration N and held at N - 1 (or N
         is 0). The path condition after the loop says so too, but not after a function inlined around the loop
         returns (``for (d = blockDim.x; d > 0; d >>= 1) { __syncthreads(); ... }`` in a helper left N free, and
-        the barriers it ran uncounted). Only tests over uniform values alone are facts for every thread."""
+        the barriers it ran uncounted). Only a test that is a function of the iteration number and uniform values is
+        a fact for every thread: a load (``while (hit < n)`` over memory other threads change) or an opaque value
+        reads the same term at every iteration, and would wrongly pin N."""
         out = []
         for n, (k, c) in self.km.trips.items():
-            if any(kind != "uniform" for name, kind in sym.free_vars(c).items() if name != k):
+            if sym.has_data(c) or sym.has_opaque(c) or k not in sym.free_vars(c) or any(
+                    kind != "uniform" for name, kind in sym.free_vars(c).items() if name != k):
                 continue
             N = sym.var(n, "uniform")
             at = sym.subst(c, {k: N})

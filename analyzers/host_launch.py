@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .launch import MAX_THREADS, evaluate, source_macros, split_top
+from .preproc import active_lines
 
 _LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 # comments, string and character literals, preprocessor lines (with their continuations)
@@ -67,6 +68,8 @@ _NOT_NEWLINE = re.compile(r"[^\n]")
 _BRACE = re.compile(r"[{}]")
 _FUNC_END = re.compile(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$")  # a body's `{` follows it
 _CONTROL = re.compile(r"\b(?:if|for|while|switch|catch)\s*\([^;{}]*$")
+_LOOP_HEAD = re.compile(r"(?:for|while)\s*\(|do\b")  # a statement head: a loop's body follows
+_BRANCH_HEAD = re.compile(r"(?:if\s*\(|else\b|case\b|default\s*:)")
 _TEMPLATE_HEAD = re.compile(r"\btemplate\s*<((?:[^<>;{}]|<[^<>;{}]*>)*)>[^;{}<>]*$")
 _FUNC_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>]*>\s*)?$")
 _PARAM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$")
@@ -258,14 +261,56 @@ class _Scan:
         if depth > 4:
             return None
         f = self.func_at(pos)
-        key = (name, f[0] if f else None, tuple(sorted((k, g[0], tuple(g[1])) for k, g in self.guards.items())))
-        if key not in self.memo:
-            self.memo[key] = self._values(name, f, depth)
-        return self.memo[key]
-
-    def _values(self, name: str, f, depth: int) -> list | None:
         ev = self.events_of(name)
         local = [e for e in ev if f is not None and f[0] <= e[0] < f[1]]
+        # in straight-line code the value at ``pos`` is the one the events before it leave
+        at = pos if local and name not in self.guards and not self._in_loop(f, pos) else None
+        key = (name, f[0] if f else None, at, tuple(sorted((k, g[0], tuple(g[1])) for k, g in self.guards.items())))
+        if key not in self.memo:
+            self.memo[key] = self._values(name, f, depth, at)
+        return self.memo[key]
+
+    def _in_loop(self, f, pos: int) -> bool:
+        """``pos`` is inside a loop of function ``f`` (a later statement may run before it)."""
+        heads = [self._head(b) for b in self._open_blocks(f, pos)] + [self._head(pos)]
+        return any(_LOOP_HEAD.match(h) for h in heads)
+
+    def _conditional(self, f, event: int, pos: int) -> bool:
+        """The statement at ``event`` may be skipped on the way to ``pos``: it sits in a block that does not also
+        hold ``pos``, or under an ``if``/``else``/``case`` of its own."""
+        return bool(set(self._open_blocks(f, event)) - set(self._open_blocks(f, pos))) or \
+            bool(_BRANCH_HEAD.match(self._head(event)))
+
+    def _open_blocks(self, f, pos: int) -> list:
+        """Positions of the ``{`` of the blocks of function ``f`` that hold ``pos``."""
+        opened = []
+        for m in _BRACE.finditer(self.text, f[0], pos):
+            if m.group(0) == "{":
+                opened.append(m.start())
+            elif opened:
+                opened.pop()
+        return opened
+
+    def _head(self, at: int) -> str:
+        """The text of the statement before ``at`` (from the last ``;``, ``{`` or ``}`` outside parentheses): the
+        `for (...)`, `if (...)`, `else` or `case x:` a block or statement at ``at`` is under."""
+        t, depth, i = self.text, 0, at - 1
+        while i >= 0 and at - i < 600:
+            ch = t[i]
+            if ch == ")":
+                depth += 1
+            elif ch == "(":
+                depth -= 1
+            elif ch in ";{}" and depth <= 0:
+                break
+            i -= 1
+        return t[i + 1:at].strip()
+
+    def _values(self, name: str, f, depth: int, pos: int | None = None) -> list | None:
+        ev = self.events_of(name)
+        local = [e for e in ev if f is not None and f[0] <= e[0] < f[1]]
+        if pos is not None:
+            return self._values_at(name, f, [e for e in local if e[0] < pos], pos, depth)
         guard = self.guards.get(name)
         tparam = f is not None and name in self.tparams.get(f[0], ())
         if guard is not None and guard[0] == "in" and (not local and (name in f[2] or tparam) or len(local) == 1 and
@@ -316,6 +361,33 @@ class _Scan:
             out += vals
             cur = vals[-1] if len(vals) == 1 and isinstance(vals[0], tuple) else None
         return list(dict.fromkeys(out))
+
+    def _values_at(self, name: str, f, before: list, pos: int, depth: int) -> list | None:
+        """The values ``name`` may hold at ``pos`` in straight-line code, from its events ``before`` it: the last
+        declaration or assignment that always runs, then each later one (a field update too), where one that may
+        be skipped keeps the values it would replace."""
+        start = max((i for i, e in enumerate(before) if e[1] in ("decl", "dim3", "set", "enum")
+                     and not self._conditional(f, e[0], pos)), default=None)
+        if start is None:
+            return self._values(name, f, depth)  # declared elsewhere (a parameter, a global): as before
+        states: list = []
+        for at, kind, text in before[start:]:
+            if kind == "address" or text is None and kind != "enum":
+                return None
+            if kind == "enum":
+                new = [text]
+            elif kind.startswith("field:"):
+                v = self.scalar(text, at, depth + 1)
+                if v is None or not states or not all(isinstance(x, tuple) for x in states):
+                    return None
+                i = "xyz".index(kind[-1])
+                new = [x[:i] + (v,) + x[i + 1:] for x in states]
+            else:
+                new = self.shape_values(text, at, depth + 1)
+                if new is None:
+                    return None
+            states = list(dict.fromkeys(states + new)) if states and self._conditional(f, at, pos) else new
+        return states
 
     def scalars(self, text: str, pos: int, depth: int = 0) -> list | None:
         """The integer values ``text`` may have at ``pos`` (one per combination of its names' values, a few at
@@ -617,6 +689,10 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
         include(text, folder, 0)
     env = {**(outer or {}), **macros, **source_macros(text, device=False),
            **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
+    # the host pass's lines only (an undefined #ifdef's assignment never runs); a blanked line keeps its length,
+    # so positions and line numbers stay those of the file
+    kept = active_lines(text, {**(outer or {}), **macros, **(defines or {})}, device=False).split("\n")
+    text = "\n".join(k or " " * len(o) for k, o in zip(kept, text.split("\n")))
     return _Scan(text, name, env, callers, instantiations)
 
 

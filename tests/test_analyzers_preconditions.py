@@ -17,6 +17,8 @@ FILES = [
     "i23_host_grid_ceil_unguarded.cu", "i23_host_pitch_half.cu", "i23_volatile_member_ok.cu",
     "i23_plain_member_atomic.cu", "i23_grid_sync_block_phases_ok.cu", "i23_grid_sync_block_phases_race.cu",
     "i23_awbarrier_ref_ok.cu", "i23_awbarrier_ref_no_wait.cu", "i23_ffs_loop_bound_ok.cu", "i23_ffs_loop_bound_oob.cu",
+    "i23_sign_precondition.cu", "i23_host_ifdef_block_ok.cu", "i23_host_field_before_launch_race.cu",
+    "i23_host_field_maybe_race.cu",
 ]
 
 
@@ -49,3 +51,24 @@ def test_stated_stride_is_checked_as_stated(tmp_path):
     bad.write_text(src.replace("// kopt: launch", "// kopt: assume width == 100\n// kopt: launch"))
     got = observed(analyze(bad))
     assert "race.global" in got and "race.precondition" not in got
+
+
+def test_sign_note_names_the_parameter():
+    res = analyze(CORPUS / "i23_sign_precondition.cu")
+    (d,) = [d for d in res.diagnostics if d.rule == "race.precondition"]
+    assert d.witness["precondition"] == "0 <= gap < 2^31" and d.witness["parameters"] == {"gap": -1}
+
+
+def test_stated_negative_parameter_is_checked_as_stated(tmp_path):
+    src = (CORPUS / "i23_sign_precondition.cu").read_text()
+    k = tmp_path / "k.cu"
+    k.write_text(src.replace("// kopt: launch", "// kopt: assume gap == -1\n// kopt: launch"))
+    got = observed(analyze(k))
+    assert "race.global" in got and "race.precondition" not in got
+
+
+def test_witness_keeps_parameters_non_negative_where_it_can():
+    # the race holds for non-negative parameters too: the witness shows such values, not the first model found
+    res = analyze(CORPUS / "i23_layout_pitch_offbyone.cu")  # a first model had pitch = -1
+    (d,) = [d for d in res.diagnostics if d.rule == "race.global"]
+    assert all(0 <= v < 2 ** 31 for v in d.witness["parameters"].values())

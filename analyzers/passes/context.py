@@ -35,6 +35,7 @@ class Ctx:
         self.concrete_fallback: set = set()
         self._layout_done = False
         self.in_row: dict = {}  # access seq -> {(pitch, unit)}: its index is proven inside one row of that pitch
+        self.int_params = {n for n, t in km.func.params if t.integral and not t.pointer and not t.dims}
 
     # ---- the row-pitch layout of pitched indices
     def layout(self) -> None:
@@ -211,9 +212,9 @@ class Ctx:
             if not names & set(sym.free_vars(t)):
                 raw = sym.binop("+", raw, t)
         elem = scale.val if scale is not None else 1
-        if not column or not (sym.kinds(col) & {"thread", "block", "iter"}) or _guarded(acc.cond, col):
+        if not column or not sym.free_vars(col):
             return [], None
-        out = []
+        out, own_bound = [], _guarded(acc.cond, col)
         for s in strides:
             units = {_coefficient(t) for t in terms if any(f.key() == s.key() for f in sym.operands(t, "*"))}
             unit = math.gcd(*units) if units else 1
@@ -226,10 +227,17 @@ class Ctx:
             shown = _plain(sym.show(s))
             stride = (f"{u} * ({shown})" if s.op != "v" else f"{u} * {shown}") if u > 1 else shown
             last = f" - {size}" if c is col else ""
+            if own_bound:
+                # the kernel bounds the column by a parameter (`if (x <= width)`): how far the row reaches is the
+                # kernel's own (the layout assumptions relate a pitch to it); only a column below the row's start
+                # leaves it
+                out.append((enc.int(col) >= 0, f"0 <= {_plain(sym.show(c))}"))
+                continue
             out.append((z3.And(enc.int(col) >= 0, enc.int(col) + size <= bound),
                         f"0 <= {_plain(sym.show(c))} < {stride}{last}" if not last else
                         f"0 <= {_plain(sym.show(c))} <= {stride}{last} (bytes)"))
-        return out, (_row_number(terms, strides[0], unit) if len(out) == 1 else None)
+        # the row number is implied equal only for a column inside its row (not one merely bounded below)
+        return out, (_row_number(terms, strides[0], unit) if len(out) == 1 and not own_bound else None)
 
     def row_lemmas(self, a: Access, b: Access, e1: Enc, e2: Enc) -> list:
         """Implied equalities for two accesses whose indices the layout assumptions keep inside one row of the same
@@ -248,6 +256,24 @@ class Ctx:
             if qa is not None and qb is not None:
                 out.append(e1.int(qa[2]) == e2.int(qb[2]))
         return out
+
+    def signs(self, *sides):
+        """The integer parameters of the accesses' indices and guards (``(access, enc)`` per side) between 0 and
+        2^31: a size, stride, count or offset no caller passes negative (nor, unsigned, a negative int's
+        wrap-around). One (z3 constraint, text) for all of them, or none; parameters an assumption names are left
+        out (checked as stated)."""
+        fixed = {n for a in self.launch.assume for n in a.names}
+        names, cons = [], []
+        for acc, enc in sides:
+            for n, kind in sorted({**sym.free_vars(acc.offset), **sym.free_vars(acc.cond)}.items()):
+                if n.startswith("p:") and n[2:] not in fixed and n[2:] in self.int_params:
+                    v = enc.var(n, kind)
+                    cons.append(z3.And(v >= 0, v < (1 << 31)))
+                    names.append(n[2:])
+        if not cons:
+            return []
+        shown = ", ".join(sorted(set(names)))
+        return [(z3.And(*cons), f"0 <= {shown} < 2^31")]
 
     def masks(self, acc: Access, enc: Enc):
         """For each mask ``x & (q - 1)`` in the access's index or guard whose ``q`` is made of parameters (the
@@ -275,14 +301,15 @@ class Ctx:
     def row_dependent(self, mode: str, a: Access, b: Access, e1: Enc, e2: Enc, *constraints, bv: bool = False):
         """A finding between accesses ``a`` (thread e1) and ``b`` (thread e2) that needs a parameter precondition
         the kernel does not state: a row of a strided index reaching into the next (a column past its row stride:
-        ``pitch < width``, a grid wider than the row), or a mask ``x & (q - 1)`` with ``q`` not a power of two.
-        The texts of the constraints under which it does NOT occur, else None (it occurs under them too, or
-        there are none, or the question is too hard within the budget)."""
+        ``pitch < width``, a grid wider than the row, a column below its row's start), a mask ``x & (q - 1)``
+        with ``q`` not a power of two, or an integer parameter of the indices negative (``signs``). The idioms are
+        asked first, then with the signs added.
+        (texts, None): the texts of the constraints under which it does NOT occur; (None, model): it occurs under
+        them too, in this model (a witness that keeps them); (None, None): there are none, or the question is too
+        hard within the budget."""
         (ra, qa), (rb, qb) = self.rows(a, e1), self.rows(b, e2)
         ms = self.masks(a, e1) + self.masks(b, e2)
-        rows = ra + rb + ms
-        if not rows:
-            return None
+        idioms, signs = ra + rb + ms, self.signs((a, e1), (b, e2))
         lemma = []
         if qa is not None and qb is not None and qa[:2] == qb[:2]:
             # one stride s and one row unit u on both sides: offsets s * qa + ca and s * qb + cb (qa, qb multiples
@@ -290,12 +317,18 @@ class Ctx:
             # (implied, but the solver rarely finds it in a nonlinear product)
             lemma.append(e1.int(qa[2]) == e2.int(qb[2]))
         solver, p1, p2, _ = self.pair(mode, bv)
-        try:
-            m = self._check(solver, *constraints, *[c for c, _ in rows], *lemma, *p1.side, *p2.side,
-                            rlimit=QUERY_RLIMIT if ms else PRECONDITION_RLIMIT)  # masks go through bit-vectors
-        except GaveUp:
-            return None
-        return None if m is not None else sorted({t for _, t in rows})
+        m = None
+        for rows in ([idioms, idioms + signs] if idioms else [signs]):
+            if not rows:
+                continue
+            try:
+                m = self._check(solver, *constraints, *[c for c, _ in rows], *lemma, *p1.side, *p2.side,
+                                rlimit=QUERY_RLIMIT if ms else PRECONDITION_RLIMIT)  # masks go through bit-vectors
+            except GaveUp:
+                return None, None
+            if m is None:
+                return sorted({t for _, t in rows}), None
+        return None, m
 
     # ---- cached encodings: one solver per (mode), base constraints asserted once
     def pair(self, mode: str, bv: bool = False):

@@ -313,7 +313,12 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts) -> 
             d.message += (f" (only for some block sizes: none with blockDim={safe}; declare the launch with "
                           f"`// kopt: launch` or --block)")
     if d is not None and d.severity != Severity.NOTE:
-        rows = ctx.row_dependent(space, a, b, e1, e2, *cons, bv=bv)
+        rows, plausible = ctx.row_dependent(space, a, b, e1, e2, *cons, bv=bv)
+        if plausible is not None:
+            # the race holds at parameter values a caller passes: the witness shows such values
+            again = _classify(ctx, plausible, cons, a, b, e1, e2, space, w1, w2, bv)
+            if again is not None and again.rule == d.rule:
+                d.witness = again.witness
         if rows is not None:
             # every witness breaks a precondition on the parameters that the kernel does not state and its
             # idiom presumes (a column inside its row of a strided index, a power-of-two q in `x & (q - 1)`): a

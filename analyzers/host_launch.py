@@ -384,10 +384,26 @@ class _Scan:
                 new = [x[:i] + (v,) + x[i + 1:] for x in states]
             else:
                 new = self.shape_values(text, at, depth + 1)
+                if new is None and kind == "dim3":
+                    new = self._partial_dim3(text, at, depth + 1)  # its unknown fields may be set before pos
                 if new is None:
                     return None
             states = list(dict.fromkeys(states + new)) if states and self._conditional(f, at, pos) else new
+        if any(isinstance(x, tuple) and None in x for x in states):
+            return None
         return states
+
+    def _partial_dim3(self, text: str, pos: int, depth: int) -> list | None:
+        """The shapes of ``dim3(a, b, c)`` with None for a field that is not a constant."""
+        inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", text.strip(), re.S)
+        args = [a for a in split_top(inner.group(1)) if a.strip()] if inner else []
+        if not inner or len(args) > 3:
+            return None
+        shapes = [()]
+        for a in args + ["1"] * (3 - len(args)):
+            vals = self.scalars(a, pos, depth) or [None]
+            shapes = [t + (x,) for t in shapes for x in vals]
+        return shapes if len(shapes) <= _MAX_CHOICES else None
 
     def scalars(self, text: str, pos: int, depth: int = 0) -> list | None:
         """The integer values ``text`` may have at ``pos`` (one per combination of its names' values, a few at

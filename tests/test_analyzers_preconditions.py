@@ -18,7 +18,7 @@ FILES = [
     "i23_plain_member_atomic.cu", "i23_grid_sync_block_phases_ok.cu", "i23_grid_sync_block_phases_race.cu",
     "i23_awbarrier_ref_ok.cu", "i23_awbarrier_ref_no_wait.cu", "i23_ffs_loop_bound_ok.cu", "i23_ffs_loop_bound_oob.cu",
     "i23_sign_precondition.cu", "i23_host_ifdef_block_ok.cu", "i23_host_field_before_launch_race.cu",
-    "i23_host_field_maybe_race.cu",
+    "i23_host_field_maybe_race.cu", "i23_host_grid_field_ok.cu", "i23_host_grid_field_race.cu",
 ]
 
 

@@ -68,6 +68,7 @@ _NOT_NEWLINE = re.compile(r"[^\n]")
 _BRACE = re.compile(r"[{}]")
 _FUNC_END = re.compile(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$")  # a body's `{` follows it
 _CONTROL = re.compile(r"\b(?:if|for|while|switch|catch)\s*\([^;{}]*$")
+_DEFINED_NAME = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)  # valued or not (`#define GPU`)
 _LOOP_HEAD = re.compile(r"(?:for|while)\s*\(|do\b")  # a statement head: a loop's body follows
 _BRANCH_HEAD = re.compile(r"(?:if\s*\(|else\b|case\b|default\s*:)")
 _TEMPLATE_HEAD = re.compile(r"\btemplate\s*<((?:[^<>;{}]|<[^<>;{}]*>)*)>[^;{}<>]*$")
@@ -687,7 +688,7 @@ def _const_targs(text: str, scan: _Scan, pos: int) -> list:
 def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, instantiations=None) -> _Scan:
     """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
     (lowest) ``outer``: the macros of the files that include it."""
-    macros, seen = {}, set()
+    macros, seen, named = {}, set(), {}
 
     def include(t, at, depth):  # quoted includes, transitively (a few levels): their macros
         for inc in _LOCAL_INCLUDE.findall(t):
@@ -701,13 +702,14 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
                 continue
             include(inner, p.parent, depth + 1)
             macros.update(source_macros(inner, device=False))
+            named.update(dict.fromkeys(_DEFINED_NAME.findall(active_lines(inner, device=False)), ""))
     if folder is not None:
         include(text, folder, 0)
     env = {**(outer or {}), **macros, **source_macros(text, device=False),
            **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
     # the host pass's lines only (an undefined #ifdef's assignment never runs); a blanked line keeps its length,
     # so positions and line numbers stay those of the file
-    kept = active_lines(text, {**(outer or {}), **macros, **(defines or {})}, device=False).split("\n")
+    kept = active_lines(text, {**named, **(outer or {}), **macros, **(defines or {})}, device=False).split("\n")
     text = "\n".join(k or " " * len(o) for k, o in zip(kept, text.split("\n")))
     return _Scan(text, name, env, callers, instantiations)
 

@@ -219,6 +219,18 @@ def test_a_kernel_in_a_header_takes_the_launches_of_the_files_that_include_it(tm
     assert "main.cu:2" in res.assumed
 
 
+def test_host_code_is_read_as_the_host_pass_compiles_it(tmp_path):
+    # `#define GPU` (no value) in a quoted include enables the GPU branch; the CPU one is never compiled, and a
+    # dim3 field set under an undefined #ifdef keeps the #else value
+    (tmp_path / "config.h").write_text("#define GPU\n")
+    (tmp_path / "main.cu").write_text(
+        '#include "config.h"\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n'
+        "void go(float* x) {\n  dim3 b(32);\n#ifdef WIDE\n  b.x = 512;\n#else\n  b.x = 64;\n#endif\n"
+        "#ifdef GPU\n  k<<<1, b>>>(x);\n#endif\n#ifdef CPU\n  k<<<1, 999>>>(x);\n#endif\n  b.x = 128;\n}\n")
+    src = (tmp_path / "main.cu").read_text()
+    assert _shapes(src, path=tmp_path / "main.cu") == {"k": [((64, 1, 1), (1, 1, 1), ())]}
+
+
 def test_a_kernel_also_launched_with_a_runtime_block_is_analyzed_at_its_constant_blocks_and_says_so():
     host = """
 void run(float* x, int n) {

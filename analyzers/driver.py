@@ -138,6 +138,8 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                 cfg.note = (cfg.note + "; " if cfg.note else "") + "template arguments unknown (analyzed generically)"
             for d in _analyze_kernel(kunit, func, cfg, defines, fname, lines, assumed, path_note):
                 key = (d.rule, d.message, tuple(d.locations))
+                if d.witness is not None and key not in seen:
+                    d.witness = {**d.witness, "kernel": func.name}  # a device function's finding: whose analysis
                 if key not in seen:
                     seen[key] = (d, [])
                     res.diagnostics.append(d)

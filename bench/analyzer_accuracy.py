@@ -11,7 +11,9 @@ Definitions (issue 23):
   expected rule reported for its file (the corpus labels name rules per file, not lines); a false positive is a
   reported rule of those families the file does not expect.
 - False alarm: a file whose labels expect no race, barrier or bounds rule, with any error or warning of those
-  families. Performance rules (bank conflicts, coalescing) are excluded.
+  families. Performance rules (bank conflicts, coalescing) are excluded. Real kernels carry no labels: a finding
+  reviewed false is a false alarm, counted per kernel (the issue's definition: the kernel whose analysis reported
+  it, from the finding's witness) and, stricter, per file.
 - Analyzed completely: every kernel was read by libclang, no `analysis.incomplete` note, and the launch geometry
   is known (labeled corpus: per file; real kernels: per kernel, a note counting against the kernel it names, or
   against every kernel of the file when it names none) (an annotation, --block, __launch_bounds__, or the constant
@@ -236,12 +238,13 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
             r = review.get(key)
             if r is None:
                 unreviewed += 1
-            findings.append({"key": key, "severity": d.severity.value, "message": d.message[:300],
+            findings.append({"key": key, "kernel": (d.witness or {}).get("kernel"), "severity": d.severity.value,
+                             "message": d.message[:300],
                              "verdict": r["verdict"] if r else "unreviewed", "why": r["why"] if r else ""})
         if findings:
             flagged_files += 1
             false_files += any(x["verdict"] == "false" for x in findings)
-        rows.append({"file": rel, "kernels": n, "paths": res.paths, "ms": round(ms[-1], 1),
+        rows.append({"file": rel, "kernels": n, "kernel_names": res.kernels, "paths": res.paths, "ms": round(ms[-1], 1),
                      "not_analyzed_completely": sorted(set(res.kernels) - ok_geo),
                      "launches": [{k: v for k, v in l.items() if k in ("kernel", "block", "source", "uncovered", "all_blocks")}
                                   for l in res.launches],
@@ -270,12 +273,19 @@ def rescore(suite: dict, review: dict) -> dict:
         if row.get("findings"):
             flagged += 1
             false += any(f["verdict"] == "false" for f in row["findings"])
+    # the issue's definition is per kernel: a kernel whose analysis gave a finding reviewed false (a finding in a
+    # device function counts for each kernel whose analysis reported it)
+    false_kernels = {(r["file"], f.get("kernel")) for r in suite["rows"] for f in r.get("findings", ())
+                     if f["verdict"] == "false"}
+    suite.update(kernels_with_false_alarm=len(false_kernels),
+                 false_alarm_rate_per_kernel=round(len(false_kernels) / suite["kernels"], 3) if suite["kernels"] else None)
     suite.update(flagged_files=flagged, files_with_false_alarm=false, unreviewed_findings=unreviewed,
                  reviewed_false_findings=sum(f["verdict"] == "false" for r in suite["rows"] for f in r.get("findings", ())),
                  reviewed_true_findings=sum(f["verdict"] == "true" for r in suite["rows"] for f in r.get("findings", ())),
                  false_alarm_rate=round(false / suite["files_with_kernels"], 3) if suite["files_with_kernels"] else None,
-                 false_alarm_rate_note="files with a finding reviewed false / files with kernels; unreviewed "
-                                       "findings are not counted either way")
+                 false_alarm_rate_note="false_alarm_rate: files with a finding reviewed false / files with kernels; "
+                                       "false_alarm_rate_per_kernel (issue 23's definition): kernels with a finding "
+                                       "reviewed false / kernels; unreviewed findings are not counted either way")
     return suite
 
 

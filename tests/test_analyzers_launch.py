@@ -315,7 +315,7 @@ def test_the_arrays_extents_bound_an_unknown_block_and_a_note_says_so():
     assert note.severity.value == "note" and note.locations[0].line == 3
     assert "assumed blockDim.x <= 32 and blockDim.y <= 32" in note.message and "`tile[threadIdx." in note.message
     assert "// kopt: launch" in note.message and "--block" in note.message
-    assert note.witness == {"assumed_block_max": {"blockDim.x": 32, "blockDim.y": 32}}
+    assert note.witness == {"assumed_block_max": {"blockDim.x": 32, "blockDim.y": 32}, "kernel": "tr"}
     (launch,) = res.launches
     assert launch["block"] is None and launch["source"] == "none" and launch["inferred_block"] == {"x": 32, "y": 32}
     assert "assumed blockDim.x <= 32 and blockDim.y <= 32" in res.assumed

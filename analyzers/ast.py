@@ -85,7 +85,7 @@ class Unit:
     problems: list = field(default_factory=list)  # (Loc | None, reason) the front end could not handle
     broken: dict = field(default_factory=dict)  # kernel/device function name -> why libclang could not read it
     skipped_host: int = 0  # host declarations blanked because they did not parse (libclang)
-    context: str = ""  # the includer a header was read after (libclang; clang_front._includer_context)
+    context: str = ""  # the includer a header was read after (libclang; clang_front._includer_contexts)
 
     @property
     def kernels(self) -> list[Func]:

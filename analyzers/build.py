@@ -449,9 +449,9 @@ class Builder:
             if op == "=" and rhs is not None and rhs.kind == "bin" and rhs.a is not None and rhs.a.kind == "name" \
                     and rhs.a.name == name and not _mentions(rhs.b, carried):
                 op, rhs = rhs.op + "=", rhs.b
-            elif op == "=" and rhs is not None and rhs.kind == "bin" and rhs.op == "+" and rhs.b is not None \
+            elif op == "=" and rhs is not None and rhs.kind == "bin" and rhs.op in ("+", "*") and rhs.b is not None \
                     and rhs.b.kind == "name" and rhs.b.name == name and not _mentions(rhs.a, carried):
-                op, rhs = "+=", rhs.a
+                op, rhs = rhs.op + "=", rhs.a  # v = c + v, v = 2 * v: commutative
             else:
                 return None
         if op == "=" and rhs is not None and rhs.kind == "bin" and rhs.op == "-" and rhs.b is not None \

@@ -574,7 +574,7 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     kept). ``host``: also declare the CUDA runtime's host API (cuda_host_decls.h: launches, cudaMalloc...) and keep
     the preprocessing record (macro definitions and uses). ``empty_headers``: header names that resolve to empty
     files wherever they are included (a missing header is a fatal error, after which clang stops instantiating
-    templates). ``context``: text read before the file (see ``_includer_context``). ``patched``: header path ->
+    templates). ``context``: text read before the file (see ``_includer_contexts``). ``patched``: header path ->
     the text read in its place (its host declarations that do not parse blanked, see ``_patch_headers``)."""
     global _index
     _setup()
@@ -584,10 +584,13 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         atexit.register(_release)
     args = ["-x", "cuda", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "--cuda-gpu-arch=sm_90",
             "--cuda-device-only", "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=0",
+            "-Wno-reserved-user-defined-literal",  # `"node ("fNID")"`: pre-C++11 code pastes a macro on a string
             "-include", str(DECLS), *(["-include", str(HOST_DECLS)] if host else []), "-isystem", str(STUBS),
             *(["-DKOPT_HOST_API"] if host or context is not None else [])]
     for d in include_dirs:
         args += ["-I", str(d)]
+    # `#include <common.cu>` of a file beside it (its build passes -I.): searched last, after every other folder
+    args += ["-idirafter", str(Path(path).parent)]
     if _OWN_TENSORMAP.search(_COMMENTS.sub(" ", source)):
         args.append("-DKOPT_SOURCE_DEFINES_CUTENSORMAP")
     for k, v in (defines or {}).items():
@@ -670,7 +673,7 @@ def _preamble(args: list) -> str | None:
 
     base, i = [], 0
     while i < len(args):  # every option but the force-included files and the include folders (-D ones kept)
-        if args[i] in ("-include", "-I") or args[i] == "-isystem" and args[i + 1] == _EMPTY:
+        if args[i] in ("-include", "-I", "-idirafter") or args[i] == "-isystem" and args[i + 1] == _EMPTY:
             i += 2
             continue
         base.append(args[i])
@@ -702,7 +705,7 @@ def _preamble(args: list) -> str | None:
 def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=()) -> Unit:
     """Parse ``source`` (the contents of ``path``); see ``_parse``. A file written to be included (a kernel header
     that uses a type, macro or function its includer declares first) is read again after the includer's
-    preprocessor lines and typedefs up to its ``#include`` (``_includer_context``) when names are undeclared;
+    preprocessor lines and typedefs up to its ``#include`` (``_includer_contexts``, each includer in turn) when names are undeclared;
     that reading is kept when it leaves fewer kernels unread."""
     try:
         unit, err = _parse(path, source, defines=defines, include_dirs=include_dirs), None
@@ -715,38 +718,37 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
         if err is not None:
             raise err
         return unit
-    got = _includer_context(path, include_dirs)
-    if got is None:
-        if err is not None:
-            raise err
-        return unit
-    includer, contexts = got
-    again = None
-    for context in contexts:  # with every include of the includer, then with only those of its own folder
-        try:
-            again = _parse(path, source, defines=defines, include_dirs=include_dirs, context=context)
-            break
-        except FrontendError:
-            continue
-    if again is not None and (unit is None or len(again.broken) < len(unit.broken)):
-        again.context = includer
-        return again
-    if err is not None:
+    best = unit
+    for includer, contexts in _includer_contexts(path, include_dirs):  # several files may include it
+        again = None
+        for context in contexts:  # with every include of the includer, then with only those of its own folder
+            try:
+                again = _parse(path, source, defines=defines, include_dirs=include_dirs, context=context)
+                break
+            except FrontendError:
+                continue
+        if again is not None and (best is None or len(again.broken) < len(best.broken)):
+            again.context = includer
+            best = again
+            if not again.broken:
+                break
+    if best is None:
         raise err
-    return unit
+    return best
 
 
-def _includer_context(path: Path, include_dirs) -> tuple[str, list[str]] | None:
-    """(includer's name, context texts) for a file another file of its folder ``#include``s: the includer's
+def _includer_contexts(path: Path, include_dirs, depth: int = 0):
+    """(includer's name, context texts) for each file of its folder that ``#include``s ``path``: the includer's
     preprocessor lines and one-line typedefs before that include (what a compile of the includer has declared
     when it reaches the file), with includes that resolve nowhere commented out; a second text keeps only the
-    includes of the includer's own folder (other headers can hold host code that does not parse here). None when
-    nothing includes it."""
+    includes of the includer's own folder (other headers can hold host code that does not parse here). A
+    generator: the caller stops at the first context that reads every kernel. The includers of an includer follow
+    its own contexts (one level), their text before the includer's."""
     here = path.parent
     try:
         siblings = sorted(p for p in here.iterdir() if p.suffix in (".cu", ".cuh", ".h", ".hpp", ".cpp") and p != path)
     except OSError:
-        return None
+        return
     pat = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:\./)*' + re.escape(path.name) + r'[>"]', re.M)  # "./k.cu" too
     for sib in siblings:
         try:
@@ -779,8 +781,10 @@ def _includer_context(path: Path, include_dirs) -> tuple[str, list[str]] | None:
             whole = [_strip_unknown_includes(sib, _INCLUDE.sub(
                 lambda i: f'#include "{here / i.group(1)}"' if (here / i.group(1)).is_file() else i.group(0),
                 prefix), include_dirs) + close]
-        return sib.name, whole + [full, local]
-    return None
+        yield sib.name, whole + [full, local]
+        if depth == 0:  # a file included by a file that is itself included (main.cu > work.cu > kernel.cu)
+            for outer, contexts in _includer_contexts(sib, include_dirs, 1):
+                yield f"{outer} (through {sib.name})", [c + full for c in contexts]
 
 
 def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=(), context=None) -> Unit:

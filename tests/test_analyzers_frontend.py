@@ -127,3 +127,33 @@ def test_a_kernel_header_sees_the_device_functions_its_includer_defines_first(tm
     res = analyze(tmp_path / "kern.cuh", block=(64, 1, 1))
     assert res.paths["k"].startswith("libclang") and "read after the declarations of main.cu" in res.paths["k"]
     assert "analysis.incomplete" not in _rules(res)
+
+
+SCALE = "__global__ void scale(fp *x) { x[blockIdx.x * blockDim.x + threadIdx.x] *= (fp)2; }\n"
+
+
+def test_a_kernel_file_is_read_after_whichever_includer_declares_its_types(tmp_path):
+    # include.h includes the kernel without the type; main.cu declares it first (through define.c, a .c file)
+    (tmp_path / "define.c").write_text("#define fp float\n")
+    (tmp_path / "include.h").write_text('#include "kern.cu"\n')
+    (tmp_path / "main.cu").write_text('#include "define.c"\n#include "kern.cu"\nint main() { return 0; }\n')
+    (tmp_path / "kern.cu").write_text(SCALE)
+    res = analyze(tmp_path / "kern.cu")
+    assert res.paths["scale"].startswith("libclang (read after the declarations of main.cu")
+
+
+def test_a_kernel_file_included_through_another_file_is_read_after_both(tmp_path):
+    (tmp_path / "define.c").write_text("typedef float fp;\n")
+    (tmp_path / "main.cu").write_text('#include "define.c"\n#include "work.cu"\nint main() { return 0; }\n')
+    (tmp_path / "work.cu").write_text('#include "kern.cu"\n')
+    (tmp_path / "kern.cu").write_text(SCALE)
+    res = analyze(tmp_path / "kern.cu")
+    assert res.paths["scale"].startswith("libclang (read after the declarations of main.cu (through work.cu)")
+
+
+def test_an_angled_include_of_a_file_beside_it_and_a_macro_pasted_on_a_string(tmp_path):
+    (tmp_path / "common.cu").write_text("#define fp float\n#define FMT \"%d\"\n")
+    (tmp_path / "kern.cu").write_text(
+        "#include <common.cu>\n__device__ void say(int i) { printf(\"i=\"FMT\"\\n\", i); }\n" + SCALE)
+    res = analyze(tmp_path / "kern.cu")
+    assert res.paths["scale"] == "libclang"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import z3
 
@@ -231,7 +232,10 @@ class Ctx:
                 # the kernel bounds the column by a parameter (`if (x <= width)`): how far the row reaches is the
                 # kernel's own (the layout assumptions relate a pitch to it); only a column below the row's start
                 # leaves it
-                out.append((enc.int(col) >= 0, f"0 <= {_plain(sym.show(c))}"))
+                shown_col = _plain(sym.show(c))
+                if _INTERNAL.search(shown_col):  # loop counters have no source name: say which access instead
+                    shown_col = f"the column of `{' '.join(acc.text.split())[:40]}` (line {acc.loc.line})"
+                out.append((enc.int(col) >= 0, f"0 <= {shown_col}"))
                 continue
             out.append((z3.And(enc.int(col) >= 0, enc.int(col) + size <= bound),
                         f"0 <= {_plain(sym.show(c))} < {stride}{last}" if not last else
@@ -630,6 +634,9 @@ def _row_number(terms, stride, unit: int):
                 rest = sym.binop("*", rest, f)
         q = sym.binop("+", q, rest)
     return stride.key(), unit, q
+
+
+_INTERNAL = re.compile(r"\b[kN]\d+\b")  # the analyzer's names of loop iterations and trip counts
 
 
 def _plain(text: str) -> str:

@@ -23,8 +23,11 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         if ctx.over_budget():
             ctx.incomplete.append("barrier check stopped (budget)")
             break
-        _, e1, e2, _ = ctx.pair("block")
-        m = ctx.solve_in("block", e1.bool(bar.cond), z3.Not(e2.bool(bar.cond)))
+        _, e1, e2, info = ctx.pair("block")
+        # two different threads: one thread never diverges from itself (the copies could otherwise draw two values
+        # of one unmodeled per-thread quantity)
+        other = z3.Or(*[a != b for a, b in zip(info["t1"], info["t2"])])
+        m = ctx.solve_in("block", e1.bool(bar.cond), z3.Not(e2.bool(bar.cond)), other)
         if m is None:
             continue
         seen.add(bar.loc)

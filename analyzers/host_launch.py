@@ -68,6 +68,7 @@ _NOT_NEWLINE = re.compile(r"[^\n]")
 _BRACE = re.compile(r"[{}]")
 _FUNC_END = re.compile(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$")  # a body's `{` follows it
 _CONTROL = re.compile(r"\b(?:if|for|while|switch|catch)\s*\([^;{}]*$")
+_MACRO_STATEMENT = re.compile(r"\)[ \t]*\n")  # a line that ends a call with no `;` (a macro used as a statement)
 _DEFINED_NAME = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)  # valued or not (`#define GPU`)
 _LOOP_HEAD = re.compile(r"(?:for|while)\s*\(|do\b")  # a statement head: a loop's body follows
 _BRANCH_HEAD = re.compile(r"(?:if\s*\(|else\b|case\b|default\s*:)")
@@ -193,6 +194,7 @@ class _Scan:
             if p and (t[p - 1].isalnum() or t[p - 1] in "_.>") or q < len(t) and (t[q].isalnum() or t[q] == "_"):
                 continue
             head = t[max(t.rfind(";", 0, p), t.rfind("{", 0, p), t.rfind("}", 0, p)) + 1:p]
+            head = _MACRO_STATEMENT.split(head)[-1]  # `CHECK(...)` on its own line, no `;`: a statement before it
             tail = t[q:q + 400]
             flat = head.count("(") == head.count(")") and head.count("{") == head.count("}")
             if flat and _EV_DIM3.match(head):

@@ -597,3 +597,9 @@ def test_a_kernel_file_included_as_dot_slash_is_read_after_its_includer(tmp_path
                                       "void run(myfp *o) { kern<<<4, 128>>>(o); }\n")
     res = analyze(tmp_path / "k.cu")
     assert res.paths["kern"].startswith("libclang") and [l["block"] for l in res.launches] == [[128, 1, 1]]
+
+
+def test_a_macro_used_as_a_statement_without_semicolon_does_not_hide_the_next_declaration():
+    src = ("#define CHECK(x) x\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
+           "void go(float* x) {\n  CHECK(cudaMemset(x, 0, 4))\n  dim3 threads(128);\n  k<<<1, threads>>>(x);\n}\n")
+    assert _shapes(src) == {"k": [((128, 1, 1), (1, 1, 1), ())]}

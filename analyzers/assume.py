@@ -32,6 +32,22 @@ class Assumption:
                 and not _DIM_NAME.fullmatch(n.id)}
 
 
+    @property
+    def alone(self) -> set[str]:
+        """The parameters some conjunct states on its own (`n == 4` in `n == 4 and m >= n`): their values are
+        given, not merely related to others'."""
+        body = _tree(self.text).body
+        parts = body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]
+        out = set()
+        for part in parts:
+            called = {id(n.func) for n in ast.walk(part) if isinstance(n, ast.Call)}
+            names = {n.id for n in ast.walk(part) if isinstance(n, ast.Name) and id(n) not in called
+                     and not _DIM_NAME.fullmatch(n.id)}
+            if len(names) == 1:
+                out |= names
+        return out
+
+
 _DIM = re.compile(r"\b(gridDim|blockDim)\s*\.\s*([xyz])\b")
 _DIM_NAME = re.compile(r"(gridDim|blockDim)__([xyz])")
 _CALLS = {"cdiv": 2, "ceil_div": 2, "min": 2, "max": 2}

@@ -19,6 +19,8 @@ FILES = [
     "i23_awbarrier_ref_ok.cu", "i23_awbarrier_ref_no_wait.cu", "i23_ffs_loop_bound_ok.cu", "i23_ffs_loop_bound_oob.cu",
     "i23_sign_precondition.cu", "i23_host_ifdef_block_ok.cu", "i23_host_field_before_launch_race.cu",
     "i23_host_field_maybe_race.cu", "i23_host_grid_field_ok.cu", "i23_host_grid_field_race.cu",
+    "i23_rows_guard_inside_precondition.cu", "i23_rows_guard_offbyone_race.cu", "i23_loop_times_assign_ok.cu",
+    "i23_loop_times_assign_divergent.cu",
 ]
 
 
@@ -72,3 +74,9 @@ def test_witness_keeps_parameters_non_negative_where_it_can():
     res = analyze(CORPUS / "i23_layout_pitch_offbyone.cu")  # a first model had pitch = -1
     (d,) = [d for d in res.diagnostics if d.rule == "race.global"]
     assert all(0 <= v < 2 ** 31 for v in d.witness["parameters"].values())
+
+
+def test_a_parameter_stated_alone_in_a_conjunct_is_checked_as_stated_and_a_relation_states_no_sign():
+    from analyzers.assume import Assumption
+    assert Assumption("gap == -1 && n == 2 and m > n", "test").alone == {"gap", "n"}
+    assert Assumption("j1 == Size - t", "the host's launch").alone == set()

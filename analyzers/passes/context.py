@@ -228,13 +228,27 @@ class Ctx:
             shown = _plain(sym.show(s))
             stride = (f"{u} * ({shown})" if s.op != "v" else f"{u} * {shown}") if u > 1 else shown
             last = f" - {size}" if c is col else ""
+            shown_col = _plain(sym.show(c))
+            if _INTERNAL.search(shown_col):  # loop counters have no source name: say which access instead
+                shown_col = f"the column of `{' '.join(acc.text.split())[:40]}` (line {acc.loc.line})"
+            inside = None
+            if own_bound:
+                # the guard itself may keep the column below the stride (`if (y >= Size - t) return;` with column
+                # y + t), perhaps for non-negative parameters only (a signed guard compared as unsigned)
+                signs = self.signs((acc, enc))
+                inside = [] if self._inside_row(acc, enc, col, bound, size) else \
+                    signs if signs and self._inside_row(acc, enc, col, bound, size, signs[0][0]) else None
+            if inside is not None:
+                # the whole row constraint holds where the access runs: only its lower half (and the parameters'
+                # signs the proof used) is an assumption, and the row numbers of two overlapping accesses are equal
+                out.append((z3.And(enc.int(col) >= 0, enc.int(col) + size <= bound, *[c for c, _ in inside]),
+                            "; ".join([f"0 <= {shown_col}", *[t for _, t in inside]])))
+                own_bound = False
+                continue
             if own_bound:
                 # the kernel bounds the column by a parameter (`if (x <= width)`): how far the row reaches is the
                 # kernel's own (the layout assumptions relate a pitch to it); only a column below the row's start
                 # leaves it
-                shown_col = _plain(sym.show(c))
-                if _INTERNAL.search(shown_col):  # loop counters have no source name: say which access instead
-                    shown_col = f"the column of `{' '.join(acc.text.split())[:40]}` (line {acc.loc.line})"
                 out.append((enc.int(col) >= 0, f"0 <= {shown_col}"))
                 continue
             out.append((z3.And(enc.int(col) >= 0, enc.int(col) + size <= bound),
@@ -242,6 +256,20 @@ class Ctx:
                         f"0 <= {_plain(sym.show(c))} <= {stride}{last} (bytes)"))
         # the row number is implied equal only for a column inside its row (not one merely bounded below)
         return out, (_row_number(terms, strides[0], unit) if len(out) == 1 and not own_bound else None)
+
+    def _inside_row(self, acc: Access, enc: Enc, col, bound, size: int, *given) -> bool:
+        """Where ``acc`` runs and its column is not negative (and ``given`` holds), the column's last byte stays
+        below ``bound`` (z3 proves it within a small budget)."""
+        solver = z3.Solver()
+        solver.add(*self.thread(enc)[0], *enc.side)
+        try:
+            m, spent = check(solver, enc.bool(acc.cond), enc.int(col) >= 0, enc.int(col) + size > bound, *given,
+                             rlimit=LAYOUT_RLIMIT)
+        except GaveUp as exc:
+            self.spent += exc.spent
+            return False
+        self.spent += spent
+        return m is None
 
     def row_lemmas(self, a: Access, b: Access, e1: Enc, e2: Enc) -> list:
         """Implied equalities for two accesses whose indices the layout assumptions keep inside one row of the same
@@ -264,9 +292,10 @@ class Ctx:
     def signs(self, *sides):
         """The integer parameters of the accesses' indices and guards (``(access, enc)`` per side) between 0 and
         2^31: a size, stride, count or offset no caller passes negative (nor, unsigned, a negative int's
-        wrap-around). One (z3 constraint, text) for all of them, or none; parameters an assumption names are left
-        out (checked as stated)."""
-        fixed = {n for a in self.launch.assume for n in a.names}
+        wrap-around). One (z3 constraint, text) for all of them, or none; a parameter an assumption states on its
+        own (`gap == -1`, `n >= 7`, one conjunct of several) is left out (checked as stated): one that only relates parameters
+        (`j1 == Size - t` from the host) says nothing of their signs."""
+        fixed = {n for a in self.launch.assume for n in a.alone}
         names, cons = [], []
         for acc, enc in sides:
             for n, kind in sorted({**sym.free_vars(acc.offset), **sym.free_vars(acc.cond)}.items()):

@@ -363,13 +363,16 @@ class Builder:
         assigned = _assigned(list(body) + ([inc] if inc is not None else []))
         lid = next(self.loop_ids)
         k = var(f"k{lid}", "iter")
-        entry = {}
+        entry, carried_unknowns = {}, set()
         for name, sites in assigned.items():
             if any(d == -1 for _, d in sites) or not st.has(name):
                 continue
             v0 = st.lookup(name)
             entry[name] = v0
-            st.set(name, self._induction(name, sites, v0, k, lid, set(assigned)))
+            got = self._induction(name, sites, v0, k, lid, set(assigned))
+            if isinstance(got, S) and got.op == "v" and str(got.val).startswith("opq#"):
+                carried_unknowns.add(got.val)
+            st.set(name, got)
         cond0 = st.cond
         c = ONE if n.a is None or n.kind == "do" else self.cond_val(n.a)
         if n.kind == "do":
@@ -427,9 +430,12 @@ class Builder:
         st.phase = binop("+", p0, binop("*", N, delta))
         st.wphase = binop("+", w0, binop("*", N, wdelta))
         st.gphase = binop("+", g0, binop("*", N, gdelta))
+        # a value the loop computes from uniform values only (every thread runs the same iterations): uniform after it
+        uniform_loop = nk == "uniform" and n.kind != "do" and not _exits_early(body)
         for name, v0 in entry.items():
             if st.has(name):
-                st.set(name, self._after_loop(name, assigned[name], v0, N, lid))
+                st.set(name, self._after_loop(name, assigned[name], v0, N, lid,
+                                              carried_unknowns if uniform_loop else None))
         st.scopes.pop()
 
     def _step(self, name, node: Node, carried: set):
@@ -499,12 +505,19 @@ class Builder:
             return ite(even, v0, unop("!", v0))
         return sym.geometric(mode, v0, s, k)
 
-    def _after_loop(self, name, sites, v0, N, lid):
+    def _after_loop(self, name, sites, v0, N, lid, carried_unknowns=None):
+        """``name``'s value after the loop. ``carried_unknowns``: the loop runs the same iterations in every thread
+        (None: not known), and these are the unknowns standing for its carried values inside it; a value that
+        depends on nothing else thread-dependent is the same in every thread after the loop."""
         if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
             step = self._step(name, sites[0][0], set())
             if step is not None:
                 return self._at_iteration(step, v0, N)
         cur = self.st.lookup(name)
+        if carried_unknowns is not None and isinstance(cur, S) and isinstance(v0, S) and not sym.has_data(cur) and \
+                all(kind != "thread" or n in carried_unknowns
+                    for n, kind in {**sym.free_vars(cur), **sym.free_vars(v0)}.items()):
+            return opaque(f"{name} after loop", uniform=True)
         if isinstance(cur, (Agg, Mem)):
             return cur
         if isinstance(cur, Ptr):

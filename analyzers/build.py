@@ -515,8 +515,9 @@ class Builder:
                 return self._at_iteration(step, v0, N)
         cur = self.st.lookup(name)
         if carried_unknowns is not None and isinstance(cur, S) and isinstance(v0, S) and not sym.has_data(cur) and \
-                all(kind != "thread" or n in carried_unknowns
+                all(kind == "uniform" or n == f"k{lid}" or n in carried_unknowns
                     for n, kind in {**sym.free_vars(cur), **sym.free_vars(v0)}.items()):
+            # (a block index or an enclosing loop's iteration would differ between blocks or iterations)
             return opaque(f"{name} after loop", uniform=True)
         if isinstance(cur, (Agg, Mem)):
             return cur

@@ -1,5 +1,5 @@
 // The tree width df is found by a loop whose test reads the thread index (each thread a different df), then a
-// tree loop of df steps with a barrier in each: threads of one block run different numbers of barriers.
+// loop of df steps with a barrier in each: threads of one block run different numbers of barriers.
 // expect: barrier.divergent
 // kopt: launch reduce grid=(8) block=(512) args=(sums, n)
 __global__ void reduce(float *sums, int n) {
@@ -14,8 +14,8 @@ __global__ void reduce(float *sums, int n) {
     if (tx >= i) df = i;
   }
   for (i = 2; i <= df; i = 2 * i) {
-    if ((tx + 1) % i == 0) s[tx] = s[tx] + s[tx - i / 2];
+    if ((tx + 1) % i == 0) s[tx] = 2.f * s[tx];
     __syncthreads();
   }
-  if (tx == 0) sums[blockIdx.x * 512] = s[df > 0 ? df - 1 : 0];
+  if (tx == 0) sums[blockIdx.x * 512] = s[0] + nf;
 }

@@ -87,21 +87,24 @@ _ALL = [
     Rule("race.precondition", N, "a race that needs parameter values the kernel's indexing presumes away",
          "A race.global / race.shared / sync.missing / race.atomic-plain conflict whose every witness breaks a "
          "precondition the kernel's index idiom presumes and nothing states: (1) a row-major index `column + row * "
-         "stride` (`stride` an integer parameter, the column depending on the thread, block or loop) where the "
-         "threads meet only if a column leaves its row (a pitch smaller than the width, a grid wider than the row, "
-         "a negative column), the kernel not bounding the column (no guard compares it with a parameter: then only "
-         "a column below its row's start counts; the column may be a parameter too, `out[Size * row + t]`); (2) a "
-         "mask `x & (q - 1)` over parameters (the modulo idiom) where the threads meet only if `q` is not a power "
-         "of two; (3) an integer parameter of the two indices or their guards negative (or, unsigned, 2^31 or "
-         "more: a negative int passed as unsigned), a size, stride, count or offset no caller passes. No caller of "
-         "such code passes those values, so the finding is a note naming the assumption that removes it; a race "
-         "that also holds without them shows a witness that keeps them where the solver finds one. A race that holds under the assumption keeps its own rule and severity; so does one whose "
-         "parameters are stated (`// kopt: assume`, --assume, a task's shapes, a value the host launch passes or "
-         "relates to the grid: the pair is then checked at the stated values), whose column the kernel guards "
-         "against a parameter (`if (x <= width)`: the row width is then the kernel's own), or whose index has no "
-         "column term (`out[i * stride]` races at stride 0).",
+         "stride` (`stride` an integer parameter, the column depending on the thread, block, loop or parameters, "
+         "`out[Size * row + t]`) where the threads meet only if a column leaves its row (a pitch smaller than the "
+         "width, a grid wider than the row, a negative column); an index with no stride of its own beside one with "
+         "a row stride (`od[x]` and `od[x + y * w]`) is row 0 of the same layout; (2) a mask `x & (q - 1)` over "
+         "parameters (the modulo idiom) where the threads meet only if `q` is not a power of two; (3) an integer "
+         "parameter of the two indices or their guards negative (or, unsigned, 2^31 or more: a negative int passed "
+         "as unsigned), or zero where it strides a written index (`out[i * stride]`, `od[y * w]`: every row folds "
+         "onto one). No caller of such code passes those values, so the finding is a note naming the assumption "
+         "that removes it; a race that also holds without them keeps its own rule and severity, with a witness "
+         "that keeps them where the solver finds one. A column the kernel guards against a parameter (`if (x <= "
+         "width)`) states how far its row reaches: only a column below the row's start is then a precondition (a "
+         "column past the row is the kernel's own race), unless the guard itself keeps it inside the row. "
+         "Parameters an assumption states (`// kopt: assume`, --assume, a task's shapes, a value the host launch "
+         "passes or relates to the grid) are checked at the stated values; one an assumption only relates to "
+         "others keeps its sign precondition.",
          "state what the caller passes (`// kopt: assume pitch >= width`, `gridDim.x * blockDim.x <= width`, "
-         "or the value of a power-of-two stride), or guard the column (`if (x < width)`) so the rows cannot overlap",
+         "`stride >= 1`, or the value of a power-of-two stride), or guard the column (`if (x < width)`) so the "
+         "rows cannot overlap",
          "race"),
     Rule("race.curand-state", E, "two threads use one cuRAND generator state",
          "curand(), curand_uniform() and the other generator calls read and advance the state they are given. Two "

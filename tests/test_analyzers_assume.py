@@ -18,17 +18,29 @@ def _races(res):
     return [d for d in res.diagnostics if d.rule == "race.global"]
 
 
-def test_without_assumption_a_degenerate_value_is_the_witness():
-    got = _races(analyze(KERNEL, path="r.cu", block=(128, 1, 1)))
-    assert got and got[0].witness["parameters"]["width"] == 0
+def _notes(res):
+    return [d for d in res.diagnostics if d.rule == "race.precondition"]
+
+
+def test_without_assumption_a_degenerate_value_is_the_witness_of_a_precondition_note():
+    # blocks collide only at width == 0 (a zero row stride), which no caller passes: a note naming width >= 1
+    res = analyze(KERNEL, path="r.cu", block=(128, 1, 1))
+    (got,) = _notes(res)
+    assert not _races(res) and got.witness["parameters"]["width"] == 0
+    assert got.witness["precondition"] == "1 <= width < 2^31"
 
 
 @pytest.mark.parametrize("how", ["annotation", "argument"])
 def test_assumption_excludes_the_collision(how):
     src = ("// kopt: assume width >= 1\n" if how == "annotation" else "") + KERNEL
     res = analyze(src, path="r.cu", block=(128, 1, 1), assume=["width >= 1"] if how == "argument" else ())
-    assert not _races(res)
+    assert not _races(res) and not _notes(res)
     assert "assuming (width >= 1)" in res.assumed
+
+
+def test_an_assumption_that_allows_the_degenerate_value_has_it_checked():
+    res = analyze(KERNEL, path="r.cu", block=(128, 1, 1), assume=["width >= 0"])
+    assert _races(res) and not _notes(res) and _races(res)[0].witness["parameters"]["width"] == 0
 
 
 def test_witness_respects_a_partial_assumption():
@@ -41,7 +53,7 @@ def test_witness_respects_a_partial_assumption():
 def test_assumption_over_unknown_names_is_said_unused():
     res = analyze(KERNEL, path="r.cu", block=(128, 1, 1), assume=["height >= 1"])
     assert any(d.rule == "analysis.incomplete" and "height >= 1" in d.message for d in res.diagnostics)
-    assert _races(res)
+    assert _notes(res)
 
 
 @pytest.mark.parametrize("bad", ["width >=", "f(width) > 1", "width[0] > 1"])
@@ -73,9 +85,9 @@ def test_task_shapes_become_assumptions(tmp_path):
     (tmp_path / "task.toml").write_text(TASK)
     (tmp_path / "reference.py").write_text("def rowsum(x, y, cols):\n    pass\n")
     cand = "// kopt: launch rows grid=(rows) block=(128) args=(y, x, cols)\n" + KERNEL
-    assert _races(analyze(cand, path="c.cu"))  # width = 0 collides
+    assert _notes(analyze(cand, path="c.cu"))  # width = 0 collides: a precondition the task's shapes settle
     res = analyze(cand, path="c.cu", task=tmp_path)
-    assert not _races(res)
+    assert not _races(res) and not _notes(res)
     assert "[rows=4, cols=1000]" in res.assumed and "(width == 17)" in res.assumed
     assert {tuple(g["grid"]) for g in res.launches} == {(4, 1, 1), (3, 1, 1)}
 

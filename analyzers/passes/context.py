@@ -36,6 +36,7 @@ class Ctx:
         self.concrete_fallback: set = set()
         self._layout_done = False
         self.in_row: dict = {}  # access seq -> {(pitch, unit)}: its index is proven inside one row of that pitch
+        self.row_strides: dict = {}  # access seq -> [(stride, unit)] of its row constraints (``rows``)
         self.int_params = {n for n, t in km.func.params if t.integral and not t.pointer and not t.dims}
 
     # ---- the row-pitch layout of pitched indices
@@ -180,14 +181,17 @@ class Ctx:
         return m is None
 
     # ---- rows of a strided index stay within their stride (the severity of findings that need them to overlap)
-    def rows(self, acc: Access, enc: Enc):
+    def rows(self, acc: Access, enc: Enc, given=()):
         """For each row stride of the access's index (an integer parameter multiplying something that depends on the
         thread, block or loop iteration, in an index ``column + row * stride``): z3 constraints that this thread's
         column lies within one row (``0 <= column < unit * stride``, the column being the index terms that contain
         no stride), and a text of each. A stride some assumption already constrains is left out: the caller said
         what it passes, and the pair is checked at those values. So is a row whose column the access's guard
         compares with a parameter (``if (x <= width)``): the kernel then states how wide its row is, and a race past
-        it is the kernel's own; and an index with no column term (``out[i * stride]``) is no 2-D layout."""
+        it is the kernel's own; and an index with no column term (``out[i * stride]``) is no 2-D layout.
+        ``given``: the (stride, unit) pairs of the other access of a pair, for an index with no stride of its own
+        (``od[x]`` beside ``od[x + y * w]``): it is row 0 of the same layout. The pairs used are kept in
+        ``self.row_strides`` (access seq -> [(stride, unit)])."""
         fixed = {n for a in self.launch.assume for n in a.names}
         off, scale = acc.offset, None
         if off.op == "*" and sym.is_const(off.args[1]):
@@ -204,6 +208,9 @@ class Ctx:
                     if fv and all(n.startswith("p:") for n in fv) and not {n[2:] for n in fv} & fixed:
                         found.setdefault(f.key(), f)
         strides = [found[k] for k in sorted(found, key=repr)]
+        row_zero = not strides and bool(given)
+        if row_zero:
+            strides = [s for s, _ in given]
         names = {n for f in strides for n in sym.free_vars(f)}
         column = [t for t in terms if not names & set(sym.free_vars(t))]
         col = raw = sym.const(0)
@@ -213,14 +220,18 @@ class Ctx:
             if not names & set(sym.free_vars(t)):
                 raw = sym.binop("+", raw, t)
         elem = scale.val if scale is not None else 1
-        if not column or not sym.free_vars(col):
+        if not column or not sym.free_vars(col) or row_zero and len(column) != len(terms):
             return [], None
         out, own_bound = [], _guarded(acc.cond, col)
+        self.row_strides[acc.seq] = []
         for s in strides:
             units = {_coefficient(t) for t in terms if any(f.key() == s.key() for f in sym.operands(t, "*"))}
             unit = math.gcd(*units) if units else 1
+            if row_zero:
+                unit = dict((g.key(), u) for g, u in given)[s.key()]
             if not unit:
                 continue
+            self.row_strides[acc.seq].append((s, unit))
             size = acc.size or 1
             bound = enc.const(unit) * enc.int(s)
             # the text in the index's own units (elements when the offset is index * element size)
@@ -255,6 +266,8 @@ class Ctx:
                         f"0 <= {_plain(sym.show(c))} < {stride}{last}" if not last else
                         f"0 <= {_plain(sym.show(c))} <= {stride}{last} (bytes)"))
         # the row number is implied equal only for a column inside its row (not one merely bounded below)
+        if row_zero:  # row 0 of the other access's layout: ROW_ZERO when its column is inside the row
+            return out, (ROW_ZERO if len(out) == 1 and not own_bound else None)
         return out, (_row_number(terms, strides[0], unit) if len(out) == 1 and not own_bound else None)
 
     def _inside_row(self, acc: Access, enc: Enc, col, bound, size: int, *given) -> bool:
@@ -290,23 +303,28 @@ class Ctx:
         return out
 
     def signs(self, *sides):
-        """The integer parameters of the accesses' indices and guards (``(access, enc)`` per side) between 0 and
-        2^31: a size, stride, count or offset no caller passes negative (nor, unsigned, a negative int's
-        wrap-around). One (z3 constraint, text) for all of them, or none; a parameter an assumption states on its
-        own (`gap == -1`, `n >= 7`, one conjunct of several) is left out (checked as stated): one that only relates parameters
-        (`j1 == Size - t` from the host) says nothing of their signs."""
+        """The integer parameters of the accesses' indices and guards (``(access, enc)`` per side) below 2^31 and not
+        negative, and a parameter that strides a written index (a factor of a term that depends on the thread,
+        block or loop: ``out[i * stride]``, ``od[y * w]``) at least 1: a size, stride, count or offset no caller
+        passes negative (nor, unsigned, a negative int's wrap-around), and a zero stride folds every thread's row
+        onto one. One (z3 constraint, text) for all of them, or none; a parameter an assumption states on its own
+        (`gap == -1`, `n >= 7`, one conjunct of several) is left out (checked as stated): one that only relates
+        parameters (`j1 == Size - t` from the host) says nothing of their signs."""
         fixed = {n for a in self.launch.assume for n in a.alone}
-        names, cons = [], []
+        strides = {f.val for acc, _ in sides if acc.write for t in _sum_terms(acc.offset)
+                   if _strided(t, ("thread", "block", "iter"))
+                   for f in sym.operands(t, "*") if f.op == "v" and f.val.startswith("p:")}
+        low, cons = {}, []
         for acc, enc in sides:
             for n, kind in sorted({**sym.free_vars(acc.offset), **sym.free_vars(acc.cond)}.items()):
                 if n.startswith("p:") and n[2:] not in fixed and n[2:] in self.int_params:
                     v = enc.var(n, kind)
-                    cons.append(z3.And(v >= 0, v < (1 << 31)))
-                    names.append(n[2:])
+                    cons.append(z3.And(v >= (1 if n in strides else 0), v < (1 << 31)))
+                    low[n[2:]] = 1 if n in strides else 0
         if not cons:
             return []
-        shown = ", ".join(sorted(set(names)))
-        return [(z3.And(*cons), f"0 <= {shown} < 2^31")]
+        texts = [f"{b} <= {', '.join(sorted(n for n in low if low[n] == b))} < 2^31" for b in (1, 0) if b in low.values()]
+        return [(z3.And(*cons), "; ".join(texts))]
 
     def masks(self, acc: Access, enc: Enc):
         """For each mask ``x & (q - 1)`` in the access's index or guard whose ``q`` is made of parameters (the
@@ -341,9 +359,19 @@ class Ctx:
         them too, in this model (a witness that keeps them); (None, None): there are none, or the question is too
         hard within the budget."""
         (ra, qa), (rb, qb) = self.rows(a, e1), self.rows(b, e2)
+        lemma = []
+        # `od[x]` beside `od[x + y * w]`: row 0 of the same layout; with both columns inside a row of w, the
+        # other's row number is 0 where they overlap (implied; the solver rarely finds it in a product)
+        if ra and not rb:
+            rb, zero = self.rows(b, e2, self.row_strides.get(a.seq, ()))
+            if zero is ROW_ZERO and qa is not None:
+                lemma.append(e1.int(qa[2]) == 0)
+        elif rb and not ra:
+            ra, zero = self.rows(a, e1, self.row_strides.get(b.seq, ()))
+            if zero is ROW_ZERO and qb is not None:
+                lemma.append(e2.int(qb[2]) == 0)
         ms = self.masks(a, e1) + self.masks(b, e2)
         idioms, signs = ra + rb + ms, self.signs((a, e1), (b, e2))
-        lemma = []
         if qa is not None and qb is not None and qa[:2] == qb[:2]:
             # one stride s and one row unit u on both sides: offsets s * qa + ca and s * qb + cb (qa, qb multiples
             # of u) with each column inside its row of u * s bytes overlap only within one row, so qa == qb
@@ -665,6 +693,7 @@ def _row_number(terms, stride, unit: int):
     return stride.key(), unit, q
 
 
+ROW_ZERO = ("row 0",)  # rows(): an index with no stride of its own, inside row 0 of the other access's layout
 _INTERNAL = re.compile(r"\b[kN]\d+\b")  # the analyzer's names of loop iterations and trip counts
 
 

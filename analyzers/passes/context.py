@@ -326,6 +326,37 @@ class Ctx:
         texts = [f"{b} <= {', '.join(sorted(n for n in low if low[n] == b))} < 2^31" for b in (1, 0) if b in low.values()]
         return [(z3.And(*cons), "; ".join(texts))]
 
+    def slots(self, acc: Access, enc: Enc):
+        """An index ``k * x + c`` (``x`` depending on the thread, block or loop, each such term a multiple of ``k``
+        bytes, no parameter among its factors; ``c`` made of parameters only): each thread owns a slot of ``k``
+        bytes, and ``c`` picks a place inside it (``pixel[face / 2]`` of a 4-byte pixel, a channel of an
+        interleaved element), written for ``0 <= c < k``. A z3 constraint that ``c`` stays in the slot, and its
+        text; none when some assumption names ``c``'s parameters (checked as stated)."""
+        fixed = {n for a in self.launch.assume for n in a.names}
+        off, scale = acc.offset, 1
+        if off.op == "*" and sym.is_const(off.args[1]):
+            off, scale = off.args[0], off.args[1].val
+        if not isinstance(scale, int) or scale <= 0:
+            return []
+        terms = [t for t in _sum_terms(off) if not sym.is_const(t)]
+        moving = [t for t in terms if sym.kinds(t) & {"thread", "block", "iter"}]
+        param = [t for t in terms if t not in moving]
+        # a row term (`y * pitch`) is the rows idiom's: the slots are the other moving terms'
+        moving = [t for t in moving if not any(f.op == "v" and f.val.startswith("p:") for f in sym.operands(t, "*"))]
+        if not moving or not param:
+            return []
+        names = {n for t in param for n in sym.free_vars(t)}
+        if not all(n.startswith("p:") for n in names) or {n[2:] for n in names} & fixed:
+            return []
+        k = math.gcd(*[_coefficient(t) for t in moving])
+        size = acc.size or scale
+        if k * scale <= size or size > scale:
+            return []
+        c = param[0]
+        for t in param[1:]:
+            c = sym.binop("+", c, t)
+        return [(z3.And(enc.int(c) >= 0, enc.int(c) < k), f"0 <= {_plain(sym.show(c))} < {k}")]
+
     def masks(self, acc: Access, enc: Enc):
         """For each mask ``x & (q - 1)`` in the access's index or guard whose ``q`` is made of parameters (the
         modulo idiom, written for a power-of-two ``q``): a z3 constraint that ``q`` is a power of two, and its
@@ -370,7 +401,7 @@ class Ctx:
             ra, zero = self.rows(a, e1, self.row_strides.get(b.seq, ()))
             if zero is ROW_ZERO and qb is not None:
                 lemma.append(e2.int(qb[2]) == 0)
-        ms = self.masks(a, e1) + self.masks(b, e2)
+        ms = self.masks(a, e1) + self.masks(b, e2) + self.slots(a, e1) + self.slots(b, e2)
         idioms, signs = ra + rb + ms, self.signs((a, e1), (b, e2))
         if qa is not None and qb is not None and qa[:2] == qb[:2]:
             # one stride s and one row unit u on both sides: offsets s * qa + ca and s * qb + cb (qa, qb multiples

@@ -101,8 +101,10 @@ _ALL = [
          "that keeps them where the solver finds one. A column the kernel guards against a parameter (`if (x <= "
          "width)`) states how far its row reaches: only a column below the row's start is then a precondition (a "
          "column past the row is the kernel's own race), unless the guard itself keeps it inside the row. "
-         "Parameters an assumption states (`// kopt: assume`, --assume, a task's shapes, a value the host launch "
-         "passes or relates to the grid) are checked at the stated values; one an assumption only relates to "
+         "A row-major global index with a compile-time row length (`out[i * NJ + j]` under `if (j < nj)`) "
+         "assumes the guard's parameter fits the row (`nj <= NJ`, said with the launch), as a pitched index "
+         "assumes its pitch covers the width. Parameters an assumption states (`// kopt: assume`, --assume, a "
+         "task's shapes, a value the host launch passes or relates to the grid) are checked at the stated values; one an assumption only relates to "
          "others keeps its sign precondition.",
          "state what the caller passes (`// kopt: assume pitch >= width`, `gridDim.x * blockDim.x <= width`, "
          "`stride >= 1`, or the value of a power-of-two stride), or guard the column (`if (x < width)`) so the "

@@ -21,7 +21,8 @@ FILES = [
     "i23_host_field_maybe_race.cu", "i23_host_grid_field_ok.cu", "i23_host_grid_field_race.cu",
     "i23_rows_guard_inside_precondition.cu", "i23_rows_guard_offbyone_race.cu", "i23_loop_times_assign_ok.cu",
     "i23_loop_times_assign_divergent.cu", "i23_loop_uniform_result_ok.cu", "i23_loop_thread_result_divergent.cu",
-    "i23_slot_param_precondition.cu", "i23_slot_loop_race.cu",
+    "i23_slot_param_precondition.cu", "i23_slot_loop_race.cu", "i23_const_row_param_guard_ok.cu",
+    "i23_const_row_guard_offbyone_race.cu",
 ]
 
 
@@ -81,3 +82,12 @@ def test_a_parameter_stated_alone_in_a_conjunct_is_checked_as_stated_and_a_relat
     from analyzers.assume import Assumption
     assert Assumption("gap == -1 && n == 2 and m > n", "test").alone == {"gap", "n"}
     assert Assumption("j1 == Size - t", "the host's launch").alone == set()
+
+
+def test_a_constant_row_length_bounds_the_guards_parameter_and_says_so(tmp_path):
+    f = CORPUS / "i23_const_row_param_guard_ok.cu"
+    assert "(nj <= 1024)" in analyze(f).assumed
+    stated = tmp_path / "k.cu"
+    stated.write_text(f.read_text().replace("// kopt: launch", "// kopt: assume nj == 2000\n// kopt: launch"))
+    res = analyze(stated)
+    assert "race.global" in observed(res) and "nj <= 1024" not in res.assumed  # checked as the caller states it

@@ -72,6 +72,11 @@ class Ctx:
                        if f.op == "v" and f.val.startswith("p:")}
             # the strides of every level (a slice pitch times a loop counter too): a column has none of them
             levels = _levels(terms)
+            if not pitches:
+                got = self._constant_row(solver, enc, acc, terms, fixed, tried)
+                if got is not None:
+                    found.append(got)
+                continue
             for pitch in sorted(pitches):
                 name = pitch[2:]
                 row = [t for t in terms if pitch in sym.free_vars(t)]
@@ -116,6 +121,37 @@ class Ctx:
         more = self._nested(nested, fixed) if found and nested else []
         if more:
             self.launch.assume = self.launch.assume + list({a.text: a for a in more}.values())
+
+    def _constant_row(self, solver, enc, acc, terms, fixed, tried):
+        """The parameter bound of a row-major index with a constant row length, ``out[i * NJ + j]`` under
+        ``if (j < nj)``: rows NJ elements apart overlap only if the guard's ``nj`` exceeds NJ, which no caller of
+        such a kernel passes (its arrays are NJ wide). Assumed (``nj <= NJ``) unless an assumption names ``nj``.
+        The Assumption, or None."""
+        moving = [t for t in terms if sym.kinds(t) & {"thread", "block"}]
+        if acc.space != "global" or any(sym.kinds(t) & {"iter"} or not (sym.is_const(t) or t in moving)
+                                        for t in terms):
+            return None
+        params = sorted(n for n in sym.free_vars(acc.cond) if n.startswith("p:") and n[2:] not in fixed)
+        if not params:
+            return None
+        # the row length c (bytes): the terms whose coefficient it divides are the row, the others the column
+        for c in sorted({_coefficient(t) for t in moving}, reverse=True)[:4]:
+            column = [t for t in moving if _coefficient(t) % c]
+            if not column or len(column) == len(moving):
+                continue
+            k = math.gcd(*[_coefficient(t) for t in column])
+            col = column[0]
+            for t in column[1:]:
+                col = sym.binop("+", col, t)
+            key = ("const", col.key(), acc.cond.key())
+            if key in tried or c % k:
+                continue
+            tried.add(key)
+            for q in params:  # a guard comparing the column with q itself (`j < nj`), not any parameter
+                if _guarded(acc.cond, col, {q}) and self._column_bound(solver, enc, acc, col, q, k) and \
+                        self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                    return assume.Assumption(f"{q[2:]} <= {c // k}", "the row length of a row-major index")
+        return None
 
     def _nested(self, nested, fixed) -> list:
         """The outer pitch of a layout of several levels (``x + y * pitch + z * slice``) covers its rows: with the
@@ -691,15 +727,15 @@ def _minus_one(e):
     return None
 
 
-def _guarded(cond, col) -> bool:
-    """Some comparison in ``cond`` relates a variable of the column to a kernel parameter."""
+def _guarded(cond, col, params=None) -> bool:
+    """Some comparison in ``cond`` relates a variable of the column to a kernel parameter (one of ``params``)."""
     mine = {n for n, k in sym.free_vars(col).items() if k in ("thread", "block", "iter")}
     stack = [cond]
     while stack:
         e = stack.pop()
         if e.op in ("<", "<=", ">", ">=", "==", "!="):
             fv = sym.free_vars(e)
-            if mine & set(fv) and any(n.startswith("p:") for n in fv):
+            if mine & set(fv) and any(n.startswith("p:") and (params is None or n in params) for n in fv):
                 return True
         stack.extend(e.args)
     return False

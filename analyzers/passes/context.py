@@ -137,7 +137,10 @@ class Ctx:
         # the row length c (bytes): the terms whose coefficient it divides are the row, the others the column
         for c in sorted({_coefficient(t) for t in moving}, reverse=True)[:4]:
             column = [t for t in moving if _coefficient(t) % c]
-            if not column or len(column) == len(moving):
+            row = [t for t in moving if not _coefficient(t) % c]
+            # a matrix's row and column come from different dimensions of the launch (`i` from y, `j` from x);
+            # `blockIdx.x * 32 + threadIdx.x` is one 1-D index, not rows of 32
+            if not column or not row or _dims(column) & _dims(row) or not _dims(column) or not _dims(row):
                 continue
             k = math.gcd(*[_coefficient(t) for t in column])
             col = column[0]
@@ -725,6 +728,11 @@ def _minus_one(e):
     if e.op == "-" and sym.is_const(e.args[1]) and e.args[1].val == 1:
         return e.args[0]
     return None
+
+
+def _dims(terms) -> set:
+    """The launch dimensions (x, y, z) whose thread or block index the terms use."""
+    return {n[-1] for t in terms for n in sym.free_vars(t) if n in ("tx", "ty", "tz", "bx", "by", "bz")}
 
 
 def _guarded(cond, col, params=None) -> bool:

@@ -127,9 +127,8 @@ class Ctx:
         ``if (j < nj)``: rows NJ elements apart overlap only if the guard's ``nj`` exceeds NJ, which no caller of
         such a kernel passes (its arrays are NJ wide). Assumed (``nj <= NJ``) unless an assumption names ``nj``.
         The Assumption, or None."""
-        moving = [t for t in terms if sym.kinds(t) & {"thread", "block"}]
-        if acc.space != "global" or any(sym.kinds(t) & {"iter"} or not (sym.is_const(t) or t in moving)
-                                        for t in terms):
+        moving = [t for t in terms if sym.kinds(t) & {"thread", "block", "iter"}]
+        if acc.space != "global" or any(not (sym.is_const(t) or t in moving) for t in terms):
             return None
         params = sorted(n for n in sym.free_vars(acc.cond) if n.startswith("p:") and n[2:] not in fixed)
         if not params:
@@ -138,11 +137,12 @@ class Ctx:
         for c in sorted({_coefficient(t) for t in moving}, reverse=True)[:4]:
             column = [t for t in moving if _coefficient(t) % c]
             row = [t for t in moving if not _coefficient(t) % c]
-            # a matrix's row and column come from different dimensions of the launch (`i` from y, `j` from x);
-            # `blockIdx.x * 32 + threadIdx.x` is one 1-D index, not rows of 32
-            if not column or not row or _dims(column) & _dims(row) or not _dims(column) or not _dims(row):
+            if not column or not row or not _dims(row) or any(sym.kinds(t) & {"iter"} for t in row):
                 continue
             k = math.gcd(*[_coefficient(t) for t in column])
+            # `blockIdx.x * 32 + threadIdx.x` (blocks of 32) is one 1-D index, not rows of 32 elements
+            if any(c // k == b for f, b in zip("xyz", self.launch.block) if f in _dims(column)):
+                continue
             col = column[0]
             for t in column[1:]:
                 col = sym.binop("+", col, t)

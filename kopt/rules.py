@@ -101,9 +101,10 @@ _ALL = [
          "that keeps them where the solver finds one. A column the kernel guards against a parameter (`if (x <= "
          "width)`) states how far its row reaches: only a column below the row's start is then a precondition (a "
          "column past the row is the kernel's own race), unless the guard itself keeps it inside the row. "
-         "A row-major global index with a compile-time row length (`out[i * NJ + j]` under `if (j < nj)`) "
-         "assumes the guard's parameter fits the row (`nj <= NJ`, said with the launch), as a pitched index "
-         "assumes its pitch covers the width. Parameters an assumption states (`// kopt: assume`, --assume, a "
+         "A row-major global index with a compile-time row length (`out[i * NJ + j]` under `if (j < nj)`, the row "
+         "or column possibly a loop counter, the row possibly a parameter) whose column leaves its row only when "
+         "the guard's parameter exceeds the row assumes it does not (`nj <= NJ`, said with the launch), as a "
+         "pitched index assumes its pitch covers the width. Parameters an assumption states (`// kopt: assume`, --assume, a "
          "task's shapes, a value the host launch passes or relates to the grid) are checked at the stated values; one an assumption only relates to "
          "others keeps its sign precondition.",
          "state what the caller passes (`// kopt: assume pitch >= width`, `gridDim.x * blockDim.x <= width`, "

@@ -23,7 +23,7 @@ FILES = [
     "i23_loop_times_assign_divergent.cu", "i23_loop_uniform_result_ok.cu", "i23_loop_thread_result_divergent.cu",
     "i23_slot_param_precondition.cu", "i23_slot_loop_race.cu", "i23_const_row_param_guard_ok.cu",
     "i23_const_row_guard_offbyone_race.cu", "i23_const_row_one_dim_race.cu", "i23_const_row_loop_column_ok.cu",
-    "i23_const_row_loop_column_race.cu",
+    "i23_const_row_loop_column_race.cu", "i23_const_row_reversed_ok.cu", "i23_const_row_reversed_race.cu",
 ]
 
 

@@ -123,38 +123,54 @@ class Ctx:
             self.launch.assume = self.launch.assume + list({a.text: a for a in more}.values())
 
     def _constant_row(self, solver, enc, acc, terms, fixed, tried):
-        """The parameter bound of a row-major index with a constant row length, ``out[i * NJ + j]`` under
-        ``if (j < nj)``: rows NJ elements apart overlap only if the guard's ``nj`` exceeds NJ, which no caller of
-        such a kernel passes (its arrays are NJ wide). Assumed (``nj <= NJ``) unless an assumption names ``nj``.
-        The Assumption, or None."""
+        """The parameter bound of a row-major global index with a compile-time row length, ``out[i * NJ + j]``
+        under ``if (j < nj)`` (PolyBench's form; the row may also be a loop counter or a parameter, the column a
+        loop counter): rows NJ elements apart overlap only if the guard's ``nj`` exceeds NJ, which no caller of such
+        a kernel passes (its arrays are NJ wide). Assumed (``nj <= NJ``) when the column leaves its row without it
+        and stays inside with it, unless an assumption names ``nj``. The Assumption, or None."""
+        if acc.space != "global":
+            return None
         moving = [t for t in terms if sym.kinds(t) & {"thread", "block", "iter"}]
-        if acc.space != "global" or any(not (sym.is_const(t) or t in moving) for t in terms):
-            return None
+        parts = [t for t in terms if not sym.is_const(t)]
+        const = sum(int(t.val) for t in terms if sym.is_const(t))
         params = sorted(n for n in sym.free_vars(acc.cond) if n.startswith("p:") and n[2:] not in fixed)
-        if not params:
+        if not params or not moving:
             return None
-        # the row length c (bytes): the terms whose coefficient it divides are the row, the others the column
-        for c in sorted({_coefficient(t) for t in moving}, reverse=True)[:4]:
-            column = [t for t in moving if _coefficient(t) % c]
-            row = [t for t in moving if not _coefficient(t) % c]
-            if not column or not row or not _dims(row) or any(sym.kinds(t) & {"iter"} for t in row):
+        size = acc.size or 1
+        for c in sorted({_coefficient(t) for t in parts}, reverse=True)[:4]:
+            row = [t for t in parts if not _coefficient(t) % c]
+            column = [t for t in parts if _coefficient(t) % c]
+            if not row or not column or any(t not in moving for t in column):
                 continue
             k = math.gcd(*[_coefficient(t) for t in column])
             # `blockIdx.x * 32 + threadIdx.x` (blocks of 32) is one 1-D index, not rows of 32 elements
-            if any(c // k == b for f, b in zip("xyz", self.launch.block) if f in _dims(column)):
+            if c % k or any(c // k == b for f, b in zip("xyz", self.launch.block) if f in _dims(column)):
                 continue
-            col = column[0]
-            for t in column[1:]:
+            col = sym.const(const % c)  # the constant's whole rows belong to the row
+            for t in column:
                 col = sym.binop("+", col, t)
             key = ("const", col.key(), acc.cond.key())
-            if key in tried or c % k:
+            if key in tried:
                 continue
             tried.add(key)
+            leaves = z3.Or(enc.int(col) < 0, enc.int(col) + size > c)
+            if self._proven(solver, enc.bool(acc.cond), leaves):
+                return None  # inside its row already
             for q in params:  # a guard comparing the column with q itself (`j < nj`), not any parameter
-                if _guarded(acc.cond, col, {q}) and self._column_bound(solver, enc, acc, col, q, k) and \
-                        self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                if _guarded(acc.cond, col, {q}) and \
+                        self._proven(solver, enc.bool(acc.cond), enc.var(q, "uniform") <= c // k, leaves):
                     return assume.Assumption(f"{q[2:]} <= {c // k}", "the row length of a row-major index")
         return None
+
+    def _proven(self, solver, *constraints) -> bool:
+        """The constraints cannot all hold (z3 shows it within a small budget)."""
+        try:
+            m, spent = check(solver, *constraints, rlimit=LAYOUT_RLIMIT)
+        except GaveUp as exc:
+            self.spent += exc.spent
+            return False
+        self.spent += spent
+        return m is None
 
     def _nested(self, nested, fixed) -> list:
         """The outer pitch of a layout of several levels (``x + y * pitch + z * slice``) covers its rows: with the

@@ -24,6 +24,7 @@ FILES = [
     "i23_slot_param_precondition.cu", "i23_slot_loop_race.cu", "i23_const_row_param_guard_ok.cu",
     "i23_const_row_guard_offbyone_race.cu", "i23_const_row_one_dim_race.cu", "i23_const_row_loop_column_ok.cu",
     "i23_const_row_loop_column_race.cu", "i23_const_row_reversed_ok.cu", "i23_const_row_reversed_race.cu",
+    "i23_const_row_block_decomposition_race.cu",
 ]
 
 

@@ -143,8 +143,14 @@ class Ctx:
             if not row or not column or any(t not in moving for t in column):
                 continue
             k = math.gcd(*[_coefficient(t) for t in column])
-            # `blockIdx.x * 32 + threadIdx.x` (blocks of 32) is one 1-D index, not rows of 32 elements
-            if c % k or any(c // k == b for f, b in zip("xyz", self.launch.block) if f in _dims(column)):
+            if c % k:
+                continue
+            # `blockIdx.x * 512 + threadIdx.x` is one 1-D index over blocks of 512 threads, not rows of 512
+            # elements, unless the block is known to be narrower than the row (a block per row)
+            row_vars = {n for t in row for n in sym.free_vars(t)}
+            lanes = {n[-1] for t in column for n in sym.free_vars(t) if n in ("tx", "ty", "tz")}
+            if row_vars and row_vars <= {f"b{d}" for d in lanes} and any(
+                    self.launch.block["xyz".index(n[-1])] in (None, c // k) for n in row_vars):
                 continue
             col = sym.const(const % c)  # the constant's whole rows belong to the row
             for t in column:

@@ -249,6 +249,7 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
                      "launches": [{k: v for k, v in l.items() if k in ("kernel", "block", "source", "uncovered", "all_blocks")}
                                   for l in res.launches],
                      "stopped_by_benchmark_deadline": deadline.fired, "findings": findings,
+                     "assumed": res.assumed.split("\n") if res.assumed else [],
                      "incomplete": [d.message[:200] for d in res.diagnostics if d.rule == "analysis.incomplete"]})
     analyzed_files = sum(1 for r in rows if r["kernels"])
     return {"source": provenance, "files": len(files), "skipped_files_that_did_not_finish": skipped,

@@ -6,6 +6,12 @@ Usage:
        [--skip RELPATH] [--only GLOB]]... [--real-only]
   python bench/analyzer_accuracy.py --rescore   # apply the review file to the recorded results
 
+The recorded figures (each suite's source files checked out at the commit named, outside the repository):
+  python bench/analyzer_accuracy.py --real CUDA_SAMPLES/Samples --provenance NVIDIA/cuda-samples@c94ff366 \
+      --real RODINIA/cuda --provenance yuhc/gpu-rodinia@9c10d3e \
+      --real POLYBENCH_ACC/CUDA --provenance cavazos-lab/PolyBench-ACC@70ea4ca \
+      --include CUDA_SAMPLES/Common --include POLYBENCH_ACC/CUDA/utilities
+
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an
   expected rule reported for its file (the corpus labels name rules per file, not lines); a false positive is a

@@ -209,14 +209,7 @@ class Ctx:
                         if q in (inner, outer):
                             continue
                         bound = enc.var(q, "uniform") * enc.var(inner, "uniform")
-                        try:
-                            m, spent = check(solver, enc.bool(acc.cond), enc.int(col) >= bound, enc.int(col) >= 0,
-                                             rlimit=LAYOUT_RLIMIT)
-                        except GaveUp as exc:
-                            self.spent += exc.spent
-                            continue
-                        self.spent += spent
-                        if m is None:
+                        if self._proven(solver, enc.bool(acc.cond), enc.int(col) >= bound, enc.int(col) >= 0):
                             if self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
                                 self.in_row.setdefault(acc.seq, set()).add((outer, c))
                             lhs = f"{c} * {outer[2:]}" if c > 1 else outer[2:]
@@ -231,15 +224,9 @@ class Ctx:
     def _column_bound(self, solver, enc, acc, col, q, k) -> bool:
         """column < k * q wherever the access runs and the column is not negative (z3 proves it within a small
         budget); with ``q`` None: column <= 0 wherever the access runs."""
-        try:
-            over = enc.int(col) >= k * enc.var(q, "uniform") if q is not None else enc.int(col) >= 1
-            m, spent = check(solver, enc.bool(acc.cond), over, enc.int(col) >= 0 if q is not None else z3.BoolVal(True),
-                             rlimit=LAYOUT_RLIMIT)
-        except GaveUp as exc:
-            self.spent += exc.spent
-            return False
-        self.spent += spent
-        return m is None
+        over = enc.int(col) >= k * enc.var(q, "uniform") if q is not None else enc.int(col) >= 1
+        return self._proven(solver, enc.bool(acc.cond), over,
+                            enc.int(col) >= 0 if q is not None else z3.BoolVal(True))
 
     # ---- rows of a strided index stay within their stride (the severity of findings that need them to overlap)
     def rows(self, acc: Access, enc: Enc, given=()):
@@ -336,14 +323,7 @@ class Ctx:
         below ``bound`` (z3 proves it within a small budget)."""
         solver = z3.Solver()
         solver.add(*self.thread(enc)[0], *enc.side)
-        try:
-            m, spent = check(solver, enc.bool(acc.cond), enc.int(col) >= 0, enc.int(col) + size > bound, *given,
-                             rlimit=LAYOUT_RLIMIT)
-        except GaveUp as exc:
-            self.spent += exc.spent
-            return False
-        self.spent += spent
-        return m is None
+        return self._proven(solver, enc.bool(acc.cond), enc.int(col) >= 0, enc.int(col) + size > bound, *given)
 
     def row_lemmas(self, a: Access, b: Access, e1: Enc, e2: Enc) -> list:
         """Implied equalities for two accesses whose indices the layout assumptions keep inside one row of the same

@@ -20,7 +20,8 @@
 #         runprofile:TASK[,TASK] (bench/run_profile.py: cProfile of a warm `kopt run`'s parent process).
 #         bytecode (compile kopt's and the carried wheels' bytecode, as a pip install does; the device image may
 #         set PYTHONDONTWRITEBYTECODE, which makes every process compile its imports from source).
-#         poolcheck (bench/pool_check.py: --workers 1 against the local path on softmax_rows and vector_add).
+#         refspeed:TASK (bench/reference_speed.py: the task's reference_cuda versions in REF_ARGS, e.g.
+#         REF_ARGS="--ref old.cu --ref new.cu@NAME=V"), poolcheck (bench/pool_check.py: --workers 1 against the local path on softmax_rows and vector_add).
 set -uo pipefail
 OUT=${OUT:-/tmp/kopt-out}
 mkdir -p "$OUT/results"
@@ -90,6 +91,8 @@ for s in "$@"; do
                     $(printf -- '--task %s ' ${spec//,/ }) ;;
     bytecode) stage bytecode 120 bash -c 'env | grep -i "^PYTHON" ; python3 -m compileall -q -j 0 kopt analyzers \
                 $( [ -d /tmp/site ] && echo /tmp/site ) ; echo "bytecode compiled"' ;;
+    refspeed:*) stage refspeed 300 python3 bench/reference_speed.py "${s#refspeed:}" ${REF_ARGS:-} \
+                  --out "$OUT/results/reference_speed$sfx.json" ;;
     poolcheck) stage poolcheck 240 python3 bench/pool_check.py --out "$OUT/results/pool_check$sfx.json" ;;
     launchtime) stage launchtime 300 python3 bench/launch_time.py --out "$OUT/results/launch_time$sfx.json" ;;
     kernelbench) stage kernelbench "${KB_LIMIT:-540}" python3 bench/kernelbench.py run \

@@ -205,6 +205,12 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
         return [_incomplete(fname, f"could not model kernel `{func.name}`: {exc.__class__.__name__}: {exc}",
                             func.loc)]
     cfg.inferred = infer_block(km)
+    if launchmod.infer_one_block(cfg, km):
+        out.append(RULES["launch.inferred-grid"].diag(
+            f"no launch of `{func.name}` found and it reads no blockIdx or gridDim: analyzed as one block (each block "
+            f"of a larger grid would repeat the same accesses); declare the launch with `// kopt: launch` or pass "
+            f"--grid to check a larger grid", Location(func.loc.file, func.loc.line, func.loc.col, role="kernel"),
+            witness={"assumed_grid": [1, 1, 1]}))
     if cfg.inferred:
         out.append(RULES["launch.inferred-block"].diag(
             f"no launch block known for `{func.name}`: {cfg.inferred_text()}; declare the launch with "

@@ -46,6 +46,8 @@ class LaunchConfig:
     at: str = ""  # file:line of the host launch the block was read from
     uncovered: list = field(default_factory=list)  # the kernel's host launches whose block is not constant
     inferred: dict = field(default_factory=dict)  # dim "x"/"y"/"z" -> (bound, why): see infer_block
+    launched: bool = True  # False: no launch of the kernel was found (none given, none read from host code)
+    one_block: bool = False  # the grid was inferred to be one block (see infer_one_block)
     # an unknown block whose race, barrier and bounds checks were all decided for every block it allows (symbolic
     # block sizes, nothing left to concrete shapes, no incomplete note): the verdict holds whatever the launch picks
     all_blocks: bool = False
@@ -63,6 +65,7 @@ class LaunchConfig:
                 **({"branch": self.branch} if self.branch else {}),
                 **({"uncovered": self.uncovered} if self.uncovered else {}),
                 **({"all_blocks": self.max_threads} if self.all_blocks else {}),
+                **({"inferred_grid": [1, 1, 1]} if self.one_block else {}),
                 **({"inferred_block": {f: b for f, (b, _) in sorted(self.inferred.items())}} if self.inferred else {})}
 
     def dim_max(self, i: int) -> int:
@@ -106,6 +109,8 @@ class LaunchConfig:
         if self.all_blocks:
             b += " (race, barrier and bounds verdicts decided for every such block)"
         g = f"grid={fmt(self.grid)}" if any(v is not None for v in self.grid) else "any grid"
+        if self.one_block:
+            g = "grid=(1, 1, 1) (inferred: no launch found, and the kernel reads no blockIdx or gridDim)"
         s = f", {b}, {g}"
         if self.smem is not None:
             s += f", dynamic smem={self.smem} B"
@@ -181,6 +186,7 @@ def fallback(kernel_name: str, source: str, *, block=None, grid=None, defines=No
         cfg.note = (f"its launch block is not a constant at {', '.join(host_unknown[:3])}"
                     + (f" (+{len(host_unknown) - 3} more)" if len(host_unknown) > 3 else ""))
     elif block is None and host is None:
+        cfg.launched = grid is not None
         cfg.note = ("no launch of it that kopt can read was found (in the file, or in the files of its folder that "
                     "include it, declare it or load it by name)")
     if grid is not None:
@@ -198,3 +204,18 @@ def _bound(cfg: LaunchConfig, launch_bounds, env: dict) -> None:
                 cfg.source = "launch_bounds"
     if cfg.known_block:
         cfg.max_threads = cfg.block[0] * cfg.block[1] * cfg.block[2]
+
+
+def infer_one_block(cfg: LaunchConfig, model) -> bool:
+    """A kernel of which no launch was found, that reads no blockIdx or gridDim, synchronizes no grid and updates no
+    global memory atomically, is written for one block: every block of a larger grid would repeat the same
+    accesses (one block's work, done twice, as two racing copies). Its grid is then taken as one block; whether it
+    was (``cfg.one_block``) is reported as the note ``launch.inferred-grid``."""
+    if cfg.launched or cfg.source not in ("none", "launch_bounds") or any(g is not None for g in cfg.grid):
+        return False
+    if model.grid_used or any(b.kind == "grid" for b in model.barriers):
+        return False
+    if any(a.atomic and a.space == "global" for a in model.accesses):
+        return False
+    cfg.grid, cfg.one_block = (1, 1, 1), True
+    return True

@@ -183,6 +183,15 @@ _ALL = [
          "and the accesses they come from; the launch record has them as `inferred_block`.",
          "declare the launch with `// kopt: launch` or pass --block to check the blocks the kernel is really "
          "launched with", "analysis"),
+    Rule("launch.inferred-grid", N, "a kernel with no launch found and no block index analyzed as one block",
+         "No launch of the kernel was found (no `// kopt: launch` line, no --grid, no <<<...>>> or driver-API launch "
+         "in the file or its folder that kopt can read), and the kernel reads no blockIdx or gridDim, synchronizes no "
+         "grid and updates no global memory atomically: the blocks of a larger grid could not divide the work, each "
+         "would repeat the same accesses, so the kernel is written for one block. The analysis took a grid of one "
+         "block and reports no hazard between blocks; hazards inside the block are checked as usual. The launch "
+         "record has `inferred_grid`.",
+         "declare the launch with `// kopt: launch` or pass --grid to check the grid the kernel is really launched "
+         "with", "analysis"),
     Rule("analysis.incomplete", N, "part of the file was not analyzed",
          "The analyzers could not model part of the file: a parse failure, an unsupported construct, a solver budget "
          "or timeout, a pass that failed, or a kernel name not found. The message says which part and why. Other "

@@ -603,3 +603,23 @@ def test_a_macro_used_as_a_statement_without_semicolon_does_not_hide_the_next_de
     src = ("#define CHECK(x) x\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
            "void go(float* x) {\n  CHECK(cudaMemset(x, 0, 4))\n  dim3 threads(128);\n  k<<<1, threads>>>(x);\n}\n")
     assert _shapes(src) == {"k": [((128, 1, 1), (1, 1, 1), ())]}
+
+
+def test_a_kernel_with_no_launch_and_no_block_index_is_analyzed_as_one_block():
+    """No launch found and no blockIdx/gridDim read: one block (note launch.inferred-grid). A kernel that reads the
+    block index, updates global memory atomically, or has a launch (or --grid) keeps its grid."""
+    one = "__global__ void k(float* z, const float* x) { z[threadIdx.x] += x[threadIdx.x]; }\n"
+    res = analyze(one, path="one.cu")
+    rules = {d.rule for d in res.diagnostics}
+    assert "launch.inferred-grid" in rules and "race.global" not in rules
+    assert res.launches[0]["grid"] == [1, 1, 1] and res.launches[0]["inferred_grid"] == [1, 1, 1]
+    assert "grid=(1, 1, 1) (inferred" in res.assumed
+    for src in (one.replace("z[threadIdx.x] +=", "z[threadIdx.x] = blockIdx.x +"),
+                one.replace("{ z", "{ if (threadIdx.x == 0) atomicAdd((float*)x, 1.0f); z"),
+                one + "void run(float* z, const float* x) { k<<<64, 128>>>(z, x); }\n"):
+        res = analyze(src, path="many.cu")
+        rules = {d.rule for d in res.diagnostics}
+        assert "launch.inferred-grid" not in rules and "race.global" in rules, (src, rules)
+        assert "inferred_grid" not in res.launches[0]
+    res = analyze(one, path="one.cu", grid=(4, 1, 1))
+    assert {d.rule for d in res.diagnostics} >= {"race.global"} and "inferred_grid" not in res.launches[0]

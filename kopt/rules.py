@@ -84,7 +84,7 @@ _ALL = [
          "(and the compiler may cache or split it). The witness gives the two threads and the location.",
          "read the value after a barrier (__syncthreads(), or after the kernel for grid-wide counters), or read it "
          "atomically (cuda::atomic_ref load, atomicAdd(p, 0)) or through a volatile pointer", "race"),
-    Rule("race.precondition", N, "a race that needs parameter values the kernel's indexing presumes away",
+    Rule("race.precondition", N, "a race that needs parameter values or data the kernel presumes away",
          "A race.global / race.shared / sync.missing / race.atomic-plain conflict whose every witness breaks a "
          "precondition the kernel's index idiom presumes and nothing states: (1) a row-major index `column + row * "
          "stride` (`stride` an integer parameter, the column depending on the thread, block, loop or parameters, "
@@ -96,7 +96,12 @@ _ALL = [
          "of an interleaved element) leaving the slot; (4) an integer "
          "parameter of the two indices or their guards negative (or, unsigned, 2^31 or more: a negative int passed "
          "as unsigned), or zero where it strides a written index (`out[i * stride]`, `od[y * w]`: every row folds "
-         "onto one). No caller of such code passes those values, so the finding is a note naming the assumption "
+         "onto one); (5) data a thread selects itself by (kopt cannot see data): neighbours of an array compared in "
+         "a guard (`keys[t] <= q && q < keys[t + 1]`, `d[t] != d[t - 1]`), where the threads meet only if the "
+         "array is not sorted ascending, or an element compared equal to a value the same for every thread "
+         "(`keys[t] == q`) in both guards, where they meet only if its values repeat (not when the store adds to "
+         "what it overwrites: counting the matches, `if (x[i] == key) count++`, expects repeats and is a race). "
+         "No caller of such code passes those values, so the finding is a note naming the assumption "
          "that removes it; a race that also holds without them keeps its own rule and severity, with a witness "
          "that keeps them where the solver finds one. A column the kernel guards against a parameter (`if (x <= "
          "width)`) states how far its row reaches: only a column below the row's start is then a precondition (a "

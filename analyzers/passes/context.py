@@ -37,6 +37,7 @@ class Ctx:
         self._layout_done = False
         self.in_row: dict = {}  # access seq -> {(pitch, unit)}: its index is proven inside one row of that pitch
         self.row_strides: dict = {}  # access seq -> [(stride, unit)] of its row constraints (``rows``)
+        self.data_texts: set = set()  # precondition texts about data (data_orders), not parameters
         self.int_params = {n for n, t in km.func.params if t.integral and not t.pointer and not t.dims}
 
     # ---- the row-pitch layout of pitched indices
@@ -421,6 +422,36 @@ class Ctx:
                             f"{_plain(sym.show(q))} a power of two"))
         return out
 
+    def data_orders(self, a: Access, b: Access, e1: Enc, e2: Enc):
+        """Preconditions on the data of the selection idioms the accesses' guards use, where a thread selects itself
+        by comparing elements of an array it indexes: neighbours compared (``keys[t] <= k && k < keys[t + 1]``,
+        ``r[t] != r[t - 1]``) in either guard, written for the array sorted ascending; in both guards, an element
+        compared equal to a value the same for every thread (``keys[t] == k``), written for distinct values (not
+        when a store adds to what it overwrites: counting the matches expects repeats). Per
+        array, a z3 constraint with instances of the order (or of distinctness) over the elements the two threads'
+        guards and indices read, and its text (also kept in ``data_texts``: kopt cannot check data)."""
+        # a count of the matches (``if (x[i] == key) count++``) is written for repeated values, not distinct ones
+        distinct = set() if _accumulates(a) or _accumulates(b) else \
+            _selections(a.cond, "distinct") & _selections(b.cond, "distinct")
+        sorted_ = _selections(a.cond, "sorted") | _selections(b.cond, "sorted")  # one guard shows the order
+        out = []
+        for base in sorted(sorted_ | distinct):
+            points = [(enc.int(x.args[0]), enc.int(x)) for acc, enc in ((a, e1), (b, e2))
+                      for x in _loads(base, acc.cond, acc.offset)]
+            cons = []
+            for i, (o1, v1) in enumerate(points):
+                for o2, v2 in points[i + 1:]:
+                    if base in sorted_:
+                        cons += [z3.Implies(o1 <= o2, v1 <= v2), z3.Implies(o2 <= o1, v2 <= v1)]
+                    else:
+                        cons.append(z3.Implies(o1 != o2, v1 != v2))
+            if cons:
+                name = base[3:]
+                text = f"`{name}` sorted ascending" if base in sorted_ else f"distinct values in `{name}`"
+                self.data_texts.add(text)
+                out.append((z3.And(*cons), text))
+        return out
+
     def row_dependent(self, mode: str, a: Access, b: Access, e1: Enc, e2: Enc, *constraints, bv: bool = False):
         """A finding between accesses ``a`` (thread e1) and ``b`` (thread e2) that needs a parameter precondition
         the kernel does not state: a row of a strided index reaching into the next (a column past its row stride:
@@ -442,7 +473,8 @@ class Ctx:
             ra, zero = self.rows(a, e1, self.row_strides.get(b.seq, ()))
             if zero is ROW_ZERO and qb is not None:
                 lemma.append(e2.int(qb[2]) == 0)
-        ms = self.masks(a, e1) + self.masks(b, e2) + self.slots(a, e1) + self.slots(b, e2)
+        ms = self.masks(a, e1) + self.masks(b, e2) + self.slots(a, e1) + self.slots(b, e2) + \
+            self.data_orders(a, b, e1, e2)
         idioms, signs = ra + rb + ms, self.signs((a, e1), (b, e2))
         if qa is not None and qb is not None and qa[:2] == qb[:2]:
             # one stride s and one row unit u on both sides: offsets s * qa + ca and s * qb + cb (qa, qb multiples
@@ -721,6 +753,76 @@ def _sum_terms(e, k: int = 1) -> list:
     if e.op == "*" and sym.is_const(e.args[0]) and isinstance(e.args[0].val, int):
         return _sum_terms(e.args[1], k * e.args[0].val)
     return [e if k == 1 else sym.binop("*", e, sym.const(k))]
+
+
+_COMPARE = ("<", "<=", ">", ">=", "==", "!=")
+
+
+def _is_load(e) -> bool:
+    return e.op == "uf" and e.val.startswith("ld:") and len(e.args) == 1
+
+
+def _conjuncts(cond) -> list:
+    if cond is None:
+        return []
+    if cond.op == "&&":
+        return _conjuncts(cond.args[0]) + _conjuncts(cond.args[1])
+    return [cond]
+
+
+def _selections(cond, kind: str) -> set:
+    """The arrays (load names) a guard selects threads by: ``sorted``, two of its elements a constant distance
+    apart, one indexed by the thread, compared with each other or each with one value; ``distinct``, an element
+    indexed by the thread compared equal to a value that does not depend on the thread."""
+    out, against = set(), {}  # against: (array, compared value's key) -> element offsets
+    for c in _conjuncts(cond):
+        if c.op not in _COMPARE:
+            continue
+        x, y = c.args
+        for p, q in ((x, y), (y, x)):
+            if not _is_load(p) or "thread" not in sym.kinds(p.args[0]):
+                continue
+            if kind == "distinct" and c.op == "==" and "thread" not in sym.kinds(q):
+                out.add(p.val)
+            if kind == "sorted":
+                if _is_load(q) and q.val == p.val and _apart(p.args[0], q.args[0]):
+                    out.add(p.val)
+                if "thread" not in sym.kinds(q) and c.op != "==":
+                    against.setdefault((p.val, q.key()), []).append(p.args[0])
+    for (base, _), offs in against.items():
+        if any(_apart(u, v) for i, u in enumerate(offs) for v in offs[i + 1:]):
+            out.add(base)
+    return out
+
+
+def _apart(u, v) -> bool:
+    """The offsets ``u`` and ``v`` differ by a nonzero constant."""
+    tu, tv = _sum_terms(u), _sum_terms(v)
+    ku = sorted(t.key() for t in tu if not sym.is_const(t))
+    kv = sorted(t.key() for t in tv if not sym.is_const(t))
+    cu = sum(t.val for t in tu if sym.is_const(t))
+    cv = sum(t.val for t in tv if sym.is_const(t))
+    return ku == kv and cu != cv
+
+
+def _accumulates(acc: Access) -> bool:
+    """``acc`` stores a value computed from the location it overwrites (``count++``, ``s[i] += v``)."""
+    return acc.write and acc.value is not None and any(x.args[0].key() == acc.offset.key()
+                                                       for x in _loads("ld:" + acc.base, acc.value))
+
+
+def _loads(base: str, *exprs) -> list:
+    """The loads of array ``base`` in ``exprs``, each once."""
+    out, seen, stack = [], set(), list(exprs)
+    while stack:
+        e = stack.pop()
+        if e is None:
+            continue
+        if e.op == "uf" and e.val == base and len(e.args) == 1 and e.key() not in seen:
+            seen.add(e.key())
+            out.append(e)
+        stack.extend(e.args)
+    return out
 
 
 def _minus_one(e):

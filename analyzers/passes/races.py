@@ -324,10 +324,14 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts) -> 
             # idiom presumes (a column inside its row of a strided index, a power-of-two q in `x & (q - 1)`): a
             # note naming it (parameters stated by an assumption are checked as stated)
             wit = dict(d.witness or {}, rule=d.rule, precondition="; ".join(rows))
-            return RULES["race.precondition"].diag(
-                f"{d.message}, but only for parameter values the kernel's indexing presumes away: no race with "
-                f"{'; '.join(rows)} (state the parameters with `// kopt: assume` or --assume to have them "
-                f"checked)", *d.locations, witness=wit)
+            if all(r in ctx.data_texts for r in rows):
+                why = (f"but only for data the kernel's guards presume away: no race with {'; '.join(rows)} (kopt "
+                       f"cannot check data; make sure every caller's data has it)")
+            else:
+                why = (f"but only for parameter values{' and data' if set(rows) & ctx.data_texts else ''} the "
+                       f"kernel's indexing presumes away: no race with {'; '.join(rows)} (state the parameters with "
+                       f"`// kopt: assume` or --assume to have them checked)")
+            return RULES["race.precondition"].diag(f"{d.message}, {why}", *d.locations, witness=wit)
     return d
 
 

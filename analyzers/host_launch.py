@@ -264,18 +264,39 @@ class _Scan:
         if depth > 4:
             return None
         f = self.func_at(pos)
-        ev = self.events_of(name)
-        local = [e for e in ev if f is not None and f[0] <= e[0] < f[1]]
+        local, scope = self._in_scope(name, f, pos)
         # in straight-line code the value at ``pos`` is the one the events before it leave
-        at = pos if local and name not in self.guards and not self._in_loop(f, pos) else None
-        key = (name, f[0] if f else None, at, tuple(sorted((k, g[0], tuple(g[1])) for k, g in self.guards.items())))
+        at = pos if local and name not in self.guards and not self._in_loop(f, pos, scope) else None
+        key = (name, f[0] if f else None, scope, at,
+               tuple(sorted((k, g[0], tuple(g[1])) for k, g in self.guards.items())))
         if key not in self.memo:
-            self.memo[key] = self._values(name, f, depth, at)
+            self.memo[key] = self._values(name, f, depth, local, at)
         return self.memo[key]
 
-    def _in_loop(self, f, pos: int) -> bool:
-        """``pos`` is inside a loop of function ``f`` (a later statement may run before it)."""
-        heads = [self._head(b) for b in self._open_blocks(f, pos)] + [self._head(pos)]
+    def scoped_events(self, name: str, pos: int) -> list:
+        """The events of the variable ``name`` names at ``pos``, in its function (``_in_scope``)."""
+        return self._in_scope(name, self.func_at(pos), pos)[0]
+
+    def _in_scope(self, name: str, f, pos: int) -> tuple[list, int | None]:
+        """The events of ``name`` in function ``f`` that concern the variable visible at ``pos`` (C block scope: a
+        name declared anew in each of several ``{ }`` blocks is a different variable in each), and the ``{`` of the
+        block that declares it (None: no declaration of the function is visible there, or only one is made)."""
+        local = [e for e in self.events_of(name) if f is not None and f[0] <= e[0] < f[1]]
+        if sum(e[1] in ("decl", "dim3") for e in local) < 2:
+            return local, None
+        decls = [(e[0], self._open_blocks(f, e[0])[-1:]) for e in local if e[1] in ("decl", "dim3")]
+
+        def visible(p):  # the latest declaration before p whose block also holds p
+            opened = self._open_blocks(f, p)
+            return max((d for d, b in decls if d <= p and set(b) <= set(opened)), default=None)
+        mine = visible(pos)
+        block = next((b[0] for d, b in decls if d == mine and b), None)
+        return [e for e in local if visible(e[0]) == mine], block
+
+    def _in_loop(self, f, pos: int, scope: int | None = None) -> bool:
+        """``pos`` is inside a loop of function ``f`` (a later statement may run before it); ``scope``: only loops
+        inside that block count (a variable it declares starts anew on each pass of a loop around it)."""
+        heads = [self._head(b) for b in self._open_blocks(f, pos) if scope is None or b > scope] + [self._head(pos)]
         return any(_LOOP_HEAD.match(h) for h in heads)
 
     def _conditional(self, f, event: int, pos: int) -> bool:
@@ -309,11 +330,10 @@ class _Scan:
             i -= 1
         return t[i + 1:at].strip()
 
-    def _values(self, name: str, f, depth: int, pos: int | None = None) -> list | None:
+    def _values(self, name: str, f, depth: int, local: list, pos: int | None = None) -> list | None:
         ev = self.events_of(name)
-        local = [e for e in ev if f is not None and f[0] <= e[0] < f[1]]
         if pos is not None:
-            return self._values_at(name, f, [e for e in local if e[0] < pos], pos, depth)
+            return self._values_at(name, f, local, pos, depth)
         guard = self.guards.get(name)
         tparam = f is not None and name in self.tparams.get(f[0], ())
         if guard is not None and guard[0] == "in" and (not local and (name in f[2] or tparam) or len(local) == 1 and
@@ -365,14 +385,15 @@ class _Scan:
             cur = vals[-1] if len(vals) == 1 and isinstance(vals[0], tuple) else None
         return list(dict.fromkeys(out))
 
-    def _values_at(self, name: str, f, before: list, pos: int, depth: int) -> list | None:
-        """The values ``name`` may hold at ``pos`` in straight-line code, from its events ``before`` it: the last
-        declaration or assignment that always runs, then each later one (a field update too), where one that may
-        be skipped keeps the values it would replace."""
+    def _values_at(self, name: str, f, local: list, pos: int, depth: int) -> list | None:
+        """The values ``name`` may hold at ``pos`` in straight-line code, from its events (``local``) before it: the
+        last declaration or assignment that always runs, then each later one (a field update too), where one that
+        may be skipped keeps the values it would replace."""
+        before = [e for e in local if e[0] < pos]
         start = max((i for i, e in enumerate(before) if e[1] in ("decl", "dim3", "set", "enum")
                      and not self._conditional(f, e[0], pos)), default=None)
         if start is None:
-            return self._values(name, f, depth)  # declared elsewhere (a parameter, a global): as before
+            return self._values(name, f, depth, local)  # declared elsewhere (a parameter, a global): as before
         states: list = []
         for at, kind, text in before[start:]:
             if kind == "address" or text is None and kind != "enum":

@@ -603,3 +603,28 @@ def test_a_macro_used_as_a_statement_without_semicolon_does_not_hide_the_next_de
     src = ("#define CHECK(x) x\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n"
            "void go(float* x) {\n  CHECK(cudaMemset(x, 0, 4))\n  dim3 threads(128);\n  k<<<1, threads>>>(x);\n}\n")
     assert _shapes(src) == {"k": [((128, 1, 1), (1, 1, 1), ())]}
+
+
+def test_a_name_declared_anew_in_each_block_is_read_from_the_declaration_in_scope_at_the_launch():
+    # C block scope: each `{ }` (here inside a loop) declares its own `b`; the launch sees the one in scope, with
+    # the assignments made to it there, and after the loop the function's own `b`
+    src = """
+__global__ void k(float* x) {}
+__global__ void m(float* x) {}
+void f(float* x, int n) {
+  dim3 b(32);
+  for (int i = 0; i < n; i++) {
+    { dim3 b(64); k<<<1, b>>>(x); }
+    { dim3 b(n); m<<<1, b>>>(x); }
+    { dim3 b(128); b.x = 256; k<<<1, b>>>(x); }
+    { dim3 b(512); { dim3 b(16); } k<<<2, b>>>(x); }
+  }
+  k<<<1, b>>>(x);
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    got = host_launches(src)
+    assert [(h.block, h.grid) for h in got["k"].launches] == [
+        ((64, 1, 1), (1, 1, 1)), ((256, 1, 1), (1, 1, 1)), ((512, 1, 1), (2, 1, 1)), ((32, 1, 1), (1, 1, 1))]
+    assert got["k"].unknown == [] and got["m"].unknown == ["<input>:8 (`b`)"]

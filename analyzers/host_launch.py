@@ -708,6 +708,33 @@ def _const_targs(text: str, scan: _Scan, pos: int) -> list:
     return out
 
 
+# `static const int BLOCK_SIZE = 128;`, `constexpr unsigned N = 4;`: an integer constant a header declares
+_CONST = re.compile(r"(?<![\w.])(?:(?:static|inline)\s+)*(?:const|constexpr)\s+(?:(?:static|const|constexpr)\s+)*"
+                    r"(?:(?:unsigned|signed|short|long|int|size_t|uint|u?int(?:8|16|32|64)_t)\s+)+([A-Za-z_]\w*)\s*"
+                    r"(?:=\s*([^;{}]+?)|\{([^;{}]*)\})\s*;")
+
+
+def _constants(text: str) -> dict:
+    """The integer constants ``text`` declares outside function bodies (a header's ``static const int``), as
+    name -> value text: a quoted include's, which the launches read like its macros."""
+    if "const" not in text:
+        return {}
+    t = _NOISE.sub(lambda m: " " * len(m.group(0)), text)
+    out, bodies, opened = {}, 0, []  # function bodies open at a point; for each open `{`, whether it opens one
+    marks = sorted([(m.start(), m) for m in _CONST.finditer(t)] + [(m.start(), m) for m in _BRACE.finditer(t)],
+                   key=lambda x: x[0])
+    for at, m in marks:
+        if m.re is _BRACE:
+            if m.group(0) == "{":
+                opened.append(bool(_FUNC_END.search(t, max(0, at - 80), at)))
+                bodies += opened[-1]
+            elif opened:
+                bodies -= opened.pop()
+        elif not bodies:
+            out[m.group(1)] = (m.group(2) or m.group(3)).strip()
+    return out
+
+
 def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, instantiations=None) -> _Scan:
     """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
     (lowest) ``outer``: the macros of the files that include it."""
@@ -724,7 +751,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
             except OSError:
                 continue
             include(inner, p.parent, depth + 1)
-            macros.update(source_macros(inner, device=False))
+            macros.update({**_constants(inner), **source_macros(inner, device=False)})
             named.update(dict.fromkeys(_DEFINED_NAME.findall(active_lines(inner, device=False)), ""))
     if folder is not None:
         include(text, folder, 0)

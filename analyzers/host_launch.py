@@ -98,10 +98,18 @@ class HostLaunches:
     """A kernel's launches in host code: the constant shapes, and the launches whose block is not constant."""
     launches: list = field(default_factory=list)
     unknown: list = field(default_factory=list)  # "file:line (`block text`)"
+    unknown_bounds: list = field(default_factory=list)  # per launch of ``unknown``: at most how many threads, or None
 
     @property
     def partial(self) -> bool:
         return bool(self.launches) and bool(self.unknown)
+
+    @property
+    def bound(self) -> int | None:
+        """At most how many threads a block of the launches in ``unknown`` has, when the host code bounds every one
+        (``threads = n; if (n > 512) threads = 512;``, ``min(n, 512)``); else None."""
+        b = self.unknown_bounds
+        return max(b) if b and len(b) == len(self.unknown) and None not in b else None
 
 
 class _Params:
@@ -452,6 +460,102 @@ class _Scan:
         out = [evaluate(text, {**self.env, **c}) for c in choices]
         return None if None in out else list(dict.fromkeys(out))
 
+    def bound(self, text: str, pos: int, depth: int = 0) -> int | None:
+        """At most how many threads the block ``text`` has at ``pos``, for a block that is not a constant: a
+        dim3's fields' bounds multiplied, a variable's largest over its assignments in scope, ``min(n, C)``, and an
+        assignment clamped by the ``if`` that follows it (``_clamp``); None when one is unbounded."""
+        text = text.strip()
+        inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", text, re.S)
+        if inner is None and re.fullmatch(r"[A-Za-z_]\w*", text):
+            ev = self.scoped_events(text, pos)
+            if any(e[1] == "dim3" for e in ev):
+                return self._dim3_bound(ev, depth)
+        if inner is None:
+            return self._upper(text, pos, depth)
+        out = 1
+        for a in [a for a in split_top(inner.group(1)) if a.strip()][:3]:
+            b = self._upper(a, pos, depth)
+            if b is None:
+                return None
+            out *= b
+        return out
+
+    def _dim3_bound(self, ev: list, depth: int) -> int | None:
+        dims = [0, 0, 0]
+        for at, kind, text in ev:
+            inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", (text or "").strip(), re.S)
+            if kind.startswith("field:"):
+                b, i = self._upper(text or "", at, depth + 1), "xyz".index(kind[-1])
+                if b is None:
+                    return None
+                dims[i] = max(dims[i], b)
+            elif kind in ("dim3", "set", "decl") and inner:
+                args = [a for a in split_top(inner.group(1)) if a.strip()]
+                for i, a in enumerate((args + ["1"] * 3)[:3]):
+                    b = self._upper(a, at, depth + 1)
+                    if b is None:
+                        return None
+                    dims[i] = max(dims[i], b)
+            else:
+                return None
+        return dims[0] * dims[1] * dims[2] or None
+
+    def _upper(self, text: str, pos: int, depth: int) -> int | None:
+        """An upper bound on the integer ``text`` at ``pos`` (see ``bound``), or None."""
+        if depth > 4:
+            return None
+        text = text.strip()
+        v = self.scalars(text, pos, depth)
+        if v:
+            return max(v)
+        m = re.fullmatch(r"(?:std\s*::\s*)?(?:min|MIN)\s*\((.*)\)", text, re.S)
+        if m:
+            got = [b for b in (self._upper(a, pos, depth + 1) for a in split_top(m.group(1))) if b is not None]
+            return min(got) if got else None
+        if not re.fullmatch(r"[A-Za-z_]\w*", text):
+            return None
+        out = None
+        for e in self.scoped_events(text, pos):
+            if e[1] not in ("decl", "set", "enum") or e[2] is None:
+                return None
+            b = e[2] if e[1] == "enum" else self._upper(e[2], e[0], depth + 1)
+            b = b if b is not None else self._clamp(text, e)
+            if b is None:
+                return None
+            out = b if out is None else max(out, b)
+        return out
+
+    def _clamp(self, name: str, e) -> int | None:
+        """C (C - 1 for ``>=``) when the statement right after the assignment ``e`` of ``name`` is ``if (v > C)``
+        (or ``C < v``) over ``name`` or the value assigned, and that ``if``'s body assigns ``name`` (whose own bound
+        the caller takes): ``threads = n; if (n > 512) { threads = 512; }``."""
+        t = self.text
+        m = re.compile(r"[^;{}]*;\s*if\s*\(").match(t, e[0])
+        if m is None:
+            return None
+        depth, end = 1, m.end()
+        while end < len(t) and depth:
+            depth += {"(": 1, ")": -1}.get(t[end], 0)
+            end += 1
+        cond = t[m.end():end - 1] if not depth and "," not in t[m.end():end - 1] else ""
+        c = re.fullmatch(r"\s*(.+?)\s*(>=|>)\s*(.+?)\s*", cond, re.S)
+        d = re.fullmatch(r"\s*(.+?)\s*(<=|<)\s*(.+?)\s*", cond, re.S)
+        tested, op, limit = (c.group(1), c.group(2), c.group(3)) if c else (d.group(3), d.group(2), d.group(1)) if d \
+            else (None, None, None)
+        if tested is None or re.sub(r"\s+", "", tested) not in (name, re.sub(r"\s+", "", e[2] or "")):
+            return None
+        limit = self.scalar(limit, e[0])
+        body = t[end:end + 2000].lstrip()
+        if body.startswith("{"):
+            body = body[:_block_end(body)]
+            while re.search(r"\{[^{}]*\}", body[1:]):  # the body's own statements, not those of blocks inside it
+                body = body[:1] + re.sub(r"\{[^{}]*\}", ";", body[1:])
+        else:
+            body = body[:body.find(";") + 1]
+        if limit is None or not re.search(rf"(?:^|[;{{}}])\s*{re.escape(name)}\s*=(?!=)", body):
+            return None
+        return limit - (op in (">=", "<="))
+
     def fixed_fields(self, text: str) -> str:
         """``text`` with the cudaDeviceProp fields every device has alike (``prop.warpSize``) put as their values,
         when the variable is declared a ``cudaDeviceProp`` in the file."""
@@ -680,6 +784,16 @@ class _Scan:
                 yield args[0], "", args[1], args[2], m.start()
 
 
+def _block_end(text: str) -> int:
+    """The end of the ``{ }`` block ``text`` starts with (its length when it does not close)."""
+    depth = 0
+    for m in _BRACE.finditer(text):
+        depth += 1 if m.group(0) == "{" else -1
+        if depth == 0:
+            return m.end()
+    return len(text)
+
+
 def _no_threads(v) -> bool:
     return v == 0 or isinstance(v, tuple) and 0 in v
 
@@ -866,6 +980,7 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
         entry = out.setdefault(base, HostLaunches())
         if blocks is None or None in blocks:
             entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split()) or '?'}`)")
+            entry.unknown_bounds.append(scan.bound(block, pos) if block.strip() else None)
             continue
         for b in blocks:
             if b[0] * b[1] * b[2] <= MAX_THREADS:
@@ -873,6 +988,7 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
             else:
                 entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
                                      f"{MAX_THREADS} threads)")
+                entry.unknown_bounds.append(None)
 
 
 def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[str, HostLaunches]:

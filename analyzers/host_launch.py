@@ -465,22 +465,16 @@ class _Scan:
         dim3's fields' bounds multiplied, a variable's largest over its assignments in scope, ``min(n, C)``, and an
         assignment clamped by the ``if`` that follows it (``_clamp``); None when one is unbounded."""
         text = text.strip()
-        inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", text, re.S)
-        if inner is None and re.fullmatch(r"[A-Za-z_]\w*", text):
+        if re.fullmatch(r"dim3\s*[({].*[)}]", text, re.S):
+            return self._dim3_bound([(pos, "dim3", text)], depth)
+        if re.fullmatch(r"[A-Za-z_]\w*", text):
             ev = self.scoped_events(text, pos)
             if any(e[1] == "dim3" for e in ev):
                 return self._dim3_bound(ev, depth)
-        if inner is None:
-            return self._upper(text, pos, depth)
-        out = 1
-        for a in [a for a in split_top(inner.group(1)) if a.strip()][:3]:
-            b = self._upper(a, pos, depth)
-            if b is None:
-                return None
-            out *= b
-        return out
+        return self._upper(text, pos, depth)
 
     def _dim3_bound(self, ev: list, depth: int) -> int | None:
+        """The threads of a dim3 whose events are ``ev``: each field's largest bound over them, multiplied."""
         dims = [0, 0, 0]
         for at, kind, text in ev:
             inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", (text or "").strip(), re.S)

@@ -872,6 +872,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     return _Scan(text, name, env, callers, instantiations)
 
 
+_IFDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifdef[ \t]+|(?:el)?if[ \t]+defined[ \t]*\(?[ \t]*)([A-Za-z_]\w*)", re.M)
 _MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel",
             "cudaGraphAdd")
 _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
@@ -985,7 +986,7 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
                 entry.unknown_bounds.append(None)
 
 
-def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[str, HostLaunches]:
+def host_launches(source: str, defines=None, path=None, kernels=None, configurations=True) -> dict[str, HostLaunches]:
     """Kernel name -> its launches in host code: the file's own, and those of the files in its folder that include
     it with quotes (directly or through one other file there), so a kernel defined in a header is covered by the
     file that launches it. A launch is ``k<<<grid, block, ...>>>``, ``cudaLaunchKernel``/``cudaLaunchCooperative
@@ -1004,7 +1005,9 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
     function template is read once per instantiation its calls in the folder name (a type argument that differs
     between them stays generic). A file of the folder that does not include this one but launches a kernel of it
     by name (declared there, not defined) counts for that kernel. ``kernels``: the names wanted; the files that include this
-    one are read only when one of them is not launched here."""
+    one are read only when one of them is not launched here. A wanted kernel launched only in code an ``#ifdef X`` /
+    ``#if defined(X)`` leaves out (another build configuration) takes the launches read with ``X`` defined, each
+    saying so (``configurations``: whether to look)."""
     path = Path(path) if path is not None else None
     folder = path.parent if path is not None else None
     texts: dict = {}
@@ -1163,6 +1166,17 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
                     scan.guards = {**scan.guards_at(looked_at), **scan.guards}
                 _record(out, scan, sub(callee), sub(targs), grid, block, pos, only)
             scan.guards = {}
+    missing = {k for k in kernels or () if k not in out and k in _launched(source)} if configurations else ()
+    for macro in list(dict.fromkeys(_IFDEF.findall(source)))[:_MAX_CHOICES] if missing else ():
+        if macro in (defines or {}) or not missing:
+            continue
+        alt = host_launches(source, {**(defines or {}), macro: None}, path, sorted(missing), configurations=False)
+        for k in missing & set(alt):
+            for h in alt[k].launches:
+                h.where += f" (with -D{macro})"
+            alt[k].unknown = [f"{u} (with -D{macro})" for u in alt[k].unknown]
+            out[k] = alt[k]
+        missing -= set(alt)
     for entry in out.values():  # one configuration per (block, template arguments): grids merged (unknown unless equal)
         merged: dict = {}
         for h in entry.launches:

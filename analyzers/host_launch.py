@@ -172,6 +172,7 @@ class _Scan:
                     open_at = None
         self.events: dict = {}  # name -> [(position, kind, value text)], read on demand (events_of)
         self.memo: dict = {}  # (name, function start, guards) -> values
+        self.opened: dict = {}  # (function start, position) -> the blocks open there (_open_blocks)
         self.guards: dict = {}  # name -> ("in" | "not in", values): what the conditions around the launch being read imply
         self.enums: dict = {}  # enumerator -> value (None: not a constant)
         for m in _ENUM.finditer(t) if "enum" in t else ():
@@ -313,15 +314,18 @@ class _Scan:
         return bool(set(self._open_blocks(f, event)) - set(self._open_blocks(f, pos))) or \
             bool(_BRANCH_HEAD.match(self._head(event)))
 
-    def _open_blocks(self, f, pos: int) -> list:
-        """Positions of the ``{`` of the blocks of function ``f`` that hold ``pos``."""
-        opened = []
-        for m in _BRACE.finditer(self.text, f[0], pos):
-            if m.group(0) == "{":
-                opened.append(m.start())
-            elif opened:
-                opened.pop()
-        return opened
+    def _open_blocks(self, f, pos: int) -> tuple:
+        """Positions of the ``{`` of the blocks of function ``f`` that hold ``pos`` (asked again for each name's
+        events, hence kept)."""
+        if (f[0], pos) not in self.opened:
+            opened: list = []
+            for m in _BRACE.finditer(self.text, f[0], pos):
+                if m.group(0) == "{":
+                    opened.append(m.start())
+                elif opened:
+                    opened.pop()
+            self.opened[(f[0], pos)] = tuple(opened)
+        return self.opened[(f[0], pos)]
 
     def _head(self, at: int) -> str:
         """The text of the statement before ``at`` (from the last ``;``, ``{`` or ``}`` outside parentheses): the

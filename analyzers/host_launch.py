@@ -6,9 +6,11 @@ Launch forms: ``<<<grid, block>>>``, ``cudaLaunchKernel``, ``cudaLaunchCooperati
 (its config's fields) and the driver API (``cuLaunchKernel`` of a function looked up by name, also when a helper
 hands the function back through a pointer or a struct, under the conditions around the lookup). Operands are read
 as constants through function-pointer variables, ``dim3`` (and ``uint3``/``int3``) fields, enum / const / constexpr
-integers, macros of quoted includes, names of the launching function first, the constants callers in the folder
-pass for a parameter, and the template arguments of each call of a host function template. A launch whose block is
-not a constant is reported as such (the kernel's configuration then lists it as not covered).
+integers, macros and integer constants of quoted includes, names of the launching function first (each from its
+declaration in scope at the launch: C block scope), the constants callers in the folder pass for a parameter, and
+the template arguments of each call of a host function template. A launch whose block is not a constant is reported
+as such (the kernel's configuration then lists it as not covered), with the bound host code puts on it when there is
+one (a clamp, ``min``); a kernel launched only in code an ``#ifdef`` leaves out is read with its macro defined.
 Reading is textual (regular expressions over comment- and string-free text), so it costs no second parse.
 """
 from __future__ import annotations

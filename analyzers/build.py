@@ -17,6 +17,7 @@ from .ast import Func, Node, TypeInfo, Unit
 from .calls import handle_call
 from .launch import LaunchConfig, evaluate as eval_text, source_macros
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
+from .spin_barrier import grid_barrier
 from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
 from .values import Agg, Mem, State, VarRef
 
@@ -852,6 +853,11 @@ class Builder:
         if r is not NotImplemented:
             return r
         fn = self._find(short, len(n.args))
+        if fn is not None and grid_barrier(fn):
+            for a in n.args:
+                self.rval(a)
+            self.barrier("grid", n)
+            return None
         if fn is not None and self.depth < MAX_INLINE:
             return self.inline(fn, n)
         args = [self.rval(a) for a in n.args]

@@ -124,7 +124,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
             host = hosts.get(func.name) or host_launch.HostLaunches()
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
                                           launch_bounds=func.launch_bounds, targs=targs or None, host=shape,
-                                          host_unknown=host.unknown)
+                                          host_unknown=host.unknown, host_bound=host.bound)
                        for shape in host.launches or [None]]
             for c in configs:
                 c.assume = c.assume + implied.get(func.name, [])

@@ -232,8 +232,7 @@ class _Launch:
 
     def local_init(self, name: str):
         """The one initializer text of ``name`` in the launching function, when it is set nowhere else there."""
-        f = self.scan.func_at(self.pos)
-        ev = [e for e in self.scan.events_of(name) if f is not None and f[0] <= e[0] < f[1]]
+        ev = self.scan.scoped_events(name, self.pos)
         if len(ev) == 1 and ev[0][1] in ("decl", "dim3") and ev[0][2] is not None and ev[0][0] < self.pos \
                 and not self.escapes(name):
             return ev[0][2]
@@ -311,7 +310,7 @@ class _Launch:
             if g in self.passed:
                 raise _Unknown(g)
             g = self.local_init(g) or ""
-            fields = [e for e in self.scan.events_of(grid_text.strip()) if e[1].startswith("field:")]
+            fields = [e for e in self.scan.scoped_events(grid_text.strip(), self.pos) if e[1].startswith("field:")]
             if fields:
                 raise _Unknown(g)
             if re.fullmatch(r"[A-Za-z_]\w*", g.strip()):  # a copy (``dim3 c = b;``): b's components, not (b, 1, 1)

@@ -6,9 +6,11 @@ Launch forms: ``<<<grid, block>>>``, ``cudaLaunchKernel``, ``cudaLaunchCooperati
 (its config's fields) and the driver API (``cuLaunchKernel`` of a function looked up by name, also when a helper
 hands the function back through a pointer or a struct, under the conditions around the lookup). Operands are read
 as constants through function-pointer variables, ``dim3`` (and ``uint3``/``int3``) fields, enum / const / constexpr
-integers, macros of quoted includes, names of the launching function first, the constants callers in the folder
-pass for a parameter, and the template arguments of each call of a host function template. A launch whose block is
-not a constant is reported as such (the kernel's configuration then lists it as not covered).
+integers, macros and integer constants of quoted includes, names of the launching function first (each from its
+declaration in scope at the launch: C block scope), the constants callers in the folder pass for a parameter, and
+the template arguments of each call of a host function template. A launch whose block is not a constant is reported
+as such (the kernel's configuration then lists it as not covered), with the bound host code puts on it when there is
+one (a clamp, ``min``); a kernel launched only in code an ``#ifdef`` leaves out is read with its macro defined.
 Reading is textual (regular expressions over comment- and string-free text), so it costs no second parse.
 """
 from __future__ import annotations
@@ -98,10 +100,18 @@ class HostLaunches:
     """A kernel's launches in host code: the constant shapes, and the launches whose block is not constant."""
     launches: list = field(default_factory=list)
     unknown: list = field(default_factory=list)  # "file:line (`block text`)"
+    unknown_bounds: list = field(default_factory=list)  # per launch of ``unknown``: at most how many threads, or None
 
     @property
     def partial(self) -> bool:
         return bool(self.launches) and bool(self.unknown)
+
+    @property
+    def bound(self) -> int | None:
+        """At most how many threads a block of the launches in ``unknown`` has, when the host code bounds every one
+        (``threads = n; if (n > 512) threads = 512;``, ``min(n, 512)``); else None."""
+        b = self.unknown_bounds
+        return max(b) if b and len(b) == len(self.unknown) and None not in b else None
 
 
 class _Params:
@@ -164,6 +174,7 @@ class _Scan:
                     open_at = None
         self.events: dict = {}  # name -> [(position, kind, value text)], read on demand (events_of)
         self.memo: dict = {}  # (name, function start, guards) -> values
+        self.opened: dict = {}  # (function start, position) -> the blocks open there (_open_blocks)
         self.guards: dict = {}  # name -> ("in" | "not in", values): what the conditions around the launch being read imply
         self.enums: dict = {}  # enumerator -> value (None: not a constant)
         for m in _ENUM.finditer(t) if "enum" in t else ():
@@ -264,18 +275,39 @@ class _Scan:
         if depth > 4:
             return None
         f = self.func_at(pos)
-        ev = self.events_of(name)
-        local = [e for e in ev if f is not None and f[0] <= e[0] < f[1]]
+        local, scope = self._in_scope(name, f, pos)
         # in straight-line code the value at ``pos`` is the one the events before it leave
-        at = pos if local and name not in self.guards and not self._in_loop(f, pos) else None
-        key = (name, f[0] if f else None, at, tuple(sorted((k, g[0], tuple(g[1])) for k, g in self.guards.items())))
+        at = pos if local and name not in self.guards and not self._in_loop(f, pos, scope) else None
+        key = (name, f[0] if f else None, scope, at,
+               tuple(sorted((k, g[0], tuple(g[1])) for k, g in self.guards.items())))
         if key not in self.memo:
-            self.memo[key] = self._values(name, f, depth, at)
+            self.memo[key] = self._values(name, f, depth, local, at)
         return self.memo[key]
 
-    def _in_loop(self, f, pos: int) -> bool:
-        """``pos`` is inside a loop of function ``f`` (a later statement may run before it)."""
-        heads = [self._head(b) for b in self._open_blocks(f, pos)] + [self._head(pos)]
+    def scoped_events(self, name: str, pos: int) -> list:
+        """The events of the variable ``name`` names at ``pos``, in its function (``_in_scope``)."""
+        return self._in_scope(name, self.func_at(pos), pos)[0]
+
+    def _in_scope(self, name: str, f, pos: int) -> tuple[list, int | None]:
+        """The events of ``name`` in function ``f`` that concern the variable visible at ``pos`` (C block scope: a
+        name declared anew in each of several ``{ }`` blocks is a different variable in each), and the ``{`` of the
+        block that declares it (None: no declaration of the function is visible there, or only one is made)."""
+        local = [e for e in self.events_of(name) if f is not None and f[0] <= e[0] < f[1]]
+        if sum(e[1] in ("decl", "dim3") for e in local) < 2:
+            return local, None
+        decls = [(e[0], self._open_blocks(f, e[0])[-1:]) for e in local if e[1] in ("decl", "dim3")]
+
+        def visible(p):  # the latest declaration before p whose block also holds p
+            opened = self._open_blocks(f, p)
+            return max((d for d, b in decls if d <= p and set(b) <= set(opened)), default=None)
+        mine = visible(pos)
+        block = next((b[0] for d, b in decls if d == mine and b), None)
+        return [e for e in local if visible(e[0]) == mine], block
+
+    def _in_loop(self, f, pos: int, scope: int | None = None) -> bool:
+        """``pos`` is inside a loop of function ``f`` (a later statement may run before it); ``scope``: only loops
+        inside that block count (a variable it declares starts anew on each pass of a loop around it)."""
+        heads = [self._head(b) for b in self._open_blocks(f, pos) if scope is None or b > scope] + [self._head(pos)]
         return any(_LOOP_HEAD.match(h) for h in heads)
 
     def _conditional(self, f, event: int, pos: int) -> bool:
@@ -284,15 +316,18 @@ class _Scan:
         return bool(set(self._open_blocks(f, event)) - set(self._open_blocks(f, pos))) or \
             bool(_BRANCH_HEAD.match(self._head(event)))
 
-    def _open_blocks(self, f, pos: int) -> list:
-        """Positions of the ``{`` of the blocks of function ``f`` that hold ``pos``."""
-        opened = []
-        for m in _BRACE.finditer(self.text, f[0], pos):
-            if m.group(0) == "{":
-                opened.append(m.start())
-            elif opened:
-                opened.pop()
-        return opened
+    def _open_blocks(self, f, pos: int) -> tuple:
+        """Positions of the ``{`` of the blocks of function ``f`` that hold ``pos`` (asked again for each name's
+        events, hence kept)."""
+        if (f[0], pos) not in self.opened:
+            opened: list = []
+            for m in _BRACE.finditer(self.text, f[0], pos):
+                if m.group(0) == "{":
+                    opened.append(m.start())
+                elif opened:
+                    opened.pop()
+            self.opened[(f[0], pos)] = tuple(opened)
+        return self.opened[(f[0], pos)]
 
     def _head(self, at: int) -> str:
         """The text of the statement before ``at`` (from the last ``;``, ``{`` or ``}`` outside parentheses): the
@@ -309,11 +344,10 @@ class _Scan:
             i -= 1
         return t[i + 1:at].strip()
 
-    def _values(self, name: str, f, depth: int, pos: int | None = None) -> list | None:
+    def _values(self, name: str, f, depth: int, local: list, pos: int | None = None) -> list | None:
         ev = self.events_of(name)
-        local = [e for e in ev if f is not None and f[0] <= e[0] < f[1]]
         if pos is not None:
-            return self._values_at(name, f, [e for e in local if e[0] < pos], pos, depth)
+            return self._values_at(name, f, local, pos, depth)
         guard = self.guards.get(name)
         tparam = f is not None and name in self.tparams.get(f[0], ())
         if guard is not None and guard[0] == "in" and (not local and (name in f[2] or tparam) or len(local) == 1 and
@@ -365,14 +399,15 @@ class _Scan:
             cur = vals[-1] if len(vals) == 1 and isinstance(vals[0], tuple) else None
         return list(dict.fromkeys(out))
 
-    def _values_at(self, name: str, f, before: list, pos: int, depth: int) -> list | None:
-        """The values ``name`` may hold at ``pos`` in straight-line code, from its events ``before`` it: the last
-        declaration or assignment that always runs, then each later one (a field update too), where one that may
-        be skipped keeps the values it would replace."""
+    def _values_at(self, name: str, f, local: list, pos: int, depth: int) -> list | None:
+        """The values ``name`` may hold at ``pos`` in straight-line code, from its events (``local``) before it: the
+        last declaration or assignment that always runs, then each later one (a field update too), where one that
+        may be skipped keeps the values it would replace."""
+        before = [e for e in local if e[0] < pos]
         start = max((i for i, e in enumerate(before) if e[1] in ("decl", "dim3", "set", "enum")
                      and not self._conditional(f, e[0], pos)), default=None)
         if start is None:
-            return self._values(name, f, depth)  # declared elsewhere (a parameter, a global): as before
+            return self._values(name, f, depth, local)  # declared elsewhere (a parameter, a global): as before
         states: list = []
         for at, kind, text in before[start:]:
             if kind == "address" or text is None and kind != "enum":
@@ -430,6 +465,96 @@ class _Scan:
                 return None
         out = [evaluate(text, {**self.env, **c}) for c in choices]
         return None if None in out else list(dict.fromkeys(out))
+
+    def bound(self, text: str, pos: int, depth: int = 0) -> int | None:
+        """At most how many threads the block ``text`` has at ``pos``, for a block that is not a constant: a
+        dim3's fields' bounds multiplied, a variable's largest over its assignments in scope, ``min(n, C)``, and an
+        assignment clamped by the ``if`` that follows it (``_clamp``); None when one is unbounded."""
+        text = text.strip()
+        if re.fullmatch(r"dim3\s*[({].*[)}]", text, re.S):
+            return self._dim3_bound([(pos, "dim3", text)], depth)
+        if re.fullmatch(r"[A-Za-z_]\w*", text):
+            ev = self.scoped_events(text, pos)
+            if any(e[1] == "dim3" for e in ev):
+                return self._dim3_bound(ev, depth)
+        return self._upper(text, pos, depth)
+
+    def _dim3_bound(self, ev: list, depth: int) -> int | None:
+        """The threads of a dim3 whose events are ``ev``: each field's largest bound over them, multiplied."""
+        dims = [0, 0, 0]
+        for at, kind, text in ev:
+            inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", (text or "").strip(), re.S)
+            if kind.startswith("field:"):
+                b, i = self._upper(text or "", at, depth + 1), "xyz".index(kind[-1])
+                if b is None:
+                    return None
+                dims[i] = max(dims[i], b)
+            elif kind in ("dim3", "set", "decl") and inner:
+                args = [a for a in split_top(inner.group(1)) if a.strip()]
+                for i, a in enumerate((args + ["1"] * 3)[:3]):
+                    b = self._upper(a, at, depth + 1)
+                    if b is None:
+                        return None
+                    dims[i] = max(dims[i], b)
+            else:
+                return None
+        return dims[0] * dims[1] * dims[2] or None
+
+    def _upper(self, text: str, pos: int, depth: int) -> int | None:
+        """An upper bound on the integer ``text`` at ``pos`` (see ``bound``), or None."""
+        if depth > 4:
+            return None
+        text = text.strip()
+        v = self.scalars(text, pos, depth)
+        if v:
+            return max(v)
+        m = re.fullmatch(r"(?:std\s*::\s*)?(?:min|MIN)\s*\((.*)\)", text, re.S)
+        if m:
+            got = [b for b in (self._upper(a, pos, depth + 1) for a in split_top(m.group(1))) if b is not None]
+            return min(got) if got else None
+        if not re.fullmatch(r"[A-Za-z_]\w*", text):
+            return None
+        out = None
+        for e in self.scoped_events(text, pos):
+            if e[1] not in ("decl", "set", "enum") or e[2] is None:
+                return None
+            b = e[2] if e[1] == "enum" else self._upper(e[2], e[0], depth + 1)
+            b = b if b is not None else self._clamp(text, e)
+            if b is None:
+                return None
+            out = b if out is None else max(out, b)
+        return out
+
+    def _clamp(self, name: str, e) -> int | None:
+        """C (C - 1 for ``>=``) when the statement right after the assignment ``e`` of ``name`` is ``if (v > C)``
+        (or ``C < v``) over ``name`` or the value assigned, and that ``if``'s body assigns ``name`` (whose own bound
+        the caller takes): ``threads = n; if (n > 512) { threads = 512; }``."""
+        t = self.text
+        m = re.compile(r"[^;{}]*;\s*if\s*\(").match(t, e[0])
+        if m is None:
+            return None
+        depth, end = 1, m.end()
+        while end < len(t) and depth:
+            depth += {"(": 1, ")": -1}.get(t[end], 0)
+            end += 1
+        cond = t[m.end():end - 1] if not depth and "," not in t[m.end():end - 1] else ""
+        c = re.fullmatch(r"\s*(.+?)\s*(>=|>)\s*(.+?)\s*", cond, re.S)
+        d = re.fullmatch(r"\s*(.+?)\s*(<=|<)\s*(.+?)\s*", cond, re.S)
+        tested, op, limit = (c.group(1), c.group(2), c.group(3)) if c else (d.group(3), d.group(2), d.group(1)) if d \
+            else (None, None, None)
+        if tested is None or re.sub(r"\s+", "", tested) not in (name, re.sub(r"\s+", "", e[2] or "")):
+            return None
+        limit = self.scalar(limit, e[0])
+        body = t[end:end + 2000].lstrip()
+        if body.startswith("{"):
+            body = body[:_block_end(body)]
+            while re.search(r"\{[^{}]*\}", body[1:]):  # the body's own statements, not those of blocks inside it
+                body = body[:1] + re.sub(r"\{[^{}]*\}", ";", body[1:])
+        else:
+            body = body[:body.find(";") + 1]
+        if limit is None or not re.search(rf"(?:^|[;{{}}])\s*{re.escape(name)}\s*=(?!=)", body):
+            return None
+        return limit - (op in (">=", "<="))
 
     def fixed_fields(self, text: str) -> str:
         """``text`` with the cudaDeviceProp fields every device has alike (``prop.warpSize``) put as their values,
@@ -659,6 +784,16 @@ class _Scan:
                 yield args[0], "", args[1], args[2], m.start()
 
 
+def _block_end(text: str) -> int:
+    """The end of the ``{ }`` block ``text`` starts with (its length when it does not close)."""
+    depth = 0
+    for m in _BRACE.finditer(text):
+        depth += 1 if m.group(0) == "{" else -1
+        if depth == 0:
+            return m.end()
+    return len(text)
+
+
 def _no_threads(v) -> bool:
     return v == 0 or isinstance(v, tuple) and 0 in v
 
@@ -687,6 +822,33 @@ def _const_targs(text: str, scan: _Scan, pos: int) -> list:
     return out
 
 
+# `static const int BLOCK_SIZE = 128;`, `constexpr unsigned N = 4;`: an integer constant a header declares
+_CONST = re.compile(r"(?<![\w.])(?:(?:static|inline)\s+)*(?:const|constexpr)\s+(?:(?:static|const|constexpr)\s+)*"
+                    r"(?:(?:unsigned|signed|short|long|int|size_t|uint|u?int(?:8|16|32|64)_t)\s+)+([A-Za-z_]\w*)\s*"
+                    r"(?:=\s*([^;{}]+?)|\{([^;{}]*)\})\s*;")
+
+
+def _constants(text: str) -> dict:
+    """The integer constants ``text`` declares outside function bodies (a header's ``static const int``), as
+    name -> value text: a quoted include's, which the launches read like its macros."""
+    if "const" not in text:
+        return {}
+    t = _NOISE.sub(lambda m: " " * len(m.group(0)), text)
+    out, bodies, opened = {}, 0, []  # function bodies open at a point; for each open `{`, whether it opens one
+    marks = sorted([(m.start(), m) for m in _CONST.finditer(t)] + [(m.start(), m) for m in _BRACE.finditer(t)],
+                   key=lambda x: x[0])
+    for at, m in marks:
+        if m.re is _BRACE:
+            if m.group(0) == "{":
+                opened.append(bool(_FUNC_END.search(t, max(0, at - 80), at)))
+                bodies += opened[-1]
+            elif opened:
+                bodies -= opened.pop()
+        elif not bodies:
+            out[m.group(1)] = (m.group(2) or m.group(3)).strip()
+    return out
+
+
 def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, instantiations=None) -> _Scan:
     """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
     (lowest) ``outer``: the macros of the files that include it."""
@@ -703,7 +865,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
             except OSError:
                 continue
             include(inner, p.parent, depth + 1)
-            macros.update(source_macros(inner, device=False))
+            macros.update({**_constants(inner), **source_macros(inner, device=False)})
             named.update(dict.fromkeys(_DEFINED_NAME.findall(active_lines(inner, device=False)), ""))
     if folder is not None:
         include(text, folder, 0)
@@ -716,6 +878,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     return _Scan(text, name, env, callers, instantiations)
 
 
+_IFDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifdef[ \t]+|(?:el)?if[ \t]+defined[ \t]*\(?[ \t]*)([A-Za-z_]\w*)", re.M)
 _MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel",
             "cudaGraphAdd")
 _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
@@ -818,6 +981,7 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
         entry = out.setdefault(base, HostLaunches())
         if blocks is None or None in blocks:
             entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split()) or '?'}`)")
+            entry.unknown_bounds.append(scan.bound(block, pos) if block.strip() else None)
             continue
         for b in blocks:
             if b[0] * b[1] * b[2] <= MAX_THREADS:
@@ -825,9 +989,10 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
             else:
                 entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
                                      f"{MAX_THREADS} threads)")
+                entry.unknown_bounds.append(None)
 
 
-def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[str, HostLaunches]:
+def host_launches(source: str, defines=None, path=None, kernels=None, configurations=True) -> dict[str, HostLaunches]:
     """Kernel name -> its launches in host code: the file's own, and those of the files in its folder that include
     it with quotes (directly or through one other file there), so a kernel defined in a header is covered by the
     file that launches it. A launch is ``k<<<grid, block, ...>>>``, ``cudaLaunchKernel``/``cudaLaunchCooperative
@@ -846,7 +1011,9 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
     function template is read once per instantiation its calls in the folder name (a type argument that differs
     between them stays generic). A file of the folder that does not include this one but launches a kernel of it
     by name (declared there, not defined) counts for that kernel. ``kernels``: the names wanted; the files that include this
-    one are read only when one of them is not launched here."""
+    one are read only when one of them is not launched here. A wanted kernel launched only in code an ``#ifdef X`` /
+    ``#if defined(X)`` leaves out (another build configuration) takes the launches read with ``X`` defined, each
+    saying so (``configurations``: whether to look)."""
     path = Path(path) if path is not None else None
     folder = path.parent if path is not None else None
     texts: dict = {}
@@ -1005,6 +1172,17 @@ def host_launches(source: str, defines=None, path=None, kernels=None) -> dict[st
                     scan.guards = {**scan.guards_at(looked_at), **scan.guards}
                 _record(out, scan, sub(callee), sub(targs), grid, block, pos, only)
             scan.guards = {}
+    missing = {k for k in kernels or () if k not in out and k in _launched(source)} if configurations else ()
+    for macro in list(dict.fromkeys(_IFDEF.findall(source)))[:_MAX_CHOICES] if missing else ():
+        if macro in (defines or {}) or not missing:
+            continue
+        alt = host_launches(source, {**(defines or {}), macro: None}, path, sorted(missing), configurations=False)
+        for k in missing & set(alt):
+            for h in alt[k].launches:
+                h.where += f" (with -D{macro})"
+            alt[k].unknown = [f"{u} (with -D{macro})" for u in alt[k].unknown]
+            out[k] = alt[k]
+        missing -= set(alt)
     for entry in out.values():  # one configuration per (block, template arguments): grids merged (unknown unless equal)
         merged: dict = {}
         for h in entry.launches:

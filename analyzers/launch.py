@@ -161,11 +161,12 @@ def from_geometry(geometry, *, launch_bounds=None, macros=None) -> LaunchConfig:
 
 
 def fallback(kernel_name: str, source: str, *, block=None, grid=None, defines=None, launch_bounds=None,
-             targs=None, host=None, host_unknown=()) -> LaunchConfig:
+             targs=None, host=None, host_unknown=(), host_bound=None) -> LaunchConfig:
     """For a kernel no launch annotation describes: ``--block``/``--grid``, else one constant launch shape read from
     host code (``host``, a ``host_launch.HostLaunch``; its grid and template arguments when constant), else
     ``__launch_bounds__``, else unknown. ``host_unknown``: the kernel's host launches whose block is not constant —
-    with a constant ``host`` they are launches this configuration does not cover, and the note says so."""
+    with a constant ``host`` they are launches this configuration does not cover, and the note says so; with none,
+    ``host_bound`` is at most how many threads host code gives each of their blocks (a range, not a shape)."""
     env = {**source_macros(source), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
     cfg = LaunchConfig(kernel=kernel_name)
     if targs is None and host is not None and host.targs:
@@ -185,6 +186,9 @@ def fallback(kernel_name: str, source: str, *, block=None, grid=None, defines=No
     if block is None and host is None and host_unknown:
         cfg.note = (f"its launch block is not a constant at {', '.join(host_unknown[:3])}"
                     + (f" (+{len(host_unknown) - 3} more)" if len(host_unknown) > 3 else ""))
+        if host_bound is not None and host_bound < cfg.max_threads:
+            cfg.max_threads = host_bound
+            cfg.note += f"; host code gives it at most {host_bound} threads"
     elif block is None and host is None:
         cfg.launched = grid is not None
         cfg.note = ("no launch of it that kopt can read was found (in the file, or in the files of its folder that "
@@ -199,7 +203,7 @@ def _bound(cfg: LaunchConfig, launch_bounds, env: dict) -> None:
     if launch_bounds is not None:
         lb = launch_bounds if isinstance(launch_bounds, int) else evaluate(str(launch_bounds), env)
         if lb:
-            cfg.max_threads = min(lb, MAX_THREADS)
+            cfg.max_threads = min(lb, cfg.max_threads)
             if cfg.source == "none":
                 cfg.source = "launch_bounds"
     if cfg.known_block:

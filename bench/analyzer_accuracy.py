@@ -11,6 +11,9 @@ The recorded figures (each suite's source files checked out at the commit named,
       --real RODINIA/cuda --provenance yuhc/gpu-rodinia@9c10d3e \
       --real POLYBENCH_ACC/CUDA --provenance cavazos-lab/PolyBench-ACC@70ea4ca \
       --include CUDA_SAMPLES/Common --include POLYBENCH_ACC/CUDA/utilities
+  and SHOC's (its own includes, so its own file):
+  python bench/analyzer_accuracy.py --real-only --real SHOC/src/cuda --provenance vetter/shoc@0aea03b \
+      --include SHOC/src/common --include SHOC/src/cuda/common --out bench/results/analyzer_accuracy_shoc.json
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an

@@ -623,3 +623,52 @@ def test_a_kernel_with_no_launch_and_no_block_index_is_analyzed_as_one_block():
         assert "inferred_grid" not in res.launches[0]
     res = analyze(one, path="one.cu", grid=(4, 1, 1))
     assert {d.rule for d in res.diagnostics} >= {"race.global"} and "inferred_grid" not in res.launches[0]
+
+
+def test_a_name_declared_anew_in_each_block_is_read_from_the_declaration_in_scope_at_the_launch():
+    # C block scope: each `{ }` (here inside a loop) declares its own `b`; the launch sees the one in scope, with
+    # the assignments made to it there, and after the loop the function's own `b`
+    src = """
+__global__ void k(float* x) {}
+__global__ void m(float* x) {}
+void f(float* x, int n) {
+  dim3 b(32);
+  for (int i = 0; i < n; i++) {
+    { dim3 b(64); k<<<1, b>>>(x); }
+    { dim3 b(n); m<<<1, b>>>(x); }
+    { dim3 b(128); b.x = 256; k<<<1, b>>>(x); }
+    { dim3 b(512); { dim3 b(16); } k<<<2, b>>>(x); }
+  }
+  k<<<1, b>>>(x);
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    got = host_launches(src)
+    assert [(h.block, h.grid) for h in got["k"].launches] == [
+        ((64, 1, 1), (1, 1, 1)), ((256, 1, 1), (1, 1, 1)), ((512, 1, 1), (2, 1, 1)), ((32, 1, 1), (1, 1, 1))]
+    assert got["k"].unknown == [] and got["m"].unknown == ["<input>:8 (`b`)"]
+
+
+def test_a_run_time_block_clamped_in_host_code_bounds_the_blocks_analyzed():
+    # `t = n; if (n > C) t = C;` (or over t itself, braced or not) and `min(n, C)` bound a block that is not a
+    # constant: a range, not a shape; a test of another name, a statement between, or an `if` that does not assign
+    # the variable bounds nothing
+    src = """
+__global__ void k(float* x) {}
+void a(float* x, int n) { int t = n; if (n > 512) { int q = 1; t = 512; } k<<<1, t>>>(x); }
+void b(float* x, int n) { int t = n; if (t >= 257) t = 128; k<<<1, dim3(t, 2)>>>(x); }
+void c(float* x, int n) { dim3 g(std::min(n, 32), 4); k<<<1, g>>>(x); }
+void d(float* x, int n, int m) { int t = n; if (m > 512) t = 512; k<<<1, t>>>(x); }
+void e(float* x, int n) { int t = n; f(); if (n > 512) t = 512; k<<<1, t>>>(x); }
+void f(float* x, int n) { int t = n; if (n > 512) printf("x"); k<<<1, t>>>(x); }
+void g(float* x, int n) { int t = n; if (n > 512) { if (n > 9) t = 512; } k<<<1, t>>>(x); }
+"""
+    from analyzers.host_launch import host_launches
+
+    got = host_launches(src)["k"]
+    assert got.unknown_bounds == [512, 512, 128, None, None, None, None] and got.bound is None
+    # blocks of at most 512 threads: a stride of 512 between blocks is no race
+    res = analyze(src.split("void b")[0].replace("{}", "{ x[blockIdx.x * 512 + threadIdx.x] += 1; }"), path="c.cu")
+    assert res.launches[0]["block"] is None and res.launches[0]["all_blocks"] == 512
+    assert "host code gives it at most 512 threads" in res.assumed and not res.diagnostics

@@ -643,22 +643,7 @@ class Ctx:
         for i in range(3):
             cons += [t[i] >= 0, t[i] < bd[i], b[i] >= 0, b[i] < gd[i]]
         lin = t[0] + bd[0] * (t[1] + bd[1] * t[2])
-        return cons + self._trip_facts(enc) + self._divisors(enc), t, b, lin
-
-    def _divisors(self, enc: Enc) -> list:
-        """An integer parameter expression the kernel divides by (``n % align``, ``x / groups``) is not 0: a kernel
-        is not run with a division by zero (undefined behaviour), and z3 would give ``x % 0`` any value."""
-        if not hasattr(self, "_divisor_exprs"):
-            found, stack = {}, [x for a in self.km.accesses for x in (a.offset, a.cond) if x is not None]
-            while stack:
-                e = stack.pop()
-                if e.op in ("/", "%") and len(e.args) == 2:
-                    names = sym.free_vars(e.args[1])
-                    if names and all(n.startswith("p:") and n[2:] in self.int_params for n in names):
-                        found[e.args[1].key()] = e.args[1]
-                stack.extend(e.args)
-            self._divisor_exprs = list(found.values())
-        return [enc.int(d) != 0 for d in self._divisor_exprs]
+        return cons + self._trip_facts(enc), t, b, lin
 
     def _trip_facts(self, enc: Enc) -> list:
         """What defines each uniform loop's trip count N: the loop test fails at iteration N and held at N - 1 (or N

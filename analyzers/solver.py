@@ -116,8 +116,6 @@ class Enc:
             a, b = self.int(a0), self.int(b0)
             return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
         a, b = self.int(a0), self.int(b0)
-        if op in ("/", "%") and _parameters_only(b0):
-            self.side.append(b != 0)  # a kernel dividing by a parameter is not run with it 0 (undefined behaviour)
         if op == "+":
             return a + b
         if op == "-":
@@ -410,9 +408,3 @@ def model_int(model, v) -> int | None:
         return x.as_signed_long() if z3.is_bv_value(x) else x.as_long()
     except Exception:
         return None
-
-
-def _parameters_only(e: S) -> bool:
-    """``e`` is made of kernel parameters (and constants), at least one."""
-    names = sym.free_vars(e)
-    return bool(names) and all(n.startswith("p:") for n in names)

@@ -95,10 +95,11 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     for loc, reason in unit.problems[:3]:
         res.diagnostics.append(_incomplete(fname, reason, loc))
     macros = {**launchmod.source_macros(text), **(defines or {})}
-    hosts = (host_launch.host_launches(text, defines, Path(fname), [f.name for f in unit.kernels])
-             if block is None else {})
+    hosts = _host_facts(res, fname, lambda: host_launch.host_launches(
+        text, defines, Path(fname), [f.name for f in unit.kernels])) if block is None else {}
     targets = list(_targets(unit, notes, fname, text, defines, res))
-    implied = host_assume.from_host(text, Path(fname), defines, {f.name: f.params for _, f, _ in targets}) \
+    implied = _host_facts(res, fname, lambda: host_assume.from_host(
+        text, Path(fname), defines, {f.name: f.params for _, f, _ in targets})) \
         if launches is None and block is None and grid is None else {}  # the host's launches, not a given one
     for kunit, func, path_note in targets:
         if wanted is not None and func.name not in wanted:
@@ -165,6 +166,18 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                                         d.locations[0].line if d.locations else 0))
     res.elapsed_ms = (time.perf_counter() - t0) * 1e3
     return res
+
+
+def _host_facts(res, fname: str, read) -> dict:
+    """``read()``'s launches or facts from the host code; when reading the host code fails (a construct the host scan
+    does not expect), none, with an ``analysis.incomplete`` note: the kernels are still analyzed."""
+    try:
+        return read()
+    except Exception as exc:
+        _debug(exc)
+        res.diagnostics.append(_incomplete(fname, f"the host code's launches were not read ({exc.__class__.__name__}: "
+                                                  f"{exc}); kernels analyzed as if no launch were found"))
+        return {}
 
 
 def _targets(unit, notes, fname, text, defines, res):

@@ -477,9 +477,9 @@ def _helpers(texts: list) -> dict:
         for m in _MACRO_FN.finditer(t):
             out.setdefault(m.group(1), ([p.strip() for p in m.group(2).split(",")], _ternary(m.group(3).strip())))
         for m in _RETURN_FN.finditer(t):
-            formals = [re.findall(r"[A-Za-z_]\w*", p)[-1] for p in split_top(m.group(2)) if p.strip()]
-            if m.group(1) not in ("if", "for", "while", "switch"):
-                out.setdefault(m.group(1), (formals, _ternary(m.group(3).strip())))
+            names = [re.findall(r"[A-Za-z_]\w*", p) for p in split_top(m.group(2)) if p.strip()]
+            if m.group(1) not in ("if", "for", "while", "switch") and all(names):  # `f(...)`: no formal to bind
+                out.setdefault(m.group(1), ([n[-1] for n in names], _ternary(m.group(3).strip())))
     return out
 
 

@@ -672,3 +672,13 @@ void g(float* x, int n) { int t = n; if (n > 512) { if (n > 9) t = 512; } k<<<1,
     res = analyze(src.split("void b")[0].replace("{}", "{ x[blockIdx.x * 512 + threadIdx.x] += 1; }"), path="c.cu")
     assert res.launches[0]["block"] is None and res.launches[0]["all_blocks"] == 512
     assert "host code gives it at most 512 threads" in res.assumed and not res.diagnostics
+
+
+def test_a_host_function_with_a_parameter_without_a_name_is_not_a_helper():
+    """`int f(...)` (or `int f(int)`) in host code returns a value the launches cannot bind by name: it is skipped,
+    and the file is analyzed (a crash in the host scan stopped the whole file)."""
+    src = (BODY + "static int first(...) { return 1; }\n"
+           "void run(float* x) { k<<<first(1), 256>>>(x); }\n")
+    res = analyze(src, path="variadic.cu")
+    assert res.kernels == ["k"] and res.launches[0]["block"] == [256, 1, 1]
+    assert not any(d.rule == "analysis.incomplete" for d in res.diagnostics), [d.message for d in res.diagnostics]

@@ -309,6 +309,8 @@ class _Launch:
         if re.fullmatch(r"[A-Za-z_]\w*", g):
             if g in self.passed:
                 raise _Unknown(g)
+            if self.local_init(g) is None and self._scalar_parameter(g):
+                return [g, "1", "1"]  # an integer the launching function is given: a 1-D grid or block
             g = self.local_init(g) or ""
             fields = [e for e in self.scan.scoped_events(grid_text.strip(), self.pos) if e[1].startswith("field:")]
             if fields:
@@ -324,6 +326,14 @@ class _Launch:
         if not g:
             raise _Unknown(grid_text)
         return [g, "1", "1"]
+
+    def _scalar_parameter(self, name: str) -> bool:
+        """``name`` is a parameter of the launching function declared with an integer type (not a dim3)."""
+        f = self.scan.func_at(self.pos)
+        if f is None or name not in f[2]:
+            return False
+        decl = split_top(f[2].text)[f[2].index(name)]
+        return _integral(re.sub(rf"\b{re.escape(name)}\b.*", "", decl, flags=re.S))
 
     def path_conditions(self) -> list:
         """The conditions that hold at the launch: of the ``if`` statements around it (negated in their ``else``

@@ -1,6 +1,7 @@
 """A small neutral syntax tree that both front ends (libclang, tree-sitter) produce and the model builder consumes."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,3 +91,8 @@ class Unit:
     @property
     def kernels(self) -> list[Func]:
         return [f for fs in self.funcs.values() for f in fs if f.kernel]
+
+
+def short_name(n: "Node") -> str:
+    """A call's callee without namespace or template arguments (``cg::sync``, ``f<4>`` -> ``sync``, ``f``)."""
+    return re.sub(r"<.*", "", (n.name or "").split("::")[-1]).strip()

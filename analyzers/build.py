@@ -13,7 +13,7 @@ import re
 
 from . import asm as asmlib
 from . import sym
-from .ast import Func, Node, TypeInfo, Unit
+from .ast import Func, Node, TypeInfo, Unit, short_name
 from .calls import handle_call
 from .launch import LaunchConfig, evaluate as eval_text, source_macros
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
@@ -847,8 +847,7 @@ class Builder:
     # ------------------------------------------------------------------ calls
     def call(self, n: Node):
         name = n.name or ""
-        short = name.split("::")[-1]
-        short = re.sub(r"<.*", "", short).strip()
+        short = short_name(n)
         r = handle_call(self, n, name, short)
         if r is not NotImplemented:
             return r
@@ -971,7 +970,7 @@ def _pure(n, funcs=None) -> bool:
     if not isinstance(n, Node):
         return True
     if n.kind == "call":
-        short = re.sub(r"<.*", "", (n.name or "").split("::")[-1]).strip()
+        short = short_name(n)
         if not short or _IMPURE_CALL.search(short) or (funcs and short in funcs):
             return False
         return all(_pure(x, funcs) for x in n.args) and (n.a is None or _pure(n.a, funcs))

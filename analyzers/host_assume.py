@@ -153,16 +153,6 @@ def _leaves(branch: str) -> bool:
     return False
 
 
-def _block_end(t: str, i: int) -> int:
-    """The end of the innermost braced block that contains position ``i``."""
-    depth = 0
-    for k in range(i, len(t)):
-        depth += (t[k] == "{") - (t[k] == "}")
-        if depth < 0:
-            return k
-    return len(t)
-
-
 def _closing(t: str, i: int) -> int:
     depth = 0
     for j in range(i, len(t)):
@@ -349,7 +339,7 @@ class _Launch:
                 continue
             cond = " ".join(t[start + 1:close].split())
             if m.group(1) == "assert":
-                if _block_end(t, f[0] + m.start()) > self.pos:
+                if hl.block_end(t, f[0] + m.start()) > self.pos:
                     out.append(cond)
                 continue
             if self.changed(cond, close):
@@ -362,7 +352,7 @@ class _Launch:
             e = re.match(r"\s*else\b", rest)
             if e and then_end < self.pos < _statement_end(t, then_end + e.end()):
                 out.append(f"!({cond})")
-            elif not e and then_end < self.pos and _block_end(t, f[0] + m.start()) > self.pos and \
+            elif not e and then_end < self.pos and hl.block_end(t, f[0] + m.start()) > self.pos and \
                     _leaves(t[close + 1:then_end]):
                 out.append(f"!({cond})")  # an early exit: past it, the condition is false
         return out

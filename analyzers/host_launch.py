@@ -547,7 +547,7 @@ class _Scan:
         limit = self.scalar(limit, e[0])
         body = t[end:end + 2000].lstrip()
         if body.startswith("{"):
-            body = body[:_block_end(body)]
+            body = body[:block_end(body, 1) + 1]
             while re.search(r"\{[^{}]*\}", body[1:]):  # the body's own statements, not those of blocks inside it
                 body = body[:1] + re.sub(r"\{[^{}]*\}", ";", body[1:])
         else:
@@ -784,14 +784,15 @@ class _Scan:
                 yield args[0], "", args[1], args[2], m.start()
 
 
-def _block_end(text: str) -> int:
-    """The end of the ``{ }`` block ``text`` starts with (its length when it does not close)."""
+def block_end(t: str, i: int) -> int:
+    """The position of the ``}`` that closes the innermost braced block containing position ``i`` (``len(t)`` when it
+    does not close)."""
     depth = 0
-    for m in _BRACE.finditer(text):
-        depth += 1 if m.group(0) == "{" else -1
-        if depth == 0:
-            return m.end()
-    return len(text)
+    for k in range(i, len(t)):
+        depth += (t[k] == "{") - (t[k] == "}")
+        if depth < 0:
+            return k
+    return len(t)
 
 
 def _no_threads(v) -> bool:

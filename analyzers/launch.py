@@ -215,7 +215,7 @@ def infer_one_block(cfg: LaunchConfig, model) -> bool:
     global memory atomically, is written for one block: every block of a larger grid would repeat the same
     accesses (one block's work, done twice, as two racing copies). Its grid is then taken as one block; whether it
     was (``cfg.one_block``) is reported as the note ``launch.inferred-grid``."""
-    if cfg.launched or cfg.source not in ("none", "launch_bounds") or any(g is not None for g in cfg.grid):
+    if cfg.launched:  # False only for a kernel given no block, no grid and no host launch
         return False
     if model.grid_used or any(b.kind == "grid" for b in model.barriers):
         return False

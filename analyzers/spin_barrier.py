@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import re
 
-from .ast import Func, Node
+from .ast import Func, Node, short_name
 
 _ATOMIC = re.compile(r"atomic(?:Add|Inc|Sub|Exch|CAS|Or|Max)(?:_\w+)?$")
-
-
-def _short(n: Node) -> str:
-    return re.sub(r"<.*", "", (n.name or "").split("::")[-1]).strip()
 
 
 def _nodes(n):
@@ -38,7 +34,7 @@ def _idle(body) -> bool:
 
 
 def _block_barrier(n: Node) -> bool:
-    return n.kind == "expr" and isinstance(n.a, Node) and n.a.kind == "call" and _short(n.a) == "__syncthreads"
+    return n.kind == "expr" and isinstance(n.a, Node) and n.a.kind == "call" and short_name(n.a) == "__syncthreads"
 
 
 def grid_barrier(fn: Func) -> bool:
@@ -47,7 +43,7 @@ def grid_barrier(fn: Func) -> bool:
     for i, st in enumerate(body):
         counters, spins = set(), False
         for x in _nodes(st):
-            if x.kind == "call" and _ATOMIC.match(_short(x)) and x.args:
+            if x.kind == "call" and _ATOMIC.match(short_name(x)) and x.args:
                 counters |= _globals(x.args[0])
             elif x.kind in ("while", "do") and counters & _globals(x.a) and _idle(x.body):
                 spins = True

@@ -762,20 +762,12 @@ def _is_load(e) -> bool:
     return e.op == "uf" and e.val.startswith("ld:") and len(e.args) == 1
 
 
-def _conjuncts(cond) -> list:
-    if cond is None:
-        return []
-    if cond.op == "&&":
-        return _conjuncts(cond.args[0]) + _conjuncts(cond.args[1])
-    return [cond]
-
-
 def _selections(cond, kind: str) -> set:
     """The arrays (load names) a guard selects threads by: ``sorted``, two of its elements a constant distance
     apart, one indexed by the thread, compared with each other or each with one value; ``distinct``, an element
     indexed by the thread compared equal to a value that does not depend on the thread."""
     out, against = set(), {}  # against: (array, compared value's key) -> element offsets
-    for c in _conjuncts(cond):
+    for c in sym.operands(cond, "&&") if cond is not None else ():
         if c.op not in _COMPARE:
             continue
         x, y = c.args

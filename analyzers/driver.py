@@ -58,7 +58,8 @@ def parse_unit(path: Path, source: str, defines=None, include_dirs=(), frontend:
 
 
 def analyze(source, *, launches=None, block=None, grid=None, defines=None, kernels=None, include_dirs=(),
-            path: str | None = None, frontend: str = "auto", assume=(), launch_args=None) -> AnalysisResult:
+            path: str | None = None, frontend: str = "auto", assume=(), launch_args=None,
+            launch_buffers=None) -> AnalysisResult:
     """Analyze CUDA source (a path, or the text itself) for hazards.
 
     ``launches``: kopt's ``LaunchGeometry`` records for the candidate's launches (a kernel launched with several
@@ -68,7 +69,9 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     ``assume.Assumption``s (or expression texts) over kernel parameters, added to the file's ``// kopt: assume`` lines.
     A malformed assumption raises ``AnnotationError`` (bad input), before anything is analyzed. ``launch_args``:
     per entry of ``launches``, the known integer argument values by position ({2: 1000}), which become assumptions
-    on that launch's kernel parameters (a task's shape).
+    on that launch's kernel parameters (a task's shape); ``launch_buffers``: per entry of ``launches``, the bytes of
+    the buffer each pointer argument points to, by position ({0: 4000}), against which global accesses through that
+    parameter are checked (``bounds.global``).
     """
     t0 = time.perf_counter()
     if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and source.endswith(
@@ -117,8 +120,10 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                          if pos < len(params)]
                 if bound:
                     c.assume = [assumemod.parse(" and ".join(bound), "the task's shape")]
+                c.buffers = {params[pos]: n for pos, n in sorted((launch_buffers[i] if launch_buffers else {}).items())
+                             if pos < len(params)}
                 configs.append(c)
-            configs = list({repr((c.block, c.grid, c.smem, c.cluster, c.targs, c.assume, c.branch)): c
+            configs = list({repr((c.block, c.grid, c.smem, c.cluster, c.targs, c.assume, c.branch, c.buffers)): c
                             for c in configs}.values())
         else:
             # no launch given: the kernel's launches in host code, one configuration per constant shape

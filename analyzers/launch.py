@@ -48,6 +48,7 @@ class LaunchConfig:
     inferred: dict = field(default_factory=dict)  # dim "x"/"y"/"z" -> (bound, why): see infer_block
     launched: bool = True  # False: no launch of the kernel was found (none given, none read from host code)
     one_block: bool = False  # the grid was inferred to be one block (see infer_one_block)
+    buffers: dict = field(default_factory=dict)  # pointer parameter -> bytes of the buffer it points to (a task's)
     # an unknown block whose race, barrier and bounds checks were all decided for every block it allows (symbolic
     # block sizes, nothing left to concrete shapes, no incomplete note): the verdict holds whatever the launch picks
     all_blocks: bool = False
@@ -66,6 +67,7 @@ class LaunchConfig:
                 **({"uncovered": self.uncovered} if self.uncovered else {}),
                 **({"all_blocks": self.max_threads} if self.all_blocks else {}),
                 **({"inferred_grid": [1, 1, 1]} if self.one_block else {}),
+                **({"buffers": dict(self.buffers)} if self.buffers else {}),
                 **({"inferred_block": {f: b for f, (b, _) in sorted(self.inferred.items())}} if self.inferred else {})}
 
     def dim_max(self, i: int) -> int:

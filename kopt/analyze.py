@@ -6,6 +6,8 @@ on the first call, so ``import kopt`` stays light.
 """
 from __future__ import annotations
 
+import math
+
 from pathlib import Path
 
 from analyzers.result import AnalysisResult
@@ -73,7 +75,7 @@ def analyze(source: str | Path | Candidate, *, config: dict | None = None, block
     for shape in task.shapes:
         geos = launch_geometry(cand, cfg, shape=shape.symbols, defines=defines, device=constants)
         res = _analyze(target, launches=geos, launch_args=_arg_values(cand, cfg, task, shape, geos, constants),
-                       **common)
+                       launch_buffers=_arg_buffers(cand, task, shape, geos), **common)
         res.diagnostics = [d for g in geos for d in g.problems] + res.diagnostics
         res.assumed = "\n".join(f"[{shape.label}] {line}" for line in res.assumed.splitlines())
         merged = res if merged is None else _merge(merged, res)
@@ -90,6 +92,14 @@ def _arg_values(cand: Candidate, cfg: dict, task: Task, shape, geos, constants) 
         vals = {i: try_evaluate(str(a), env) for i, a in enumerate(decl.args)}
         out.append({i: v for i, v in vals.items() if isinstance(v, int) and not isinstance(v, bool)})
     return out
+
+
+def _arg_buffers(cand: Candidate, task: Task, shape, geos) -> list[dict[int, int]]:
+    """Per launch geometry: the bytes of the task buffer each argument names (``args=(y, x, cols)``: positions 0 and 1
+    when x and y are tensors of the task)."""
+    tensors = {a.name: math.prod(task.shape_of(a, shape)) * a.dtype.itemsize for a in task.args if a.shape is not None}
+    return [{i: tensors[str(a).strip()] for i, a in enumerate(cand.launches[g.index].args) if str(a).strip() in tensors}
+            for g in geos]
 
 
 def _merge(a: AnalysisResult, b: AnalysisResult) -> AnalysisResult:

@@ -149,6 +149,13 @@ _ALL = [
          "warning that names such a block size.",
          "size the array from the block size (or guard the index), and declare the launch with `// kopt: launch` or "
          "__launch_bounds__ so the analyzer knows the block size", "bounds"),
+    Rule("bounds.global", E, "global-memory index outside its buffer",
+         "An access through a pointer parameter can fall outside the buffer the launch passes for it: the task's "
+         "tensor of that name (`kopt check --task`, or the check of a candidate for a task), at one of the task's "
+         "shapes. Global memory is not bounds-checked either: the access reads or overwrites a neighbouring "
+         "allocation, or faults. The witness names the shape, the thread and the element.",
+         "guard the index with the size the kernel is given (`if (i < n)`), or size the grid so that no thread "
+         "passes the end", "bounds"),
     Rule("bank-conflict", W, "n-way shared-memory bank conflict",
          "Lanes of one warp touch different 4-byte words of the same shared-memory bank in one request, so the "
          "request is split and serialized; the witness gives the degree (the most distinct words in one bank), the "

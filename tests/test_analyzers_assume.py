@@ -97,3 +97,40 @@ def test_task_needs_a_candidate(tmp_path):
     (tmp_path / "reference.py").write_text("def rowsum(x, y, cols):\n    pass\n")
     with pytest.raises(InputError, match="candidate"):
         analyze(KERNEL, path="r.cu", task=tmp_path)
+
+
+SCALE_TASK = """
+name = "scale"
+args = [
+  { name = "x", dtype = "f32", shape = ["n"], role = "in" },
+  { name = "y", dtype = "f32", shape = ["n"], role = "out" },
+  { name = "n", dtype = "i32", value = "n" },
+]
+shapes = [ { n = 4096, timed = true }, { n = 1000 } ]
+reference = "reference.py:scale"
+"""
+SCALE = """// kopt: launch scale grid=(cdiv(n, 128)) block=(128) args=(y, x, n)
+__global__ void scale(float *y, const float *x, int n) {
+  int i = blockIdx.x * 128 + threadIdx.x;
+  %s
+}
+"""
+
+
+def _bounds(res):
+    return [d for d in res.diagnostics if d.rule == "bounds.global"]
+
+
+def test_task_buffer_sizes_bound_global_accesses(tmp_path):
+    (tmp_path / "task.toml").write_text(SCALE_TASK)
+    (tmp_path / "reference.py").write_text("def scale(x, y, n):\n    pass\n")
+    unguarded = analyze(SCALE % "y[i] = 2.f * x[i];", path="c.cu", task=tmp_path)
+    (r, w) = sorted(_bounds(unguarded), key=lambda d: d.message)
+    assert "write" in w.message and "`y`" in w.message and "1000 elements" in w.message
+    assert "read" in r.message and "`x`" in r.message and "[n=1000]" in unguarded.assumed
+    assert w.witness["index"] == "1000" or int(w.witness["index"]) >= 1000
+    assert not _bounds(analyze(SCALE % "if (i < n) y[i] = 2.f * x[i];", path="c.cu", task=tmp_path))
+    # one past the end only at the odd shape's last thread, through a neighbour read
+    assert _bounds(analyze(SCALE % "if (i < n) y[i] = x[i] + x[i + 1];", path="c.cu", task=tmp_path))
+    # without a task the buffer sizes are unknown: nothing to check against
+    assert not _bounds(analyze(SCALE % "y[i] = 2.f * x[i];", path="c.cu"))

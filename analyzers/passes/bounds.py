@@ -1,4 +1,5 @@
-"""``bounds.shared``: an index that can leave a statically sized shared array under the assumed launch."""
+"""``bounds.shared``: an index that can leave a statically sized shared array under the assumed launch;
+``bounds.global``: one that can leave the buffer a launch passes for a pointer parameter (a task's tensor)."""
 from __future__ import annotations
 
 import z3
@@ -14,11 +15,13 @@ from .context import Ctx
 def run(ctx: Ctx) -> list[Diagnostic]:
     out = []
     seen = set()
+    buffers = ctx.launch.buffers
     for a in ctx.km.accesses:
-        if a.space != "shared" or a.loc in seen:
+        if a.loc in seen or a.space not in ("shared", "global"):
             continue
-        arr = ctx.km.shared.get(a.base)
-        if arr is None or arr.bytes is None:
+        arr = ctx.km.shared.get(a.base) if a.space == "shared" else None
+        nbytes = arr.bytes if arr is not None else buffers.get(a.base) if a.space == "global" else None
+        if nbytes is None:
             continue
         if sym.has_opaque(a.offset) or sym.has_data(a.offset) or \
                 any(n.startswith("uniq#") for n in sym.free_vars(a.offset)):
@@ -30,7 +33,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         _, e, _, _ = ctx.pair("single", bv)
         cons = [e.bool(a.cond)]
         off = e.int(a.offset)
-        viol = [off < 0, off + a.size > arr.bytes]
+        viol = [off < 0, off + a.size > nbytes]
         for idx, dim in a.subs:
             if isinstance(dim, int) and not sym.has_opaque(idx):
                 x = e.int(idx)
@@ -42,9 +45,11 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         seen.add(a.loc)
         o = model_int(m, off)
         idx = f"{o // a.elem}" if o is not None and a.elem and o % a.elem == 0 else f"byte offset {o}"
-        n_elems = arr.bytes // arr.elem if arr.elem else None
-        wit = {"thread": ctx.witness_thread(m, e), "index": idx,
-               "array": f"{a.base}{''.join(f'[{d}]' for d in arr.dims) if arr.dims else ''} ({arr.bytes} bytes)"}
+        elem = arr.elem if arr is not None else a.elem
+        n_elems = nbytes // elem if elem else None
+        dims = "".join(f"[{d}]" for d in arr.dims) if arr is not None and arr.dims else ""
+        wit = {"thread": ctx.witness_thread(m, e, a.space == "global"), "index": idx,
+               "array": f"{a.base}{dims} ({nbytes} bytes{'' if arr is not None else ', the buffer the launch passes'})"}
         for i, (ix, dim) in enumerate(a.subs):
             v = model_int(m, e.int(ix))
             if v is not None:
@@ -56,7 +61,8 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         cond = (f" for some launch configurations (e.g. blockDim {wit['assumed_block']})" if depends_on_launch
                 else "")
         kind = "write" if a.write else "read"
-        out.append(RULES["bounds.shared"].diag(
-            f"out-of-bounds shared-memory {kind}: `{ctx.snippet(a)}` can index element {idx} of `{a.base}` "
+        space = "shared-memory" if a.space == "shared" else "global-memory"
+        out.append(RULES[f"bounds.{a.space}"].diag(
+            f"out-of-bounds {space} {kind}: `{ctx.snippet(a)}` can index element {idx} of `{a.base}` "
             f"({n_elems} elements){cond}", ctx.loc(a, kind), severity=sev, witness=wit))
     return out

@@ -295,11 +295,13 @@ def _element(a: Access):
 def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts) -> Diagnostic | None:
     cons, e1, e2, (w1, w2, same_block) = _encode(ctx, a, b, space, bv, parts)
     shared = set(ctx.km.shared)
-    if a.write and b.write and not (a.atomic or b.atomic) and a.value is not None and b.value is not None and not (
-            space == "global" and (_shared_loads(a.value, shared) or _shared_loads(b.value, shared))):
-        # two stores of one value (a shuffle broadcast, a warp or group reduction that every lane stores) are
-        # benign; a value read from shared memory differs between blocks
+    if a.write and b.write and not (a.atomic or b.atomic) and a.value is not None and b.value is not None:
+        # two stores of one value (a shuffle broadcast, a warp or group reduction that every lane stores, a shared
+        # value every thread reads after a barrier) are benign; a value read from shared memory is one block's
         differ = _values_differ(a.value, b.value, e1, e2)
+        if differ is not None and space == "global" and (_shared_loads(a.value, shared) or
+                                                         _shared_loads(b.value, shared)):
+            differ = z3.Or(differ, *(e1.var(f"b{f}", "block") != e2.var(f"b{f}", "block") for f in "xyz"))
         if differ is not None:
             cons.append(differ)
     m = ctx.solve_in(space, *cons, bv=bv)

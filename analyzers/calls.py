@@ -13,9 +13,11 @@ from .values import Agg, Mem
 ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
 WARP_VALUE = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__all_sync",
               "__any_sync", "__match_any_sync", "__reduce_add_sync", "__reduce_max_sync", "__reduce_min_sync",
-              "__activemask", "__shfl", "__shfl_down", "__shfl_up", "__shfl_xor", "clock64", "clock"}
-# results every lane of a warp shares: votes and warp reductions; a broadcast shuffle from a lane all agree on
-WARP_SAME = {"__ballot_sync", "__all_sync", "__any_sync", "__reduce_add_sync", "__reduce_max_sync",
+              "__activemask", "__shfl", "__shfl_down", "__shfl_up", "__shfl_xor", "clock64", "clock", "__ballot",
+              "__all", "__any"}
+# results every lane of a warp shares: votes (also the pre-CUDA 9 ones without a mask) and warp reductions; a
+# broadcast shuffle from a lane all agree on
+WARP_SAME = {"__ballot_sync", "__all_sync", "__any_sync", "__ballot", "__all", "__any", "__reduce_add_sync", "__reduce_max_sync",
              "__reduce_min_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}
 BROADCAST = {"__shfl_sync": 2, "__shfl": 1}  # name -> position of the source-lane argument
 BLOCK_VOTE = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}
@@ -210,6 +212,8 @@ def _move(b, n, name, short):
 
 @intrinsic("__ctor__")
 def _constructor(b, n, name, short):
+    if name.startswith("cub::"):
+        return NotImplemented  # a CUB collective (below)
     vals = [b.rval(a) for a in n.args]
     if len(vals) == 1 and isinstance(vals[0], (sym.S, Ptr)):
         return vals[0]
@@ -453,4 +457,88 @@ def _group_method(b, g, short, n):
         return opaque("cluster block rank", uniform=True)
     return opaque(f"{short} result")
 
+
+# ---- CUB's collectives (include/cub/cub.cuh). A block collective exchanges values through its TempStorage around
+# a block barrier: modelled as thread 0 filling the storage, the barrier, every thread reading it. So reusing the
+# storage with no __syncthreads() after the previous collective is a race (CUB's documented rule), and a collective
+# under a thread-dependent branch is a divergent barrier. Warp collectives are shuffles: no shared memory, no barrier.
+CUB_BLOCK = {"BlockReduce", "BlockScan", "BlockLoad", "BlockStore", "BlockExchange", "BlockRadixSort",
+             "BlockHistogram", "BlockDiscontinuity"}
+CUB_DIRECT = {"BLOCK_LOAD_DIRECT", "BLOCK_LOAD_STRIPED", "BLOCK_LOAD_VECTORIZE", "BLOCK_STORE_DIRECT",
+              "BLOCK_STORE_STRIPED", "BLOCK_STORE_VECTORIZE"}  # Load/Store algorithms that use no storage
+CUB_SCANS = {"ExclusiveSum": 3, "InclusiveSum": 3, "ExclusiveScan": 5, "InclusiveScan": 4}  # arity with an aggregate
+
+
+@intrinsic(test=lambda name, short: name.startswith("cub::") and short == "__ctor__")
+def _cub_object(b, n, name, short):
+    """``BlockReduce(temp_storage)``: the collective object, with its storage (an lvalue, not read here)."""
+    storage = b.eval(n.args[0]) if n.args else None
+    for a in n.args[1:]:
+        b.rval(a)
+    cls = re.sub(r"<.*", "", name.split("::")[-2])
+    return Agg("cub", cls, {"storage": storage if isinstance(storage, Mem) else None, "targs": list(n.targs)})
+
+
+@intrinsic(test=lambda name, short: name.startswith("cub::"))
+def _cub_call(b, n, name, short):
+    o = b.rval(n.a) if n.a is not None else None
+    if not (isinstance(o, Agg) and o.kind == "cub"):
+        return NotImplemented
+    targs = o.fields["targs"]
+    if o.name in ("BlockLoad", "BlockStore") and n.args:
+        _cub_tile(b, n, o.name == "BlockStore", b.rval(n.args[0]), targs)
+        for a in n.args[2:]:
+            b.rval(a)
+        if len(targs) > 3 and targs[3].split("::")[-1].strip() in CUB_DIRECT:
+            return None
+        _cub_exchange(b, n, o.fields["storage"])
+        return None
+    if short in CUB_SCANS and len(n.args) >= 2:  # (input, output, [init, op], [aggregate])
+        b.rval(n.args[0])
+        for a in n.args[2:]:
+            b.rval(a)
+        if o.name in CUB_BLOCK:
+            _cub_exchange(b, n, o.fields["storage"])
+        _cub_out(b, n, n.args[1], opaque(f"cub::{o.name}::{short} result"))
+        if len(n.args) == CUB_SCANS[short] and o.name in CUB_BLOCK:
+            _cub_out(b, n, n.args[-1], _same_in_block(f"cub::{o.name} aggregate"))
+        return None
+    for a in n.args:
+        b.rval(a)
+    if o.name in CUB_BLOCK:
+        _cub_exchange(b, n, o.fields["storage"])
+    return opaque(f"cub::{o.name}::{short} result")  # Sum/Reduce: valid in thread (lane) 0 only
+
+
+def _cub_exchange(b, n, storage):
+    if storage is not None:
+        cond0 = b.st.cond
+        b.st.cond = sym.land(cond0, binop("==", b.linear_tid(), ZERO))
+        b._rec_access(storage, True, n, via="cub")
+        b.st.cond = cond0
+    b.barrier("block", n)
+    if storage is not None:
+        b._rec_access(storage, False, n, via="cub")
+
+
+def _cub_tile(b, n, write: bool, p, targs):
+    """Load/Store: each thread's ITEMS_PER_THREAD consecutive elements of the block's tile at ``p`` (the blocked
+    arrangement; the other arrangements split the same tile among the same threads)."""
+    items = evaluate(targs[2], b.macros) if len(targs) > 2 else None
+    if isinstance(p, Ptr) and isinstance(items, int) and items > 0:
+        m = b._subscript(Ptr(p.space, p.base, p.off, p.elem, (), p.subs, p.volatile, p.intaddr),
+                         binop("*", b.linear_tid(), const(items)))
+        b._rec_access(Mem(m.ptr, p.elem * items), write, n, value=opaque("cub::BlockStore item") if write else None,
+                      via="cub")
+
+
+def _cub_out(b, n, arg, value):
+    lv = b.lval(arg)
+    if lv is not None and not (isinstance(lv, Mem) and lv.ptr.dims):
+        b.store(lv, value, n)
+
+
+def _same_in_block(what: str):
+    """A value every thread of a block shares and other blocks may not (a block-wide aggregate)."""
+    return sym.uf(f"{what}#{next(sym._ids)}", *(sym.var(f"b{f}", "block") for f in "xyz"))
 

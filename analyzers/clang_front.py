@@ -108,6 +108,8 @@ def _strip_unknown_includes(path: Path, text: str, extra_dirs) -> str:
         name = m.group(1)
         if any((d / name).is_file() for d in dirs):
             return m.group(0)
+        if name.startswith("cub/"):  # every CUB header reads the one stub of what kernels use (include/cub)
+            return m.group(0).replace(name, "cub/cub.cuh")
         return "//" + m.group(0)[2:] if len(m.group(0)) >= 2 else ""
 
     return _INCLUDE.sub(repl, text)
@@ -337,11 +339,25 @@ class _Conv:
             if len(argn) == 1 and op in ("-", "!", "~", "*", "&", "+", "++", "--"):
                 return Node("un", loc, op={"++": "pre++", "--": "pre--"}.get(op, op), a=argn[0])
             return Node("call", loc, name=name, args=argn, text=self.text(c))
+        if callee is not None and callee.kind == K.TYPE_REF and c.referenced is None and callee.referenced is not None \
+                and callee.referenced.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL):
+            # `R(args)` in a template, R a typedef of a class template specialization: constructs the class
+            under = callee.referenced.underlying_typedef_type.spelling
+            m = re.match(r"\s*([\w:]+)\s*<(.*)>\s*$", under)
+            if m:
+                return Node("call", loc, name=f"{m.group(1).lstrip(':')}::__ctor__", targs=split_top(m.group(2)),
+                            args=[self.expr(x) for x in ch[1:] if x.kind.is_expression()], ty=self.typeinfo(c.type),
+                            text=self.text(c))
         if callee is not None and callee.kind == K.MEMBER_REF_EXPR:
             base = [x for x in callee.get_children() if x.kind.is_expression()]
             if base:
                 obj = self.expr(base[0])
-            name = callee.spelling or name
+            # a member of a dependent object has no spelling: its name is the text after the last `.` / `->`
+            name = callee.spelling or re.split(r"\.|->", self.text(callee))[-1].strip() or name
+            if callee.referenced is not None and _scope(callee.referenced):
+                name = _scope(callee.referenced) + "::" + name  # cub::BlockReduce::Sum
+            elif obj is not None and obj.kind == "call" and obj.name.endswith("::__ctor__"):
+                name = obj.name.removesuffix("__ctor__") + name  # R(storage).Sum in a template
         if not name and callee is not None:
             name = callee.spelling or self.text(callee)
         qual = name
@@ -365,7 +381,11 @@ class _Conv:
             args = [x for x in ch[1:] if x.kind.is_expression()]
         ty = self.typeinfo(c.type)
         if c.referenced is not None and c.referenced.kind == K.CONSTRUCTOR:
-            return Node("call", loc, name="__ctor__", args=[self.expr(x) for x in args], ty=ty, text=self.text(c))
+            # the class constructed (cub::BlockReduce) and its template arguments
+            cls = _scope(c.referenced)
+            m = re.search(r"<(.*)>\s*$", c.type.get_canonical().spelling)
+            return Node("call", loc, name=f"{cls}::__ctor__" if cls else "__ctor__", args=[self.expr(x) for x in args],
+                        targs=split_top(m.group(1)) if m else [], ty=ty, text=self.text(c))
         return Node("call", loc, name=qual, a=obj, args=[self.expr(x) for x in args], targs=targs, ty=ty,
                     text=self.text(c))
 
@@ -534,6 +554,17 @@ class _Conv:
         return Node("asm", loc, text="".join(strings), outs=ops[:n_out], ins=ops[n_out:])
 
 
+def _scope(c) -> str:
+    """The namespaces and classes ``c`` is declared in, outermost first (``cub::BlockReduce``; "" at file scope)."""
+    K = ci.CursorKind
+    parts, p = [], c.semantic_parent
+    while p is not None and p.kind in (K.NAMESPACE, K.STRUCT_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE, K.UNION_DECL,
+                                       K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+        parts.append(p.spelling)
+        p = p.semantic_parent
+    return "::".join(reversed(parts))
+
+
 def _header_close(c):
     """(line, col) of the ')' closing an if/while header, from the tokens (None when unclear, e.g. macros)."""
     depth = 0
@@ -606,7 +637,8 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     if "asm" in text:
         text = _PTX_SPECIAL.sub(r"%\1", text)
         text = _asm_operand_commas(text)
-    unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", "") for h in empty_headers]
+    unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", "#include <cub/cub.cuh>\n" if h.startswith("cub/") else "")
+                                 for h in empty_headers]
     if empty_headers:
         args += ["-isystem", _EMPTY]
     if context is not None:

@@ -26,6 +26,40 @@
 #define INT_MAX 2147483647
 #define INT_MIN (-INT_MAX - 1)
 #define UINT_MAX 0xffffffffu
+// the <math.h>, <float.h> and <limits.h> constants nvcc's headers make visible (cuda_runtime.h includes them)
+#define M_E 2.7182818284590452354
+#define M_LOG2E 1.4426950408889634074
+#define M_LOG10E 0.43429448190325182765
+#define M_LN2 0.69314718055994530942
+#define M_LN10 2.30258509299404568402
+#define M_PI 3.14159265358979323846
+#define M_PI_2 1.57079632679489661923
+#define M_PI_4 0.78539816339744830962
+#define M_1_PI 0.31830988618379067154
+#define M_2_PI 0.63661977236758134308
+#define M_2_SQRTPI 1.12837916709551257390
+#define M_SQRT2 1.41421356237309504880
+#define M_SQRT1_2 0.70710678118654752440
+#define FLT_EPSILON 1.19209290e-7F
+#define DBL_EPSILON 2.2204460492503131e-16
+#define DBL_MIN 2.2250738585072014e-308
+#define FLT_DIG 6
+#define DBL_DIG 15
+#define FLT_MANT_DIG 24
+#define DBL_MANT_DIG 53
+#define CHAR_BIT 8
+#define SCHAR_MAX 127
+#define SCHAR_MIN (-128)
+#define UCHAR_MAX 255
+#define SHRT_MAX 32767
+#define SHRT_MIN (-32768)
+#define USHRT_MAX 65535
+#define LONG_MAX 9223372036854775807L
+#define LONG_MIN (-LONG_MAX - 1L)
+#define ULONG_MAX 18446744073709551615UL
+#define LLONG_MAX 9223372036854775807LL
+#define LLONG_MIN (-LLONG_MAX - 1LL)
+#define ULLONG_MAX 18446744073709551615ULL
 #define NULL 0
 #define assert(x) ((void)0)
 
@@ -47,7 +81,41 @@ namespace std {
   using ::uint8_t; using ::uint16_t; using ::uint32_t; using ::uint64_t;
   template <class T> struct remove_reference { typedef T type; };
   template <class T> struct remove_reference<T&> { typedef T type; };
+  template <class T> struct remove_reference<T&&> { typedef T type; };
   template <class T> __device__ typename remove_reference<T>::type&& move(T&& t);
+  // <type_traits> and <limits>: what device code reads at compile time
+  template <class T, T v> struct integral_constant { static constexpr T value = v; typedef T value_type;
+    constexpr operator T() const { return v; } };
+  typedef integral_constant<bool, true> true_type; typedef integral_constant<bool, false> false_type;
+  template <class A, class B> struct is_same : false_type {}; template <class A> struct is_same<A, A> : true_type {};
+  template <class A, class B> constexpr bool is_same_v = is_same<A, B>::value;
+  template <bool B, class T = void> struct enable_if {}; template <class T> struct enable_if<true, T> { typedef T type; };
+  template <bool B, class T = void> using enable_if_t = typename enable_if<B, T>::type;
+  template <bool B, class T, class F> struct conditional { typedef T type; };
+  template <class T, class F> struct conditional<false, T, F> { typedef F type; };
+  template <bool B, class T, class F> using conditional_t = typename conditional<B, T, F>::type;
+  template <class T> struct remove_cv { typedef T type; }; template <class T> struct remove_cv<const T> { typedef T type; };
+  template <class T> struct remove_cv<volatile T> { typedef T type; };
+  template <class T> struct remove_cv<const volatile T> { typedef T type; };
+  template <class T> struct decay { typedef typename remove_cv<typename remove_reference<T>::type>::type type; };
+  template <class T> using decay_t = typename decay<T>::type;
+  template <class T> using remove_reference_t = typename remove_reference<T>::type;
+  template <class T> using remove_cv_t = typename remove_cv<T>::type;
+  template <class T> T&& declval();
+  template <class... T> struct common_type {};
+  template <class T> struct common_type<T> { typedef typename decay<T>::type type; };
+  template <class T, class U> struct common_type<T, U> {
+    typedef typename decay<decltype(true ? declval<T>() : declval<U>())>::type type; };
+  template <class... T> using common_type_t = typename common_type<T...>::type;
+  template <class T> struct is_floating_point : false_type {};
+  template <> struct is_floating_point<float> : true_type {}; template <> struct is_floating_point<double> : true_type {};
+  template <class T> struct is_integral : integral_constant<bool, (T(1) / T(2)) == T(0)> {};
+  template <class T> constexpr bool is_floating_point_v = is_floating_point<T>::value;
+  template <class T> constexpr bool is_integral_v = is_integral<T>::value;
+  template <class T> struct numeric_limits { __host__ __device__ static constexpr T max(); __host__ __device__ static constexpr T min();
+    __host__ __device__ static constexpr T lowest(); __host__ __device__ static constexpr T infinity();
+    __host__ __device__ static constexpr T epsilon(); static constexpr bool is_signed = T(-1) < T(0);
+    static constexpr int digits = sizeof(T) * 8; };
   template <class T> __device__ const T& min(const T& a, const T& b);
   template <class T> __device__ const T& max(const T& a, const T& b);
 }
@@ -116,6 +184,7 @@ __KOPT_SHFL(int) __KOPT_SHFL(unsigned) __KOPT_SHFL(float) __KOPT_SHFL(double) __
 __KOPT_SHFL(unsigned long long) __KOPT_SHFL(__half) __KOPT_SHFL(__half2)
 __device__ unsigned __ballot_sync(unsigned, int); __device__ int __all_sync(unsigned, int); __device__ int __any_sync(unsigned, int);
 __device__ unsigned __match_any_sync(unsigned, int);
+__device__ unsigned __ballot(int); __device__ int __all(int); __device__ int __any(int);  // before CUDA 9
 __device__ int __reduce_add_sync(unsigned, int); __device__ unsigned __reduce_max_sync(unsigned, unsigned);
 __device__ unsigned __reduce_min_sync(unsigned, unsigned);
 // atomics

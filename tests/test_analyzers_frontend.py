@@ -157,3 +157,46 @@ def test_an_angled_include_of_a_file_beside_it_and_a_macro_pasted_on_a_string(tm
         "#include <common.cu>\n__device__ void say(int i) { printf(\"i=\"FMT\"\\n\", i); }\n" + SCALE)
     res = analyze(tmp_path / "kern.cu")
     assert res.paths["scale"] == "libclang"
+
+
+def test_library_names_nvcc_makes_visible_are_declared():
+    # <math.h>/<float.h>/<limits.h> constants, <type_traits>, the pre-CUDA 9 warp votes and CUB headers at any
+    # depth (each read by libclang, not the fallback)
+    src = """
+#include <cmath>
+#include <cub/util_type.cuh>
+template <typename T> struct Larger {
+  __device__ typename std::common_type<T, float>::type operator()(T a, float b) const { return a > b ? a : b; }
+};
+__global__ void k(float *out, const float *in) {
+  float v = in[threadIdx.x] * (float)M_PI + FLT_EPSILON;
+  unsigned votes = __ballot(v > 0.f);
+  if (std::is_same<decltype(v), float>::value && v < std::numeric_limits<float>::max())
+    out[blockIdx.x * 256 + threadIdx.x] = Larger<float>()(v, (float)votes);
+}
+"""
+    res = analyze(src, path="names.cu", block=(256, 1, 1))
+    assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res)
+
+
+def test_a_cub_collective_in_a_template_helper_is_modelled():
+    # the dependent form: `R(storage).Sum(v)` with R a typedef of cub::BlockReduce<T, N> in a function template
+    helper = """
+#include <cub/cub.cuh>
+template <typename T> __device__ void block_sum(T &v) {
+  typedef cub::BlockReduce<T, 128> R;
+  __shared__ typename R::TempStorage storage;
+  v = R(storage).Sum(v);
+}
+__global__ void k(const int *in, int *out) {
+  int a = in[blockIdx.x * 128 + threadIdx.x], b = a * a;
+  block_sum(a);
+  %s
+  block_sum(b);
+  if (threadIdx.x == 0) { out[2 * blockIdx.x] = a; out[2 * blockIdx.x + 1] = b; }
+}
+"""
+    racy = analyze(helper % "", path="cub_helper.cu", block=(128, 1, 1), grid=(4, 1, 1))
+    assert racy.paths["k"] == "libclang" and "race.shared" in _rules(racy)
+    fixed = analyze(helper % "__syncthreads();", path="cub_helper.cu", block=(128, 1, 1), grid=(4, 1, 1))
+    assert not _rules(fixed) & {"race.shared", "race.global", "analysis.incomplete"}

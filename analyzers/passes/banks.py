@@ -56,7 +56,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
     launch = ctx.launch
     shapes = block_shapes(launch, ctx.km.dims_used)
     for a in ctx.km.accesses:
-        if a.space != "shared" or a.atomic or a.via in ("cp.async", "tma", "memcpy", "memset", "curand"):
+        if a.space != "shared" or a.atomic or a.via in ("cp.async", "tma", "memcpy", "memset", "curand", "cub"):
             continue  # byte-range copies and library calls are not one request of a known width
         results = []
         for block in shapes:

@@ -25,7 +25,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
     out = {}
     launch = ctx.launch
     for a in ctx.km.accesses:
-        if a.space != "global" or a.atomic or a.loc in out or a.via in ("memcpy", "memset", "curand"):
+        if a.space != "global" or a.atomic or a.loc in out or a.via in ("memcpy", "memset", "curand", "cub"):
             continue
         worst = None
         for block in block_shapes(launch, ctx.km.dims_used):

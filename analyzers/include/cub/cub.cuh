@@ -1,0 +1,149 @@
+// kopt analyzer stub of CUB (CCCL's CUDA UnBound): the declarations kernels use, no implementation. Every
+// `#include <cub/...>` reads this file. The model builder gives the block- and warp-wide collectives their effect
+// (analyzers/calls.py, "CUB"): a block collective writes its TempStorage, waits at a block barrier and reads it, so
+// reusing the storage without a __syncthreads() in between is a race, and calling it under a thread-dependent
+// branch is a divergent barrier; Load/Store touch the block's tile of the array.
+#pragma once
+
+namespace cub {
+
+struct NullType {};
+template <typename K, typename V> struct KeyValuePair { K key; V value;
+  __device__ KeyValuePair() {} __device__ KeyValuePair(K k, V v) : key(k), value(v) {} };
+
+struct Sum { template <typename T> __device__ T operator()(const T &a, const T &b) const; };
+struct Max { template <typename T> __device__ T operator()(const T &a, const T &b) const; };
+struct Min { template <typename T> __device__ T operator()(const T &a, const T &b) const; };
+struct ArgMax { template <typename T> __device__ T operator()(const T &a, const T &b) const; };
+struct ArgMin { template <typename T> __device__ T operator()(const T &a, const T &b) const; };
+struct Equality { template <typename T> __device__ bool operator()(const T &a, const T &b) const; };
+struct Inequality { template <typename T> __device__ bool operator()(const T &a, const T &b) const; };
+
+enum BlockReduceAlgorithm { BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY, BLOCK_REDUCE_RAKING, BLOCK_REDUCE_WARP_REDUCTIONS };
+enum BlockScanAlgorithm { BLOCK_SCAN_RAKING, BLOCK_SCAN_RAKING_MEMOIZE, BLOCK_SCAN_WARP_SCANS };
+enum BlockLoadAlgorithm { BLOCK_LOAD_DIRECT, BLOCK_LOAD_STRIPED, BLOCK_LOAD_VECTORIZE, BLOCK_LOAD_TRANSPOSE,
+                          BLOCK_LOAD_WARP_TRANSPOSE, BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED };
+enum BlockStoreAlgorithm { BLOCK_STORE_DIRECT, BLOCK_STORE_STRIPED, BLOCK_STORE_VECTORIZE, BLOCK_STORE_TRANSPOSE,
+                           BLOCK_STORE_WARP_TRANSPOSE, BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED };
+enum BlockHistogramAlgorithm { BLOCK_HISTO_SORT, BLOCK_HISTO_ATOMIC };
+enum CacheLoadModifier { LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_CS, LOAD_CV, LOAD_LDG, LOAD_VOLATILE };
+enum CacheStoreModifier { STORE_DEFAULT, STORE_WB, STORE_CG, STORE_CS, STORE_WT, STORE_VOLATILE };
+
+// A block collective over BLOCK_THREADS threads: TempStorage is shared memory the threads exchange values through.
+#define __KOPT_CUB_BLOCK_STORAGE(NAME, T, N) \
+  struct TempStorage { T slots[N]; }; \
+  __device__ NAME(); __device__ NAME(TempStorage &storage);
+
+template <typename T, int BLOCK_DIM_X, BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS,
+          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockReduce { public:
+  __KOPT_CUB_BLOCK_STORAGE(BlockReduce, T, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z)
+  template <typename... A> __device__ T Sum(A &&...);
+  template <typename... A> __device__ T Reduce(A &&...);
+};
+template <typename T, int BLOCK_DIM_X, BlockScanAlgorithm ALGORITHM = BLOCK_SCAN_RAKING, int BLOCK_DIM_Y = 1,
+          int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockScan { public:
+  __KOPT_CUB_BLOCK_STORAGE(BlockScan, T, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z)
+  template <typename... A> __device__ void ExclusiveSum(A &&...);
+  template <typename... A> __device__ void InclusiveSum(A &&...);
+  template <typename... A> __device__ void ExclusiveScan(A &&...);
+  template <typename... A> __device__ void InclusiveScan(A &&...);
+};
+template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockLoadAlgorithm ALGORITHM = BLOCK_LOAD_DIRECT,
+          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockLoad { public:
+  __KOPT_CUB_BLOCK_STORAGE(BlockLoad, T, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z * ITEMS_PER_THREAD)
+  template <typename... A> __device__ void Load(A &&...);
+};
+template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockStoreAlgorithm ALGORITHM = BLOCK_STORE_DIRECT,
+          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockStore { public:
+  __KOPT_CUB_BLOCK_STORAGE(BlockStore, T, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z * ITEMS_PER_THREAD)
+  template <typename... A> __device__ void Store(A &&...);
+};
+template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, bool WARP_TIME_SLICING = false, int BLOCK_DIM_Y = 1,
+          int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockExchange { public:
+  __KOPT_CUB_BLOCK_STORAGE(BlockExchange, T, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z * ITEMS_PER_THREAD)
+  template <typename... A> __device__ void StripedToBlocked(A &&...);
+  template <typename... A> __device__ void BlockedToStriped(A &&...);
+  template <typename... A> __device__ void WarpStripedToBlocked(A &&...);
+  template <typename... A> __device__ void BlockedToWarpStriped(A &&...);
+};
+template <typename KeyT, int BLOCK_DIM_X, int ITEMS_PER_THREAD, typename ValueT = NullType, int RADIX_BITS = 4,
+          bool MEMOIZE_OUTER_SCAN = true, BlockScanAlgorithm INNER_SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS,
+          int SMEM_CONFIG = 0, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockRadixSort { public:
+  __KOPT_CUB_BLOCK_STORAGE(BlockRadixSort, KeyT, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z * ITEMS_PER_THREAD)
+  template <typename... A> __device__ void Sort(A &&...);
+  template <typename... A> __device__ void SortDescending(A &&...);
+  template <typename... A> __device__ void SortBlockedToStriped(A &&...);
+  template <typename... A> __device__ void SortDescendingBlockedToStriped(A &&...);
+};
+template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, int BINS,
+          BlockHistogramAlgorithm ALGORITHM = BLOCK_HISTO_SORT, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1,
+          int LEGACY_PTX_ARCH = 0>
+class BlockHistogram { public:
+  __KOPT_CUB_BLOCK_STORAGE(BlockHistogram, T, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z * ITEMS_PER_THREAD)
+  template <typename... A> __device__ void Histogram(A &&...);
+  template <typename... A> __device__ void Composite(A &&...);
+  template <typename... A> __device__ void InitHistogram(A &&...);
+};
+template <typename T, int BLOCK_DIM_X, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockDiscontinuity { public:
+  __KOPT_CUB_BLOCK_STORAGE(BlockDiscontinuity, T, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z)
+  template <typename... A> __device__ void FlagHeads(A &&...);
+  template <typename... A> __device__ void FlagTails(A &&...);
+  template <typename... A> __device__ void FlagHeadsAndTails(A &&...);
+};
+#undef __KOPT_CUB_BLOCK_STORAGE
+
+// Warp collectives: shuffles within a logical warp (their TempStorage is used only for types shuffles cannot move).
+#define __KOPT_CUB_WARP(NAME) \
+  template <typename T, int LOGICAL_WARP_THREADS = 32, int LEGACY_PTX_ARCH = 0> class NAME { public: \
+    struct TempStorage { T slots[LOGICAL_WARP_THREADS]; }; \
+    __device__ NAME(); __device__ NAME(TempStorage &storage);
+__KOPT_CUB_WARP(WarpReduce)
+  template <typename... A> __device__ T Sum(A &&...);
+  template <typename... A> __device__ T Reduce(A &&...);
+  template <typename... A> __device__ T HeadSegmentedSum(A &&...);
+  template <typename... A> __device__ T TailSegmentedSum(A &&...);
+  template <typename... A> __device__ T HeadSegmentedReduce(A &&...);
+  template <typename... A> __device__ T TailSegmentedReduce(A &&...);
+};
+__KOPT_CUB_WARP(WarpScan)
+  template <typename... A> __device__ void ExclusiveSum(A &&...);
+  template <typename... A> __device__ void InclusiveSum(A &&...);
+  template <typename... A> __device__ void ExclusiveScan(A &&...);
+  template <typename... A> __device__ void InclusiveScan(A &&...);
+  template <typename... A> __device__ T Broadcast(A &&...);
+};
+#undef __KOPT_CUB_WARP
+
+template <CacheLoadModifier M = LOAD_DEFAULT, typename T> __device__ T ThreadLoad(T *ptr);
+template <CacheStoreModifier M = STORE_DEFAULT, typename T> __device__ void ThreadStore(T *ptr, T value);
+__device__ unsigned int LaneId(); __device__ unsigned int WarpId();
+
+// Device-wide algorithms are host calls (launches kopt does not analyze): declared so host code parses.
+#define __KOPT_CUB_DEVICE(NAME, ...) struct NAME { __VA_ARGS__ };
+#define __KOPT_CUB_HOST(F) template <typename... A> static __host__ int F(A &&...);
+__KOPT_CUB_DEVICE(DeviceReduce, __KOPT_CUB_HOST(Sum) __KOPT_CUB_HOST(Reduce) __KOPT_CUB_HOST(Max)
+                  __KOPT_CUB_HOST(Min) __KOPT_CUB_HOST(ArgMax) __KOPT_CUB_HOST(ArgMin) __KOPT_CUB_HOST(ReduceByKey))
+__KOPT_CUB_DEVICE(DeviceSegmentedReduce, __KOPT_CUB_HOST(Sum) __KOPT_CUB_HOST(Reduce) __KOPT_CUB_HOST(Max)
+                  __KOPT_CUB_HOST(Min) __KOPT_CUB_HOST(ArgMax) __KOPT_CUB_HOST(ArgMin))
+__KOPT_CUB_DEVICE(DeviceScan, __KOPT_CUB_HOST(ExclusiveSum) __KOPT_CUB_HOST(InclusiveSum)
+                  __KOPT_CUB_HOST(ExclusiveScan) __KOPT_CUB_HOST(InclusiveScan) __KOPT_CUB_HOST(ExclusiveSumByKey)
+                  __KOPT_CUB_HOST(InclusiveSumByKey))
+__KOPT_CUB_DEVICE(DeviceRadixSort, __KOPT_CUB_HOST(SortKeys) __KOPT_CUB_HOST(SortPairs)
+                  __KOPT_CUB_HOST(SortKeysDescending) __KOPT_CUB_HOST(SortPairsDescending))
+__KOPT_CUB_DEVICE(DeviceSegmentedRadixSort, __KOPT_CUB_HOST(SortKeys) __KOPT_CUB_HOST(SortPairs)
+                  __KOPT_CUB_HOST(SortKeysDescending) __KOPT_CUB_HOST(SortPairsDescending))
+__KOPT_CUB_DEVICE(DeviceSelect, __KOPT_CUB_HOST(Flagged) __KOPT_CUB_HOST(If) __KOPT_CUB_HOST(Unique))
+__KOPT_CUB_DEVICE(DevicePartition, __KOPT_CUB_HOST(Flagged) __KOPT_CUB_HOST(If))
+__KOPT_CUB_DEVICE(DeviceHistogram, __KOPT_CUB_HOST(HistogramEven) __KOPT_CUB_HOST(HistogramRange))
+__KOPT_CUB_DEVICE(DeviceRunLengthEncode, __KOPT_CUB_HOST(Encode) __KOPT_CUB_HOST(NonTrivialRuns))
+#undef __KOPT_CUB_HOST
+#undef __KOPT_CUB_DEVICE
+
+}  // namespace cub

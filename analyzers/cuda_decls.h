@@ -5,6 +5,12 @@
 #define __KOPT_ANALYZER__ 1
 #define __CUDACC__ 1
 #define __CUDA_ARCH__ 900
+// nvcc's compiler and runtime versions (CUDA 13.0; preproc.NVCC states them for the fallback and the host scan)
+#define __NVCC__ 1
+#define CUDART_VERSION 13000
+#define CUDA_VERSION 13000
+#define __CUDACC_VER_MAJOR__ 13
+#define __CUDACC_VER_MINOR__ 0
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
 #define __host__ __attribute__((host))

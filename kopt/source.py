@@ -43,5 +43,10 @@ def decode_source(data: bytes, path: Path) -> str:
 
 
 def c_macros(text: str) -> dict[str, str]:
-    """Object-like ``#define NAME VALUE`` macros of a C source (value text, trailing ``//`` comment removed)."""
-    return {m.group(1): m.group(2).strip() for m in _C_DEFINE.finditer(text)}
+    """Object-like ``#define NAME VALUE`` macros of a C source (value text, ``//`` and ``/* */`` comments removed)."""
+    out = {}
+    for m in _C_DEFINE.finditer(text):
+        value = re.sub(r"/\*.*?\*/", " ", m.group(2)).split("/*")[0].strip()
+        if value:
+            out[m.group(1)] = value
+    return out

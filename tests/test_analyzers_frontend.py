@@ -200,3 +200,19 @@ __global__ void k(const int *in, int *out) {
     assert racy.paths["k"] == "libclang" and "race.shared" in _rules(racy)
     fixed = analyze(helper % "__syncthreads();", path="cub_helper.cu", block=(128, 1, 1), grid=(4, 1, 1))
     assert not _rules(fixed) & {"race.shared", "race.global", "analysis.incomplete"}
+
+
+def test_nvcc_version_macros_select_the_branch_nvcc_compiles():
+    src = """
+__global__ void k(int *out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;
+#if CUDART_VERSION >= 9000 && defined(__NVCC__)
+  __syncthreads();
+#endif
+  out[threadIdx.x] = s[63 - threadIdx.x];
+}
+"""
+    for frontend in ("libclang", "tree-sitter"):
+        res = analyze(src, path="v.cu", block=(64, 1, 1), frontend=frontend)
+        assert res.frontend == frontend and "sync.missing" not in _rules(res), frontend

@@ -682,3 +682,10 @@ def test_a_host_function_with_a_parameter_without_a_name_is_not_a_helper():
     res = analyze(src, path="variadic.cu")
     assert res.kernels == ["k"] and res.launches[0]["block"] == [256, 1, 1]
     assert not any(d.rule == "analysis.incomplete" for d in res.diagnostics), [d.message for d in res.diagnostics]
+
+
+def test_a_macro_value_with_a_block_comment_is_read():
+    src = "#define TPB 256  /* do not change */\n#define GRID /* blocks */ 8\n" + BODY.replace("256", "TPB") + \
+          "int main() { float *x; k<<<GRID, TPB>>>(x); }\n"
+    res = analyze(src, path="m.cu")
+    assert [(g["block"], g["grid"], g["source"]) for g in res.launches] == [([256, 1, 1], [8, 1, 1], "host")]

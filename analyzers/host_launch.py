@@ -291,18 +291,21 @@ class _Scan:
     def _in_scope(self, name: str, f, pos: int) -> tuple[list, int | None]:
         """The events of ``name`` in function ``f`` that concern the variable visible at ``pos`` (C block scope: a
         name declared anew in each of several ``{ }`` blocks is a different variable in each), and the ``{`` of the
-        block that declares it (None: no declaration of the function is visible there, or only one is made)."""
+        block that declares it (None: no declaration of the function is visible there; then its events outside
+        every declaration's scope are those of a global or a parameter)."""
         local = [e for e in self.events_of(name) if f is not None and f[0] <= e[0] < f[1]]
-        if sum(e[1] in ("decl", "dim3") for e in local) < 2:
+        decls = {}  # a declaration's position -> the `{` and the end of the block that declares it
+        for e in local:
+            if e[1] in ("decl", "dim3"):
+                b = self._open_blocks(f, e[0])[-1]
+                decls[e[0]] = (b, block_end(self.text, b + 1))
+        if not decls:
             return local, None
-        decls = [(e[0], self._open_blocks(f, e[0])[-1:]) for e in local if e[1] in ("decl", "dim3")]
 
         def visible(p):  # the latest declaration before p whose block also holds p
-            opened = self._open_blocks(f, p)
-            return max((d for d, b in decls if d <= p and set(b) <= set(opened)), default=None)
-        mine = visible(pos)
-        block = next((b[0] for d, b in decls if d == mine and b), None)
-        return [e for e in local if visible(e[0]) == mine], block
+            return max((d for d, (_, end) in decls.items() if d <= p < end), default=None)
+        mine = visible(pos)  # None: no declaration of the function is in scope (a global, a function)
+        return [e for e in local if visible(e[0]) == mine], decls[mine][0] if mine is not None else None
 
     def _in_loop(self, f, pos: int, scope: int | None = None) -> bool:
         """``pos`` is inside a loop of function ``f`` (a later statement may run before it); ``scope``: only loops
@@ -345,7 +348,6 @@ class _Scan:
         return t[i + 1:at].strip()
 
     def _values(self, name: str, f, depth: int, local: list, pos: int | None = None) -> list | None:
-        ev = self.events_of(name)
         if pos is not None:
             return self._values_at(name, f, local, pos, depth)
         guard = self.guards.get(name)
@@ -366,10 +368,8 @@ class _Scan:
                 return None
             vals = self.callers(f[3], f[2].index(name), depth + 1)
             return [v for v in vals if v not in guard[1]] or None if guard is not None and vals else vals
-        if not local:  # file scope (globals, members, enums), and assignments in functions that do not declare it
-            where = {e: self.func_at(e[0]) for e in ev}
-            owners = {where[e][0] for e in ev if where[e] is not None and e[1] in ("decl", "dim3")}
-            local = [e for e in ev if where[e] is None or where[e][0] not in owners]
+        if not local:
+            local = self._outer_events(name)
         if not local:
             v = evaluate(name, self.env)
             return [v] if v is not None else None
@@ -398,6 +398,14 @@ class _Scan:
             out += vals
             cur = vals[-1] if len(vals) == 1 and isinstance(vals[0], tuple) else None
         return list(dict.fromkeys(out))
+
+    def _outer_events(self, name: str) -> list:
+        """The events of a name no function declares: file scope (globals, members, enums), and assignments in
+        functions that do not declare it."""
+        ev = self.events_of(name)
+        where = {e: self.func_at(e[0]) for e in ev}
+        owners = {where[e][0] for e in ev if where[e] is not None and e[1] in ("decl", "dim3")}
+        return [e for e in ev if where[e] is None or where[e][0] not in owners]
 
     def _values_at(self, name: str, f, local: list, pos: int, depth: int) -> list | None:
         """The values ``name`` may hold at ``pos`` in straight-line code, from its events (``local``) before it: the
@@ -592,7 +600,8 @@ class _Scan:
             return shapes if len(shapes) <= _MAX_CHOICES else None
         if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", text) and not re.search(r"\.[xyz]$", text):
             f = self.func_at(pos)
-            if not any(e[1] != "address" for e in self.events_of(text)) and evaluate(text, self.env) is None and (
+            ev = self.scoped_events(text, pos) or self._outer_events(text)
+            if not any(e[1] != "address" for e in ev) and evaluate(text, self.env) is None and (
                     f is None or text not in f[2] and text not in self.tparams.get(f[0], ())):
                 return [text]  # a name this file never sets and no parameter of the function: a function (a kernel)
             return self.values(text, pos, depth)

@@ -689,3 +689,29 @@ def test_a_macro_value_with_a_block_comment_is_read():
           "int main() { float *x; k<<<GRID, TPB>>>(x); }\n"
     res = analyze(src, path="m.cu")
     assert [(g["block"], g["grid"], g["source"]) for g in res.launches] == [([256, 1, 1], [8, 1, 1], "host")]
+
+
+def test_a_local_declared_after_the_launch_does_not_hide_the_kernel_of_that_name():
+    # `long sum = 0;` later in the launching function is a variable only from its declaration on (C scope): the
+    # `sum<<<...>>>` before it launches the kernel `sum`; a local declared in a block the launch is not in, or an
+    # assignment to a global function pointer, still counts
+    src = """
+__global__ void sum(long* x, int n) {}
+__global__ void k(float* x) {}
+void (*fp)(float*) = k;
+int main() {
+  long* d; float* x;
+  sum<<<1, 32, 0, 0>>>(d, 4);
+  { int k = 3; }
+  k<<<1, 64>>>(x);
+  fp<<<1, 128>>>(x);
+  long sum = 0;
+  for (int i = 0; i < 4; i++) sum += i;
+  return sum;
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    got = host_launches(src)
+    assert [h.block for h in got["sum"].launches] == [(32, 1, 1)]
+    assert [h.block for h in got["k"].launches] == [(64, 1, 1), (128, 1, 1)]

@@ -33,6 +33,7 @@ _ENUM = re.compile(r"\benum\s+(?:class\s+|struct\s+)?(?:[A-Za-z_]\w*\s*)?(?::\s*
 # a dim3 (or uint3 / int3, which a launch takes as a dim3) declarator follows
 _EV_DIM3 = re.compile(r"\s*(?:(?:const|static)\s+)*(?:dim3|u?int3)\s+(?:$|.*,\s*$)", re.S)
 _EV_TYPE = re.compile(r"(?:^|\(|,)\s*" + _SCALAR_TYPE + "$")  # an integer declarator follows
+_EV_NEXT = re.compile(r"\s*" + _SCALAR_TYPE + r"[^;]*,\s*$", re.S)  # a further one (`int a = 1, b = 2`)
 _EV_INIT = re.compile(r"\s*=[^=]|\s*\{")
 _EV_FPTR_HEAD = re.compile(r"\(\s*\*\s*$")
 _EV_FPTR_TAIL = re.compile(r"\s*\)\s*\(")
@@ -210,7 +211,8 @@ class _Scan:
             flat = head.count("(") == head.count(")") and head.count("{") == head.count("}")
             if flat and _EV_DIM3.match(head):
                 out.append((p, "dim3", self._initializer(tail, "dim3")))
-            elif (flat or head.rstrip().endswith("(")) and _EV_TYPE.search(head) and _EV_INIT.match(tail):
+            elif ((flat or head.rstrip().endswith("(")) and _EV_TYPE.search(head) or flat and _EV_NEXT.match(head)) \
+                    and _EV_INIT.match(tail):
                 out.append((p, "decl", self._initializer(tail, "int")))
             elif _EV_FPTR_HEAD.search(head) and _EV_FPTR_TAIL.match(tail):
                 f = _EV_FPTR.match(tail)
@@ -855,7 +857,12 @@ def _constants(text: str) -> dict:
             elif opened:
                 bodies -= opened.pop()
         elif not bodies:
-            out[m.group(1)] = (m.group(2) or m.group(3)).strip()
+            first, *more = split_top(m.group(2) or m.group(3)) or [""]
+            out[m.group(1)] = first.strip()
+            for d in more:  # further declarators: `static const int A = 4, B = 64;`
+                name, eq, value = d.partition("=")
+                if eq and name.strip().isidentifier():
+                    out[name.strip()] = value.strip()
     return out
 
 

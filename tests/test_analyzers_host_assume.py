@@ -171,3 +171,12 @@ def test_a_copied_block_keeps_its_components(tmp_path):
                    "void run(float* out) {\n  dim3 b(64, 4);\n  dim3 c = b;\n  tile<<<1, c>>>(out);\n}\n")
     rules = {d.rule for d in analyze(src).diagnostics}
     assert {"bounds.shared", "race.shared"} <= rules  # threadIdx.x up to 63 over a row of 32
+
+
+def test_constants_of_a_declaration_with_several_declarators(tmp_path):
+    """``static const int a = 41, b = 13;`` declares ``b`` too: a constant, and a local ``const`` computed from such
+    constants (``const int t = a * b;``) is one more, passed to the kernel as a constant argument."""
+    host = ("static const int d1 = 41, d2 = 13, d3 = 11;\nvoid run(float *d) {\n  const int t = d1 * d2 * d3;\n"
+            "  int q = 2, r = 8;\n  fill<<<t / 64, d2 * 4>>>(d, t, r);\n}\n")
+    text = _implied(host, tmp_path)
+    assert "width == 5863" in text and "n == 8" in text and "blockDim.x == 13 * 4" in text

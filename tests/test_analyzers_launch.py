@@ -715,3 +715,13 @@ int main() {
     got = host_launches(src)
     assert [h.block for h in got["sum"].launches] == [(32, 1, 1)]
     assert [h.block for h in got["k"].launches] == [(64, 1, 1), (128, 1, 1)]
+
+
+def test_a_header_constant_declared_after_another_in_one_declaration(tmp_path):
+    (tmp_path / "sizes.h").write_text("static const int TILE = 4, THREADS = 64;\n")
+    src = '#include "sizes.h"\n__global__ void k(float* x) {}\nvoid run(float* x) { k<<<TILE, THREADS>>>(x); }\n'
+    (tmp_path / "k.cu").write_text(src)
+    from analyzers.host_launch import host_launches
+
+    got = host_launches(src, path=tmp_path / "k.cu")["k"].launches
+    assert [(h.block, h.grid) for h in got] == [((64, 1, 1), (4, 1, 1))]

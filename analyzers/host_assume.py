@@ -193,8 +193,10 @@ class _Launch:
         return None if self.escapes(base) else v
 
     def escapes(self, name: str) -> bool:
+        """The launching function passes ``name`` to a call other than the launch, where a reference parameter may
+        change it (never a ``const`` local)."""
         f = self.scan.func_at(self.pos)
-        if f is None:
+        if f is None or self._const_local(name):
             return False
         t = self.scan.text
         for m in re.finditer(rf"[(,]\s*{re.escape(name)}\s*[,)>]", t[f[0]:f[1]]):
@@ -218,6 +220,14 @@ class _Launch:
                          r"if|while|for|switch|return|printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head):
                 continue
             return True
+        return False
+
+    def _const_local(self, name: str) -> bool:
+        """The declaration of ``name`` in scope at the launch, in the launching function, is ``const``."""
+        for at, kind, _ in self.scan.scoped_events(name, self.pos):
+            head = _decl_head(self.scan.text, at)
+            if kind in ("decl", "dim3") and re.search(r"\bconst(?:expr)?\b", head) and not re.search(r"[*&]", head):
+                return True  # not a pointer or a reference, which a const could qualify the target of
         return False
 
     def local_init(self, name: str):
@@ -417,30 +427,6 @@ class _Launch:
         return out
 
 
-_SIZES = {"char": 1, "unsigned char": 1, "uchar": 1, "int8_t": 1, "uint8_t": 1, "short": 2, "unsigned short": 2,
-          "ushort": 2, "half": 2, "__half": 2, "int": 4, "unsigned int": 4, "unsigned": 4, "uint": 4, "float": 4,
-          "int32_t": 4, "uint32_t": 4, "uchar4": 4, "char4": 4, "double": 8, "long long": 8, "int64_t": 8,
-          "uint64_t": 8, "size_t": 8, "float2": 8, "int2": 8, "uint2": 8, "float3": 12, "int3": 12,
-          "float4": 16, "int4": 16, "uint4": 16, "double2": 16}
-
-
-def _sizeof(text: str, files) -> str:
-    """``text`` with ``sizeof(T)`` replaced by the size of the built-in or vector type T (through the folder's
-    ``typedef``s); an unknown type is left as it is (the text then does not evaluate)."""
-    def size(m):
-        ty = " ".join(m.group(1).split())
-        for _ in range(3):
-            if ty in _SIZES:
-                return str(_SIZES[ty])
-            td = next((d.group(1) for t, _ in files
-                       for d in re.finditer(rf"\btypedef\s+([\w\s]+?)\s+{re.escape(ty)}\s*;", t)), None)
-            if td is None:
-                break
-            ty = " ".join(td.split())
-        return m.group(0)
-    return re.sub(r"\bsizeof\s*\(\s*([A-Za-z_][\w\s]*?)\s*\)", size, text)
-
-
 def _valid(fact: str) -> bool:
     """The fact is one the expression language and the solver take (floating-point constants, say, are not)."""
     try:
@@ -452,13 +438,15 @@ def _valid(fact: str) -> bool:
 
 def _const_decl(scan, name: str) -> bool:
     """``name`` is declared const or constexpr (where the scan sees its declaration)."""
-    t = scan.text
     for at, kind, _ in scan.events_of(name):
-        if kind in ("decl", "dim3"):
-            head = t[max(t.rfind(";", 0, at), t.rfind("{", 0, at), t.rfind("}", 0, at)) + 1:at]
-            if re.search(r"\bconst(?:expr)?\b", head):
-                return True
+        if kind in ("decl", "dim3") and re.search(r"\bconst(?:expr)?\b", _decl_head(scan.text, at)):
+            return True
     return False
+
+
+def _decl_head(t: str, at: int) -> str:
+    """The text of the declaration before the declarator at ``at`` (its type, ``const``, earlier declarators)."""
+    return t[max(t.rfind(";", 0, at), t.rfind("{", 0, at), t.rfind("}", 0, at)) + 1:at]
 
 
 def _integral(ty) -> bool:
@@ -545,7 +533,7 @@ class _Folder:
                     args = hl._call_args(t, t.find("(", m.start() - len(before) + call.start()) + 1)
                     if len(args) != 4:
                         return None
-                    v = sc.scalar(_sizeof(args[2], self.files()), m.start())
+                    v = sc.scalar(hl.sizeof_types(args[2], [t for t, _ in self.files()]), m.start())
                     if v is None:
                         return None
                     widths.append(v)

@@ -50,6 +50,7 @@ _GRAPH_FUNC = re.compile(r"\b([A-Za-z_][\w.]*?)\s*\.\s*func\s*=\s*(?:\(\s*void\s
                          r"([A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?)\s*;")
 _GRAPH_ADD = re.compile(r"\bcudaGraph(?:Add\w*Node|\w*NodeSetParams)\s*\(")
 _MAX_CHOICES = 8  # values a launch operand may take before it counts as not constant
+_MAX_DEPTH = 8  # names followed through their initializers (`b(32 * w)`, `w = min(avail / per, 16)`, ...)
 # device attributes every CUDA GPU (compute capability 5.0 and later) reports alike: the runtime's attribute
 # query (`cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, dev)`) and cudaDeviceProp's fields
 _FIXED_ATTRIBUTE = {"cudaDevAttrWarpSize": 32, "cudaDevAttrMaxThreadsPerBlock": 1024, "cudaDevAttrMaxBlockDimX": 1024,
@@ -140,6 +141,7 @@ class _Scan:
 
     def __init__(self, text: str, name: str, env: dict, callers=None, instantiations=None):
         self.name, self.env = name, env
+        self.headers: list = []  # the texts of its quoted includes (for the structs they declare)
         self.callers = callers  # (function name, parameter index, depth) -> the values its callers pass, or None
         # (function name, depth) -> the template argument values (tuples) its calls in the folder give, or None
         self.instantiations = instantiations
@@ -159,10 +161,12 @@ class _Scan:
                     h = _FUNC_END.search(t, max(lo, m.start() - 80), m.start())
                     if h and not _CONTROL.search(t, lo, h.end()):
                         open_at, depth = m.start(), 0
-                        inner = self._param_text(t[lo:h.start() + 1])
+                        # a parameter list may be long (a comment per parameter, blanked)
+                        inner = self._param_text(t[max(0, m.start() - 8000):h.start() + 1])
                         params = _Params(inner)
-                        fm = _FUNC_NAME.search(t, lo, h.start() - len(inner) - 1)
+                        fm = _FUNC_NAME.search(t, max(0, h.start() - len(inner) - 300), h.start() - len(inner) - 1)
                         fname = fm.group(1) if fm else ""
+                        lo = max(0, fm.start() - 600) if fm else lo
                         th = _TEMPLATE_HEAD.search(t, lo, fm.start()) if fm and "template" in t[lo:fm.start()] else None
                         if th:  # a function template: its parameter names, by position
                             self.tparams[m.start()] = [x.group(1) if x else "" for x in (
@@ -274,7 +278,7 @@ class _Scan:
     def values(self, name: str, pos: int, depth: int = 0) -> list | None:
         """The values ``name`` may hold at ``pos``: a list of int triples (dim3) or ints, or of identifiers for a
         function pointer; None when one of them is not a constant."""
-        if depth > 4:
+        if depth > _MAX_DEPTH:
             return None
         f = self.func_at(pos)
         local, scope = self._in_scope(name, f, pos)
@@ -456,7 +460,9 @@ class _Scan:
     def scalars(self, text: str, pos: int, depth: int = 0) -> list | None:
         """The integer values ``text`` may have at ``pos`` (one per combination of its names' values, a few at
         most); None when one is not a constant."""
-        text = self.fixed_fields(text)
+        text = self.known_members(self.fixed_fields(text), pos, depth)
+        if "sizeof" in text or "std" in text:
+            text = _STD_MINMAX.sub(r"\1", sizeof_types(text, (self.text, *self.headers)))
         names = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) - set(self.env)  # not the fields (.x)
         choices = [{}]
         for n in sorted(names):
@@ -566,6 +572,59 @@ class _Scan:
             return None
         return limit - (op in (">=", "<="))
 
+    def known_members(self, text: str, pos: int, depth: int = 0) -> str:
+        """``text`` with each ``obj.field`` (not a dim3's x, y, z) put as its value when ``obj`` is built from
+        constants (``member``)."""
+        if "." not in text or depth > _MAX_DEPTH:
+            return text
+
+        def put(m):
+            v = self.member(m.group(1), m.group(2), pos, depth + 1)
+            return m.group(0) if v is None else str(v)
+        return _MEMBER.sub(put, text)
+
+    def member(self, obj: str, field: str, pos: int, depth: int) -> int | None:
+        """The value of ``obj.field`` at ``pos`` when ``obj`` is declared by a constructor call with constant
+        arguments (``Params p(19, 8);``, ``Params p;``) of a struct or class of the file or its quoted includes, and
+        neither ``obj`` nor the field is assigned or passed by address: the constructor's member initializer over
+        its arguments and defaults, else the field's default member initializer; None otherwise."""
+        if self.events_of(f"{obj}.{field}") or any(e[1] in ("set", "address") for e in self.events_of(obj)):
+            return None
+        f = self.func_at(pos)
+        decls = [m for m in re.finditer(rf"\b([A-Za-z_]\w*)\s+{re.escape(obj)}\s*(?:\(([^;{{}}]*)\))?\s*;",
+                                        self.text[:pos]) if self.func_at(m.start()) in (f, None)]
+        if not decls:
+            return None
+        decl = decls[-1]
+        body = self.struct_body(decl.group(1))
+        if body is None:
+            return None
+        args = [a for a in split_top(decl.group(2) or "") if a.strip()]
+        values = [self.scalar(a, decl.start(), depth + 1) for a in args]  # None: not a constant (nor an int)
+        ctors = [c for c in _ctors(body, decl.group(1)) if len(c[0]) >= len(args) and
+                 all(d is not None for _, d in c[0][len(args):])]
+        if len(ctors) > 1 or not ctors and args:
+            return None
+        if ctors:
+            params, inits = ctors[0]
+            env = {k: v for k, v in self.env.items() if k not in {n for n, _ in params}}  # parameters shadow macros
+            for i, (n, d) in enumerate(params):
+                v = values[i] if i < len(args) else evaluate(d, env)
+                if v is not None:
+                    env[n] = v
+            if field in inits:
+                return evaluate(inits[field], env)
+        default = re.search(rf"(?:^|[;{{}}])\s*{_SCALAR_TYPE}{re.escape(field)}\s*=\s*([^;{{}}]+);", body)
+        return evaluate(default.group(1), self.env) if default else None
+
+    def struct_body(self, name: str) -> str | None:
+        """The body text of ``struct name { ... }`` (or a class) in the file or its quoted includes."""
+        for t in (self.text, *self.headers):
+            m = re.search(rf"\b(?:struct|class)\s+{re.escape(name)}\s*(?::[^;{{}}]*)?\{{", t)
+            if m:
+                return t[m.end():block_end(t, m.end())]
+        return None
+
     def fixed_fields(self, text: str) -> str:
         """``text`` with the cudaDeviceProp fields every device has alike (``prop.warpSize``) put as their values,
         when the variable is declared a ``cudaDeviceProp`` in the file."""
@@ -584,7 +643,7 @@ class _Scan:
 
     def shape_values(self, text: str, pos: int, depth: int = 0) -> list | None:
         """The shapes (int triples), ints or function names a launch or assignment operand may hold."""
-        text = self.fixed_fields(text.strip())
+        text = self.known_members(self.fixed_fields(text.strip()), pos, depth)
         while True:  # casts: (void *)&k, (const void*)k, reinterpret_cast<void*>(k)
             m = re.match(r"\(\s*(?:const\s+)?void\s*\*\s*\)\s*&?|&", text)
             c = re.fullmatch(r"(?:reinterpret|static)_cast\s*<[^<>]*>\s*\((.*)\)", text, re.S)
@@ -795,6 +854,30 @@ class _Scan:
                 yield args[0], "", args[1], args[2], m.start()
 
 
+_SIZES = {"char": 1, "unsigned char": 1, "uchar": 1, "int8_t": 1, "uint8_t": 1, "short": 2, "unsigned short": 2,
+          "ushort": 2, "half": 2, "__half": 2, "int": 4, "unsigned int": 4, "unsigned": 4, "uint": 4, "float": 4,
+          "int32_t": 4, "uint32_t": 4, "uchar4": 4, "char4": 4, "double": 8, "long long": 8, "int64_t": 8,
+          "uint64_t": 8, "size_t": 8, "float2": 8, "int2": 8, "uint2": 8, "float3": 12, "int3": 12,
+          "float4": 16, "int4": 16, "uint4": 16, "double2": 16}
+
+
+def sizeof_types(text: str, texts) -> str:
+    """``text`` with ``sizeof(T)`` replaced by the size of the built-in or vector type T (through the
+    ``typedef``s of ``texts``); an unknown type is left as it is (the text then does not evaluate)."""
+    def size(m):
+        ty = " ".join(m.group(1).split())
+        for _ in range(3):
+            if ty in _SIZES:
+                return str(_SIZES[ty])
+            td = next((d.group(1) for t in texts
+                       for d in re.finditer(rf"\btypedef\s+([\w\s]+?)\s+{re.escape(ty)}\s*;", t)), None)
+            if td is None:
+                break
+            ty = " ".join(td.split())
+        return m.group(0)
+    return re.sub(r"\bsizeof\s*\(\s*([A-Za-z_][\w\s]*?)\s*\)", size, text)
+
+
 def block_end(t: str, i: int) -> int:
     """The position of the ``}`` that closes the innermost braced block containing position ``i`` (``len(t)`` when it
     does not close)."""
@@ -804,6 +887,25 @@ def block_end(t: str, i: int) -> int:
         if depth < 0:
             return k
     return len(t)
+
+
+_STD_MINMAX = re.compile(r"\bstd\s*::\s*(min|max)\b")
+_MEMBER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\b(?!\s*\()(?<!\.x)(?<!\.y)(?<!\.z)")
+_CTOR_INIT = re.compile(r"([A-Za-z_]\w*)\s*[({]((?:[^(){}]|\([^()]*\))*)[)}]")
+
+
+def _ctors(body: str, name: str) -> list:
+    """The constructors of a struct body that initialize members: [([(parameter, default text or None)], {member:
+    initializer text})]."""
+    out = []
+    for m in re.finditer(rf"(?<![~\w]){re.escape(name)}\s*\(((?:[^(){{}};]|\([^()]*\))*)\)\s*:([^{{;]*)\{{", body):
+        params = []
+        for p in split_top(m.group(1)) if m.group(1).strip() else []:
+            decl, eq, default = p.partition("=")
+            n = re.search(r"([A-Za-z_]\w*)\s*$", decl)
+            params.append((n.group(1) if n else "", default.strip() if eq else None))
+        out.append((params, {i.group(1): i.group(2) for i in _CTOR_INIT.finditer(m.group(2))}))
+    return out
 
 
 def _no_threads(v) -> bool:
@@ -869,7 +971,7 @@ def _constants(text: str) -> dict:
 def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, instantiations=None) -> _Scan:
     """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
     (lowest) ``outer``: the macros of the files that include it."""
-    macros, seen, named = {}, set(), {}
+    macros, seen, named, headers = {}, set(), {}, []
 
     def include(t, at, depth):  # quoted includes, transitively (a few levels): their macros
         for inc in _LOCAL_INCLUDE.findall(t):
@@ -882,6 +984,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
             except OSError:
                 continue
             include(inner, p.parent, depth + 1)
+            headers.append(inner)
             macros.update({**_constants(inner), **source_macros(inner, device=False)})
             named.update(dict.fromkeys(_DEFINED_NAME.findall(active_lines(inner, device=False)), ""))
     if folder is not None:
@@ -892,7 +995,9 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     # so positions and line numbers stay those of the file
     kept = active_lines(text, {**named, **(outer or {}), **macros, **(defines or {})}, device=False).split("\n")
     text = "\n".join(k or " " * len(o) for k, o in zip(kept, text.split("\n")))
-    return _Scan(text, name, env, callers, instantiations)
+    scan = _Scan(text, name, env, callers, instantiations)
+    scan.headers = headers
+    return scan
 
 
 _IFDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifdef[ \t]+|(?:el)?if[ \t]+defined[ \t]*\(?[ \t]*)([A-Za-z_]\w*)", re.M)

@@ -180,3 +180,17 @@ def test_constants_of_a_declaration_with_several_declarators(tmp_path):
             "  int q = 2, r = 8;\n  fill<<<t / 64, d2 * 4>>>(d, t, r);\n}\n")
     text = _implied(host, tmp_path)
     assert "width == 5863" in text and "n == 8" in text and "blockDim.x == 13 * 4" in text
+
+
+def test_a_const_block_passed_to_several_wrappers_is_read_at_each(tmp_path):
+    """A ``const`` local cannot change through a call, so ``const dim3 b(k, 128 / k)`` passed to two wrappers (and
+    ``k`` a field of an object built from constants) gives each wrapper's launch its block."""
+    (tmp_path / "k.cu").write_text(KERNEL + "void launch(float *d, int w, const dim3 b, const dim3 g) {\n"
+                                            "  fill<<<g, b>>>(d, w, 1);\n}\n")
+    (tmp_path / "main.cpp").write_text(
+        "struct P { unsigned k; P(unsigned k = 4) : k(k) {} };\nvoid other(float *d, const dim3 b);\n"
+        "void go(float *d, int width) {\n  P p(8);\n  const unsigned k = p.k;\n  const dim3 b(k, 128 / k);\n"
+        "  const dim3 g(width / 128);\n  launch(d, width, b, g);\n  other(d, b);\n}\n")
+    p = tmp_path / "k.cu"
+    got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
+    assert "blockDim.x == 8" in got and "blockDim.y == 128 / 8" in got and "gridDim.x == width / 128" in got

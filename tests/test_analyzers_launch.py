@@ -725,3 +725,69 @@ def test_a_header_constant_declared_after_another_in_one_declaration(tmp_path):
 
     got = host_launches(src, path=tmp_path / "k.cu")["k"].launches
     assert [(h.block, h.grid) for h in got] == [((64, 1, 1), (4, 1, 1))]
+
+
+def test_a_field_of_an_object_built_from_constants_is_a_constant(tmp_path):
+    # `Params p(19, 8);` runs the constructor's member initializers over its arguments (and its defaults); a field
+    # it does not initialize takes its default member initializer; a field assigned later, or an object passed by
+    # address, is no constant
+    (tmp_path / "params.h").write_text(
+        "struct Params {\n  unsigned n, k;\n  unsigned N;\n  int pad = 2;\n"
+        "  Params(unsigned n = 32, unsigned k = 4, unsigned N = 8) : n(n), k(k), N(N - 1) {}\n};\n")
+    src = ('#include "params.h"\n__global__ void k(float* x) {}\n__global__ void m(float* x) {}\n'
+           "void run(float* x) {\n  Params p(19, 8);\n  const unsigned t = p.k;\n  dim3 b(t, 128 / t, p.pad);\n"
+           "  k<<<p.N, b>>>(x);\n  Params q;\n  q.k = 16;\n  m<<<1, q.k * q.n>>>(x);\n}\n")
+    (tmp_path / "k.cu").write_text(src)
+    from analyzers.host_launch import host_launches
+
+    got = host_launches(src, path=tmp_path / "k.cu")
+    assert [(h.block, h.grid) for h in got["k"].launches] == [((8, 16, 2), (7, 1, 1))]
+    assert got["m"].launches == [] and got["m"].unknown
+
+
+def test_sizes_of_types_and_std_min_are_constants_in_host_code():
+    src = """
+__global__ void k(float* x) {}
+typedef unsigned char pixel;
+void run(float* x) {
+  const unsigned row = 31 * sizeof(float) + sizeof(pixel);
+  const unsigned warps = std::min(1024u / row, 4u);
+  dim3 b(32 * warps, 1);
+  k<<<std::max(1, 2), b>>>(x);
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    assert [(h.block, h.grid) for h in host_launches(src)["k"].launches] == [((128, 1, 1), (2, 1, 1))]
+
+
+def test_a_wrapper_with_a_long_commented_parameter_list_takes_its_callers_block():
+    params = ",\n".join(f"    int a{i} /* {'the parameter ' * 6} */" for i in range(8))
+    src = (f"__global__ void k(float* x) {{}}\nvoid launch(\n{params},\n    float* x, const dim3 threads) {{\n"
+           "  k<<<1, threads>>>(x);\n}\nint main() {\n  float* x;\n  const dim3 t(64, 2);\n"
+           "  launch(0, 1, 2, 3, 4, 5, 6, 7, x, t);\n}\n")
+    from analyzers.host_launch import host_launches
+
+    assert len(src.split("launch(\n")[1].split("{")[0]) > 600
+    assert [h.block for h in host_launches(src)["k"].launches] == [(64, 2, 1)]
+
+
+def test_a_block_computed_through_a_chain_of_constants_in_a_caller():
+    src = """
+__global__ void k(float* x) {}
+void launch(float* x, const dim3 threads) { k<<<1, threads>>>(x); }
+int main() {
+  float* x;
+  const unsigned p = 3, w = 8;
+  const unsigned row = (32 - 1) * p + w;
+  const unsigned patch = row * w * sizeof(unsigned char);
+  const unsigned avail = 48 * 1024 - patch;
+  const unsigned per = row * sizeof(unsigned) + 32 + 15 * 32 * sizeof(unsigned);
+  const unsigned warps = std::min(avail / per, 16u);
+  dim3 t = dim3(32 * warps, 1);
+  launch(x, t);
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    assert [h.block for h in host_launches(src)["k"].launches] == [(512, 1, 1)]

@@ -115,7 +115,14 @@ namespace std {
   template <class... T> using common_type_t = typename common_type<T...>::type;
   template <class T> struct is_floating_point : false_type {};
   template <> struct is_floating_point<float> : true_type {}; template <> struct is_floating_point<double> : true_type {};
-  template <class T> struct is_integral : integral_constant<bool, (T(1) / T(2)) == T(0)> {};
+  template <class T> struct is_integral : false_type {};
+#define __KOPT_INTEGRAL(T) template <> struct is_integral<T> : true_type {};
+  __KOPT_INTEGRAL(bool) __KOPT_INTEGRAL(char) __KOPT_INTEGRAL(signed char) __KOPT_INTEGRAL(unsigned char)
+  __KOPT_INTEGRAL(short) __KOPT_INTEGRAL(unsigned short) __KOPT_INTEGRAL(int) __KOPT_INTEGRAL(unsigned)
+  __KOPT_INTEGRAL(long) __KOPT_INTEGRAL(unsigned long) __KOPT_INTEGRAL(long long) __KOPT_INTEGRAL(unsigned long long)
+#undef __KOPT_INTEGRAL
+  template <class T> struct is_pointer : false_type {}; template <class T> struct is_pointer<T*> : true_type {};
+  template <class T> struct is_arithmetic : integral_constant<bool, is_integral<T>::value || is_floating_point<T>::value> {};
   template <class T> constexpr bool is_floating_point_v = is_floating_point<T>::value;
   template <class T> constexpr bool is_integral_v = is_integral<T>::value;
   template <class T> struct numeric_limits { __host__ __device__ static constexpr T max(); __host__ __device__ static constexpr T min();
@@ -155,7 +162,29 @@ struct __attribute__((aligned(4))) __half2 { __half x, y; __half2() = default;
   __device__ __half2(const __half& a, const __half& b) : x(a), y(b) {} };
 struct __attribute__((aligned(2))) __nv_bfloat16 { unsigned short __x; __nv_bfloat16() = default;
   __device__ __nv_bfloat16(float); __device__ operator float() const; };
-struct __attribute__((aligned(4))) __nv_bfloat162 { __nv_bfloat16 x, y; };
+struct __attribute__((aligned(4))) __nv_bfloat162 { __nv_bfloat16 x, y; __nv_bfloat162() = default;
+  __device__ __nv_bfloat162(const __nv_bfloat16& a, const __nv_bfloat16& b) : x(a), y(b) {} };
+// <cuda_fp8.h>: one-byte floats and their pairs and quads
+typedef unsigned char __nv_fp8_storage_t; typedef unsigned short __nv_fp8x2_storage_t;
+typedef unsigned int __nv_fp8x4_storage_t;
+enum __nv_saturation_t { __NV_NOSAT, __NV_SATFINITE }; enum __nv_fp8_interpretation_t { __NV_E4M3, __NV_E5M2 };
+#define __KOPT_FP8(K) \
+  struct __attribute__((aligned(1))) __nv_fp8_##K { __nv_fp8_storage_t __x; __nv_fp8_##K() = default; \
+    __device__ explicit __nv_fp8_##K(float); __device__ explicit __nv_fp8_##K(double); \
+    __device__ explicit __nv_fp8_##K(const __half&); __device__ explicit __nv_fp8_##K(const __nv_bfloat16&); \
+    __device__ explicit operator float() const; __device__ explicit operator __half() const; }; \
+  struct __attribute__((aligned(2))) __nv_fp8x2_##K { __nv_fp8x2_storage_t __x; __nv_fp8x2_##K() = default; \
+    __device__ explicit __nv_fp8x2_##K(const float2&); __device__ explicit __nv_fp8x2_##K(const __half2&); \
+    __device__ explicit operator float2() const; __device__ explicit operator __half2() const; }; \
+  struct __attribute__((aligned(4))) __nv_fp8x4_##K { __nv_fp8x4_storage_t __x; __nv_fp8x4_##K() = default; \
+    __device__ explicit __nv_fp8x4_##K(const float4&); __device__ __nv_fp8x4_##K(const __half2&, const __half2&); \
+    __device__ __nv_fp8x4_##K(const __nv_bfloat162&, const __nv_bfloat162&); \
+    __device__ explicit operator float4() const; };
+__KOPT_FP8(e4m3) __KOPT_FP8(e5m2)
+#undef __KOPT_FP8
+__device__ __nv_fp8_storage_t __nv_cvt_float_to_fp8(float, __nv_saturation_t, __nv_fp8_interpretation_t);
+__device__ __nv_fp8x2_storage_t __nv_cvt_float2_to_fp8x2(float2, __nv_saturation_t, __nv_fp8_interpretation_t);
+__device__ __nv_fp8_storage_t __nv_cvt_halfraw_to_fp8(__half, __nv_saturation_t, __nv_fp8_interpretation_t);
 typedef __half half; typedef __half2 half2; typedef __nv_bfloat16 nv_bfloat16; typedef __nv_bfloat162 nv_bfloat162;
 __device__ __half operator+(const __half&, const __half&); __device__ __half operator*(const __half&, const __half&);
 __device__ __half operator-(const __half&, const __half&);
@@ -171,6 +200,21 @@ __device__ __half __high2half(__half2); __device__ float2 __half22float2(__half2
 __device__ __half2 __hmul2_sat(__half2, __half2); __device__ __half2 __hadd2_sat(__half2, __half2);
 __device__ __nv_bfloat16 __float2bfloat16(float); __device__ float __bfloat162float(__nv_bfloat16);
 __device__ __nv_bfloat162 __floats2bfloat162_rn(float, float);
+// bfloat16 arithmetic (the same names as half's)
+__device__ __nv_bfloat16 __hadd(__nv_bfloat16, __nv_bfloat16); __device__ __nv_bfloat16 __hsub(__nv_bfloat16, __nv_bfloat16);
+__device__ __nv_bfloat16 __hmul(__nv_bfloat16, __nv_bfloat16);
+__device__ __nv_bfloat16 __hfma(__nv_bfloat16, __nv_bfloat16, __nv_bfloat16);
+__device__ __nv_bfloat162 __hadd2(__nv_bfloat162, __nv_bfloat162); __device__ __nv_bfloat162 __hsub2(__nv_bfloat162, __nv_bfloat162);
+__device__ __nv_bfloat162 __hmul2(__nv_bfloat162, __nv_bfloat162);
+__device__ __nv_bfloat162 __hfma2(__nv_bfloat162, __nv_bfloat162, __nv_bfloat162);
+__device__ __nv_bfloat162 __float2bfloat162_rn(float); __device__ float2 __bfloat1622float2(__nv_bfloat162);
+__device__ __nv_bfloat16 __low2bfloat16(__nv_bfloat162); __device__ __nv_bfloat16 __high2bfloat16(__nv_bfloat162);
+__device__ __nv_bfloat162 __halves2bfloat162(__nv_bfloat16, __nv_bfloat16);
+__device__ __nv_bfloat16 operator+(const __nv_bfloat16&, const __nv_bfloat16&);
+__device__ __nv_bfloat16 operator-(const __nv_bfloat16&, const __nv_bfloat16&);
+__device__ __nv_bfloat16 operator*(const __nv_bfloat16&, const __nv_bfloat16&);
+__device__ __nv_bfloat162 operator+(const __nv_bfloat162&, const __nv_bfloat162&);
+__device__ __nv_bfloat162 operator*(const __nv_bfloat162&, const __nv_bfloat162&);
 
 // synchronization
 __device__ void __syncwarp(unsigned mask = 0xffffffffu);
@@ -227,12 +271,17 @@ __device__ size_t __cvta_generic_to_shared(const void*); __device__ void* __cvta
 __device__ size_t __cvta_generic_to_global(const void*);
 __device__ unsigned __isShared(const void*); __device__ unsigned __isGlobal(const void*);
 // math
-#define __KOPT_F1(n) __device__ float n##f(float); __device__ double n(double);
+// each function's float and double forms, the float overload CUDA's headers add, an integer argument read as double,
+// and the name in std (std::sqrt)
+#define __KOPT_F1(n) __device__ float n##f(float); __device__ double n(double); __device__ float n(float); \
+  template <class T, class = typename std::enable_if<std::is_integral<T>::value>::type> __device__ double n(T); \
+  namespace std { using ::n; }
 __KOPT_F1(exp) __KOPT_F1(exp2) __KOPT_F1(log) __KOPT_F1(log2) __KOPT_F1(log1p) __KOPT_F1(expm1) __KOPT_F1(sqrt)
 __KOPT_F1(rsqrt) __KOPT_F1(sin) __KOPT_F1(cos) __KOPT_F1(tan) __KOPT_F1(tanh) __KOPT_F1(erf) __KOPT_F1(fabs)
 __KOPT_F1(floor) __KOPT_F1(ceil) __KOPT_F1(round) __KOPT_F1(trunc) __KOPT_F1(cbrt) __KOPT_F1(log10) __KOPT_F1(sinh)
 __KOPT_F1(cosh) __KOPT_F1(atan) __KOPT_F1(asin) __KOPT_F1(acos) __KOPT_F1(rint) __KOPT_F1(nearbyint)
-#define __KOPT_F2(n) __device__ float n##f(float, float); __device__ double n(double, double);
+#define __KOPT_F2(n) __device__ float n##f(float, float); __device__ double n(double, double); \
+  __device__ float n(float, float); namespace std { using ::n; }
 __KOPT_F2(pow) __KOPT_F2(fmax) __KOPT_F2(fmin) __KOPT_F2(fmod) __KOPT_F2(atan2) __KOPT_F2(hypot) __KOPT_F2(copysign)
 __device__ float fmaf(float, float, float); __device__ double fma(double, double, double);
 __KOPT_F1(lgamma) __KOPT_F1(tgamma) __KOPT_F1(erfc) __KOPT_F1(erfinv) __KOPT_F1(erfcinv) __KOPT_F1(normcdf)
@@ -254,7 +303,7 @@ __device__ int __double2hiint(double); __device__ int __double2loint(double); __
 __device__ void __prof_trigger(int);
 __device__ float __expf(float); __device__ float __logf(float); __device__ float __sinf(float); __device__ float __cosf(float);
 __device__ float __powf(float, float); __device__ float __fdividef(float, float); __device__ float __frcp_rn(float);
-__device__ float __fsqrt_rn(float); __device__ float __saturatef(float); __device__ float __exp10f(float);
+__device__ float __fsqrt_rn(float); __device__ float __frsqrt_rn(float); __device__ float __saturatef(float); __device__ float __exp10f(float);
 __device__ float __fmaf_rn(float, float, float); __device__ float __fadd_rn(float, float); __device__ float __fmul_rn(float, float);
 __device__ void sincosf(float, float*, float*); __device__ void __sincosf(float, float*, float*);
 __device__ void sincos(double, double*, double*); __device__ void sincospif(float, float*, float*); __device__ int isnan(float); __device__ int isinf(float);

@@ -160,8 +160,8 @@ def test_an_angled_include_of_a_file_beside_it_and_a_macro_pasted_on_a_string(tm
 
 
 def test_library_names_nvcc_makes_visible_are_declared():
-    # <math.h>/<float.h>/<limits.h> constants, <type_traits>, the pre-CUDA 9 warp votes and CUB headers at any
-    # depth (each read by libclang, not the fallback)
+    # <math.h>/<float.h>/<limits.h> constants, <type_traits>, std's math, bfloat16 and fp8 types, the pre-CUDA 9
+    # warp votes and CUB headers at any depth (each read by libclang, not the fallback)
     src = """
 #include <cmath>
 #include <cub/util_type.cuh>
@@ -174,9 +174,14 @@ __global__ void k(float *out, const float *in) {
   if (std::is_same<decltype(v), float>::value && v < std::numeric_limits<float>::max())
     out[blockIdx.x * 256 + threadIdx.x] = Larger<float>()(v, (float)votes);
 }
+__global__ void narrow(__nv_fp8x4_e4m3 *q, const __nv_bfloat162 *x, int n) {
+  __nv_bfloat162 a = __hmul2(x[2 * threadIdx.x], __float2bfloat162_rn(std::sqrt(2.0f) + sqrt(n)));
+  static_assert(std::is_pointer<decltype(q)>::value, "");
+  q[threadIdx.x] = __nv_fp8x4_e4m3(a, x[2 * threadIdx.x + 1]);
+}
 """
     res = analyze(src, path="names.cu", block=(256, 1, 1))
-    assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res)
+    assert res.paths == {"k": "libclang", "narrow": "libclang"} and "analysis.incomplete" not in _rules(res)
 
 
 def test_a_cub_collective_in_a_template_helper_is_modelled():

@@ -219,8 +219,20 @@ class _Launch:
             if re.search(r"(?:\bdim3\s+(?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*|\bdim3|>>>|\b(?:min|max|sizeof|"
                          r"if|while|for|switch|return|printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head):
                 continue
+            if self._by_value(re.search(r"([A-Za-z_]\w*)\s*(?:<[^<>;]*>)?\s*$", head), t[at + 1:f[0] + m.start()]):
+                continue
             return True
         return False
+
+    def _by_value(self, callee, before: str) -> bool:
+        """The call passes the name to a function of the file whose parameter there is not a reference (the
+        argument's position: the commas of ``before``, the call's text up to it)."""
+        if callee is None:
+            return False
+        index = len(split_top(before)) if before.strip() else 0
+        defs = [g for g in self.scan.funcs if g[3] == callee.group(1)]
+        params = [split_top(g[2].text) for g in defs]
+        return bool(defs) and all(index < len(ps) and "&" not in ps[index] for ps in params)
 
     def _const_local(self, name: str) -> bool:
         """The declaration of ``name`` in scope at the launch, in the launching function, is ``const``."""
@@ -612,11 +624,11 @@ def _kernel_args(scan, pos: int) -> list:
     return out
 
 
-def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str):
+def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str, depth: int = 0):
     """The launch as (scan, position, kernel arguments, grid text, block text); when the launching function passes
     its own parameters as the grid, block or arguments (a wrapper: ``void launch(dim3 g, dim3 b, int w) {
     k<<<g, b>>>(w); }``), the launch as seen from each call of the wrapper in the folder, its parameters replaced by
-    the call's arguments (one level)."""
+    the call's arguments (and so on for a wrapper of the wrapper, up to _WRAPPERS levels)."""
     f = scan.func_at(pos)
     names = [n for n in f[2].names if n] if f is not None else []
     used = [n for n in names if any(re.search(rf"\b{re.escape(n)}\b", x) for x in (grid, block, *args))]
@@ -656,7 +668,11 @@ def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str):
     if not sites:
         yield scan, pos, args, grid, block
         return
-    yield from sites
+    for site in sites:
+        yield from _through_wrapper(folder, *site, depth=depth + 1) if depth + 1 < _WRAPPERS else (site,)
+
+
+_WRAPPERS = 4  # levels of wrappers a launch is read through
 
 
 def from_host(source: str, path, defines, kernels: dict) -> dict:

@@ -194,3 +194,22 @@ def test_a_const_block_passed_to_several_wrappers_is_read_at_each(tmp_path):
     p = tmp_path / "k.cu"
     got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
     assert "blockDim.x == 8" in got and "blockDim.y == 128 / 8" in got and "gridDim.x == width / 128" in got
+
+
+def test_a_wrapper_of_a_wrapper_is_read_at_the_outer_calls(tmp_path):
+    # two levels of wrappers; the outer caller's `w` is a plain local that is also passed by value elsewhere (a
+    # function whose parameter is not a reference cannot change it)
+    (tmp_path / "k.cu").write_text(KERNEL + "void launch(dim3 g, dim3 b, float *d, int w) {\n"
+                                            "  fill<<<g, b>>>(d, w, 3);\n}\n"
+                                            "void run(int which, float *d, int w) {\n"
+                                            "  if (which == 1) launch(dim3(w / 64), dim3(64), d, w);\n}\n")
+    (tmp_path / "main.cpp").write_text("void check(const float *d, int n);\nvoid check(const float *d, int n) {}\n"
+                                       "int main() {\n  float *d;\n  int w = 64 * 32;\n  check(d, w);\n"
+                                       "  run(1, d, w);\n}\n")
+    p = tmp_path / "k.cu"
+    got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
+    assert "width == 2048" in got and "blockDim.x == 64" in got
+    # a reference parameter could change it: nothing is assumed of w
+    (tmp_path / "main.cpp").write_text((tmp_path / "main.cpp").read_text().replace("int n)", "int &n)"))
+    got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
+    assert "width == 2048" not in got and "blockDim.x == 64" in got

@@ -35,16 +35,17 @@ class Assumption:
     @property
     def alone(self) -> set[str]:
         """The parameters some conjunct states on its own (`n == 4` in `n == 4 and m >= n`): their values are
-        given, not merely related to others'."""
+        given, not merely related to others' or to the launch's (`gridDim.x == (n + 255) / 256` holds for a
+        negative n too when the grid is not known)."""
         body = _tree(self.text).body
         parts = body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]
         out = set()
         for part in parts:
             called = {id(n.func) for n in ast.walk(part) if isinstance(n, ast.Call)}
-            names = {n.id for n in ast.walk(part) if isinstance(n, ast.Name) and id(n) not in called
-                     and not _DIM_NAME.fullmatch(n.id)}
-            if len(names) == 1:
-                out |= names
+            names = {n.id for n in ast.walk(part) if isinstance(n, ast.Name) and id(n) not in called}
+            params = {n for n in names if not _DIM_NAME.fullmatch(n)}
+            if len(params) == 1 and params == names:
+                out |= params
         return out
 
 

@@ -243,11 +243,21 @@ class _Launch:
         return False
 
     def local_init(self, name: str):
-        """The one initializer text of ``name`` in the launching function, when it is set nowhere else there."""
+        """The one initializer text of ``name`` in the launching function, when it is set nowhere else there: its
+        declaration's, or (declared with none, ``size_t n;``) the one assignment before the launch that runs
+        whenever the launch does (not under an ``if``/loop the launch is outside of)."""
         ev = self.scan.scoped_events(name, self.pos)
-        if len(ev) == 1 and ev[0][1] in ("decl", "dim3") and ev[0][2] is not None and ev[0][0] < self.pos \
-                and not self.escapes(name):
-            return ev[0][2]
+        if len(ev) != 1 or ev[0][2] is None or ev[0][0] >= self.pos or self.escapes(name):
+            return None
+        at, kind, value = ev[0]
+        if kind in ("decl", "dim3"):
+            return value
+        t = self.scan.text
+        f = self.scan.func_at(self.pos)
+        head = t[max(t.rfind(";", 0, at), t.rfind("{", 0, at), t.rfind("}", 0, at)) + 1:at]
+        if kind == "set" and f is not None and f[0] <= at and len(self.scan.events_of(name)) == 1 and \
+                hl.block_end(t, at) >= self.pos and not re.search(r"\b(?:if|for|while|switch|else|do)\b", head):
+            return value
         return None
 
     def translate(self, text: str, depth: int = 0) -> str:

@@ -213,3 +213,14 @@ def test_a_wrapper_of_a_wrapper_is_read_at_the_outer_calls(tmp_path):
     (tmp_path / "main.cpp").write_text((tmp_path / "main.cpp").read_text().replace("int n)", "int &n)"))
     got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
     assert "width == 2048" not in got and "blockDim.x == 64" in got
+
+
+def test_a_local_declared_without_a_value_and_set_once_is_read(tmp_path):
+    # `size_t lws; ... lws = w / 2;` before the launch (C89 style): the block is the value set; not when the
+    # assignment runs only under an `if` the launch is outside of
+    host = ("void go(float *d, int w, int k) {\n  size_t lws;\n  size_t gws;\n  lws = w / 2;\n  gws = 64;\n"
+            "  dim3 g(gws);\n  dim3 b(lws);\n  fill<<<g, b>>>(d, w, k);\n}\n")
+    got = _implied(host, tmp_path)
+    assert "blockDim.x == (width / 2)" in got and "gridDim.x == 64" in got
+    got = _implied(host.replace("  lws = w / 2;", "  if (k) lws = w / 2;"), tmp_path)
+    assert "blockDim.x ==" not in got and "gridDim.x == 64" in got

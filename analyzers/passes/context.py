@@ -23,6 +23,14 @@ SHAPE_RLIMIT = 150_000  # per query of launch_dependent, which only decides erro
 # widely: on big-number arithmetic one million units can take seconds)
 
 
+class Undecided:
+    """``row_dependent``'s answer when whether a race also holds under the preconditions is too hard to decide
+    within the solver budget: the preconditions asked, as (z3 constraint, text)."""
+
+    def __init__(self, rows: list):
+        self.rows = rows
+
+
 class Ctx:
     def __init__(self, km: KernelModel, source_lines: list[str]):
         self.km = km
@@ -460,7 +468,8 @@ class Ctx:
         asked first, then with the signs added.
         (texts, None): the texts of the constraints under which it does NOT occur; (None, model): it occurs under
         them too, in this model (a witness that keeps them); (None, None): there are none, or the question is too
-        hard within the budget."""
+        hard within the budget; (None, Undecided(rows)): the question under those constraints is too hard within the
+        budget."""
         (ra, qa), (rb, qb) = self.rows(a, e1), self.rows(b, e2)
         lemma = []
         # `od[x]` beside `od[x + y * w]`: row 0 of the same layout; with both columns inside a row of w, the
@@ -490,7 +499,7 @@ class Ctx:
                 m = self._check(solver, *constraints, *[c for c, _ in rows], *lemma, *p1.side, *p2.side,
                                 rlimit=QUERY_RLIMIT if ms else PRECONDITION_RLIMIT)  # masks go through bit-vectors
             except GaveUp:
-                return None, None
+                return None, Undecided(rows)
             if m is None:
                 return sorted({t for _, t in rows}), None
         return None, m

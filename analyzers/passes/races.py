@@ -19,7 +19,7 @@ from kopt.rules import RULES
 from .. import digits, sym
 from ..model import Access
 from ..solver import Enc, model_int, needs_bv
-from .context import Ctx, index_of
+from .context import Ctx, Undecided, index_of
 
 MAX_PAIRS = 400
 
@@ -316,6 +316,19 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts) -> 
                           f"`// kopt: launch` or --block)")
     if d is not None and d.severity != Severity.NOTE:
         rows, plausible = ctx.row_dependent(space, a, b, e1, e2, *cons, bv=bv)
+        if isinstance(plausible, Undecided):
+            broken = sorted({t for c, t in plausible.rows if z3.is_false(m.eval(c, model_completion=True))})
+            if broken:
+                # found only where a precondition breaks, and undecided where it holds: no verdict either way
+                ctx.incomplete.append(f"whether `{ctx.snippet(a)}` races under {'; '.join(broken)} was not decided "
+                                      f"within the solver budget")
+                wit = dict(d.witness or {}, rule=d.rule, precondition="; ".join(broken))
+                return RULES["race.precondition"].diag(
+                    f"{d.message}, but found only for parameter values the kernel's indexing presumes away ("
+                    f"{'; '.join(broken)} does not hold in the witness), and with them the solver could not decide "
+                    f"within its budget (state the parameters with `// kopt: assume` or --assume)", *d.locations,
+                    witness=wit)
+            plausible = None
         if plausible is not None:
             # the race holds at parameter values a caller passes: the witness shows such values
             again = _classify(ctx, plausible, cons, a, b, e1, e2, space, w1, w2, bv)

@@ -201,12 +201,18 @@ class _Scan:
         t, out = self.text, []
         if name in self.enums:
             out.append((0, "enum", self.enums[name]))
+        element = re.fullmatch(r"(\w+)\[(\d+)\]", name)  # `lws[0]`, written with any spacing
+        found = re.finditer(rf"\b{element.group(1)}\s*\[\s*{element.group(2)}\s*\]", t) if element else None
         p = -1
         while True:
-            p = t.find(name, p + 1)
+            if found is not None:
+                m = next(found, None)
+                p, q = (m.start(), m.end()) if m else (-1, -1)
+            else:
+                p = t.find(name, p + 1)
+                q = p + len(name)
             if p < 0:
                 break
-            q = p + len(name)
             if p and (t[p - 1].isalnum() or t[p - 1] in "_.>") or q < len(t) and (t[q].isalnum() or t[q] == "_"):
                 continue
             head = t[max(t.rfind(";", 0, p), t.rfind("{", 0, p), t.rfind("}", 0, p)) + 1:p]
@@ -463,10 +469,14 @@ class _Scan:
         text = self.known_members(self.fixed_fields(text), pos, depth)
         if "sizeof" in text or "std" in text:
             text = _STD_MINMAX.sub(r"\1", sizeof_types(text, (self.text, *self.headers)))
+        # an element of a local array at a constant index (`size_t lws[2]; lws[0] = 16;`, the OpenCL-style work
+        # sizes) is read like a variable of its own
+        text = _ELEMENT.sub(lambda m: f"{m.group(1)}__{m.group(2)}", text)
         names = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) - set(self.env)  # not the fields (.x)
         choices = [{}]
         for n in sorted(names):
-            v = self.values(n, pos, depth)
+            element = re.fullmatch(r"(\w+?)__(\d+)", n)
+            v = self.values(f"{element.group(1)}[{element.group(2)}]" if element else n, pos, depth)
             if v is not None and all(isinstance(x, tuple) for x in v) and re.search(rf"\b{n}\s*\.\s*[xyz]\b", text):
                 text = re.sub(rf"\b{n}\s*\.\s*([xyz])\b", rf"{n}_\1", text)
                 opts = [{f"{n}_{f}": x[i] for i, f in enumerate("xyz")} for x in v]
@@ -890,6 +900,7 @@ def block_end(t: str, i: int) -> int:
 
 
 _STD_MINMAX = re.compile(r"\bstd\s*::\s*(min|max)\b")
+_ELEMENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]")
 _MEMBER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\b(?!\s*\()(?<!\.x)(?<!\.y)(?<!\.z)")
 _CTOR_INIT = re.compile(r"([A-Za-z_]\w*)\s*[({]((?:[^(){}]|\([^()]*\))*)[)}]")
 

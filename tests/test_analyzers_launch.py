@@ -791,3 +791,12 @@ int main() {
     from analyzers.host_launch import host_launches
 
     assert [h.block for h in host_launches(src)["k"].launches] == [(512, 1, 1)]
+
+
+def test_work_sizes_kept_in_array_elements_are_read():
+    # the OpenCL-style `size_t lws[2]; lws[0] = 16; ... dim3 b(lws[0], lws[1]);` of ported code
+    src = BODY + ("#define TILE 16\nvoid run(float *x, int w) {\n  size_t lws[2], gws[2];\n  lws[0] = TILE;\n"
+                  "  lws [ 1 ] = TILE / 2;\n  gws[0] = w / TILE;\n  dim3 b(lws[0], lws[1]);\n"
+                  "  k<<<dim3(gws[0]), b>>>(x);\n}\n")
+    res = analyze(src, path="ocl.cu")
+    assert [g["block"] for g in res.launches] == [[16, 8, 1]]

@@ -89,9 +89,12 @@ class _LastBlock:
         grid = km.launch.grid
         blocks = grid[0] * grid[1] * grid[2] if all(isinstance(g, int) for g in grid) else None
         for e in _subexprs([x for a in km.accesses for x in (a.cond, a.value) if x is not None]):
-            if e.op == "==" and _is_ticket_value(e.args[0]) and (_is_last_index(e.args[1]) or (
-                    blocks is not None and sym.is_const(e.args[1]) and e.args[1].val == blocks - 1)):
-                eqs[e.key()] = e
+            if e.op != "==":
+                continue
+            for ticket, last in (e.args, e.args[::-1]):  # `t == gridDim.x - 1` or `gridDim.x - 1 == t`
+                if _is_ticket_value(ticket) and (_is_last_index(last) or (
+                        blocks is not None and sym.is_const(last) and last.val == blocks - 1)):
+                    eqs[e.key()] = e
         if not eqs:
             return
         flags = {}

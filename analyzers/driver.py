@@ -130,7 +130,8 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
             host = hosts.get(func.name) or host_launch.HostLaunches()
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
                                           launch_bounds=func.launch_bounds, targs=targs or None, host=shape,
-                                          host_unknown=host.unknown, host_bound=host.bound)
+                                          host_unknown=host.unknown, host_bound=host.bound,
+                                          host_fact=host.block_fact)
                        for shape in host.launches or [None]]
             for c in configs:
                 c.assume = c.assume + implied.get(func.name, [])

@@ -10,7 +10,10 @@ integers, macros and integer constants of quoted includes, names of the launchin
 declaration in scope at the launch: C block scope), the constants callers in the folder pass for a parameter, and
 the template arguments of each call of a host function template. A launch whose block is not a constant is reported
 as such (the kernel's configuration then lists it as not covered), with the bound host code puts on it when there is
-one (a clamp, ``min``); a kernel launched only in code an ``#ifdef`` leaves out is read with its macro defined.
+one (a clamp, ``min``, a ``do``-``while`` exit), and what it says of every such block: the sizes a loop sweeps over (a
+loop's variable takes its loop's values, an array of constants its elements; more than _MAX_SHAPES sizes at one launch
+are one analysis under their set, not one each) or a multiple (``32 * n``); a kernel launched only in code an
+``#ifdef`` leaves out is read with its macro defined.
 Reading is textual (regular expressions over comment- and string-free text), so it costs no second parse.
 """
 from __future__ import annotations
@@ -18,6 +21,8 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from functools import reduce
+from math import gcd, prod
 from pathlib import Path
 
 from .launch import MAX_THREADS, evaluate, source_macros, split_top
@@ -50,6 +55,13 @@ _GRAPH_FUNC = re.compile(r"\b([A-Za-z_][\w.]*?)\s*\.\s*func\s*=\s*(?:\(\s*void\s
                          r"([A-Za-z_][\w:]*(?:\s*<[^<>;]*>)?)\s*;")
 _GRAPH_ADD = re.compile(r"\bcudaGraph(?:Add\w*Node|\w*NodeSetParams)\s*\(")
 _MAX_CHOICES = 8  # values a launch operand may take before it counts as not constant
+_MAX_SHAPES = 4  # block sizes of one launch analyzed one by one; more (a sweep) are one analysis under their set
+_MAX_SWEEP = 1024  # values a loop variable may take (a block has at most 1024 threads)
+# `for (int j = 32; ...` / `for (const int& b : sizes)`: the loop's own variable, and its start or its range
+_LOOP_VAR = re.compile(r"\s*(?:(?:const|constexpr|auto|unsigned|signed|int|long|short|size_t|u?int(?:8|16|32|64)_t)"
+                       r"\b\s*)+&?\s*([A-Za-z_]\w*)\s*(?:=(?!=)(.*)|:(?!:)(.*))$", re.S)
+_FOR_HEAD = re.compile(r"for\s*\((.*)\)$", re.S)
+_WRITE_AFTER = re.compile(r"\s*(?:[-+*/%&|^]?=(?!=)|<<=|>>=|\+\+|--)")
 _MAX_DEPTH = 8  # names followed through their initializers (`b(32 * w)`, `w = min(avail / per, 16)`, ...)
 # device attributes every CUDA GPU (compute capability 5.0 and later) reports alike: the runtime's attribute
 # query (`cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, dev)`) and cudaDeviceProp's fields
@@ -103,6 +115,29 @@ class HostLaunches:
     launches: list = field(default_factory=list)
     unknown: list = field(default_factory=list)  # "file:line (`block text`)"
     unknown_bounds: list = field(default_factory=list)  # per launch of ``unknown``: at most how many threads, or None
+    # per launch of ``unknown``: the sizes of its 1-D block when a set of constants (a sweep), else None; and a k its
+    # block's threads are a multiple of (1: none known)
+    unknown_values: list = field(default_factory=list)
+    unknown_multiples: list = field(default_factory=list)
+
+    def add_unknown(self, where: str, bound=None, values=None, multiple: int = 1) -> None:
+        self.unknown.append(where)
+        self.unknown_bounds.append(bound)
+        self.unknown_values.append(values)
+        self.unknown_multiples.append(multiple)
+
+    @property
+    def block_fact(self) -> str | None:
+        """What host code says of the block of every launch in ``unknown``, as an assumption's text over blockDim:
+        one of the sizes it sweeps over (``for (b = 32; b <= 1024; b *= 2)``), else a multiple (``32 * n``) of a 1-D
+        block; None when a launch says neither (or there are constant shapes too: those are analyzed)."""
+        if not self.unknown or self.launches or len(self.unknown_values) != len(self.unknown):
+            return None
+        one_d = " and blockDim.y == 1 and blockDim.z == 1"
+        if None not in self.unknown_values:
+            return _one_of(sorted(set().union(*self.unknown_values))) + one_d
+        k = reduce(gcd, (reduce(gcd, v) if v else m for v, m in zip(self.unknown_values, self.unknown_multiples)))
+        return f"blockDim.x % {k} == 0" + one_d if k > 1 else None
 
     @property
     def partial(self) -> bool:
@@ -114,6 +149,18 @@ class HostLaunches:
         (``threads = n; if (n > 512) threads = 512;``, ``min(n, 512)``); else None."""
         b = self.unknown_bounds
         return max(b) if b and len(b) == len(self.unknown) and None not in b else None
+
+
+def _one_of(values: list) -> str:
+    """blockDim.x is one of ``values`` (sorted): a range and a step when they are evenly spaced, else each named (a
+    bound and their common divisor when there are many)."""
+    d = values[1] - values[0] if len(values) > 2 else 0
+    if d and all(b - a == d for a, b in zip(values, values[1:])):
+        return f"blockDim.x >= {values[0]} and blockDim.x <= {values[-1]}" + (
+            f" and blockDim.x % {d} == {values[0] % d}" if d > 1 else "")
+    if len(values) > 32:
+        return f"blockDim.x <= {values[-1]} and blockDim.x % {reduce(gcd, values)} == 0"
+    return "(" + " or ".join(f"blockDim.x == {v}" for v in values) + ")"
 
 
 class _Params:
@@ -288,6 +335,14 @@ class _Scan:
             return None
         f = self.func_at(pos)
         local, scope = self._in_scope(name, f, pos)
+        loop = self._loop_of(name, f, pos, scope)
+        if loop is not None:
+            key = ("for", name, loop)
+            if key not in self.memo:
+                self.memo[key] = self._sweep(name, loop, depth)
+            g = self.guards.get(name)  # `if (b == 256)` around the launch
+            vals = self.memo[key]
+            return [v for v in vals if (v in g[1]) == (g[0] == "in")] or None if g and vals else vals
         # in straight-line code the value at ``pos`` is the one the events before it leave
         at = pos if local and name not in self.guards and not self._in_loop(f, pos, scope) else None
         key = (name, f[0] if f else None, scope, at,
@@ -344,9 +399,124 @@ class _Scan:
             self.opened[(f[0], pos)] = tuple(opened)
         return self.opened[(f[0], pos)]
 
-    def _head(self, at: int) -> str:
-        """The text of the statement before ``at`` (from the last ``;``, ``{`` or ``}`` outside parentheses): the
-        `for (...)`, `if (...)`, `else` or `case x:` a block or statement at ``at`` is under."""
+    def _loop_of(self, name: str, f, pos: int, scope) -> int | None:
+        """Where the innermost ``for`` around ``pos`` that declares ``name`` in its header starts (``name`` is its
+        loop variable there), when no declaration inside it hides that one; else None."""
+        if f is None:
+            return None
+        for at in [pos, *reversed(self._open_blocks(f, pos))]:  # a braceless body's statement, then the blocks
+            start = self._head_start(at)
+            if scope is not None and start < scope:
+                return None  # a declaration inside the loop is the one in scope
+            head = _FOR_HEAD.match(self.text[start:at].strip())
+            part = head.group(1).split(";")[0] if head else ""
+            if head and (m := _LOOP_VAR.match(part)) and m.group(1) == name:
+                return start
+        return None
+
+    def _sweep(self, name: str, start: int, depth: int) -> list | None:
+        """The values the loop variable ``name`` of the ``for`` at ``start`` takes in its body: ``for (int j = 32;
+        j <= 1024; j *= 2)`` (a constant start, a condition and a step over constants; the body never assigns it)
+        and ``for (int b : {64, 128})`` / ``for (int b : sizes)`` (a constant array); None when not constants."""
+        t = self.text
+        open_at = t.find("(", start)
+        close = _paren_end(t, open_at)
+        if close < 0:
+            return None
+        parts = t[open_at + 1:close].split(";")  # (split_top would read `j < n; ...` as a template's `<`)
+        var = _LOOP_VAR.match(parts[0])
+        brace = len(t) - len(t[close + 1:].lstrip())
+        # a braceless body: up to the end of the block around the loop (a later statement there counts too)
+        body_end = block_end(t, brace + 1) if t[brace:brace + 1] == "{" else block_end(t, close)
+        if any(close < at < body_end for at, _, _ in self.events_of(name)):
+            return None  # assigned (or passed by address) in the body
+        if var.group(3) is not None:
+            return self._range_values(var.group(3).strip(), start, depth) if len(parts) == 1 else None
+        if len(parts) != 3:
+            return None
+        return self._counted(name, var.group(2), parts[1], parts[2].strip(), start, depth)
+
+    def _counted(self, name: str, first: str, cond: str, step: str, at: int, depth: int) -> list | None:
+        """The values of a counted loop's variable from its start, condition and step texts (at most _MAX_SWEEP)."""
+        n = re.escape(name)
+        if re.fullmatch(rf"(\+\+|--)\s*{n}|{n}\s*(\+\+|--)", step):
+            nxt = f"{name} {'+' if '++' in step else '-'} 1"
+        elif m := re.fullmatch(rf"{n}\s*([-+*/]|<<|>>)=\s*(.+)", step, re.S):
+            nxt = f"{name} {m.group(1)} ({m.group(2)})"
+        elif m := re.fullmatch(rf"{n}\s*=(?!=)\s*(.+)", step, re.S):
+            nxt = m.group(1)
+        else:
+            return None
+        env = dict(self.env)
+        for other in set(re.findall(r"(?<![\w.])([A-Za-z_]\w*)\b(?!\s*\()", cond + " " + nxt)) - {name} - set(env):
+            env[other] = self.scalar(other, at, depth + 1)
+            if env[other] is None:
+                return None
+        v, out = self.scalar(first, at, depth + 1), []
+        while v is not None and len(out) <= _MAX_SWEEP:
+            go = evaluate(cond, {**env, name: v})
+            if not go:
+                return out if go == 0 else None
+            out.append(v)
+            v, last = evaluate(nxt, {**env, name: v}), v
+            if v == last:
+                return None
+        return None
+
+    def _range_values(self, rng: str, at: int, depth: int) -> list | None:
+        """The elements of a range-for's range: a braced list of constants or a constant array (``elements``)."""
+        if rng.startswith("{") and rng.endswith("}"):
+            vals = [self.scalar(x, at, depth + 1) for x in split_top(rng[1:-1]) if x.strip()]
+            return list(dict.fromkeys(vals)) if vals and None not in vals else None
+        return self.elements(rng, at, depth) if re.fullmatch(r"[A-Za-z_]\w*", rng) else None
+
+    def elements(self, name: str, pos: int, depth: int = 0, index: str | None = None) -> list | None:
+        """The values of the elements of the array (or ``std::vector``/``std::array``) ``name`` at ``pos`` when it is
+        declared with a braced list of constants in the function or at file scope and only ever read there (indexed,
+        ``sizeof``, a range-for's range), in order, an element not listed being 0; ``index``: the one a constant
+        index text names (every element when it is not a constant: an index out of bounds is no value)."""
+        vals = self._array(name, pos, depth)
+        i = self.scalar(index, pos, depth + 1) if vals and index is not None and index.strip() else None
+        if i is not None and 0 <= i < len(vals):
+            return [vals[i]]
+        return list(dict.fromkeys(vals)) if vals else None
+
+    def _array(self, name: str, pos: int, depth: int) -> list | None:
+        f = self.func_at(pos)
+        lo, hi = (f[0], f[1]) if f is not None else (0, len(self.text))
+        t, n = self.text, re.escape(name)
+        decl = None
+        for d in re.finditer(rf"(?<![\w.>])(?:[A-Za-z_][\w:]*\s*(?:<[^;{{}}<>]*>)?\s+){n}\s*(?:\[([^\]]*)\])?\s*=?\s*"
+                             rf"\{{([^{{}}]*)\}}\s*;", t[:pos]):
+            if self.func_at(d.start()) in (f, None):
+                decl = d
+        if decl is None:
+            return None
+        key = ("[]", decl.start())
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key] = None
+        scope = (lo, hi) if self.func_at(decl.start()) is not None else (0, len(t))
+        for m in re.finditer(rf"(?<![\w.>]){n}\b", t[scope[0]:scope[1]]):
+            at = scope[0] + m.start()
+            if decl.start() <= at < decl.end():
+                continue
+            after, before = t[at + len(name):at + len(name) + 200], t[max(0, at - 200):at]
+            index = re.match(r"\s*\[[^\[\]]*\]", after)
+            read = index and not _WRITE_AFTER.match(after[index.end():]) and not re.search(r"(?:&|\+\+|--)\s*$", before)
+            if not (read or re.search(r"\bsizeof\s*\(\s*$", before) or
+                    re.search(r"\bfor\s*\([^;&()]*:\s*$", before)):
+                return None  # written, or passed on: it may change
+        items = [x for x in split_top(decl.group(2)) if x.strip()]
+        vals = [self.scalar(x, decl.start(), depth + 1) for x in items]
+        size = self.scalar(decl.group(1), decl.start(), depth + 1) if decl.group(1) and decl.group(1).strip() else None
+        if None in vals or not vals:
+            return None
+        self.memo[key] = vals + [0] * max(0, min(size or 0, _MAX_SWEEP) - len(vals))
+        return self.memo[key]
+
+    def _head_start(self, at: int) -> int:
+        """Where the statement before ``at`` starts (see ``_head``)."""
         t, depth, i = self.text, 0, at - 1
         while i >= 0 and at - i < 600:
             ch = t[i]
@@ -357,7 +527,12 @@ class _Scan:
             elif ch in ";{}" and depth <= 0:
                 break
             i -= 1
-        return t[i + 1:at].strip()
+        return i + 1
+
+    def _head(self, at: int) -> str:
+        """The text of the statement before ``at`` (from the last ``;``, ``{`` or ``}`` outside parentheses): the
+        `for (...)`, `if (...)`, `else` or `case x:` a block or statement at ``at`` is under."""
+        return self.text[self._head_start(at):at].strip()
 
     def _values(self, name: str, f, depth: int, local: list, pos: int | None = None) -> list | None:
         if pos is not None:
@@ -469,14 +644,24 @@ class _Scan:
         text = self.known_members(self.fixed_fields(text), pos, depth)
         if "sizeof" in text or "std" in text:
             text = _STD_MINMAX.sub(r"\1", sizeof_types(text, (self.text, *self.headers)))
-        # an element of a local array at a constant index (`size_t lws[2]; lws[0] = 16;`, the OpenCL-style work
-        # sizes) is read like a variable of its own
-        text = _ELEMENT.sub(lambda m: f"{m.group(1)}__{m.group(2)}", text)
+        elems: dict = {}  # `sizes[i]`, `lws[0]`: one of an array's elements
+
+        def element(m):
+            v = self.elements(m.group(1), pos, depth, m.group(2))
+            if v is None and m.group(2).strip().isdigit():
+                # an element set on its own (`size_t lws[2]; lws[0] = 16;`, the OpenCL-style work sizes of ported
+                # code) is read like a variable
+                v = self.values(f"{m.group(1)}[{m.group(2).strip()}]", pos, depth)
+            if v is None:
+                return m.group(0)
+            elems[f"__element{len(elems)}"] = v
+            return f"__element{len(elems) - 1}"
+        if "[" in text:
+            text = re.sub(r"(?<![\w.])([A-Za-z_]\w*)\s*\[([^\[\]]*)\]", element, text)
         names = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) - set(self.env)  # not the fields (.x)
         choices = [{}]
         for n in sorted(names):
-            element = re.fullmatch(r"(\w+?)__(\d+)", n)
-            v = self.values(f"{element.group(1)}[{element.group(2)}]" if element else n, pos, depth)
+            v = elems[n] if n in elems else self.values(n, pos, depth)
             if v is not None and all(isinstance(x, tuple) for x in v) and re.search(rf"\b{n}\s*\.\s*[xyz]\b", text):
                 text = re.sub(rf"\b{n}\s*\.\s*([xyz])\b", rf"{n}_\1", text)
                 opts = [{f"{n}_{f}": x[i] for i, f in enumerate("xyz")} for x in v]
@@ -487,7 +672,7 @@ class _Scan:
             else:
                 return None
             choices = [{**c, **o} for c in choices for o in opts]
-            if len(choices) > _MAX_CHOICES:
+            if len(choices) > _MAX_SWEEP:
                 return None
         out = [evaluate(text, {**self.env, **c}) for c in choices]
         return None if None in out else list(dict.fromkeys(out))
@@ -538,6 +723,13 @@ class _Scan:
         if m:
             got = [b for b in (self._upper(a, pos, depth + 1) for a in split_top(m.group(1))) if b is not None]
             return min(got) if got else None
+        factors = _factors(text)
+        if len(factors) > 1:  # `32 * n`: a block has threads, so n > 0 when the constants' product is
+            known = [self.scalar(x, pos, depth) for x in factors]
+            rest = [x for x, v in zip(factors, known) if v is None]
+            c = prod(v for v in known if v is not None)
+            b = self._upper(rest[0], pos, depth + 1) if len(rest) == 1 and c > 0 else None
+            return None if b is None else c * b
         if not re.fullmatch(r"[A-Za-z_]\w*", text):
             return None
         out = None
@@ -546,10 +738,49 @@ class _Scan:
                 return None
             b = e[2] if e[1] == "enum" else self._upper(e[2], e[0], depth + 1)
             b = b if b is not None else self._clamp(text, e)
+            b = b if b is not None else self._loop_exit(text, e, pos)
             if b is None:
                 return None
             out = b if out is None else max(out, b)
         return out
+
+    def _loop_exit(self, name: str, e, pos: int) -> int | None:
+        """C (C - 1 for ``>=``) when the assignment ``e`` of ``name`` is in the body of ``do { ... } while (name >
+        C);`` (or ``C < name``) and ``pos`` is past that loop: it is left only with ``name <= C``."""
+        f = self.func_at(e[0])
+        opened = self._open_blocks(f, e[0]) if f is not None else ()
+        if not opened or self._head(opened[-1]) != "do":
+            return None
+        end = block_end(self.text, opened[-1] + 1)
+        m = re.compile(r"\}\s*while\s*\(([^;{}]*)\)\s*;").match(self.text, end)
+        if m is None or pos < m.end():
+            return None
+        c = re.fullmatch(rf"\s*{re.escape(name)}\s*(>=|>)\s*([^&|?<>=]+)", m.group(1)) or \
+            re.fullmatch(rf"\s*([^&|?<>=]+?)\s*(<=|<)\s*{re.escape(name)}\s*", m.group(1))
+        if c is None:
+            return None
+        op, limit = (c.group(1), c.group(2)) if c.group(1) in (">", ">=") else (c.group(2), c.group(1))
+        v = self.scalar(limit, e[0])
+        return None if v is None else v - (op in (">=", "<="))
+
+    def multiple(self, text: str, pos: int, depth: int = 0) -> int:
+        """A k the integer ``text`` at ``pos`` is a multiple of (1: none known): the common divisor of its values, a
+        product's factors' multiplied (``32 * n``), a variable's common over its assignments in scope."""
+        text = text.strip()
+        if depth > 4 or not text:
+            return 1
+        v = self.scalars(text, pos, depth)
+        if v and all(isinstance(x, int) for x in v):
+            return reduce(gcd, v) or 1
+        factors = _factors(text)
+        if len(factors) > 1:
+            return prod(self.multiple(x, pos, depth + 1) for x in factors)
+        if re.fullmatch(r"\(.*\)", text, re.S) and _paren_end(text, 0) == len(text) - 1:
+            return self.multiple(text[1:-1], pos, depth + 1)
+        ev = self.scoped_events(text, pos) if re.fullmatch(r"[A-Za-z_]\w*", text) else []
+        if not ev or any(e[1] not in ("decl", "set") or e[2] is None for e in ev):
+            return 1
+        return reduce(gcd, (self.multiple(e[2], e[0], depth + 1) for e in ev))
 
     def _clamp(self, name: str, e) -> int | None:
         """C (C - 1 for ``>=``) when the statement right after the assignment ``e`` of ``name`` is ``if (v > C)``
@@ -673,7 +904,8 @@ class _Scan:
             f = self.func_at(pos)
             ev = self.scoped_events(text, pos) or self._outer_events(text)
             if not any(e[1] != "address" for e in ev) and evaluate(text, self.env) is None and (
-                    f is None or text not in f[2] and text not in self.tparams.get(f[0], ())):
+                    f is None or text not in f[2] and text not in self.tparams.get(f[0], ())) and \
+                    self._loop_of(text, f, pos, self._in_scope(text, f, pos)[1]) is None:
                 return [text]  # a name this file never sets and no parameter of the function: a function (a kernel)
             return self.values(text, pos, depth)
         if re.fullmatch(r"[A-Za-z_][\w:]*\s*" + _TARGS, text):
@@ -900,7 +1132,6 @@ def block_end(t: str, i: int) -> int:
 
 
 _STD_MINMAX = re.compile(r"\bstd\s*::\s*(min|max)\b")
-_ELEMENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]")
 _MEMBER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\b(?!\s*\()(?<!\.x)(?<!\.y)(?<!\.z)")
 _CTOR_INIT = re.compile(r"([A-Za-z_]\w*)\s*[({]((?:[^(){}]|\([^()]*\))*)[)}]")
 
@@ -917,6 +1148,23 @@ def _ctors(body: str, name: str) -> list:
             params.append((n.group(1) if n else "", default.strip() if eq else None))
         out.append((params, {i.group(1): i.group(2) for i in _CTOR_INIT.finditer(m.group(2))}))
     return out
+
+
+def _factors(text: str) -> list:
+    """The factors of ``text`` when it is a product of names, numbers and bracketed terms (``32 * (n + 1)``)."""
+    parts = [x.strip() for x in split_top(text, "*")]
+    ok = all(re.fullmatch(r"\w+", x) or x.startswith("(") and _paren_end(x, 0) == len(x) - 1 for x in parts)
+    return parts if ok else [text]
+
+
+def _paren_end(t: str, i: int) -> int:
+    """The position of the ``)`` that closes the ``(`` at ``i``; -1 when it does not close."""
+    depth = 0
+    for k in range(i, len(t)):
+        depth += (t[k] == "(") - (t[k] == ")")
+        if depth == 0:
+            return k
+    return -1
 
 
 def _no_threads(v) -> bool:
@@ -1113,16 +1361,22 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
         tl = _const_targs(targs or ("<" + ktargs if ktargs else ""), scan, pos)
         entry = out.setdefault(base, HostLaunches())
         if blocks is None or None in blocks:
-            entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split()) or '?'}`)")
-            entry.unknown_bounds.append(scan.bound(block, pos) if block.strip() else None)
+            entry.add_unknown(f"{scan.line(pos)} (`{' '.join(block.split()) or '?'}`)",
+                              scan.bound(block, pos) if block.strip() else None, None,
+                              scan.multiple(block, pos) if block.strip() else 1)
+            continue
+        sizes = sorted({b[0] for b in blocks if b[0] <= MAX_THREADS})
+        if len(blocks) > _MAX_SHAPES and all(b[1:] == (1, 1) for b in blocks) and sizes:
+            # a sweep: one analysis under the set (a size over 1024 threads is a launch that fails, runs nothing)
+            entry.add_unknown(f"{scan.line(pos)} (`{' '.join(block.split())}` takes {len(sizes)} sizes)",
+                              sizes[-1], sizes)
             continue
         for b in blocks:
             if b[0] * b[1] * b[2] <= MAX_THREADS:
                 entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, scan.line(pos)))
             else:
-                entry.unknown.append(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
-                                     f"{MAX_THREADS} threads)")
-                entry.unknown_bounds.append(None)
+                entry.add_unknown(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
+                                  f"{MAX_THREADS} threads)")
 
 
 def host_launches(source: str, defines=None, path=None, kernels=None, configurations=True) -> dict[str, HostLaunches]:

@@ -17,6 +17,7 @@ from kopt.annotations import Text, split_kernel, split_top as _split_top
 from kopt.expr import try_evaluate
 from kopt.source import c_macros
 
+from .assume import parse
 from .preproc import active_lines
 
 _INST = re.compile(r"template\s+__global__\s+(?:void\s+)?(?:__launch_bounds__\s*\([^)]*\)\s*)?(?:void\s+)?"
@@ -137,8 +138,14 @@ def evaluate(text: str, env: dict) -> int | None:
 
 
 def split_top(text: str, sep: str = ",") -> list[str]:
-    """Split C text on ``sep`` outside brackets, template argument lists included."""
-    return [str(p) for p in _split_top(Text(text), sep, angle=True)]
+    """Split C text on ``sep`` outside brackets, template argument lists included (a shift ``<<`` or a ``<=`` opens
+    none: ``f(1 << 20, n)`` has two arguments)."""
+    text = str(text)
+    masked = _NO_ANGLE.sub(lambda m: " " * len(m.group(0)), text)
+    return [text[p.col:p.col + len(p)] for p in _split_top(Text(masked, 1, 0), sep, angle=True)]
+
+
+_NO_ANGLE = re.compile(r"<<|<=")
 
 
 def instantiations(source: str) -> dict[str, list[str]]:
@@ -163,12 +170,13 @@ def from_geometry(geometry, *, launch_bounds=None, macros=None) -> LaunchConfig:
 
 
 def fallback(kernel_name: str, source: str, *, block=None, grid=None, defines=None, launch_bounds=None,
-             targs=None, host=None, host_unknown=(), host_bound=None) -> LaunchConfig:
+             targs=None, host=None, host_unknown=(), host_bound=None, host_fact=None) -> LaunchConfig:
     """For a kernel no launch annotation describes: ``--block``/``--grid``, else one constant launch shape read from
     host code (``host``, a ``host_launch.HostLaunch``; its grid and template arguments when constant), else
     ``__launch_bounds__``, else unknown. ``host_unknown``: the kernel's host launches whose block is not constant —
     with a constant ``host`` they are launches this configuration does not cover, and the note says so; with none,
-    ``host_bound`` is at most how many threads host code gives each of their blocks (a range, not a shape)."""
+    ``host_bound`` is at most how many threads host code gives each of their blocks (a range, not a shape), and
+    ``host_fact`` what it says of every such block (the sizes a loop sweeps over, a multiple of 32), assumed."""
     env = {**source_macros(source), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
     cfg = LaunchConfig(kernel=kernel_name)
     if targs is None and host is not None and host.targs:
@@ -191,6 +199,9 @@ def fallback(kernel_name: str, source: str, *, block=None, grid=None, defines=No
         if host_bound is not None and host_bound < cfg.max_threads:
             cfg.max_threads = host_bound
             cfg.note += f"; host code gives it at most {host_bound} threads"
+        if host_fact:
+            cfg.assume = [parse(host_fact, "the blocks its host launches take")]
+            cfg.note += "; the blocks host code launches it with are assumed"
     elif block is None and host is None:
         cfg.launched = grid is not None
         cfg.note = ("no launch of it that kopt can read was found (in the file, or in the files of its folder that "

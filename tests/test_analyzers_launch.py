@@ -800,3 +800,91 @@ def test_work_sizes_kept_in_array_elements_are_read():
                   "  k<<<dim3(gws[0]), b>>>(x);\n}\n")
     res = analyze(src, path="ocl.cu")
     assert [g["block"] for g in res.launches] == [[16, 8, 1]]
+
+
+SWEPT = """
+__global__ void k(float* x) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  x[g / 32 * 32 + threadIdx.x % 32] = g;  // a race only for a block that is not a multiple of 32
+}
+void run2(float* x, int n, int block_size) { k<<<n / block_size, block_size>>>(x); }
+void run(int which, float* x, int n, int block_size) {
+  switch (which) {
+    case 2: run2(x, n, block_size); break;
+  }
+}
+int main() {
+  float* x;
+  const int warp_size = 32;
+  for (int j = warp_size; j <= 1024; j = j * 2) {
+    int block_size = j;
+    run(2, x, 1 << 20, block_size);
+  }
+}
+"""
+
+
+def test_a_block_size_sweep_through_wrappers_is_one_analysis_under_the_set_of_its_sizes():
+    from analyzers.host_launch import host_launches
+
+    got = host_launches(SWEPT)["k"]
+    assert got.unknown_values == [[32, 64, 128, 256, 512, 1024]] and got.bound == 1024
+    assert got.block_fact.startswith("(blockDim.x == 32 or blockDim.x == 64 or ")
+    res = analyze(SWEPT, path="c.cu")
+    assert len(res.launches) == 1 and res.launches[0]["block"] is None and not res.diagnostics
+    # a block of 33 threads races: without the loop's sizes the race is reported
+    assert analyze(SWEPT.replace("j = j * 2", "j = j * 2 + 1"), path="c.cu").diagnostics
+
+
+def test_the_forms_of_a_block_size_sweep():
+    from analyzers.host_launch import host_launches
+
+    def sizes(loop, body="k<<<1, b>>>(x);", before=""):
+        src = f"__global__ void k(float* x) {{}}\nvoid f(float* x) {{\n{before}\n{loop} {{ {body} }}\n}}\n"
+        got = host_launches(src)["k"]
+        return got.unknown_values[0] if got.unknown else sorted(h.block[0] for h in got.launches)
+    assert sizes("for (int b = 32; b <= 1024; b *= 2)") == [32, 64, 128, 256, 512, 1024]
+    assert sizes("for (int b = 1024; b >= 32; b >>= 1)") == [32, 64, 128, 256, 512, 1024]
+    assert sizes("for (int b = 32; b < 1024; b <<= 1)") == [32, 64, 128, 256, 512]
+    assert sizes("for (int b = 32; b <= 1024; b += 32)") == list(range(32, 1025, 32))
+    assert sizes("for (int b = 1; b <= 3; b++)") == [1, 2, 3]  # a few sizes: one analysis each
+    assert sizes("for (int b : {64, 128, 256, 512, 1024})") == [64, 128, 256, 512, 1024]
+    arr = "const int s[] = {64, 128, 256, 512, 1024};"
+    assert sizes("for (auto b : s)", before=arr) == [64, 128, 256, 512, 1024]
+    assert sizes("for (int i = 0; i < 5; i++)", "k<<<1, s[i]>>>(x);", arr) == [64, 128, 256, 512, 1024]
+    assert sizes("for (int i = 0; i < 5; ++i)", "int b = 2 * s[i]; k<<<1, b>>>(x);", arr) == [128, 256, 512, 1024]
+    assert sizes("for (int b = 32; b <= 1024; b *= 2)", "if (b == 256) k<<<1, b>>>(x);") == [256]
+    src = "__global__ void k(float* x) {}\nvoid f(float* x) { const int s[2] = {32, 8}; k<<<1, dim3(s[0], s[1])>>>(x); }"
+    assert [h.block for h in host_launches(src)["k"].launches] == [(32, 8, 1)]  # a constant index: its element
+    # a loop that is not a sweep of constants: unknown, as before
+    assert sizes("for (int b = 32; b <= 1024; b *= 2)", "b += 1; k<<<1, b>>>(x);") is None
+    assert sizes("for (int b = 32; b <= n; b *= 2)".replace("f(float* x", "f(int n, float* x")) is None
+    assert sizes("for (int i = 0; i < 5; i++)", "s[0] = 7; k<<<1, s[i]>>>(x);", arr.replace("const ", "")) is None
+
+
+def test_a_block_that_is_32_times_a_run_time_value_is_a_multiple_of_32_within_its_bound():
+    src = """
+__global__ void k(float* x) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  x[g / 32 * 32 + threadIdx.x % 32] = g;
+}
+void f(float* x, int m, int sms) {
+  int waves = 0;
+  int per;
+  do {
+    waves++;
+    per = (m + waves * sms - 1) / (waves * sms);
+  } while (per > 16);
+  int threads = 32 * per;
+  k<<<(m + per - 1) / per, threads>>>(x);
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    got = host_launches(src)["k"]
+    assert got.unknown_multiples == [32] and got.bound == 512
+    assert got.block_fact == "blockDim.x % 32 == 0 and blockDim.y == 1 and blockDim.z == 1"
+    res = analyze(src, path="c.cu")
+    assert not [d for d in res.diagnostics if d.rule == "race.global"] and "at most 512 threads" in res.assumed
+    assert [d for d in analyze(src.replace("32 * per", "33 * per"), path="c.cu").diagnostics
+            if d.rule == "race.global"]

@@ -331,7 +331,8 @@ def sanitize(task, candidate, *, tools=("memcheck",), shape=None, config=None, a
         try:
             from .analyze import analyze
 
-            static_diags = list(analyze(cand, config=config).diagnostics)
+            # under the task: its shapes' scalars and buffer sizes (an out-of-bounds global access is bounds.global)
+            static_diags = list(analyze(cand, config=config, task=task).diagnostics)
         except Exception as exc:  # the analyzers are optional here: dynamic findings stand on their own
             res.notes.append(f"static analysis skipped: {exc}")
     res.diagnostics = merge(found, static_diags, tools)

@@ -135,3 +135,17 @@ def test_unknown_output_format_is_bad_input_before_any_gpu_work():
     task = ROOT / "bench" / "tasks" / "vector_add"
     p = _kopt("sanitize", task, task / "baseline.cu", "--output-format", "xml")
     assert p.returncode == 2 and "--output-format" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_the_hardware_out_of_bounds_write_confirms_the_static_global_bounds_finding():
+    # memcheck's record of the planted oob_write on the H200 (vector_add's small shape, n = 1) and kopt check's
+    # bounds.global for the same candidate under the task's buffer sizes (what `kopt sanitize` merges) name one line
+    from kopt.analyze import analyze
+
+    planted = ROOT / "tests" / "gpu" / "planted_sanitize" / "oob_write.cu"
+    static = [d for d in analyze(planted, task=ROOT / "bench" / "tasks" / "vector_add").diagnostics
+              if d.rule.startswith("bounds.")]
+    assert [(d.rule, d.locations[0].line) for d in static] == [("bounds.global", 7)]
+    oob = diagnostics((DATA / "h200_memcheck_oob_write.txt").read_text(), "memcheck", lambda f: str(planted))
+    (hit,) = merge(oob, static, ["memcheck"])
+    assert hit.witness["status"] == "confirmed" and hit.witness["static_rules"] == ["bounds.global"]

@@ -236,15 +236,19 @@ class Toolbox:
 
     @_tool
     def check(self, path: str, block: Optional[str] = None, grid: Optional[str] = None,
-              defines: Optional[dict[str, str]] = None, kernel: Optional[str] = None) -> dict:
+              defines: Optional[dict[str, str]] = None, kernel: Optional[str] = None,
+              task: Optional[str] = None) -> dict:
         """Static analysis for races, barrier divergence, missing syncs, out-of-bounds shared indexing, bank
         conflicts, uncoalesced access and Hopper async hazards, with the operations responsible. ``block`` and
-        ``grid`` ("X,Y,Z") for kernels without a launch annotation; ``kernel`` may name a template instantiation."""
+        ``grid`` ("X,Y,Z") for kernels without a launch annotation; ``kernel`` may name a template instantiation;
+        ``task`` (a bench task name or a task the server was started with): analyze the candidate under each of the
+        task's shapes, its scalars as assumptions and its buffers' sizes bounding global accesses."""
         from .analyze import analyze
         from .expr import parse_dims
 
         res = analyze(self.ws.resolve(path), block=parse_dims(block, "block"), grid=parse_dims(grid, "grid"),
-                      defines=defines, kernels=[kernel] if kernel else None)
+                      defines=defines, kernels=[kernel] if kernel else None,
+                      task=self._task_dir(task) if task else None)
         return {"assumed": res.assumed, "launches": res.launches, "errors": sum(d.is_error for d in res.diagnostics),
                 "diagnostics": [d.to_dict() for d in res.diagnostics[:MAX_DIAGNOSTICS]],
                 "truncated": len(res.diagnostics) > MAX_DIAGNOSTICS}

@@ -63,3 +63,12 @@ def test_check_takes_what_the_cli_takes(tmp_path):
     assert r["assumed"] == "k: from --block/--grid, block=(64, 1, 1), grid=(2, 1, 1), template <64>; read by libclang"
     bad = box.check("t.cu", grid="0")
     assert not bad["ok"] and bad["diagnostics"][0]["rule"] == "tool.refused"
+
+
+def test_check_under_a_task_bounds_global_accesses(tmp_path):
+    box = Toolbox(tmp_path)
+    box.write_candidate("oob.cu", (ROOT / "tests" / "gpu" / "planted_sanitize" / "oob_write.cu").read_text())
+    assert "bounds.global" not in {d["rule"] for d in box.check("oob.cu")["diagnostics"]}
+    r = box.check("oob.cu", task="vector_add")
+    assert r["ok"] and [d["locations"][0]["line"] for d in r["diagnostics"] if d["rule"] == "bounds.global"] == [7]
+    assert not box.check("oob.cu", task="no_such_task")["ok"]

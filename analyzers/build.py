@@ -380,6 +380,8 @@ class Builder:
             c = ONE
         nk = "thread" if sym.thread_dependent(c, iter_too=False) else "uniform"
         N = var(f"N{lid}", nk)
+        if n.kind == "do":
+            N = binop("+", N, ONE)  # a do-while runs its body at least once
         trip = _constant_trip(c, k.val) if n.kind != "do" and not _exits_early(body) else None
         if trip is not None:
             N = const(trip)

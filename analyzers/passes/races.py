@@ -57,9 +57,22 @@ def _candidates(accs: list[Access]):
                 continue
             if (a.atomic and not b.write and b.volatile) or (b.atomic and not a.write and a.volatile):
                 continue  # a volatile read of an atomically updated flag: the legacy relaxed load
+            if _volatile_flag(a, b):
+                continue
             if i == j and not a.write:
                 continue
             yield a, b
+
+
+def _volatile_flag(a: Access, b: Access) -> bool:
+    """Volatile accesses of one word whose stores put a value the same for every thread (a `found` or `done` flag):
+    volatile accesses are relaxed system-scope ones, so the pair is no data race (morally strong), and the flag's
+    one value does not depend on which runs first. Volatile data passed between threads (`s[t] += s[t + 16]` of a
+    warp-synchronous reduction) still needs its ordering and is checked."""
+    if not (a.volatile and b.volatile) or a.atomic or b.atomic or a.size != b.size:
+        return False
+    return all(x.value is not None and not (sym.kinds(x.value) & {"thread", "iter", "block"})
+               for x in (a, b) if x.write)
 
 
 def _scatter(a: Access, b: Access, rmw: set) -> bool:

@@ -343,9 +343,17 @@ class _Scan:
             g = self.guards.get(name)  # `if (b == 256)` around the launch
             vals = self.memo[key]
             return [v for v in vals if (v in g[1]) == (g[0] == "in")] or None if g and vals else vals
-        # in straight-line code the value at ``pos`` is the one the events before it leave
-        at = pos if local and name not in self.guards and not self._in_loop(f, pos, scope) else None
-        key = (name, f[0] if f else None, scope, at,
+        # in straight-line code the value at ``pos`` is the one the events before it leave; in a loop, any event up
+        # to the end of the outermost loop around it (a later pass runs after them), none after that loop
+        in_loop = self._in_loop(f, pos, scope)
+        at = pos if local and name not in self.guards and not in_loop else None
+        end = None
+        if in_loop and local and name not in self.guards:
+            begin, end = self._loop_span(f, pos, scope)
+            if self._reset_each_pass(f, local, begin, pos, end):
+                at = pos  # what the loop's later statements leave is set anew before ``pos`` on each pass
+            local = [e for e in local if e[0] < end]
+        key = (name, f[0] if f else None, scope, at, end,
                tuple(sorted((k, g[0], tuple(g[1])) for k, g in self.guards.items())))
         if key not in self.memo:
             self.memo[key] = self._values(name, f, depth, local, at)
@@ -379,6 +387,25 @@ class _Scan:
         inside that block count (a variable it declares starts anew on each pass of a loop around it)."""
         heads = [self._head(b) for b in self._open_blocks(f, pos) if scope is None or b > scope] + [self._head(pos)]
         return any(_LOOP_HEAD.match(h) for h in heads)
+
+    def _loop_span(self, f, pos: int, scope: int | None = None) -> tuple[int, int]:
+        """The body of the outermost loop of function ``f`` (inside ``scope``) around ``pos``: its ``{`` and its end
+        (a braceless loop: its one statement)."""
+        loops = [b for b in self._open_blocks(f, pos) if (scope is None or b > scope) and _LOOP_HEAD.match(self._head(b))]
+        if not loops:  # `for (...) k<<<...>>>(...);`: the statement is the body
+            stop = self.text.find(";", pos)
+            return self._head_start(pos), stop if stop >= 0 else len(self.text)
+        return loops[0], block_end(self.text, loops[0] + 1)
+
+    def _reset_each_pass(self, f, local: list, begin: int, pos: int, end: int) -> bool:
+        """Every field or value a statement of the loop body after ``pos`` sets is set again, unconditionally, in
+        the body before ``pos``: then the value at ``pos`` is the straight-line one on every pass."""
+        before = [e for e in local if begin < e[0] < pos and not self._conditional(f, e[0], pos)]
+        for _, kind, _ in (e for e in local if pos < e[0] < end):
+            whole = ("set", "dim3", "decl")
+            if not any(k == kind or k in whole and (kind in whole or kind.startswith("field:")) for _, k, _ in before):
+                return False
+        return True
 
     def _conditional(self, f, event: int, pos: int) -> bool:
         """The statement at ``event`` may be skipped on the way to ``pos``: it sits in a block that does not also

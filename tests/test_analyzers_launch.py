@@ -888,3 +888,30 @@ void f(float* x, int m, int sms) {
     assert not [d for d in res.diagnostics if d.rule == "race.global"] and "at most 512 threads" in res.assumed
     assert [d for d in analyze(src.replace("32 * per", "33 * per"), path="c.cu").diagnostics
             if d.rule == "race.global"]
+
+
+def test_a_dim3_reused_for_launches_in_loops_has_its_value_at_each():
+    # one `dim3 t` set anew before each loop and inside a loop after a launch: an assignment after a loop never
+    # reaches a launch in it, and one later in the loop body is overwritten before the launch on every pass
+    src = """
+__global__ void a(float *x) {}
+__global__ void b(float *x) {}
+__global__ void c(float *x) {}
+void run(float *x, int n) {
+  dim3 t(1, 1, 1);
+  t.x = 256;
+  for (int i = 0; i < n; i++) a<<<1, t>>>(x);
+  t.x = 8; t.y = 4; t.z = 8;
+  for (int i = 0; i < n; i++) {
+    t.x = 128; t.y = 1; t.z = 1;
+    b<<<1, t>>>(x);
+    t.x = 16; t.y = 16;
+    c<<<1, t>>>(x);
+  }
+  t.x = 8; t.y = 8; t.z = 4;
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    got = {k: [h.block for h in v.launches] for k, v in host_launches(src).items()}
+    assert got == {"a": [(256, 1, 1)], "b": [(128, 1, 1)], "c": [(16, 16, 1)]}

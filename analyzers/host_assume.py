@@ -56,7 +56,7 @@ def _ternary(body: str) -> str:
     """C ``c ? a : b`` (at the top level of ``body``, parentheses stripped) as the expression language's
     ``(a if c else b)``; other text unchanged."""
     t = body.strip()
-    while t.startswith("(") and _closing(t, 0) == len(t) - 1:
+    while t.startswith("(") and hl.paren_end(t, 0) == len(t) - 1:
         t = t[1:-1].strip()
     depth, q = 0, -1
     for i, ch in enumerate(t):
@@ -94,7 +94,7 @@ def _ternaries(text: str) -> str:
             if d < 0:
                 break
         start = lo + 1 if d < 0 else 0
-        end = _closing(text, lo) if d < 0 else len(text)
+        end = hl.paren_end(text, lo) if d < 0 else len(text)
         if end < 0:
             return text
         d = 0
@@ -125,7 +125,7 @@ def _statement_end(t: str, i: int) -> int:
         return len(t)
     m = re.match(r"(?:if|for|while|switch)\s*\(", t[j:j + 20])
     if m:
-        close = _closing(t, j + m.end() - 1)
+        close = hl.paren_end(t, j + m.end() - 1)
         end = _statement_end(t, close + 1) if close > 0 else len(t)
         e = re.match(r"\s*else\b", t[end:end + 40]) if t[j:j + 2] == "if" else None
         return _statement_end(t, end + e.end()) if e else end
@@ -151,15 +151,6 @@ def _leaves(branch: str) -> bool:
                 return True
             start = i + 1
     return False
-
-
-def _closing(t: str, i: int) -> int:
-    depth = 0
-    for j in range(i, len(t)):
-        depth += (t[j] == "(") - (t[j] == ")")
-        if depth == 0:
-            return j
-    return -1
 
 
 class _Launch:
@@ -280,7 +271,7 @@ class _Launch:
                 continue
             if call:
                 out.append(self._call(name, text, m, depth))
-                last = _closing(text, m.end() - 1) + 1
+                last = hl.paren_end(text, m.end() - 1) + 1
                 continue
             if field:
                 f = field.strip()[-1]
@@ -314,7 +305,7 @@ class _Launch:
         return "".join(out)
 
     def _call(self, name: str, text: str, m, depth: int) -> str:
-        close = _closing(text, m.end() - 1)
+        close = hl.paren_end(text, m.end() - 1)
         if close < 0 or name not in self.helpers:
             raise _Unknown(name)
         formals, body = self.helpers[name]
@@ -366,7 +357,7 @@ class _Launch:
         t, out = self.scan.text, []
         for m in re.finditer(r"\b(if|assert)\s*\(", t[f[0]:self.pos]):
             start = f[0] + m.end() - 1
-            close = _closing(t, start)
+            close = hl.paren_end(t, start)
             if close < 0 or close > self.pos:
                 continue
             cond = " ".join(t[start + 1:close].split())

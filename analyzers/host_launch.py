@@ -447,7 +447,7 @@ class _Scan:
         and ``for (int b : {64, 128})`` / ``for (int b : sizes)`` (a constant array); None when not constants."""
         t = self.text
         open_at = t.find("(", start)
-        close = _paren_end(t, open_at)
+        close = paren_end(t, open_at)
         if close < 0:
             return None
         parts = t[open_at + 1:close].split(";")  # (split_top would read `j < n; ...` as a template's `<`)
@@ -802,7 +802,7 @@ class _Scan:
         factors = _factors(text)
         if len(factors) > 1:
             return prod(self.multiple(x, pos, depth + 1) for x in factors)
-        if re.fullmatch(r"\(.*\)", text, re.S) and _paren_end(text, 0) == len(text) - 1:
+        if re.fullmatch(r"\(.*\)", text, re.S) and paren_end(text, 0) == len(text) - 1:
             return self.multiple(text[1:-1], pos, depth + 1)
         ev = self.scoped_events(text, pos) if re.fullmatch(r"[A-Za-z_]\w*", text) else []
         if not ev or any(e[1] not in ("decl", "set") or e[2] is None for e in ev):
@@ -1180,11 +1180,11 @@ def _ctors(body: str, name: str) -> list:
 def _factors(text: str) -> list:
     """The factors of ``text`` when it is a product of names, numbers and bracketed terms (``32 * (n + 1)``)."""
     parts = [x.strip() for x in split_top(text, "*")]
-    ok = all(re.fullmatch(r"\w+", x) or x.startswith("(") and _paren_end(x, 0) == len(x) - 1 for x in parts)
+    ok = all(re.fullmatch(r"\w+", x) or x.startswith("(") and paren_end(x, 0) == len(x) - 1 for x in parts)
     return parts if ok else [text]
 
 
-def _paren_end(t: str, i: int) -> int:
+def paren_end(t: str, i: int) -> int:
     """The position of the ``)`` that closes the ``(`` at ``i``; -1 when it does not close."""
     depth = 0
     for k in range(i, len(t)):

@@ -345,10 +345,10 @@ class _Scan:
             return [v for v in vals if (v in g[1]) == (g[0] == "in")] or None if g and vals else vals
         # in straight-line code the value at ``pos`` is the one the events before it leave; in a loop, any event up
         # to the end of the outermost loop around it (a later pass runs after them), none after that loop
-        in_loop = self._in_loop(f, pos, scope)
+        in_loop = bool(local) and self._in_loop(f, pos, scope)
         at = pos if local and name not in self.guards and not in_loop else None
         end = None
-        if in_loop and local and name not in self.guards:
+        if in_loop and name not in self.guards:
             begin, end = self._loop_span(f, pos, scope)
             if self._reset_each_pass(f, local, begin, pos, end):
                 at = pos  # what the loop's later statements leave is set anew before ``pos`` on each pass

@@ -915,3 +915,11 @@ void run(float *x, int n) {
 
     got = {k: [h.block for h in v.launches] for k, v in host_launches(src).items()}
     assert got == {"a": [(256, 1, 1)], "b": [(128, 1, 1)], "c": [(16, 16, 1)]}
+
+
+def test_a_block_declared_at_file_scope_from_a_constant_is_read():
+    # `dim3 blk(T);` at file scope: its value is read outside any function (this once stopped the host scan)
+    src = "const int T = 256;\ndim3 blk(T);\n" + BODY + "void run(float *x) { k<<<4, blk>>>(x); }\n"
+    res = analyze(src, path="g.cu")
+    assert [g["block"] for g in res.launches] == [[256, 1, 1]]
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"], res.diagnostics

@@ -489,8 +489,8 @@ def _cub_call(b, n, name, short):
         _cub_tile(b, n, o.name == "BlockStore", b.rval(n.args[0]), targs)
         for a in n.args[2:]:
             b.rval(a)
-        if len(targs) > 3 and targs[3].split("::")[-1].strip() in CUB_DIRECT:
-            return None
+        if len(targs) <= 3 or targs[3].split("::")[-1].strip() in CUB_DIRECT:
+            return None  # the direct algorithms (CUB's default) move no data between threads
         _cub_exchange(b, n, o.fields["storage"])
         return None
     if short in CUB_SCANS and len(n.args) >= 2:  # (input, output, [init, op], [aggregate])

@@ -221,3 +221,24 @@ __global__ void k(int *out) {
     for frontend in ("libclang", "tree-sitter"):
         res = analyze(src, path="v.cu", block=(64, 1, 1), frontend=frontend)
         assert res.frontend == frontend and "sync.missing" not in _rules(res), frontend
+
+
+def test_a_cub_load_with_the_default_algorithm_has_no_barrier():
+    # BlockLoad's default algorithm (BLOCK_LOAD_DIRECT) moves no data between threads: no barrier, so calling it
+    # under a thread-dependent branch is fine; the transposing algorithm waits at one
+    src = """
+#include <cub/cub.cuh>
+template <typename T> __device__ void load_tile(const T *in, T (&items)[4], int valid) {
+  typedef cub::BlockLoad<T, 128, 4%s> Load;
+  Load().Load(in, items, valid);
+}
+__global__ void k(const int *in, int *out, int n) {
+  int items[4];
+  if (threadIdx.x < 64) load_tile(in + blockIdx.x * 512, items, n - blockIdx.x * 512);
+  out[blockIdx.x * 128 + threadIdx.x] = items[0];
+}
+"""
+    direct = analyze(src % "", path="cub_load.cu", block=(128, 1, 1), grid=(8, 1, 1))
+    assert "barrier.divergent" not in _rules(direct) and "analysis.incomplete" not in _rules(direct)
+    transpose = analyze(src % ", cub::BLOCK_LOAD_TRANSPOSE", path="cub_load.cu", block=(128, 1, 1), grid=(8, 1, 1))
+    assert "barrier.divergent" in _rules(transpose)

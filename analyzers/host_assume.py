@@ -462,6 +462,11 @@ def _decl_head(t: str, at: int) -> str:
     return t[max(t.rfind(";", 0, at), t.rfind("{", 0, at), t.rfind("}", 0, at)) + 1:at]
 
 
+def _global(scan, name: str) -> bool:
+    """``name`` is a variable the file declares outside every function."""
+    return any(kind in ("decl", "dim3") and scan.func_at(at) is None for at, kind, _ in scan.events_of(name))
+
+
 def _integral(ty) -> bool:
     if ty is None:
         return False
@@ -625,7 +630,7 @@ def _kernel_args(scan, pos: int) -> list:
     return out
 
 
-def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str, depth: int = 0):
+def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str, params=(), depth: int = 0):
     """The launch as (scan, position, kernel arguments, grid text, block text); when the launching function passes
     its own parameters as the grid, block or arguments (a wrapper: ``void launch(dim3 g, dim3 b, int w) {
     k<<<g, b>>>(w); }``), the launch as seen from each call of the wrapper in the folder, its parameters replaced by
@@ -638,9 +643,20 @@ def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str, 
     own = {m.group(1) for x in (grid, block, *args) for m in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\b(?!\s*\()", x)}
     foreign = {n for n in own - set(names) if n not in scan.env and n not in scan.enums and n not in (
         "true", "false", "NULL", "nullptr", "dim3") and not re.fullmatch(r"\d\w*", n)}
-    if not used or foreign or not f[3] or f[3] in ("main",):
+    # a name only in a pointer argument (no fact is read from one) or a global the wrapper reads (at its calls it is
+    # the same variable, whose value the scan does not know) does not keep the launch in the wrapper: it is left
+    # unknown at the calls (an unreadable name), and the rest is read there
+    kept = {n for n in foreign if not n.startswith("__wrapper_own_") and not _global(scan, n) and any(
+        re.search(rf"(?<![\w.]){re.escape(n)}\b", x) for x in (grid, block, *(
+            a for i, a in enumerate(args) if i >= len(params) or _integral(params[i][1]))))}
+    if not used or kept or not f[3] or f[3] in ("main",):
         yield scan, pos, args, grid, block
         return
+    if foreign:
+        def hide(x):
+            return re.sub(r"(?<![\w.])([A-Za-z_]\w*)\b", lambda m: f"__wrapper_own_{m.group(1)}"
+                          if m.group(1) in foreign else m.group(0), x)
+        grid, block, args = hide(grid), hide(block), [hide(a) for a in args]
     call = re.compile(rf"\b{re.escape(f[3])}\s*\(")
     sites = []
     for text, name in folder.files():
@@ -670,7 +686,7 @@ def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str, 
         yield scan, pos, args, grid, block
         return
     for site in sites:
-        yield from _through_wrapper(folder, *site, depth=depth + 1) if depth + 1 < _WRAPPERS else (site,)
+        yield from _through_wrapper(folder, *site, params=params, depth=depth + 1) if depth + 1 < _WRAPPERS else (site,)
 
 
 _WRAPPERS = 4  # levels of wrappers a launch is read through
@@ -707,7 +723,7 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
             for k in {re.sub(r"\s+", "", t).partition("<")[0].split("::")[-1] for t in targets if isinstance(t, str)}:
                 if k not in kernels:
                     continue
-                for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block):
+                for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block, kernels[k]):
                     launch = _Launch(sc, at, a, kernels[k], helpers, b)
                     launch.folder = folder
                     facts = [x for x in launch.facts(g, b) if _valid(x)]

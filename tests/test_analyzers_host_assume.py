@@ -224,3 +224,16 @@ def test_a_local_declared_without_a_value_and_set_once_is_read(tmp_path):
     assert "blockDim.x == (width / 2)" in got and "gridDim.x == 64" in got
     got = _implied(host.replace("  lws = w / 2;", "  if (k) lws = w / 2;"), tmp_path)
     assert "blockDim.x ==" not in got and "gridDim.x == 64" in got
+
+
+def test_a_wrapper_reading_a_global_block_and_called_with_local_pointers_is_read_at_the_top(tmp_path):
+    # `threads` is a global the program sets from the command line and `tmp` a local buffer of the middle function:
+    # neither keeps the launch in its wrapper; the relation the top computes (w = 64 * 32) reaches the kernel
+    (tmp_path / "k.cu").write_text(KERNEL + "int threads = 128;\nvoid launch(float *d, int w) {\n"
+                                            "  fill<<<w / threads, threads>>>(d, w, 3);\n}\n"
+                                            "void step(float *d, int w) {\n  float *tmp = d + w;\n"
+                                            "  launch(tmp, w);\n}\nint main() {\n  float *d;\n  int w = 64 * 32;\n"
+                                            "  step(d, w);\n}\n")
+    p = tmp_path / "k.cu"
+    got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
+    assert "width == 2048" in got and "n == 3" in got and "blockDim" not in got

@@ -354,8 +354,9 @@ class _Conv:
                 obj = self.expr(base[0])
             # a member of a dependent object has no spelling: its name is the text after the last `.` / `->`
             name = callee.spelling or re.split(r"\.|->", self.text(callee))[-1].strip() or name
-            if callee.referenced is not None and _scope(callee.referenced):
-                name = _scope(callee.referenced) + "::" + name  # cub::BlockReduce::Sum
+            scope = _scope(callee.referenced) if callee.referenced is not None else []
+            if scope:
+                name = "::".join(scope) + "::" + name  # cub::BlockReduce::Sum
             elif obj is not None and obj.kind == "call" and obj.name.endswith("::__ctor__"):
                 name = obj.name.removesuffix("__ctor__") + name  # R(storage).Sum in a template
         if not name and callee is not None:
@@ -363,14 +364,9 @@ class _Conv:
         qual = name
         if callee is not None and callee.kind in (K.DECL_REF_EXPR, K.OVERLOADED_DECL_REF):
             ref = callee.referenced
-            if ref is not None:
-                parts = []
-                p = ref.semantic_parent
-                while p is not None and p.kind == K.NAMESPACE:
-                    parts.append(p.spelling)
-                    p = p.semantic_parent
-                if parts:
-                    qual = "::".join(reversed(parts)) + "::" + name
+            scope = _scope(ref, classes=False) if ref is not None else []
+            if scope:
+                qual = "::".join(scope) + "::" + name
         targs = []
         if callee is not None:
             t = self.text(callee)
@@ -382,7 +378,7 @@ class _Conv:
         ty = self.typeinfo(c.type)
         if c.referenced is not None and c.referenced.kind == K.CONSTRUCTOR:
             # the class constructed (cub::BlockReduce) and its template arguments
-            cls = _scope(c.referenced)
+            cls = "::".join(_scope(c.referenced))
             m = re.search(r"<(.*)>\s*$", c.type.get_canonical().spelling)
             return Node("call", loc, name=f"{cls}::__ctor__" if cls else "__ctor__", args=[self.expr(x) for x in args],
                         targs=split_top(m.group(1)) if m else [], ty=ty, text=self.text(c))
@@ -554,15 +550,17 @@ class _Conv:
         return Node("asm", loc, text="".join(strings), outs=ops[:n_out], ins=ops[n_out:])
 
 
-def _scope(c) -> str:
-    """The namespaces and classes ``c`` is declared in, outermost first (``cub::BlockReduce``; "" at file scope)."""
+def _scope(c, classes: bool = True) -> list[str]:
+    """The namespaces (and, with ``classes``, classes) ``c`` is declared in, outermost first (``cub``,
+    ``BlockReduce``; none at file scope)."""
     K = ci.CursorKind
+    kinds = (K.NAMESPACE,) + ((K.STRUCT_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE, K.UNION_DECL,
+                                K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION) if classes else ())
     parts, p = [], c.semantic_parent
-    while p is not None and p.kind in (K.NAMESPACE, K.STRUCT_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE, K.UNION_DECL,
-                                       K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+    while p is not None and p.kind in kinds:
         parts.append(p.spelling)
         p = p.semantic_parent
-    return "::".join(reversed(parts))
+    return parts[::-1]
 
 
 def _header_close(c):

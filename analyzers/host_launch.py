@@ -401,8 +401,8 @@ class _Scan:
         """Every field or value a statement of the loop body after ``pos`` sets is set again, unconditionally, in
         the body before ``pos``: then the value at ``pos`` is the straight-line one on every pass."""
         before = [e for e in local if begin < e[0] < pos and not self._conditional(f, e[0], pos)]
+        whole = ("set", "dim3", "decl")
         for _, kind, _ in (e for e in local if pos < e[0] < end):
-            whole = ("set", "dim3", "decl")
             if not any(k == kind or k in whole and (kind in whole or kind.startswith("field:")) for _, k, _ in before):
                 return False
         return True

@@ -87,6 +87,7 @@ class Unit:
     broken: dict = field(default_factory=dict)  # kernel/device function name -> why libclang could not read it
     skipped_host: int = 0  # host declarations blanked because they did not parse (libclang)
     context: str = ""  # the includer a header was read after (libclang; clang_front._includer_contexts)
+    build_defines: dict = field(default_factory=dict)  # name -> (value, build file) read for undeclared names
 
     @property
     def kernels(self) -> list[Func]:

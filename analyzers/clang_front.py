@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import ctypes
+import os
 import re
 from pathlib import Path
 
 from .ast import Func, Loc, Node, TypeInfo, Unit
+from .includers import includers
 from .launch import split_top
 
 HERE = Path(__file__).parent
@@ -13,6 +15,9 @@ DECLS = HERE / "cuda_decls.h"
 HOST_DECLS = HERE / "cuda_host_decls.h"
 _EMPTY = "/kopt-empty-headers"  # a folder that exists only in libclang's view (unsaved files)
 _CONTEXT = "/kopt-context/includer.h"  # the includer's declarations a header is read after (unsaved file)
+_TOOLKIT = "/kopt-context/toolkit.h"  # the CUDA toolkit's prototypes of names cuda_decls.h leaves out (unsaved)
+_UNDECLARED_NAME = re.compile(r"use of undeclared identifier '(\w+)'|unknown type name '(\w+)'")
+_WANTS_DECL = re.compile(r"use of undeclared identifier '(\w+)'|no matching function for call to '(\w+)'")
 _SHARED_ALIGNAS = re.compile(r"(__shared__)(\s+)(alignas\s*\((?:[^()]|\([^()]*\))*\))")
 _INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[^;{}()<>]*$")
 _TEMPLATE_HEADER = re.compile(r"\btemplate\s*<[^;{}]*>\s*$")
@@ -613,6 +618,7 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         atexit.register(_release)
     args = ["-x", "cuda", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "--cuda-gpu-arch=sm_90",
             "--cuda-device-only", "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=0",
+            "-Wno-register",  # `register int i;`: an error in C++17 to clang, a warning to nvcc
             "-Wno-reserved-user-defined-literal",  # `"node ("fNID")"`: pre-C++11 code pastes a macro on a string
             "-include", str(DECLS), *(["-include", str(HOST_DECLS)] if host else []), "-isystem", str(STUBS),
             *(["-DKOPT_HOST_API"] if host or context is not None else [])]
@@ -644,6 +650,8 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         # the includer is host code: its headers declare host functions with the runtime's types
         extra = ["-include", _CONTEXT] if host else ["-include", str(HOST_DECLS), "-include", _CONTEXT]
         args[args.index(str(DECLS)) + 1:args.index(str(DECLS)) + 1] = extra
+    if _TOOLKIT in (patched or {}):
+        args[args.index(str(DECLS)) + 1:args.index(str(DECLS)) + 1] = ["-include", _TOOLKIT]
     for name, patch in (patched or {}).items():
         unsaved = [u for u in unsaved if u[0] != name] + [(name, patch)]
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD if host else 0
@@ -767,27 +775,15 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
     return best
 
 
-def _includer_contexts(path: Path, include_dirs, depth: int = 0):
-    """(includer's name, context texts) for each file of its folder that ``#include``s ``path``: the includer's
+def _includer_contexts(path: Path, include_dirs, level: int = 0):
+    """(includer's name, context texts) for each file that ``#include``s ``path`` (``includers.includers``): the includer's
     preprocessor lines and one-line typedefs before that include (what a compile of the includer has declared
     when it reaches the file), with includes that resolve nowhere commented out; a second text keeps only the
     includes of the includer's own folder (other headers can hold host code that does not parse here). A
     generator: the caller stops at the first context that reads every kernel. The includers of an includer follow
     its own contexts (one level), their text before the includer's."""
-    here = path.parent
-    try:
-        siblings = sorted(p for p in here.iterdir() if p.suffix in (".cu", ".cuh", ".h", ".hpp", ".cpp") and p != path)
-    except OSError:
-        return
-    pat = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:\./)*' + re.escape(path.name) + r'[>"]', re.M)  # "./k.cu" too
-    for sib in siblings:
-        try:
-            text = sib.read_text(errors="replace")
-        except OSError:
-            continue
-        m = pat.search(text)
-        if m is None:
-            continue
+    for sib, text, m in includers(path):
+        here = sib.parent.absolute()  # the context is an unsaved file elsewhere: its includes must be absolute
         lines, depth = [], 0
         for ln in text[:m.start()].split("\n"):
             if not _CONTEXT_LINE.match(ln):
@@ -811,10 +807,11 @@ def _includer_contexts(path: Path, include_dirs, depth: int = 0):
             whole = [_strip_unknown_includes(sib, _INCLUDE.sub(
                 lambda i: f'#include "{here / i.group(1)}"' if (here / i.group(1)).is_file() else i.group(0),
                 prefix), include_dirs) + close]
-        yield sib.name, whole + [full, local]
-        if depth == 0:  # a file included by a file that is itself included (main.cu > work.cu > kernel.cu)
+        name = os.path.relpath(sib, path.parent)  # `main.cu`, `../../main.cu`
+        yield name, whole + [full, local]
+        if depth == 0 and not level:  # a file included by a file that is itself included (main.cu > work.cu > k.cu)
             for outer, contexts in _includer_contexts(sib, include_dirs, 1):
-                yield f"{outer} (through {sib.name})", [c + full for c in contexts]
+                yield f"{outer} (through {name})", [c + full for c in contexts]
 
 
 def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=(), context=None) -> Unit:
@@ -836,7 +833,15 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
                               context=context)
         errors = _errors(tu, fname)
+    build = _build_defines(path, errors, defines)
+    if build:  # names the build defines (-DWARP_SIZE=32 in the Makefile beside the file)
+        defines = {**(defines or {}), **{k: v for k, (v, _) in build.items()}}
+        tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
+                              context=context)
+        errors = _errors(tu, fname)
     skipped, broken, patched = 0, {}, {}
+    if any(_WANTS_DECL.search(e.spelling) for e in errors):
+        tu, errors = _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missing, context, patched)
     if any(_DEVICE_LAUNCH.search(e.spelling) for e in errors):
         source, n = _blank_device_launches(fname, source, errors)
         tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context)
@@ -863,6 +868,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     unit = Unit(path=fname, source=source, funcs={}, frontend="libclang")
     unit.skipped_host = skipped
     unit.broken = broken
+    unit.build_defines = build
     K = ci.CursorKind
     for c in _file_decls(tu.cursor, fname):
         if c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
@@ -876,6 +882,51 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         raise FrontendError(f"libclang: no kernel parses ({'; '.join(broken.values())[:300]})")
     unit.problems = conv.problems
     return unit
+
+
+def _build_defines(path: Path, errors, defines) -> dict:
+    """name -> (value, build file) for the undeclared names of ``errors`` that the build files near ``path`` define
+    (``build_flags``) and ``defines`` does not."""
+    from . import build_flags
+
+    names = {m.group(1) or m.group(2) for e in errors for m in [_UNDECLARED_NAME.search(e.spelling)] if m}
+    names -= set(defines or ())
+    return build_flags.defines_for(path, names) if names else {}
+
+
+def _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missing, context, patched: dict):
+    """(unit, errors) with the CUDA toolkit's prototypes of the names the errors say are undeclared (or have no
+    matching overload) read after ``cuda_decls.h`` (``real_decls``), recorded in ``patched``; a prototype that
+    does not parse here (a type the declarations lack) is dropped. A call nested in an undeclared one is reported
+    only once its argument is declared: a few rounds. Kept only when fewer errors remain."""
+    from . import real_decls
+
+    protos: list[str] = []
+    best = (tu, errors)
+    for _ in range(4):
+        names = {m.group(1) or m.group(2) for e in best[1] for m in [_WANTS_DECL.search(e.spelling)] if m}
+        more = [p for p in real_decls.declarations(names) if p not in protos]
+        if not more:
+            break
+        protos += more
+        trial = {**patched, _TOOLKIT: "\n".join(protos)}
+        again = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
+                                 context=context, patched=trial)
+        found = _errors(again, str(path))
+        bad = {e.location.line for e in found if e.location.file is not None and e.location.file.name == _TOOLKIT}
+        if bad:  # drop those and read again
+            protos = [p for i, p in enumerate(protos, 1) if i not in bad]
+            trial = {**patched, _TOOLKIT: "\n".join(protos)}
+            again = translation_unit(path, source, defines=defines, include_dirs=include_dirs,
+                                     empty_headers=missing, context=context, patched=trial)
+            found = _errors(again, str(path))
+            if any(e.location.file is not None and e.location.file.name == _TOOLKIT for e in found):
+                break
+        if len(found) >= len(best[1]):
+            break
+        best = (again, found)
+        patched[_TOOLKIT] = trial[_TOOLKIT]
+    return best
 
 
 def _missing_headers(path: Path, source: str, include_dirs, limit: int = 300) -> list[str]:

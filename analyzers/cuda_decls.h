@@ -144,6 +144,7 @@ namespace std {
 __KOPT_VECS(float, float) __KOPT_VECS(double, double) __KOPT_VECS(int, int) __KOPT_VECS(unsigned int, uint)
 __KOPT_VECS(char, char) __KOPT_VECS(unsigned char, uchar) __KOPT_VECS(short, short)
 __KOPT_VECS(unsigned short, ushort) __KOPT_VECS(long long, longlong) __KOPT_VECS(unsigned long long, ulonglong)
+__KOPT_VECS(long, long) __KOPT_VECS(unsigned long, ulong)
 
 typedef unsigned int uint; typedef unsigned short ushort; typedef unsigned long ulong;  // glibc's <sys/types.h>
 typedef long clock_t;

@@ -92,6 +92,8 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
         res.assumed = "nothing analyzed"
         return res
     res.frontend = unit.frontend
+    if unit.build_defines:  # the build's values of names the file uses undeclared: every later step reads them
+        defines = {**{k: v for k, (v, _) in unit.build_defines.items()}, **(defines or {})}
     wanted = _wanted(kernels)
     lines = text.splitlines()
     assumed = []
@@ -193,7 +195,8 @@ def _targets(unit, notes, fname, text, defines, res):
         why = notes[0].message.removeprefix("analysis incomplete: ") if notes else "requested"
         return [(unit, f, f"tree-sitter ({why})") for f in unit.kernels]
     why = ([f"read after the declarations of {unit.context}, which includes this file"] if unit.context else []) + (
-        [f"{unit.skipped_host} host declaration(s) that did not parse were skipped"] if unit.skipped_host else [])
+        [f"{unit.skipped_host} host declaration(s) that did not parse were skipped"] if unit.skipped_host else []) + (
+        [f"`-D{k}={v}` from {f}" for k, (v, f) in sorted(unit.build_defines.items())])
     note = "libclang" + (f" ({'; '.join(why)})" if why else "")
     out = [(unit, f, note) for f in unit.kernels]
     if unit.broken:

@@ -25,6 +25,7 @@ from functools import reduce
 from math import gcd, prod
 from pathlib import Path
 
+from .includers import included_by, includers
 from .launch import MAX_THREADS, evaluate, source_macros, split_top
 from .preproc import active_lines
 
@@ -1357,6 +1358,29 @@ def _includers(path, siblings) -> list:
     return [Path(p) for p in direct + [p for p, i in incs if p not in direct and i & names]]
 
 
+def _launched_above(path: Path, kernels: set, folder_files) -> list:
+    """(text, name, False, the kernels it launches) for each file of a folder above ``path`` that includes it, and
+    each file such an includer includes with quotes, that launches one of ``kernels`` without defining it
+    (``folder_files``: those of ``path``'s folder, read already)."""
+    out, here = [], path.absolute().parent.resolve()
+    seen = {Path(p).resolve() for p in folder_files} | {path.resolve()}
+    for inc, text, _ in includers(path):
+        if inc.parent.resolve() == here:
+            continue
+        for p, t in [(inc, text), *((q, None) for q in included_by(inc, text))]:
+            if p.resolve() in seen:
+                continue
+            seen.add(p.resolve())
+            try:
+                t = t if t is not None else p.read_text(errors="replace")
+            except OSError:
+                continue
+            named = {k for k in kernels & _launched(t) if not _defines(t, k)}
+            if named:
+                out.append((t, os.path.relpath(p, here), False, named))
+    return out
+
+
 def _defines(text: str, kernel: str) -> bool:
     """Whether ``text`` defines (with a body) a ``__global__`` function named ``kernel``."""
     return re.search(rf"__global__[^;{{}}]*\b{re.escape(kernel)}\s*\([^;{{}}]*\)\s*\{{", text) is not None
@@ -1561,6 +1585,9 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
                 named = {k for k in missing & _facts(p, key)[2] if not _defines(t, k)}
                 if named:
                     files.append((t, os.path.basename(p), False, named))
+            missing -= {k for f in files[1:] for k in (f[3] or ())}
+            if missing:  # included from a folder above (main.cu > kernels/k.cu): the includer's files launch it
+                files += _launched_above(path, missing, [p for p, _ in siblings()])
         if not any(k in text for k in _MARKERS):
             continue
         scan = scan_of(text, name)

@@ -242,3 +242,74 @@ __global__ void k(const int *in, int *out, int n) {
     assert "barrier.divergent" not in _rules(direct) and "analysis.incomplete" not in _rules(direct)
     transpose = analyze(src % ", cub::BLOCK_LOAD_TRANSPOSE", path="cub_load.cu", block=(128, 1, 1), grid=(8, 1, 1))
     assert "barrier.divergent" in _rules(transpose)
+
+
+def test_toolkit_intrinsics_the_declarations_leave_out_are_read_from_the_cuda_headers():
+    # SIMD video intrinsics, half and bfloat16 conversions and math, `long4`/`ulong4`, C++17's removed `register`:
+    # nvcc compiles all of them; each kernel is read by libclang (its prototypes from the installed CUDA headers)
+    src = """
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+__global__ void simd(unsigned *out, const unsigned *in) {
+  register unsigned v = in[threadIdx.x];
+  out[threadIdx.x] = __vabs2(v) + __vsetgtu4(v, 7u);
+}
+__global__ void halves(int *out, const __half *h, const __nv_bfloat16 *b, const ulong4 *w) {
+  __half f = hfloor(hlog2(h[threadIdx.x]));
+  out[threadIdx.x] = __half2int_rn(f) + __bfloat162int_rn(b[threadIdx.x]) + (int)w[threadIdx.x].w;
+}
+"""
+    res = analyze(src, path="intrinsics.cu", block=(256, 1, 1))
+    assert res.paths == {"simd": "libclang", "halves": "libclang"} and "analysis.incomplete" not in _rules(res)
+
+
+def test_names_the_build_defines_come_from_its_makefile(tmp_path):
+    # -DWARP_SIZE=32 and -DVALUE_TYPE=double are the Makefile's; its -DDEBUG is not taken (no name is undeclared
+    # for it: it would switch an #ifdef), nor a name the build files give two values
+    (tmp_path / "Makefile").write_text(
+        "CFLAGS := -O3 -DWARP_SIZE=32 \\\n  -DVALUE_TYPE=double -DDEBUG\nifeq ($(X),1)\n  CFLAGS += -DTILE=8\nelse\n"
+        "  CFLAGS += -DTILE=16\nendif\n")
+    (tmp_path / "kern.cu").write_text("""
+__global__ void reduce(VALUE_TYPE *out, const VALUE_TYPE *in) {
+  __shared__ VALUE_TYPE s[8 * WARP_SIZE];
+  s[threadIdx.x] = in[threadIdx.x];
+#ifdef DEBUG
+  s[0] = 0;
+#endif
+  __syncthreads();
+  if (threadIdx.x % WARP_SIZE == 0) out[blockIdx.x * 8 + threadIdx.x / WARP_SIZE] = s[threadIdx.x + 1];
+}
+__global__ void tiled(float *out) { out[blockIdx.x * blockDim.x + threadIdx.x] = TILE; }
+""")
+    res = analyze(tmp_path / "kern.cu", block=(256, 1, 1))
+    assert res.paths["reduce"] == "libclang (`-DVALUE_TYPE=double` from Makefile; `-DWARP_SIZE=32` from Makefile)"
+    assert res.paths["tiled"].startswith("tree-sitter") and "TILE" in res.paths["tiled"]
+    assert not [d for d in res.diagnostics if d.rule.startswith("race")]  # DEBUG's store to s[0] is not compiled
+    (tmp_path / "Makefile").unlink()
+    res = analyze(tmp_path / "kern.cu", block=(256, 1, 1))
+    assert res.paths["reduce"].startswith("tree-sitter")
+
+
+def test_a_kernel_file_included_from_a_folder_above_is_read_with_its_includers_files(tmp_path, monkeypatch):
+    # main.cu includes utils.cuh (lane()), kern/k.cu and host.cu: k.cu alone does not parse, and its launch is in
+    # host.cu, in the folder above; with one warp every lane stores lane 0's value (no race), with any block the
+    # warps' values differ
+    (tmp_path / "kern").mkdir()
+    (tmp_path / "utils.cuh").write_text("__device__ unsigned lane() { return threadIdx.x % 32; }\n")
+    (tmp_path / "main.cu").write_text('#include "utils.cuh"\n#include "kern/k.cu"\n#include "host.cu"\n'
+                                      "int main() { run(0); }\n")
+    (tmp_path / "kern" / "k.cu").write_text("""
+__global__ void root(unsigned *out, unsigned *counter) {
+  unsigned v;
+  if (lane() == 0) v = atomicAdd(counter, 1);
+  v = __shfl_sync(0xffffffff, v, 0);
+  *out = v;
+}
+""")
+    (tmp_path / "host.cu").write_text("void run(unsigned *p) { root<<<1, 32>>>(p, p + 1); }\n")
+    res = analyze(tmp_path / "kern" / "k.cu")
+    assert res.paths["root"] == "libclang (read after the declarations of ../main.cu, which includes this file)"
+    assert [l["block"] for l in res.launches] == [[32, 1, 1]] and "launch at ../host.cu:1" in res.assumed
+    assert not [d for d in res.diagnostics if d.severity.rank >= 2], res.diagnostics
+    monkeypatch.chdir(tmp_path / "kern")  # a relative path reads the same
+    assert analyze("k.cu").paths["root"] == res.paths["root"]

@@ -1,0 +1,78 @@
+"""Device-function declarations read from the CUDA toolkit's own headers (the nvidia-cuda-runtime and
+nvidia-cuda-crt wheels kopt depends on, else CUDA_HOME), for names the analyzers' declarations (``cuda_decls.h``)
+leave out: the half/bfloat16 API (``__half2int_rn``, ``hfloor``), SIMD video intrinsics (``__vabs2``), the rarer
+math and integer intrinsics. A file that calls one would otherwise not parse and fall back to the syntax-only path.
+
+Only prototypes are read (``ret name(params);``, one or more lines); the decoration macros (``__CUDA_FP16_DECL__``,
+``__device_builtin__``, ``__THROW``) are dropped and ``__device__`` put in front. The caller includes the ones the
+file needs and drops any that do not parse under the analyzers' declarations (a type they do not declare)."""
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+# the headers nvcc reads for device code, relative to the CUDA include folder
+_HEADERS = ("cuda_fp16.h", "cuda_bf16.h", "crt/device_functions.h", "crt/math_functions.h",
+            "crt/device_double_functions.h", "sm_20_intrinsics.h", "sm_30_intrinsics.h", "sm_32_intrinsics.h",
+            "sm_61_intrinsics.h", "crt/sm_70_rt.h", "crt/sm_80_rt.h", "crt/sm_90_rt.h", "device_atomic_functions.h",
+            "sm_20_atomic_functions.h", "sm_32_atomic_functions.h", "sm_60_atomic_functions.h")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_DIRECTIVE = re.compile(r"^[ \t]*#.*(?:\\\n.*)*$", re.M)
+# a prototype: no braces, parentheses only around the parameters; a name of letters, digits and underscores
+_PROTO = re.compile(r"(?:^|(?<=[;{}]))\s*([A-Za-z_][\w\s\*&:,<>]*?\b([A-Za-z_]\w*)\s*\(([^(){};]*)\)[\w\s]*);")
+# decoration: a macro in capitals or a reserved `__name__` (`__device_builtin__`, `__NV_TL__`, `__THROW`)
+_DECORATION = re.compile(r"\b(?:__\w+__|_*[A-Z][A-Z0-9_]*[A-Z0-9_])\b(?:\s*\([^()]*\))?")
+_SPECIFIERS = re.compile(r"\b(?:extern|static|inline|__inline__|__forceinline__|__host__|__device__|__cdecl)\b|\"C\"")
+
+
+def _cuda_include() -> Path | None:
+    try:
+        from kopt.toolchain import cuda_include_dirs
+
+        return next((Path(d) for d in cuda_include_dirs() if Path(d, "cuda_fp16.h").is_file()), None)
+    except Exception:  # no headers installed: the analyzers' declarations alone
+        return None
+
+
+def prototypes(text: str) -> dict[str, list[str]]:
+    """name -> the prototypes ``text`` (a header's contents) declares, each normalized to ``__device__ ret
+    name(params);``."""
+    text = _DIRECTIVE.sub(" ", _COMMENT.sub(" ", text)).replace("__DEF_IF_HOST", ";")  # a body only for the host
+    out: dict[str, list[str]] = {}
+    for m in _PROTO.finditer(text):
+        decl, name = m.group(1), m.group(2)
+        if name.startswith("operator") or "=" in m.group(3) and "(" in m.group(3):
+            continue
+        head = decl[:m.start(2) - m.start(1)]
+        head = _SPECIFIERS.sub(" ", _DECORATION.sub(" ", head))
+        params = _DECORATION.sub(" ", m.group(3))
+        head = " ".join(head.split())
+        if not head or head.endswith(("::", "<", ",")) or re.search(r"\b(?:return|typedef|using|template)\b", head):
+            continue  # a statement, a qualified or templated declaration: not a plain prototype
+        proto = f"__device__ {head} {name}({' '.join(params.split())});"
+        if proto not in out.setdefault(name, []):
+            out[name].append(proto)
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _index() -> dict[str, list[str]]:
+    root = _cuda_include()
+    out: dict[str, list[str]] = {}
+    if root is None:
+        return out
+    for rel in _HEADERS:
+        try:
+            text = (root / rel).read_text(errors="replace")
+        except OSError:
+            continue
+        for name, protos in prototypes(text).items():
+            out.setdefault(name, []).extend(p for p in protos if p not in out.get(name, ()))
+    return out
+
+
+def declarations(names) -> list[str]:
+    """The toolkit's prototypes of ``names`` (names it does not declare are skipped)."""
+    idx = _index()
+    return [p for n in sorted(set(names)) for p in idx.get(n, ())]

@@ -1255,6 +1255,70 @@ def _constants(text: str) -> dict:
     return out
 
 
+_FUNC_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^()]*)\)((?:\\\n|[^\n])*)", re.M)
+
+
+def expand_launch_macros(text: str) -> str:
+    """``text`` with each use of a function-like macro whose body launches a kernel (``#define RUN(k, g, b) k<<<g,
+    b>>>()``, through other such macros too) replaced by its expansion, written on the use's first line and padded
+    with the line breaks it spanned, so later lines keep their numbers. Bodies that stringize or paste (``#``,
+    ``##``) are left alone."""
+    macros = {}
+    for m in _FUNC_MACRO.finditer(text):
+        body = m.group(3).replace("\\\n", " ")
+        body = re.sub(r"//[^\n]*|/\*.*?\*/", " ", body)
+        if "#" not in body:
+            macros[m.group(1)] = ([p.strip() for p in m.group(2).split(",") if p.strip()], body.strip())
+    launching = {n for n, (_, b) in macros.items() if any(k in b for k in _MARKERS)}
+    for _ in range(3):  # macros that call a launching macro
+        more = {n for n, (_, b) in macros.items() if n not in launching and any(
+            re.search(rf"\b{re.escape(x)}\s*\(", b) for x in launching)}
+        if not more:
+            break
+        launching |= more
+    if not launching:
+        return text
+    use = re.compile(r"\b(" + "|".join(map(re.escape, sorted(launching))) + r")\s*\(")
+    defines = [(m.start(), m.end()) for m in _FUNC_MACRO.finditer(text)]
+
+    def expand(body_text: str, depth: int) -> str:
+        out, at = [], 0
+        for m in use.finditer(body_text):
+            if m.start() < at:
+                continue
+            d, i = 1, m.end()
+            while i < len(body_text) and d:
+                d += {"(": 1, ")": -1}.get(body_text[i], 0)
+                i += 1
+            if d:
+                break
+            params, body = macros[m.group(1)]
+            args = split_top(body_text[m.end():i - 1])
+            if len(args) != len(params) or depth > 4:
+                continue
+            sub = {p: a.strip() for p, a in zip(params, args)}
+            inner = re.sub(r"\b(" + "|".join(map(re.escape, params)) + r")\b", lambda x: sub[x.group(1)], body) \
+                if params else body
+            out += [body_text[at:m.start()], expand(inner, depth + 1)]
+            at = i
+        return "".join(out) + body_text[at:]
+
+    out, at = [], 0
+    for m in use.finditer(text):
+        if m.start() < at or any(a <= m.start() < b for a, b in defines):
+            continue
+        d, i = 1, m.end()
+        while i < len(text) and d:
+            d += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        if d:
+            break
+        expanded = expand(text[m.start():i], 0).replace("\n", " ")
+        out += [text[at:m.start()], expanded, "\n" * text.count("\n", m.start(), i)]
+        at = i
+    return "".join(out) + text[at:]
+
+
 def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, instantiations=None) -> _Scan:
     """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
     (lowest) ``outer``: the macros of the files that include it."""
@@ -1280,6 +1344,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
            **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
     # the host pass's lines only (an undefined #ifdef's assignment never runs); a blanked line keeps its length,
     # so positions and line numbers stay those of the file
+    text = expand_launch_macros(text) if "define" in text else text
     kept = active_lines(text, {**named, **(outer or {}), **macros, **(defines or {})}, device=False).split("\n")
     text = "\n".join(k or " " * len(o) for k, o in zip(kept, text.split("\n")))
     scan = _Scan(text, name, env, callers, instantiations)

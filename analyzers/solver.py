@@ -162,10 +162,14 @@ class Enc:
             depth = 13  # symbolic start (e.g. blockDim.x / 2 <= 512): enough halvings to reach zero
         for _ in range(depth):
             vals.append(cur)
-            if mode == "shr":
+            if mode == "shr" and self.bv:  # an arithmetic shift (C's >> of a signed value), far cheaper than a divider
+                cur = cur >> s if 0 <= s < 31 else self.const(0)
+            elif mode == "shr":
                 cur = cur / (1 << s) if 0 <= s < 31 else self.const(0)
             elif mode == "div":
                 cur = cur / s if s else self.const(0)
+            elif mode == "shl" and self.bv:
+                cur = cur << s if 0 <= s < 31 else cur
             elif mode == "shl":
                 cur = cur * (1 << s) if 0 <= s < 31 else cur
             else:
@@ -227,6 +231,15 @@ def fresh_context() -> None:
     _term_products.clear()
 
 
+def one_shot(solver: z3.Solver) -> z3.Solver:
+    """``solver`` marked for bit-vector queries: each is solved by a solver of its own that sees it once (its
+    assertions, then the query), so z3 bit-blasts it and runs its SAT solver, instead of the incremental SMT core a
+    pushed query gets (on the sorting networks' mask queries about a tenth of the resource units, for the same
+    verdict)."""
+    solver.one_shot = True
+    return solver
+
+
 def check(base: z3.Solver, *constraints, rlimit: int):
     """(model or None, resource units used): sat -> model, unsat -> None; raises GaveUp (with the units used in
     ``.spent``) when the query needs more than ``rlimit`` resource units.
@@ -244,12 +257,17 @@ def check(base: z3.Solver, *constraints, rlimit: int):
         exc = GaveUp(f"{products} products of unknowns, more than {MAX_PRODUCTS}: too nonlinear to solve")
         exc.spent = 0
         raise exc
+    one_shot = getattr(base, "one_shot", False)
     if _tainted:
         ctx = _running = z3.Context()
         solver = z3.Solver(ctx=ctx)
         for c in base.assertions():
             solver.add(c.translate(ctx))
         constraints = [c.translate(ctx) for c in constraints]
+    elif one_shot:
+        ctx, solver = None, z3.Solver()
+        solver.add(*base.assertions())
+        _running = z3.main_ctx()
     else:
         ctx, solver = None, base
         _running = z3.main_ctx()
@@ -257,7 +275,8 @@ def check(base: z3.Solver, *constraints, rlimit: int):
     # limited to 300,000 units ran for minutes): without it every step of the search is bounded
     solver.set("rlimit", rlimit, "smt.arith.nl.grobner", False)
     before = _rlimit_count(solver)
-    solver.push()
+    if not one_shot:
+        solver.push()
     try:
         solver.add(*constraints)
         r = solver.check()
@@ -272,7 +291,8 @@ def check(base: z3.Solver, *constraints, rlimit: int):
         exc.spent = spent
         raise exc
     finally:
-        solver.pop()
+        if not one_shot:
+            solver.pop()
 
 
 _tainted = False  # a query of the current kernel's context ran out of resources (reset by fresh_context)

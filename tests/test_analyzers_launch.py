@@ -923,3 +923,23 @@ def test_a_block_declared_at_file_scope_from_a_constant_is_read():
     res = analyze(src, path="g.cu")
     assert [g["block"] for g in res.launches] == [[256, 1, 1]]
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"], res.diagnostics
+
+
+def test_a_launch_written_through_function_like_macros_is_read():
+    # `RUN(k, n, t)` expands to `k<<<n, t>>>()`, `RUN64(k)` to `RUN(k, 1, 64)`; a use spanning lines keeps the
+    # numbers of the lines after it
+    src = """
+#define RUN(k, n_blocks, n_threads) \\
+  { k <<< n_blocks, n_threads >>> (); check(cudaDeviceSynchronize()); }
+#define RUN64(k) RUN(k, 1, 64)
+__global__ void a() {}
+__global__ void b() {}
+void run() {
+  RUN(a, 4,
+      128);
+  RUN64(b);
+}
+"""
+    assert _shapes(src) == {"a": [((128, 1, 1), (4, 1, 1), ())], "b": [((64, 1, 1), (1, 1, 1), ())]}
+    from analyzers.host_launch import host_launches
+    assert host_launches(src)["b"].launches[0].where.endswith(":10")

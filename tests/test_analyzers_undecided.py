@@ -31,3 +31,33 @@ def test_a_race_the_analyzer_can_show_is_still_reported_beside_it():
     got = _by_rule(analyze(TILE % racy, path="t.cu", block=(16, 16, 1), grid=(1, 1, 1)))
     assert got["race.shared"].severity.value == "error"
     assert got["race.shared.possible"].severity.value == "note"
+
+
+SORTING_NETWORK = """
+#define N 512
+__global__ void bsort(unsigned *d, unsigned dir) {
+  __shared__ unsigned s[N];
+  s[threadIdx.x] = d[blockIdx.x * N + threadIdx.x];
+  s[threadIdx.x + N / 2] = d[blockIdx.x * N + threadIdx.x + N / 2];
+  for (unsigned size = 2; size < N; size <<= 1) {
+    unsigned ddd = dir ^ ((threadIdx.x & (size / 2)) != 0);
+    for (unsigned stride = size / 2; stride > 0; stride >>= 1) {
+      __syncthreads();
+      unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
+      if ((s[pos] > s[pos + stride]) == ddd) { unsigned t = s[pos]; s[pos] = s[pos + stride]; s[pos + stride] = t; }
+    }
+  }
+  __syncthreads();
+  d[blockIdx.x * N + threadIdx.x] = s[threadIdx.x];
+}
+"""
+
+
+def test_a_sorting_networks_masked_indices_are_decided_within_the_budget():
+    # `2 * tid - (tid & (stride - 1))` with a halving stride goes to bit-vectors: each such query is solved once
+    # (bit-blasted), not on the incremental core, which spent the kernel's budget on the first few pairs
+    res = analyze(SORTING_NETWORK, path="bitonic.cu", block=(256, 1, 1), grid=(64, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete" or d.severity.value == "error"]
+    res = analyze(SORTING_NETWORK.replace("      __syncthreads();\n      unsigned pos", "      unsigned pos"),
+                  path="bitonic.cu", block=(256, 1, 1), grid=(64, 1, 1))
+    assert 11 in {d.locations[0].line for d in res.diagnostics if d.rule == "race.shared"}  # the compare-exchange

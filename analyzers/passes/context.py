@@ -9,7 +9,7 @@ import z3
 from .. import assume, sym
 from kopt.diagnostic import Location
 from ..model import Access, KernelModel
-from ..solver import Enc, GaveUp, check, model_int
+from ..solver import Enc, GaveUp, check, model_int, one_shot
 
 # Solver budgets in z3 resource units (deterministic: the same on any machine and under load; on this project's
 # 2-core CI machine one million units take roughly 0.3-1 s).
@@ -516,7 +516,7 @@ class Ctx:
                  "block2": ("thread", "iter"), "single": ("thread", "iter")}[mode]
         e1, e2 = Enc("@1", kinds, bv), Enc("@2", kinds, bv)
         c1, t1, b1, lin1 = self.thread(e1)
-        solver = z3.Solver()
+        solver = one_shot(z3.Solver()) if bv else z3.Solver()
         solver.add(*c1)
         info = {"t1": t1, "b1": b1, "lin1": lin1}
         if mode != "single":

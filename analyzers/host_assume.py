@@ -304,6 +304,36 @@ class _Launch:
         out.append(text[last:])
         return "".join(out)
 
+    def multiple(self, text: str, depth: int = 0) -> int:
+        """A constant the host value ``text`` is always a multiple of (1 when none is known): a product with a
+        constant factor (``numk * 1024``, ``block_length * ((n / block_length) + ...)``), through the locals that
+        hold it."""
+        t = _strip_casts(text).strip()
+        while t.startswith("(") and hl.paren_end(t, 0) == len(t) - 1:
+            t = t[1:-1].strip()
+        if depth > 3 or not t:
+            return 1
+        top, inner = t, None
+        while inner != top:  # the text outside parentheses (innermost pairs replaced first)
+            inner, top = top, re.sub(r"\([^()]*\)", "_", top)
+        if re.search(r"[-+/%?:<>&|=^!~\[]", top.replace("::", "")):
+            return 1  # a sum, a quotient, a comparison...: only a product is read
+        factors = split_top(t, "*")
+        if len(factors) > 1:
+            out = 1
+            for f in factors:
+                out *= self.multiple(f, depth + 1)
+            return out
+        if re.fullmatch(r"\d+[uUlL]*", t):
+            return int(re.sub(r"[uUlL]", "", t))
+        if re.fullmatch(r"[A-Za-z_]\w*", t):
+            v = self.constant(t)
+            if v is not None:
+                return abs(v[0]) if len(v) == 1 and v[0] else 1
+            init = self.local_init(t)
+            return self.multiple(init, depth + 1) if init is not None else 1
+        return 1
+
     def _call(self, name: str, text: str, m, depth: int) -> str:
         close = hl.paren_end(text, m.end() - 1)
         if close < 0 or name not in self.helpers:
@@ -427,6 +457,9 @@ class _Launch:
             try:
                 expr = self.translate(a)
             except _Unknown:
+                m = self.multiple(a)
+                if m > 1:  # its value is unknown here, but a product with a constant (`numk * 1024`)
+                    out.append(f"{p} % {m} == 0")
                 continue
             if expr.strip() != p:
                 out.append(f"{p} == {expr}")

@@ -237,3 +237,32 @@ def test_a_wrapper_reading_a_global_block_and_called_with_local_pointers_is_read
     p = tmp_path / "k.cu"
     got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
     assert "width == 2048" in got and "n == 3" in got and "blockDim" not in got
+
+
+def test_a_size_the_host_computes_as_a_product_with_a_constant_is_a_multiple_of_it(tmp_path):
+    # n = numk * 1024 (numk read at run time), m = 192 * (k / 192 + min(1, k % 192)): the early return is taken
+    # by whole blocks only, so the barrier after it is reached by every thread of a block
+    src = """
+__global__ void tiled(float *out, const float *in, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  s[threadIdx.x] = in[i];
+  __syncthreads();
+  out[i] = s[255 - threadIdx.x];
+}
+int main(int argc, char **argv) {
+  const int numk = atoi(argv[1]);
+  const int n = numk * 1024;
+  tiled<<<(n + 255) / 256, 256>>>(0, 0, n);
+}
+"""
+    p = tmp_path / "k.cu"
+    p.write_text(src)
+    res = analyze(p)
+    assert "n % 1024 == 0" in res.assumed and not [d for d in res.diagnostics if d.severity.value == "error"]
+    p.write_text(src.replace("numk * 1024", "numk + 1024"))  # a sum says nothing
+    assert "barrier.divergent" in {d.rule for d in analyze(p).diagnostics}
+    p.write_text(src.replace("const int n = numk * 1024;", "int n;\n  n = 192 * ((numk / 192) + std::min(1, numk % 192));")
+                 .replace("256", "192").replace("255", "191"))
+    assert "n % 192 == 0" in analyze(p).assumed

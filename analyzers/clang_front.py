@@ -619,6 +619,7 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     args = ["-x", "cuda", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "--cuda-gpu-arch=sm_90",
             "--cuda-device-only", "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=0",
             "-Wno-register",  # `register int i;`: an error in C++17 to clang, a warning to nvcc
+            "-Wno-c++11-narrowing",  # `int a[] = {x * 0.5}`: likewise
             "-Wno-reserved-user-defined-literal",  # `"node ("fNID")"`: pre-C++11 code pastes a macro on a string
             "-include", str(DECLS), *(["-include", str(HOST_DECLS)] if host else []), "-isystem", str(STUBS),
             *(["-DKOPT_HOST_API"] if host or context is not None else [])]

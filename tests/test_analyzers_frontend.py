@@ -245,14 +245,15 @@ __global__ void k(const int *in, int *out, int n) {
 
 
 def test_toolkit_intrinsics_the_declarations_leave_out_are_read_from_the_cuda_headers():
-    # SIMD video intrinsics, half and bfloat16 conversions and math, `long4`/`ulong4`, C++17's removed `register`:
-    # nvcc compiles all of them; each kernel is read by libclang (its prototypes from the installed CUDA headers)
+    # SIMD video intrinsics, half and bfloat16 conversions and math, `long4`/`ulong4`, C++17's removed `register`,
+    # narrowing in braces: nvcc compiles all of them; each kernel is read by libclang (its prototypes from the installed CUDA headers)
     src = """
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 __global__ void simd(unsigned *out, const unsigned *in) {
   register unsigned v = in[threadIdx.x];
-  out[threadIdx.x] = __vabs2(v) + __vsetgtu4(v, 7u);
+  int scaled[1] = {v * 0.5};  // a narrowing list-initialization: nvcc warns
+  out[threadIdx.x] = __vabs2(v) + __vsetgtu4(v, 7u) + scaled[0];
 }
 __global__ void halves(int *out, const __half *h, const __nv_bfloat16 *b, const ulong4 *w) {
   __half f = hfloor(hlog2(h[threadIdx.x]));

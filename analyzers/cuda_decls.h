@@ -71,9 +71,10 @@
 
 typedef unsigned long size_t;
 typedef long ptrdiff_t;
-typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long long int64_t;
+// glibc's on LP64 Linux, where nvcc compiles: 64-bit integers are `long`
+typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
 typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;
-typedef unsigned long long uint64_t; typedef unsigned long uintptr_t; typedef long intptr_t;
+typedef unsigned long uint64_t; typedef unsigned long uintptr_t; typedef long intptr_t;
 namespace std {
   template <class E> class initializer_list {
     const E* b_; size_t n_;

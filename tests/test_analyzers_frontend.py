@@ -314,3 +314,17 @@ __global__ void root(unsigned *out, unsigned *counter) {
     assert not [d for d in res.diagnostics if d.severity.rank >= 2], res.diagnostics
     monkeypatch.chdir(tmp_path / "kern")  # a relative path reads the same
     assert analyze("k.cu").paths["root"] == res.paths["root"]
+
+
+def test_fixed_width_integers_are_the_lp64_types_nvcc_compiles_with():
+    # on Linux uint64_t is `unsigned long`: a helper taking `unsigned long *` accepts its address
+    src = """
+#include <cstdint>
+__host__ __device__ int pick(unsigned long *seed) { return (int)(*seed % 12); }
+__global__ void k(int *out) {
+  uint64_t seed = threadIdx.x;
+  out[threadIdx.x] = pick(&seed) + __shfl_sync(0xffffffff, (int64_t)seed, 0);
+}
+"""
+    res = analyze(src, path="lp64.cu", block=(32, 1, 1))
+    assert res.paths == {"k": "libclang"} and "analysis.incomplete" not in _rules(res)

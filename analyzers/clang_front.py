@@ -130,8 +130,10 @@ class _Conv:
     # ---- helpers
     def loc(self, c) -> Loc:
         e = c.extent
-        s, t = e.start, e.end
-        return Loc(self.path, s.line, s.column, t.line, max(t.column - 1, 1))
+        # each of a location's line/column properties asks libclang for all of them: ask once
+        _, sl, sc, _ = e.start._get_instantiation()
+        _, tl, tc, _ = e.end._get_instantiation()
+        return Loc(self.path, sl, sc, tl, max(tc - 1, 1))
 
     def text(self, c) -> str:
         e = c.extent
@@ -588,13 +590,21 @@ def _unquote(s: str) -> str:
 
 
 def _is_constexpr(ref) -> bool:
+    """A const or constexpr variable (a constexpr one has a const type too: the cheap test first; the tokens of a
+    declaration are read only for those)."""
     if ref is None:
         return False
     try:
-        toks = [t.spelling for t in ref.get_tokens()][:4]
+        if not ref.type.is_const_qualified():
+            return False
+        toks = []
+        for t in ref.get_tokens():
+            toks.append(t.spelling)
+            if len(toks) == 4:
+                break
     except Exception:
         return False
-    return "constexpr" in toks or ("const" in toks and ref.type.is_const_qualified())
+    return "constexpr" in toks or "const" in toks
 
 
 _LB = re.compile(r"__launch_bounds__\s*\(\s*([^,)]+)")

@@ -14,7 +14,7 @@ _ids = itertools.count()  # fresh-name numbers; restarted per kernel (see reset_
 
 
 class S:
-    __slots__ = ("op", "args", "val", "kind", "_fv", "_fn", "__weakref__")
+    __slots__ = ("op", "args", "val", "kind", "_fv", "_fn", "_key", "_uf", "depth", "__weakref__")
 
     def __init__(self, op: str, args: tuple = (), val=None, kind: str = ""):
         self.op = op
@@ -23,17 +23,26 @@ class S:
         self.kind = kind
         self._fv = None
         self._fn = None
+        self._key = None
+        self._uf = None
+        self.depth = 1 + max((a.depth for a in args), default=0)
 
     def __repr__(self) -> str:
         return show(self)
 
-    # structural identity (used for benign-race checks and ite merging)
+    # structural identity (used for benign-race checks and ite merging); cached: a value built from shared
+    # subterms (`v3 = v0 + v2`, thousands of times over in an unrolled kernel) would otherwise be unfolded into a tree
     def key(self):
-        if self.op == "c":
-            return ("c", self.val)
-        if self.op == "v":
-            return ("v", self.val)
-        return (self.op, self.val, tuple(a.key() for a in self.args))
+        k = self._key
+        if k is None:
+            if self.op == "c":
+                k = ("c", self.val)
+            elif self.op == "v":
+                k = ("v", self.val)
+            else:
+                k = (self.op, self.val, tuple(a.key() for a in self.args))
+            self._key = k
+        return k
 
 
 def const(v) -> S:
@@ -106,12 +115,17 @@ def opaque_reasons(e: S) -> list[str]:
     return sorted({n.split(":", 1)[1] for n in free_vars(e) if n.startswith(("opq#", "uopq#"))})
 
 
+def uf_names(e: S) -> frozenset:
+    """The names of the uninterpreted functions (loads ``ld:ARRAY``, intrinsics) in ``e`` (cached, like
+    ``free_vars``: a walk of the tree would unfold values that share subterms)."""
+    if e._uf is None:
+        own = {e.val} if e.op == "uf" else set()
+        e._uf = frozenset(own.union(*(uf_names(a) for a in e.args)))
+    return e._uf
+
+
 def has_data(e: S) -> bool:
-    def walk(x):
-        if x.op == "uf":
-            return True
-        return any(walk(a) for a in x.args)
-    return walk(e)
+    return bool(uf_names(e))
 
 
 def cheap(e: S, limit: int = 32) -> bool:
@@ -144,6 +158,18 @@ _FOLD = {
     "min": min, "max": max,
 }
 BOOL_OPS = {"<", "<=", ">", ">=", "==", "!=", "&&", "||", "!"}
+
+
+MAX_DEPTH = 200  # deeper values (thousands of chained floating-point operations) are opaque: no index is that deep
+
+
+def _node(op: str, args: tuple) -> S:
+    """A new node, or an opaque value of the same thread dependence when it would be deeper than ``MAX_DEPTH``
+    (every walk over values recurses through their depth)."""
+    e = S(op, args)
+    if e.depth > MAX_DEPTH:
+        return opaque("a value computed in more than 200 chained operations", uniform=not thread_dependent(e))
+    return e
 
 
 def binop(op: str, a: S, b: S) -> S:
@@ -188,7 +214,7 @@ def binop(op: str, a: S, b: S) -> S:
         return ONE
     elif op in ("!=", "<", ">") and a.key() == b.key():
         return ZERO
-    return S(op, (a, b))
+    return _node(op, (a, b))
 
 
 def unop(op: str, a: S) -> S:
@@ -196,7 +222,7 @@ def unop(op: str, a: S) -> S:
         return const({"neg": -a.val, "!": int(not a.val), "~": ~a.val}[op])
     if op == "!" and a.op == "!":
         return a.args[0]
-    return S(op, (a,))
+    return _node(op, (a,))
 
 
 def ite(c: S, a: S, b: S) -> S:
@@ -204,7 +230,7 @@ def ite(c: S, a: S, b: S) -> S:
         return a if c.val else b
     if a.key() == b.key():
         return a
-    return S("ite", (c, a, b))
+    return _node("ite", (c, a, b))
 
 
 def land(*xs: S) -> S:

@@ -129,3 +129,19 @@ __global__ void k(float* out, float t, float s) {
 """
     res = analyze(src, path="fp.cu")
     assert not {d.rule for d in res.diagnostics} & {"race.global", "analysis.incomplete"}
+
+
+def test_values_built_from_shared_subterms_are_not_unfolded():
+    # `v = v * a + v` a few hundred times (an unrolled arithmetic benchmark): each value shares its operands, so the
+    # expression is a small graph but an exponential tree; comparing, printing-free walks and the whole analysis
+    # must follow the graph
+    from analyzers import sym
+
+    v = sym.var("x", "thread")
+    for _ in range(200):
+        v = sym.binop("+", sym.binop("*", v, sym.var("a", "uniform")), v)
+    assert v.key() == v.key() and not sym.has_data(v)
+    body = "".join("  v = v * a + v; w = w * v + v;\n" for _ in range(150))
+    res = analyze(f"__global__ void flops(float *out, float a) {{\n  float v = a, w = a;\n{body}"
+                  f"  out[blockIdx.x * blockDim.x + threadIdx.x] = v + w;\n}}\n", path="flops.cu", block=(256, 1, 1))
+    assert res.kernels == ["flops"] and not [d for d in res.diagnostics if d.severity.value != "note"]

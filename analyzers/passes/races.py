@@ -25,9 +25,7 @@ MAX_PAIRS = 400
 
 
 def _shared_loads(e, shared: set) -> bool:
-    if e.op == "uf" and e.val.startswith("ld:") and e.val[3:] in shared:
-        return True
-    return any(_shared_loads(x, shared) for x in e.args)
+    return any(n.startswith("ld:") and n[3:] in shared for n in sym.uf_names(e))
 
 
 def _benign(a: Access, b: Access, space: str, shared: set) -> bool:

@@ -152,7 +152,11 @@ class _Split:
             if len(py) == 1:
                 (m, k), = py.items()
                 if k > 0 and all(self._uniform(f) for f in m):
-                    out[_pkey(px)] = (k, m)
+                    # a loop's `k < N` (its trip count) and its own test `k < na`: keep the test's bound, the one
+                    # an index is written against
+                    old = out.get(_pkey(px))
+                    if old is None or _trip_count(old[1]) or not _trip_count(m):
+                        out[_pkey(px)] = (k, m)
 
     def _uniform(self, k) -> bool:
         return not (sym.kinds(self.poly.atoms[k]) - {"uniform"})
@@ -333,6 +337,11 @@ def _divide(p: dict, w) -> tuple[dict, dict]:
         else:
             b[m] = c
     return {m: c for m, c in a.items() if c}, b
+
+
+def _trip_count(m) -> bool:
+    """The monomial names a loop's trip count (``N3``), which the model introduces beside the loop's own test."""
+    return any(k[0] == "v" and k[1][:1] == "N" and k[1][1:].isdigit() for k in m)
 
 
 def _le(u, w) -> bool:

@@ -7,6 +7,7 @@ import z3
 from analyzers import digits, sym
 from analyzers.launch import LaunchConfig
 from analyzers.solver import Enc
+from kopt.analyze import analyze
 
 tx, ty, bx = sym.var("tx", "thread"), sym.var("ty", "thread"), sym.var("bx", "block")
 bdx, gdx = sym.var("bdx", "uniform"), sym.var("gdx", "uniform")
@@ -150,3 +151,29 @@ def test_a_neighbour_carries_into_the_next_digit():
     assert [("threadIdx.y", "threadIdx.y")] == [p for p in got[0] if p[0].startswith("threadIdx.y")]
     assert any(("(threadIdx.y + 1)", "threadIdx.y") in pairs for pairs in got)
     assert not digits.never(alts, ranges(block=(16, 16, 1)), across_blocks=True)
+
+
+NESTED_LOOPS = """
+#define NU 4
+__global__ void init_face(const int ne, const int na, const int X, const int Y, float *face) {
+  int ix = blockDim.x * blockIdx.x + threadIdx.x;
+  int iy = blockDim.y * blockIdx.y + threadIdx.y;
+  int octant = blockDim.z * blockIdx.z + threadIdx.z;
+  if (ix >= X || iy >= Y || octant >= 8) return;
+  for (int ie = 0; ie < ne; ++ie)
+    for (int iu = 0; iu < NU; ++iu)
+      for (int ia = 0; ia < na; ++ia)
+        face[ia + na * (iu + NU * (ie + ne * (ix + X * (iy + Y * octant))))] = ia + ie + ix;
+}
+"""
+
+
+def test_loop_variables_are_digits_bounded_by_their_loops_own_test():
+    # `ia < na` is the digit's bound (not the loop's trip count the model adds beside it): every block decided
+    res = analyze(NESTED_LOOPS, path="face.cu")
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete" or d.rule.startswith("race")]
+    assert res.launches[0]["all_blocks"]
+    # a digit past its radix, a column with no bound: threads meet
+    for old, new in (("ia < na", "ia <= na"), ("ix >= X || ", "")):
+        src = NESTED_LOOPS.replace(old, new)
+        assert "race.global" in {d.rule for d in analyze(src, path="face.cu").diagnostics}, new

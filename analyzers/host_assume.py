@@ -20,6 +20,7 @@ loops' conditions, ``switch`` cases, wrappers of wrappers.
 """
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
@@ -420,6 +421,16 @@ class _Launch:
     def facts(self, grid_text: str, block_text: str) -> list:
         """What this launch says, as expression texts over the kernel's parameters and launch dimensions."""
         out = []
+        sizes = set()  # the block's constant sizes
+        try:
+            comps = self.dims(block_text)
+        except _Unknown:
+            comps = [block_text]  # a macro or constant: one size
+        for comp in comps:
+            with contextlib.suppress(_Unknown):
+                v = self.translate(comp).strip()
+                if v.isdigit() and int(v) > 1:
+                    sizes.add(int(v))
         for what, text in (("gridDim", grid_text), ("blockDim", block_text)):
             try:
                 for f, comp in zip("xyz", self.dims(text)):
@@ -458,8 +469,8 @@ class _Launch:
                 expr = self.translate(a)
             except _Unknown:
                 m = self.multiple(a)
-                if m > 1:  # its value is unknown here, but a product with a constant (`numk * 1024`)
-                    out.append(f"{p} % {m} == 0")
+                if any(m % b == 0 for b in sizes):  # unknown here, but a product with a constant (`numk * 1024`)
+                    out.append(f"{p} % {m} == 0")  # that the block divides: a bound on it is one per block
                 continue
             if expr.strip() != p:
                 out.append(f"{p} == {expr}")

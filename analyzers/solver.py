@@ -223,19 +223,24 @@ def fresh_context() -> None:
     """Start a new z3 context (terms, declarations, their ids). z3's search depends on the order terms were created
     in its context, so each kernel gets its own: its verdict is the same whatever the process analyzed before.
     Terms of the previous context must not be used afterwards (each kernel's encodings live in its own Ctx)."""
-    global _tainted
+    global _tainted, _bv_one_shot
     _keep_freed_memory()
     z3.z3._main_ctx = None  # z3.main_ctx() creates the next one on first use
-    _tainted = False
+    _tainted = _bv_one_shot = False
     _base_counts.clear()
     _term_products.clear()
 
 
+ONE_SHOT_AFTER = 100_000  # resource units of one incremental bit-vector query after which the next are solved once
+
+
 def one_shot(solver: z3.Solver) -> z3.Solver:
-    """``solver`` marked for bit-vector queries: each is solved by a solver of its own that sees it once (its
-    assertions, then the query), so z3 bit-blasts it and runs its SAT solver, instead of the incremental SMT core a
-    pushed query gets (on the sorting networks' mask queries about a tenth of the resource units, for the same
-    verdict)."""
+    """``solver`` marked for bit-vector queries. The kernel's are pushed on their solvers (z3's incremental SMT
+    core) until one costs more than ``ONE_SHOT_AFTER`` units or runs out; from then on each is solved by a solver of
+    its own that sees it once (its assertions, then the query), so z3 bit-blasts it and runs its SAT solver: on a
+    sorting network's mask queries about a seventh of the units for the same verdict, while small queries (a few
+    thousand units) stay cheaper pushed than bit-blasted anew. The switch depends only on the kernel's earlier
+    queries: deterministic."""
     solver.one_shot = True
     return solver
 
@@ -251,13 +256,14 @@ def check(base: z3.Solver, *constraints, rlimit: int):
     resources, z3 can overrun the next query's limit by orders of magnitude (seen with nonlinear arithmetic:
     minutes for a limit worth a second). Which path a query takes depends only on the kernel's earlier queries, so
     verdicts stay deterministic. A model of a query's own context evaluates terms of the caller's (``model_int``)."""
-    global _running, _tainted
+    global _running, _tainted, _bv_one_shot
     products = _base_products(base) + _nonlinear_products(constraints)
     if products > MAX_PRODUCTS:
         exc = GaveUp(f"{products} products of unknowns, more than {MAX_PRODUCTS}: too nonlinear to solve")
         exc.spent = 0
         raise exc
-    one_shot = getattr(base, "one_shot", False)
+    bits = getattr(base, "one_shot", False)
+    one_shot = bits and _bv_one_shot
     if _tainted:
         ctx = _running = z3.Context()
         solver = z3.Solver(ctx=ctx)
@@ -281,6 +287,8 @@ def check(base: z3.Solver, *constraints, rlimit: int):
         solver.add(*constraints)
         r = solver.check()
         spent = _rlimit_count(solver) - before
+        if bits and spent > ONE_SHOT_AFTER:
+            _bv_one_shot = True
         if r == z3.sat:
             model = solver.model()
             return (_Model(model, ctx) if ctx is not None else model), spent
@@ -296,6 +304,7 @@ def check(base: z3.Solver, *constraints, rlimit: int):
 
 
 _tainted = False  # a query of the current kernel's context ran out of resources (reset by fresh_context)
+_bv_one_shot = False  # the kernel's bit-vector queries are solved once each (``one_shot``; reset by fresh_context)
 _base_counts: dict = {}  # id(base solver) -> (solver, its products of unknowns)
 
 

@@ -231,7 +231,7 @@ def fresh_context() -> None:
     _term_products.clear()
 
 
-ONE_SHOT_AFTER = 100_000  # resource units of one incremental bit-vector query after which the next are solved once
+ONE_SHOT_AFTER = 30_000  # resource units of one incremental bit-vector query after which the next are solved once
 
 
 def one_shot(solver: z3.Solver) -> z3.Solver:

@@ -40,9 +40,22 @@ class S:
             elif self.op == "v":
                 k = ("v", self.val)
             else:
-                k = (self.op, self.val, tuple(a.key() for a in self.args))
+                k = _Key((self.op, self.val, tuple(a.key() for a in self.args)))
             self._key = k
         return k
+
+
+class _Key(tuple):
+    """A compound node's structural key: a nested tuple whose hash is computed once, from its children's (a
+    tuple's own hash walks every level again, each time it is put in a set or looked up)."""
+
+    def __init__(self, parts):
+        super().__init__()
+        op, val, kids = parts
+        self._hash = hash((op, val, tuple(hash(k) for k in kids)))
+
+    def __hash__(self):
+        return self._hash
 
 
 def const(v) -> S:

@@ -141,6 +141,10 @@ def test_values_built_from_shared_subterms_are_not_unfolded():
     for _ in range(200):
         v = sym.binop("+", sym.binop("*", v, sym.var("a", "uniform")), v)
     assert v.key() == v.key() and not sym.has_data(v)
+    w = sym.var("x", "thread")
+    for _ in range(90):  # below the depth limit: a graph of 270 nodes, a tree of 2^90
+        w = sym.binop("+", sym.binop("*", w, sym.var("a", "uniform")), w)
+    assert w.depth < sym.MAX_DEPTH and len({w.key(), w.key()}) == 1  # hashed through its children's hashes
     body = "".join("  v = v * a + v; w = w * v + v;\n" for _ in range(150))
     res = analyze(f"__global__ void flops(float *out, float a) {{\n  float v = a, w = a;\n{body}"
                   f"  out[blockIdx.x * blockDim.x + threadIdx.x] = v + w;\n}}\n", path="flops.cu", block=(256, 1, 1))

@@ -1190,12 +1190,17 @@ def _factors(text: str) -> list:
 
 def paren_end(t: str, i: int) -> int:
     """The position of the ``)`` that closes the ``(`` at ``i``; -1 when it does not close."""
+    if i < len(t) and t[i] not in "()":
+        return i  # not a parenthesis: nothing to close
     depth = 0
-    for k in range(i, len(t)):
-        depth += (t[k] == "(") - (t[k] == ")")
+    for m in _PARENS.finditer(t, i):  # parenthesis to parenthesis (a character loop is slow on long files)
+        depth += 1 if m.group(0) == "(" else -1
         if depth == 0:
-            return k
+            return m.start()
     return -1
+
+
+_PARENS = re.compile(r"[()]")
 
 
 def _no_threads(v) -> bool:
@@ -1289,11 +1294,8 @@ def expand_launch_macros(text: str) -> str:
         for m in use.finditer(body_text):
             if m.start() < at:
                 continue
-            d, i = 1, m.end()
-            while i < len(body_text) and d:
-                d += {"(": 1, ")": -1}.get(body_text[i], 0)
-                i += 1
-            if d:
+            i = paren_end(body_text, m.end() - 1) + 1
+            if not i:
                 break
             params, body = macros[m.group(1)]
             args = split_top(body_text[m.end():i - 1])
@@ -1310,11 +1312,8 @@ def expand_launch_macros(text: str) -> str:
     for m in use.finditer(text):
         if m.start() < at or any(a <= m.start() < b for a, b in defines):
             continue
-        d, i = 1, m.end()
-        while i < len(text) and d:
-            d += {"(": 1, ")": -1}.get(text[i], 0)
-            i += 1
-        if d:
+        i = paren_end(text, m.end() - 1) + 1
+        if not i:
             break
         expanded = expand(text[m.start():i], 0).replace("\n", " ")
         out += [text[at:m.start()], expanded, "\n" * text.count("\n", m.start(), i)]

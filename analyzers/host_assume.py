@@ -244,13 +244,38 @@ class _Launch:
         at, kind, value = ev[0]
         if kind in ("decl", "dim3"):
             return value
+        if kind == "set" and len(self.scan.events_of(name)) == 1 and self._always_before(at):
+            return value
+        return None
+
+    def _always_before(self, at: int) -> bool:
+        """The statement at ``at`` runs, in the launching function, whenever the launch does (not under an
+        ``if``/loop the launch is outside of)."""
         t = self.scan.text
         f = self.scan.func_at(self.pos)
         head = t[max(t.rfind(";", 0, at), t.rfind("{", 0, at), t.rfind("}", 0, at)) + 1:at]
-        if kind == "set" and f is not None and f[0] <= at and len(self.scan.events_of(name)) == 1 and \
-                hl.block_end(t, at) >= self.pos and not re.search(r"\b(?:if|for|while|switch|else|do)\b", head):
-            return value
-        return None
+        return f is not None and f[0] <= at < self.pos and hl.block_end(t, at) >= self.pos and \
+            not re.search(r"\b(?:if|for|while|switch|else|do)\b", head)
+
+    def _fields(self, name: str) -> list:
+        """A ``dim3`` declared without values and set field by field before the launch (``b.x = hsize; b.y =
+        1;``): its components, a field never set being 1 and one set otherwise than once, always, before the
+        launch being unknown ("?"); raises _Unknown when it is set whole or declared with values."""
+        ev = self.scan.scoped_events(name, self.pos)
+        decl = [e for e in ev if e[1] == "dim3"]
+        if len(decl) != 1 or decl[0][0] >= self.pos or any(e[1] == "set" for e in ev) or \
+                not re.fullmatch(r"(?:dim3\s*(?:\(\s*\)|\{\s*\})?)?", (decl[0][2] or "").strip()):
+            raise _Unknown(name)
+        out = []
+        for f in "xyz":
+            sets = [e for e in ev if e[1] == f"field:{f}"]
+            if not sets:
+                out.append("1")
+            elif len(sets) == 1 and sets[0][2] and self._always_before(sets[0][0]):
+                out.append(sets[0][2])
+            else:
+                out.append("?")
+        return out
 
     def translate(self, text: str, depth: int = 0) -> str:
         """``text`` over kernel parameter names, blockDim and constants; raises _Unknown."""
@@ -355,10 +380,10 @@ class _Launch:
                 raise _Unknown(g)
             if self.local_init(g) is None and self._scalar_parameter(g):
                 return [g, "1", "1"]  # an integer the launching function is given: a 1-D grid or block
-            g = self.local_init(g) or ""
-            fields = [e for e in self.scan.scoped_events(grid_text.strip(), self.pos) if e[1].startswith("field:")]
+            fields = [e for e in self.scan.scoped_events(g, self.pos) if e[1].startswith("field:")]
             if fields:
-                raise _Unknown(g)
+                return self._fields(g)
+            g = self.local_init(g) or ""
             if re.fullmatch(r"[A-Za-z_]\w*", g.strip()):  # a copy (``dim3 c = b;``): b's components, not (b, 1, 1)
                 if depth >= 3:
                     raise _Unknown(g)

@@ -266,3 +266,15 @@ int main(int argc, char **argv) {
     p.write_text(src.replace("const int n = numk * 1024;", "int n;\n  n = 192 * ((numk / 192) + std::min(1, numk % 192));")
                  .replace("256", "192").replace("255", "191"))
     assert "n % 192 == 0" in analyze(p).assumed
+
+
+def test_a_block_set_field_by_field_relates_its_size_to_the_values_passed(tmp_path):
+    # dim3 b; b.x = w; b.y = 1; (z never set: 1) and the grid likewise: the block's width is the `width` passed
+    text = _implied("void run(float *d, int w, int h) {\n  dim3 b;\n  dim3 g;\n  b.x = w;\n  b.y = 1;\n"
+                    "  g.x = h;\n  fill<<<g, b>>>(d, w, 3);\n}\n", tmp_path)
+    assert "blockDim.x == width" in text and "blockDim.y == 1" in text and "blockDim.z == 1" in text
+    assert "gridDim.x" not in text  # h is not passed
+    # a field set under a condition, or the whole dim3 assigned, says nothing about that field
+    text = _implied("void run(float *d, int w, int h) {\n  dim3 b;\n  if (h > 2) b.x = w;\n  b.y = 1;\n"
+                    "  fill<<<1, b>>>(d, w, 3);\n}\n", tmp_path)
+    assert "blockDim.x" not in text and "blockDim.y == 1" in text

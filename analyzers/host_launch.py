@@ -1299,11 +1299,15 @@ def expand_launch_macros(text: str) -> str:
                 break
             params, body = macros[m.group(1)]
             args = split_top(body_text[m.end():i - 1])
-            if len(args) != len(params) or depth > 4:
+            variadic = bool(params) and params[-1] == "..."
+            named = params[:-1] if variadic else params
+            if (len(args) < len(named) if variadic else len(args) != len(params)) or depth > 4:
                 continue
-            sub = {p: a.strip() for p, a in zip(params, args)}
-            inner = re.sub(r"\b(" + "|".join(map(re.escape, params)) + r")\b", lambda x: sub[x.group(1)], body) \
-                if params else body
+            sub = {p: a.strip() for p, a in zip(named, args)}
+            if variadic:
+                sub["__VA_ARGS__"] = ", ".join(a.strip() for a in args[len(named):])
+            inner = re.sub(r"\b(" + "|".join(map(re.escape, sub)) + r")\b", lambda x: sub[x.group(1)], body) \
+                if sub else body
             out += [body_text[at:m.start()], expand(inner, depth + 1)]
             at = i
         return "".join(out) + body_text[at:]

@@ -932,14 +932,18 @@ def test_a_launch_written_through_function_like_macros_is_read():
 #define RUN(k, n_blocks, n_threads) \\
   { k <<< n_blocks, n_threads >>> (); check(cudaDeviceSynchronize()); }
 #define RUN64(k) RUN(k, 1, 64)
+#define RUN2D(k, grid, ...) k<<<grid, dim3(2, 64)>>>(__VA_ARGS__)
 __global__ void a() {}
 __global__ void b() {}
+__global__ void c(int, int) {}
 void run() {
   RUN(a, 4,
       128);
   RUN64(b);
+  RUN2D(c, 8, 1, 2);
 }
 """
-    assert _shapes(src) == {"a": [((128, 1, 1), (4, 1, 1), ())], "b": [((64, 1, 1), (1, 1, 1), ())]}
+    assert _shapes(src) == {"a": [((128, 1, 1), (4, 1, 1), ())], "b": [((64, 1, 1), (1, 1, 1), ())],
+                            "c": [((2, 64, 1), (8, 1, 1), ())]}
     from analyzers.host_launch import host_launches
-    assert host_launches(src)["b"].launches[0].where.endswith(":10")
+    assert host_launches(src)["b"].launches[0].where.endswith(":12")

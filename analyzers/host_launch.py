@@ -1433,15 +1433,13 @@ def _launched_above(path: Path, kernels: set, folder_files) -> list:
     """(text, name, False, the kernels it launches) for each file of a folder above ``path`` that includes it, and
     each file such an includer includes with quotes, that launches one of ``kernels`` without defining it
     (``folder_files``: those of ``path``'s folder, read already)."""
-    out, here = [], path.absolute().parent.resolve()
-    seen = {Path(p).resolve() for p in folder_files} | {path.resolve()}
-    for inc, text, _ in includers(path):
-        if inc.parent.resolve() == here:
-            continue
+    out, here = [], path.absolute().parent
+    seen = {os.path.abspath(p) for p in folder_files} | {os.path.abspath(path)}
+    for inc, text, _ in includers(path, above_only=True):  # the folder's own files are read by the caller
         for p, t in [(inc, text), *((q, None) for q in included_by(inc, text))]:
-            if p.resolve() in seen:
+            if os.path.abspath(p) in seen:
                 continue
-            seen.add(p.resolve())
+            seen.add(os.path.abspath(p))
             try:
                 t = t if t is not None else p.read_text(errors="replace")
             except OSError:

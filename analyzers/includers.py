@@ -2,6 +2,7 @@
 includer declares first; its launches are in the includer's other files) is read in their company."""
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -9,32 +10,52 @@ INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
 SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp", ".cpp")
 
 
-def includers(path: Path, levels: int = 2):
-    """(file, its text, the match of its ``#include`` of ``path``) for each file of ``path``'s folder, or of the
-    ``levels`` folders above it (a project's ``main.cu`` including ``kernels/map.cu``), that includes it by a path
-    that resolves to it."""
+def includers(path: Path, levels: int = 2, above_only: bool = False):
+    """(file, its text, the match of its ``#include`` of ``path``) for each file of ``path``'s folder (unless
+    ``above_only``), or of the ``levels`` folders above it (a project's ``main.cu`` including ``kernels/map.cu``),
+    that includes it by a path that resolves to it."""
     try:
         target = path.resolve()
     except OSError:
         return
     folder = path.absolute().parent
-    for d in [folder, *folder.parents][:levels + 1]:
+    for d in [folder, *folder.parents][int(above_only):levels + 1]:
         try:
-            files = sorted(p for p in d.iterdir() if p.suffix in SOURCE_SUFFIXES and p.resolve() != target)
+            files = sorted(p for p in d.iterdir() if p.suffix in SOURCE_SUFFIXES)
         except OSError:
             continue
         for sib in files:
-            try:
-                text = sib.read_text(errors="replace")
-            except OSError:
-                continue
-            if path.name not in text:
+            text = _text(sib)
+            if text is None or path.name not in text or sib.resolve() == target:
                 continue
             for m in INCLUDE.finditer(text):
                 name = m.group(1)
                 if Path(name).name == path.name and (d / name).resolve() == target:
                     yield sib, text, m
                     break
+
+
+def _text(p: Path) -> str | None:
+    """The file's text, read once per version (a folder's files are scanned for every file of it analyzed)."""
+    try:
+        st = p.stat()
+    except OSError:
+        return None
+    return _read(str(p), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=2048)
+def _read(p: str, mtime: int, size: int) -> str | None:
+    if size > _MAX_BYTES:
+        return ""  # a data file with a source suffix: not a project's includer
+    try:
+        with open(p, errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+_MAX_BYTES = 2 << 20
 
 
 def included_by(includer: Path, text: str) -> list[Path]:

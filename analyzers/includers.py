@@ -44,7 +44,7 @@ def _text(p: Path) -> str | None:
     return _read(str(p), st.st_mtime_ns, st.st_size)
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=512)
 def _read(p: str, mtime: int, size: int) -> str | None:
     if size > _MAX_BYTES:
         return ""  # a data file with a source suffix: not a project's includer

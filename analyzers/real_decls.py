@@ -9,6 +9,7 @@ file needs and drops any that do not parse under the analyzers' declarations (a 
 from __future__ import annotations
 
 import functools
+import os
 import re
 from pathlib import Path
 
@@ -27,12 +28,20 @@ _SPECIFIERS = re.compile(r"\b(?:extern|static|inline|__inline__|__forceinline__|
 
 
 def _cuda_include() -> Path | None:
+    """The CUDA runtime headers' folder: the pip wheel's (cuda-pathfinder), else CUDA_HOME's. Found here rather than
+    through kopt.toolchain, which belongs to the compiling side the analyzers do not import."""
     try:
-        from kopt.toolchain import cuda_include_dirs
+        import cuda.pathfinder as pf
 
-        return next((Path(d) for d in cuda_include_dirs() if Path(d, "cuda_fp16.h").is_file()), None)
-    except Exception:  # no headers installed: the analyzers' declarations alone
-        return None
+        found = pf.find_nvidia_header_directory("cudart")
+        if found and Path(found, "cuda_fp16.h").is_file():
+            return Path(found)
+    except Exception:  # pathfinder missing or broken: CUDA_HOME below
+        pass
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if home and Path(home, "include", "cuda_fp16.h").is_file():
+            return Path(home, "include")
+    return None  # no headers: the analyzers' declarations alone
 
 
 def prototypes(text: str) -> dict[str, list[str]]:

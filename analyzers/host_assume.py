@@ -34,7 +34,6 @@ _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\.\s*[xyz]\b)?(\s*\()?")
 _CAST = re.compile(r"^\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:int|long|size_t|uint|unsigned|short|"
                    r"int32_t|uint32_t|int64_t|uint64_t|float|double)\s*\)\s*")
 _RETURN_FN = re.compile(r"\b([A-Za-z_]\w*)\s*\(([^()]*)\)\s*(?:const\s*)?\{\s*return\s+([^;{}]+);\s*\}")
-_MACRO_FN = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)[ \t]+(.+)$", re.M)
 _C_INT = re.compile(r"\b(?:unsigned|signed|int|long|short|char|size_t|ssize_t|uint|u?int(?:8|16|32|64)_t|"
                     r"ptrdiff_t|bool)\b")
 _MAX_TEXT = 400
@@ -549,8 +548,10 @@ def _helpers(texts: list) -> dict:
     """Single-return functions and function-like macros of the host texts: name -> (formal names, body)."""
     out = {}
     for t in texts:
-        for m in _MACRO_FN.finditer(t):
-            out.setdefault(m.group(1), ([p.strip() for p in m.group(2).split(",")], _ternary(m.group(3).strip())))
+        for m in hl.FUNCTION_MACRO.finditer(t):
+            line = m.group(3).split("\n", 1)[0]  # its first line only
+            if line[:1] in (" ", "\t") and line.strip():
+                out.setdefault(m.group(1), ([p.strip() for p in m.group(2).split(",")], _ternary(line.strip())))
         for m in _RETURN_FN.finditer(t):
             names = [re.findall(r"[A-Za-z_]\w*", p) for p in split_top(m.group(2)) if p.strip()]
             if m.group(1) not in ("if", "for", "while", "switch") and all(names):  # `f(...)`: no formal to bind

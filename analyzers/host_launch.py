@@ -1263,7 +1263,8 @@ def _constants(text: str) -> dict:
     return out
 
 
-_FUNC_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^()]*)\)((?:\\\n|[^\n])*)", re.M)
+# a function-like #define: name, parameters, the rest of its definition (continuation lines included)
+FUNCTION_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^()]*)\)((?:\\\n|[^\n])*)", re.M)
 
 
 def expand_launch_macros(text: str) -> str:
@@ -1272,7 +1273,7 @@ def expand_launch_macros(text: str) -> str:
     with the line breaks it spanned, so later lines keep their numbers. Bodies that stringize or paste (``#``,
     ``##``) are left alone."""
     macros = {}
-    for m in _FUNC_MACRO.finditer(text):
+    for m in FUNCTION_MACRO.finditer(text):
         body = m.group(3).replace("\\\n", " ")
         body = re.sub(r"//[^\n]*|/\*.*?\*/", " ", body)
         if "#" not in body:
@@ -1287,7 +1288,7 @@ def expand_launch_macros(text: str) -> str:
     if not launching:
         return text
     use = re.compile(r"\b(" + "|".join(map(re.escape, sorted(launching))) + r")\s*\(")
-    defines = [(m.start(), m.end()) for m in _FUNC_MACRO.finditer(text)]
+    defines = [(m.start(), m.end()) for m in FUNCTION_MACRO.finditer(text)]
 
     def expand(body_text: str, depth: int) -> str:
         out, at = [], 0

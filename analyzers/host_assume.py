@@ -234,18 +234,28 @@ class _Launch:
         return False
 
     def local_init(self, name: str):
-        """The one initializer text of ``name`` in the launching function, when it is set nowhere else there: its
-        declaration's, or (declared with none, ``size_t n;``) the one assignment before the launch that runs
-        whenever the launch does (not under an ``if``/loop the launch is outside of)."""
+        """The initializer text ``name`` holds at the launch, in the launching function: its declaration's when it
+        is set nowhere else there, or else the last declaration or assignment before the launch when that runs
+        whenever the launch does (not under an ``if``/loop the launch is outside of) and, with the launch in a
+        loop that sets ``name`` again after it, on every pass (the same block as the launch: ``n = blk;
+        k<<<n, b>>>(...)`` in a loop body)."""
         ev = self.scan.scoped_events(name, self.pos)
-        if len(ev) != 1 or ev[0][2] is None or ev[0][0] >= self.pos or self.escapes(name):
+        before = [e for e in ev if e[0] < self.pos]
+        if not before or before[-1][2] is None or self.escapes(name):
             return None
-        at, kind, value = ev[0]
-        if kind in ("decl", "dim3"):
+        at, kind, value = before[-1]
+        if kind not in ("decl", "dim3", "set"):
+            return None
+        if len(ev) == 1 and kind != "set":
             return value
-        if kind == "set" and len(self.scan.events_of(name)) == 1 and self._always_before(at):
-            return value
-        return None
+        if not self._always_before(at):
+            return None
+        if len(ev) > len(before):  # set again after the launch: the launch must be in no loop, or in the set's block
+            sc, f = self.scan, self.scan.func_at(self.pos)
+            if sc._in_loop(f, self.pos) and (hl._LOOP_HEAD.match(sc._head(self.pos)) or
+                                             sc._open_blocks(f, at)[-1:] != sc._open_blocks(f, self.pos)[-1:]):
+                return None
+        return value
 
     def _always_before(self, at: int) -> bool:
         """The statement at ``at`` runs, in the launching function, whenever the launch does (not under an
@@ -386,6 +396,8 @@ class _Launch:
             if re.fullmatch(r"[A-Za-z_]\w*", g.strip()):  # a copy (``dim3 c = b;``): b's components, not (b, 1, 1)
                 if depth >= 3:
                     raise _Unknown(g)
+                if any(p == self.passed.get(g.strip()) and _integral(ty) for p, ty in self.params):
+                    return [g.strip(), "1", "1"]  # an integer the kernel is passed too (``n = blk; k<<<n, b>>>(blk)``)
                 return self.dims(g.strip(), depth + 1)
         inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", g, re.S)
         if inner:
@@ -410,10 +422,13 @@ class _Launch:
         if f is None:
             return []
         t, out = self.scan.text, []
-        for m in re.finditer(r"\b(if|assert)\s*\(", t[f[0]:self.pos]):
+        for m in re.finditer(r"\b(if|assert|for|while)\s*\(", t[f[0]:self.pos]):
             start = f[0] + m.end() - 1
             close = hl.paren_end(t, start)
             if close < 0 or close > self.pos:
+                continue
+            if m.group(1) in ("for", "while"):
+                out += self._loop_conditions(m.group(1), t[start + 1:close], close)
                 continue
             cond = " ".join(t[start + 1:close].split())
             if m.group(1) == "assert":
@@ -433,6 +448,32 @@ class _Launch:
             elif not e and then_end < self.pos and hl.block_end(t, f[0] + m.start()) > self.pos and \
                     _leaves(t[close + 1:then_end]):
                 out.append(f"!({cond})")  # an early exit: past it, the condition is false
+        return out
+
+    def _loop_conditions(self, kind: str, head: str, close: int) -> list:
+        """What a ``for``/``while`` loop around the launch says there (``close``: its head's ``)``): its test, when
+        no name of it changes in the body before the launch, and for a ``for`` whose variable only its step
+        changes, by a constant in one direction, the variable's start as a bound (``for (b = 1; b <= w; b++)``:
+        ``b >= 1`` and ``b <= w``)."""
+        t = self.scan.text
+        if not close < self.pos < _statement_end(t, close + 1):
+            return []  # the launch is past the loop (its test is false there, or a break left it)
+        parts = [head] if kind == "while" else split_top(head, ";")
+        if len(parts) != (1 if kind == "while" else 3):
+            return []
+        cond = " ".join((parts[0] if kind == "while" else parts[1]).split())
+        out = [cond] if cond and len(split_top(cond)) == 1 and not self.changed(cond, close) else []
+        if kind == "for":
+            init = re.fullmatch(r"\s*(?:(?:const\s+)?[A-Za-z_][\w:]*(?:\s+[A-Za-z_]\w*)*\s+)?([A-Za-z_]\w*)\s*=\s*([^,;]+)",
+                                parts[0])
+            var = init.group(1) if init else None
+            step = " ".join(parts[2].split())
+            up = var and re.fullmatch(rf"(?:\+\+\s*{var}|{var}\s*\+\+|{var}\s*\+=\s*\d+)", step)
+            down = var and re.fullmatch(rf"(?:--\s*{var}|{var}\s*--|{var}\s*-=\s*\d+)", step)
+            body_end = _statement_end(t, close + 1)
+            if (up or down) and not any(close < at < body_end for at, _, _ in self.scan.events_of(var)) and \
+                    not self.changed(init.group(2), close):
+                out.append(f"{var} {'>=' if up else '<='} ({init.group(2).strip()})")
         return out
 
     def changed(self, cond: str, since: int) -> bool:

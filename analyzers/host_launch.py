@@ -25,6 +25,8 @@ from functools import reduce
 from math import gcd, prod
 from pathlib import Path
 
+from kopt.expr import drop_int_casts
+
 from .includers import included_by, includers
 from .launch import MAX_THREADS, evaluate, source_macros, split_top
 from .preproc import active_lines
@@ -686,6 +688,7 @@ class _Scan:
             return f"__element{len(elems) - 1}"
         if "[" in text:
             text = re.sub(r"(?<![\w.])([A-Za-z_]\w*)\s*\[([^\[\]]*)\]", element, text)
+        text = drop_int_casts(text)  # `(size_t)wg`: the type is no name to look up
         names = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) - set(self.env)  # not the fields (.x)
         choices = [{}]
         for n in sorted(names):
@@ -1547,12 +1550,18 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
     scans: dict = {}
     memo: dict = {}
 
+    includer_env: dict = {}
+
     def scan_of(text, name):
         if name not in scans:
+            # a file read with its includer's macros: a kernel header, or a launching file the folder's main.cu
+            # includes after the header that defines its block sizes
             outer = {}
-            if text is own[0] and path is not None:  # a kernel header launching with its includer's macros
-                for p in _includers(path, siblings()):
-                    outer.update(_scan_file(text_of(p), p.name, folder, defines).env)
+            if path is not None:
+                for p in _includers(path if text is own[0] else folder / name, siblings()):
+                    if p not in includer_env:
+                        includer_env[p] = _scan_file(text_of(p), p.name, folder, defines).env
+                    outer.update(includer_env[p])
             scans[name] = _scan_file(text, name, folder, defines, callers, outer, instantiations)
         return scans[name]
 

@@ -48,6 +48,10 @@ FUNCTIONS = {"cdiv": (cdiv, 2, 2), "ceil_div": (cdiv, 2, 2), "round_up": (round_
 _ALLOWED = (ast.Expression, ast.Constant, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare,
             ast.IfExp, ast.Call, ast.Tuple, ast.List, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
 _C_SUFFIX = re.compile(r"\b(0[xX][0-9a-fA-F]+|\d+)(?:[uU](?:ll|LL|l|L)?|(?:ll|LL|l|L)[uU]?)\b")
+_C_INT_TYPE = (r"(?:const\s+)?(?:(?:unsigned|signed)\s+)?(?:long\s+long|long|int|short|char|unsigned|signed|size_t|"
+               r"u?int(?:8|16|32|64)_t|(?:unsigned\s+)?(?:long\s+long|long|int|short))(?:\s+int)?")
+_C_CAST = re.compile(rf"(?<![\w)\]])\(\s*{_C_INT_TYPE}\s*\)")
+_C_STATIC_CAST = re.compile(rf"\bstatic_cast\s*<\s*{_C_INT_TYPE}\s*>")
 _C_FLOAT_SUFFIX = re.compile(r"\b(\d+\.\d*(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)[fF]\b")
 
 
@@ -85,9 +89,16 @@ def _span(text: str, node: ast.AST) -> tuple[int, int]:
 
 
 def _c_text(text: str) -> str:
-    """C constant text in the language's syntax: literal suffixes dropped, ``&&``/``||``/``!`` as words."""
-    text = _C_FLOAT_SUFFIX.sub(r"\1", _C_SUFFIX.sub(r"\1", text))
+    """C constant text in the language's syntax: literal suffixes and casts to integer types dropped (``(size_t)n``,
+    ``static_cast<int>(n)``: launch sizes are small non-negative integers, which such a cast keeps), ``&&``/``||``/
+    ``!`` as words."""
+    text = drop_int_casts(_C_FLOAT_SUFFIX.sub(r"\1", _C_SUFFIX.sub(r"\1", text)))
     return re.sub(r"!(?!=)", " not ", text.replace("&&", " and ").replace("||", " or "))
+
+
+def drop_int_casts(text: str) -> str:
+    """C text without its casts to integer types (``(size_t)n``, ``static_cast<int>(n)``)."""
+    return _C_CAST.sub(" ", _C_STATIC_CAST.sub(" ", text)) if "(" in text else text
 
 
 @functools.lru_cache(maxsize=4096)

@@ -22,6 +22,21 @@ def test_c_text_is_read_with_c_semantics():
     assert evaluate("n + 1", {}) is None and evaluate("TILE * 2", {"TILE": "(W + 1)", "W": "31"}) == 64
 
 
+def test_casts_to_integer_types_keep_a_launch_size_constant(tmp_path):
+    assert evaluate("(size_t)w * 2", {"w": "16"}) == 32 and evaluate("static_cast<unsigned int>(B)", {"B": "8"}) == 8
+    assert evaluate("f(int)", {}) is None and evaluate("(int)(7.5)", {}) is None  # a call, a truncated float
+    (tmp_path / "nw.cu").write_text("""#define BLOCK_SIZE 16
+__global__ void k(int* x) { x[threadIdx.x] = 0; }
+int main() {
+  int workgroupsize = BLOCK_SIZE;
+  const size_t local_work = (size_t)workgroupsize;
+  k<<<4, local_work>>>(0);
+}
+""")
+    res = analyze(tmp_path / "nw.cu")
+    assert [l["block"] for l in res.launches] == [[16, 1, 1]]
+
+
 def test_the_candidates_tunables_and_d_values_set_the_analyzed_launch():
     src = "// kopt: tune BLOCK in [128, 256]\n// kopt: launch k grid=(8) block=(BLOCK, 1, 1) args=(x)\n" + BODY
     res = analyze(src, path="t.cu")
@@ -477,6 +492,18 @@ def test_a_kernel_header_launches_with_the_macros_its_includer_defines(tmp_path)
 
     got = host_launches((tmp_path / "k.cuh").read_text(), path=tmp_path / "k.cuh")
     assert [h.block for h in got["k"].launches] == [(8, 4, 1)]
+
+
+def test_a_launching_file_reads_the_block_size_its_includer_defines_before_it(tmp_path):
+    # main.cu includes the sizes header, then the kernels, then the file that launches them: the launching file
+    # itself never includes the header that defines its block size
+    (tmp_path / "sizes.h").write_text("#define NT 256\n")
+    (tmp_path / "kern.cu").write_text('#include "sizes.h"\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n')
+    (tmp_path / "run.cu").write_text("void run(float* x) { k<<<24, NT>>>(x); }\n")
+    (tmp_path / "main.cu").write_text('#include "sizes.h"\n#include "kern.cu"\n#include "run.cu"\n'
+                                      "int main() { run(0); }\n")
+    assert _shapes((tmp_path / "kern.cu").read_text(), path=tmp_path / "kern.cu", kernels=["k"]) == {
+        "k": [((256, 1, 1), (24, 1, 1), ())]}
 
 
 def test_a_kernel_launched_from_a_file_of_its_folder_that_only_declares_it(tmp_path):

@@ -226,6 +226,22 @@ def test_a_local_declared_without_a_value_and_set_once_is_read(tmp_path):
     assert "blockDim.x ==" not in got and "gridDim.x == 64" in got
 
 
+def test_a_wavefront_loop_around_a_launch_bounds_the_value_it_passes(tmp_path):
+    # a grid set from the loop variable just before each launch, passed to the kernel too: the grid is that
+    # parameter, and the loop's test and start bound it; a loop variable the body changes says nothing
+    host = ("void go(float *d, int w) {\n  size_t g;\n  for (int b = 1; b <= w; b++) {\n    g = b;\n"
+            "    fill<<<g, 16>>>(d, w, b);\n  }\n  for (int b = w - 1; b >= 1; b--) {\n    g = b;\n"
+            "    fill<<<g, 16>>>(d, w, b);\n  }\n}\n")
+    first, second = _implied(host, tmp_path).split(" or ")
+    assert "gridDim.x == n" in first and "(n <= width)" in first and "(n >= (1))" in first
+    assert "gridDim.x == n" in second and "(n >= 1)" in second and "(n <= (width - 1))" in second
+    got = _implied(host.replace("    fill<<<g, 16>>>(d, w, b);\n  }\n  for", "    fill<<<g, 16>>>(d, w, b);\n"
+                                "    b += 2;\n  }\n  for"), tmp_path)
+    # the test still holds at the launch (checked before each pass, b unchanged before the launch); the start
+    # bound does not (b jumps by the body's own update too, here upwards, but the body could go either way)
+    assert "(n >= (1))" not in got and "(n <= width)" in got.split(" or ")[0]
+
+
 def test_a_wrapper_reading_a_global_block_and_called_with_local_pointers_is_read_at_the_top(tmp_path):
     # `threads` is a global the program sets from the command line and `tmp` a local buffer of the middle function:
     # neither keeps the launch in its wrapper; the relation the top computes (w = 64 * 32) reaches the kernel

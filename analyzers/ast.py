@@ -88,6 +88,7 @@ class Unit:
     skipped_host: int = 0  # host declarations blanked because they did not parse (libclang)
     context: str = ""  # the includer a header was read after (libclang; clang_front._includer_contexts)
     build_defines: dict = field(default_factory=dict)  # name -> (value, build file) read for undeclared names
+    build_includes: list = field(default_factory=list)  # (folder, build file): -I folders read for missing headers
 
     @property
     def kernels(self) -> list[Func]:

@@ -1,8 +1,10 @@
-"""Macros a file's build defines (``-DNAME=VALUE`` in a Makefile or CMakeLists.txt beside it or in a folder above,
-``target_compile_definitions``/``add_compile_definitions``), for names the file uses but never defines: a kernel
-written against ``-DWARP_SIZE=32`` or ``-DVALUE_TYPE=double`` would otherwise not parse. Only names the parse
-reports undeclared are taken, so a build's ``-DDEBUG`` never switches an ``#ifdef`` branch; a name the build files
-give two different values is left alone. The front end says which file each value came from."""
+"""What a file's build gives its compiler that the file itself does not say, read from a Makefile or CMakeLists.txt
+beside it or in a folder above: macros (``-DNAME=VALUE``, ``target_compile_definitions``/
+``add_compile_definitions``) for names the file uses but never defines (a kernel written against ``-DWARP_SIZE=32``
+would otherwise not parse), and include folders (``-I $(INC_DIR)``, ``include_directories``/
+``target_include_directories``) for headers found nowhere else. Only names the parse reports undeclared are taken,
+so a build's ``-DDEBUG`` never switches an ``#ifdef`` branch; a name the build files give two different values is
+left alone. The front end says which file each value came from."""
 from __future__ import annotations
 
 import re
@@ -13,6 +15,67 @@ _LEVELS = 2  # the file's folder and two above (a project's src/ and its root)
 _DASH_D = re.compile(r"(?<![\w-])-D\s*([A-Za-z_]\w*)(?:=(\"[^\"\n]*\"|'[^'\n]*'|[^\s\\\"')]+))?")
 _CMAKE_DEFS = re.compile(r"\b(?:target_compile_definitions|add_compile_definitions)\s*\(([^)]*)\)", re.I)
 _CMAKE_ITEM = re.compile(r"(?<![\w$-])([A-Za-z_]\w*)=([^\s\"')]+)")
+
+
+_MAKE_VAR = re.compile(r"^[ \t]*([A-Za-z_][\w.]*)[ \t]*(?::{1,3}=|\?=|\+=|=)[ \t]*(.*?)[ \t]*$", re.M)
+_MAKE_REF = re.compile(r"\$[({]([A-Za-z_][\w.]*)[)}]")
+_DASH_I = re.compile(r"(?<![\w-])-(?:I|isystem)\s*(\"[^\"\n]+\"|[^\s\"'`;)]+)")
+_CMAKE_INCS = re.compile(r"\b(?:include_directories|target_include_directories)\s*\(([^)]*)\)", re.I)
+_CMAKE_WORDS = {"SYSTEM", "BEFORE", "AFTER", "PUBLIC", "PRIVATE", "INTERFACE"}
+_CMAKE_ROOTS = re.compile(r"\$\{(?:CMAKE_CURRENT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR|PROJECT_SOURCE_DIR|"
+                          r"CMAKE_SOURCE_DIR)\}/?")
+
+
+def _expand(text: str, env: dict) -> str:
+    """``text`` with make's ``$(NAME)``/``${NAME}`` references to ``env`` replaced (a few levels)."""
+    for _ in range(4):
+        new = _MAKE_REF.sub(lambda m: env.get(m.group(1), m.group(0)), text)
+        if new == text:
+            break
+        text = new
+    return text
+
+
+def _include_dirs(text: str, folder: Path, cmake: bool) -> list[Path]:
+    """The folders ``text`` (a build file of ``folder``) passes with ``-I``, existing ones only."""
+    text = re.sub(r"#[^\n]*", " ", text.replace("\\\n", " "))
+    if cmake:
+        found = []
+        for b in _CMAKE_INCS.finditer(text):
+            ws = b.group(1).split()
+            ws = ws[1:] if b.group(0).lower().startswith("target") else ws  # the target's name
+            found += [_CMAKE_ROOTS.sub("", w.strip('"')) or "." for w in ws if w not in _CMAKE_WORDS]
+    else:
+        env = {m.group(1): m.group(2) for m in _MAKE_VAR.finditer(text)}
+        found = [m.group(1).strip('"') for m in _DASH_I.finditer(_expand(text, env))]
+    out = []
+    for d in found:
+        if "$" in d:
+            continue  # a variable kopt does not know (the toolkit's CUDA_PATH, a configure-time path)
+        p = (folder / d) if not Path(d).is_absolute() else Path(d)
+        if p.is_dir() and p.resolve() not in out:
+            out.append(p.resolve())
+    return out
+
+
+def include_dirs_for(path: Path) -> list[tuple[Path, str]]:
+    """(folder, the build file that names it) for each include folder the build files near ``path`` pass."""
+    out, seen = [], set()
+    folder = Path(path).resolve().parent
+    for level, d in enumerate([folder, *folder.parents]):
+        if level > _LEVELS:
+            break
+        for fname in BUILD_FILES:
+            f = d / fname
+            try:
+                text = f.read_text(errors="replace") if f.is_file() and f.stat().st_size < 1 << 20 else ""
+            except OSError:
+                continue
+            for inc in _include_dirs(text, d, fname == "CMakeLists.txt"):
+                if inc not in seen:
+                    seen.add(inc)
+                    out.append((inc, f"{f.parent.name}/{fname}" if level else fname))
+    return out
 
 
 def _values(text: str, cmake: bool) -> list[tuple[str, str]]:

@@ -820,7 +820,7 @@ def _includer_contexts(path: Path, include_dirs, level: int = 0):
                 prefix), include_dirs) + close]
         name = os.path.relpath(sib, path.parent)  # `main.cu`, `../../main.cu`
         yield name, whole + [full, local]
-        if depth == 0 and not level:  # a file included by a file that is itself included (main.cu > work.cu > k.cu)
+        if not level:  # a file included by a file that is itself included (main.cu > work.cu > k.cu)
             for outer, contexts in _includer_contexts(sib, include_dirs, 1):
                 yield f"{outer} (through {name})", [c + full for c in contexts]
 
@@ -836,6 +836,12 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     fname = str(path)
     tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context)
     errors = _errors(tu, fname)
+    # (a quoted include found nowhere is left out of the parse: its names are undeclared, or it is reported unfound)
+    found_in = _build_includes(path, source, include_dirs, context) if errors else []
+    if found_in:  # headers the build's -I folders hold (`-I $(INC_DIR)` in the Makefile above src/)
+        include_dirs = [*include_dirs, *(str(d) for d, _ in found_in)]
+        tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context)
+        errors = _errors(tu, fname)
     # a header that includes a file found nowhere (<vector> from a helper header) stops clang: make those empty
     missing = sorted(set(_missing_headers(path, source, include_dirs)) | set(
         _missing_headers(path, context or "", include_dirs))) if any(
@@ -880,6 +886,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     unit.skipped_host = skipped
     unit.broken = broken
     unit.build_defines = build
+    unit.build_includes = [(os.path.relpath(d, path.parent), f) for d, f in found_in]
     K = ci.CursorKind
     for c in _file_decls(tu.cursor, fname):
         if c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
@@ -893,6 +900,16 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         raise FrontendError(f"libclang: no kernel parses ({'; '.join(broken.values())[:300]})")
     unit.problems = conv.problems
     return unit
+
+
+def _build_includes(path: Path, source: str, include_dirs, context) -> list:
+    """(folder, build file) for each include folder of the build files near ``path`` (``build_flags``) that holds
+    a header the file or its context includes and no folder given finds."""
+    from . import build_flags
+
+    missing = set(_missing_headers(path, source, include_dirs)) | set(_missing_headers(path, context or "", include_dirs))
+    return [(d, f) for d, f in build_flags.include_dirs_for(path) if any((d / m).is_file() for m in missing)] \
+        if missing else []
 
 
 def _build_defines(path: Path, errors, defines) -> dict:

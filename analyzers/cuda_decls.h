@@ -132,6 +132,15 @@ namespace std {
     static constexpr int digits = sizeof(T) * 8; };
   template <class T> __device__ const T& min(const T& a, const T& b);
   template <class T> __device__ const T& max(const T& a, const T& b);
+  // <algorithm>, <iterator>, <utility>: what host-and-device helpers of a kernel's headers call
+  template <class T> __host__ __device__ void swap(T& a, T& b);
+  template <class I, class O> __host__ __device__ O copy(I first, I last, O out);
+  template <class I, class O> __host__ __device__ O copy_n(I first, size_t n, O out);
+  template <class I, class T> __host__ __device__ void fill(I first, I last, const T& v);
+  template <class C> __host__ __device__ auto begin(C& c) -> decltype(c.begin());
+  template <class C> __host__ __device__ auto end(C& c) -> decltype(c.end());
+  template <class T, size_t N> __host__ __device__ T* begin(T (&a)[N]);
+  template <class T, size_t N> __host__ __device__ T* end(T (&a)[N]);
 }
 
 
@@ -310,6 +319,8 @@ __device__ float __fmaf_rn(float, float, float); __device__ float __fadd_rn(floa
 __device__ void sincosf(float, float*, float*); __device__ void __sincosf(float, float*, float*);
 __device__ void sincos(double, double*, double*); __device__ void sincospif(float, float*, float*); __device__ int isnan(float); __device__ int isinf(float);
 __device__ int isfinite(float); __device__ int signbit(float);
+__device__ int isnan(double); __device__ int isinf(double); __device__ int isfinite(double); __device__ int signbit(double);
+namespace std { using ::isnan; using ::isinf; using ::isfinite; using ::signbit; }
 __device__ int min(int, int); __device__ unsigned min(unsigned, unsigned); __device__ long long min(long long, long long);
 __device__ float min(float, float); __device__ double min(double, double);
 __device__ unsigned min(int, unsigned); __device__ unsigned min(unsigned, int);

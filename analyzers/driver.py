@@ -196,7 +196,8 @@ def _targets(unit, notes, fname, text, defines, res):
         return [(unit, f, f"tree-sitter ({why})") for f in unit.kernels]
     why = ([f"read after the declarations of {unit.context}, which includes this file"] if unit.context else []) + (
         [f"{unit.skipped_host} host declaration(s) that did not parse were skipped"] if unit.skipped_host else []) + (
-        [f"`-D{k}={v}` from {f}" for k, (v, f) in sorted(unit.build_defines.items())])
+        [f"`-D{k}={v}` from {f}" for k, (v, f) in sorted(unit.build_defines.items())]) + (
+        [f"`-I {d}` from {f}" for d, f in unit.build_includes])
     note = "libclang" + (f" ({'; '.join(why)})" if why else "")
     out = [(unit, f, note) for f in unit.kernels]
     if unit.broken:

@@ -151,6 +151,19 @@ def test_a_kernel_file_included_through_another_file_is_read_after_both(tmp_path
     assert res.paths["scale"].startswith("libclang (read after the declarations of main.cu (through work.cu)")
 
 
+def test_a_kernel_file_included_under_a_condition_through_another_file_is_read_after_both(tmp_path):
+    # main.cu > moves.cpp > kernels.cu, the last include under `#ifdef USE_GPU` (main.cu defines it): the barrier
+    # macro and the type main.cu defines are known, so the write before SYNC and the read after it do not race
+    (tmp_path / "main.cu").write_text('#define USE_GPU\n#define myInt short\n#define SYNC __syncthreads()\n'
+                                      '#include "moves.cpp"\nint main() { return 0; }\n')
+    (tmp_path / "moves.cpp").write_text('#ifdef USE_GPU\n#ifndef KERNELS\n#include "kernels.cu"\n#endif\n#endif\n')
+    (tmp_path / "kernels.cu").write_text("#define KERNELS\n__global__ void k(myInt *out) {\n  __shared__ myInt flag;\n"
+                                         "  if (threadIdx.x == 0) flag = 1;\n  SYNC;\n  out[blockIdx.x * 32 + threadIdx.x] = flag;\n}\n")
+    res = analyze(tmp_path / "kernels.cu", block=(32, 1, 1))
+    assert res.paths["k"].startswith("libclang (read after the declarations of main.cu (through moves.cpp)")
+    assert not [d for d in res.diagnostics if d.rule.startswith(("race", "sync"))]
+
+
 def test_an_angled_include_of_a_file_beside_it_and_a_macro_pasted_on_a_string(tmp_path):
     (tmp_path / "common.cu").write_text("#define fp float\n#define FMT \"%d\"\n")
     (tmp_path / "kern.cu").write_text(
@@ -289,6 +302,48 @@ __global__ void tiled(float *out) { out[blockIdx.x * blockDim.x + threadIdx.x] =
     (tmp_path / "Makefile").unlink()
     res = analyze(tmp_path / "kern.cu", block=(256, 1, 1))
     assert res.paths["reduce"].startswith("tree-sitter")
+
+
+def test_std_array_and_the_algorithms_host_helpers_of_a_kernel_header_call(tmp_path):
+    # an accessor header (PyTorch's style): std::array sizes, a host constructor that copies with std::copy and
+    # std::begin, a transpose with std::swap; the kernel tests std::isinf on a double
+    (tmp_path / "acc.h").write_text("""#include <array>
+#include <algorithm>
+#include <cmath>
+template <typename T, size_t N> struct Acc {
+  T* data_; std::array<long, N> sizes_;
+  __host__ Acc(T* d, const long* s) : data_(d) { std::copy(s, s + N, std::begin(sizes_)); }
+  __host__ void transpose(int a, int b) { std::swap(sizes_[a], sizes_[b]); }
+  __device__ T& operator[](long i) { return data_[i]; }
+};
+template <typename T, size_t N> using Acc64 = Acc<T, N>;
+""")
+    (tmp_path / "k.cu").write_text('#include "acc.h"\n__global__ void k(Acc64<double, 1> a, double* out) {\n'
+                                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                   "  out[i] = std::isinf(a[i]) ? 0.0 : a[i];\n}\n")
+    res = analyze(tmp_path / "k.cu", block=(128, 1, 1))
+    assert res.paths == {"k": "libclang"}
+
+
+def test_headers_the_builds_include_folders_hold_are_read(tmp_path):
+    # src/k.cu includes "defs.h", which only the build's -I folder holds: make's `-I $(INC_DIR)` in the project's
+    # Makefile, or CMake's target_include_directories; a -I folder kopt cannot resolve ($(CUDA_PATH)) is ignored
+    (tmp_path / "include").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "include" / "defs.h").write_text("#define UNIT_TYPE unsigned int\n")
+    (tmp_path / "src" / "k.cu").write_text(
+        '#include "defs.h"\n__global__ void k(UNIT_TYPE *x) { x[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n')
+    (tmp_path / "Makefile").write_text("INC_DIR = include\nFLAGS = -I$(CUDA_PATH)/include -I $(INC_DIR)\n"
+                                       "bin/k: src/k.cu\n\tnvcc $(FLAGS) -o $@ $<\n")
+    res = analyze(tmp_path / "src" / "k.cu", block=(128, 1, 1))
+    assert res.paths["k"] == f"libclang (`-I ../include` from {tmp_path.name}/Makefile)"  # the folder above
+    (tmp_path / "Makefile").unlink()
+    (tmp_path / "CMakeLists.txt").write_text(
+        "add_executable(k src/k.cu)\ntarget_include_directories(k PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include)\n")
+    res = analyze(tmp_path / "src" / "k.cu", block=(128, 1, 1))
+    assert res.paths["k"] == f"libclang (`-I ../include` from {tmp_path.name}/CMakeLists.txt)"
+    (tmp_path / "CMakeLists.txt").unlink()
+    assert analyze(tmp_path / "src" / "k.cu", block=(128, 1, 1)).paths["k"].startswith("tree-sitter")
 
 
 def test_a_kernel_file_included_from_a_folder_above_is_read_with_its_includers_files(tmp_path, monkeypatch):

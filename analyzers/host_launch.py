@@ -42,7 +42,9 @@ _ENUM = re.compile(r"\benum\s+(?:class\s+|struct\s+)?(?:[A-Za-z_]\w*\s*)?(?::\s*
 _EV_DIM3 = re.compile(r"\s*(?:(?:const|static)\s+)*(?:dim3|u?int3)\s+(?:$|.*,\s*$)", re.S)
 _EV_TYPE = re.compile(r"(?:^|\(|,)\s*" + _SCALAR_TYPE + "$")  # an integer declarator follows
 _EV_NEXT = re.compile(r"\s*" + _SCALAR_TYPE + r"[^;]*,\s*$", re.S)  # a further one (`int a = 1, b = 2`)
-_EV_INIT = re.compile(r"\s*=[^=]|\s*\{")
+# `= v`, `{v}`, or `(v)` holding no typed parameter (`int n(4);`, not the prototype `int f(int a);`)
+_EV_INIT = re.compile(r"\s*=[^=]|\s*\{|\s*\((?!\s*\)|\s*(?:void|const|unsigned|signed|int|long|short|char|float|double|"
+                      r"bool|size_t|struct)\b)(?![^;{}()]*\b[A-Za-z_]\w*\s+[A-Za-z_])[^;{}]*\)\s*[;,]")
 _EV_FPTR_HEAD = re.compile(r"\(\s*\*\s*$")
 _EV_FPTR_TAIL = re.compile(r"\s*\)\s*\(")
 _EV_FPTR = re.compile(r"\s*\)\s*\([^;{}]*?\)\s*(?:=\s*([^;{}]*))?;")

@@ -37,6 +37,23 @@ int main() {
     assert [l["block"] for l in res.launches] == [[16, 1, 1]]
 
 
+def test_constants_initialized_with_parentheses_set_a_launch(tmp_path):
+    # `constexpr unsigned int vx(4);` (direct initialization) at file scope, then a dim3 of them; `int f(int a);`
+    # is a prototype, not a constant
+    (tmp_path / "mc.cu").write_text("""constexpr unsigned int vx(4);
+constexpr unsigned int vy(4);
+constexpr unsigned int vz(vx * 2);
+int f(int a);
+__global__ void k(float* x) { x[threadIdx.x] = 0; }
+int main() {
+  const dim3 b{ vx, vy, vz };
+  k<<<4, b>>>(0);
+}
+""")
+    res = analyze(tmp_path / "mc.cu")
+    assert [l["block"] for l in res.launches] == [[4, 4, 8]]
+
+
 def test_the_candidates_tunables_and_d_values_set_the_analyzed_launch():
     src = "// kopt: tune BLOCK in [128, 256]\n// kopt: launch k grid=(8) block=(BLOCK, 1, 1) args=(x)\n" + BODY
     res = analyze(src, path="t.cu")

@@ -118,8 +118,10 @@ def launch_ranges(launch, dims_used, grid_used) -> dict:
 
 
 class _Split:
-    def __init__(self, ranges: dict):
+    def __init__(self, ranges: dict, positive=frozenset(), nonneg=frozenset()):
         self.ranges = ranges
+        self.pos = _DIMS | set(positive)  # names at least 1: launch dimensions, parameters presumed so
+        self.nonneg_names = set(positive) | set(nonneg)
         self.poly = _Poly()
         self.bounds: dict = {}
         self.facts: dict = {}  # which side ("a"/"b") -> {poly key: exclusive bound monomial}
@@ -167,7 +169,8 @@ class _Split:
 
     def _atom_nonneg(self, e: S) -> bool:
         if e.op == "v":
-            return ("v", e.val) in self.ranges or e.val in _DIMS or (e.val[:1] in ("k", "N") and e.val[1:].isdigit())
+            return ("v", e.val) in self.ranges or e.val in _DIMS or e.val in self.nonneg_names or \
+                (e.val[:1] in ("k", "N") and e.val[1:].isdigit())
         if e.op in ("%", ">>"):  # the sign of a remainder is the dividend's (C; z3's is never negative)
             return self._nonneg_expr(e.args[0])
         if e.op == "/":
@@ -208,7 +211,7 @@ class _Split:
             if not a:
                 continue
             ub_a, ub_b = self.bound(a, side), self.bound(b, side)
-            if ub_a is not None and ub_b is not None and _le(ub_b, w):
+            if ub_a is not None and ub_b is not None and _le(ub_b, w, self.pos):
                 return (ub_a[0] * w[0], tuple(sorted(ub_a[1] + w[1], key=repr)))
         return None
 
@@ -220,7 +223,7 @@ class _Split:
             w = self.poly.of(e.args[1])
             if w is not None and len(w) == 1:  # a positive divisor (a constant, launch dimensions)
                 (m, c), = w.items()
-                if c > 0 and all(k[0] == "v" and k[1] in _DIMS for k in m):
+                if c > 0 and all(k[0] == "v" and k[1] in self.pos for k in m):
                     return (c, m)
         if e.op == "&":
             for x in e.args:
@@ -256,7 +259,7 @@ class _Split:
             if not (ax or ay):
                 continue
             ubx, uby = self.bound(bx, "a"), self.bound(by, "b")
-            if ubx is not None and uby is not None and _le(ubx, w) and _le(uby, w):
+            if ubx is not None and uby is not None and _le(ubx, w, self.pos) and _le(uby, w, self.pos):
                 return _both(self.equal(ax, ay), self.equal(bx, by))
             got = self._carry(w, ax, bx, ay, by)
             if got is not None:
@@ -273,7 +276,7 @@ class _Split:
         if not d or not (abs(d) <= 1 or (not w[1] and abs(d) <= w[0])):
             return None  # a symbolic W is only known to be >= 1
         ubx, uby = self.bound(bx0, "a"), self.bound(by0, "b")
-        if ubx is None or uby is None or not (_le(ubx, w) and _le(uby, w)):
+        if ubx is None or uby is None or not (_le(ubx, w, self.pos) and _le(uby, w, self.pos)):
             return None
         wp = {w[1]: w[0]}
         one = {(): 1}
@@ -344,27 +347,29 @@ def _trip_count(m) -> bool:
     return any(k[0] == "v" and k[1][:1] == "N" and k[1][1:].isdigit() for k in m)
 
 
-def _le(u, w) -> bool:
-    """u <= w for monomials with positive coefficients: equal, or the same launch dimensions (each >= 1) times a
-    coefficient no bigger."""
+def _le(u, w, pos=_DIMS) -> bool:
+    """u <= w for monomials with positive coefficients: equal, or the same names of ``pos`` (each >= 1: launch
+    dimensions) times a coefficient no bigger."""
     (cu, mu), (cw, mw) = u, w
     if u == w:
         return True
     if cu > cw:
         return False
     if mu == mw:
-        return all(k[0] == "v" and k[1] in _DIMS for k in mu)
-    return not mu and all(k[0] == "v" and k[1] in _DIMS for k in mw)
+        return all(k[0] == "v" and k[1] in pos for k in mu)
+    return not mu and all(k[0] == "v" and k[1] in pos for k in mw)
 
 
-def equal_parts(off_a: S, size_a: int, off_b: S, size_b: int, cond_a: S, cond_b: S, ranges: dict):
+def equal_parts(off_a: S, size_a: int, off_b: S, size_b: int, cond_a: S, cond_b: S, ranges: dict,
+                positive=frozenset(), nonneg=frozenset()):
     """The bytes ``[off_a, off_a + size_a)`` (thread 1, under ``cond_a``) and ``[off_b, off_b + size_b)`` (thread 2,
     under ``cond_b``) overlap exactly when, in one of the returned alternatives, every pair ``(x, y)`` has
     x (thread 1) == y (thread 2). None when the offsets do not split into digits (then the caller compares them
-    whole)."""
+    whole). ``positive``/``nonneg``: parameter names (``p:n``) taken as at least 1 / at least 0 (the caller
+    asserts it), so a remainder by such a parameter is a digit."""
     if not (isinstance(size_a, int) and isinstance(size_b, int)) or size_a <= 0 or size_b <= 0:
         return None
-    sp = _Split(ranges)
+    sp = _Split(ranges, positive, nonneg)
     pa, pb = sp.poly.of(off_a), sp.poly.of(off_b)
     if pa is None or pb is None or len(pa) > MAX_TERMS or len(pb) > MAX_TERMS:
         return None

@@ -264,7 +264,9 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
     # values and types of unknown size: the element indices the checks compare do not depend on them.
     cfg.all_blocks = not cfg.known_block and not cfg.inferred and \
         unit.frontend == "libclang" and not unit.problems and not any(d.rule == "analysis.incomplete" for d in out)
-    assumed.append(f"{func.name}: {cfg.describe(km.dims_used)}; read by {path_note or unit.frontend}")
+    presumed = (f"; race checks too hard otherwise decided presuming {'; '.join(sorted(ctx.presumptions))} (other "
+                f"values undecided)") if ctx.presumptions else ""
+    assumed.append(f"{func.name}: {cfg.describe(km.dims_used)}; read by {path_note or unit.frontend}{presumed}")
     return out
 
 

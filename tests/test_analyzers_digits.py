@@ -177,3 +177,33 @@ def test_loop_variables_are_digits_bounded_by_their_loops_own_test():
     for old, new in (("ia < na", "ia <= na"), ("ix >= X || ", "")):
         src = NESTED_LOOPS.replace(old, new)
         assert "race.global" in {d.rule for d in analyze(src, path="face.cu").diagnostics}, new
+
+
+def test_a_remainder_by_a_parameter_is_a_digit_only_where_the_parameter_is_presumed_positive():
+    i = add(mul(bx, c(256)), tx)
+    h = sym.var("p:h", "uniform")
+    gate = mul(add(sym.binop("%", i, h), mul(c(4), sym.binop("/", i, h), h)), c(4))  # a float's bytes
+    r = ranges(block=(256, 1, 1))
+    args = (gate, 4, gate, 4, sym.ONE, sym.ONE, r)
+    assert digits.equal_parts(*args) is None  # h may be negative: the remainder bounds nothing
+    parts = digits.equal_parts(*args, frozenset({"p:h"}))
+    assert parts is not None and digits.never(parts, r, True)
+
+
+LSTM = """
+__global__ void gates(int h, int batch, const float* x, float* out) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index >= batch * h) return;
+  int gate = (index % h) + 4 * (index / h) * h;
+  for (int i = 0; i < 4; i++)
+    out[gate + i * h] = x[gate + i * h] * 2.0f;
+}
+"""
+
+
+def test_a_race_check_too_hard_otherwise_is_decided_presuming_sizes_not_negative():
+    # the LSTM gate layout: z3 cannot decide the nonlinear equation over an h of any sign; with h >= 1 (a divisor,
+    # never 0) and batch >= 0 the digits show the threads apart, and the result says what was presumed
+    res = analyze(LSTM, path="lstm.cu", block=(256, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule.startswith("race") or d.rule == "analysis.incomplete"]
+    assert "decided presuming 1 <= h < 2^31; 0 <= batch < 2^31 (other values undecided)" in res.assumed

@@ -39,6 +39,7 @@ class Ctx:
         self.solver = z3.Solver()
         self.spent = 0  # resource units used by this kernel's queries
         self.incomplete: list[str] = []
+        self.presumptions: set = set()  # texts a race check was decided under when it was not decided without them
         self.dims_1d = km.dims_used <= {"x"}
         self._pairs: dict = {}
         self.concrete_fallback: set = set()
@@ -352,6 +353,28 @@ class Ctx:
                 out.append(e1.int(qa[2]) == e2.int(qb[2]))
         return out
 
+    def presumed_lows(self, *accesses) -> dict:
+        """What ``signs`` presumes of the accesses' integer parameters, as ``p:name`` -> (its least value: 0, or 1 for
+        a stride; its kind), with a parameter the indices or guards divide by at least 1 too (dividing by zero is undefined:
+        a divisor is non-zero, and, like every size, taken as not negative)."""
+        fixed = {n for a in self.launch.assume for n in a.alone}
+        kinds = {n: k for acc in accesses for n, k in {**sym.free_vars(acc.offset), **sym.free_vars(acc.cond)}.items()
+                 if n.startswith("p:") and n[2:] not in fixed and n[2:] in self.int_params}
+        strides = {f.val for acc in accesses if acc.write for t in _sum_terms(acc.offset)
+                   if _strided(t, ("thread", "block", "iter"))
+                   for f in sym.operands(t, "*") if f.op == "v" and f.val.startswith("p:")}
+        divisors = set().union(*(_divisors(x) for acc in accesses for x in (acc.offset, acc.cond)))
+        return {n: (1 if n in strides or n in divisors else 0, k) for n, k in kinds.items()}
+
+    @staticmethod
+    def presumed(lows: dict, *sides):
+        """(z3 constraint, text) stating ``lows`` (``presumed_lows``) for each side's encoding."""
+        cons = [z3.And(enc.var(n, k) >= lo, enc.var(n, k) < (1 << 31))
+                for _, enc in sides for n, (lo, k) in sorted(lows.items())]
+        texts = [f"{b} <= {', '.join(sorted(n[2:] for n, (lo, _) in lows.items() if lo == b))} < 2^31" for b in (1, 0)
+                 if any(lo == b for lo, _ in lows.values())]
+        return z3.And(*cons), "; ".join(texts)
+
     def signs(self, *sides):
         """The integer parameters of the accesses' indices and guards (``(access, enc)`` per side) below 2^31 and not
         negative, and a parameter that strides a written index (a factor of a term that depends on the thread,
@@ -547,6 +570,12 @@ class Ctx:
             raise
         self.spent += spent
         return model
+
+    def solve_presumed(self, mode: str, *constraints):
+        """Model or None for a query under presumed parameter values (``presumed``): the precondition budget; raises
+        GaveUp."""
+        solver, e1, e2, _ = self.pair(mode, False)
+        return self._check(solver, *constraints, *e1.side, *e2.side, rlimit=PRECONDITION_RLIMIT)
 
     def solve_in(self, mode: str, *constraints, bv: bool = False):
         """Model or None. With an unknown block size the query is first tried for every block size at once
@@ -897,3 +926,17 @@ def _strided(t, kinds=("thread", "block")) -> bool:
 
 def _assumed_params(launch) -> dict:
     return {f"p:{n}": "uniform" for a in launch.assume for n in a.names}
+
+
+def _divisors(e) -> set:
+    """The parameters (``p:n``) ``e`` divides by or takes a remainder by."""
+    out, seen, todo = set(), set(), [e]
+    while todo:
+        x = todo.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        if x.op in ("/", "%") and x.args[1].op == "v" and str(x.args[1].val).startswith("p:"):
+            out.add(x.args[1].val)
+        todo += [a for a in getattr(x, "args", ()) or () if hasattr(a, "op")]
+    return out

@@ -18,7 +18,7 @@ from kopt.rules import RULES
 
 from .. import digits, sym
 from ..model import Access
-from ..solver import Enc, model_int, needs_bv
+from ..solver import Enc, GaveUp, model_int, needs_bv
 from .context import Ctx, Undecided, index_of
 
 MAX_PAIRS = 400
@@ -213,7 +213,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
             if count > MAX_PAIRS or ctx.over_budget():
                 ctx.incomplete.append(f"race check of `{ctx.km.name}` stopped after {count - 1} pairs (budget)")
                 break
-            d = _check_pair(ctx, a, b, space, bv, parts)
+            d = _check_pair(ctx, a, b, space, bv, parts, ranges)
             if d is not None:
                 d._phases = (a.phase.key(), b.phase.key())  # for _drop_subsumed
                 seen.add((space, frozenset(locs)))
@@ -306,7 +306,33 @@ def _element(a: Access):
     return None
 
 
-def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts) -> Diagnostic | None:
+def _presumed_apart(ctx: Ctx, a: Access, b: Access, space: str, ranges: dict) -> bool:
+    """Whether, with the indices' integer parameters as ``signs`` presumes them (not negative, a stride or divisor at
+    least 1), the two accesses provably never meet, the digits of a remainder or quotient by such a parameter
+    compared one by one (``out[(i % h) + 4 * (i / h) * h]``); recorded in ``ctx.presumptions``. Asked when the
+    query without them was too hard: outside them a race could only ever be a ``race.precondition`` note."""
+    lows = ctx.presumed_lows(a, b)
+    if not lows:
+        return False
+    positive = frozenset(n for n, (lo, _) in lows.items() if lo >= 1)
+    parts = digits.equal_parts(a.offset, a.size, b.offset, b.size, a.cond, b.cond, ranges, positive,
+                               frozenset(lows) - positive)
+    if parts is None:
+        return False
+    _, e1, e2, _ = ctx.pair(space, False)
+    presumed, text = ctx.presumed(lows, (a, e1), (b, e2))
+    if not digits.never(parts, ranges, space == "global"):
+        cons, e1, e2, _ = _encode(ctx, a, b, space, False, parts)
+        try:
+            if ctx.solve_presumed(space, *cons, presumed) is not None:
+                return False
+        except GaveUp:
+            return False
+    ctx.presumptions.add(text)
+    return True
+
+
+def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ranges: dict) -> Diagnostic | None:
     cons, e1, e2, (w1, w2, same_block) = _encode(ctx, a, b, space, bv, parts)
     shared = set(ctx.km.shared)
     if a.write and b.write and not (a.atomic or b.atomic) and a.value is not None and b.value is not None:
@@ -318,8 +344,12 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts) -> 
             differ = z3.Or(differ, *(e1.var(f"b{f}", "block") != e2.var(f"b{f}", "block") for f in "xyz"))
         if differ is not None:
             cons.append(differ)
+    undecided = len(ctx.incomplete)
     m = ctx.solve_in(space, *cons, bv=bv)
     if m is None:
+        if len(ctx.incomplete) > undecided and not bv and ctx.launch.known_block and \
+                _presumed_apart(ctx, a, b, space, ranges):
+            del ctx.incomplete[undecided:]  # decided under the presumption, which the kernel's result states
         return None
     d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv)
     if d is not None and d.severity == Severity.ERROR:

@@ -435,10 +435,12 @@ class Builder:
         st.gphase = binop("+", g0, binop("*", N, gdelta))
         # a value the loop computes from uniform values only (every thread runs the same iterations): uniform after it
         uniform_loop = nk == "uniform" and n.kind != "do" and not _exits_early(body)
+        straight = n.kind != "do" and not _exits_early(body)  # every iteration runs the body to its end
         for name, v0 in entry.items():
             if st.has(name):
                 st.set(name, self._after_loop(name, assigned[name], v0, N, lid,
-                                              carried_unknowns if uniform_loop else None))
+                                              carried_unknowns if uniform_loop else None,
+                                              carried_unknowns if straight else None))
         st.scopes.pop()
 
     def _step(self, name, node: Node, carried: set):
@@ -508,15 +510,24 @@ class Builder:
             return ite(even, v0, unop("!", v0))
         return sym.geometric(mode, v0, s, k)
 
-    def _after_loop(self, name, sites, v0, N, lid, carried_unknowns=None):
+    def _after_loop(self, name, sites, v0, N, lid, carried_unknowns=None, straight=None):
         """``name``'s value after the loop. ``carried_unknowns``: the loop runs the same iterations in every thread
         (None: not known), and these are the unknowns standing for its carried values inside it; a value that
-        depends on nothing else thread-dependent is the same in every thread after the loop."""
+        depends on nothing else thread-dependent is the same in every thread after the loop. ``straight``: every
+        iteration runs the body to its end (None: not known), and these are its carried unknowns; a value the body
+        sets once, unconditionally, from the iteration number (``n = 2 * i - 1`` with ``i <<= 1``) is the last
+        iteration's after the loop (its value before the loop when the loop runs no iteration)."""
         if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
             step = self._step(name, sites[0][0], set())
             if step is not None:
                 return self._at_iteration(step, v0, N)
         cur = self.st.lookup(name)
+        node = sites[0][0] if len(sites) == 1 and sites[0][1] == 0 else None
+        if straight is not None and node is not None and node.kind == "assign" and node.op == "=" and \
+                isinstance(cur, S) and isinstance(v0, S) and not sym.has_data(cur) and \
+                not set(sym.free_vars(cur)) & set(straight) and not _mentions(node.b, {name}):
+            last = sym.subst(cur, {f"k{lid}": binop("-", N, ONE)})
+            return last if sym.is_const(N) and N.val >= 1 else ite(binop(">=", N, ONE), last, v0)
         if carried_unknowns is not None and isinstance(cur, S) and isinstance(v0, S) and not sym.has_data(cur) and \
                 all(kind == "uniform" or n == f"k{lid}" or n in carried_unknowns
                     for n, kind in {**sym.free_vars(cur), **sym.free_vars(v0)}.items()):

@@ -223,7 +223,11 @@ class _Launch:
         index = len(split_top(before)) if before.strip() else 0
         defs = [g for g in self.scan.funcs if g[3] == callee.group(1)]
         params = [split_top(g[2].text) for g in defs]
-        return bool(defs) and all(index < len(ps) and "&" not in ps[index] for ps in params)
+        if not defs:  # a helper its quoted headers declare (`float* make_random_float(size_t n)`)
+            decl = re.compile(rf"[\w*&>]\s+{re.escape(callee.group(1))}\s*\(([^();{{}}]*)\)\s*[{{;]")
+            params = [split_top(m.group(1)) for h in self.scan.headers if callee.group(1) in h
+                      for m in decl.finditer(h)]
+        return bool(params) and all(index < len(ps) and "&" not in ps[index] for ps in params)
 
     def _const_local(self, name: str) -> bool:
         """The declaration of ``name`` in scope at the launch, in the launching function, is ``const``."""
@@ -566,6 +570,19 @@ def _const_decl(scan, name: str) -> bool:
     return False
 
 
+def _set_once(scan, name: str, pos: int) -> bool:
+    """``name`` is a local of the function calling at ``pos`` that only its declaration sets (``int OC = 768 * 3;``),
+    or a parameter of it that it never sets (its callers' values, asked in turn), and that the function passes to
+    no call that could change it (``_Launch.escapes``)."""
+    f = scan.func_at(pos)
+    if f is None:
+        return False
+    ev = scan.scoped_events(name, pos)
+    local = len(ev) == 1 and ev[0][1] == "decl" and ev[0][0] < pos
+    param = not ev and name in f[2]
+    return (local or param) and not _Launch(scan, pos, [], [], {}, "").escapes(name)
+
+
 def _decl_head(t: str, at: int) -> str:
     """The text of the declaration before the declarator at ``at`` (its type, ``const``, earlier declarators)."""
     return t[max(t.rfind(";", 0, at), t.rfind("{", 0, at), t.rfind("}", 0, at)) + 1:at]
@@ -692,9 +709,10 @@ class _Folder:
                         continue
                     args = hl._call_args(sc.text, m.end())
                     arg = args[index].strip() if index < len(args) else ""
-                    # literals, macros and const names only: a variable may be changed through a reference
+                    # literals, macros, const names and locals set once: a variable may be changed through a
+                    # reference
                     trusted = hl.evaluate(arg, sc.env) is not None or (
-                        re.fullmatch(r"[A-Za-z_]\w*", arg) and _const_decl(sc, arg))
+                        re.fullmatch(r"[A-Za-z_]\w*", arg) and (_const_decl(sc, arg) or _set_once(sc, arg, m.start())))
                     v = sc.shape_values(arg, m.start(), depth) if trusted else None
                     if v is None:
                         return None

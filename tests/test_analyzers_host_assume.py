@@ -215,6 +215,34 @@ def test_a_wrapper_of_a_wrapper_is_read_at_the_outer_calls(tmp_path):
     assert "width == 2048" not in got and "blockDim.x == 64" in got
 
 
+def test_a_value_passed_down_a_dispatch_is_the_callers_local_set_once(tmp_path):
+    # main's `w` (set only by its declaration, passed by value to a helper a header declares) reaches the launch
+    # through a dispatch function's parameter and the launching function's own: the kernel's width is 2048
+    (tmp_path / "util.h").write_text("float* make_random(size_t n);\n")
+    (tmp_path / "k.cu").write_text('#include "util.h"\n' + KERNEL + """
+void run4(float *d, int w) {
+  dim3 grid((w + 63) / 64);
+  fill<<<grid, 64>>>(d, w, 3);
+}
+void dispatch(int which, float *d, int w) {
+  switch (which) {
+    case 4: run4(d, w); break;
+  }
+}
+int main() {
+  int w = 64 * 32;
+  float *h = make_random(w);
+  dispatch(4, h, w);
+}
+""")
+    p = tmp_path / "k.cu"
+    got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
+    assert "(width == 2048)" in got
+    (tmp_path / "util.h").write_text("float* make_random(size_t &n);\n")  # a reference: it could change w
+    got = host_assume.from_host(p.read_text(), p, None, PARAMS)["fill"][0].text
+    assert "width == 2048" not in got
+
+
 def test_a_local_declared_without_a_value_and_set_once_is_read(tmp_path):
     # `size_t lws; ... lws = w / 2;` before the launch (C89 style): the block is the value set; not when the
     # assignment runs only under an `if` the launch is outside of

@@ -101,6 +101,20 @@ def free_vars(e: S) -> dict:
     return fv
 
 
+def divisors(e: S) -> list:
+    """The non-constant divisors of the quotients and remainders in ``e`` (each once)."""
+    out, seen, todo = {}, set(), [e]
+    while todo:
+        x = todo.pop()
+        if id(x) in seen or not x.args:
+            continue
+        seen.add(id(x))
+        if x.op in ("/", "%") and not is_const(x.args[1]):
+            out.setdefault(x.args[1].key(), x.args[1])
+        todo += list(x.args)
+    return list(out.values())
+
+
 def operands(e: S, op: str):
     """The operands of a chain of ``op`` (``+``, ``*``, ``&&``) at the top of ``e``, flattened; ``e`` itself when it
     is no such chain."""

@@ -363,7 +363,8 @@ class Ctx:
         strides = {f.val for acc in accesses if acc.write for t in _sum_terms(acc.offset)
                    if _strided(t, ("thread", "block", "iter"))
                    for f in sym.operands(t, "*") if f.op == "v" and f.val.startswith("p:")}
-        divisors = set().union(*(_divisors(x) for acc in accesses for x in (acc.offset, acc.cond)))
+        divisors = {d.val for acc in accesses for x in (acc.offset, acc.cond) for d in sym.divisors(x)
+                    if d.op == "v" and str(d.val).startswith("p:")}
         return {n: (1 if n in strides or n in divisors else 0, k) for n, k in kinds.items()}
 
     @staticmethod
@@ -926,17 +927,3 @@ def _strided(t, kinds=("thread", "block")) -> bool:
 
 def _assumed_params(launch) -> dict:
     return {f"p:{n}": "uniform" for a in launch.assume for n in a.names}
-
-
-def _divisors(e) -> set:
-    """The parameters (``p:n``) ``e`` divides by or takes a remainder by."""
-    out, seen, todo = set(), set(), [e]
-    while todo:
-        x = todo.pop()
-        if id(x) in seen:
-            continue
-        seen.add(id(x))
-        if x.op in ("/", "%") and x.args[1].op == "v" and str(x.args[1].val).startswith("p:"):
-            out.add(x.args[1].val)
-        todo += [a for a in getattr(x, "args", ()) or () if hasattr(a, "op")]
-    return out

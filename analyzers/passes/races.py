@@ -258,6 +258,10 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
         o1, o2 = e1.int(a.offset), e2.int(b.offset)
         cons += [o1 < o2 + b.size, o2 < o1 + a.size]
     cons += ctx.row_lemmas(a, b, e1, e2)  # implied by the layout assumptions; they keep pitched queries linear
+    # an access that runs computed its index: a divisor there is not 0 (dividing by zero is undefined behaviour,
+    # which no witness may rely on: z3 gives x / 0 any value)
+    cons += [z3.Implies(enc.bool(acc.cond), enc.int(d) != 0) for acc, enc in ((a, e1), (b, e2))
+             for d in sym.divisors(acc.offset)]
     w1, w2 = info["w1"], info["w2"]
     same_iters = _same_iterations(ctx, a, b)
     if same_iters is not None:

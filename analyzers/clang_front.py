@@ -867,7 +867,11 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
             break
         source, n = _blank_host(tu, fname, source, errors)
         h = _patch_headers(tu, fname, errors, patched, context) if step < 3 else 0
-        # a header that still has errors (in device code, macros, or after three rounds) is left out altogether
+        # a header of host code only that still has errors is read empty (a host library such as a hash map
+        # whose templates clang's recovery cuts apart); one with device code or macros the file's kernels may
+        # need is left out altogether, with the include that reaches it
+        if not n + h:
+            h = _empty_host_headers(fname, errors, patched)
         source, m = _blank_includes(tu, fname, source, errors) if not n + h else (source, 0)
         if not n + h + m:
             break
@@ -1043,6 +1047,28 @@ def _patch_headers(tu, fname: str, errors, patched: dict, context: str | None) -
         if n:
             patched[name] = text
             count += n
+    return count
+
+
+_DEVICE_CODE = re.compile(r"__(?:device|global|constant|shared|managed|launch_bounds)__|\b(?:threadIdx|blockIdx|"
+                          r"__syncthreads)\b")
+
+
+def _empty_host_headers(fname: str, errors, patched: dict) -> int:
+    """Record an empty text in ``patched`` for each header (not the file) that holds errors and no device code (no
+    ``__device__``/``__global__`` function, no ``__constant__``/``__shared__`` variable); how many."""
+    count = 0
+    for name in sorted({e.location.file.name for e in errors if e.location.file is not None} - {fname}):
+        if name.startswith(_EMPTY) or name in (_CONTEXT, _TOOLKIT, str(DECLS), str(HOST_DECLS)) or \
+                Path(name).parent == STUBS or STUBS in Path(name).parents or patched.get(name) == "":
+            continue
+        try:
+            original = Path(name).read_text(errors="replace")
+        except OSError:
+            continue
+        if not _DEVICE_CODE.search(_COMMENTS.sub(" ", original)):
+            patched[name] = ""
+            count += 1
     return count
 
 

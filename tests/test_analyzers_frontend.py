@@ -325,6 +325,41 @@ template <typename T, size_t N> using Acc64 = Acc<T, N>;
     assert res.paths == {"k": "libclang"}
 
 
+def test_a_host_library_header_and_a_wrappers_host_members_do_not_cost_the_kernels_their_parse(tmp_path):
+    # hash.h, which table.h includes: a host-only library whose templates clang's recovery cuts apart (no device
+    # code: read empty, where leaving it out would leave out table.h with it);
+    # table.h: a RAII wrapper whose host constructor calls the runtime with a typed pointer and launches a kernel,
+    # beside the static __host__ __device__ constant the kernel reads (only the constructor is dropped)
+    (tmp_path / "hash.h").write_text("""#include <functional>
+namespace hood {
+template <typename T> struct Pool { T* p; std::function<void(T)> f; };
+#if HOOD(CXX) < HOOD(CXX17)
+using std::swap;
+#endif
+}
+""")
+    (tmp_path / "table.h").write_text("""#pragma once
+#include "hash.h"
+template <typename K> __global__ void clear(K* keys, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) keys[i] = K(-1);
+}
+template <typename K> class Table {
+ public:
+  __host__ Table(int n) : n_(n) { cudaMalloc(&keys_, n * sizeof(K)); clear<<<(n + 255) / 256, 256>>>(keys_, n); }
+  __host__ __device__ static constexpr K empty() { return K(-1); }
+ private:
+  K* keys_; int n_;
+};
+""")
+    (tmp_path / "k.cu").write_text('#include "table.h"\n'
+                                   "__global__ void mark(unsigned* keys, int* out, int n) {\n"
+                                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                   "  if (i < n) out[i] = keys[i] == Table<unsigned>::empty();\n}\n")
+    res = analyze(tmp_path / "k.cu", block=(256, 1, 1))
+    assert res.paths["mark"].startswith("libclang")
+
+
 def test_headers_the_builds_include_folders_hold_are_read(tmp_path):
     # src/k.cu includes "defs.h", which only the build's -I folder holds: make's `-I $(INC_DIR)` in the project's
     # Makefile, or CMake's target_include_directories; a -I folder kopt cannot resolve ($(CUDA_PATH)) is ignored

@@ -385,8 +385,8 @@ class Builder:
         trip = _constant_trip(c, k.val) if n.kind != "do" and not _exits_early(body) else None
         if trip is not None:
             N = const(trip)
-        if nk == "uniform" and n.kind != "do" and not _exits_early(body) and trip is None:
-            self.model.trips[N.val] = (k.val, c)
+        if n.kind != "do" and not _exits_early(body) and trip is None:
+            (self.model.trips if nk == "uniform" else self.model.thread_trips)[N.val] = (k.val, c)
         ph, wph, gph = var(f"ph{lid}", "uniform"), var(f"wph{lid}", "uniform"), var(f"gph{lid}", "uniform")
         p0, w0, g0 = st.phase, st.wphase, st.gphase
         st.cond = sym.land(cond0, binop(">=", k, ZERO), binop("<", k, N), c)

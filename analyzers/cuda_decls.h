@@ -66,6 +66,24 @@
 #define LLONG_MAX 9223372036854775807LL
 #define LLONG_MIN (-LLONG_MAX - 1LL)
 #define ULLONG_MAX 18446744073709551615ULL
+// <stdint.h>'s limits
+#define INT8_MAX 127
+#define INT8_MIN (-128)
+#define UINT8_MAX 255
+#define INT16_MAX 32767
+#define INT16_MIN (-32768)
+#define UINT16_MAX 65535
+#define INT32_MAX 2147483647
+#define INT32_MIN (-INT32_MAX - 1)
+#define UINT32_MAX 4294967295U
+#define INT64_MAX 9223372036854775807L
+#define INT64_MIN (-INT64_MAX - 1L)
+#define UINT64_MAX 18446744073709551615UL
+#define SIZE_MAX 18446744073709551615UL
+#define INT32_C(c) c
+#define UINT32_C(c) c ## U
+#define INT64_C(c) c ## L
+#define UINT64_C(c) c ## UL
 #define NULL 0
 #define assert(x) ((void)0)
 
@@ -133,6 +151,9 @@ namespace std {
   template <class T> __device__ const T& min(const T& a, const T& b);
   template <class T> __device__ const T& max(const T& a, const T& b);
   // <algorithm>, <iterator>, <utility>: what host-and-device helpers of a kernel's headers call
+  template <class A, class B> struct pair { A first; B second; __host__ __device__ pair();
+    __host__ __device__ pair(const A& a, const B& b); };
+  template <class A, class B> __host__ __device__ pair<A, B> make_pair(A a, B b);
   template <class T> __host__ __device__ void swap(T& a, T& b);
   template <class I, class O> __host__ __device__ O copy(I first, I last, O out);
   template <class I, class O> __host__ __device__ O copy_n(I first, size_t n, O out);

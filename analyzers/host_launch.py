@@ -102,7 +102,10 @@ _CALLEE = re.compile(r"\b([A-Za-z_][\w:]*)\s*(" + _TARGS + r")\s*$")  # the kern
 _LAUNCH_CALL = re.compile(r"\b(cudaLaunchKernel|cudaLaunchCooperativeKernel|cudaLaunchKernelEx(?:C)?)\s*"
                           + _TARGS + r"\s*\(")
 _TYPES = {"float", "double", "int", "unsigned", "unsigned int", "char", "short", "long", "bool", "half", "__half",
-          "__nv_bfloat16", "float2", "float4", "int2", "int4", "uint", "size_t"}
+          "__nv_bfloat16", "float2", "float4", "int2", "int4", "uint", "size_t", "long long", "unsigned long",
+          "unsigned long long", "unsigned char", "signed char", "unsigned short", "uchar", "ushort", "int8_t",
+          "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "half2", "__half2",
+          "__nv_bfloat162", "double2", "uint2", "uint4", "uchar4", "char4"}
 
 
 @dataclass

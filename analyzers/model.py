@@ -92,6 +92,7 @@ class KernelModel:
     dims_used: set = field(default_factory=set)  # "x", "y", "z" of threadIdx/blockDim
     grid_used: set = field(default_factory=set)  # "x", "y", "z" of blockIdx/gridDim
     trips: dict = field(default_factory=dict)  # uniform trip-count var N -> (iteration var k, loop test at k)
+    thread_trips: dict = field(default_factory=dict)  # the same for loops whose trip count depends on the thread
     deltas: dict = field(default_factory=dict)  # iteration var k -> block barriers per iteration of its loop (S)
     loop_trip: dict = field(default_factory=dict)  # iteration var k -> trip count (S) of its loop
     problems: list = field(default_factory=list)  # (Loc | None, reason)

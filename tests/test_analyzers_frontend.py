@@ -360,6 +360,18 @@ template <typename K> class Table {
     assert res.paths["mark"].startswith("libclang")
 
 
+def test_stdint_limits_constant_macros_and_std_pair_are_declared():
+    src = """#include <cstdint>
+#include <utility>
+__global__ void seeded(std::pair<uint64_t, uint64_t> seeds, uint32_t* out) {
+  uint64_t x = seeds.first * UINT64_C(0x9E3779B97F4A7C15) + seeds.second;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = (uint32_t)(x % UINT32_MAX) + INT32_C(1) + (SIZE_MAX > 0);
+}
+"""
+    res = analyze(src, path="seeded.cu", block=(128, 1, 1))
+    assert res.paths == {"seeded": "libclang"}
+
+
 def test_headers_the_builds_include_folders_hold_are_read(tmp_path):
     # src/k.cu includes "defs.h", which only the build's -I folder holds: make's `-I $(INC_DIR)` in the project's
     # Makefile, or CMake's target_include_directories; a -I folder kopt cannot resolve ($(CUDA_PATH)) is ignored

@@ -54,6 +54,19 @@ int main() {
     assert [l["block"] for l in res.launches] == [[4, 4, 8]]
 
 
+def test_fixed_width_integer_template_arguments_of_a_launch_are_read(tmp_path):
+    (tmp_path / "t.cu").write_text("""#include <cstdint>
+template <typename T, typename I, typename M>
+__global__ void k(T* x, M* m, I n) { I i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) m[i] = x[i] > 0; }
+int main() {
+  k<float, unsigned int, uint8_t>
+    <<<64, 256>>>(0, 0, 1000u);
+}
+""")
+    res = analyze(tmp_path / "t.cu")
+    assert "template <float, unsigned int, uint8_t>" in res.assumed
+
+
 def test_the_candidates_tunables_and_d_values_set_the_analyzed_launch():
     src = "// kopt: tune BLOCK in [128, 256]\n// kopt: launch k grid=(8) block=(BLOCK, 1, 1) args=(x)\n" + BODY
     res = analyze(src, path="t.cu")

@@ -40,6 +40,7 @@ class Ctx:
         self.spent = 0  # resource units used by this kernel's queries
         self.incomplete: list[str] = []
         self.presumptions: set = set()  # texts a race check was decided under when it was not decided without them
+        self.divisions_hard: bool = False  # a witness asked again without division by zero gave up
         self.dims_1d = km.dims_used <= {"x"}
         self._pairs: dict = {}
         self.concrete_fallback: set = set()
@@ -572,6 +573,12 @@ class Ctx:
         self.spent += spent
         return model
 
+    def solve_small(self, mode: str, *constraints, bv: bool = False):
+        """Model or None for a query asked again with facts that only refine a witness: a small budget
+        (SHAPE_RLIMIT, whatever the block); raises GaveUp."""
+        solver, e1, e2, _ = self.pair(mode, bv)
+        return self._check(solver, *constraints, *e1.side, *e2.side, rlimit=SHAPE_RLIMIT)
+
     def solve_presumed(self, mode: str, *constraints):
         """Model or None for a query under presumed parameter values (``presumed``): the precondition budget; raises
         GaveUp."""
@@ -690,13 +697,18 @@ class Ctx:
         returns (``for (d = blockDim.x; d > 0; d >>= 1) { __syncthreads(); ... }`` in a helper left N free, and
         the barriers it ran uncounted). Only a test that is a function of the iteration number and uniform values is
         a fact for every thread: a load (``while (hit < n)`` over memory other threads change) or an opaque value
-        reads the same term at every iteration, and would wrongly pin N."""
+        reads the same term at every iteration, and would wrongly pin N. A loop whose test depends on the thread
+        (``for (i = tid; i < rounded; i += stride)``) has one such N per thread: without the fact a thread could
+        leave it before its test fails, and two threads seem to disagree on a barrier in it."""
         out = []
-        for n, (k, c) in self.km.trips.items():
+        loops = [(n, k, c, "uniform") for n, (k, c) in self.km.trips.items()] + \
+            [(n, k, c, "thread") for n, (k, c) in self.km.thread_trips.items()]
+        for n, k, c, nk in loops:
+            allowed = ("uniform",) if nk == "uniform" else ("uniform", "thread", "block")
             if sym.has_data(c) or sym.has_opaque(c) or k not in sym.free_vars(c) or any(
-                    kind != "uniform" for name, kind in sym.free_vars(c).items() if name != k):
+                    kind not in allowed for name, kind in sym.free_vars(c).items() if name != k):
                 continue
-            N = sym.var(n, "uniform")
+            N = sym.var(n, nk)
             at = sym.subst(c, {k: N})
             before = sym.subst(c, {k: sym.binop("-", N, sym.ONE)})
             out.append(enc.bool(sym.land(sym.binop(">=", N, sym.ZERO), sym.unop("!", at),

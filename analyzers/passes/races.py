@@ -258,10 +258,6 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
         o1, o2 = e1.int(a.offset), e2.int(b.offset)
         cons += [o1 < o2 + b.size, o2 < o1 + a.size]
     cons += ctx.row_lemmas(a, b, e1, e2)  # implied by the layout assumptions; they keep pitched queries linear
-    # an access that runs computed its index: a divisor there is not 0 (dividing by zero is undefined behaviour,
-    # which no witness may rely on: z3 gives x / 0 any value)
-    cons += [z3.Implies(enc.bool(acc.cond), enc.int(d) != 0) for acc, enc in ((a, e1), (b, e2))
-             for d in sym.divisors(acc.offset)]
     w1, w2 = info["w1"], info["w2"]
     same_iters = _same_iterations(ctx, a, b)
     if same_iters is not None:
@@ -356,6 +352,23 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
             del ctx.incomplete[undecided:]  # decided under the presumption, which the kernel's result states
         return None
     d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv)
+    if d is not None and d.severity != Severity.NOTE and not ctx.divisions_hard:
+        # an access that runs computed its index, so a divisor there is not 0 (dividing by zero is undefined
+        # behaviour, and z3 gives x / 0 any value): a finding whose witness divides by zero is asked for again
+        # without it (only then, in a small budget: the facts would burden every query); when that is too hard,
+        # the witness stands
+        nonzero = [(enc.bool(acc.cond), enc.int(x)) for acc, enc in ((a, e1), (b, e2)) for x in sym.divisors(acc.offset)]
+        if any(z3.is_true(m.eval(z3.And(c, x == 0), model_completion=True)) for c, x in nonzero):
+            defined = cons + [z3.Implies(c, x != 0) for c, x in nonzero]
+            try:
+                m2 = ctx.solve_small(space, *defined, bv=bv)
+            except GaveUp:
+                ctx.divisions_hard = True  # too hard in this kernel: its witnesses stand
+            else:
+                if m2 is None:
+                    return None
+                cons, m = defined, m2
+                d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv)
     if d is not None and d.severity == Severity.ERROR:
         safe = ctx.launch_dependent(space, *cons, bv=bv)
         if safe is not None:

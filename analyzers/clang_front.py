@@ -329,6 +329,26 @@ class _Conv:
             if len(inner) != 1:
                 break
             callee = inner[0]
+        dep = [i for i, x in enumerate(ch) if x.kind == K.DECL_REF_EXPR and x.referenced is not None and
+               x.referenced.kind == K.OVERLOADED_DECL_REF and x.referenced.spelling.startswith("operator")]
+        if not name and len(dep) == 1 and len(ch) in (2, 3):
+            # an operator on operands of a type a template leaves dependent (`(n - 1) / s * blockDim.x`): clang
+            # keeps an unresolved operator call, its operands beside the operator's name
+            op = ch[dep[0]].referenced.spelling[len("operator"):].strip()
+            operands = [self.expr(x) for i, x in enumerate(ch) if i != dep[0]]
+            if len(operands) == 2 and op not in ("()", "[]", "->", ","):
+                if op.endswith("=") and op not in ("==", "!=", "<=", ">="):
+                    return Node("assign", loc, op=op, a=operands[0], b=operands[1])
+                return Node("bin", loc, op=op, a=operands[0], b=operands[1], ty=self.typeinfo(c.type))
+            if len(operands) == 1 and op in ("-", "!", "~", "+", "++", "--"):
+                return Node("un", loc, op={"++": "pre++", "--": "pre--"}.get(op, op), a=operands[0])
+        if c.referenced is None and not args and len(ch) == 1 and callee is not None and callee.kind.is_expression() \
+                and not name.startswith("operator") and (
+                    callee.kind not in (K.DECL_REF_EXPR, K.OVERLOADED_DECL_REF, K.MEMBER_REF_EXPR) or
+                    callee.referenced is not None and callee.referenced.kind in (K.PARM_DECL, K.VAR_DECL, K.FIELD_DECL)):
+            # a value converted to a type a template leaves dependent (`IndexType r = (n - 1) / s + 1;`): clang
+            # keeps an unresolved construction with the value as its only child; the value is what it holds
+            return self.expr(ch[0])
         if name.startswith("operator") and not name.startswith("operator()"):
             op = name[len("operator"):].strip()
             argn = [self.expr(x) for x in args] if args else [self.expr(x) for x in ch[1:] if x.kind.is_expression()]

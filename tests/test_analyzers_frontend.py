@@ -372,6 +372,25 @@ __global__ void seeded(std::pair<uint64_t, uint64_t> seeds, uint32_t* out) {
     assert res.paths == {"seeded": "libclang"}
 
 
+def test_arithmetic_on_a_templates_dependent_types_is_read_as_arithmetic():
+    # PyTorch's fused dropout: the bound is the count rounded up to the grid's stride, in the template's index
+    # type; clang keeps the operators on dependent operands unresolved, and kopt reads them as the operators they
+    # are (not opaque calls), so every thread makes the same passes and reaches the barrier
+    src = """template <typename I>
+__global__ void drop(float* b, const float* a, I total) {
+  I idx = blockIdx.x * blockDim.x + threadIdx.x;
+  I rounded = ((total - 1) / (blockDim.x * gridDim.x * 4) + 1) * blockDim.x * gridDim.x * 4;
+  for (I li = idx; li < rounded; li += gridDim.x * blockDim.x * 4) {
+    if (li < total) b[li] = a[li] * 2.0f;
+    __syncthreads();
+  }
+}
+template __global__ void drop<unsigned int>(float*, const float*, unsigned int);
+"""
+    res = analyze(src, path="drop.cu", block=(256, 1, 1), grid=(512, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule.startswith(("barrier", "race", "analysis"))]
+
+
 def test_headers_the_builds_include_folders_hold_are_read(tmp_path):
     # src/k.cu includes "defs.h", which only the build's -I folder holds: make's `-I $(INC_DIR)` in the project's
     # Makefile, or CMake's target_include_directories; a -I folder kopt cannot resolve ($(CUDA_PATH)) is ignored

@@ -385,8 +385,8 @@ class Builder:
         trip = _constant_trip(c, k.val) if n.kind != "do" and not _exits_early(body) else None
         if trip is not None:
             N = const(trip)
-        if n.kind != "do" and not _exits_early(body) and trip is None:
-            (self.model.trips if nk == "uniform" else self.model.thread_trips)[N.val] = (k.val, c)
+        if nk == "uniform" and n.kind != "do" and not _exits_early(body) and trip is None:
+            self.model.trips[N.val] = (k.val, c)
         ph, wph, gph = var(f"ph{lid}", "uniform"), var(f"wph{lid}", "uniform"), var(f"gph{lid}", "uniform")
         p0, w0, g0 = st.phase, st.wphase, st.gphase
         st.cond = sym.land(cond0, binop(">=", k, ZERO), binop("<", k, N), c)
@@ -413,6 +413,11 @@ class Builder:
             gdelta = const(sum(1 for b in self.model.barriers[first_bar:] if b.kind == "grid"))
         self.model.deltas[k.val] = delta
         self.model.loop_trip[k.val] = N
+        if nk != "uniform" and n.kind != "do" and not _exits_early(body) and trip is None and \
+                any(b.kind != "warp" for b in self.model.barriers[first_bar:]):
+            # a barrier in a loop whose trip count depends on the thread: each thread's count is pinned by its test
+            # (only there, where it decides which threads reach the barrier: the facts cost every query)
+            self.model.thread_trips[N.val] = (k.val, c)
         mapping = {ph.val: binop("+", p0, binop("*", k, delta)), wph.val: binop("+", w0, binop("*", k, wdelta)),
                    gph.val: binop("+", g0, binop("*", k, gdelta))}
         memo = {}

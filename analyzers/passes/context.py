@@ -40,7 +40,6 @@ class Ctx:
         self.spent = 0  # resource units used by this kernel's queries
         self.incomplete: list[str] = []
         self.presumptions: set = set()  # texts a race check was decided under when it was not decided without them
-        self.divisions_hard: bool = False  # a witness asked again without division by zero gave up
         self.dims_1d = km.dims_used <= {"x"}
         self._pairs: dict = {}
         self.concrete_fallback: set = set()

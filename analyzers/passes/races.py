@@ -352,23 +352,25 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
             del ctx.incomplete[undecided:]  # decided under the presumption, which the kernel's result states
         return None
     d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv)
-    if d is not None and d.severity != Severity.NOTE and not ctx.divisions_hard:
+    if d is not None and d.severity != Severity.NOTE:
         # an access that runs computed its index, so a divisor there is not 0 (dividing by zero is undefined
         # behaviour, and z3 gives x / 0 any value): a finding whose witness divides by zero is asked for again
-        # without it (only then, in a small budget: the facts would burden every query); when that is too hard,
-        # the witness stands
+        # without it (only then: the facts would burden every query); when that is too hard, the pair is undecided
         nonzero = [(enc.bool(acc.cond), enc.int(x)) for acc, enc in ((a, e1), (b, e2)) for x in sym.divisors(acc.offset)]
         if any(z3.is_true(m.eval(z3.And(c, x == 0), model_completion=True)) for c, x in nonzero):
             defined = cons + [z3.Implies(c, x != 0) for c, x in nonzero]
             try:
                 m2 = ctx.solve_small(space, *defined, bv=bv)
             except GaveUp:
-                ctx.divisions_hard = True  # too hard in this kernel: its witnesses stand
-            else:
-                if m2 is None:
-                    return None
-                cons, m = defined, m2
-                d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv)
+                if not bv and ctx.launch.known_block and _presumed_apart(ctx, a, b, space, ranges):
+                    return None  # apart under the presumed signs (a divisor at least 1), which the result states
+                ctx.incomplete.append(f"whether `{ctx.snippet(a)}` races without dividing by zero was not decided "
+                                      f"within the solver budget (the only witness found divides by zero)")
+                return None
+            if m2 is None:
+                return None
+            cons, m = defined, m2
+            d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv)
     if d is not None and d.severity == Severity.ERROR:
         safe = ctx.launch_dependent(space, *cons, bv=bv)
         if safe is not None:

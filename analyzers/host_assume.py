@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import contextlib
 import re
+from functools import reduce
+from math import gcd
 from pathlib import Path
 
 from kopt.errors import InputError
@@ -370,8 +372,48 @@ class _Launch:
             if v is not None:
                 return abs(v[0]) if len(v) == 1 and v[0] else 1
             init = self.local_init(t)
-            return self.multiple(init, depth + 1) if init is not None else 1
+            if init is not None:
+                return self.multiple(init, depth + 1)
+            scaled = self._scaled_last(t)
+            if scaled is not None:
+                return self.multiple(scaled, depth + 1)
+            return self._passed_multiple(t, depth)
         return 1
+
+    def _passed_multiple(self, name: str, depth: int) -> int:
+        """For a parameter the launching function never sets: the constant every call of the function in the
+        folder passes a multiple of (``do_run(..., num_paths)`` after ``num_paths *= 1024``); 1 when none."""
+        f = self.scan.func_at(self.pos)
+        if f is None or name not in f[2] or self.scan.scoped_events(name, self.pos) or self.folder is None or \
+                depth > 2 or not f[3]:
+            return 1
+        index, out = f[2].index(name), []
+        for text, fname in self.folder.files():
+            if f[3] not in text:
+                continue
+            sc = self.folder.scan(text, fname)
+            for m in re.finditer(rf"\b{re.escape(f[3])}\s*\(", sc.text):
+                if sc.func_at(m.start()) is None or (sc is self.scan and f[0] <= m.start() < f[1]):
+                    continue  # its declaration or definition, or a recursive call
+                args = hl._call_args(sc.text, m.end())
+                if index >= len(args):
+                    return 1
+                at = _Launch(sc, m.start(), [], [], self.helpers, "")
+                at.folder = self.folder
+                out.append(at.multiple(args[index], depth + 1))
+                if out[-1] == 1:
+                    return 1
+        return reduce(gcd, out) if out else 1
+
+    def _scaled_last(self, name: str) -> str | None:
+        """``C`` when the last update of ``name`` before the launch is ``name *= C`` (``name = name * C``), run
+        whenever the launch is: whatever ``name`` held, it is then a multiple of ``C`` (``num_paths *= 1024``)."""
+        before = [e for e in self.scan.scoped_events(name, self.pos) if e[0] < self.pos]
+        if not before or before[-1][1] != "set" or not self._always_before(before[-1][0]) or self.escapes(name):
+            return None
+        m = re.match(rf"{re.escape(name)}\s*(?:\*=\s*|=\s*{re.escape(name)}\s*\*\s*)([^;]+);",
+                     self.scan.text[before[-1][0]:before[-1][0] + 200])
+        return m.group(1).strip() if m else None
 
     def _call(self, name: str, text: str, m, depth: int) -> str:
         close = hl.paren_end(text, m.end() - 1)
@@ -531,6 +573,10 @@ class _Launch:
                         floor = self.folder.pitch_floor(a)
                         if floor is not None:
                             out.append(f"{p} >= {floor}")  # cudaMallocPitch returns a pitch >= the row width
+                    if init is None:
+                        m = self.multiple(a)  # scaled before the launch, or by the callers (`n *= 1024`)
+                        if any(m % b == 0 for b in sizes):
+                            out.append(f"{p} % {m} == 0")
                     a = init
                 if a is None:
                     continue

@@ -243,6 +243,25 @@ int main() {
     assert "width == 2048" not in got
 
 
+def test_a_count_scaled_before_a_wrapper_call_is_a_multiple_the_block_divides(tmp_path):
+    # main reads n from the command line and scales it (`n *= 1024`, the last update before the call); run()
+    # launches with its own parameter: the kernel's n is a multiple of 1024, which the 256-thread block divides
+    host = """void run(float *d, int n, int w) {
+  fill<<<n / 256, 256>>>(d, w, n);
+}
+int main(int argc, char **argv) {
+  int n = 32;
+  if (argc > 1) n = atoi(argv[1]);
+  n *= 1024;
+  float *d;
+  run(d, n, 7);
+}
+"""
+    got = _implied(host, tmp_path)
+    assert "n % 1024 == 0" in got
+    assert "n % 1024 == 0" not in _implied(host.replace("  n *= 1024;\n", "  n *= 1024;\n  n += 1;\n"), tmp_path)
+
+
 def test_a_local_declared_without_a_value_and_set_once_is_read(tmp_path):
     # `size_t lws; ... lws = w / 2;` before the launch (C89 style): the block is the value set; not when the
     # assignment runs only under an `if` the launch is outside of

@@ -488,7 +488,8 @@ class _Conv:
             n_dep = sum(1 for d in ty.dims if d is None)
             if c.type.kind == ci.TypeKind.INCOMPLETEARRAY:
                 n_dep -= 1
-            dep_dims = exprs[:n_dep]
+            # libclang visits a nested array type's size expressions innermost first (`d[W][P]`: P, then W)
+            dep_dims = sorted(exprs[:n_dep], key=lambda x: (x.extent.start.line, x.extent.start.column))
             exprs = exprs[n_dep:]
             if dep_dims:
                 conv = [self.expr(x) for x in dep_dims]

@@ -544,15 +544,21 @@ class _Launch:
                     sizes.add(int(v))
         for what, text in (("gridDim", grid_text), ("blockDim", block_text)):
             try:
-                for f, comp in zip("xyz", self.dims(text)):
-                    try:
-                        expr = self.translate(comp)
-                    except _Unknown:
-                        continue
-                    if expr.strip() != f"{what}.{f}":
-                        out.append(f"{what}.{f} == {expr}")
+                comps = self.dims(text)
             except _Unknown:
-                pass
+                continue
+            for f, comp in zip("xyz", comps):
+                try:
+                    expr = self.translate(comp)
+                except _Unknown:
+                    # unknown, but the same host value as an earlier component: `dim3 block(t, t)` is square
+                    same = next((g for g, c in zip("xyz", comps) if g < f and " ".join(c.split()) == " ".join(
+                        comp.split())), None)
+                    if same is not None:
+                        out.append(f"{what}.{f} == {what}.{same}")
+                    continue
+                if expr.strip() != f"{what}.{f}":
+                    out.append(f"{what}.{f} == {expr}")
         for a, (p, ty) in zip(self.args, self.params):
             if not _integral(ty):
                 continue

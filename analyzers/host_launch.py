@@ -39,7 +39,7 @@ _SCALAR_TYPE = (r"(?:(?:const|constexpr|static|unsigned|signed|int|long|short|si
                 r"uint64_t|int64_t|auto)\s+)+")
 _ENUM = re.compile(r"\benum\s+(?:class\s+|struct\s+)?(?:[A-Za-z_]\w*\s*)?(?::\s*[\w\s]+)?\{([^{}]*)\}")
 # a dim3 (or uint3 / int3, which a launch takes as a dim3) declarator follows
-_EV_DIM3 = re.compile(r"\s*(?:(?:const|static)\s+)*(?:dim3|u?int3)\s+(?:$|.*,\s*$)", re.S)
+_EV_DIM3 = re.compile(r"\s*(?:(?:const|static)\s+)*(?:dim3|u?int3)\s+(?:const\s+)?(?:$|.*,\s*$)", re.S)
 _EV_TYPE = re.compile(r"(?:^|\(|,)\s*" + _SCALAR_TYPE + "$")  # an integer declarator follows
 _EV_NEXT = re.compile(r"\s*" + _SCALAR_TYPE + r"[^;]*,\s*$", re.S)  # a further one (`int a = 1, b = 2`)
 # `= v`, `{v}`, or `(v)` holding no typed parameter (`int n(4);`, not the prototype `int f(int a);`)
@@ -1241,7 +1241,7 @@ def _const_targs(text: str, scan: _Scan, pos: int) -> list:
 
 # `static const int BLOCK_SIZE = 128;`, `constexpr unsigned N = 4;`: an integer constant a header declares
 _CONST = re.compile(r"(?<![\w.])(?:(?:static|inline)\s+)*(?:const|constexpr)\s+(?:(?:static|const|constexpr)\s+)*"
-                    r"(?:(?:unsigned|signed|short|long|int|size_t|uint|u?int(?:8|16|32|64)_t)\s+)+([A-Za-z_]\w*)\s*"
+                    r"(?:(?:unsigned|signed|short|long|int|size_t|uint|u?int(?:8|16|32|64)_t)\s+)+(?:const\s+)?([A-Za-z_]\w*)\s*"
                     r"(?:=\s*([^;{}]+?)|\{([^;{}]*)\})\s*;")
 
 

@@ -262,6 +262,13 @@ int main(int argc, char **argv) {
     assert "n % 1024 == 0" not in _implied(host.replace("  n *= 1024;\n", "  n *= 1024;\n  n += 1;\n"), tmp_path)
 
 
+def test_a_block_of_two_equal_runtime_sizes_is_square(tmp_path):
+    host = ("struct Params { int threads; };\nvoid go(float *d, Params p, int w) {\n  int t = p.threads;\n"
+            "  dim3 block(t, t);\n  fill<<<w / t, block>>>(d, w, 1);\n}\n")
+    assert "blockDim.y == blockDim.x" in _implied(host, tmp_path)
+    assert "blockDim.y == blockDim.x" not in _implied(host.replace("block(t, t)", "block(t, 2 * t)"), tmp_path)
+
+
 def test_a_local_declared_without_a_value_and_set_once_is_read(tmp_path):
     # `size_t lws; ... lws = w / 2;` before the launch (C89 style): the block is the value set; not when the
     # assignment runs only under an `if` the launch is outside of

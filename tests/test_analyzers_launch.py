@@ -67,6 +67,15 @@ int main() {
     assert "template <float, unsigned int, uint8_t>" in res.assumed
 
 
+def test_const_after_the_type_keeps_a_constant_and_a_dim3(tmp_path):
+    # `constexpr int const BLOCK_SIZE = 256;` in a header and `dim3 const block(BLOCK_SIZE);` at the launch
+    (tmp_path / "utils.h").write_text("constexpr int const BLOCK_SIZE = 256;\n")
+    (tmp_path / "k.cu").write_text('#include "utils.h"\n__global__ void k(float* x) { x[threadIdx.x] = 0; }\n'
+                                   "void run(float* x) {\n  dim3 const block(BLOCK_SIZE);\n  k<<<4, block>>>(x);\n}\n")
+    res = analyze(tmp_path / "k.cu")
+    assert [l["block"] for l in res.launches] == [[256, 1, 1]]
+
+
 def test_the_candidates_tunables_and_d_values_set_the_analyzed_launch():
     src = "// kopt: tune BLOCK in [128, 256]\n// kopt: launch k grid=(8) block=(BLOCK, 1, 1) args=(x)\n" + BODY
     res = analyze(src, path="t.cu")

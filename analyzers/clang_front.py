@@ -753,7 +753,9 @@ def _preamble(args: list) -> str | None:
         return _PCH[key]
     _PCH[key] = None
     try:
-        stamp = (key, DECLS.read_bytes(), str(STUBS), _libclang_version())
+        # the header's modification time too: clang refuses a PCH whose input file changed on disk since it was
+        # built (a reinstall with the same text), and every parse would then silently read the header as text
+        stamp = (key, DECLS.read_bytes(), DECLS.stat().st_mtime_ns, str(STUBS), _libclang_version())
         digest = hashlib.sha256(repr(stamp).encode()).hexdigest()[:20]
         folder = Path(tempfile.gettempdir()) / f"kopt-pch-{os.getuid() if hasattr(os, 'getuid') else 0}"
         folder.mkdir(exist_ok=True)

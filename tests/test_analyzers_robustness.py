@@ -149,3 +149,28 @@ def test_values_built_from_shared_subterms_are_not_unfolded():
     res = analyze(f"__global__ void flops(float *out, float a) {{\n  float v = a, w = a;\n{body}"
                   f"  out[blockIdx.x * blockDim.x + threadIdx.x] = v + w;\n}}\n", path="flops.cu", block=(256, 1, 1))
     assert res.kernels == ["flops"] and not [d for d in res.diagnostics if d.severity.value != "note"]
+
+
+def test_the_precompiled_declarations_are_rebuilt_when_the_header_is_touched(tmp_path, monkeypatch):
+    # clang refuses a PCH whose input file changed on disk after it was built (a reinstall with the same text);
+    # kopt would then read the declarations as text on every parse, silently several times slower
+    import os
+    import shutil
+
+    from analyzers import clang_front as cf
+
+    decls = tmp_path / "cuda_decls.h"
+    shutil.copy(cf.DECLS, decls)
+    monkeypatch.setattr(cf, "DECLS", decls)
+    monkeypatch.setattr(cf, "_PCH", {})
+    src = tmp_path / "k.cu"
+    src.write_text("__global__ void k(int *x) { x[threadIdx.x] = 0; }\n")
+    cf.translation_unit(src, src.read_text())  # libclang's index, made and released the front end's way
+    args = ["-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-device-only", "-std=c++17", "-include", str(decls)]
+    first = cf._preamble(args)
+    os.utime(decls, ns=(decls.stat().st_atime_ns, decls.stat().st_mtime_ns + 10**9))
+    cf._PCH.clear()
+    second = cf._preamble(args)
+    assert first and second and first != second
+    tu = cf._index.parse(str(src), args=args[:-2] + ["-include-pch", second])  # loads: no error raised
+    assert not [d for d in tu.diagnostics if d.severity >= 3]

@@ -58,23 +58,30 @@ def _include_dirs(text: str, folder: Path, cmake: bool) -> list[Path]:
     return out
 
 
-def include_dirs_for(path: Path) -> list[tuple[Path, str]]:
-    """(folder, the build file that names it) for each include folder the build files near ``path`` pass."""
-    out, seen = [], set()
+def _build_files(path: Path):
+    """(level, folder, text, label, is CMake) for each build file beside ``path`` (level 0) or up to ``_LEVELS``
+    folders above, nearest first; ``label`` names it as the front end's notes do (``Makefile``, ``proj/Makefile``)."""
     folder = Path(path).resolve().parent
     for level, d in enumerate([folder, *folder.parents]):
         if level > _LEVELS:
-            break
+            return
         for fname in BUILD_FILES:
             f = d / fname
             try:
                 text = f.read_text(errors="replace") if f.is_file() and f.stat().st_size < 1 << 20 else ""
             except OSError:
                 continue
-            for inc in _include_dirs(text, d, fname == "CMakeLists.txt"):
-                if inc not in seen:
-                    seen.add(inc)
-                    out.append((inc, f"{f.parent.name}/{fname}" if level else fname))
+            yield level, d, text, f"{f.parent.name}/{fname}" if level else fname, fname == "CMakeLists.txt"
+
+
+def include_dirs_for(path: Path) -> list[tuple[Path, str]]:
+    """(folder, the build file that names it) for each include folder the build files near ``path`` pass."""
+    out, seen = [], set()
+    for _, d, text, label, cmake in _build_files(path):
+        for inc in _include_dirs(text, d, cmake):
+            if inc not in seen:
+                seen.add(inc)
+                out.append((inc, label))
     return out
 
 
@@ -93,19 +100,15 @@ def defines_for(path: Path, names) -> dict[str, tuple[str, str]]:
     names = set(names)
     found: dict[str, set] = {}
     where: dict[str, str] = {}
-    folder = Path(path).resolve().parent
-    for level, d in enumerate([folder, *folder.parents]):
-        if level > _LEVELS or not names:
+    current = 0
+    for level, _, text, label, cmake in _build_files(path):
+        if level != current:  # the nearest build file that sets a name decides it
+            names -= set(found)
+            current = level
+        if not names:
             break
-        for fname in BUILD_FILES:
-            f = d / fname
-            try:
-                text = f.read_text(errors="replace") if f.is_file() and f.stat().st_size < 1 << 20 else ""
-            except OSError:
-                continue
-            for name, value in _values(text, fname == "CMakeLists.txt"):
-                if name in names and "$" not in value:
-                    found.setdefault(name, set()).add(value)
-                    where.setdefault(name, f"{f.parent.name}/{fname}" if level else fname)
-        names -= {n for n in found}  # the nearest build file that sets a name decides it
+        for name, value in _values(text, cmake):
+            if name in names and "$" not in value:
+                found.setdefault(name, set()).add(value)
+                where.setdefault(name, label)
     return {n: (next(iter(v)), where[n]) for n, v in found.items() if len(v) == 1}

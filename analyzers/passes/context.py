@@ -353,23 +353,29 @@ class Ctx:
                 out.append(e1.int(qa[2]) == e2.int(qb[2]))
         return out
 
-    def presumed_lows(self, *accesses) -> dict:
-        """What ``signs`` presumes of the accesses' integer parameters, as ``p:name`` -> (its least value: 0, or 1 for
-        a stride; its kind), with a parameter the indices or guards divide by at least 1 too (dividing by zero is undefined:
-        a divisor is non-zero, and, like every size, taken as not negative)."""
+    def presumed_lows(self, *accesses, divisors: bool = True) -> dict:
+        """The integer parameters of the accesses' indices and guards, as ``p:name`` -> (the least value presumed of
+        it, its kind): 0, and 1 for a parameter that strides a written index (a factor of a term that depends on the
+        thread, block or loop: ``out[i * stride]``, ``od[y * w]``) or, with ``divisors``, one the indices or guards
+        divide by (dividing by zero is undefined). A size, stride, count or offset no caller passes negative (nor,
+        unsigned, a negative int's wrap-around), and a zero stride folds every thread's row onto one. A parameter an
+        assumption states on its own (`gap == -1`, `n >= 7`, one conjunct of several) is left out (checked as
+        stated): one that only relates parameters (`j1 == Size - t` from the host) says nothing of their signs."""
         fixed = {n for a in self.launch.assume for n in a.alone}
         kinds = {n: k for acc in accesses for n, k in {**sym.free_vars(acc.offset), **sym.free_vars(acc.cond)}.items()
                  if n.startswith("p:") and n[2:] not in fixed and n[2:] in self.int_params}
-        strides = {f.val for acc in accesses if acc.write for t in _sum_terms(acc.offset)
-                   if _strided(t, ("thread", "block", "iter"))
-                   for f in sym.operands(t, "*") if f.op == "v" and f.val.startswith("p:")}
-        divisors = {d.val for acc in accesses for x in (acc.offset, acc.cond) for d in sym.divisors(x)
-                    if d.op == "v" and str(d.val).startswith("p:")}
-        return {n: (1 if n in strides or n in divisors else 0, k) for n, k in kinds.items()}
+        ones = {f.val for acc in accesses if acc.write for t in _sum_terms(acc.offset)
+                if _strided(t, ("thread", "block", "iter"))
+                for f in sym.operands(t, "*") if f.op == "v" and f.val.startswith("p:")}
+        if divisors:
+            ones |= {d.val for acc in accesses for x in (acc.offset, acc.cond) for d in sym.divisors(x)
+                     if d.op == "v" and str(d.val).startswith("p:")}
+        return {n: (1 if n in ones else 0, k) for n, k in kinds.items()}
 
     @staticmethod
     def presumed(lows: dict, *sides):
-        """(z3 constraint, text) stating ``lows`` (``presumed_lows``) for each side's encoding."""
+        """(z3 constraint, text) stating ``lows`` (``presumed_lows``) for each side's encoding: every parameter below
+        2^31 and at least its least value."""
         cons = [z3.And(enc.var(n, k) >= lo, enc.var(n, k) < (1 << 31))
                 for _, enc in sides for n, (lo, k) in sorted(lows.items())]
         texts = [f"{b} <= {', '.join(sorted(n[2:] for n, (lo, _) in lows.items() if lo == b))} < 2^31" for b in (1, 0)
@@ -377,28 +383,10 @@ class Ctx:
         return z3.And(*cons), "; ".join(texts)
 
     def signs(self, *sides):
-        """The integer parameters of the accesses' indices and guards (``(access, enc)`` per side) below 2^31 and not
-        negative, and a parameter that strides a written index (a factor of a term that depends on the thread,
-        block or loop: ``out[i * stride]``, ``od[y * w]``) at least 1: a size, stride, count or offset no caller
-        passes negative (nor, unsigned, a negative int's wrap-around), and a zero stride folds every thread's row
-        onto one. One (z3 constraint, text) for all of them, or none; a parameter an assumption states on its own
-        (`gap == -1`, `n >= 7`, one conjunct of several) is left out (checked as stated): one that only relates
-        parameters (`j1 == Size - t` from the host) says nothing of their signs."""
-        fixed = {n for a in self.launch.assume for n in a.alone}
-        strides = {f.val for acc, _ in sides if acc.write for t in _sum_terms(acc.offset)
-                   if _strided(t, ("thread", "block", "iter"))
-                   for f in sym.operands(t, "*") if f.op == "v" and f.val.startswith("p:")}
-        low, cons = {}, []
-        for acc, enc in sides:
-            for n, kind in sorted({**sym.free_vars(acc.offset), **sym.free_vars(acc.cond)}.items()):
-                if n.startswith("p:") and n[2:] not in fixed and n[2:] in self.int_params:
-                    v = enc.var(n, kind)
-                    cons.append(z3.And(v >= (1 if n in strides else 0), v < (1 << 31)))
-                    low[n[2:]] = 1 if n in strides else 0
-        if not cons:
-            return []
-        texts = [f"{b} <= {', '.join(sorted(n for n in low if low[n] == b))} < 2^31" for b in (1, 0) if b in low.values()]
-        return [(z3.And(*cons), "; ".join(texts))]
+        """The signs the accesses' indexing presumes of its integer parameters (``presumed_lows`` without divisors),
+        for ``(access, enc)`` per side: one (z3 constraint, text), or none."""
+        lows = self.presumed_lows(*(acc for acc, _ in sides), divisors=False)
+        return [self.presumed(lows, *sides)] if lows else []
 
     def slots(self, acc: Access, enc: Enc):
         """An index ``k * x + c`` (``x`` depending on the thread, block or loop, each such term a multiple of ``k``

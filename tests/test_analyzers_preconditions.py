@@ -124,3 +124,11 @@ def test_a_grid_relation_does_not_state_a_parameter_alone():
     from analyzers.assume import parse
 
     assert parse("gridDim.x == (n + 255) / 256 and m == 4", "host").alone == {"m"}
+
+
+def test_a_witness_never_divides_by_zero():
+    # the padded row width divides by `alignment`: a witness with alignment = 0 (z3 gives n % 0 any value) is no
+    # execution; the race at a negative alignment is the precondition note, its witness dividing by no zero
+    res = analyze(CORPUS / "i23_divisor_not_zero_precondition.cu")
+    notes = [d for d in res.diagnostics if d.rule == "race.precondition"]
+    assert notes and all(d.witness["parameters"]["alignment"] != 0 for d in notes)

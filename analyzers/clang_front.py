@@ -860,15 +860,15 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context)
     errors = _errors(tu, fname)
     # (a quoted include found nowhere is left out of the parse: its names are undeclared, or it is reported unfound)
-    found_in = _build_includes(path, source, include_dirs, context) if errors else []
+    unfound = _unfound(path, source, context, include_dirs) if errors else set()
+    found_in = _build_includes(path, unfound)
     if found_in:  # headers the build's -I folders hold (`-I $(INC_DIR)` in the Makefile above src/)
         include_dirs = [*include_dirs, *(str(d) for d, _ in found_in)]
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context)
         errors = _errors(tu, fname)
+        unfound = _unfound(path, source, context, include_dirs)
     # a header that includes a file found nowhere (<vector> from a helper header) stops clang: make those empty
-    missing = sorted(set(_missing_headers(path, source, include_dirs)) | set(
-        _missing_headers(path, context or "", include_dirs))) if any(
-        _NOT_FOUND.match(e.spelling) for e in errors) else []
+    missing = sorted(unfound) if any(_NOT_FOUND.match(e.spelling) for e in errors) else []
     if missing:
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
                               context=context)
@@ -929,14 +929,18 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     return unit
 
 
-def _build_includes(path: Path, source: str, include_dirs, context) -> list:
+def _unfound(path: Path, source: str, context, include_dirs) -> set:
+    """The header names the file and its context include (transitively) that no folder given resolves."""
+    return set(_missing_headers(path, source, include_dirs)) | set(_missing_headers(path, context or "", include_dirs))
+
+
+def _build_includes(path: Path, unfound: set) -> list:
     """(folder, build file) for each include folder of the build files near ``path`` (``build_flags``) that holds
-    a header the file or its context includes and no folder given finds."""
+    one of the ``unfound`` headers."""
     from . import build_flags
 
-    missing = set(_missing_headers(path, source, include_dirs)) | set(_missing_headers(path, context or "", include_dirs))
-    return [(d, f) for d, f in build_flags.include_dirs_for(path) if any((d / m).is_file() for m in missing)] \
-        if missing else []
+    return [(d, f) for d, f in build_flags.include_dirs_for(path) if any((d / m).is_file() for m in unfound)] \
+        if unfound else []
 
 
 def _build_defines(path: Path, errors, defines) -> dict:

@@ -19,6 +19,7 @@ from .launch import LaunchConfig, evaluate as eval_text, source_macros
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
 from .spin_barrier import grid_barrier
 from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
+from .uniform_carried import uniform_carried
 from .values import Agg, Mem, State, VarRef
 
 TYPE_SIZES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 4, "uint32_t": 4, "int32_t": 4,
@@ -365,12 +366,14 @@ class Builder:
         lid = next(self.loop_ids)
         k = var(f"k{lid}", "iter")
         entry, carried_unknowns = {}, set()
+        same_in_block = uniform_carried(list(body) + ([inc] if inc is not None else []), self._entry_uniform,
+                                        set(self.unit.funcs))
         for name, sites in assigned.items():
             if any(d == -1 for _, d in sites) or not st.has(name):
                 continue
             v0 = st.lookup(name)
             entry[name] = v0
-            got = self._induction(name, sites, v0, k, lid, set(assigned))
+            got = self._induction(name, sites, v0, k, lid, set(assigned), name in same_in_block)
             if isinstance(got, S) and got.op == "v" and str(got.val).startswith("opq#"):
                 carried_unknowns.add(got.val)
             st.set(name, got)
@@ -430,7 +433,9 @@ class Builder:
         # after the loop: the test failed at iteration N and held before (when the loop only exits through it)
         st.dead = False
         st.cond = cond0
-        if n.kind != "do" and n.a is not None and nk == "uniform" and not _exits_early(body) and not sym.is_const(c):
+        if n.kind != "do" and n.a is not None and nk == "uniform" and not _exits_early(body) and not sym.is_const(c) \
+                and k.val in sym.free_vars(c) and not sym.has_opaque(c):
+            # (a test that reads the same unknown at every iteration would pin N to 0)
             cN = sym.subst(c, {k.val: N})
             cprev = sym.subst(c, {k.val: binop("-", N, ONE)})
             st.cond = sym.land(cond0, unop("!", cN), binop("||", binop("==", N, ZERO), cprev))
@@ -483,7 +488,18 @@ class Builder:
             return ("add", unop("neg", s))
         return (mode, s)
 
-    def _induction(self, name, sites, v0, k, lid, carried):
+    def _entry_uniform(self, name: str) -> bool:
+        """Whether ``name``'s current value is the same in every thread of a block."""
+        if name == "warpSize" or name in self.tbind:
+            return True
+        if self.st.has(name):
+            v = self.st.lookup(name)
+            if isinstance(v, S):
+                return "thread" not in sym.kinds(v)
+            return isinstance(v, Ptr) and "thread" not in sym.kinds(v.off)
+        return name != "threadIdx"  # macros, enumerators and unknown names read as uniform values
+
+    def _induction(self, name, sites, v0, k, lid, carried, same_in_block=False):
         if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
             step = self._step(name, sites[0][0], carried)
             if step is not None:
@@ -499,7 +515,8 @@ class Builder:
                        v0.intaddr)
         if isinstance(v0, (Agg, Mem)):
             return v0
-        return opaque(f"{name} carried across loop iterations")
+        # a value every thread of the block computes alike is one unknown per iteration, shared by the block
+        return opaque(f"{name} carried across loop iterations", kind="iter" if same_in_block else None)
 
     @staticmethod
     def _at_iteration(step, v0: S, k: S) -> S:

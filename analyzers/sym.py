@@ -73,9 +73,11 @@ def reset_names() -> None:
     _ids = itertools.count()
 
 
-def opaque(reason: str, uniform: bool = False) -> S:
+def opaque(reason: str, uniform: bool = False, kind: str | None = None) -> S:
+    """An unknown value: the same in every thread (``uniform``), one per thread, or of ``kind`` ("iter": the same
+    in every thread at one iteration of the loops around it)."""
     n = next(_ids)
-    return S("v", (), f"{'uopq' if uniform else 'opq'}#{n}:{reason}", "uniform" if uniform else "thread")
+    return S("v", (), f"{'uopq' if uniform else 'opq'}#{n}:{reason}", kind or ("uniform" if uniform else "thread"))
 
 
 ZERO, ONE = const(0), const(1)

@@ -1,0 +1,114 @@
+"""Which of a loop's carried names hold the same value in every thread of a block at each iteration.
+
+``for (j = 0; j < n; j += len) { if (j + len > n) len = n - j; ... __syncthreads(); }`` carries ``j`` and ``len``
+from one iteration to the next; neither is an induction variable, so the model reads each as an unknown. When every
+assignment to such a name computes its value from block-uniform values only (parameters, ``blockDim``, constants,
+other such names) under block-uniform conditions, the unknown is the same in every thread that runs that iteration:
+the loop's trip count is uniform and a barrier in it is reached by all threads or none. The test is syntactic and
+conservative: a memory read, a call other than plain arithmetic, an address taken or a thread-dependent exit makes
+a name non-uniform."""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from .ast import Node, short_name
+
+# calls whose result is a function of their arguments only
+_ARITHMETIC_CALL = re.compile(r"(?:std::)?(?:u?l{0,2}(?:min|max)|f?abs|l{1,2}abs|f(?:min|max)f?|floorf?|ceilf?|"
+                              r"sqrtf?|rsqrtf?|log2f?|__clzl{0,2}|__popcl{0,2}|__ffsl{0,2}|__u?mul24|__u?mulhi|"
+                              r"__brevl{0,2})$")
+_UNIFORM_BUILTINS = ("blockIdx", "blockDim", "gridDim")
+_EXIT = " exit"  # pseudo-name: the conditions under which the body leaves an iteration early
+
+
+def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: set) -> set:
+    """The names assigned in ``nodes`` (a loop's body and increment) that are block-uniform at every iteration.
+    ``entry_uniform(name)``: whether a name's value before the loop is the same in every thread of a block (False
+    for names it does not know to be); ``calls``: the names of the unit's own functions (which may write through a
+    reference argument)."""
+    sites: dict[str, list] = {}  # name -> [(value node or None, [conditions])]
+    declared, spoiled = set(), set()
+
+    def walk(n, conds):
+        if isinstance(n, list):
+            for x in n:
+                walk(x, conds)
+            return
+        if not isinstance(n, Node):
+            return
+        k = n.kind
+        if k in ("break", "continue", "return", "goto"):
+            sites.setdefault(_EXIT, []).append((None, conds))
+        elif k in ("unknown", "asm"):
+            sites.setdefault(_EXIT, []).append((n, conds))  # anything may happen: never uniform
+        elif k == "decl":
+            declared.add(n.name)
+            sites.setdefault(n.name, []).append((n.a, conds))
+        elif k == "assign" and n.a is not None and n.a.kind == "name":
+            sites.setdefault(n.a.name, []).append((n.b, conds))
+        elif k == "un" and n.op in ("pre++", "pre--", "post++", "post--") and n.a is not None and n.a.kind == "name":
+            sites.setdefault(n.a.name, []).append((None, conds))
+        elif k == "un" and n.op == "&" and n.a is not None and n.a.kind == "name":
+            spoiled.add(n.a.name)
+        elif k == "call" and short_name(n) in calls:
+            spoiled.update(x.name for x in n.args if isinstance(x, Node) and x.kind == "name")
+        if k == "if":
+            walk(n.a, conds)
+            walk(n.b, conds + [n.a])
+            walk(n.c, conds + [n.a])
+        elif k in ("for", "while", "do", "switch"):
+            walk(n.init, conds)
+            inner = conds + ([n.a] if n.a is not None else [])
+            walk(n.a, inner)
+            walk(n.b, inner)
+            walk(n.body, inner)
+        elif k in ("cond", "bin") and (k == "cond" or n.op in ("&&", "||")):
+            walk(n.a, conds)
+            walk([n.b, n.c], conds + [n.a])
+        else:
+            for ch in (n.a, n.b, n.c, n.init):
+                walk(ch, conds)
+            for lst in (n.args, n.body):
+                walk(lst, conds)
+
+    walk(nodes, [])
+    names = {nm for nm in sites if nm != _EXIT} - spoiled
+    uniform = {nm for nm in names if nm in declared or entry_uniform(nm)}
+
+    def value(e) -> bool:
+        if e is None or not isinstance(e, (Node, list)):
+            return True
+        if isinstance(e, list):
+            return all(value(x) for x in e)
+        k = e.kind
+        if k in ("lit", "sizeof"):
+            return True
+        if k == "name":
+            if e.name in sites or e.name in spoiled:
+                return e.name in uniform
+            return e.name != "threadIdx" and entry_uniform(e.name)
+        if k == "member":
+            return e.a is not None and e.a.kind == "name" and e.a.name in _UNIFORM_BUILTINS and e.a.name not in sites
+        if k == "call":
+            return e.a is None and bool(_ARITHMETIC_CALL.match(short_name(e) or "")) and value(e.args)
+        if k in ("bin", "cond", "cast"):
+            return value(e.a) and value(e.b) and value(e.c)
+        if k == "un":
+            return e.op not in ("*", "&") and value(e.a)
+        return False  # memory reads, initializer lists, assignments used as values, anything unknown
+
+    def holds(site) -> bool:
+        val, conds = site
+        return (val is None or value(val)) and all(value(c) for c in conds)
+
+    changed = True
+    while changed:
+        changed = False
+        for nm in sorted(uniform):
+            if not all(holds(s) for s in sites[nm]):
+                uniform.discard(nm)
+                changed = True
+    if not all(holds(s) for s in sites.get(_EXIT, ())):
+        return set()
+    return uniform

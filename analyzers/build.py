@@ -60,6 +60,7 @@ def _assigned(nodes) -> dict:
     return out
 
 
+_VECTOR_TYPE = re.compile(r"(?:char|short|int|long|float|double|half|bfloat16|bf16)[1-4]\b")
 _UNSIGNED_NARROW = re.compile(r"(?:std::)?(?:unsigned\b.*|u(?:int)?(?:8|16)(?:_t)?|uchar|ushort)$")
 
 
@@ -69,6 +70,13 @@ def _narrowed(v: S, ti: TypeInfo) -> S:
     if not ti.integral or ti.size not in (1, 2) or ti.pointer or not _UNSIGNED_NARROW.match(ti.spelling.strip()):
         return v
     return binop("&", v, const((1 << (8 * ti.size)) - 1))
+
+
+def _same_struct(a: TypeInfo | None, b: TypeInfo) -> bool:
+    """Whether a value of type ``a`` initializing a ``b`` is a copy of a struct of the same type."""
+    def plain(t):
+        return t.spelling.replace("const ", "").replace("volatile ", "").strip()
+    return a is not None and not a.pointer and not a.integral and a.size == b.size and plain(a) == plain(b)
 
 
 class Builder:
@@ -87,6 +95,7 @@ class Builder:
             self.macros[k] = v if v is not None else 1
         self.st = State()
         self.loop_stack: list = []
+        self._member_uses: dict = {}  # local struct name -> members used (see _members_used)
 
     # ------------------------------------------------------------------ entry
     def build(self) -> KernelModel:
@@ -266,12 +275,27 @@ class Builder:
             self.st.scopes[-1][n.name] = Ptr("local", n.name, ZERO, self._elem(ti), self._dims(ti))
             return
         if n.a is not None:
-            v = self.eval(n.a)
+            init = n.a
+            if init.kind == "call" and init.name.endswith("__ctor__") and len(init.args) == 1 and \
+                    _same_struct(init.args[0].ty, ti):
+                init = init.args[0]  # a copy: `T t = p[i];` (the copy constructor reads what the copy's uses read)
+            v = self.eval(init)
             if ti.ref and isinstance(v, Mem):
                 self.st.scopes[-1][n.name] = v
                 return
             if isinstance(v, Mem):
-                v = self.load(v, n.a)
+                used = self._members_used(n.name, ti) if v.ptr.space in ("shared", "global") and not v.ptr.dims \
+                    else None
+                if used is None:
+                    v = self.load(v, init)
+                else:
+                    # a struct copied out of memory reads the members the code uses: a compiler drops the loads of
+                    # the others (a copy of a particle whose force member other threads update atomically)
+                    p = v.ptr
+                    for off, size in used:
+                        self._rec_access(Mem(Ptr(p.space, p.base, binop("+", p.off, const(off)), size, (), p.subs,
+                                                 p.volatile), size), False, init)
+                    v = Agg("struct", n.name, size=ti.size or 0)
             if isinstance(v, Agg) and v.kind == "struct" and not v.uniform:
                 v = Agg("struct", n.name, dict(v.fields), False, v.size)
             if isinstance(v, Ptr) and ti.pointer and not v.intaddr:
@@ -286,6 +310,42 @@ class Builder:
                 self.st.scopes[-1][n.name] = opaque(f"uninitialized {n.name}")
             else:
                 self.st.scopes[-1][n.name] = Agg("struct", n.name, size=ti.size or 0)
+
+    def _members_used(self, name: str, ti: TypeInfo) -> list | None:
+        """The (byte offset, size) of each member of the local struct ``name`` the unit's code reads or writes as
+        ``name.member``; None when ``name`` is also used whole (passed, copied, a method called), or ``ti`` is no
+        struct (a scalar, pointer, array or CUDA vector type, whose loads are one access)."""
+        if ti.pointer or ti.ref or ti.integral or ti.dims or not ti.size or _VECTOR_TYPE.search(ti.spelling):
+            return None
+        if name not in self._member_uses:
+            fields, whole = set(), False
+
+            def walk(x, member_base=False):
+                nonlocal whole
+                if isinstance(x, list):
+                    for y in x:
+                        walk(y)
+                    return
+                if not isinstance(x, Node):
+                    return
+                if x.kind == "name" and x.name == name and not member_base:
+                    whole = True
+                if x.kind == "member" and x.a is not None and x.a.kind == "name" and x.a.name == name:
+                    if isinstance(x.val, int) and x.ty is not None and x.ty.size:
+                        fields.add((x.val, x.ty.size))
+                    else:
+                        whole = True
+                    return
+                for ch in (x.a, x.b, x.c, x.init):
+                    walk(ch)
+                for lst in (x.args, x.body, x.outs, x.ins):
+                    walk(lst)
+
+            for fs in self.unit.funcs.values():
+                for f in fs:
+                    walk(f.body)
+            self._member_uses[name] = None if whole else sorted(fields)
+        return self._member_uses[name]
 
     def _branch(self, c: S, then_fn, else_fn):
         st0 = self.st

@@ -28,7 +28,7 @@ class Assumption:
         """The kernel parameter names it uses (not the launch's dimensions, not function names)."""
         tree = _tree(self.text)
         called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-        return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called
+        return {_name(n) for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called
                 and not _DIM_NAME.fullmatch(n.id)}
 
 
@@ -42,7 +42,7 @@ class Assumption:
         out = set()
         for part in parts:
             called = {id(n.func) for n in ast.walk(part) if isinstance(n, ast.Call)}
-            names = {n.id for n in ast.walk(part) if isinstance(n, ast.Name) and id(n) not in called}
+            names = {_name(n) for n in ast.walk(part) if isinstance(n, ast.Name) and id(n) not in called}
             params = {n for n in names if not _DIM_NAME.fullmatch(n)}
             if len(params) == 1 and params == names:
                 out |= params
@@ -51,19 +51,27 @@ class Assumption:
 
 _DIM = re.compile(r"\b(gridDim|blockDim)\s*\.\s*([xyz])\b")
 _DIM_NAME = re.compile(r"(gridDim|blockDim)__([xyz])")
+_FIELD = re.compile(r"\b([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\b")
 _CALLS = {"cdiv": 2, "ceil_div": 2, "min": 2, "max": 2}
 
 
-def _tree(text: str):
-    """The expression's syntax tree, the launch's ``gridDim.x`` read as one name (the language has no fields)."""
-    return parse_expr(_DIM.sub(r"\1__\2", str(text)), c=True)
+def _tree(text: str, fields: bool = True):
+    """The expression's syntax tree, the launch's ``gridDim.x`` read as one name (the language has no fields), and
+    so is a field of a struct parameter (``p.pitch``, in the layouts the analyzer presumes; ``fields``): see
+    ``_name``."""
+    text = _DIM.sub(r"\1__\2", str(text))
+    return parse_expr(_FIELD.sub(r"\1__kf__\2", text) if fields else text, c=True)
+
+
+def _name(node: ast.Name) -> str:
+    return node.id.replace("__kf__", ".")
 
 
 def parse(text: str, origin: str, file: str = "<input>", piece: Text | None = None) -> Assumption:
     """A validated assumption; a malformed one raises ``AnnotationError`` (an InputError) that points at it."""
     piece = piece if piece is not None else Text(text, 1, 0)
     try:
-        _tree(text)
+        _tree(text, fields=False)  # a user's assumption names parameters (a struct's fields are not checked)
     except ExprError as exc:
         raise expression_error(exc, piece, file, "assume")
     a = Assumption(str(text).strip(), origin)
@@ -109,7 +117,7 @@ def to_z3(a: Assumption, var, const, dim=None):
             d = _DIM_NAME.fullmatch(node.id)
             if d and dim is None:
                 raise ExprError("expr.syntax", a.text, f"`{d.group(1)}.{d.group(2)}` is not known here")
-            return dim(d.group(1), d.group(2)) if d else var(node.id)
+            return dim(d.group(1), d.group(2)) if d else var(_name(node))
         if isinstance(node, ast.Call) and _CALLS.get(getattr(node.func, "id", "")) == len(node.args):
             x, y = (num(tr(v)) for v in node.args)
             f = node.func.id

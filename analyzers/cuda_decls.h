@@ -87,7 +87,7 @@
 #define NULL 0
 #define assert(x) ((void)0)
 
-typedef unsigned long size_t;
+typedef unsigned long size_t; typedef long ssize_t;
 typedef long ptrdiff_t;
 // glibc's on LP64 Linux, where nvcc compiles: 64-bit integers are `long`
 typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
@@ -141,6 +141,19 @@ namespace std {
   __KOPT_INTEGRAL(long) __KOPT_INTEGRAL(unsigned long) __KOPT_INTEGRAL(long long) __KOPT_INTEGRAL(unsigned long long)
 #undef __KOPT_INTEGRAL
   template <class T> struct is_pointer : false_type {}; template <class T> struct is_pointer<T*> : true_type {};
+  template <class T> struct make_unsigned { typedef T type; }; template <class T> struct make_signed { typedef T type; };
+#define __KOPT_SIGNS(S, U) template <> struct make_unsigned<S> { typedef U type; }; \
+  template <> struct make_unsigned<U> { typedef U type; }; template <> struct make_signed<U> { typedef S type; }; \
+  template <> struct make_signed<S> { typedef S type; };
+  __KOPT_SIGNS(signed char, unsigned char) __KOPT_SIGNS(short, unsigned short)
+  __KOPT_SIGNS(int, unsigned) __KOPT_SIGNS(long, unsigned long) __KOPT_SIGNS(long long, unsigned long long)
+  template <> struct make_unsigned<char> { typedef unsigned char type; };
+  template <> struct make_signed<char> { typedef signed char type; };
+#undef __KOPT_SIGNS
+  template <class T> using make_unsigned_t = typename make_unsigned<T>::type;
+  template <class T> using make_signed_t = typename make_signed<T>::type;
+  template <class T> struct is_signed : integral_constant<bool, T(-1) < T(0)> {};
+  template <class T> struct is_unsigned : integral_constant<bool, !(T(-1) < T(0))> {};
   template <class T> struct is_arithmetic : integral_constant<bool, is_integral<T>::value || is_floating_point<T>::value> {};
   template <class T> constexpr bool is_floating_point_v = is_floating_point<T>::value;
   template <class T> constexpr bool is_integral_v = is_integral<T>::value;
@@ -358,6 +371,7 @@ __device__ unsigned umin(unsigned, unsigned); __device__ unsigned umax(unsigned,
 __device__ int abs(int); __device__ float abs(float); __device__ long long llabs(long long);
 extern "C" __device__ int printf(const char*, ...);
 extern "C" __device__ void* memcpy(void*, const void*, size_t); extern "C" __device__ void* memset(void*, int, size_t);
+extern "C" __device__ void* malloc(size_t); extern "C" __device__ void free(void*);  // the device heap
 // Ampere async copies (pipeline primitives)
 __device__ void __pipeline_memcpy_async(void*, const void*, size_t, size_t = 0);
 __device__ void __pipeline_commit(); __device__ void __pipeline_wait_prior(size_t);
@@ -483,6 +497,10 @@ enum cudaError { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInvali
 typedef enum cudaError cudaError_t;
 #endif
 struct cudaExtent { size_t width, height, depth; };
+struct cudaPitchedPtr { void* ptr; size_t pitch, xsize, ysize; }; struct cudaPos { size_t x, y, z; };
+__host__ __device__ cudaExtent make_cudaExtent(size_t, size_t, size_t);
+__host__ __device__ cudaPitchedPtr make_cudaPitchedPtr(void*, size_t, size_t, size_t);
+__host__ __device__ cudaPos make_cudaPos(size_t, size_t, size_t);
 typedef unsigned long long CUtexObject; typedef unsigned long long CUsurfObject;
 enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero, cudaBoundaryModeClamp, cudaBoundaryModeTrap };
 template <class T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int, int, cudaSurfaceBoundaryMode);

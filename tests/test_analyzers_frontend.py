@@ -449,3 +449,21 @@ __global__ void k(int *out) {
 """
     res = analyze(src, path="lp64.cu", block=(32, 1, 1))
     assert res.paths == {"k": "libclang"} and "analysis.incomplete" not in _rules(res)
+
+
+def test_device_heap_pitched_pointers_signedness_traits_and_ssize_t_are_declared():
+    src = """
+#include <type_traits>
+template <typename T> __global__ void widen(const T *in, long *out, cudaPitchedPtr pp, int width) {
+  using U = typename std::make_unsigned<T>::type;
+  ssize_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  int *scratch = (int *)malloc(4 * sizeof(int));
+  if (scratch) { scratch[0] = (int)i; free(scratch); }
+  char *row = (char *)pp.ptr + blockIdx.y * pp.pitch;
+  if (i < width) ((float *)row)[i] = (float)(U)in[i];
+}
+template __global__ void widen<int>(const int *, long *, cudaPitchedPtr, int);
+"""
+    res = analyze(src, path="w.cu", block=(128, 1, 1))
+    assert res.paths["widen"].startswith("libclang"), res.paths
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"], res.diagnostics

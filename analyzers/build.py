@@ -72,6 +72,16 @@ def _narrowed(v: S, ti: TypeInfo) -> S:
     return binop("&", v, const((1 << (8 * ti.size)) - 1))
 
 
+def _dependent_scalar(v):
+    """A parameter of a type the analysis does not know (a template type parameter of a kernel analyzed without its
+    arguments: ``index_t width``) is a uniform scalar where arithmetic, a comparison or a conversion to an integer
+    uses it; a struct of known size stays a struct."""
+    if isinstance(v, Agg) and v.kind == "struct" and v.uniform and not v.size and v.name.startswith("p:") \
+            and "." not in v.name:
+        return var(v.name, "uniform")
+    return v
+
+
 def _same_struct(a: TypeInfo | None, b: TypeInfo) -> bool:
     """Whether a value of type ``a`` initializing a ``b`` is a copy of a struct of the same type."""
     def plain(t):
@@ -427,7 +437,7 @@ class Builder:
         k = var(f"k{lid}", "iter")
         entry, carried_unknowns = {}, set()
         same_in_block = uniform_carried(list(body) + ([inc] if inc is not None else []), self._entry_uniform,
-                                        set(self.unit.funcs))
+                                        set(self.unit.funcs), self._in_memory)
         for name, sites in assigned.items():
             if any(d == -1 for _, d in sites) or not st.has(name):
                 continue
@@ -559,6 +569,11 @@ class Builder:
             return isinstance(v, Ptr) and "thread" not in sym.kinds(v.off)
         return name != "threadIdx"  # macros, enumerators and unknown names read as uniform values
 
+    def _in_memory(self, name: str) -> bool:
+        """Whether ``name`` points into shared, global or constant memory, with no volatile reads."""
+        v = self.st.lookup(name) if self.st.has(name) else None
+        return isinstance(v, Ptr) and v.space in ("shared", "global", "const") and not v.volatile
+
     def _induction(self, name, sites, v0, k, lid, carried, same_in_block=False):
         if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
             step = self._step(name, sites[0][0], carried)
@@ -630,6 +645,7 @@ class Builder:
         v = self.eval(n)
         if isinstance(v, Mem):
             v = self.load(v, n)
+        v = _dependent_scalar(v)
         if isinstance(v, S):
             return v
         if isinstance(v, Ptr):
@@ -841,7 +857,7 @@ class Builder:
         if op == ",":
             self.rval(n.a)
             return self.rval(n.b)
-        a, b = self.rval(n.a), self.rval(n.b)
+        a, b = _dependent_scalar(self.rval(n.a)), _dependent_scalar(self.rval(n.b))
         if isinstance(a, Ptr) or isinstance(b, Ptr):
             return self._ptr_arith(op, a, b)
         if not isinstance(a, S) or not isinstance(b, S):
@@ -928,6 +944,8 @@ class Builder:
     def cast(self, n: Node):
         v = self.rval(n.a)
         ti = n.ty
+        if ti is not None and (ti.integral or ti.pointer):
+            v = _dependent_scalar(v)
         if isinstance(v, S) and ti is not None:
             v = _narrowed(v, ti)
         if isinstance(v, Ptr) and ti is not None:

@@ -467,3 +467,26 @@ template __global__ void widen<int>(const int *, long *, cudaPitchedPtr, int);
     res = analyze(src, path="w.cu", block=(128, 1, 1))
     assert res.paths["widen"].startswith("libclang"), res.paths
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"], res.diagnostics
+
+
+def test_a_parameter_of_a_template_type_is_a_scalar_when_the_kernel_is_analyzed_generically():
+    # no instantiation: index_t is unknown, yet `n` is compared and added like the integer it is (the loop runs a
+    # multiple of the block's 256 threads, so every thread reaches the barrier equally often)
+    src = """
+template <typename index_t, typename value_t>
+__global__ void tiles(const value_t *in, value_t *out, const index_t n) {
+  __shared__ value_t tile[256];
+  const index_t rounded = ((n + 255) / 256) * 256;
+  value_t acc = 0;
+  for (index_t j = threadIdx.x; j < rounded; j += 256) {
+    tile[threadIdx.x] = j < n ? in[j] : 0;
+    __syncthreads();
+    acc += tile[(threadIdx.x + 1) % 256];
+    __syncthreads();
+  }
+  out[blockIdx.x * 256 + threadIdx.x] = acc;
+}
+"""
+    res = analyze(src, path="t.cu", block=(256, 1, 1))
+    assert "generically" in res.assumed
+    assert not [d for d in res.diagnostics if d.rule == "barrier.divergent"], res.diagnostics

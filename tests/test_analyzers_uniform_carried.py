@@ -1,6 +1,6 @@
-"""A loop-carried value every thread of a block computes alike (from parameters, blockDim and other such values,
-under conditions of the same kind) keeps a barrier in its loop uniform; any thread-dependent step makes the loop's
-trip count per-thread again, and the barrier divergent."""
+"""A loop-carried value every thread of a block computes alike (from parameters, blockDim, memory at block-uniform
+addresses and other such values, under conditions of the same kind) keeps a barrier in its loop uniform; any
+thread-dependent step makes the loop's trip count per-thread again, and the barrier divergent."""
 from __future__ import annotations
 
 import pytest
@@ -8,8 +8,9 @@ import pytest
 from kopt.analyze import analyze
 
 CHUNKED = """
-__global__ void chunked(const float *src, float *dst, int count) {
+__global__ void chunked(const float *src, float *dst, int count, const int *lens) {
   extern __shared__ float tile[];
+  __shared__ int sizes[1];
   int t = threadIdx.x;
   int len = blockDim.x;
   float acc = 0.0f;
@@ -33,6 +34,8 @@ def _divergent(step: str) -> bool:
 @pytest.mark.parametrize("step", [
     "if (start + len > count) len = count - start;",
     "len = min(len, count - start);",
+    "__syncthreads(); if (t == 0) sizes[0] = count - start; __syncthreads(); len = min(len, sizes[0]);",
+    "len = min(len, lens[blockIdx.x]);",  # a block-uniform element of global memory
     "if (blockIdx.x > 2 && start + len > count) len = count - start;",
 ])
 def test_a_value_computed_alike_in_every_thread_keeps_the_barriers_uniform(step):
@@ -42,8 +45,10 @@ def test_a_value_computed_alike_in_every_thread_keeps_the_barriers_uniform(step)
 @pytest.mark.parametrize("step", [
     "if (start + len > count) len = count - start - t;",  # the thread's own position
     "if (t == 0) len = count - start;",  # a thread-dependent condition
-    "if (start + len > count) len = (int)src[0];",  # a value read from memory others may write
     "if (t > 5) continue;",  # some threads leave the iteration early
+    "len = min(len, lens[t]);",  # each thread's own element
+    "int mine[2] = {t, t}; len = min(len, mine[0] + 1);",  # a thread's local array
+    "len = min(len, ((volatile int *)lens)[0]);",  # a volatile read: threads may see different values
 ])
 def test_a_thread_dependent_step_makes_the_loop_divergent(step):
     assert _divergent(step)

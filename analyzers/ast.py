@@ -37,7 +37,7 @@ class Node:
 
     expressions: lit(val) name(name, ref) member(a, name, arrow, val=field byte offset) index(a, b)
     call(name, args, a=object for methods, targs) bin(op, a, b) un(op, a) assign(op, a, b) cond(a, b, c)
-    cast(ty, a) sizeof(val) init(args) unknown(text)
+    cast(ty, a) sizeof(val) init(args) stmtexpr(body, a=value: GNU ``({ ...; value; })``) unknown(text)
     statements: block(body) decl(name, ty, a=init, shared, extern) expr(a) if(a, b, c) for(init, a, b, body)
     while(a, body) do(body, a) return(a) break continue asm(text, outs, ins) switch(a, body) unknown(text)
     """

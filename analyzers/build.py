@@ -437,7 +437,7 @@ class Builder:
         k = var(f"k{lid}", "iter")
         entry, carried_unknowns = {}, set()
         same_in_block = uniform_carried(list(body) + ([inc] if inc is not None else []), self._entry_uniform,
-                                        set(self.unit.funcs), self._in_memory)
+                                        set(self.unit.funcs))
         for name, sites in assigned.items():
             if any(d == -1 for _, d in sites) or not st.has(name):
                 continue
@@ -568,11 +568,6 @@ class Builder:
                 return "thread" not in sym.kinds(v)
             return isinstance(v, Ptr) and "thread" not in sym.kinds(v.off)
         return name != "threadIdx"  # macros, enumerators and unknown names read as uniform values
-
-    def _in_memory(self, name: str) -> bool:
-        """Whether ``name`` points into shared, global or constant memory, with no volatile reads."""
-        v = self.st.lookup(name) if self.st.has(name) else None
-        return isinstance(v, Ptr) and v.space in ("shared", "global", "const") and not v.volatile
 
     def _induction(self, name, sites, v0, k, lid, carried, same_in_block=False):
         if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
@@ -729,6 +724,13 @@ class Builder:
             return self.unary(n)
         if k == "assign":
             return self.assign(n)
+        if k == "stmtexpr":  # its declarations live in a scope of their own; its value is its last expression's
+            self.st.scopes.append({})
+            for x in n.body:
+                self.stmt(x)
+            v = self.rval(n.a) if n.a is not None else None
+            self.st.scopes.pop()
+            return v
         if k == "cond":
             c = self.cond_val(n.a)
             if sym.is_const(c):

@@ -294,6 +294,12 @@ class _Conv:
             if not ch or not op:
                 return Node("unknown", loc, text=self.text(c))
             return Node("un", loc, op=op, a=self.expr(ch[0]), ty=self.typeinfo(c.type))
+        if k.name == "StmtExpr":  # GNU `({ decls; value; })`, as min/max macros of generated code are written
+            (block,) = self.children(c) or [None]
+            parts = self.children(block) if block is not None else []
+            last = parts[-1] if parts and parts[-1].kind.is_expression() else None
+            body = [s for s in (self.stmt(x) for x in (parts[:-1] if last is not None else parts)) if s is not None]
+            return Node("stmtexpr", loc, body=body, a=self.expr(last) if last is not None else None, text=self.text(c))
         if k == K.CONDITIONAL_OPERATOR:
             ch = self.children(c)
             return Node("cond", loc, a=self.expr(ch[0]), b=self.expr(ch[1]), c=self.expr(ch[2]))

@@ -5,6 +5,7 @@ pass become ``analysis.incomplete`` diagnostics and the remaining passes still r
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 from pathlib import Path
@@ -104,7 +105,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
         text, defines, Path(fname), [f.name for f in unit.kernels])) if block is None else {}
     targets = list(_targets(unit, notes, fname, text, defines, res))
     implied = _host_facts(res, fname, lambda: host_assume.from_host(
-        text, Path(fname), defines, {f.name: f.params for _, f, _ in targets})) \
+        text, Path(fname), defines, {f.name: _host_params(f) for _, f, _ in targets})) \
         if launches is None and block is None and grid is None else {}  # the host's launches, not a given one
     for kunit, func, path_note in targets:
         if wanted is not None and func.name not in wanted:
@@ -279,6 +280,16 @@ def _wanted(kernels):
         name, targs = split_kernel(k)
         out[name] = targs
     return out
+
+
+def _host_params(func) -> list:
+    """A kernel's parameters as its launches pass them: one whose type is a template type parameter counts as an
+    integer (the kernel is analyzed generically, where such a parameter is a scalar; a constant the host passes, `1`
+    for `StrideType stride`, is its value)."""
+    types = {name for name, kind in func.tparams if kind == "type"}
+    plain = lambda ti: ti.spelling.replace("const", "").replace("volatile", "").strip()  # noqa: E731
+    return [(name, dataclasses.replace(ti, spelling="long", integral=True) if not ti.pointer and plain(ti) in types
+             else ti) for name, ti in func.params]
 
 
 def _debug(exc):

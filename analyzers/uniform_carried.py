@@ -4,10 +4,10 @@
 from one iteration to the next; neither is an induction variable, so the model reads each as an unknown. When every
 assignment to such a name computes its value from block-uniform values only (parameters, ``blockDim``, constants,
 other such names) under block-uniform conditions, the unknown is the same in every thread that runs that iteration:
-the loop's trip count is uniform and a barrier in it is reached by all threads or none. An element of shared,
-global or constant memory at a block-uniform address counts as such a value (a count one thread publishes before a
-barrier), as it does in a barrier's own condition. The test is syntactic and conservative: a per-thread or volatile
-read, a call other than plain arithmetic, an address taken or a thread-dependent exit makes a name non-uniform."""
+the loop's trip count is uniform and a barrier in it is reached by all threads or none. The test is syntactic and
+conservative: a memory read (even at a uniform address: a warp that reads a shared counter while other warps still
+add to it sees another value), a call other than plain arithmetic, an address taken or a thread-dependent exit
+makes a name non-uniform."""
 from __future__ import annotations
 
 import re
@@ -23,14 +23,11 @@ _UNIFORM_BUILTINS = ("blockIdx", "blockDim", "gridDim")
 _EXIT = " exit"  # pseudo-name: the conditions under which the body leaves an iteration early
 
 
-def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: set,
-                    in_memory: Callable[[str], bool] = lambda name: False) -> set:
+def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: set) -> set:
     """The names assigned in ``nodes`` (a loop's body and increment) that are block-uniform at every iteration.
     ``entry_uniform(name)``: whether a name's value before the loop is the same in every thread of a block (False
     for names it does not know to be); ``calls``: the names of the unit's own functions (which may write through a
-    reference argument); ``in_memory(name)``: whether a name is a pointer or array into shared, global or constant
-    memory (not volatile): an element of it at a block-uniform index reads the same value in every thread, as a
-    barrier's condition does (a count a thread publishes in shared memory before a barrier)."""
+    reference argument)."""
     sites: dict[str, list] = {}  # name -> [(value node or None, [conditions])]
     declared, spoiled = set(), set()
 
@@ -98,25 +95,9 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
             return e.a is None and bool(_ARITHMETIC_CALL.match(short_name(e) or "")) and value(e.args)
         if k in ("bin", "cond", "cast"):
             return value(e.a) and value(e.b) and value(e.c)
-        if k == "un" and e.op == "*":
-            return read(e.a, None)
-        if k == "index":
-            return read(e.a, e.b)
         if k == "un":
-            return e.op != "&" and value(e.a)
-        return False  # initializer lists, assignments used as values, anything unknown
-
-    def read(base, index) -> bool:
-        """A load of ``base[index]`` (``*base`` when index is None) at a block-uniform address of memory."""
-        if index is not None and not value(index):
-            return False
-        while base is not None and base.kind == "bin" and base.op in ("+", "-"):
-            if not value(base.b):
-                return False
-            base = base.a
-        if base is not None and base.kind == "index":  # a row of a 2-D array
-            return read(base.a, base.b)
-        return base is not None and base.kind == "name" and in_memory(base.name) and value(base)
+            return e.op not in ("*", "&") and value(e.a)
+        return False  # memory reads, initializer lists, assignments used as values, anything unknown
 
     def holds(site) -> bool:
         val, conds = site

@@ -490,3 +490,29 @@ __global__ void tiles(const value_t *in, value_t *out, const index_t n) {
     res = analyze(src, path="t.cu", block=(256, 1, 1))
     assert "generically" in res.assumed
     assert not [d for d in res.diagnostics if d.rule == "barrier.divergent"], res.diagnostics
+
+
+def test_gnu_statement_expressions_are_read_as_their_last_value():
+    # generated code (PPCG) writes min/max as `({ ...; _x < _y ? _x : _y; })`: a loop bound through it is uniform, and
+    # an index through it is modelled (the second kernel's clamp makes threads 4 and up write one element)
+    src = """
+#define MIN(x, y) ({ __typeof__(x) _x = (x); __typeof__(y) _y = (y); _x < _y ? _x : _y; })
+__global__ void tiles(const float *in, float *out) {
+  __shared__ float t[32];
+  for (int c = 0; c <= MIN(368, 32 * (int)blockIdx.x + 30); c += 32) {
+    t[threadIdx.x] = in[c + threadIdx.x];
+    __syncthreads();
+    out[blockIdx.x * 32 + threadIdx.x] += t[31 - threadIdx.x];
+    __syncthreads();
+  }
+}
+__global__ void clamped(float *out) {
+  out[MIN((int)threadIdx.x, 4)] = threadIdx.x;
+}
+"""
+    res = analyze(src, path="p.cu", block=(32, 1, 1))
+    assert res.paths == {"tiles": "libclang", "clamped": "libclang"}
+    rules = {(d.rule, (d.witness or {}).get("kernel")) for d in res.diagnostics}
+    assert ("barrier.divergent", "tiles") not in rules
+    assert ("race.global", "clamped") in rules
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]

@@ -348,3 +348,22 @@ def test_a_block_set_field_by_field_relates_its_size_to_the_values_passed(tmp_pa
     text = _implied("void run(float *d, int w, int h) {\n  dim3 b;\n  if (h > 2) b.x = w;\n  b.y = 1;\n"
                     "  fill<<<1, b>>>(d, w, 3);\n}\n", tmp_path)
     assert "blockDim.x" not in text and "blockDim.y == 1" in text
+
+
+def test_a_constant_passed_for_a_template_typed_parameter_is_its_value(tmp_path):
+    # analyzed generically (no instantiation), `StrideType stride` is a scalar; the host passes 1, so each thread
+    # writes its own three elements (with any other stride, rows of three would overlap)
+    p = tmp_path / "cross.cu"
+    p.write_text("""
+template <typename T, typename StrideType>
+__global__ void rows3(int n, T *out, StrideType stride) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    T *row = out + 3 * i;
+    row[0 * stride] = 1; row[1 * stride] = 2; row[2 * stride] = 3;
+  }
+}
+void run(float *d, int n) { rows3<<<(n + 255) / 256, 256>>>(n, d, 1); }
+""")
+    res = analyze(p)
+    assert "stride == 1" in res.assumed
+    assert not _races(res), res.diagnostics

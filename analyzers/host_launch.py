@@ -27,6 +27,7 @@ from pathlib import Path
 
 from kopt.expr import drop_int_casts
 
+from . import build_flags
 from .includers import included_by, includers
 from .launch import MAX_THREADS, evaluate, source_macros, split_top
 from .preproc import active_lines
@@ -1338,10 +1339,12 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
     (lowest) ``outer``: the macros of the files that include it."""
     macros, seen, named, headers = {}, set(), {}, []
+    # a quoted include not beside its includer is looked up in the build's -I folders (`-I ../include`)
+    dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)] if folder is not None else []
 
     def include(t, at, depth):  # quoted includes, transitively (a few levels): their macros
         for inc in _LOCAL_INCLUDE.findall(t):
-            p = (at / inc).resolve()
+            p = next((c for c in (at / inc, *(d / inc for d in dirs)) if c.is_file()), at / inc).resolve()
             if p in seen or depth > 3:
                 continue
             seen.add(p)

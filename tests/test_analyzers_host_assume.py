@@ -367,3 +367,25 @@ void run(float *d, int n) { rows3<<<(n + 255) / 256, 256>>>(n, d, 1); }
     res = analyze(p)
     assert "stride == 1" in res.assumed
     assert not _races(res), res.diagnostics
+
+
+def test_a_sibling_launch_reads_the_macros_of_headers_in_the_builds_include_folders(tmp_path):
+    # the launching file includes "common.h" from ../include (the Makefile's -I), which defines the block size
+    (tmp_path / "include").mkdir()
+    (tmp_path / "device").mkdir()
+    (tmp_path / "include" / "common.h").write_text("#define TPB (64)\n")
+    (tmp_path / "device" / "Makefile").write_text("CFLAGS = -I../include -O3\n")
+    (tmp_path / "device" / "kernel.cu").write_text("""#include "common.h"
+__global__ void stage(const float *in, float *out) {
+  __shared__ float s[TPB];
+  s[threadIdx.x] = in[blockIdx.x * TPB + threadIdx.x];
+  __syncthreads();
+  out[blockIdx.x * TPB + threadIdx.x] = s[TPB - 1 - threadIdx.x];
+}
+""")
+    (tmp_path / "device" / "wrapper.cu").write_text("""#include "common.h"
+__global__ void stage(const float *in, float *out);
+void run(const float *in, float *out, int blocks) { stage<<<blocks, TPB>>>(in, out); }
+""")
+    res = analyze(tmp_path / "device" / "kernel.cu")
+    assert [l["block"] for l in res.launches] == [[64, 1, 1]], res.assumed

@@ -273,7 +273,7 @@ def _memcpy_async(b, n, name, short):
 
 @intrinsic("reduce", "inclusive_scan", "exclusive_scan")
 def _cg_collective(b, n, name, short):
-    if "cooperative_groups" not in name:
+    if "cooperative_groups" not in name and not name.startswith("cg::"):  # (`cg`: tree-sitter reads no aliases)
         return NotImplemented
     vals = [b.rval(a) for a in n.args]
     g = vals[0] if vals else None

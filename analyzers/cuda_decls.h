@@ -161,6 +161,19 @@ namespace std {
     __host__ __device__ static constexpr T lowest(); __host__ __device__ static constexpr T infinity();
     __host__ __device__ static constexpr T epsilon(); static constexpr bool is_signed = T(-1) < T(0);
     static constexpr int digits = sizeof(T) * 8; };
+  // the integer types' limits have values (constexpr code computes with them: `numeric_limits<short>::max() + 1`)
+#define __KOPT_LIMITS(T, LO, HI) template <> struct numeric_limits<T> { \
+    __host__ __device__ static constexpr T max() { return HI; } __host__ __device__ static constexpr T min() { return LO; } \
+    __host__ __device__ static constexpr T lowest() { return LO; } \
+    static constexpr bool is_signed = static_cast<T>(-1) < static_cast<T>(0); \
+    static constexpr int digits = sizeof(T) * 8 - is_signed; };
+  __KOPT_LIMITS(char, -128, 127) __KOPT_LIMITS(signed char, -128, 127) __KOPT_LIMITS(unsigned char, 0, 255)
+  __KOPT_LIMITS(short, -32768, 32767) __KOPT_LIMITS(unsigned short, 0, 65535)
+  __KOPT_LIMITS(int, -2147483647 - 1, 2147483647) __KOPT_LIMITS(unsigned, 0u, 4294967295u)
+  __KOPT_LIMITS(long, -9223372036854775807L - 1, 9223372036854775807L) __KOPT_LIMITS(unsigned long, 0ul, ~0ul)
+  __KOPT_LIMITS(long long, -9223372036854775807LL - 1, 9223372036854775807LL)
+  __KOPT_LIMITS(unsigned long long, 0ull, ~0ull)
+#undef __KOPT_LIMITS
   template <class T> __device__ const T& min(const T& a, const T& b);
   template <class T> __device__ const T& max(const T& a, const T& b);
   // <algorithm>, <iterator>, <utility>: what host-and-device helpers of a kernel's headers call
@@ -369,6 +382,8 @@ __device__ int max(int, int); __device__ unsigned max(unsigned, unsigned); __dev
 __device__ float max(float, float); __device__ double max(double, double);
 __device__ unsigned umin(unsigned, unsigned); __device__ unsigned umax(unsigned, unsigned);
 __device__ int abs(int); __device__ float abs(float); __device__ long long llabs(long long);
+__device__ double abs(double); __device__ long abs(long); __device__ long long abs(long long); __device__ long labs(long);
+namespace std { using ::abs; using ::labs; using ::llabs; }
 extern "C" __device__ int printf(const char*, ...);
 extern "C" __device__ void* memcpy(void*, const void*, size_t); extern "C" __device__ void* memset(void*, int, size_t);
 extern "C" __device__ void* malloc(size_t); extern "C" __device__ void free(void*);  // the device heap

@@ -180,10 +180,14 @@ class _Conv:
         if m and argn:
             return Node("cast", loc, ty=self._cast_type(m.group(2)), a=argn[0])
         targs = []
-        if fn is not None and fn.type == "template_function":
-            ta = self.f(fn, "arguments")
+        tf = fn
+        while tf is not None and tf.type == "qualified_identifier":  # `cg::tiled_partition<32>`
+            tf = self.f(tf, "name")
+        if tf is not None and tf.type == "template_function":
+            ta = self.f(tf, "arguments")
             targs = [self.t(c) for c in ta.named_children] if ta is not None else []
-            ftxt = self.t(self.f(fn, "name"))
+            if tf is fn:
+                ftxt = self.t(self.f(fn, "name"))
         if fn is not None and fn.type == "field_expression":
             obj = self.expr(self.f(fn, "argument"))
             return Node("call", loc, name=self.t(self.f(fn, "field")), a=obj, args=argn, text=self.t(n))

@@ -516,3 +516,20 @@ __global__ void clamped(float *out) {
     assert ("barrier.divergent", "tiles") not in rules
     assert ("race.global", "clamped") in rules
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+
+
+def test_constexpr_helpers_using_std_abs_and_integer_limits_parse():
+    src = """
+#include <cmath>
+#include <limits>
+template <int D> __device__ __host__ constexpr short angle(float y, float x) {
+  constexpr int top = (int)(std::numeric_limits<short>::max()) + 1;
+  auto r = (std::abs(x) - std::abs(y)) / (std::abs(x) + std::abs(y));
+  return short(r * (top / 4));
+}
+__global__ void angles(const float *y, const float *x, short *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = angle<3>(y[i], x[i]);
+}
+"""
+    assert analyze(src, path="a.cu", block=(128, 1, 1)).paths == {"angles": "libclang"}

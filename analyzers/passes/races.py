@@ -417,14 +417,38 @@ def _values_differ(va, vb, e1: Enc, e2: Enc):
     """z3: the two threads store different values (None: no constraint). Small linear values are compared exactly;
     for others (floating-point arithmetic, products of unknowns) a weaker condition is used, which the solver
     answers quickly: one value computed twice differs only if some input that differs between the two threads
-    (thread index, loop iteration, block index, a per-thread load) differs. Weaker means a race is never missed
-    for it, and a store of one value by every thread is still recognised."""
+    (thread index, loop iteration, block index, a per-thread load, the group index of a group's reduction)
+    differs. Weaker means a race is never missed for it, and a store of one value by every thread (or by every
+    lane of a group) is still recognised."""
     if sym.cheap(va) and sym.cheap(vb):
         return e1.int(va) != e2.int(vb)
     if va.key() != vb.key():
         return None
-    inputs = sorted((n, k) for n, k in sym.free_vars(va).items() if k in e1.kinds)
-    return z3.Or(*[e1.var(n, k) != e2.var(n, k) for n, k in inputs]) if inputs else z3.BoolVal(False)
+    # the inputs: the arguments of each uninterpreted function other than a load (a group's reduction is one
+    # function of the group's index: lanes of one warp get one value whatever their own index), and the variables
+    # read outside them
+    args, names, seen = {}, set(), set()
+
+    def walk(x):
+        if id(x) in seen:
+            return
+        seen.add(id(x))
+        if x.op == "uf" and not str(x.val).startswith("ld:"):  # (a load's value is not its address's alone)
+            for a in x.args:
+                if set(sym.free_vars(a).values()) & e1.kinds:
+                    args.setdefault(a.key(), a)
+            return
+        if x.op == "v":
+            if x.kind in e1.kinds:
+                names.add((x.val, x.kind))
+            return
+        for a in x.args:
+            walk(a)
+
+    walk(va)
+    differ = [e1.var(n, k) != e2.var(n, k) for n, k in sorted(names)] + \
+        [e1.int(a) != e2.int(a) for _, a in sorted(args.items(), key=lambda kv: repr(kv[0]))]
+    return z3.Or(*differ) if differ else z3.BoolVal(False)
 
 
 def _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv):

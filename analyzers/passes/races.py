@@ -417,23 +417,22 @@ def _values_differ(va, vb, e1: Enc, e2: Enc):
     """z3: the two threads store different values (None: no constraint). Small linear values are compared exactly;
     for others (floating-point arithmetic, products of unknowns) a weaker condition is used, which the solver
     answers quickly: one value computed twice differs only if some input that differs between the two threads
-    (thread index, loop iteration, block index, a per-thread load, the group index of a group's reduction)
+    (thread index, loop iteration, block index, a per-thread load, the group index of a group's shared value)
     differs. Weaker means a race is never missed for it, and a store of one value by every thread (or by every
     lane of a group) is still recognised."""
     if sym.cheap(va) and sym.cheap(vb):
         return e1.int(va) != e2.int(vb)
     if va.key() != vb.key():
         return None
-    # the inputs: the arguments of each uninterpreted function other than a load (a group's reduction is one
-    # function of the group's index: lanes of one warp get one value whatever their own index), and the variables
-    # read outside them
+    # the inputs: the group index of each value a group shares (calls._same_in_group: lanes of one warp get one
+    # reduction whatever their own index), and the variables read elsewhere (under a load or a math function too)
     args, names, seen = {}, set(), set()
 
     def walk(x):
         if id(x) in seen:
             return
         seen.add(id(x))
-        if x.op == "uf" and not str(x.val).startswith("ld:"):  # (a load's value is not its address's alone)
+        if x.op == "uf" and "#" in str(x.val):  # a value one group shares: a function of the group's index
             for a in x.args:
                 if set(sym.free_vars(a).values()) & e1.kinds:
                     args.setdefault(a.key(), a)

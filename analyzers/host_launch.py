@@ -314,6 +314,9 @@ class _Scan:
             return f"dim3({inner})" if kind == "dim3" else (inner.strip() or "0")
         if tail.startswith("="):
             value = split_top(re.split(r";", tail[1:], maxsplit=1)[0])[0].strip()
+            braced = re.fullmatch(r"\{(.*)\}", value, re.S)  # copy-list-initialization: `size_t n = {128};`
+            if braced:
+                return f"dim3({braced.group(1)})" if kind == "dim3" else (braced.group(1).strip() or "0")
             made = re.fullmatch(r"make_u?int3\s*\((.*)\)", value, re.S) if kind == "dim3" else None
             return f"dim3({made.group(1)})" if made else value  # `uint3 b = make_uint3(x, y, z)`: a dim3's fields
         return "dim3()" if kind == "dim3" else None

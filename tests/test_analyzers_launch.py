@@ -1013,3 +1013,25 @@ void run() {
                             "c": [((2, 64, 1), (8, 1, 1), ())]}
     from analyzers.host_launch import host_launches
     assert host_launches(src)["b"].launches[0].where.endswith(":12")
+
+
+def test_sizes_set_by_copy_list_initialization_are_constants():
+    # `size_t n = {128};` (an OpenCL port's work sizes) and `dim3 b = {8, 4};`
+    src = """
+__global__ void k(float *x) {}
+__global__ void m(float *x) {}
+void run(float *x) {
+  size_t global = {4096};
+  size_t local = {128};
+  dim3 grid(global / local);
+  dim3 threads(local);
+  k<<<grid, threads>>>(x);
+  dim3 tile = {8, 4};
+  m<<<1, tile>>>(x);
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    got = host_launches(src)
+    assert [l.block for l in got["k"].launches] == [(128, 1, 1)]
+    assert [l.block for l in got["m"].launches] == [(8, 4, 1)]

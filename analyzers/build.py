@@ -72,6 +72,22 @@ def _narrowed(v: S, ti: TypeInfo) -> S:
     return binop("&", v, const((1 << (8 * ti.size)) - 1))
 
 
+def _barriers_so_far(delta: S, k: S, N: S) -> tuple[S, S]:
+    """(barriers before iteration ``k``, barriers of the whole loop) for a loop of ``N`` iterations whose iteration
+    ``k`` runs ``delta`` of them. A count that depends on ``k`` (`if (k < last) { ...; __syncthreads(); }`) is summed
+    iteration by iteration when ``N`` is a constant of at most 32; otherwise (and for a constant count) ``k * delta``
+    and ``N * delta``."""
+    if k.val not in sym.free_vars(delta) or not sym.is_const(N) or not 0 < N.val <= 32:
+        return binop("*", k, delta), binop("*", N, delta)
+    sums = [ZERO]
+    for i in range(N.val):
+        sums.append(binop("+", sums[-1], sym.subst(delta, {k.val: const(i)})))
+    at = sums[N.val - 1]
+    for i in range(N.val - 2, -1, -1):
+        at = ite(binop("==", k, const(i)), sums[i], at)
+    return at, sums[N.val]
+
+
 def _dependent_scalar(v):
     """A parameter of a type the analysis does not know (a template type parameter of a kernel analyzed without its
     arguments: ``index_t width``) is a uniform scalar where arithmetic, a comparison or a conversion to an integer
@@ -491,8 +507,10 @@ class Builder:
             # a barrier in a loop whose trip count depends on the thread: each thread's count is pinned by its test
             # (only there, where it decides which threads reach the barrier: the facts cost every query)
             self.model.thread_trips[N.val] = (k.val, c)
-        mapping = {ph.val: binop("+", p0, binop("*", k, delta)), wph.val: binop("+", w0, binop("*", k, wdelta)),
-                   gph.val: binop("+", g0, binop("*", k, gdelta))}
+        # barriers before iteration k and after the loop: k * delta, unless an iteration's count depends on k (a
+        # barrier skipped on the last pass), summed pass by pass when the trip count is a small constant
+        steps = [_barriers_so_far(d, k, N) for d in (delta, wdelta, gdelta)]
+        mapping = {v.val: binop("+", start, at) for v, start, (at, _) in zip((ph, wph, gph), (p0, w0, g0), steps)}
         memo = {}
         for a in self.model.accesses[first_acc:]:
             a.phase = sym.subst(a.phase, mapping, memo)
@@ -510,9 +528,7 @@ class Builder:
             cprev = sym.subst(c, {k.val: binop("-", N, ONE)})
             st.cond = sym.land(cond0, unop("!", cN), binop("||", binop("==", N, ZERO), cprev))
         st.returned = returned_before or st.returned
-        st.phase = binop("+", p0, binop("*", N, delta))
-        st.wphase = binop("+", w0, binop("*", N, wdelta))
-        st.gphase = binop("+", g0, binop("*", N, gdelta))
+        st.phase, st.wphase, st.gphase = (binop("+", start, total) for start, (_, total) in zip((p0, w0, g0), steps))
         # a value the loop computes from uniform values only (every thread runs the same iterations): uniform after it
         uniform_loop = nk == "uniform" and n.kind != "do" and not _exits_early(body)
         straight = n.kind != "do" and not _exits_early(body)  # every iteration runs the body to its end

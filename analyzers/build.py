@@ -75,9 +75,11 @@ def _narrowed(v: S, ti: TypeInfo) -> S:
 def _barriers_so_far(delta: S, k: S, N: S) -> tuple[S, S]:
     """(barriers before iteration ``k``, barriers of the whole loop) for a loop of ``N`` iterations whose iteration
     ``k`` runs ``delta`` of them. A count that depends on ``k`` (`if (k < last) { ...; __syncthreads(); }`) is summed
-    iteration by iteration when ``N`` is a constant of at most 32; otherwise (and for a constant count) ``k * delta``
-    and ``N * delta``."""
-    if k.val not in sym.free_vars(delta) or not sym.is_const(N) or not 0 < N.val <= 32:
+    iteration by iteration when ``N`` is a constant of at most 32 and the count is the same in every thread;
+    otherwise (and for a constant count) ``k * delta`` and ``N * delta`` (a thread-dependent count is reported as a
+    divergent barrier anyway, and its sum would burden every query)."""
+    if k.val not in sym.free_vars(delta) or not sym.is_const(N) or not 0 < N.val <= 32 or \
+            sym.thread_dependent(delta, iter_too=False):
         return binop("*", k, delta), binop("*", N, delta)
     sums = [ZERO]
     for i in range(N.val):

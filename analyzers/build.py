@@ -348,7 +348,7 @@ class Builder:
         if name not in self._member_uses:
             fields, whole = set(), False
 
-            def walk(x, member_base=False):
+            def walk(x):
                 nonlocal whole
                 if isinstance(x, list):
                     for y in x:
@@ -356,7 +356,7 @@ class Builder:
                     return
                 if not isinstance(x, Node):
                     return
-                if x.kind == "name" and x.name == name and not member_base:
+                if x.kind == "name" and x.name == name:  # (a member's base is not walked: see below)
                     whole = True
                 if x.kind == "member" and x.a is not None and x.a.kind == "name" and x.a.name == name:
                     if isinstance(x.val, int) and x.ty is not None and x.ty.size:

@@ -6,6 +6,7 @@ pass become ``analysis.incomplete`` diagnostics and the remaining passes still r
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 import traceback
 from pathlib import Path
@@ -287,9 +288,12 @@ def _host_params(func) -> list:
     integer (the kernel is analyzed generically, where such a parameter is a scalar; a constant the host passes, `1`
     for `StrideType stride`, is its value)."""
     types = {name for name, kind in func.tparams if kind == "type"}
-    plain = lambda ti: ti.spelling.replace("const", "").replace("volatile", "").strip()  # noqa: E731
-    return [(name, dataclasses.replace(ti, spelling="long", integral=True) if not ti.pointer and plain(ti) in types
-             else ti) for name, ti in func.params]
+
+    def of_type_parameter(ti) -> bool:
+        return not ti.pointer and re.sub(r"\b(?:const|volatile)\b", "", ti.spelling).strip() in types
+
+    return [(name, dataclasses.replace(ti, spelling="long", integral=True) if of_type_parameter(ti) else ti)
+            for name, ti in func.params]
 
 
 def _debug(exc):

@@ -1342,12 +1342,19 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
     (lowest) ``outer``: the macros of the files that include it."""
     macros, seen, named, headers = {}, set(), {}, []
-    # a quoted include not beside its includer is looked up in the build's -I folders (`-I ../include`)
-    dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)] if folder is not None else []
+    build_dirs = None  # the build's -I folders, read once, when a quoted include is first not beside its includer
+
+    def found(at, inc):
+        nonlocal build_dirs
+        if (at / inc).is_file() or folder is None:
+            return at / inc
+        if build_dirs is None:
+            build_dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)]
+        return next((d / inc for d in build_dirs if (d / inc).is_file()), at / inc)
 
     def include(t, at, depth):  # quoted includes, transitively (a few levels): their macros
         for inc in _LOCAL_INCLUDE.findall(t):
-            p = next((c for c in (at / inc, *(d / inc for d in dirs)) if c.is_file()), at / inc).resolve()
+            p = found(at, inc).resolve()
             if p in seen or depth > 3:
                 continue
             seen.add(p)

@@ -88,7 +88,7 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
         if k == "name":
             if e.name in sites or e.name in spoiled:
                 return e.name in uniform
-            return e.name != "threadIdx" and entry_uniform(e.name)
+            return entry_uniform(e.name)
         if k == "member":
             return e.a is not None and e.a.kind == "name" and e.a.name in _UNIFORM_BUILTINS and e.a.name not in sites
         if k == "call":

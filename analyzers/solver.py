@@ -153,6 +153,13 @@ class Enc:
             f = z3.Function(f"geo_{mode}" + (":bv" if self.bv else ""), *([self.sort()] * 4))
             return f(v0, st, k)
         s = step.val
+        if self.bv and mode in ("shl", "shr") and 0 <= s < 31:
+            # a shift by k*s at once: a barrel shifter is far smaller than a chain of GEO_DEPTH choices, which
+            # nested (a stride halved inside a size doubled) bit-blasts into thousands of clauses
+            if mode == "shl":
+                self.side.append(z3.And(k >= 0, k < GEO_DEPTH))
+                return v0 << (k * s)
+            return v0 >> (k * s)
         vals = []
         cur = v0
         depth = GEO_DEPTH

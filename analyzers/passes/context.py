@@ -9,7 +9,7 @@ import z3
 from .. import assume, sym
 from kopt.diagnostic import Location
 from ..model import Access, KernelModel
-from ..solver import Enc, GaveUp, check, model_int, one_shot
+from ..solver import Enc, GaveUp, check, model_int, needs_bv, one_shot
 
 # Solver budgets in z3 resource units (deterministic: the same on any machine and under load; on this project's
 # 2-core CI machine one million units take roughly 0.3-1 s).
@@ -19,6 +19,7 @@ KERNEL_RLIMIT = 3_000_000  # all solver work of one kernel; once spent, every fu
 LAYOUT_RLIMIT = 60_000  # per query of layout (a few per pitched index)
 PRECONDITION_RLIMIT = 600_000  # per query of row_dependent, which only decides a finding's rule (it draws on the
 # kernel's budget like any query, so it is kept small)
+PHASE_RLIMIT = 30_000  # per query of phases_apart (barrier counts alone: a few hundred units when decidable)
 SHAPE_RLIMIT = 150_000  # per query of launch_dependent, which only decides error vs warning (unit costs vary
 # widely: on big-number arithmetic one million units can take seconds)
 
@@ -37,6 +38,7 @@ class Ctx:
         self.launch = km.launch
         self.lines = source_lines
         self.solver = z3.Solver()
+        self.phase_solver = z3.Solver()  # barrier counts alone (phases_apart)
         self.spent = 0  # resource units used by this kernel's queries
         self.incomplete: list[str] = []
         self.presumptions: set = set()  # texts a race check was decided under when it was not decided without them
@@ -565,6 +567,24 @@ class Ctx:
         (SHAPE_RLIMIT, whatever the block); raises GaveUp."""
         solver, e1, e2, _ = self.pair(mode, bv)
         return self._check(solver, *constraints, *e1.side, *e2.side, rlimit=SHAPE_RLIMIT)
+
+    def phases_apart(self, a: Access, b: Access) -> bool:
+        """Whether two accesses of one block never fall in the same barrier interval, decided from the barrier counts
+        and loop ranges alone, in integer arithmetic. Phases such as ``k0*N1 + k1`` (inside nested loops) against
+        ``N0*N1 + k2`` (after them) are products of unknowns: with the accesses' bit-vector index arithmetic in the
+        same query they cost z3 millions of units, alone a few hundred. Too hard: not apart (the full query
+        decides)."""
+        if a.phase.key() == b.phase.key() or needs_bv(a.phase) or needs_bv(b.phase) or \
+                not any(kind == "iter" for x in (a.phase, b.phase) for kind in sym.free_vars(x).values()):
+            return False
+        _, e1, e2, _ = self.pair("shared", False)
+        ranges = [z3.And(0 <= e.var(f"k{lid}", "iter"), e.var(f"k{lid}", "iter") < e.var(f"N{lid}", "uniform"))
+                  for acc, e in ((a, e1), (b, e2)) for lid in acc.loops]
+        try:
+            return self._check(self.phase_solver, e1.int(a.phase) == e2.int(b.phase), *ranges, *e1.side, *e2.side,
+                               rlimit=PHASE_RLIMIT) is None
+        except GaveUp:
+            return False
 
     def solve_presumed(self, mode: str, *constraints):
         """Model or None for a query under presumed parameter values (``presumed``): the precondition budget; raises

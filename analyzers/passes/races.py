@@ -197,7 +197,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         for a, b in _candidates(accs):
             if _benign(a, b, space, set(ctx.km.shared)) or _scatter(a, b, rmw):
                 continue
-            if space == "shared" and sym.never_equal(a.phase, b.phase):
+            if space == "shared" and (sym.never_equal(a.phase, b.phase) or ctx.phases_apart(a, b)):
                 continue
             if space == "global" and (sym.has_opaque(a.offset) or sym.has_opaque(b.offset)):
                 continue  # an unmodelled global index: _classify reports nothing for it, so no query is spent

@@ -1,0 +1,27 @@
+// The network of i23_phases_after_loops_ok.cu without the barrier after its loops: the final reads of neighbours'
+// elements are read while the last pass's swaps may still be writing them. Whether a pass's accesses and the final
+// reads can share a barrier interval depends on the barrier counts alone (r * N1 + k1 inside the loops against
+// rounds * N1 after them, products of unknown trip counts); kopt settles that in integer arithmetic before it asks
+// about the indices, whose bit masks need bit-vectors.
+// expect: sync.missing
+// kopt: assume 0 <= logw && logw <= 8 && rounds >= 1
+__global__ void network(unsigned *g, int rounds, int logw) {
+  __shared__ unsigned s[1024];
+  s[threadIdx.x] = g[blockIdx.x * 1024 + threadIdx.x];
+  s[threadIdx.x + 512] = g[blockIdx.x * 1024 + threadIdx.x + 512];
+  for (int r = 0; r < rounds; r++) {
+    for (unsigned st = 1u << logw; st > 0; st >>= 1) {
+      __syncthreads();
+      unsigned pos = 2 * threadIdx.x - (threadIdx.x & (st - 1));
+      unsigned a = s[pos], b = s[pos + st];
+      if (a > b) {
+        s[pos] = b;
+        s[pos + st] = a;
+      }
+    }
+  }
+  g[blockIdx.x * 1024 + threadIdx.x] = s[threadIdx.x ^ 1];
+  g[blockIdx.x * 1024 + threadIdx.x + 512] = s[(threadIdx.x + 512) ^ 1];
+}
+
+void run(unsigned *g, int rounds, int logw) { network<<<64, 512>>>(g, rounds, logw); }

@@ -769,6 +769,10 @@ class Builder:
                 self.rval(x)
             return Agg("struct", "init")
         if k == "sizeof":
+            # `sizeof(T)` of a template type parameter the launch binds (clang leaves it dependent)
+            m = re.fullmatch(r"sizeof\s*\(\s*(?:const\s+)?(\w+)\s*\)", (n.text or "").strip())
+            if m and m.group(1) in self.typebind:
+                return const(self.typebind[m.group(1)])
             return opaque("sizeof", uniform=True)
         return opaque(f"unsupported expression `{n.text[:30]}`")
 

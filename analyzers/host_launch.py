@@ -1233,6 +1233,10 @@ def _const_targs(text: str, scan: _Scan, pos: int) -> list:
     out = []
     for a in split_top(inner) if inner.strip() else []:
         a = a.strip()
+        for _ in range(4):  # a type named through object-like macros (`#define INPUT_TYPE uint32_t`)
+            if a in _TYPES or not isinstance(scan.env.get(a), str):
+                break
+            a = scan.env[a].strip()
         if a in _TYPES or a in ("true", "false"):
             out.append(a)
             continue

@@ -67,6 +67,52 @@ int main() {
     assert "template <float, unsigned int, uint8_t>" in res.assumed
 
 
+def test_a_type_argument_named_by_a_macro_binds_sizeof_in_the_kernel(tmp_path):
+    # `k<INPUT_TYPE>` with `#define INPUT_TYPE uint32_t`: the kernel is analyzed for that type, so `sizeof(T)` sets
+    # the scan's length. Read generically, the length was an unknown, the offset the up-sweep leaves could be
+    # halved to 0 in the down-sweep, and the witness raced at scan[-1].
+    (tmp_path / "t.cu").write_text("""#include <cstdint>
+#define INPUT_TYPE uint32_t
+template <typename T>
+__global__ void k(const T* in, T* out) {
+  const uint32_t n = 2048 / sizeof(T);
+  __shared__ uint32_t scan[n];
+  for (int i = threadIdx.x; i < n; i += 128) scan[i] = in[blockIdx.x * n + i];
+  __syncthreads();
+  int offset = 1;
+  for (uint32_t d = n >> 1; d > 0; d >>= 1) {
+    for (int it = 0; it < n / 128; it++) {
+      int t = threadIdx.x + it * 128;
+      if (t < d) scan[offset * (2 * t + 2) - 1] += scan[offset * (2 * t + 1) - 1];
+      __syncthreads();
+    }
+    offset *= 2;
+  }
+  if (threadIdx.x == 0) scan[n - 1] = 0;
+  __syncthreads();
+  for (int d = 1; d < n; d *= 2) {
+    offset >>= 1;
+    for (int it = 0; it < n / 128; it++) {
+      int t = threadIdx.x + it * 128;
+      if (t < d) {
+        int ai = offset * (2 * t + 1) - 1, bi = offset * (2 * t + 2) - 1;
+        uint32_t v = scan[ai];
+        scan[ai] = scan[bi];
+        scan[bi] += v;
+      }
+      __syncthreads();
+    }
+  }
+  for (int i = threadIdx.x; i < n; i += 128) out[blockIdx.x * n + i] = scan[i];
+}
+int main() { k<INPUT_TYPE><<<64, 128>>>(0, 0); }
+""")
+    res = analyze(tmp_path / "t.cu")
+    assert "template <uint32_t>" in res.assumed
+    assert not [d for d in res.diagnostics if d.severity.value in ("error", "warning") and d.rule != "bank-conflict"]
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"], res.diagnostics
+
+
 def test_const_after_the_type_keeps_a_constant_and_a_dim3(tmp_path):
     # `constexpr int const BLOCK_SIZE = 256;` in a header and `dim3 const block(BLOCK_SIZE);` at the launch
     (tmp_path / "utils.h").write_text("constexpr int const BLOCK_SIZE = 256;\n")

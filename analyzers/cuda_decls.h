@@ -328,20 +328,21 @@ template <class T> __device__ void __stcg(T*, T); template <class T> __device__ 
 __device__ size_t __cvta_generic_to_shared(const void*); __device__ void* __cvta_shared_to_generic(size_t);
 __device__ size_t __cvta_generic_to_global(const void*);
 __device__ unsigned __isShared(const void*); __device__ unsigned __isGlobal(const void*);
-// math
+// math (host and device functions, as in CUDA's math headers: a host function or a class's host member may call them)
 // each function's float and double forms, the float overload CUDA's headers add, an integer argument read as double,
 // and the name in std (std::sqrt)
-#define __KOPT_F1(n) __device__ float n##f(float); __device__ double n(double); __device__ float n(float); \
-  template <class T, class = typename std::enable_if<std::is_integral<T>::value>::type> __device__ double n(T); \
+#define __KOPT_F1(n) __host__ __device__ float n##f(float); __host__ __device__ double n(double); \
+  __host__ __device__ float n(float); \
+  template <class T, class = typename std::enable_if<std::is_integral<T>::value>::type> __host__ __device__ double n(T); \
   namespace std { using ::n; }
 __KOPT_F1(exp) __KOPT_F1(exp2) __KOPT_F1(log) __KOPT_F1(log2) __KOPT_F1(log1p) __KOPT_F1(expm1) __KOPT_F1(sqrt)
 __KOPT_F1(rsqrt) __KOPT_F1(sin) __KOPT_F1(cos) __KOPT_F1(tan) __KOPT_F1(tanh) __KOPT_F1(erf) __KOPT_F1(fabs)
 __KOPT_F1(floor) __KOPT_F1(ceil) __KOPT_F1(round) __KOPT_F1(trunc) __KOPT_F1(cbrt) __KOPT_F1(log10) __KOPT_F1(sinh)
 __KOPT_F1(cosh) __KOPT_F1(atan) __KOPT_F1(asin) __KOPT_F1(acos) __KOPT_F1(rint) __KOPT_F1(nearbyint)
-#define __KOPT_F2(n) __device__ float n##f(float, float); __device__ double n(double, double); \
-  __device__ float n(float, float); namespace std { using ::n; }
+#define __KOPT_F2(n) __host__ __device__ float n##f(float, float); __host__ __device__ double n(double, double); \
+  __host__ __device__ float n(float, float); namespace std { using ::n; }
 __KOPT_F2(pow) __KOPT_F2(fmax) __KOPT_F2(fmin) __KOPT_F2(fmod) __KOPT_F2(atan2) __KOPT_F2(hypot) __KOPT_F2(copysign)
-__device__ float fmaf(float, float, float); __device__ double fma(double, double, double);
+__host__ __device__ float fmaf(float, float, float); __host__ __device__ double fma(double, double, double);
 __KOPT_F1(lgamma) __KOPT_F1(tgamma) __KOPT_F1(erfc) __KOPT_F1(erfinv) __KOPT_F1(erfcinv) __KOPT_F1(normcdf)
 __KOPT_F1(normcdfinv) __KOPT_F1(sinpi) __KOPT_F1(cospi) __KOPT_F1(rcbrt) __KOPT_F1(asinh) __KOPT_F1(acosh)
 __KOPT_F1(atanh) __KOPT_F1(exp10) __KOPT_F1(logb)

@@ -533,3 +533,37 @@ __global__ void angles(const float *y, const float *x, short *out) {
 }
 """
     assert analyze(src, path="a.cu", block=(128, 1, 1)).paths == {"angles": "libclang"}
+
+
+def test_a_class_with_host_stream_string_and_math_members_keeps_its_kernel_on_libclang(tmp_path):
+    # a class in a header the kernel takes by pointer, whose host members print it (`friend std::ostream&`),
+    # name it (std::string) and compare it with fabsf: the iostream/string headers and a host caller of the math
+    # library had left the class, and with it the kernel, to the tree-sitter fallback
+    (tmp_path / "particle.hpp").write_text("""#include <math.h>
+#include <iostream>
+#include <string>
+#include <vector>
+class Particle {
+  float x_, v_;
+  std::string name_;
+ public:
+  __host__ __device__ float x() const { return x_; }
+  __host__ __device__ void move(float dt) { x_ += v_ * dt; }
+  friend bool operator!=(const Particle& a, const Particle& b) { return fabsf(a.x_ - b.x_) > 1e-3f; }
+  friend std::ostream& operator<<(std::ostream& out, const Particle& p) { return out << p.name_ << ": " << p.x_; }
+};
+""")
+    (tmp_path / "k.cu").write_text("""#include "particle.hpp"
+__global__ void step(Particle* p, int n, float dt) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i].move(dt);
+}
+int main() {
+  std::vector<Particle> h(1000);
+  step<<<4, 256>>>(0, 1000, 0.1f);
+  std::cout << h[0] << std::endl;
+}
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["step"].startswith("libclang"), res.paths
+    assert not [d for d in res.diagnostics if d.severity.value in ("error", "warning", "note")], res.diagnostics

@@ -116,6 +116,41 @@ def _atomic(b, n, name, short):
     return opaque(f"{short} result")
 
 
+# CUDA 12.8's atomics with an order and a scope: each read-modify-write is the classic atomic of its operation (its
+# old value, a constant step's distinct slots, a ticket); loads and stores are atomic accesses. Orders and scopes
+# are not modelled: every atomic is atomic at device scope, as the classic functions are read.
+NV_ATOMIC_RMW = {"add": "Add", "sub": "Sub", "min": "Min", "max": "Max", "and": "And", "or": "Or", "xor": "Xor",
+                 "exchange_n": "Exch", "exchange": "Exch", "compare_exchange_n": "CAS", "compare_exchange": "CAS"}
+
+
+@intrinsic(test=lambda name, short: short.startswith("__nv_atomic_") and short != "__nv_atomic_thread_fence")
+def _nv_atomic(b, n, name, short):
+    op = short[len("__nv_atomic_"):].removeprefix("fetch_")
+    if op in NV_ATOMIC_RMW:
+        return _atomic(b, n, name, "atomic" + NV_ATOMIC_RMW[op])
+    if op not in ("load_n", "load", "store_n", "store") or not n.args:
+        return NotImplemented
+    p = b.rval(n.args[0])
+    vals = [b.rval(a) for a in n.args[1:]]
+    if isinstance(p, Ptr):
+        value = vals[0] if op == "store_n" and isinstance(vals[0], sym.S) else None
+        b._rec_access(Mem(p, p.elem), op.startswith("store"), n, atomic=True, value=value)
+    if op == "load" and n.args[1].kind == "un" and n.args[1].op == "&" and n.args[1].a is not None:
+        lv = b.lval(n.args[1].a)  # __nv_atomic_load(p, &v, ...): v holds the value read
+        if lv is not None:
+            b.store(lv, opaque(f"{short} result"), n)
+    return opaque(f"{short} result") if op == "load_n" else None
+
+
+@intrinsic("__nv_atomic_thread_fence")
+def _nv_fence(b, n, name, short):
+    """A fence of device or system scope is ``__threadfence()``; of block scope, ``__threadfence_block()``."""
+    scope = [b.rval(a) for a in n.args][1:2]
+    if not scope or not (sym.is_const(scope[0]) and scope[0].val <= 1):
+        b.async_op("fence", n)
+    return None
+
+
 @intrinsic("memcpy", "memset")
 def _memcpy_call(b, n, name, short):
     return _memcpy(b, n, short, n.args) if len(n.args) == 3 else NotImplemented

@@ -308,6 +308,31 @@ __device__ double atomicAdd_block(double*, double); __device__ double atomicAdd_
 __device__ float atomicExch_block(float*, float); __device__ float atomicExch_system(float*, float);
 __device__ unsigned atomicInc_block(unsigned*, unsigned); __device__ unsigned atomicInc_system(unsigned*, unsigned);
 __device__ unsigned atomicDec_block(unsigned*, unsigned); __device__ unsigned atomicDec_system(unsigned*, unsigned);
+// CUDA 12.8's atomics with a memory order and a thread scope (the scope argument may be left out: system)
+#define __NV_ATOMIC_RELAXED 0
+#define __NV_ATOMIC_CONSUME 1
+#define __NV_ATOMIC_ACQUIRE 2
+#define __NV_ATOMIC_RELEASE 3
+#define __NV_ATOMIC_ACQ_REL 4
+#define __NV_ATOMIC_SEQ_CST 5
+#define __NV_THREAD_SCOPE_THREAD 0
+#define __NV_THREAD_SCOPE_BLOCK 1
+#define __NV_THREAD_SCOPE_CLUSTER 2
+#define __NV_THREAD_SCOPE_DEVICE 3
+#define __NV_THREAD_SCOPE_SYSTEM 4
+#define __KOPT_NV_RMW(op) template <class T, class U> __device__ T __nv_atomic_fetch_##op(T*, U, int, int = 4); \
+  template <class T, class U> __device__ void __nv_atomic_##op(T*, U, int, int = 4);
+__KOPT_NV_RMW(add) __KOPT_NV_RMW(sub) __KOPT_NV_RMW(min) __KOPT_NV_RMW(max) __KOPT_NV_RMW(and) __KOPT_NV_RMW(or)
+__KOPT_NV_RMW(xor)
+template <class T, class U> __device__ T __nv_atomic_exchange_n(T*, U, int, int = 4);
+template <class T> __device__ void __nv_atomic_exchange(T*, T*, T*, int, int = 4);
+template <class T, class U> __device__ bool __nv_atomic_compare_exchange_n(T*, T*, U, bool, int, int, int = 4);
+template <class T> __device__ bool __nv_atomic_compare_exchange(T*, T*, T*, bool, int, int, int = 4);
+template <class T> __device__ T __nv_atomic_load_n(const T*, int, int = 4);
+template <class T> __device__ void __nv_atomic_load(const T*, T*, int, int = 4);
+template <class T, class U> __device__ void __nv_atomic_store_n(T*, U, int, int = 4);
+template <class T> __device__ void __nv_atomic_store(T*, T*, int, int = 4);
+__device__ void __nv_atomic_thread_fence(int, int = 4);
 __device__ float atomicAdd(float*, float); __device__ double atomicAdd(double*, double);
 __device__ float atomicExch(float*, float); __device__ float atomicMax(float*, float); __device__ float atomicMin(float*, float);
 __device__ __half2 atomicAdd(__half2*, __half2); __device__ __half atomicAdd(__half*, __half);

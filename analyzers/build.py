@@ -20,7 +20,7 @@ from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
 from .spin_barrier import grid_barrier
 from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
 from .uniform_carried import uniform_carried
-from .values import Agg, Mem, State, VarRef
+from .values import Agg, Mem, State, VarRef, same_struct
 
 TYPE_SIZES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 4, "uint32_t": 4, "int32_t": 4,
               "half": 2, "__half": 2, "nv_bfloat16": 2, "__nv_bfloat16": 2, "bf16": 2, "char": 1, "int8_t": 1,
@@ -98,13 +98,6 @@ def _dependent_scalar(v):
             and "." not in v.name:
         return var(v.name, "uniform")
     return v
-
-
-def _same_struct(a: TypeInfo | None, b: TypeInfo) -> bool:
-    """Whether a value of type ``a`` initializing a ``b`` is a copy of a struct of the same type."""
-    def plain(t):
-        return t.spelling.replace("const ", "").replace("volatile ", "").strip()
-    return a is not None and not a.pointer and not a.integral and a.size == b.size and plain(a) == plain(b)
 
 
 class Builder:
@@ -305,7 +298,7 @@ class Builder:
         if n.a is not None:
             init = n.a
             if init.kind == "call" and init.name.endswith("__ctor__") and len(init.args) == 1 and \
-                    _same_struct(init.args[0].ty, ti):
+                    same_struct(init.args[0].ty, ti):
                 init = init.args[0]  # a copy: `T t = p[i];` (the copy constructor reads what the copy's uses read)
             v = self.eval(init)
             if ti.ref and isinstance(v, Mem):
@@ -465,6 +458,7 @@ class Builder:
             if isinstance(got, S) and got.op == "v" and str(got.val).startswith("opq#"):
                 carried_unknowns.add(got.val)
             st.set(name, got)
+        self._havoc_escaped("at a loop's iteration")
         cond0 = st.cond
         c = ONE if n.a is None or n.kind == "do" else self.cond_val(n.a)
         if n.kind == "do":
@@ -539,7 +533,21 @@ class Builder:
                 st.set(name, self._after_loop(name, assigned[name], v0, N, lid,
                                               carried_unknowns if uniform_loop else None,
                                               carried_unknowns if straight else None))
+        self._havoc_escaped("after a loop")
         st.scopes.pop()
+
+    def _havoc_escaped(self, when: str):
+        """The fields of local structs whose address a helper took (an iterator advanced by `gpu_next(&it)`) are
+        unknowns in a loop and after it: the body may change them through the pointer, which the loop's induction
+        analysis (names only) does not see. Each keeps its uniformity: a field every thread of the block holds
+        alike is one unknown per iteration the block shares."""
+        for scope in self.st.scopes:
+            for v in scope.values():
+                if isinstance(v, Agg) and v.escaped:
+                    for f, x in list(v.fields.items()):
+                        if isinstance(x, S) and not sym.is_const(x):
+                            v.fields[f] = opaque(f"{v.name}.{f} {when}",
+                                                 kind=None if sym.thread_dependent(x, iter_too=False) else "iter")
 
     def _step(self, name, node: Node, carried: set):
         """(mode, step S) when ``node`` is an induction update of ``name``; else None."""
@@ -913,6 +921,11 @@ class Builder:
                 return lv.ptr
             v = self.eval(n.a)
             if isinstance(v, Ptr):
+                return v
+            if isinstance(v, Agg) and v.kind == "struct" and not v.uniform:
+                # a local struct handed to a helper by address (`gpu_next(&it)`): the helper's `p->field` reads and
+                # writes the struct itself; in a loop its fields are unknowns (``_havoc_escaped``)
+                v.escaped = True
                 return v
             if isinstance(lv, VarRef):
                 return Ptr("local", lv.name, ZERO, 4)

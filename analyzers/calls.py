@@ -8,7 +8,7 @@ from . import sym
 from .launch import evaluate
 from .model import Ptr
 from .sym import ZERO, binop, const, opaque
-from .values import Agg, Mem
+from .values import Agg, Mem, same_struct
 
 ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
 WARP_VALUE = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__all_sync",
@@ -254,6 +254,11 @@ def _constructor(b, n, name, short):
         return vals[0]
     if len(vals) == 1 and isinstance(vals[0], Agg) and vals[0].kind.startswith("cg_"):
         return vals[0]  # a copy of a group handle (passed by value to a helper) is the same group
+    if len(vals) == 1 and isinstance(vals[0], Agg) and vals[0].kind == "struct" and n.ty is not None and \
+            same_struct(n.args[0].ty, n.ty):
+        # a copy of a struct (`return it;` and by-value arguments construct one): its fields
+        v = vals[0]
+        return v if v.uniform else Agg("struct", v.name, dict(v.fields), False, v.size)
     return Agg("struct", "ctor")
 
 
@@ -498,7 +503,7 @@ def _group_method(b, g, short, n):
 # storage with no __syncthreads() after the previous collective is a race (CUB's documented rule), and a collective
 # under a thread-dependent branch is a divergent barrier. Warp collectives are shuffles: no shared memory, no barrier.
 CUB_BLOCK = {"BlockReduce", "BlockScan", "BlockLoad", "BlockStore", "BlockExchange", "BlockRadixSort",
-             "BlockHistogram", "BlockDiscontinuity"}
+             "BlockHistogram", "BlockDiscontinuity", "BlockAdjacentDifference", "BlockShuffle", "BlockMergeSort"}
 CUB_DIRECT = {"BLOCK_LOAD_DIRECT", "BLOCK_LOAD_STRIPED", "BLOCK_LOAD_VECTORIZE", "BLOCK_STORE_DIRECT",
               "BLOCK_STORE_STRIPED", "BLOCK_STORE_VECTORIZE"}  # Load/Store algorithms that use no storage
 CUB_SCANS = {"ExclusiveSum": 3, "InclusiveSum": 3, "ExclusiveScan": 5, "InclusiveScan": 4}  # arity with an aggregate

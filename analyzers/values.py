@@ -14,6 +14,7 @@ class Agg:
         self.fields = dict(fields or {})
         self.uniform = uniform
         self.size = size
+        self.escaped = False  # a local struct whose address a helper took (build: ``_havoc_escaped``)
 
 
 class Mem:
@@ -64,3 +65,10 @@ class State:
                 sc[name] = value
                 return
         self.scopes[-1][name] = value
+
+
+def same_struct(a, b) -> bool:
+    """Whether a value of type ``a`` initializing a ``b`` is a copy of a struct of the same type."""
+    def plain(t):
+        return t.spelling.replace("const ", "").replace("volatile ", "").strip()
+    return a is not None and not a.pointer and not a.integral and a.size == b.size and plain(a) == plain(b)

@@ -97,6 +97,31 @@ class BlockDiscontinuity { public:
   template <typename... A> __device__ void FlagTails(A &&...);
   template <typename... A> __device__ void FlagHeadsAndTails(A &&...);
 };
+template <typename T, int BLOCK_DIM_X, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockAdjacentDifference { public:
+  __KOPT_CUB_BLOCK_STORAGE(BlockAdjacentDifference, T, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z)
+  template <typename... A> __device__ void SubtractLeft(A &&...);
+  template <typename... A> __device__ void SubtractRight(A &&...);
+  template <typename... A> __device__ void SubtractLeftPartialTile(A &&...);
+  template <typename... A> __device__ void SubtractRightPartialTile(A &&...);
+  template <typename... A> __device__ void FlagHeads(A &&...);
+  template <typename... A> __device__ void FlagTails(A &&...);
+};
+template <typename T, int BLOCK_DIM_X, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockShuffle { public:
+  __KOPT_CUB_BLOCK_STORAGE(BlockShuffle, T, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z)
+  template <typename... A> __device__ void Offset(A &&...);
+  template <typename... A> __device__ void Rotate(A &&...);
+  template <typename... A> __device__ void Up(A &&...);
+  template <typename... A> __device__ void Down(A &&...);
+};
+template <typename KeyT, int BLOCK_DIM_X, int ITEMS_PER_THREAD, typename ValueT = NullType, int BLOCK_DIM_Y = 1,
+          int BLOCK_DIM_Z = 1>
+class BlockMergeSort { public:
+  __KOPT_CUB_BLOCK_STORAGE(BlockMergeSort, KeyT, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z * ITEMS_PER_THREAD)
+  template <typename... A> __device__ void Sort(A &&...);
+  template <typename... A> __device__ void StableSort(A &&...);
+};
 #undef __KOPT_CUB_BLOCK_STORAGE
 
 // Warp collectives: shuffles within a logical warp (their TempStorage is used only for types shuffles cannot move).
@@ -118,6 +143,17 @@ __KOPT_CUB_WARP(WarpScan)
   template <typename... A> __device__ void ExclusiveScan(A &&...);
   template <typename... A> __device__ void InclusiveScan(A &&...);
   template <typename... A> __device__ T Broadcast(A &&...);
+};
+__KOPT_CUB_WARP(WarpExchange)
+  template <typename... A> __device__ void BlockedToStriped(A &&...);
+  template <typename... A> __device__ void StripedToBlocked(A &&...);
+  template <typename... A> __device__ void ScatterToStriped(A &&...);
+};
+__KOPT_CUB_WARP(WarpLoad)
+  template <typename... A> __device__ void Load(A &&...);
+};
+__KOPT_CUB_WARP(WarpStore)
+  template <typename... A> __device__ void Store(A &&...);
 };
 #undef __KOPT_CUB_WARP
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from pathlib import Path
 
 from . import asm as asmlib
 from . import sym
@@ -1179,6 +1180,11 @@ def _text(n: Node) -> str:
     if loc is None:
         return n.text or ""
     lines = _LINES.get(loc.file)
+    if lines is None and loc.file:  # a helper inlined from a header (read once per kernel built)
+        try:
+            lines = _LINES[loc.file] = Path(loc.file).read_text(errors="replace").splitlines()
+        except OSError:
+            lines = _LINES[loc.file] = []
     if lines is None or loc.line > len(lines):
         return n.text or ""
     if loc.end_line == loc.line and loc.end_col:
@@ -1187,6 +1193,7 @@ def _text(n: Node) -> str:
 
 
 def build_kernel(unit: Unit, func: Func, launch: LaunchConfig, defines=None) -> KernelModel:
+    _LINES.clear()  # a header's text is read again for each kernel (it may have changed since)
     _LINES[unit.path] = unit.source.splitlines()
     sym.reset_names()
     return Builder(unit, func, launch, defines).build()

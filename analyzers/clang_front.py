@@ -105,6 +105,11 @@ def _evaluate(c):
         lib.clang_EvalResult_dispose(r)
 
 
+# a header found nowhere that a header includes reads the library's one stub (the main file's own includes are
+# rewritten to it in _strip_unknown_includes)
+_STUB_FOR = {"cub": "#include <cub/cub.cuh>\n", "thrust": "#include <thrust/__kopt_thrust.h>\n"}
+
+
 def _strip_unknown_includes(path: Path, text: str, extra_dirs) -> str:
     """Blank ``#include`` lines that resolve nowhere (host headers, CUTLASS...), keeping line numbers."""
     dirs = [path.parent, STUBS, *map(Path, extra_dirs)]
@@ -115,6 +120,8 @@ def _strip_unknown_includes(path: Path, text: str, extra_dirs) -> str:
             return m.group(0)
         if name.startswith("cub/"):  # every CUB header reads the one stub of what kernels use (include/cub)
             return m.group(0).replace(name, "cub/cub.cuh")
+        if name.startswith("thrust/"):  # and every Thrust header the stub of its device value types
+            return m.group(0).replace(name, "thrust/__kopt_thrust.h")
         return "//" + m.group(0)[2:] if len(m.group(0)) >= 2 else ""
 
     return _INCLUDE.sub(repl, text)
@@ -679,8 +686,7 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     if "asm" in text:
         text = _PTX_SPECIAL.sub(r"%\1", text)
         text = _asm_operand_commas(text)
-    unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", "#include <cub/cub.cuh>\n" if h.startswith("cub/") else "")
-                                 for h in empty_headers]
+    unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", _STUB_FOR.get(h.split("/")[0], "")) for h in empty_headers]
     if empty_headers:
         args += ["-isystem", _EMPTY]
     if context is not None:
@@ -929,6 +935,11 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         elif c.kind == K.VAR_DECL:
             d = conv.decl(c)
             unit.globals[d.name] = d
+    own = set(unit.funcs)
+    for f, hconv in _header_device_funcs(tu, patched):
+        if f.name not in own:  # the file's own definition of a name wins
+            unit.funcs.setdefault(f.name, []).append(f)
+            unit.problems += hconv.problems
     if not unit.kernels and broken:
         raise FrontendError(f"libclang: no kernel parses ({'; '.join(broken.values())[:300]})")
     unit.problems = conv.problems
@@ -1178,6 +1189,60 @@ def _file_decls(cur, fname: str):
             yield from _file_decls(c, fname)
         else:
             yield c
+
+
+def _header_device_funcs(tu, patched: dict):
+    """(Func, its converter) for each device function (not kernel) defined in a header of the user's that the unit
+    includes (`#include "utils.h"` with `__device__ int gid() {...}`), so calls to it are inlined like the file's own
+    helpers. The analyzer's own declarations come first in the unit (they are force-included): they are found by
+    bisection, so only the user's top-level declarations have their files looked up."""
+    K = ci.CursorKind
+    if not any(not str(i.include.name).startswith(str(HERE)) for i in tu.get_includes() if i.include is not None):
+        return []
+    children = list(tu.cursor.get_children())
+
+    def ours(c):
+        f = c.location.file
+        return f is None or f.name.startswith(str(HERE))
+
+    lo, hi = 0, len(children)
+    while lo < hi:  # the first declaration not in the analyzer's own headers
+        mid = (lo + hi) // 2
+        if ours(children[mid]):
+            lo = mid + 1
+        else:
+            hi = mid
+    in_main = _from_main_file()
+    convs: dict = {}
+    out = []
+
+    def walk(cs):
+        for c in cs:
+            if in_main(c.location) or ours(c):
+                continue
+            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                walk(c.get_children())
+                continue
+            if c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
+                continue
+            attrs = {x.kind for x in c.get_children()}
+            if K.CUDADEVICE_ATTR not in attrs or K.CUDAGLOBAL_ATTR in attrs:
+                continue
+            path = c.location.file.name
+            if path not in convs:
+                text = patched.get(path)
+                if text is None:
+                    try:
+                        text = Path(path).read_text(errors="replace")
+                    except OSError:
+                        continue
+                convs[path] = _Conv(path, text)
+            f = _func(convs[path], c, convs[path].source)
+            if f is not None:
+                out.append((f, convs[path]))
+
+    walk(children[lo:])
+    return out
 
 
 def _from_main_file():

@@ -116,6 +116,8 @@ namespace std {
   template <class A, class B> constexpr bool is_same_v = is_same<A, B>::value;
   template <bool B, class T = void> struct enable_if {}; template <class T> struct enable_if<true, T> { typedef T type; };
   template <bool B, class T = void> using enable_if_t = typename enable_if<B, T>::type;
+  template <unsigned long Len, unsigned long Align = 16> struct aligned_storage {
+    struct type { alignas(Align) unsigned char __data[Len]; }; };
   template <bool B, class T, class F> struct conditional { typedef T type; };
   template <class T, class F> struct conditional<false, T, F> { typedef F type; };
   template <bool B, class T, class F> using conditional_t = typename conditional<B, T, F>::type;

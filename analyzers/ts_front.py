@@ -239,8 +239,19 @@ class _Conv:
             return Node("break", loc)
         if k == "continue_statement":
             return Node("continue", loc)
-        if k in ("comment", "preproc_call", "preproc_def", "preproc_function_def", ";"):
-            return None
+        if k in ("comment", "preproc_call", "preproc_def", "preproc_function_def", ";", "alias_declaration",
+                 "type_definition"):
+            return None  # a local `using T = ...;` / typedef: the fallback reads types by name only
+        if k == "switch_statement":
+            # as the libclang front end reads it: the controlling value and the body, whose case labels are blocks
+            cond = self.f(n, "condition")
+            body = self.f(n, "body")
+            inner = [c for c in cond.named_children if c.type != "comment"] if cond is not None else []
+            return Node("switch", loc, a=self.expr(inner[0]) if inner else Node("unknown", loc, text="switch"),
+                        body=[self.stmt(body)] if body is not None else [])
+        if k == "case_statement":
+            return Node("block", loc, body=[s for s in (self.stmt(c) for c in n.named_children
+                                                         if c != self.f(n, "value")) if s is not None])
         if k in ("preproc_if", "preproc_ifdef", "preproc_else"):
             return Node("block", loc, body=[s for s in (self.stmt(c) for c in n.named_children
                                                          if c.type not in ("identifier", "preproc_defined"))

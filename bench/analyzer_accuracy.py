@@ -16,11 +16,11 @@ The recorded figures (each suite's source files checked out at the commit named,
       --include SHOC/src/common --include SHOC/src/cuda/common --out bench/results/analyzer_accuracy_shoc.json
   and HeCBench's samples (zjin-lcf/HeCBench@f27000a; every 8th `src/*-cuda` folder in sorted order, with src/include
   and the folders' Makefiles, for R = 1 (first), 5 (development), 3 (second), 0 (third), 2 (second development
-  sample), 4 (fourth, held out until its first run), 6 (held out last)):
+  sample), 4 (fourth, held out until its first run), 6 (fifth, held out until its first run), 7 (held out last)):
   git ls-tree -d --name-only HEAD src/ | grep -- '-cuda$' | sort | awk 'NR % 8 == R'
   python bench/analyzer_accuracy.py --real-only --real HEC_R/src --provenance zjin-lcf/HeCBench@f27000a \
       --include HEC_R/src/include \
-      --out bench/results/analyzer_accuracy_hecbench[_dev|_heldout|_heldout2|_dev2|_heldout3|_heldout4].json
+      --out bench/results/analyzer_accuracy_hecbench[_dev|_heldout|_heldout2|_dev2|_heldout3|_heldout4|_heldout5].json
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an

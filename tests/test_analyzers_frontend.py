@@ -567,3 +567,89 @@ int main() {
     res = analyze(tmp_path / "k.cu")
     assert res.paths["step"].startswith("libclang"), res.paths
     assert not [d for d in res.diagnostics if d.severity.value in ("error", "warning", "note")], res.diagnostics
+
+
+def test_the_fallback_reads_a_switch_and_skips_local_type_aliases():
+    # a kernel the fallback reads (tree-sitter requested here): `using`/`typedef` inside the body name types only,
+    # and a switch's cases are branches on its value, as the libclang path reads them; each had ended the kernel's
+    # analysis as an unsupported construct
+    body = """
+__global__ void k(float *out, const int *op, int n) {
+  __shared__ float s[256];
+  using F = float;
+  typedef int I;
+  int i = blockIdx.x * 256 + threadIdx.x;
+  switch (op[0]) {
+    case 0: s[threadIdx.x] = 1.f; break;
+    case 1: s[threadIdx.x] = 2.f; break;
+    default: s[threadIdx.x] = 0.f;
+  }
+  BARRIER
+  if (i < n) out[i] = s[(threadIdx.x + 1) % 256];
+}
+"""
+    ok = analyze(body.replace("BARRIER", "__syncthreads();"), path="k.cu", frontend="tree-sitter", block=(256, 1, 1))
+    assert not ok.diagnostics, ok.diagnostics
+    racy = analyze(body.replace("BARRIER", ""), path="k.cu", frontend="tree-sitter", block=(256, 1, 1))
+    assert _rules(racy) == {"sync.missing"}, racy.diagnostics
+
+
+def test_device_helpers_a_header_defines_are_inlined(tmp_path):
+    # `gid()` from the user's header: a call of it was an unknown function of no arguments, the same value in
+    # every thread, so each thread's own element read as one element all threads write
+    (tmp_path / "index.h").write_text("""#pragma once
+namespace util {
+__device__ inline int gid() { return blockIdx.x * blockDim.x + threadIdx.x; }
+}
+__device__ inline float twice(float v) { return 2.f * v; }
+__device__ inline void bump(float* a, int i) { a[i] = a[i + 1] + 1.f; }
+""")
+    (tmp_path / "k.cu").write_text("""#include "index.h"
+__global__ void scale(float* out, int n) {
+  int i = util::gid();
+  if (i < n) out[i] = twice(out[i]);
+}
+__global__ void shifted(float* out, int n) {
+  int i = util::gid();
+  if (i + 1 < n) out[i + 1] = out[i];
+}
+__global__ void bumped(float* out) { bump(out, util::gid()); }
+int main() { scale<<<64, 256>>>(0, 1 << 14); shifted<<<64, 256>>>(0, 1 << 14); bumped<<<64, 256>>>(0); }
+""")
+    res = analyze(tmp_path / "k.cu")
+    by_kernel = {}
+    for d in res.diagnostics:
+        by_kernel.setdefault((d.witness or {}).get("kernel"), set()).add(d.rule)
+    assert "scale" not in by_kernel, res.diagnostics
+    assert by_kernel.get("shifted") == {"race.global"}, res.diagnostics
+    # a finding inside the helper names the header's lines and quotes them
+    (bumped,) = [d for d in res.diagnostics if (d.witness or {}).get("kernel") == "bumped"]
+    assert {loc.file for loc in bumped.locations} == {str(tmp_path / "index.h")}
+    assert "a[i] = a[i + 1] + 1.f" in bumped.message
+
+
+def test_thrust_value_types_and_std_aligned_storage_keep_a_kernel_on_libclang(tmp_path):
+    # thrust::complex / thrust::pair in device code, included from the file and from a header of its own (whose
+    # missing includes used to be read empty), and a __shared__ std::aligned_storage buffer (PyTorch's Welford)
+    (tmp_path / "types.h").write_text("""#pragma once
+#include <thrust/complex.h>
+#include <thrust/device_vector.h>
+typedef thrust::complex<float> cfloat;
+""")
+    (tmp_path / "k.cu").write_text("""#include <type_traits>
+#include <thrust/pair.h>
+#include "types.h"
+__global__ void twiddle(const cfloat* in, cfloat* out, int n) {
+  __shared__ typename std::aligned_storage<sizeof(cfloat), alignof(cfloat)>::type buf[256];
+  cfloat* s = reinterpret_cast<cfloat*>(buf);
+  int i = blockIdx.x * 256 + threadIdx.x;
+  thrust::pair<int, float> p = thrust::make_pair(i, 0.5f);
+  s[threadIdx.x] = i < n ? in[i] * p.second : cfloat(0.f, 0.f);
+  __syncthreads();
+  if (i < n) out[i] = s[255 - threadIdx.x] + thrust::exp(s[threadIdx.x]);
+}
+void run(thrust::device_vector<cfloat>& v, int n) { twiddle<<<(n + 255) / 256, 256>>>(0, 0, n); }
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["twiddle"].startswith("libclang"), res.paths
+    assert not [d for d in res.diagnostics if d.severity.value in ("error", "warning", "note")], res.diagnostics

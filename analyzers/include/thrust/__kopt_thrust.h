@@ -1,0 +1,81 @@
+// kopt analyzer stub of Thrust (CCCL): the value types and functors device code uses (thrust::pair, tuple,
+// complex, plus/maximum..., min/max). Every `#include <thrust/...>` reads this file. Thrust's containers and
+// algorithms are host code, which the analyzers do not read: they are left undeclared (host code naming them is
+// skipped like any host code that does not parse).
+#pragma once
+
+namespace thrust {
+template <class T1, class T2> struct pair {
+  typedef T1 first_type; typedef T2 second_type;
+  T1 first; T2 second;
+  __host__ __device__ pair();
+  __host__ __device__ pair(const T1 &a, const T2 &b);
+  template <class U1, class U2> __host__ __device__ pair(const pair<U1, U2> &p);
+};
+template <class T1, class T2> __host__ __device__ pair<T1, T2> make_pair(T1 a, T2 b);
+
+template <int I, class... T> struct __kopt_nth;
+template <class H, class... T> struct __kopt_nth<0, H, T...> { typedef H type; };
+template <int I, class H, class... T> struct __kopt_nth<I, H, T...> { typedef typename __kopt_nth<I - 1, T...>::type type; };
+template <class... T> struct tuple {
+  __host__ __device__ tuple();
+  __host__ __device__ tuple(const T &...v);
+  template <class... U> __host__ __device__ tuple(const tuple<U...> &t);
+};
+template <class... T> __host__ __device__ tuple<T...> make_tuple(T... v);
+template <class... T> __host__ __device__ tuple<T &...> tie(T &...v);
+template <int I, class... T> __host__ __device__ typename __kopt_nth<I, T...>::type &get(tuple<T...> &t);
+template <int I, class... T> __host__ __device__ const typename __kopt_nth<I, T...>::type &get(const tuple<T...> &t);
+template <int I, class A, class B> __host__ __device__ typename __kopt_nth<I, A, B>::type &get(pair<A, B> &p);
+template <int I, class A, class B> __host__ __device__ const typename __kopt_nth<I, A, B>::type &get(const pair<A, B> &p);
+
+template <class T> struct complex {
+  typedef T value_type;
+  T __re, __im;
+  __host__ __device__ complex(const T &re = T(), const T &im = T());
+  template <class U> __host__ __device__ complex(const complex<U> &z);
+  __host__ __device__ T real() const; __host__ __device__ T imag() const;
+  __host__ __device__ void real(T re); __host__ __device__ void imag(T im);
+  __host__ __device__ complex &operator=(const T &re);
+  template <class U> __host__ __device__ complex &operator=(const complex<U> &z);
+  template <class U> __host__ __device__ complex &operator+=(const U &z);
+  template <class U> __host__ __device__ complex &operator-=(const U &z);
+  template <class U> __host__ __device__ complex &operator*=(const U &z);
+  template <class U> __host__ __device__ complex &operator/=(const U &z);
+};
+#define __KOPT_THRUST_CPLX_OP(op) \
+  template <class T> __host__ __device__ complex<T> operator op(const complex<T> &a, const complex<T> &b); \
+  template <class T> __host__ __device__ complex<T> operator op(const complex<T> &a, const T &b); \
+  template <class T> __host__ __device__ complex<T> operator op(const T &a, const complex<T> &b);
+__KOPT_THRUST_CPLX_OP(+) __KOPT_THRUST_CPLX_OP(-) __KOPT_THRUST_CPLX_OP(*) __KOPT_THRUST_CPLX_OP(/)
+#undef __KOPT_THRUST_CPLX_OP
+template <class T> __host__ __device__ complex<T> operator-(const complex<T> &a);
+template <class T> __host__ __device__ bool operator==(const complex<T> &a, const complex<T> &b);
+template <class T> __host__ __device__ bool operator!=(const complex<T> &a, const complex<T> &b);
+template <class T> __host__ __device__ T abs(const complex<T> &z);
+template <class T> __host__ __device__ T arg(const complex<T> &z);
+template <class T> __host__ __device__ T norm(const complex<T> &z);
+template <class T> __host__ __device__ complex<T> conj(const complex<T> &z);
+template <class T> __host__ __device__ complex<T> polar(const T &m, const T &theta = T());
+#define __KOPT_THRUST_CPLX_F(f) template <class T> __host__ __device__ complex<T> f(const complex<T> &z);
+__KOPT_THRUST_CPLX_F(exp) __KOPT_THRUST_CPLX_F(log) __KOPT_THRUST_CPLX_F(sqrt) __KOPT_THRUST_CPLX_F(sin)
+__KOPT_THRUST_CPLX_F(cos) __KOPT_THRUST_CPLX_F(tanh)
+#undef __KOPT_THRUST_CPLX_F
+template <class T, class U> __host__ __device__ complex<T> pow(const complex<T> &z, const U &e);
+
+#define __KOPT_THRUST_FN(name, R) \
+  template <class T = void> struct name { \
+    typedef T first_argument_type; typedef T second_argument_type; typedef R result_type; \
+    __host__ __device__ R operator()(const T &a, const T &b) const; };
+__KOPT_THRUST_FN(plus, T) __KOPT_THRUST_FN(minus, T) __KOPT_THRUST_FN(multiplies, T) __KOPT_THRUST_FN(divides, T)
+__KOPT_THRUST_FN(modulus, T) __KOPT_THRUST_FN(maximum, T) __KOPT_THRUST_FN(minimum, T) __KOPT_THRUST_FN(bit_and, T)
+__KOPT_THRUST_FN(bit_or, T) __KOPT_THRUST_FN(bit_xor, T) __KOPT_THRUST_FN(less, bool) __KOPT_THRUST_FN(greater, bool)
+__KOPT_THRUST_FN(less_equal, bool) __KOPT_THRUST_FN(greater_equal, bool) __KOPT_THRUST_FN(equal_to, bool)
+__KOPT_THRUST_FN(not_equal_to, bool) __KOPT_THRUST_FN(logical_and, bool) __KOPT_THRUST_FN(logical_or, bool)
+#undef __KOPT_THRUST_FN
+template <class T = void> struct negate { __host__ __device__ T operator()(const T &a) const; };
+template <class T = void> struct identity { __host__ __device__ const T &operator()(const T &a) const; };
+template <class T> __host__ __device__ const T &min(const T &a, const T &b);
+template <class T> __host__ __device__ const T &max(const T &a, const T &b);
+template <class T> __host__ __device__ void swap(T &a, T &b);
+}  // namespace thrust

@@ -30,6 +30,8 @@ TYPE_SIZES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 
               "float4": 16, "int4": 16, "uint4": 16, "int2": 8, "uint2": 8, "double2": 16, "half2": 4,
               "__half2": 4, "bool": 1}
 MAX_INLINE = 8
+MAX_INLINED = 2000  # helper calls inlined per kernel (a synthesis kernel's helper tree reached 15,000, for minutes);
+# past it a call of a helper is an unknown result and the kernel's analysis is incomplete
 
 
 def _assigned(nodes) -> dict:
@@ -110,6 +112,7 @@ class Builder:
         self.seq = itertools.count()
         self.loop_ids = itertools.count()
         self.depth = 0
+        self.inlined = 0  # helper calls inlined so far (MAX_INLINED)
         self.tbind: dict = {}  # template value params -> S
         self.typebind: dict = {}  # template type params -> size
         self.macros = dict(source_macros(unit.source))
@@ -1008,13 +1011,19 @@ class Builder:
                 self.rval(a)
             self.barrier("grid", n)
             return None
-        if fn is not None and self.depth < MAX_INLINE:
+        over = fn is not None and self.depth < MAX_INLINE and self.inlined >= MAX_INLINED
+        if fn is not None and self.depth < MAX_INLINE and not over:
+            self.inlined += 1
             return self.inline(fn, n)
+        if over and self.inlined == MAX_INLINED:
+            self.inlined += 1
+            self.model.problems.append((n.loc, f"more than {MAX_INLINED:,} helper calls to inline: `{short}` and "
+                                               f"the later ones are unknown results"))
         args = [self.rval(a) for a in n.args]
         if n.a is not None:
             self.rval(n.a)
         ints = [a for a in args if isinstance(a, S)]
-        if len(ints) == len(args) and not any(isinstance(a, Ptr) for a in args):
+        if not over and len(ints) == len(args) and not any(isinstance(a, Ptr) for a in args):
             return uf(f"fn:{short}", *ints)  # a pure function of its arguments (e.g. expf, __builtin_huge_valf)
         return opaque(f"result of {short or 'call'}")
 

@@ -38,7 +38,15 @@ def _block_barrier(n: Node) -> bool:
 
 
 def grid_barrier(fn: Func) -> bool:
-    """Whether ``fn`` is a software grid barrier (see the module's description)."""
+    """Whether ``fn`` is a software grid barrier (see the module's description); decided once per function (a
+    kernel may call a helper thousands of times)."""
+    got = fn.__dict__.get("_grid_barrier")
+    if got is None:
+        got = fn.__dict__["_grid_barrier"] = _grid_barrier(fn)
+    return got
+
+
+def _grid_barrier(fn: Func) -> bool:
     body = fn.body.body if isinstance(fn.body, Node) and fn.body.kind == "block" else []
     for i, st in enumerate(body):
         counters, spins = set(), False

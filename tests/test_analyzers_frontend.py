@@ -653,3 +653,18 @@ void run(thrust::device_vector<cfloat>& v, int n) { twiddle<<<(n + 255) / 256, 2
     res = analyze(tmp_path / "k.cu")
     assert res.paths["twiddle"].startswith("libclang"), res.paths
     assert not [d for d in res.diagnostics if d.severity.value in ("error", "warning", "note")], res.diagnostics
+
+
+def test_a_kernel_whose_helper_tree_is_too_big_to_inline_is_incomplete_not_slow():
+    # each helper calls the next four times: 4^6 calls to inline. Past the builder's budget a helper's call is an
+    # unknown result and the kernel says so (a logic-synthesis kernel's helper tree had taken minutes to build)
+    levels = ["__device__ int h6(int x) { return x + 1; }"]
+    for i in range(5, -1, -1):
+        levels.append(f"__device__ int h{i}(int x) {{ return h{i + 1}(x) + h{i + 1}(x + 1) + h{i + 1}(x + 2) + "
+                      f"h{i + 1}(x + 3); }}")
+    src = "\n".join(levels) + """
+__global__ void k(int* out) { out[blockIdx.x * 256 + threadIdx.x] = h0(threadIdx.x); }
+"""
+    res = analyze(src, path="k.cu", block=(256, 1, 1))
+    notes = [d.message for d in res.diagnostics if d.rule == "analysis.incomplete"]
+    assert any("more than 2,000 helper calls to inline" in m for m in notes), res.diagnostics

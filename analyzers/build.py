@@ -30,8 +30,8 @@ TYPE_SIZES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 
               "float4": 16, "int4": 16, "uint4": 16, "int2": 8, "uint2": 8, "double2": 16, "half2": 4,
               "__half2": 4, "bool": 1}
 MAX_INLINE = 8
-MAX_INLINED = 2000  # helper calls inlined per kernel (a synthesis kernel's helper tree reached 15,000, for minutes);
-# past it a call of a helper is an unknown result and the kernel's analysis is incomplete
+MAX_STEPS = 150_000  # statements the builder runs per kernel, inlined helpers included (a logic-synthesis
+# kernel's helper tree ran 670,000 in 15 s); past it a helper's call is an unknown result and the kernel incomplete
 
 
 def _assigned(nodes) -> dict:
@@ -112,7 +112,8 @@ class Builder:
         self.seq = itertools.count()
         self.loop_ids = itertools.count()
         self.depth = 0
-        self.inlined = 0  # helper calls inlined so far (MAX_INLINED)
+        self.steps = 0  # statements run so far (MAX_STEPS)
+        self.over_budget = False
         self.tbind: dict = {}  # template value params -> S
         self.typebind: dict = {}  # template type params -> size
         self.macros = dict(source_macros(unit.source))
@@ -243,6 +244,7 @@ class Builder:
     def stmt(self, n: Node | None):
         if n is None or self.st.dead:
             return
+        self.steps += 1
         k = n.kind
         if k == "block":
             if n.val == "decls":
@@ -1011,14 +1013,13 @@ class Builder:
                 self.rval(a)
             self.barrier("grid", n)
             return None
-        over = fn is not None and self.depth < MAX_INLINE and self.inlined >= MAX_INLINED
+        over = fn is not None and self.depth < MAX_INLINE and self.steps > MAX_STEPS
         if fn is not None and self.depth < MAX_INLINE and not over:
-            self.inlined += 1
             return self.inline(fn, n)
-        if over and self.inlined == MAX_INLINED:
-            self.inlined += 1
-            self.model.problems.append((n.loc, f"more than {MAX_INLINED:,} helper calls to inline: `{short}` and "
-                                               f"the later ones are unknown results"))
+        if over and not self.over_budget:
+            self.over_budget = True
+            self.model.problems.append((n.loc, f"more than {MAX_STEPS:,} statements to run with the helpers "
+                                               f"inlined: `{short}` and the later helper calls are unknown results"))
         args = [self.rval(a) for a in n.args]
         if n.a is not None:
             self.rval(n.a)

@@ -133,10 +133,11 @@ def _nv_atomic(b, n, name, short):
     p = b.rval(n.args[0])
     vals = [b.rval(a) for a in n.args[1:]]
     if isinstance(p, Ptr):
-        value = vals[0] if op == "store_n" and isinstance(vals[0], sym.S) else None
+        value = vals[0] if op == "store_n" and vals and isinstance(vals[0], sym.S) else None
         b._rec_access(Mem(p, p.elem), op.startswith("store"), n, atomic=True, value=value)
-    if op == "load" and n.args[1].kind == "un" and n.args[1].op == "&" and n.args[1].a is not None:
-        lv = b.lval(n.args[1].a)  # __nv_atomic_load(p, &v, ...): v holds the value read
+    out = n.args[1] if op == "load" and len(n.args) > 1 else None
+    if out is not None and out.kind == "un" and out.op == "&" and out.a is not None:
+        lv = b.lval(out.a)  # __nv_atomic_load(p, &v, ...): v holds the value read
         if lv is not None:
             b.store(lv, opaque(f"{short} result"), n)
     return opaque(f"{short} result") if op == "load_n" else None
@@ -144,9 +145,10 @@ def _nv_atomic(b, n, name, short):
 
 @intrinsic("__nv_atomic_thread_fence")
 def _nv_fence(b, n, name, short):
-    """A fence of device or system scope is ``__threadfence()``; of block scope, ``__threadfence_block()``."""
+    """A fence of device or system scope is ``__threadfence()``; of thread, block or cluster scope it orders nothing
+    between the grid's blocks (``__threadfence_block()``)."""
     scope = [b.rval(a) for a in n.args][1:2]
-    if not scope or not (sym.is_const(scope[0]) and scope[0].val <= 1):
+    if not scope or not (sym.is_const(scope[0]) and scope[0].val <= 2):
         b.async_op("fence", n)
     return None
 

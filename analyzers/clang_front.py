@@ -936,10 +936,9 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
             d = conv.decl(c)
             unit.globals[d.name] = d
     own = set(unit.funcs)
-    for f, hconv in _header_device_funcs(tu, patched):
+    for f in _header_device_funcs(tu, patched):
         if f.name not in own:  # the file's own definition of a name wins
             unit.funcs.setdefault(f.name, []).append(f)
-            unit.problems += hconv.problems
     if not unit.kernels and broken:
         raise FrontendError(f"libclang: no kernel parses ({'; '.join(broken.values())[:300]})")
     unit.problems = conv.problems
@@ -1192,9 +1191,8 @@ def _file_decls(cur, fname: str):
 
 
 def _header_device_funcs(tu, patched: dict):
-    """(Func, its converter) for each device function (not kernel) defined in a header of the user's that the unit
-    includes (`#include "utils.h"` with `__device__ int gid() {...}`), so calls to it are inlined like the file's own
-    helpers. The analyzer's own declarations come first in the unit (they are force-included): they are found by
+    """The device functions (not kernels) defined in the user's headers the unit includes (`#include "utils.h"` with
+    `__device__ int gid() {...}`), so calls to them are inlined like the file's own helpers. The analyzer's own declarations come first in the unit (they are force-included): they are found by
     bisection, so only the user's top-level declarations have their files looked up."""
     K = ci.CursorKind
     if not any(not str(i.include.name).startswith(str(HERE)) for i in tu.get_includes() if i.include is not None):
@@ -1239,7 +1237,7 @@ def _header_device_funcs(tu, patched: dict):
                 convs[path] = _Conv(path, text)
             f = _func(convs[path], c, convs[path].source)
             if f is not None:
-                out.append((f, convs[path]))
+                out.append(f)
 
     walk(children[lo:])
     return out

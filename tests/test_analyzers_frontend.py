@@ -670,3 +670,14 @@ __global__ void k(int* out) { out[blockIdx.x * 256 + threadIdx.x] = h0(threadIdx
     res = analyze(src, path="k.cu", block=(256, 1, 1))
     notes = [d.message for d in res.diagnostics if d.rule == "analysis.incomplete"]
     assert any("more than 5,000 statements to run with the helpers inlined" in m for m in notes), res.diagnostics
+
+
+def test_a_scoped_fence_below_device_scope_orders_nothing_between_blocks():
+    # the last-block pattern of the corpus's i23_nv_atomic_ticket_ok.cu with its fence at cluster scope: the other
+    # blocks' partials are not ordered before the last block's reads (at device scope they are)
+    from pathlib import Path
+    ok = (Path(__file__).parent / "analyzers" / "corpus" / "i23_nv_atomic_ticket_ok.cu").read_text()
+    assert not _rules(analyze(ok, path="t.cu")) & {"race.global"}
+    cluster = ok.replace("__NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_DEVICE", "__NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_CLUSTER")
+    assert cluster != ok
+    assert "race.global" in _rules(analyze(cluster, path="t.cu"))

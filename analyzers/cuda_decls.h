@@ -408,6 +408,11 @@ __device__ unsigned long long max(long long, unsigned long long); __device__ uns
 __device__ double max(float, double); __device__ double max(double, float);
 __device__ int max(int, int); __device__ unsigned max(unsigned, unsigned); __device__ long long max(long long, long long);
 __device__ float max(float, float); __device__ double max(double, double);
+// the long forms CUDA's math headers declare too (int64_t is long here: without them min(int64_t, int64_t) is ambiguous)
+__device__ long min(long, long); __device__ unsigned long min(unsigned long, unsigned long);
+__device__ unsigned long min(long, unsigned long); __device__ unsigned long min(unsigned long, long);
+__device__ long max(long, long); __device__ unsigned long max(unsigned long, unsigned long);
+__device__ unsigned long max(long, unsigned long); __device__ unsigned long max(unsigned long, long);
 __device__ unsigned umin(unsigned, unsigned); __device__ unsigned umax(unsigned, unsigned);
 __device__ int abs(int); __device__ float abs(float); __device__ long long llabs(long long);
 __device__ double abs(double); __device__ long abs(long); __device__ long long abs(long long); __device__ long labs(long);

@@ -681,3 +681,27 @@ def test_a_scoped_fence_below_device_scope_orders_nothing_between_blocks():
     cluster = ok.replace("__NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_DEVICE", "__NV_ATOMIC_SEQ_CST, __NV_THREAD_SCOPE_CLUSTER")
     assert cluster != ok
     assert "race.global" in _rules(analyze(cluster, path="t.cu"))
+
+
+def test_a_header_with_a_host_map_and_long_min_max_keeps_its_kernels_on_libclang(tmp_path):
+    # reducer.h: the enum the kernel is templated on sits beside a host std::map of its names, and the device
+    # helper takes min/max of int64_t (long here); the map made the header fail, and the long forms were ambiguous
+    (tmp_path / "reducer.h").write_text("""#pragma once
+#include <map>
+#include <string>
+#include <cstdint>
+enum Reduction { SUM, MIN };
+const std::map<std::string, Reduction> names = {{"sum", SUM}, {"min", MIN}};
+template <typename T> struct Lowest { __device__ T operator()(T a, T b) const { return min(b, a); } };
+__device__ int64_t combine(Reduction r, int64_t a, int64_t b) { return r == MIN ? Lowest<int64_t>()(a, b) : a + b; }
+""")
+    (tmp_path / "k.cu").write_text("""#include "reducer.h"
+__global__ void reduce_rows(const int64_t* a, const int64_t* b, int64_t* out, Reduction r, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = combine(r, a[i], b[i]);
+}
+int main() { reduce_rows<<<8, 128>>>(0, 0, 0, names.at("min"), 1024); }
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["reduce_rows"].startswith("libclang"), res.paths
+    assert not [d for d in res.diagnostics if d.severity.value in ("error", "warning", "note")], res.diagnostics

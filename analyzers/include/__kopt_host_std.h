@@ -1,7 +1,7 @@
 #pragma once
 // kopt analyzer stub: the host library types that declarations around kernels name (a class's
-// `friend std::ostream& operator<<`, a std::string member, a std::vector of sizes). Host code is not analyzed;
-// these only let such declarations parse, so the kernels that use the class stay on the libclang path.
+// `friend std::ostream& operator<<`, a std::string member, a std::vector of sizes, a std::map of names). Host code
+// is not analyzed; these only let such declarations parse, so the kernels that use them stay on the libclang path.
 namespace std {
 class ostream;
 typedef ostream &(*__kopt_manip)(ostream &);
@@ -97,4 +97,26 @@ template <class T, class A = void> class vector {
   T *begin(); T *end(); const T *begin() const; const T *end() const;
   T *insert(const T *, const T &); T *erase(const T *);
 };
+template <class K, class V, class C = void, class A = void> class map {
+ public:
+  typedef K key_type; typedef V mapped_type; typedef pair<K, V> value_type; typedef value_type *iterator;
+  typedef const value_type *const_iterator;
+  map(); map(initializer_list<pair<K, V>>); map(const map &);
+  V &operator[](const K &); V &at(const K &); const V &at(const K &) const;
+  iterator find(const K &); const_iterator find(const K &) const; unsigned long count(const K &) const;
+  unsigned long size() const; bool empty() const; void clear(); unsigned long erase(const K &);
+  pair<iterator, bool> insert(const value_type &); template <class... X> pair<iterator, bool> emplace(X &&...);
+  iterator begin(); iterator end(); const_iterator begin() const; const_iterator end() const;
+};
+template <class K, class V, class H = void, class E = void, class A = void> class unordered_map
+    : public map<K, V> { public: using map<K, V>::map; };
+template <class K, class C = void, class A = void> class set {
+ public:
+  typedef const K *iterator;
+  set(); set(initializer_list<K>); pair<iterator, bool> insert(const K &); unsigned long count(const K &) const;
+  iterator find(const K &) const; unsigned long size() const; bool empty() const; void clear();
+  iterator begin() const; iterator end() const;
+};
+template <class K, class H = void, class E = void, class A = void> class unordered_set
+    : public set<K> { public: using set<K>::set; };
 }  // namespace std

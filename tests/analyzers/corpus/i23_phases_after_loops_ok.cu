@@ -3,6 +3,7 @@
 // counts alone (r * N1 + k1 inside the loops against rounds * N1 after them, products of unknown trip counts); kopt
 // settles that in integer arithmetic before it asks about the indices, whose bit masks need bit-vectors.
 // expect: none
+// kopt: launch network grid=(64) block=(512) args=(g, rounds, logw)
 // kopt: assume 0 <= logw && logw <= 8
 __global__ void network(unsigned *g, int rounds, int logw) {
   __shared__ unsigned s[1024];
@@ -23,5 +24,3 @@ __global__ void network(unsigned *g, int rounds, int logw) {
   g[blockIdx.x * 1024 + threadIdx.x] = s[threadIdx.x ^ 1];
   g[blockIdx.x * 1024 + threadIdx.x + 512] = s[(threadIdx.x + 512) ^ 1];
 }
-
-void run(unsigned *g, int rounds, int logw) { network<<<64, 512>>>(g, rounds, logw); }

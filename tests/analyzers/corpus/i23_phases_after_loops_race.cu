@@ -4,6 +4,7 @@
 // rounds * N1 after them, products of unknown trip counts); kopt settles that in integer arithmetic before it asks
 // about the indices, whose bit masks need bit-vectors.
 // expect: sync.missing
+// kopt: launch network grid=(64) block=(512) args=(g, rounds, logw)
 // kopt: assume 0 <= logw && logw <= 8 && rounds >= 1
 __global__ void network(unsigned *g, int rounds, int logw) {
   __shared__ unsigned s[1024];
@@ -23,5 +24,3 @@ __global__ void network(unsigned *g, int rounds, int logw) {
   g[blockIdx.x * 1024 + threadIdx.x] = s[threadIdx.x ^ 1];
   g[blockIdx.x * 1024 + threadIdx.x + 512] = s[(threadIdx.x + 512) ^ 1];
 }
-
-void run(unsigned *g, int rounds, int logw) { network<<<64, 512>>>(g, rounds, logw); }

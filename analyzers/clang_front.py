@@ -927,7 +927,8 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     unit.build_defines = build
     unit.build_includes = [(os.path.relpath(d, path.parent), f) for d, f in found_in]
     K = ci.CursorKind
-    for c in _file_decls(tu.cursor, fname):
+    top = list(tu.cursor.get_children())  # walked twice: the file's own declarations, then its headers'
+    for c in _file_decls(tu.cursor, fname, top):
         if c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
             f = _func(conv, c, source)
             if f is not None:
@@ -936,7 +937,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
             d = conv.decl(c)
             unit.globals[d.name] = d
     own = set(unit.funcs)
-    for f in _header_device_funcs(tu, patched):
+    for f in _header_device_funcs(tu, top, patched):
         if f.name not in own:  # the file's own definition of a name wins
             unit.funcs.setdefault(f.name, []).append(f)
     if not unit.kernels and broken:
@@ -1172,13 +1173,14 @@ def _broken_kernels(tu, fname: str, errors) -> dict:
     return out
 
 
-def _file_decls(cur, fname: str):
-    """The declarations of file ``fname`` under ``cur``, through namespaces and linkage blocks. When ``fname`` is the
-    unit's main file, one libclang call tells where a cursor is (asking each of the thousands of declared names
-    for its file's name cost a tenth of a small kernel's analysis)."""
+def _file_decls(cur, fname: str, children=None):
+    """The declarations of file ``fname`` under ``cur`` (whose ``children`` the caller may have listed already),
+    through namespaces and linkage blocks. When ``fname`` is the unit's main file, one libclang call tells where a
+    cursor is (asking each of the thousands of declared names for its file's name cost a tenth of a small kernel's
+    analysis)."""
     K = ci.CursorKind
     in_main = _from_main_file() if cur.translation_unit.spelling == fname else None
-    for c in cur.get_children():
+    for c in cur.get_children() if children is None else children:
         if in_main is not None:
             if not in_main(c.location):
                 continue
@@ -1190,14 +1192,14 @@ def _file_decls(cur, fname: str):
             yield c
 
 
-def _header_device_funcs(tu, patched: dict):
+def _header_device_funcs(tu, children: list, patched: dict):
     """The device functions (not kernels) defined in the user's headers the unit includes (`#include "utils.h"` with
     `__device__ int gid() {...}`), so calls to them are inlined like the file's own helpers. The analyzer's own declarations come first in the unit (they are force-included): they are found by
-    bisection, so only the user's top-level declarations have their files looked up."""
+    bisection, so only the user's top-level declarations have their files looked up. ``children``: the unit's
+    top-level cursors."""
     K = ci.CursorKind
     if not any(not str(i.include.name).startswith(str(HERE)) for i in tu.get_includes() if i.include is not None):
         return []
-    children = list(tu.cursor.get_children())
 
     def ours(c):
         f = c.location.file

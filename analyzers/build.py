@@ -112,6 +112,7 @@ class Builder:
         self.seq = itertools.count()
         self.loop_ids = itertools.count()
         self.depth = 0
+        self.helper = ""  # the inlined helper being read (its own static __shared__ arrays), "" in the kernel
         self.steps = 0  # statements run so far (MAX_STEPS)
         self.over_budget = False
         self.tbind: dict = {}  # template value params -> S
@@ -294,7 +295,10 @@ class Builder:
         ti = n.ty or TypeInfo()
         if n.shared:
             space = "const" if n.val == "constant" else "shared"
-            self.st.scopes[-1][n.name] = self._array_or_scalar(n.name, ti, space, n)
+            # a helper's static __shared__ array is its own, one per template instantiation (`blockReduce<Max>`'s
+            # and `blockReduce<Sum>`'s are two arrays); every `extern` array is the one dynamic buffer
+            base = f"{self.helper}::{n.name}" if self.helper and not n.extern else n.name
+            self.st.scopes[-1][n.name] = self._array_or_scalar(base, ti, space, n)
             return
         if ti.dims:
             if n.a is not None:
@@ -523,22 +527,31 @@ class Builder:
         # after the loop: the test failed at iteration N and held before (when the loop only exits through it)
         st.dead = False
         st.cond = cond0
+        st.returned = returned_before or st.returned
+        st.phase, st.wphase, st.gphase = (binop("+", start, total) for start, (_, total) in zip((p0, w0, g0), steps))
+        # a value the loop computes from uniform values only (every thread runs the same iterations): uniform after it
+        uniform_loop = nk == "uniform" and n.kind != "do" and not _exits_early(body)
+        straight = n.kind != "do" and not _exits_early(body)  # every iteration runs the body to its end
+        counted_after = False  # a value after the loop is its entry value moved by the trip count
+        for name, v0 in entry.items():
+            if st.has(name):
+                after = self._after_loop(name, assigned[name], v0, N, lid, carried_unknowns if uniform_loop else None,
+                                         carried_unknowns if straight else None)
+                counted_after |= name not in st.scopes[-1] and isinstance(after, S) and N.op == "v" and \
+                    N.val in sym.free_vars(after)
+                st.set(name, after)
+        # after the loop: the test failed at iteration N and held before (when the loop only exits through it)
         if n.kind != "do" and n.a is not None and nk == "uniform" and not _exits_early(body) and not sym.is_const(c) \
                 and k.val in sym.free_vars(c) and not sym.has_opaque(c):
             # (a test that reads the same unknown at every iteration would pin N to 0)
             cN = sym.subst(c, {k.val: N})
             cprev = sym.subst(c, {k.val: binop("-", N, ONE)})
             st.cond = sym.land(cond0, unop("!", cN), binop("||", binop("==", N, ZERO), cprev))
-        st.returned = returned_before or st.returned
-        st.phase, st.wphase, st.gphase = (binop("+", start, total) for start, (_, total) in zip((p0, w0, g0), steps))
-        # a value the loop computes from uniform values only (every thread runs the same iterations): uniform after it
-        uniform_loop = nk == "uniform" and n.kind != "do" and not _exits_early(body)
-        straight = n.kind != "do" and not _exits_early(body)  # every iteration runs the body to its end
-        for name, v0 in entry.items():
-            if st.has(name):
-                st.set(name, self._after_loop(name, assigned[name], v0, N, lid,
-                                              carried_unknowns if uniform_loop else None,
-                                              carried_unknowns if straight else None))
+        elif counted_after and nk == "thread" and n.kind != "do" and not _exits_early(body) and trip is None:
+            # a thread-dependent count that a value after the loop depends on (a vector loop's index, reused by a
+            # remainder loop: `for (; c < C; c += 256) ...; for (c -= 256; c >= 0; c -= 256) ...`) is pinned by the
+            # test in each thread, as a fact (a condition here would read as a branch around later barriers)
+            self.model.thread_trips[N.val] = (k.val, c)
         self._havoc_escaped("after a loop")
         st.scopes.pop()
 
@@ -1067,11 +1080,15 @@ class Builder:
         inner.returned = False
         self.st = inner
         self.depth += 1
+        saved_helper = self.helper
+        targs = ",".join(re.sub(r"[\s()]", "", t) for t in n.targs)
+        self.helper = f"{fn.name}<{targs}>" if targs else fn.name
         try:
             self.stmt(fn.body)
         finally:
             self.depth -= 1
             self.tbind, self.typebind = saved_t, saved_tb
+            self.helper = saved_helper
         res = self.st
         self.st = outer
         # references: write back

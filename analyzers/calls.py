@@ -495,6 +495,10 @@ def _group_method(b, g, short, n):
     if short in ("group_index", "thread_index"):
         src = "blockIdx" if short == "group_index" else "threadIdx"
         return Agg("builtin", src)
+    if short in ("group_dim", "dim_threads") and g.kind == "cg_block":
+        return Agg("builtin", "blockDim")
+    if g.kind == "cg_grid" and short in ("dim_blocks", "block_index"):
+        return Agg("builtin", "gridDim" if short == "dim_blocks" else "blockIdx")
     if short in ("block_rank",):
         return opaque("cluster block rank", uniform=True)
     return opaque(f"{short} result")

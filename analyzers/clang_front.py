@@ -1127,7 +1127,11 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
     data = text.encode()
     starts = [0] + [i + 1 for i, b in enumerate(data) if b == 10]
     at = [(e, starts[e.location.line - 1] + e.location.column - 1) for e in mine if 0 < e.location.line <= len(starts)]
-    spans = [(a, b) for a, b in host_declarations(text) if any(a <= o < b for _, o in at)]
+    decls = host_declarations(text)
+    # the innermost declaration that holds each error: a host class's member function rather than the whole class
+    # (a kernel may use the class's data)
+    spans = sorted({min((d for d in decls if d[0] <= o < d[1]), key=lambda d: d[1] - d[0])
+                    for _, o in at if any(a <= o < b for a, b in decls)})
     if spans:
         buf = bytearray(data)
         for a, b in spans:

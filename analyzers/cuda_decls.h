@@ -112,6 +112,7 @@ namespace std {
   template <class T, T v> struct integral_constant { static constexpr T value = v; typedef T value_type;
     constexpr operator T() const { return v; } };
   typedef integral_constant<bool, true> true_type; typedef integral_constant<bool, false> false_type;
+  template <bool B> using bool_constant = integral_constant<bool, B>;
   template <class A, class B> struct is_same : false_type {}; template <class A> struct is_same<A, A> : true_type {};
   template <class A, class B> constexpr bool is_same_v = is_same<A, B>::value;
   template <bool B, class T = void> struct enable_if {}; template <class T> struct enable_if<true, T> { typedef T type; };

@@ -170,6 +170,9 @@ class _Launch:
         self.block_name = whole.group(1) if whole else b if re.fullmatch(r"[A-Za-z_]\w*", b) else None
         self.end = _statement_end(scan.text, pos)
         self.folder = None  # the _Folder, for facts other files state (cudaMallocPitch)
+        # host names the launch's grid or block is made of (`dim3(32, block_y)`): what an expression that names
+        # them says about the launch when their own values cannot be read (set by ``facts``)
+        self.dim_names: dict = {}
 
     def constant(self, name: str):
         """The constant values of a host name at the launch, unless the launching function passes it to a call
@@ -207,7 +210,11 @@ class _Launch:
                     if depth == 0:
                         break
                     depth -= 1
+                elif ch in ";{}" and depth == 0:
+                    break  # no call holds it: a declaration's list (`int M, N, K;`)
                 at -= 1
+            if t[at] != "(":
+                continue
             head = t[max(f[0], at - 120):at]
             if re.search(r"(?:\bdim3\s+(?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*|\bdim3|>>>|\b(?:min|max|sizeof|"
                          r"if|while|for|switch|return|printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head):
@@ -222,14 +229,42 @@ class _Launch:
         argument's position: the commas of ``before``, the call's text up to it)."""
         if callee is None:
             return False
-        index = len(split_top(before)) if before.strip() else 0
-        defs = [g for g in self.scan.funcs if g[3] == callee.group(1)]
-        params = [split_top(g[2].text) for g in defs]
+        return self._param_by_value(callee.group(1), len(split_top(before)) if before.strip() else 0,
+                                    split_top(before), 0)
+
+    def _param_by_value(self, callee: str, index: int, args: list, depth: int) -> bool:
+        """Parameter ``index`` of every definition of ``callee`` (the file's, or its quoted headers') is not a
+        reference. A pack of forwarding references (``Args&&... args``, a benchmark harness's) that the function
+        only forwards to a callable it takes (``kernel(std::forward<Args>(args)...)``) is that callable's parameter,
+        when the call names it (``args``: the call's arguments before the one asked about)."""
+        defs = [(self.scan.text, g[0], g[2].text) for g in self.scan.funcs if g[3] == callee]
         if not defs:  # a helper its quoted headers declare (`float* make_random_float(size_t n)`)
-            decl = re.compile(rf"[\w*&>]\s+{re.escape(callee.group(1))}\s*\(([^();{{}}]*)\)\s*[{{;]")
-            params = [split_top(m.group(1)) for h in self.scan.headers if callee.group(1) in h
-                      for m in decl.finditer(h)]
-        return bool(params) and all(index < len(ps) and "&" not in ps[index] for ps in params)
+            decl = re.compile(rf"[\w*&>]\s+{re.escape(callee)}\s*\(([^();{{}}]*)\)\s*[{{;]")
+            defs = [(h, m.end() - 1 if h[m.end() - 1] == "{" else -1, m.group(1)) for h in self.scan.headers
+                    if callee in h for m in decl.finditer(h)]
+        if not defs or depth > 2:
+            return False
+        for text, body_at, ptext in defs:
+            ps = split_top(ptext)
+            pack = _FORWARDED_PACK.search(ps[-1]) if ps else None
+            if index < len(ps) and not (pack and index == len(ps) - 1):
+                if "&" in ps[index]:
+                    return False
+                continue
+            if not pack or body_at < 0 or len(args) < len(ps) - 1:
+                return False
+            body = text[body_at:hl.block_end(text, body_at + 1)]
+            fwd = re.search(rf"\b([A-Za-z_]\w*)\s*\(\s*std\s*::\s*forward\s*<\s*{pack.group(1)}\s*>\s*\(\s*"
+                            rf"{pack.group(2)}\s*\)\s*\.\.\.\s*\)", body)
+            uses = len(re.findall(rf"\b{pack.group(2)}\b", body))
+            names = [_param_name(x) for x in ps]
+            if fwd is None or uses != 1 or fwd.group(1) not in names:
+                return False  # the pack is used otherwise: its references may be written
+            target = args[names.index(fwd.group(1))].strip()
+            if not re.fullmatch(r"[A-Za-z_]\w*", target) or \
+                    not self._param_by_value(target, index - (len(ps) - 1), [], depth + 1):
+                return False
+        return True
 
     def _const_local(self, name: str) -> bool:
         """The declaration of ``name`` in scope at the launch, in the launching function, is ``const``."""
@@ -339,9 +374,14 @@ class _Launch:
                 out.append(str(v[0]))
                 continue
             init = self.local_init(name)
-            if init is None or init.startswith("dim3"):
-                raise _Unknown(name)
-            out.append(f"({self.translate(init, depth + 1)})")
+            try:
+                if init is None or init.startswith("dim3"):
+                    raise _Unknown(name)
+                out.append(f"({self.translate(init, depth + 1)})")
+            except _Unknown:
+                if name not in self.dim_names:
+                    raise
+                out.append(self.dim_names[name])  # `ceil_div(n, block_y)` with `dim3(32, block_y)`: blockDim.y
         out.append(text[last:])
         return "".join(out)
 
@@ -542,6 +582,11 @@ class _Launch:
                 v = self.translate(comp).strip()
                 if v.isdigit() and int(v) > 1:
                     sizes.add(int(v))
+        for what, text in (("blockDim", block_text), ("gridDim", grid_text)):
+            with contextlib.suppress(_Unknown):
+                for f, comp in zip("xyz", self.dims(text)):
+                    if re.fullmatch(r"[A-Za-z_]\w*", comp.strip()) and comp.strip() not in self.passed:
+                        self.dim_names.setdefault(comp.strip(), f"{what}.{f}")
         for what, text in (("gridDim", grid_text), ("blockDim", block_text)):
             try:
                 comps = self.dims(text)
@@ -603,6 +648,14 @@ class _Launch:
                 except _Unknown:
                     pass
         return out
+
+
+_FORWARDED_PACK = re.compile(r"([A-Za-z_]\w*)\s*&&\s*\.\.\.\s*([A-Za-z_]\w*)\s*$")
+
+
+def _param_name(decl: str) -> str:
+    m = re.search(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?:=.*)?$", decl.strip())
+    return m.group(1) if m else ""
 
 
 def _valid(fact: str) -> bool:

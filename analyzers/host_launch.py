@@ -50,6 +50,7 @@ _EV_FPTR_HEAD = re.compile(r"\(\s*\*\s*$")
 _EV_FPTR_TAIL = re.compile(r"\s*\)\s*\(")
 _EV_FPTR = re.compile(r"\s*\)\s*\([^;{}]*?\)\s*(?:=\s*([^;{}]*))?;")
 _EV_FIELD = re.compile(r"\s*\.\s*([xyz])\s*=(?!=)([^;{}]*);")
+_CHAINED = re.compile(r"[A-Za-z_]\w*\s*=(?!=)(.*)", re.S)
 _EV_SET = re.compile(r"\s*(=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)([^;{}]*)")
 _EV_PREINC = re.compile(r"(?:\+\+|--)\s*$")
 _EV_ADDRESS = re.compile(r"[(,]\s*&\s*$")
@@ -287,7 +288,10 @@ class _Scan:
             elif f := _EV_FIELD.match(tail):
                 out.append((p, "field:" + f.group(1), f.group(2).strip()))
             elif f := _EV_SET.match(tail):
-                out.append((p, "set", f.group(2).strip() if f.group(1) == "=" else None))
+                value = f.group(2).strip() if f.group(1) == "=" else None
+                while value and (c := _CHAINED.match(value)):  # `N = M = K = 2048;`: every name gets the value
+                    value = c.group(1).strip()
+                out.append((p, "set", value))
             elif _EV_PREINC.search(head):
                 out.append((p, "set", None))
             elif _ATTRIBUTE_QUERY.search(head) and (a := re.match(r"\s*,\s*(\w+)", tail)) and \

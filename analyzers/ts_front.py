@@ -383,7 +383,8 @@ def host_declarations(source: str) -> list[tuple[int, int]]:
     error recovery can cut a declaration that does not parse into pieces; tree-sitter gives its whole extent, so
     the front end can blank it at once (see ``clang_front._patch_headers``). In a class that has device members,
     each member function with no device qualifier is one such declaration (a RAII wrapper's constructor calling
-    the host runtime beside the ``__host__ __device__`` accessors kernels use)."""
+    the host runtime beside the ``__host__ __device__`` accessors kernels use). So is each member function of a
+    host class, listed after the class: the caller blanks the innermost declaration that holds an error."""
     src = source.encode()
     out = []
 
@@ -398,21 +399,25 @@ def host_declarations(source: str) -> list[tuple[int, int]]:
                 if nxt is not None and nxt.type == ";":
                     end = nxt.end_byte
                 out.append((c.start_byte, end))
+                if c.type in _DECLARATIONS:  # a host class's members too: kernels may use its data (a base class
+                    members(c, 0)             # whose `operator new` calls the runtime)
             elif c.type in _DECLARATIONS:
                 members(c, 0)
 
     def members(n, depth):
-        """The host member functions of the classes ``n`` defines (a template's, a typedef's)."""
+        """The host member functions of the class ``n`` is or defines (a template's, a typedef's)."""
         if depth > 3:
             return
+        if n.type in ("class_specifier", "struct_specifier"):
+            fields = n.child_by_field_name("body")
+            for m in fields.children if fields is not None else ():
+                if m.type in ("function_definition", "template_declaration") and \
+                        not _DEVICE_WORDS.search(src[m.start_byte:m.end_byte]):
+                    out.append((m.start_byte, m.end_byte))
+            return
         for c in n.children:
-            if c.type in ("class_specifier", "struct_specifier"):
-                fields = c.child_by_field_name("body")
-                for m in fields.children if fields is not None else ():
-                    if m.type in ("function_definition", "template_declaration") and \
-                            not _DEVICE_WORDS.search(src[m.start_byte:m.end_byte]):
-                        out.append((m.start_byte, m.end_byte))
-            elif c.type in ("template_declaration", "declaration", "type_definition"):
+            if c.type in ("class_specifier", "struct_specifier", "template_declaration", "declaration",
+                          "type_definition"):
                 members(c, depth + 1)
 
     walk(_parser().parse(src).root_node)

@@ -569,6 +569,28 @@ int main() {
     assert not [d for d in res.diagnostics if d.severity.value in ("error", "warning", "note")], res.diagnostics
 
 
+def test_a_host_base_class_whose_members_call_the_runtime_keeps_the_kernel_on_libclang():
+    # unified memory's `Managed` base class: a host-only class whose `operator new` calls cudaMallocManaged. The
+    # whole class was blanked, and with it every class derived from it and the kernel that takes one; its host
+    # members are blanked one by one instead, so the class and its data remain
+    src = """#include <string.h>
+class Managed {
+ public:
+  void *operator new(size_t len) { void *p; cudaMallocManaged(&p, len); cudaDeviceSynchronize(); return p; }
+  void operator delete(void *p) { cudaDeviceSynchronize(); cudaFree(p); }
+};
+struct Element : public Managed { int value; float weight; };
+__global__ void bump(Element *e, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) e[i].value += 1;
+  e[0].weight = (float)i;
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert res.paths["bump"].startswith("libclang"), res.paths
+    assert {"race.global"} <= _rules(res), res.diagnostics
+
+
 def test_the_fallback_reads_a_switch_and_skips_local_type_aliases():
     # a kernel the fallback reads (tree-sitter requested here): `using`/`typedef` inside the body name types only,
     # and a switch's cases are branches on its value, as the libclang path reads them; each had ended the kernel's

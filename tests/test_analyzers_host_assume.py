@@ -55,6 +55,15 @@ def test_a_value_passed_by_reference_is_not_taken_as_constant(tmp_path):
     assert "width == 64" in text and "n ==" not in text
 
 
+def test_a_chained_assignment_after_a_declaration_list_gives_every_name_its_value(tmp_path):
+    # `int w, n; n = w = 2048;`: the declaration list read as a call taking the names (so they might change
+    # there), and the first name's value read as the text `w = 2048`
+    host = ("int main() {\n  int w, n, h;\n  n = w = h = 2048;\n  fill<<<dim3(w / 16, h / 16), dim3(16, 16)>>>"
+            "(0, w, n);\n}\n")
+    text = _implied(host, tmp_path)
+    assert "width == 2048" in text and "n == 2048" in text, text
+
+
 def test_every_launch_must_say_something(tmp_path):
     host = ("void run(float *d, int w, int k) {\n  fill<<<w / 64, 64>>>(d, w, 1);\n"
             "  fill<<<k, 64>>>(d, k * 2, k);\n}\n")

@@ -569,6 +569,20 @@ int main() {
     assert not [d for d in res.diagnostics if d.severity.value in ("error", "warning", "note")], res.diagnostics
 
 
+def test_a_kernel_tagged_with_std_bool_constant_parses():
+    # a compile-time flag passed as a tag argument (`std::bool_constant<Atomic>`, llm.c's bias kernels): the
+    # name was missing from the analyzer's <type_traits>, and the kernel went to the fallback
+    src = """#include <type_traits>
+template <bool Atomic>
+__global__ void add(float *out, const float *x, int n, std::bool_constant<Atomic>) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { if constexpr (Atomic) atomicAdd(out + i, x[i]); else out[i] += x[i]; }
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert res.paths["add"].startswith("libclang"), res.paths
+
+
 def test_a_host_base_class_whose_members_call_the_runtime_keeps_the_kernel_on_libclang():
     # unified memory's `Managed` base class: a host-only class whose `operator new` calls cudaMallocManaged. The
     # whole class was blanked, and with it every class derived from it and the kernel that takes one; its host

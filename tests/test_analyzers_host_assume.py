@@ -64,6 +64,29 @@ def test_a_chained_assignment_after_a_declaration_list_gives_every_name_its_valu
     assert "width == 2048" in text and "n == 2048" in text, text
 
 
+def test_a_value_forwarded_by_a_benchmark_harness_keeps_its_constant(tmp_path):
+    # `benchmark(repeats, run, d, n)` with `Args&&... args` forwarded to `run`: a forwarding reference, but one the
+    # harness only passes on to `run`, which takes the value by copy; it had counted as a write of n
+    host = ("template <class F, class... Args>\nfloat benchmark(int repeats, F f, Args&&... args) {\n"
+            "  for (int i = 0; i < repeats; i++) f(std::forward<Args>(args)...);\n  return 0.f;\n}\n"
+            "void run(float *d, int n) {\n  fill<<<n / 64, 64>>>(d, n, 1);\n}\n"
+            "int main() {\n  int n = 4096;\n  float *d;\n  benchmark(10, run, d, n);\n  run(d, n);\n}\n")
+    assert "width == 4096" in _implied(host, tmp_path)
+    # a harness that also reads the pack otherwise may change the value: nothing is said
+    changed = host.replace("  return 0.f;", "  touch(args...);\n  return 0.f;")
+    assert "width == 4096" not in _implied(changed, tmp_path)
+
+
+def test_a_grid_computed_from_the_launch_s_own_block_local(tmp_path):
+    # `dim3(32, rows)` with a grid of `ceil_div(n, rows)`: rows is blockDim.y, whatever the caller's block size
+    host = ("int ceil_div(int a, int b) { return (a + b - 1) / b; }\n"
+            "void run(float *d, int n, int block_size) {\n  int rows = block_size / 32;\n"
+            "  int grid = ceil_div(n, rows);\n  if (grid == 1) return;\n"
+            "  fill<<<grid, dim3(32, rows)>>>(d, n, 0);\n}\n")
+    text = _implied(host, tmp_path)
+    assert "gridDim.x == (((width) + (blockDim.y) - 1) / (blockDim.y))" in text, text
+
+
 def test_every_launch_must_say_something(tmp_path):
     host = ("void run(float *d, int w, int k) {\n  fill<<<w / 64, 64>>>(d, w, 1);\n"
             "  fill<<<k, 64>>>(d, k * 2, k);\n}\n")

@@ -87,7 +87,7 @@ def _scatter(a: Access, b: Access, rmw: set) -> bool:
 class _LastBlock:
     """The last-block pattern: each block publishes data, executes ``__threadfence()`` and takes a ticket from a
     global counter with one atomic (``t = atomicInc(count, gridDim.x)``); the block whose ticket is the last one
-    (``t == gridDim.x - 1``, tested directly or through a shared flag) reads what every block published and may
+    (``t == gridDim.x - 1``, tested directly, through a shared flag, or on the ticket kept in shared memory) reads what every block published and may
     reset the counter. The last ticket is drawn after every other block's ticket, so: (1) what another block wrote
     before its fence and ticket (and the ticket itself) happens before the last block's accesses, and (2) two
     different blocks are never both the last. Cross-block pairs ordered that way are not races (pairs inside one
@@ -99,11 +99,20 @@ class _LastBlock:
         eqs = {}
         grid = km.launch.grid
         blocks = grid[0] * grid[1] * grid[2] if all(isinstance(g, int) for g in grid) else None
+        # shared slots that hold the ticket itself (`*flag = atomicAdd(count, 1)`, then `if (*flag == gridDim.x-1)`):
+        # every plain store there stores a ticket
+        slots = {}
+        for a in km.accesses:
+            if a.space == "shared" and a.write and not a.atomic:
+                slots.setdefault((a.base, a.offset.key()), []).append(a.value is not None and _is_ticket_value(a.value))
+        slots = {k for k, ok in slots.items() if all(ok)}
         for e in _subexprs([x for a in km.accesses for x in (a.cond, a.value) if x is not None]):
             if e.op != "==":
                 continue
             for ticket, last in (e.args, e.args[::-1]):  # `t == gridDim.x - 1` or `gridDim.x - 1 == t`
-                if _is_ticket_value(ticket) and (_is_last_index(last) or (
+                held = ticket.op == "uf" and ticket.val.startswith("ld:") and len(ticket.args) == 1 and \
+                    (ticket.val[3:], ticket.args[0].key()) in slots
+                if (_is_ticket_value(ticket) or held) and (_is_last_index(last) or (
                         blocks is not None and sym.is_const(last) and last.val == blocks - 1)):
                     eqs[e.key()] = e
         if not eqs:
@@ -144,13 +153,16 @@ class _LastBlock:
         t = self.ticket
         if a is t or (a.base == t.base and a.atomic and a.offset.key() == t.offset.key() and not a.loops):
             return True
-        if a.seq > t.seq or a.loops or self.guarded(a):
+        if a.seq > t.seq or self.guarded(a):
             return False
+        # (an access in a loop: the fence and the ticket are in none, so every iteration comes before them)
         # the thread that made the access is the one that fences and takes the ticket, or a block barrier lies
         # between the access and the ticket-taker's fence (the fence is cumulative: what the barrier made visible
-        # to the fencing thread is ordered too)
-        return any(a.seq < f.seq and (self.implies(a.cond, t.cond) or any(
-            b.kind == "block" and a.seq < b.seq < f.seq for b in self.ctx.km.barriers)) for f in self.fences)
+        # to the fencing thread is ordered too), or the thread fences its own access and a block barrier lies
+        # between that fence and the ticket (every thread stores, fences, `__syncthreads()`, thread 0 draws)
+        bars = [b.seq for b in self.ctx.km.barriers if b.kind == "block"]
+        return any(a.seq < f.seq and (self.implies(a.cond, t.cond) or any(a.seq < b < f.seq for b in bars) or (
+            self.implies(a.cond, f.cond) and any(f.seq < b < t.seq for b in bars))) for f in self.fences)
 
     def ordered(self, a: Access, b: Access) -> bool:
         """Accesses of two different blocks that the ticket orders (or that cannot both run)."""

@@ -49,6 +49,29 @@ class Assumption:
         return out
 
 
+    @property
+    def values(self) -> dict[str, int]:
+        """The parameters some conjunct sets to one integer (`n == 4`, `4 == n`): name -> value."""
+        body = _tree(self.text).body
+        out = {}
+        for part in body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]:
+            if isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], ast.Eq):
+                for name, value in ((part.left, part.comparators[0]), (part.comparators[0], part.left)):
+                    v = _int(value)
+                    if isinstance(name, ast.Name) and not _DIM_NAME.fullmatch(name.id) and v is not None:
+                        out[_name(name)] = v
+        return out
+
+
+def _int(node) -> int | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = _int(node.operand)
+        return -v if v is not None else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
 _DIM = re.compile(r"\b(gridDim|blockDim)\s*\.\s*([xyz])\b")
 _DIM_NAME = re.compile(r"(gridDim|blockDim)__([xyz])")
 _FIELD = re.compile(r"\b([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\b")

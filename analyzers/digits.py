@@ -234,6 +234,15 @@ class _Split:
             ub = self.bound(x, side) if x is not None else None
             if ub is not None and not ub[1]:  # 0 <= x < u: x / d < ceil(u / d)
                 return (-(-ub[0] // e.args[1].val), ())
+        if e.op == "/":  # 0 <= x < k * M and a positive divisor c * W with c | k, W | M: x / (c * W) < (k / c) * (M / W)
+            x, w = self.poly.of(e.args[0]), self.poly.of(e.args[1])
+            ub = self.bound(x, side) if x is not None else None
+            if ub is not None and w is not None and len(w) == 1:
+                (mw, cw), = w.items()
+                rest = list(ub[1])
+                if cw > 0 and ub[0] % cw == 0 and all(k[0] == "v" and k[1] in self.pos for k in mw) and \
+                        all(f in rest and not rest.remove(f) for f in mw):
+                    return (ub[0] // cw, tuple(rest))
         return None
 
     def _candidates(self, polys):
@@ -300,13 +309,86 @@ class _Split:
             hit = next(((q, r) for k, q in ops.items() if k[0] == "/"
                         for r in [ops.get(("%",) + k[1:])] if r is not None), None)
             if hit is None:
-                return pairs
+                merged = self._merge_radix(pairs)
+                if merged is None:
+                    return pairs
+                pairs = merged
+                continue
             (i, x0, y0), (j, _, _) = hit
             px, py = self.poly.of(x0), self.poly.of(y0)
             if px is None or py is None:
                 return pairs
             split = self.equal(px, py)
             pairs = [p for n, p in enumerate(pairs) if n not in (i, j)] + (split[0] if len(split) == 1 else [(px, py)])
+
+    def radix_normal(self, e: S, memo=None) -> S:
+        """``e`` with a mixed-radix decomposition written through remainders first (`rest = i % (NH * N * d);
+        nh = rest / (N * d); rest %= N * d; n = rest / d`) rewritten quotients first, as `_merge_radix` reads it:
+        `(x % (W * m)) / W` is `(x / W) % m` and `(x % (B * k)) % B` is `x % B` (a non-negative x, positive
+        divisors)."""
+        memo = {} if memo is None else memo
+        got = memo.get(id(e))
+        if got is not None:
+            return got
+        out = e
+        if e.args and e.op not in ("geo",):
+            args = [self.radix_normal(a, memo) if isinstance(a, S) else a for a in e.args]
+            if any(x is not y for x, y in zip(args, e.args)):
+                out = sym.binop(e.op, *args) if len(args) == 2 and e.op in _BINOPS else e
+            if len(args) == 2 and e.op in ("/", "%") and args[0].op == "%" and self._nonneg_expr(args[0].args[0]):
+                x, big, small = args[0].args[0], self.poly.of(args[0].args[1]), self.poly.of(args[1])
+                m = _exact_quotient(big, small, self.pos) if big is not None and small is not None else None
+                if m is not None:
+                    out = sym.binop("%", sym.binop("/", x, args[1]), self.poly.build(m)) if e.op == "/" else \
+                        sym.binop("%", x, args[1])
+        memo[id(e)] = out
+        return out
+
+    def _merge_radix(self, pairs: list):
+        """The digits of a mixed-radix decomposition (`i % d4`, `(i / d4) % d3`, `(i / (d3 * d4)) % d2`, ...),
+        merged one radix at a time: a remainder by m of a value below m is the value (`(i / W) % d1` with
+        `i < d1 * W`); equal `(x / W) % m` and equal `x / (W * m)` mean equal `x / W` (`x % m` and `x / m`: equal
+        x). None when nothing merges."""
+        parts = []
+        for i, (x, y) in enumerate(pairs):
+            ex, ey = self._single(x), self._single(y)
+            if ex is None or ey is None or ex.op != ey.op or ex.op not in ("/", "%") or \
+                    ex.args[1].key() != ey.args[1].key() or sym.kinds(ex.args[1]) - {"uniform"}:
+                continue
+            parts.append((i, ex, ey))
+        for i, ex, ey in parts:  # a remainder of a quotient below its divisor (the radix's top digit)
+            if ex.op != "%" or ex.args[0].op != "/" or ey.args[0].op != "/":
+                continue
+            m = self.poly.of(ex.args[1])
+            px, py = self.poly.of(ex.args[0]), self.poly.of(ey.args[0])
+            if m is None or px is None or py is None or len(m) != 1:
+                continue
+            (mm, mc), = m.items()
+            ubx, uby = self.bound(px, "a"), self.bound(py, "b")
+            if mc > 0 and ubx is not None and uby is not None and _le(ubx, (mc, mm), self.pos) and \
+                    _le(uby, (mc, mm), self.pos):
+                return [p for n, p in enumerate(pairs) if n != i] + [(px, py)]
+        for i, qx, qy in parts:  # x / (W * m) and (x / W) % m: x / W
+            if qx.op != "/":
+                continue
+            w = self.poly.of(qx.args[1])
+            for j, rx, ry in parts:
+                if rx.op != "%" or w is None:
+                    continue
+                inner_x, inner_y = rx.args[0], ry.args[0]
+                if inner_x.op == "/" and inner_y.op == "/" and inner_x.args[1].key() == inner_y.args[1].key():
+                    base_x, base_y, w2 = inner_x.args[0], inner_y.args[0], self.poly.of(inner_x.args[1])
+                else:
+                    base_x, base_y, w2 = inner_x, inner_y, {(): 1}
+                m = self.poly.of(rx.args[1])
+                if base_x.key() != qx.args[0].key() or base_y.key() != qy.args[0].key() or w2 is None or \
+                        m is None or _pkey(_mul(w2, m)) != _pkey(w):
+                    continue
+                px, py = self.poly.of(inner_x), self.poly.of(inner_y)
+                if px is None or py is None:
+                    continue
+                return [p for n, p in enumerate(pairs) if n not in (i, j)] + [(px, py)]
+        return None
 
     def _single(self, p: dict):
         if len(p) == 1:
@@ -319,6 +401,35 @@ class _Split:
 def _both(d1: list, d2: list) -> list:
     """The conjunction of two disjunctions of conjunctions."""
     return [a + b for a in d1 for b in d2]
+
+
+_BINOPS = {"+", "-", "*", "/", "%"}
+
+
+def _exact_quotient(big: dict, small: dict, pos) -> dict | None:
+    """``big / small`` when both are single positive monomials (constants and positive names) and ``small``
+    divides ``big``, else None."""
+    if len(big) != 1 or len(small) != 1:
+        return None
+    (mb, cb), = big.items()
+    (ms, cs), = small.items()
+    if cb <= 0 or cs <= 0 or cb % cs or not all(k[0] == "v" and k[1] in pos for k in mb + ms):
+        return None
+    rest = list(mb)
+    for f in ms:
+        if f not in rest:
+            return None
+        rest.remove(f)
+    return {tuple(rest): cb // cs}
+
+
+def _mul(a: dict, b: dict) -> dict:
+    out: dict = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            m = tuple(sorted(ma + mb, key=repr))
+            out[m] = out.get(m, 0) + ca * cb
+    return {m: c for m, c in out.items() if c}
 
 
 def _divide(p: dict, w) -> tuple[dict, dict]:
@@ -370,6 +481,7 @@ def equal_parts(off_a: S, size_a: int, off_b: S, size_b: int, cond_a: S, cond_b:
     if not (isinstance(size_a, int) and isinstance(size_b, int)) or size_a <= 0 or size_b <= 0:
         return None
     sp = _Split(ranges, positive, nonneg)
+    off_a, off_b = sp.radix_normal(off_a), sp.radix_normal(off_b)
     pa, pb = sp.poly.of(off_a), sp.poly.of(off_b)
     if pa is None or pb is None or len(pa) > MAX_TERMS or len(pb) > MAX_TERMS:
         return None

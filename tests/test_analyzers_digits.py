@@ -207,3 +207,21 @@ def test_a_race_check_too_hard_otherwise_is_decided_presuming_sizes_not_negative
     res = analyze(LSTM, path="lstm.cu", block=(256, 1, 1))
     assert not [d for d in res.diagnostics if d.rule.startswith("race") or d.rule == "analysis.incomplete"]
     assert "decided presuming 1 <= h < 2^31; 0 <= batch < 2^31 (other values undecided)" in res.assumed
+
+
+def test_a_mixed_radix_unflattening_merges_back_into_the_linear_index():
+    """`(i / (d2*d3)) % d1`, `(i / d3) % d2`, `i % d3` (a permute's unflattened digits), with `i < d1*d2*d3` and the
+    dimensions positive, are equal in two threads only with equal i; written through remainders first
+    (`r = i % (d2*d3); r / d3; r % d3`), the same. Before, the digits stayed apart and z3 had to relate divisions by
+    products of unknowns."""
+    d1, d2, d3 = (sym.var(f"p:d{n}", "uniform") for n in (1, 2, 3))
+    i = add(mul(bx, c(256)), tx)
+    guard = sym.binop("<", i, mul(d1, d2, d3))
+    out = add(mul(sym.binop("%", i, d3), d1, d2), mul(sym.binop("%", sym.binop("/", i, d3), d2), d1),
+              sym.binop("%", sym.binop("/", i, mul(d2, d3)), d1))
+    r = sym.binop("%", i, mul(d2, d3))
+    out2 = add(mul(sym.binop("%", r, d3), d1, d2), mul(sym.binop("/", r, d3), d1), sym.binop("/", i, mul(d2, d3)))
+    pos = frozenset({"p:d1", "p:d2", "p:d3"})
+    for o in (out, out2):
+        got = digits.equal_parts(mul(o, c(4)), 4, mul(o, c(4)), 4, guard, guard, ranges(block=(256, 1, 1)), pos)
+        assert got is not None and digits.never(got, ranges(block=(256, 1, 1)), True), got

@@ -529,6 +529,9 @@ class Ctx:
         kinds = {"shared": ("thread", "iter"), "global": ("thread", "iter", "block"), "block": ("thread",),
                  "block2": ("thread", "iter"), "single": ("thread", "iter")}[mode]
         e1, e2 = Enc("@1", kinds, bv), Enc("@2", kinds, bv)
+        # a parameter the assumptions set to one value is that constant in the terms: `idx / (d2 * d3)` with d2, d3
+        # given is a division by a constant, which the solver reads linearly, where a product of unknowns is not
+        e1.pinned = e2.pinned = self.pinned()
         c1, t1, b1, lin1 = self.thread(e1)
         solver = one_shot(z3.Solver()) if bv else z3.Solver()
         solver.add(*c1)
@@ -549,6 +552,14 @@ class Ctx:
         got = (solver, e1, e2, info)
         self._pairs[(mode, bv)] = got
         return got
+
+    def pinned(self) -> dict:
+        """The parameters (``p:n``) the launch's assumptions set to one integer each."""
+        out = {}
+        for a in self.launch.assume:
+            for n, v in a.values.items():
+                out[f"p:{n}"] = v if out.get(f"p:{n}", v) == v else None
+        return {n: v for n, v in out.items() if v is not None}
 
     def _check(self, solver, *constraints, rlimit: int | None = None):
         left = KERNEL_RLIMIT - self.spent

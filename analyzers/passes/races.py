@@ -202,6 +202,10 @@ def run(ctx: Ctx) -> list[Diagnostic]:
     seen = set()
     ctx.last_block = _LastBlock(ctx)
     ranges = digits.launch_ranges(ctx.launch, ctx.km.dims_used, ctx.km.grid_used)
+    # parameters the launch gives a value: a remainder or quotient by one at least 1 is a digit
+    given = ctx.pinned()
+    positive = frozenset(n for n, v in given.items() if v >= 1)
+    nonneg = frozenset(n for n, v in given.items() if v == 0)
     for space in ("shared", "global"):
         accs = [a for a in ctx.km.accesses if a.space == space and a.via not in ("cp.async", "tma")]
         rmw = {(a.base, a.offset.key()) for a in accs if not a.write}
@@ -218,7 +222,8 @@ def run(ctx: Ctx) -> list[Diagnostic]:
             if (space, frozenset(locs)) in seen:
                 continue
             bv = needs_bv(a.offset) or needs_bv(b.offset)
-            parts = None if bv else digits.equal_parts(a.offset, a.size, b.offset, b.size, a.cond, b.cond, ranges)
+            parts = None if bv else digits.equal_parts(a.offset, a.size, b.offset, b.size, a.cond, b.cond, ranges,
+                                                         positive, nonneg)
             if parts is not None and digits.never(parts, ranges, space == "global"):
                 continue  # the digits show the two threads never meet: no query, nothing counted against the budget
             count += 1

@@ -1,0 +1,17 @@
+// A 4-D permute (llm.c's dev/cuda/permute.cu): each thread unflattens its linear index into four digits with
+// divisions and remainders by the dimensions, and writes its element at the transposed position. With the
+// dimensions given, the quotients and remainders are digits of one mixed-radix number, so two threads never
+// write the same element (the transposed store is uncoalesced, as any transpose without a shared tile is).
+// expect: coalescing
+// kopt: launch permute grid=(2520) block=(256, 1, 1) args=(in, out, dim1, dim2, dim3, dim4)
+// kopt: assume dim1 == 24 && dim2 == 42 && dim3 == 20 && dim4 == 32
+__global__ void permute(const float* in, float* out, int dim1, int dim2, int dim3, int dim4) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx < dim1 * dim2 * dim3 * dim4) {
+    int i1 = (idx / (dim2 * dim3 * dim4)) % dim1;
+    int i2 = (idx / (dim3 * dim4)) % dim2;
+    int i3 = (idx / dim4) % dim3;
+    int i4 = idx % dim4;
+    out[i4 * (dim3 * dim1 * dim2) + i3 * (dim1 * dim2) + i1 * dim2 + i2] = in[idx];
+  }
+}

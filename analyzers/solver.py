@@ -40,7 +40,6 @@ class Enc:
         self.vars: dict[str, z3.ArithRef] = {}
         self.memo: dict[int, object] = {}
         self.side: list = []  # side conditions (e.g. bounds on geometric loop variables)
-        self.pinned: dict[str, int] = {}  # variables the assumptions give one value: encoded as that constant
 
     def name(self, n: str, kind: str) -> str:
         return n + self.suffix if kind in self.kinds else n
@@ -48,8 +47,6 @@ class Enc:
     def var(self, n: str, kind: str):
         zn = self.name(n, kind)
         v = self.vars.get(zn)
-        if v is None and n in self.pinned:
-            v = self.vars[zn] = self.const(self.pinned[n])
         if v is None:
             v = self.vars[zn] = z3.BitVec(zn, BV_WIDTH) if self.bv else z3.Int(zn)
             counter = n[:1] in ("N", "k") and n[1:].isdigit()

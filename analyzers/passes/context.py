@@ -529,9 +529,6 @@ class Ctx:
         kinds = {"shared": ("thread", "iter"), "global": ("thread", "iter", "block"), "block": ("thread",),
                  "block2": ("thread", "iter"), "single": ("thread", "iter")}[mode]
         e1, e2 = Enc("@1", kinds, bv), Enc("@2", kinds, bv)
-        # a parameter the assumptions set to one value is that constant in the terms: `idx / (d2 * d3)` with d2, d3
-        # given is a division by a constant, which the solver reads linearly, where a product of unknowns is not
-        e1.pinned = e2.pinned = self.pinned()
         c1, t1, b1, lin1 = self.thread(e1)
         solver = one_shot(z3.Solver()) if bv else z3.Solver()
         solver.add(*c1)

@@ -490,10 +490,6 @@ def _group_method(b, g, short, n):
         return opaque("group size", uniform=True)
     if short == "meta_group_rank" and g.kind == "cg_tile":
         return binop("/", b.linear_tid(), const(size))
-    if short == "meta_group_size" and g.kind == "cg_tile":  # the block's tiles, a partial last one included
-        threads = binop("*", b._builtin("blockDim", "x"), binop("*", b._builtin("blockDim", "y"),
-                                                                 b._builtin("blockDim", "z")))
-        return binop("/", binop("+", threads, const(size - 1)), const(size))
     if short in ("meta_group_size",):
         return opaque("meta group size", uniform=True)
     if short in ("group_index", "thread_index"):

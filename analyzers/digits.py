@@ -55,12 +55,7 @@ class _Poly:
             a, b = self.of(e.args[0]), self.of(e.args[1])
             if a is None or b is None or len(a) * len(b) > MAX_TERMS:
                 return self._atom(e)
-            out: dict = {}
-            for ma, ca in a.items():
-                for mb, cb in b.items():
-                    m = tuple(sorted(ma + mb, key=repr))
-                    out[m] = out.get(m, 0) + ca * cb
-            return {m: c for m, c in out.items() if c}
+            return _mul(a, b)
         if op in ("/", "%") and sym.is_const(e.args[1]) and e.args[1].val > 1:
             # (g * x) / (g * m) is x / m and (g * x) % (g * m) is g * (x % m): the common factor of a scaled index
             # (a tile row times its width) comes out of the quotient or remainder, which then splits into digits

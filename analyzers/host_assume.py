@@ -217,7 +217,8 @@ class _Launch:
                 continue
             head = t[max(f[0], at - 120):at]
             if re.search(r"(?:\bdim3\s+(?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*|\bdim3|>>>|\b(?:min|max|sizeof|"
-                         r"if|while|for|switch|return|printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head):
+                         r"if|while|for|switch|return|printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head) or \
+                    _C_API.search(head):
                 continue
             if self._by_value(re.search(r"([A-Za-z_]\w*)\s*(?:<[^<>;]*>)?\s*$", head), t[at + 1:f[0] + m.start()]):
                 continue
@@ -650,6 +651,8 @@ class _Launch:
         return out
 
 
+# the C interfaces of CUDA's libraries and of MPI: a C function takes its arguments by value
+_C_API = re.compile(r"\b(?:cuda|cu[A-Z]|cublas|cusparse|cusolver|cufft|curand|cudnn|nccl|nvrtc|nvtx|MPI_)\w*\s*$")
 _FORWARDED_PACK = re.compile(r"([A-Za-z_]\w*)\s*&&\s*\.\.\.\s*([A-Za-z_]\w*)\s*$")
 
 

@@ -87,6 +87,18 @@ def test_a_grid_computed_from_the_launch_s_own_block_local(tmp_path):
     assert "gridDim.x == (((width) + (blockDim.y) - 1) / (blockDim.y))" in text, text
 
 
+def test_a_value_passed_to_a_cuda_library_c_function_keeps_its_constant(tmp_path):
+    # `cublasSgemm(handle, ..., hs, ...)`: a C function takes its arguments by value, so the local keeps its value
+    # (before, any call kopt could not see the definition of might have changed it)
+    host = ("void run(float *d, int c, int nh) {\n  int hs = c / nh;\n"
+            "  cublasSgemm(0, 0, 0, hs, hs, hs, 0, d, hs, d, hs, 0, d, hs);\n"
+            "  fill<<<hs, 64>>>(d, hs, 1);\n}\nint main() {\n  run(0, 768, 12);\n}\n")
+    assert "(width == 64)" in _implied(host, tmp_path)
+    # a function of the user's own, declared elsewhere, may take it by reference: nothing is said
+    other = host.replace("cublasSgemm", "my_gemm")
+    assert "width ==" not in _implied(other, tmp_path)
+
+
 def test_every_launch_must_say_something(tmp_path):
     host = ("void run(float *d, int w, int k) {\n  fill<<<w / 64, 64>>>(d, w, 1);\n"
             "  fill<<<k, 64>>>(d, k * 2, k);\n}\n")

@@ -50,17 +50,33 @@ class Assumption:
 
 
     @property
-    def values(self) -> dict[str, int]:
-        """The parameters some conjunct sets to one integer (`n == 4`, `4 == n`): name -> value."""
+    def lows(self) -> dict[str, int]:
+        """A lower bound some conjunct gives a parameter: `n == 4`, `n >= 4`, `n > 3`, `(n == 4 or n == 8)`, either
+        way round: name -> bound."""
         body = _tree(self.text).body
-        out = {}
+        out: dict[str, int] = {}
         for part in body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]:
-            if isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], ast.Eq):
-                for name, value in ((part.left, part.comparators[0]), (part.comparators[0], part.left)):
-                    v = _int(value)
-                    if isinstance(name, ast.Name) and not _DIM_NAME.fullmatch(name.id) and v is not None:
-                        out[_name(name)] = v
+            alts = part.values if isinstance(part, ast.BoolOp) and isinstance(part.op, ast.Or) else [part]
+            bounds = [_low(x) for x in alts]
+            if bounds and all(b is not None for b in bounds) and len({n for n, _ in bounds}) == 1:
+                n, v = bounds[0][0], min(v for _, v in bounds)
+                out[n] = max(out.get(n, v), v)
         return out
+
+
+def _low(node):
+    """(parameter, lower bound) that a comparison of one parameter with an integer states, else None."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    left, op, right = node.left, type(node.ops[0]), node.comparators[0]
+    if isinstance(right, ast.Name) and not isinstance(left, ast.Name):  # `4 <= n` is `n >= 4`
+        left, right = right, left
+        op = {ast.LtE: ast.GtE, ast.Lt: ast.Gt, ast.GtE: ast.LtE, ast.Gt: ast.Lt}.get(op, op)
+    v = _int(right)
+    if not isinstance(left, ast.Name) or _DIM_NAME.fullmatch(left.id) or v is None:
+        return None
+    bound = {ast.Eq: v, ast.GtE: v, ast.Gt: v + 1}.get(op)
+    return None if bound is None else (_name(left), bound)
 
 
 def _int(node) -> int | None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from analyzers.assume import parse
 from kopt.analyze import analyze
 from kopt.errors import InputError
 
@@ -134,3 +135,9 @@ def test_task_buffer_sizes_bound_global_accesses(tmp_path):
     assert _bounds(analyze(SCALE % "if (i < n) y[i] = x[i] + x[i + 1];", path="c.cu", task=tmp_path))
     # without a task the buffer sizes are unknown: nothing to check against
     assert not _bounds(analyze(SCALE % "y[i] = 2.f * x[i];", path="c.cu"))
+
+
+def test_lower_bounds_an_assumption_gives_its_parameters():
+    # what the race check takes as a positive divisor: equalities, bounds either way round, one parameter's values
+    got = parse("n == 4 and m >= 2 and 1 <= k and j > 3 and (h == 12 or h == 1024) and (x == 2 or y == 3)", "t").lows
+    assert got == {"n": 4, "m": 2, "k": 1, "j": 4, "h": 12}

@@ -221,7 +221,14 @@ def test_a_mixed_radix_unflattening_merges_back_into_the_linear_index():
               sym.binop("%", sym.binop("/", i, mul(d2, d3)), d1))
     r = sym.binop("%", i, mul(d2, d3))
     out2 = add(mul(sym.binop("%", r, d3), d1, d2), mul(sym.binop("/", r, d3), d1), sym.binop("/", i, mul(d2, d3)))
+    # llm.c's unpermute: the remainder taken twice (`rest = i % (d1*d2*d3); rest = rest % (d2*d3)`) before dividing
+    r3 = sym.binop("%", sym.binop("%", i, mul(d1, d2, d3)), mul(d2, d3))
+    guard3 = sym.binop("<", i, mul(c(4), d1, d2, d3))
+    out3 = add(mul(sym.binop("/", i, mul(d1, d2, d3)), d1, d2, d3), mul(sym.binop("/", r3, d3), d1, d3),
+               mul(sym.binop("/", sym.binop("%", i, mul(d1, d2, d3)), mul(d2, d3)), d3), sym.binop("%", r3, d3))
     pos = frozenset({"p:d1", "p:d2", "p:d3"})
+    got = digits.equal_parts(mul(out3, c(4)), 4, mul(out3, c(4)), 4, guard3, guard3, ranges(block=(256, 1, 1)), pos)
+    assert got is not None and digits.never(got, ranges(block=(256, 1, 1)), True), got
     for o in (out, out2):
         got = digits.equal_parts(mul(o, c(4)), 4, mul(o, c(4)), 4, guard, guard, ranges(block=(256, 1, 1)), pos)
         assert got is not None and digits.never(got, ranges(block=(256, 1, 1)), True), got

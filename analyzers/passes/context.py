@@ -550,13 +550,13 @@ class Ctx:
         self._pairs[(mode, bv)] = got
         return got
 
-    def pinned(self) -> dict:
-        """The parameters (``p:n``) the launch's assumptions set to one integer each."""
-        out = {}
+    def lows(self) -> dict:
+        """Lower bounds the launch's assumptions give parameters (``p:n`` -> bound)."""
+        out: dict = {}
         for a in self.launch.assume:
-            for n, v in a.values.items():
-                out[f"p:{n}"] = v if out.get(f"p:{n}", v) == v else None
-        return {n: v for n, v in out.items() if v is not None}
+            for n, v in a.lows.items():
+                out[f"p:{n}"] = max(out.get(f"p:{n}", v), v)
+        return out
 
     def _check(self, solver, *constraints, rlimit: int | None = None):
         left = KERNEL_RLIMIT - self.spent

@@ -202,8 +202,8 @@ def run(ctx: Ctx) -> list[Diagnostic]:
     seen = set()
     ctx.last_block = _LastBlock(ctx)
     ranges = digits.launch_ranges(ctx.launch, ctx.km.dims_used, ctx.km.grid_used)
-    # parameters the launch gives a value: a remainder or quotient by one at least 1 is a digit
-    given = ctx.pinned()
+    # parameters the launch's assumptions bound below: a remainder or quotient by one at least 1 is a digit
+    given = ctx.lows()
     positive = frozenset(n for n, v in given.items() if v >= 1)
     nonneg = frozenset(n for n, v in given.items() if v == 0)
     for space in ("shared", "global"):
@@ -331,9 +331,10 @@ def _presumed_apart(ctx: Ctx, a: Access, b: Access, space: str, ranges: dict) ->
     lows = ctx.presumed_lows(a, b)
     if not lows:
         return False
-    positive = frozenset(n for n, (lo, _) in lows.items() if lo >= 1)
+    given = ctx.lows()  # and the bounds the launch's assumptions give
+    positive = frozenset(n for n, (lo, _) in lows.items() if lo >= 1) | {n for n, v in given.items() if v >= 1}
     parts = digits.equal_parts(a.offset, a.size, b.offset, b.size, a.cond, b.cond, ranges, positive,
-                               frozenset(lows) - positive)
+                               (frozenset(lows) | {n for n, v in given.items() if v >= 0}) - positive)
     if parts is None:
         return False
     _, e1, e2, _ = ctx.pair(space, False)

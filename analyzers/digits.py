@@ -234,10 +234,10 @@ class _Split:
             ub = self.bound(x, side) if x is not None else None
             if ub is not None and w is not None and len(w) == 1:
                 (mw, cw), = w.items()
-                rest = list(ub[1])
-                if cw > 0 and ub[0] % cw == 0 and all(k[0] == "v" and k[1] in self.pos for k in mw) and \
-                        all(f in rest and not rest.remove(f) for f in mw):
-                    return (ub[0] // cw, tuple(rest))
+                q, r = _divide({ub[1]: ub[0]}, (cw, mw)) if cw > 0 else ({}, {})
+                if q and not r and all(k[0] == "v" and k[1] in self.pos for k in mw):
+                    (m, k), = q.items()
+                    return (k, m)
         return None
 
     def _candidates(self, polys):
@@ -408,14 +408,10 @@ def _exact_quotient(big: dict, small: dict, pos) -> dict | None:
         return None
     (mb, cb), = big.items()
     (ms, cs), = small.items()
-    if cb <= 0 or cs <= 0 or cb % cs or not all(k[0] == "v" and k[1] in pos for k in mb + ms):
+    if cb <= 0 or cs <= 0 or not all(k[0] == "v" and k[1] in pos for k in mb + ms):
         return None
-    rest = list(mb)
-    for f in ms:
-        if f not in rest:
-            return None
-        rest.remove(f)
-    return {tuple(rest): cb // cs}
+    q, r = _divide(big, (cs, ms))
+    return q if q and not r else None
 
 
 def _mul(a: dict, b: dict) -> dict:

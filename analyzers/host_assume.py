@@ -258,7 +258,7 @@ class _Launch:
             fwd = re.search(rf"\b([A-Za-z_]\w*)\s*\(\s*std\s*::\s*forward\s*<\s*{pack.group(1)}\s*>\s*\(\s*"
                             rf"{pack.group(2)}\s*\)\s*\.\.\.\s*\)", body)
             uses = len(re.findall(rf"\b{pack.group(2)}\b", body))
-            names = [_param_name(x) for x in ps]
+            names = hl._Params(ptext).names
             if fwd is None or uses != 1 or fwd.group(1) not in names:
                 return False  # the pack is used otherwise: its references may be written
             target = args[names.index(fwd.group(1))].strip()
@@ -654,11 +654,6 @@ class _Launch:
 # the C interfaces of CUDA's libraries and of MPI: a C function takes its arguments by value
 _C_API = re.compile(r"\b(?:cuda|cu[A-Z]|cublas|cusparse|cusolver|cufft|curand|cudnn|nccl|nvrtc|nvtx|MPI_)\w*\s*$")
 _FORWARDED_PACK = re.compile(r"([A-Za-z_]\w*)\s*&&\s*\.\.\.\s*([A-Za-z_]\w*)\s*$")
-
-
-def _param_name(decl: str) -> str:
-    m = re.search(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*(?:=.*)?$", decl.strip())
-    return m.group(1) if m else ""
 
 
 def _valid(fact: str) -> bool:

@@ -230,7 +230,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
             if count > MAX_PAIRS or ctx.over_budget():
                 ctx.incomplete.append(f"race check of `{ctx.km.name}` stopped after {count - 1} pairs (budget)")
                 break
-            d = _check_pair(ctx, a, b, space, bv, parts, ranges)
+            d = _check_pair(ctx, a, b, space, bv, parts, ranges, given)
             if d is not None:
                 d._phases = (a.phase.key(), b.phase.key())  # for _drop_subsumed
                 seen.add((space, frozenset(locs)))
@@ -323,7 +323,7 @@ def _element(a: Access):
     return None
 
 
-def _presumed_apart(ctx: Ctx, a: Access, b: Access, space: str, ranges: dict) -> bool:
+def _presumed_apart(ctx: Ctx, a: Access, b: Access, space: str, ranges: dict, given: dict) -> bool:
     """Whether, with the indices' integer parameters as ``signs`` presumes them (not negative, a stride or divisor at
     least 1), the two accesses provably never meet, the digits of a remainder or quotient by such a parameter
     compared one by one (``out[(i % h) + 4 * (i / h) * h]``); recorded in ``ctx.presumptions``. Asked when the
@@ -331,7 +331,7 @@ def _presumed_apart(ctx: Ctx, a: Access, b: Access, space: str, ranges: dict) ->
     lows = ctx.presumed_lows(a, b)
     if not lows:
         return False
-    given = ctx.lows()  # and the bounds the launch's assumptions give
+    # and the bounds the launch's assumptions give (``given``, from ``ctx.lows``)
     positive = frozenset(n for n, (lo, _) in lows.items() if lo >= 1) | {n for n, v in given.items() if v >= 1}
     parts = digits.equal_parts(a.offset, a.size, b.offset, b.size, a.cond, b.cond, ranges, positive,
                                (frozenset(lows) | {n for n, v in given.items() if v >= 0}) - positive)
@@ -350,7 +350,8 @@ def _presumed_apart(ctx: Ctx, a: Access, b: Access, space: str, ranges: dict) ->
     return True
 
 
-def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ranges: dict) -> Diagnostic | None:
+def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ranges: dict,
+                given: dict) -> Diagnostic | None:
     cons, e1, e2, (w1, w2, same_block) = _encode(ctx, a, b, space, bv, parts)
     shared = set(ctx.km.shared)
     if a.write and b.write and not (a.atomic or b.atomic) and a.value is not None and b.value is not None:
@@ -366,7 +367,7 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
     m = ctx.solve_in(space, *cons, bv=bv)
     if m is None:
         if len(ctx.incomplete) > undecided and not bv and ctx.launch.known_block and \
-                _presumed_apart(ctx, a, b, space, ranges):
+                _presumed_apart(ctx, a, b, space, ranges, given):
             del ctx.incomplete[undecided:]  # decided under the presumption, which the kernel's result states
         return None
     d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv)
@@ -380,7 +381,7 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
             try:
                 m2 = ctx.solve_small(space, *defined, bv=bv)
             except GaveUp:
-                if not bv and ctx.launch.known_block and _presumed_apart(ctx, a, b, space, ranges):
+                if not bv and ctx.launch.known_block and _presumed_apart(ctx, a, b, space, ranges, given):
                     return None  # apart under the presumed signs (a divisor at least 1), which the result states
                 ctx.incomplete.append(f"whether `{ctx.snippet(a)}` races without dividing by zero was not decided "
                                       f"within the solver budget (the only witness found divides by zero)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import z3
 
@@ -22,6 +22,8 @@ from kopt.annotations import AnnotationError, Text, expression_error, lines
 class Assumption:
     text: str
     origin: str  # "annotation at line N", "--assume", "task shape"
+    # host facts (host_assume.from_host): (facts, launch line) of each launch whose disjunction ``text`` is
+    alternatives: tuple = field(default=(), compare=False)
 
     @property
     def names(self) -> set[str]:

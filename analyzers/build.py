@@ -143,6 +143,8 @@ class Builder:
     def _bind_template(self, f: Func, targs):
         env = dict(self.macros)
         for (name, kind), text in zip(f.tparams, targs or []):
+            if text == "?":  # not deduced (host_launch.tag_targs): left generic
+                continue
             if kind == "type":
                 self.typebind[name] = TYPE_SIZES.get(text.replace("const", "").strip(), 4)
             else:

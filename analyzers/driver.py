@@ -137,8 +137,11 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                                           host_unknown=host.unknown, host_bound=host.bound,
                                           host_fact=host.block_fact)
                        for shape in host.launches or [None]]
-            for c in configs:
-                c.assume = c.assume + implied.get(func.name, [])
+            for c, shape in zip(configs, host.launches or [None]):
+                lines = (shape.where, *shape.others) if shape is not None else ()
+                c.assume = c.assume + host_assume.at_launches(implied.get(func.name, []), lines)
+                if shape is not None and shape.tags and not c.targs:  # `kernel<<<...>>>(..., std::true_type{})`
+                    c.targs = host_launch.tag_targs(func.tparams, [ti.spelling for _, ti in func.params], shape.tags)
         for c in configs:
             c.assume = c.assume + [a for a in assumptions if a.names <= set(params)]
         res.kernels.append(func.name)

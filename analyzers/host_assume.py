@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import replace
 from functools import reduce
 from math import gcd
 from pathlib import Path
@@ -968,8 +969,25 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
         text = alts[0] if len(alts) == 1 else " or ".join(f"({a})" for a in alts)
         where = ", ".join(dict.fromkeys(w for _, w in launches))
         try:
-            out[k] = [parse(text, f"the host launch at {where}")]
+            out[k] = [replace(parse(text, f"the host launch at {where}"),
+                              alternatives=tuple((" and ".join(facts), w) for facts, w in launches))]
         except InputError:  # a fact the expression language cannot take: left out, not guessed
             continue
+    return out
+
+
+def at_launches(assumptions: list, lines) -> list:
+    """``from_host``'s assumptions narrowed to the launches at ``lines`` (file:line texts): a configuration read from
+    some of a kernel's launches (one template instantiation, one block) holds under their facts, not under those of
+    every launch. Unchanged when no launch is at one of ``lines``."""
+    out = []
+    for a in assumptions:
+        mine = [(facts, w) for facts, w in a.alternatives if w in lines]
+        if mine and len(mine) < len(a.alternatives):
+            alts = list(dict.fromkeys(facts for facts, _ in mine))
+            text = alts[0] if len(alts) == 1 else " or ".join(f"({x})" for x in alts)
+            a = replace(parse(text, f"the host launch at {', '.join(dict.fromkeys(w for _, w in mine))}"),
+                        alternatives=tuple(mine))
+        out.append(a)
     return out
 

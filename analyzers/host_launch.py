@@ -95,6 +95,13 @@ _MACRO_STATEMENT = re.compile(r"\)[ \t]*\n")  # a line that ends a call with no 
 _DEFINED_NAME = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)  # valued or not (`#define GPU`)
 _LOOP_HEAD = re.compile(r"(?:for|while)\s*\(|do\b")  # a statement head: a loop's body follows
 _BRANCH_HEAD = re.compile(r"(?:if\s*\(|else\b|case\b|default\s*:)")
+# a compile-time tag passed for a template parameter the kernel deduces from it (`std::bool_constant<false>{}`,
+# `std::true_type()`, `std::integral_constant<int, 4>{}`), and a constant declared as one (`constexpr
+# std::bool_constant<true> True;`): the value is the tag's, whatever the name says
+_TAG = r"(?:std\s*::\s*)?(?:bool_constant\s*<\s*(true|false)\s*>|(true|false)_type|integral_constant\s*<[^<>,]+,\s*(-?\d+)\s*>)"
+_TAG_ARG = re.compile(rf"{_TAG}\s*(?:\{{\s*\}}|\(\s*\))")
+_TAG_DECL = re.compile(rf"\b(?:constexpr|const)\s+(?:static\s+)?{_TAG}\s+([A-Za-z_]\w*)\s*(?:;|=|\{{)")
+_TAG_PARAM = re.compile(r"\b(?:bool_constant\s*<\s*(\w+)\s*>|integral_constant\s*<[^<>,]+,\s*(\w+)\s*>)")
 _TEMPLATE_HEAD = re.compile(r"\btemplate\s*<((?:[^<>;{}]|<[^<>;{}]*>)*)>[^;{}<>]*$")
 _FUNC_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>]*>\s*)?$")
 _PARAM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$")
@@ -117,6 +124,8 @@ class HostLaunch:
     grid: tuple = (None, None, None)
     targs: list = field(default_factory=list)  # template arguments, when the launch names constant ones
     where: str = ""  # file:line of (one of) the launches
+    tags: dict = field(default_factory=dict)  # argument position -> the value of a compile-time tag passed there
+    others: list = field(default_factory=list)  # the file:line of other launches of the same configuration
 
 
 @dataclass
@@ -202,6 +211,7 @@ class _Scan:
         self.callers = callers  # (function name, parameter index, depth) -> the values its callers pass, or None
         # (function name, depth) -> the template argument values (tuples) its calls in the folder give, or None
         self.instantiations = instantiations
+        self._tag_names = None  # name -> value of each constant declared as a compile-time tag (``tags``)
         self.cu_functions: dict = {}  # driver API: CUfunction variable -> [(position, kernel name looked up)]
         self.looked_up: dict = {}  # (launch position, kernel name) -> position of its lookup in the launching function
         for m in _CU_FUNCTION.finditer(text) if "cuModuleGetFunction" in text else ():
@@ -334,6 +344,26 @@ class _Scan:
             if depth == 0:
                 return head[i + 1:-1]
         return ""
+
+    def tags(self, pos: int) -> dict:
+        """Argument position -> value (text) of each argument of the `<<<` launch whose kernel is named at ``pos``
+        that is a compile-time tag (``_TAG``) or a constant declared as one, here or in a quoted include."""
+        t = self.text
+        at = t.find(">>>", pos)
+        opened = re.compile(r">>>\s*\(").match(t, at) if at >= 0 else None
+        if opened is None:
+            return {}
+        if self._tag_names is None:
+            self._tag_names = {m.group(4): next(g for g in m.groups()[:3] if g)
+                               for x in (*self.headers, t) for m in _TAG_DECL.finditer(x)}
+        out = {}
+        for i, a in enumerate(_call_args(t, opened.end())):
+            a = a.strip()
+            m = _TAG_ARG.fullmatch(a)
+            v = next(g for g in m.groups() if g) if m else self._tag_names.get(a)
+            if v is not None:
+                out[i] = v
+        return out
 
     def func_at(self, pos):
         for f in self.funcs:
@@ -685,6 +715,13 @@ class _Scan:
         """The integer values ``text`` may have at ``pos`` (one per combination of its names' values, a few at
         most); None when one is not a constant."""
         text = self.known_members(self.fixed_fields(text), pos, depth)
+        cond, *arms = split_top(text, "?") if "?" in text else (text,)
+        arms = split_top(arms[0], ":") if len(arms) == 1 and "::" not in arms[0] else ()
+        if len(arms) == 2:  # `c ? a : b`: the arm the condition picks, else either (`prop.x == 1536 ? 768 : 1024`)
+            c = self.scalars(cond, pos, depth)
+            picked = arms if not c or len({bool(x) for x in c}) > 1 else [arms[0] if c[0] else arms[1]]
+            got = [self.scalars(a, pos, depth) for a in picked]
+            return None if None in got else list(dict.fromkeys(x for v in got for x in v))
         if "sizeof" in text or "std" in text:
             text = _STD_MINMAX.sub(r"\1", sizeof_types(text, (self.text, *self.headers)))
         elems: dict = {}  # `sizes[i]`, `lws[0]`: one of an array's elements
@@ -1257,6 +1294,18 @@ _CONST = re.compile(r"(?<![\w.])(?:(?:static|inline)\s+)*(?:const|constexpr)\s+(
                     r"(?:=\s*([^;{}]+?)|\{([^;{}]*)\})\s*;")
 
 
+def tag_targs(tparams: list, param_types: list, tags: dict) -> list:
+    """The template arguments a launch's compile-time tags deduce (``tags``: argument position -> value), by the
+    kernel's template parameters (``tparams``: (name, kind)) and its parameters' type spellings; "?" for one no tag
+    deduces (left generic); [] when no tag deduces any."""
+    got = {}
+    for i, ty in enumerate(param_types):
+        m = _TAG_PARAM.search(ty or "")
+        if m and i in tags:
+            got[m.group(1) or m.group(2)] = tags[i]
+    return [got.get(name, "?") for name, _ in tparams] if got else []
+
+
 def _constants(text: str) -> dict:
     """The integer constants ``text`` declares outside function bodies (a header's ``static const int``), as
     name -> value text: a quoted include's, which the launches read like its macros."""
@@ -1523,7 +1572,8 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
             continue
         for b in blocks:
             if b[0] * b[1] * b[2] <= MAX_THREADS:
-                entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, scan.line(pos)))
+                entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, scan.line(pos),
+                                                 scan.tags(pos) if not tl else {}))
             else:
                 entry.add_unknown(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
                                   f"{MAX_THREADS} threads)")
@@ -1732,9 +1782,11 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
     for entry in out.values():  # one configuration per (block, template arguments): grids merged (unknown unless equal)
         merged: dict = {}
         for h in entry.launches:
-            key = (h.block, tuple(h.targs))
+            key = (h.block, tuple(h.targs), tuple(sorted(h.tags.items())))
             if key in merged and merged[key].grid != h.grid:
                 merged[key].grid = (None, None, None)
+            if key in merged:
+                merged[key].others.append(h.where)
             merged.setdefault(key, h)
         entry.launches = list(merged.values())
     return out

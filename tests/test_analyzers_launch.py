@@ -1081,3 +1081,39 @@ void run(float *x) {
     got = host_launches(src)
     assert [l.block for l in got["k"].launches] == [(128, 1, 1)]
     assert [l.block for l in got["m"].launches] == [(8, 4, 1)]
+
+
+def test_a_block_chosen_by_a_run_time_condition_is_either_arm():
+    # llm.c sizes its bias reduction by the device: `prop.maxThreadsPerMultiProcessor == 1536 ? 768 : 1024`
+    src = """
+__global__ void k(float *x) {}
+void run(float *x, cudaDeviceProp prop) {
+  const int block_size = prop.maxThreadsPerMultiProcessor == 1536 ? 768 : 1024;
+  dim3 block = {4, 8, (unsigned)block_size / 32};
+  k<<<1, block>>>(x);
+  k<<<1, 4 > 2 ? 64 : 32>>>(x);
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    assert sorted(l.block for l in host_launches(src)["k"].launches) == [(4, 8, 24), (4, 8, 32), (64, 1, 1)]
+
+
+def test_tag_arguments_deduce_the_kernel_templates_flags():
+    src = """
+constexpr std::bool_constant<true> False;
+template <typename T, bool A, int N>
+__global__ void k(T *x, std::bool_constant<A>, std::integral_constant<int, N>) {}
+void run(float *x) {
+  k<<<1, 32>>>(x, std::bool_constant<false>{}, std::integral_constant<int, 4>());
+  k<<<1, 64>>>(x, False, std::integral_constant<int, 8>{});
+}
+"""
+    from analyzers.host_launch import host_launches, tag_targs
+
+    got = {l.block[0]: l.tags for l in host_launches(src)["k"].launches}
+    assert got == {32: {1: "false", 2: "4"}, 64: {1: "true", 2: "8"}}  # `False` is declared a true tag
+    tparams = [("T", "type"), ("A", "value"), ("N", "value")]
+    types = ["float *", "std::bool_constant<A>", "std::integral_constant<int, N>"]
+    assert tag_targs(tparams, types, got[32]) == ["?", "false", "4"]
+    assert tag_targs(tparams, types, {}) == []

@@ -319,8 +319,8 @@ class _Split:
     def radix_normal(self, e: S, memo=None) -> S:
         """``e`` with a mixed-radix decomposition written through remainders first (`rest = i % (NH * N * d);
         nh = rest / (N * d); rest %= N * d; n = rest / d`) rewritten quotients first, as `_merge_radix` reads it:
-        `(x % (W * m)) / W` is `(x / W) % m` and `(x % (B * k)) % B` is `x % B` (a non-negative x, positive
-        divisors)."""
+        `(x % (W * m)) / W` is `(x / W) % m`, `(x % (B * k)) % B` is `x % B` and `x / a / b` is `x / (a * b)` (a
+        non-negative x, positive divisors)."""
         memo = {} if memo is None else memo
         got = memo.get(id(e))
         if got is not None:
@@ -336,8 +336,16 @@ class _Split:
                 if m is not None:
                     out = sym.binop("%", sym.binop("/", x, args[1]), self.poly.build(m)) if e.op == "/" else \
                         sym.binop("%", x, args[1])
+            elif len(args) == 2 and e.op == "/" and args[0].op == "/" and self._nonneg_expr(args[0].args[0]):
+                x, a, b = args[0].args[0], self.poly.of(args[0].args[1]), self.poly.of(args[1])
+                if a is not None and b is not None and self._positive(a) and self._positive(b):
+                    out = sym.binop("/", x, self.poly.build(_mul(a, b)))  # `i / d2 / d3`: `i / (d2 * d3)`
         memo[id(e)] = out
         return out
+
+    def _positive(self, p: dict) -> bool:
+        """``p`` is one monomial of a positive constant and positive names (a divisor)."""
+        return len(p) == 1 and all(c > 0 and all(k[0] == "v" and k[1] in self.pos for k in m) for m, c in p.items())
 
     def _merge_radix(self, pairs: list):
         """The digits of a mixed-radix decomposition (`i % d4`, `(i / d4) % d3`, `(i / (d3 * d4)) % d2`, ...),

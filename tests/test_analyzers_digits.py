@@ -232,3 +232,21 @@ def test_a_mixed_radix_unflattening_merges_back_into_the_linear_index():
     for o in (out, out2):
         got = digits.equal_parts(mul(o, c(4)), 4, mul(o, c(4)), 4, guard, guard, ranges(block=(256, 1, 1)), pos)
         assert got is not None and digits.never(got, ranges(block=(256, 1, 1)), True), got
+
+
+def test_chained_divisions_are_one_division_by_the_product():
+    """`i / d2 / d3` (the gated linear unit's row) is `i / (d2*d3)` for a non-negative i and positive divisors, so
+    `i / d2 / d3`, `(i / d3) % d2`, `i % d3` merge back into i. Before, z3 was left relating the two quotients and gave
+    up."""
+    d1, d2, d3 = (sym.var(f"p:d{n}", "uniform") for n in (1, 2, 3))
+    i = add(mul(bx, c(256)), tx)
+    guard = sym.binop("<", i, mul(d1, d2, d3))
+    out = add(mul(sym.binop("/", sym.binop("/", i, d2), d3), d2, d3), mul(sym.binop("%", sym.binop("/", i, d3), d2), d3),
+              sym.binop("%", i, d3))
+    pos = frozenset({"p:d1", "p:d2", "p:d3"})
+    got = digits.equal_parts(mul(out, c(4)), 4, mul(out, c(4)), 4, guard, guard, ranges(block=(256, 1, 1)), pos)
+    assert got is not None and digits.never(got, ranges(block=(256, 1, 1)), True), got
+    # with a divisor that may be negative the quotients are not merged
+    got = digits.equal_parts(mul(out, c(4)), 4, mul(out, c(4)), 4, guard, guard, ranges(block=(256, 1, 1)),
+                             frozenset({"p:d1", "p:d3"}))
+    assert got is None or not digits.never(got, ranges(block=(256, 1, 1)), True)

@@ -146,6 +146,7 @@ class _Split:
                 continue
             if op == "<=":
                 py = _add(py, {(): 1})
+            self._positive_factors(px, py)
             if len(py) == 1:
                 (m, k), = py.items()
                 if k > 0 and all(self._uniform(f) for f in m):
@@ -154,6 +155,17 @@ class _Split:
                     old = out.get(_pkey(px))
                     if old is None or _trip_count(old[1]) or not _trip_count(m):
                         out[_pkey(px)] = (k, m)
+
+    def _positive_factors(self, px: dict, py: dict) -> None:
+        """``0 <= x < y`` with ``y`` a product of names none negative (`flat < B * C * H * W` over unsigned sizes):
+        each name is at least 1 wherever the guard holds, so a remainder or quotient by it is a digit. A race query
+        asserts both accesses' guards, so a fact of either holds in it."""
+        if len(py) != 1 or not self.nonneg(px):
+            return
+        (m, c), = py.items()
+        names = [self.poly.atoms[k] for k in m]
+        if c > 0 and names and all(n.op == "v" and (n.val in self.pos or n.val in self.nonneg_names) for n in names):
+            self.pos |= {n.val for n in names}
 
     def _uniform(self, k) -> bool:
         return not (sym.kinds(self.poly.atoms[k]) - {"uniform"})

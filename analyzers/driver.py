@@ -259,7 +259,7 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
                 _debug(exc)
                 out.append(_incomplete(fname, f"pass `{name}` failed on `{func.name}`: {exc.__class__.__name__}: "
                                               f"{exc}", func.loc))
-    for shapes in sorted(ctx.concrete_fallback):
+    for shapes in sorted(set(ctx.concrete_fallback)):
         ctx.incomplete.append(f"some checks were too hard for every block size at once and were made for "
                               f"block shapes {shapes} only")
     for reason in dict.fromkeys(ctx.incomplete):

@@ -250,3 +250,31 @@ def test_chained_divisions_are_one_division_by_the_product():
     got = digits.equal_parts(mul(out, c(4)), 4, mul(out, c(4)), 4, guard, guard, ranges(block=(256, 1, 1)),
                              frozenset({"p:d1", "p:d3"}))
     assert got is None or not digits.never(got, ranges(block=(256, 1, 1)), True)
+
+
+def test_a_guard_below_a_product_of_unsigned_sizes_makes_each_size_positive():
+    """`flat < B*C*H*W` with unsigned (never negative) sizes: each is at least 1 where the guard holds, so
+    `flat / (C*H*W)`, `(flat / (H*W)) % C`, `(flat / W) % H`, `flat % W` are digits of flat (an upsampling kernel's
+    unflattening). Before, nothing made W a positive divisor and z3 gave up."""
+    b_, c_, h_, w_ = (sym.var(f"p:{n}", "uniform") for n in "BCHW")
+    i = add(mul(bx, c(256)), tx)
+    guard = sym.binop("<", i, mul(b_, c_, h_, w_))
+    out = add(mul(sym.binop("/", i, mul(c_, h_, w_)), c_, h_, w_),
+              mul(sym.binop("%", sym.binop("/", i, mul(h_, w_)), c_), h_, w_),
+              mul(sym.binop("%", sym.binop("/", i, w_), h_), w_), sym.binop("%", i, w_))
+    unsigned = frozenset({"p:B", "p:C", "p:H", "p:W"})
+    got = digits.equal_parts(mul(out, c(4)), 4, mul(out, c(4)), 4, guard, guard, ranges(block=(256, 1, 1)),
+                             frozenset(), unsigned)
+    assert got is not None and digits.never(got, ranges(block=(256, 1, 1)), True), got
+    # signed sizes: two negative ones make the product positive too, so no size is known positive
+    got = digits.equal_parts(mul(out, c(4)), 4, mul(out, c(4)), 4, guard, guard, ranges(block=(256, 1, 1)))
+    assert got is None or not digits.never(got, ranges(block=(256, 1, 1)), True)
+
+
+def test_a_race_check_too_hard_otherwise_is_decided_presuming_sizes_also_for_any_block():
+    # the same layout with no launch known: the presumed digits hold for every block (blockDim.x is a positive
+    # radix), so the pair is decided for all of them instead of being left undecided
+    res = analyze(LSTM, path="lstm.cu")
+    assert not [d for d in res.diagnostics if d.rule.startswith("race") or d.rule == "analysis.incomplete"], \
+        [d.message for d in res.diagnostics]
+    assert "decided presuming 1 <= h < 2^31; 0 <= batch < 2^31 (other values undecided)" in res.assumed

@@ -44,7 +44,7 @@ class Ctx:
         self.presumptions: set = set()  # texts a race check was decided under when it was not decided without them
         self.dims_1d = km.dims_used <= {"x"}
         self._pairs: dict = {}
-        self.concrete_fallback: set = set()
+        self.concrete_fallback: list = []  # the block shapes each query too hard for every block was decided for
         self._layout_done = False
         self.in_row: dict = {}  # access seq -> {(pitch, unit)}: its index is proven inside one row of that pitch
         self.row_strides: dict = {}  # access seq -> [(stride, unit)] of its row constraints (``rows``)
@@ -623,7 +623,7 @@ class Ctx:
                 continue
             if m is not None:
                 return m
-        self.concrete_fallback.add(", ".join(f"({a},{b},{c})" for a, b, c in shapes))
+        self.concrete_fallback.append(", ".join(f"({a},{b},{c})" for a, b, c in shapes))
         return None
 
     def candidate_blocks(self) -> list[tuple]:

@@ -11,6 +11,8 @@ Findings are split into:
 """
 from __future__ import annotations
 
+import re
+
 import z3
 
 from kopt.diagnostic import Diagnostic, Severity
@@ -197,6 +199,11 @@ def _is_last_index(e) -> bool:
     return all(x.op == "v" and x.val in ("gdx", "gdy", "gdz") for x in sym.operands(n, "*"))
 
 
+# an unsigned integer parameter's type (never negative, whatever the solver's encoding allows of it)
+_UNSIGNED = re.compile(r"(?:const\s+)?(?:std::)?"
+                       r"(?:unsigned\b.*|size_t|uint|u(?:int)?(?:8|16|32|64)_t|uchar|ushort|ulong)(?:\s+const)?")
+
+
 def run(ctx: Ctx) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     seen = set()
@@ -205,7 +212,8 @@ def run(ctx: Ctx) -> list[Diagnostic]:
     # parameters the launch's assumptions bound below: a remainder or quotient by one at least 1 is a digit
     given = ctx.lows()
     positive = frozenset(n for n, v in given.items() if v >= 1)
-    nonneg = frozenset(n for n, v in given.items() if v == 0)
+    nonneg = frozenset(n for n, v in given.items() if v == 0) | \
+        {f"p:{n}" for n, t in ctx.km.func.params if n in ctx.int_params and _UNSIGNED.fullmatch(t.spelling.strip())}
     for space in ("shared", "global"):
         accs = [a for a in ctx.km.accesses if a.space == space and a.via not in ("cp.async", "tma")]
         rmw = {(a.base, a.offset.key()) for a in accs if not a.write}
@@ -363,12 +371,15 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
             differ = z3.Or(differ, *(e1.var(f"b{f}", "block") != e2.var(f"b{f}", "block") for f in "xyz"))
         if differ is not None:
             cons.append(differ)
-    undecided = len(ctx.incomplete)
+    undecided, by_shapes = len(ctx.incomplete), len(ctx.concrete_fallback)
     m = ctx.solve_in(space, *cons, bv=bv)
     if m is None:
-        if len(ctx.incomplete) > undecided and not bv and ctx.launch.known_block and \
+        if (len(ctx.incomplete) > undecided or len(ctx.concrete_fallback) > by_shapes) and not bv and \
                 _presumed_apart(ctx, a, b, space, ranges, given):
-            del ctx.incomplete[undecided:]  # decided under the presumption, which the kernel's result states
+            # decided under the presumption, which the kernel's result states, for every block (the digits' radices
+            # are the launch's dimensions, whatever they are)
+            del ctx.incomplete[undecided:]
+            del ctx.concrete_fallback[by_shapes:]
         return None
     d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv)
     if d is not None and d.severity != Severity.NOTE:
@@ -381,7 +392,7 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
             try:
                 m2 = ctx.solve_small(space, *defined, bv=bv)
             except GaveUp:
-                if not bv and ctx.launch.known_block and _presumed_apart(ctx, a, b, space, ranges, given):
+                if not bv and _presumed_apart(ctx, a, b, space, ranges, given):
                     return None  # apart under the presumed signs (a divisor at least 1), which the result states
                 ctx.incomplete.append(f"whether `{ctx.snippet(a)}` races without dividing by zero was not decided "
                                       f"within the solver budget (the only witness found divides by zero)")

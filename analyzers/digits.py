@@ -120,10 +120,12 @@ class _Split:
         self.poly = _Poly()
         self.bounds: dict = {}
         self.facts: dict = {}  # which side ("a"/"b") -> {poly key: exclusive bound monomial}
+        self.below: dict = {}  # which side -> {poly key: a polynomial it is at most (`t2 <= t`), bounded in turn}
 
     # ---- facts from an access's guard
     def learn(self, side: str, cond: S) -> None:
         out = self.facts[side] = {}
+        below = self.below[side] = {}
         todo = [(cond, False)]
         while todo:
             c, neg = todo.pop()
@@ -144,6 +146,7 @@ class _Split:
             px, py = self.poly.of(x), self.poly.of(y)
             if px is None or py is None:
                 continue
+            below.setdefault(_pkey(px), py)  # x <= y or x < y: whatever bounds y bounds x
             if op == "<=":
                 py = _add(py, {(): 1})
             self._positive_factors(px, py)
@@ -196,6 +199,7 @@ class _Split:
         """(k, m): 0 <= p < k * m (a positive value) wherever the side's access runs, else None."""
         key = (_pkey(p), side)
         if key not in self.bounds:
+            self.bounds[key] = None  # while it is computed: a bound through itself (`i < j`, `j <= i`) is none
             self.bounds[key] = self._bound(p, side)
         return self.bounds[key]
 
@@ -206,6 +210,10 @@ class _Split:
             return None
         got = self.facts[side].get(_pkey(p))
         if got is not None:
+            return got
+        y = self.below[side].get(_pkey(p))
+        got = self.bound(y, side) if y is not None else None
+        if got is not None:  # 0 <= x <= y < k * m (a loop `t2 <= t` up to a thread's digit `t < T`)
             return got
         if len(p) == 1:
             (m, c), = p.items()

@@ -600,9 +600,11 @@ class Ctx:
         solver, e1, e2, _ = self.pair(mode, False)
         return self._check(solver, *constraints, *e1.side, *e2.side, rlimit=PRECONDITION_RLIMIT)
 
-    def solve_in(self, mode: str, *constraints, bv: bool = False):
+    def solve_in(self, mode: str, *constraints, bv: bool = False, decided=None):
         """Model or None. With an unknown block size the query is first tried for every block size at once
-        (symbolically); if that is too hard, for a set of concrete block shapes (said in the result)."""
+        (symbolically); if that is too hard, ``decided()`` is asked (a cheaper decision for every block that the
+        caller records, True when it rules the query out), then the query for a set of concrete block shapes (said
+        in the result)."""
         solver, e1, e2, _ = self.pair(mode, bv)
         symbolic = not self.launch.known_block
         try:
@@ -612,6 +614,8 @@ class Ctx:
             if not symbolic:
                 self.incomplete.append(f"solver gave up ({exc})")
                 return None
+        if decided is not None and decided():
+            return None
         shapes = self.candidate_blocks()
         for shape in shapes:
             fix = [e1.var(f"bd{f}", "uniform") == v for f, v, known in zip("xyz", shape, self.launch.block)

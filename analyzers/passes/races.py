@@ -381,7 +381,10 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
         # three stores, and left the rest of the kernel unchecked)
         return None
     undecided, by_shapes = len(ctx.incomplete), len(ctx.concrete_fallback)
-    m = ctx.solve_in(space, *cons, bv=bv)
+    # with no block known, a pair too hard for every block at once is asked the presumed digits before the
+    # concrete block shapes, whose queries (one per shape) can spend the kernel's budget on one pair
+    m = ctx.solve_in(space, *cons, bv=bv,
+                     decided=None if bv else lambda: _presumed_apart(ctx, a, b, space, ranges, given, digits_only=True))
     if m is None:
         if (len(ctx.incomplete) > undecided or len(ctx.concrete_fallback) > by_shapes) and not bv and \
                 _presumed_apart(ctx, a, b, space, ranges, given):

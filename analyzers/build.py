@@ -459,8 +459,7 @@ class Builder:
         lid = next(self.loop_ids)
         k = var(f"k{lid}", "iter")
         entry, carried_unknowns = {}, set()
-        same_in_block = uniform_carried(list(body) + ([inc] if inc is not None else []), self._entry_uniform,
-                                        set(self.unit.funcs))
+        same_in_block = uniform_carried(list(body), self._entry_uniform, set(self.unit.funcs), inc)
         for name, sites in assigned.items():
             if any(d == -1 for _, d in sites) or not st.has(name):
                 continue

@@ -14,22 +14,32 @@ import re
 from typing import Callable
 
 from .ast import Node, short_name
+from .calls import CUB_SCANS
 
 # calls whose result is a function of their arguments only
 _ARITHMETIC_CALL = re.compile(r"(?:std::)?(?:u?l{0,2}(?:min|max)|f?abs|l{1,2}abs|f(?:min|max)f?|floorf?|ceilf?|"
                               r"sqrtf?|rsqrtf?|log2f?|__clzl{0,2}|__popcl{0,2}|__ffsl{0,2}|__u?mul24|__u?mulhi|"
                               r"__brevl{0,2})$")
+_BLOCK_VOTE = re.compile(r"__syncthreads_(?:count|and|or)$")  # a barrier's block-wide result: the same in every thread
 _UNIFORM_BUILTINS = ("blockIdx", "blockDim", "gridDim")
 _EXIT = " exit"  # pseudo-name: the conditions under which the body leaves an iteration early
 
 
-def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: set) -> set:
-    """The names assigned in ``nodes`` (a loop's body and increment) that are block-uniform at every iteration.
-    ``entry_uniform(name)``: whether a name's value before the loop is the same in every thread of a block (False
-    for names it does not know to be); ``calls``: the names of the unit's own functions (which may write through a
-    reference argument)."""
+def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: set, increment=None) -> set:
+    """The names assigned in ``nodes`` (a loop's body) and ``increment`` (a ``for`` loop's, which a ``continue``
+    runs too) that are block-uniform at every iteration. ``entry_uniform(name)``: whether a name's value before the
+    loop is the same in every thread of a block (False for names it does not know to be); ``calls``: the names of the
+    unit's own functions (which may write through a reference argument)."""
     sites: dict[str, list] = {}  # name -> [(value node or None, [conditions])]
     declared, spoiled = set(), set()
+    skips: list = []  # (conditions, how many sites were recorded before it) of each `continue`
+    later: dict[str, int] = {}  # name -> how many sites were recorded before its last assignment in the body
+    count = [0]
+
+    def site(name, val, conds):
+        sites.setdefault(name, []).append((val, conds))
+        count[0] += 1
+        later[name] = count[0]
 
     def walk(n, conds):
         if isinstance(n, list):
@@ -39,21 +49,34 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
         if not isinstance(n, Node):
             return
         k = n.kind
-        if k in ("break", "continue", "return", "goto"):
+        if k == "continue":  # the iteration's later assignments are skipped, not the loop's test or increment
+            skips.append((conds, count[0]))
+        elif k in ("break", "return", "goto"):
             sites.setdefault(_EXIT, []).append((None, conds))
         elif k in ("unknown", "asm"):
             sites.setdefault(_EXIT, []).append((n, conds))  # anything may happen: never uniform
         elif k == "decl":
             declared.add(n.name)
-            sites.setdefault(n.name, []).append((n.a, conds))
+            site(n.name, n.a, conds)
         elif k == "assign" and n.a is not None and n.a.kind == "name":
-            sites.setdefault(n.a.name, []).append((n.b, conds))
+            site(n.a.name, n.b, conds)
         elif k == "un" and n.op in ("pre++", "pre--", "post++", "post--") and n.a is not None and n.a.kind == "name":
-            sites.setdefault(n.a.name, []).append((None, conds))
+            site(n.a.name, None, conds)
         elif k == "un" and n.op == "&" and n.a is not None and n.a.kind == "name":
             spoiled.add(n.a.name)
         elif k == "call" and short_name(n) in calls:
             spoiled.update(x.name for x in n.args if isinstance(x, Node) and x.kind == "name")
+        elif k == "call" and n.a is not None and (n.name or "").startswith("cub::"):
+            # a CUB collective writes its outputs through references: a block scan's aggregate (its last argument
+            # when given) is the block's, the same in every thread; its other outputs are the thread's own
+            short = short_name(n)
+            aggregate = len(n.args) - 1 if "::Block" in n.name and CUB_SCANS.get(short) == len(n.args) else None
+            for i, x in enumerate(n.args[1:], 1):
+                if isinstance(x, Node) and x.kind == "name":
+                    if i == aggregate:
+                        site(x.name, None, conds)
+                    else:
+                        spoiled.add(x.name)
         if k == "if":
             walk(n.a, conds)
             walk(n.b, conds + [n.a])
@@ -74,6 +97,8 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
                 walk(lst, conds)
 
     walk(nodes, [])
+    in_body = dict(later)
+    walk([increment] if increment is not None else [], [])
     names = {nm for nm in sites if nm != _EXIT} - spoiled
     uniform = {nm for nm in names if nm in declared or entry_uniform(nm)}
 
@@ -92,6 +117,8 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
         if k == "member":
             return e.a is not None and e.a.kind == "name" and e.a.name in _UNIFORM_BUILTINS and e.a.name not in sites
         if k == "call":
+            if e.a is None and _BLOCK_VOTE.match(short_name(e) or ""):
+                return True
             return e.a is None and bool(_ARITHMETIC_CALL.match(short_name(e) or "")) and value(e.args)
         if k in ("bin", "cond", "cast"):
             return value(e.a) and value(e.b) and value(e.c)
@@ -103,11 +130,14 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
         val, conds = site
         return (val is None or value(val)) and all(value(c) for c in conds)
 
+    def skipped(nm) -> bool:  # assigned after a `continue` that some threads may take and others not
+        return any(in_body.get(nm, 0) > at and not all(value(c) for c in conds) for conds, at in skips)
+
     changed = True
     while changed:
         changed = False
         for nm in sorted(uniform):
-            if not all(holds(s) for s in sites[nm]):
+            if not all(holds(s) for s in sites[nm]) or skipped(nm):
                 uniform.discard(nm)
                 changed = True
     if not all(holds(s) for s in sites.get(_EXIT, ())):

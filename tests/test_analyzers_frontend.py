@@ -741,3 +741,35 @@ int main() { reduce_rows<<<8, 128>>>(0, 0, 0, names.at("min"), 1024); }
     res = analyze(tmp_path / "k.cu")
     assert res.paths["reduce_rows"].startswith("libclang"), res.paths
     assert not [d for d in res.diagnostics if d.severity.value in ("error", "warning", "note")], res.diagnostics
+
+
+def test_half_and_bfloat16_operators_and_math_parse():
+    # cuda_fp16.hpp's compound assignments, comparisons and h* math, and the fp8 to half conversions: a warp
+    # reduction doing `val += __shfl_xor_sync(...)` on a half, or a sigmoid calling `hexp`, had sent every kernel
+    # using it to the fallback
+    src = """#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <cuda_fp8.h>
+__device__ half warp_sum(half val) {
+  for (int mask = 16; mask >= 1; mask >>= 1) val += __shfl_xor_sync(0xffffffff, val, mask);
+  return val;
+}
+__device__ __nv_bfloat16 warp_max(__nv_bfloat16 v) {
+  for (int mask = 16; mask >= 1; mask >>= 1) v = __hmax(v, __shfl_xor_sync(0xffffffff, v, mask));
+  return v;
+}
+__global__ void k(half *y, const half *x, const __nv_fp8_storage_t *q, __nv_bfloat16 *z, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  half one = __float2half(1.0f);
+  half v = x[i];
+  half r = __nv_cvt_fp8_to_halfraw(q[i], __NV_E4M3);
+  y[i] = one / (one + hexp(-v)) + warp_sum(r);
+  if (v > one) y[i] -= one;
+  __half2 h2 = __halves2half2(v, v);
+  h2 = h2exp(h2) - h2;
+  z[i] = warp_max(z[i]);
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert res.paths["k"].startswith("libclang"), res.paths

@@ -965,15 +965,19 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
     for k, launches in per_kernel.items():
         if any(not facts for facts, _ in launches):
             continue
-        alts = list(dict.fromkeys(" and ".join(facts) for facts, _ in launches))
-        text = alts[0] if len(alts) == 1 else " or ".join(f"({a})" for a in alts)
-        where = ", ".join(dict.fromkeys(w for _, w in launches))
         try:
-            out[k] = [replace(parse(text, f"the host launch at {where}"),
-                              alternatives=tuple((" and ".join(facts), w) for facts, w in launches))]
+            out[k] = [_disjunction([(" and ".join(facts), w) for facts, w in launches])]
         except InputError:  # a fact the expression language cannot take: left out, not guessed
             continue
     return out
+
+
+def _disjunction(alternatives: list):
+    """The assumption that one of the launches holds: ``alternatives`` are (facts text, launch line)."""
+    alts = list(dict.fromkeys(facts for facts, _ in alternatives))
+    text = alts[0] if len(alts) == 1 else " or ".join(f"({a})" for a in alts)
+    where = ", ".join(dict.fromkeys(w for _, w in alternatives))
+    return replace(parse(text, f"the host launch at {where}"), alternatives=tuple(alternatives))
 
 
 def at_launches(assumptions: list, lines) -> list:
@@ -983,11 +987,6 @@ def at_launches(assumptions: list, lines) -> list:
     out = []
     for a in assumptions:
         mine = [(facts, w) for facts, w in a.alternatives if w in lines]
-        if mine and len(mine) < len(a.alternatives):
-            alts = list(dict.fromkeys(facts for facts, _ in mine))
-            text = alts[0] if len(alts) == 1 else " or ".join(f"({x})" for x in alts)
-            a = replace(parse(text, f"the host launch at {', '.join(dict.fromkeys(w for _, w in mine))}"),
-                        alternatives=tuple(mine))
-        out.append(a)
+        out.append(_disjunction(mine) if mine and len(mine) < len(a.alternatives) else a)
     return out
 

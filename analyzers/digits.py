@@ -238,7 +238,7 @@ class _Split:
             w = self.poly.of(e.args[1])
             if w is not None and len(w) == 1:  # a positive divisor (a constant, launch dimensions)
                 (m, c), = w.items()
-                if c > 0 and all(k[0] == "v" and k[1] in self.pos for k in m):
+                if c > 0 and _positive_names(m, self.pos):
                     return (c, m)
         if e.op == "&":
             for x in e.args:
@@ -255,7 +255,7 @@ class _Split:
             if ub is not None and w is not None and len(w) == 1:
                 (mw, cw), = w.items()
                 q, r = _divide({ub[1]: ub[0]}, (cw, mw)) if cw > 0 else ({}, {})
-                if q and not r and all(k[0] == "v" and k[1] in self.pos for k in mw):
+                if q and not r and _positive_names(mw, self.pos):
                     (m, k), = q.items()
                     return (k, m)
         return None
@@ -365,7 +365,7 @@ class _Split:
 
     def _positive(self, p: dict) -> bool:
         """``p`` is one monomial of a positive constant and positive names (a divisor)."""
-        return len(p) == 1 and all(c > 0 and all(k[0] == "v" and k[1] in self.pos for k in m) for m, c in p.items())
+        return len(p) == 1 and all(c > 0 and _positive_names(m, self.pos) for m, c in p.items())
 
     def _merge_radix(self, pairs: list):
         """The digits of a mixed-radix decomposition (`i % d4`, `(i / d4) % d3`, `(i / (d3 * d4)) % d2`, ...),
@@ -436,10 +436,15 @@ def _exact_quotient(big: dict, small: dict, pos) -> dict | None:
         return None
     (mb, cb), = big.items()
     (ms, cs), = small.items()
-    if cb <= 0 or cs <= 0 or not all(k[0] == "v" and k[1] in pos for k in mb + ms):
+    if cb <= 0 or cs <= 0 or not _positive_names(mb + ms, pos):
         return None
     q, r = _divide(big, (cs, ms))
     return q if q and not r else None
+
+
+def _positive_names(m: tuple, pos) -> bool:
+    """Every factor of the monomial ``m`` is a name known to be at least 1 (in ``pos``)."""
+    return all(k[0] == "v" and k[1] in pos for k in m)
 
 
 def _mul(a: dict, b: dict) -> dict:
@@ -486,8 +491,8 @@ def _le(u, w, pos=_DIMS) -> bool:
     if cu > cw:
         return False
     if mu == mw:
-        return all(k[0] == "v" and k[1] in pos for k in mu)
-    return not mu and all(k[0] == "v" and k[1] in pos for k in mw)
+        return _positive_names(mu, pos)
+    return not mu and _positive_names(mw, pos)
 
 
 def equal_parts(off_a: S, size_a: int, off_b: S, size_b: int, cond_a: S, cond_b: S, ranges: dict,

@@ -101,6 +101,7 @@ _BRANCH_HEAD = re.compile(r"(?:if\s*\(|else\b|case\b|default\s*:)")
 _TAG = r"(?:std\s*::\s*)?(?:bool_constant\s*<\s*(true|false)\s*>|(true|false)_type|integral_constant\s*<[^<>,]+,\s*(-?\d+)\s*>)"
 _TAG_ARG = re.compile(rf"{_TAG}\s*(?:\{{\s*\}}|\(\s*\))")
 _TAG_DECL = re.compile(rf"\b(?:constexpr|const)\s+(?:static\s+)?{_TAG}\s+([A-Za-z_]\w*)\s*(?:;|=|\{{)")
+_ARGS_AFTER_LAUNCH = re.compile(r">>>\s*\(")
 _TAG_PARAM = re.compile(r"\b(?:bool_constant\s*<\s*(\w+)\s*>|integral_constant\s*<[^<>,]+,\s*(\w+)\s*>)")
 _TEMPLATE_HEAD = re.compile(r"\btemplate\s*<((?:[^<>;{}]|<[^<>;{}]*>)*)>[^;{}<>]*$")
 _FUNC_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>]*>\s*)?$")
@@ -350,7 +351,7 @@ class _Scan:
         that is a compile-time tag (``_TAG``) or a constant declared as one, here or in a quoted include."""
         t = self.text
         at = t.find(">>>", pos)
-        opened = re.compile(r">>>\s*\(").match(t, at) if at >= 0 else None
+        opened = _ARGS_AFTER_LAUNCH.match(t, at) if at >= 0 else None
         if opened is None:
             return {}
         if self._tag_names is None:
@@ -1554,6 +1555,7 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
     blocks = None if blocks is None else [_as_shape(b) for b in blocks if not _no_threads(b)] or None
     grids = scan.shape_values(grid, pos) if grid.strip() else None
     grids = [_as_shape(g) for g in grids] if grids and len(grids) == 1 else [None]
+    tags = scan.tags(pos) if kernels else {}  # compile-time tag arguments (template flags they deduce)
     for k in kernels:
         base, _, ktargs = k.partition("<")
         base = base.split("::")[-1]
@@ -1573,7 +1575,7 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
         for b in blocks:
             if b[0] * b[1] * b[2] <= MAX_THREADS:
                 entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, scan.line(pos),
-                                                 scan.tags(pos) if not tl else {}))
+                                                 tags if not tl else {}))
             else:
                 entry.add_unknown(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
                                   f"{MAX_THREADS} threads)")

@@ -375,7 +375,8 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
             differ = z3.Or(differ, *(e1.var(f"b{f}", "block") != e2.var(f"b{f}", "block") for f in "xyz"))
         if differ is not None:
             cons.append(differ)
-    if ctx.presumptions and not bv and _presumed_apart(ctx, a, b, space, ranges, given, digits_only=True):
+    asked = bool(ctx.presumptions) and not bv  # the presumed digits, asked once per pair
+    if asked and _presumed_apart(ctx, a, b, space, ranges, given, digits_only=True):
         # the kernel's earlier pairs were too hard without the presumed signs: a pair whose presumed digits show the
         # threads apart is not first asked without them (a query that ran out of its budget for each of a permute's
         # three stores, and left the rest of the kernel unchecked)
@@ -384,7 +385,8 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
     # with no block known, a pair too hard for every block at once is asked the presumed digits before the
     # concrete block shapes, whose queries (one per shape) can spend the kernel's budget on one pair
     m = ctx.solve_in(space, *cons, bv=bv,
-                     decided=None if bv else lambda: _presumed_apart(ctx, a, b, space, ranges, given, digits_only=True))
+                     decided=None if bv or asked else
+                     lambda: _presumed_apart(ctx, a, b, space, ranges, given, digits_only=True))
     if m is None:
         if (len(ctx.incomplete) > undecided or len(ctx.concrete_fallback) > by_shapes) and not bv and \
                 _presumed_apart(ctx, a, b, space, ranges, given):

@@ -351,7 +351,9 @@ class _Scan:
         that is a compile-time tag (``_TAG``) or a constant declared as one, here or in a quoted include."""
         t = self.text
         at = t.find(">>>", pos)
-        opened = _ARGS_AFTER_LAUNCH.match(t, at) if at >= 0 else None
+        if at < 0 or t.find(";", pos, at) >= 0:  # not a `<<<` launch (cudaLaunchKernel): a later launch's arguments
+            return {}
+        opened = _ARGS_AFTER_LAUNCH.match(t, at)
         if opened is None:
             return {}
         if self._tag_names is None:

@@ -1117,3 +1117,21 @@ void run(float *x) {
     types = ["float *", "std::bool_constant<A>", "std::integral_constant<int, N>"]
     assert tag_targs(tparams, types, got[32]) == ["?", "false", "4"]
     assert tag_targs(tparams, types, {}) == []
+
+
+def test_a_launch_through_the_runtime_api_takes_no_later_launchs_tags():
+    src = """
+template <bool A>
+__global__ void k(float *x, std::bool_constant<A>) {}
+__global__ void m(float *x) {}
+void run(float *x) {
+  void *args[] = {&x};
+  cudaLaunchKernel((void *)m, dim3(1), dim3(32), args, 0, 0);
+  k<<<1, 64>>>(x, std::bool_constant<true>{});
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    got = host_launches(src)
+    assert [l.tags for l in got["m"].launches] == [{}]
+    assert [l.tags for l in got["k"].launches] == [{1: "true"}]

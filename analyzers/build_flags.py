@@ -2,16 +2,21 @@
 beside it or in a folder above: macros (``-DNAME=VALUE``, ``target_compile_definitions``/
 ``add_compile_definitions``) for names the file uses but never defines (a kernel written against ``-DWARP_SIZE=32``
 would otherwise not parse), and include folders (``-I $(INC_DIR)``, ``include_directories``/
-``target_include_directories``) for headers found nowhere else. Only names the parse reports undeclared are taken,
+``target_include_directories``) for headers found nowhere else; failing those, the one file of a missing header's name
+in the project (the nearest folder above with a build file or ``.git``), as a build that passes its folder from
+Python (``torch.utils.cpp_extension.load(extra_cuda_cflags=[f"-I {root}/utils"])``) would. Only names the parse reports undeclared are taken,
 so a build's ``-DDEBUG`` never switches an ``#ifdef`` branch; a name the build files give two different values is
 left alone. The front end says which file each value came from."""
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 BUILD_FILES = ("Makefile", "makefile", "GNUmakefile", "CMakeLists.txt")
+_PROJECT_MARKS = (*BUILD_FILES, "setup.py", "pyproject.toml", ".git")
 _LEVELS = 2  # the file's folder and two above (a project's src/ and its root)
+_SEARCH_LIMIT = 5000  # files looked at in a project for a header by name; a larger tree is not searched
 _DASH_D = re.compile(r"(?<![\w-])-D\s*([A-Za-z_]\w*)(?:=(\"[^\"\n]*\"|'[^'\n]*'|[^\s\\\"')]+))?")
 _CMAKE_DEFS = re.compile(r"\b(?:target_compile_definitions|add_compile_definitions)\s*\(([^)]*)\)", re.I)
 _CMAKE_ITEM = re.compile(r"(?<![\w$-])([A-Za-z_]\w*)=([^\s\"')]+)")
@@ -82,6 +87,43 @@ def include_dirs_for(path: Path) -> list[tuple[Path, str]]:
             if inc not in seen:
                 seen.add(inc)
                 out.append((inc, label))
+    return out
+
+
+def _project_root(path: Path) -> Path | None:
+    """The nearest folder at or up to ``_LEVELS`` above ``path``'s that holds a build file or ``.git``."""
+    folder = Path(path).resolve().parent
+    for d in [folder, *folder.parents][:_LEVELS + 1]:
+        if any((d / m).exists() for m in _PROJECT_MARKS):
+            return d
+    return None
+
+
+def _project_files(root: Path) -> list[Path] | None:
+    """Every file under ``root`` (hidden folders skipped); None when there are more than ``_SEARCH_LIMIT``."""
+    out = []
+    for d, subdirs, files in os.walk(root):
+        subdirs[:] = sorted(s for s in subdirs if not s.startswith("."))
+        out += [Path(d) / f for f in files]
+        if len(out) > _SEARCH_LIMIT:
+            return None
+    return out
+
+
+def headers_by_name(path: Path, names) -> list[tuple[Path, str]]:
+    """(folder, why) for each of the header ``names`` (as written in ``#include``, ``sub/x.h`` too) of which the
+    project holding ``path`` has exactly one file: the folder to pass with ``-I``. Two files of one name are
+    ambiguous and give nothing."""
+    root = _project_root(path) if names else None
+    files = _project_files(root) if root is not None else None
+    out = []
+    for name in sorted(names):
+        parts = Path(name).parts
+        hits = [f for f in files or () if f.parts[-len(parts):] == parts]
+        if len(hits) == 1:
+            folder = hits[0].parents[len(parts) - 1]
+            if folder not in (d for d, _ in out):
+                out.append((folder, f"the only {name} under {root.name}/"))
     return out
 
 

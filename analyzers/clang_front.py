@@ -952,12 +952,15 @@ def _unfound(path: Path, source: str, context, include_dirs) -> set:
 
 
 def _build_includes(path: Path, unfound: set) -> list:
-    """(folder, build file) for each include folder of the build files near ``path`` (``build_flags``) that holds
-    one of the ``unfound`` headers."""
+    """(folder, where it came from) for each include folder of the build files near ``path`` (``build_flags``) that
+    holds one of the ``unfound`` headers, then for each header still unfound that the project holds once."""
     from . import build_flags
 
-    return [(d, f) for d, f in build_flags.include_dirs_for(path) if any((d / m).is_file() for m in unfound)] \
-        if unfound else []
+    if not unfound:
+        return []
+    out = [(d, f) for d, f in build_flags.include_dirs_for(path) if any((d / m).is_file() for m in unfound)]
+    rest = {m for m in unfound if not any((d / m).is_file() for d, _ in out)}
+    return out + build_flags.headers_by_name(path, rest)
 
 
 def _build_defines(path: Path, errors, defines) -> dict:

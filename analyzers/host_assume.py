@@ -21,6 +21,7 @@ loops' conditions, ``switch`` cases, wrappers of wrappers.
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 from dataclasses import replace
 from functools import reduce
@@ -34,6 +35,8 @@ from .assume import parse
 from .launch import split_top
 
 _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\.\s*[xyz]\b)?(\s*\()?")
+_LANGUAGE_CALLS = {"min": 2, "max": 2}  # the assumption language's functions a host condition may call
+_STD_CALL = re.compile(r"\bstd\s*::\s*(?=(?:min|max)\s*\()")
 _CAST = re.compile(r"^\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:int|long|size_t|uint|unsigned|short|"
                    r"int32_t|uint32_t|int64_t|uint64_t|float|double)\s*\)\s*")
 _RETURN_FN = re.compile(r"\b([A-Za-z_]\w*)\s*\(([^()]*)\)\s*(?:const\s*)?\{\s*return\s+([^;{}]+);\s*\}")
@@ -329,11 +332,13 @@ class _Launch:
                 out.append("?")
         return out
 
-    def translate(self, text: str, depth: int = 0) -> str:
-        """``text`` over kernel parameter names, blockDim and constants; raises _Unknown."""
+    def translate(self, text: str, depth: int = 0, choices: dict | None = None) -> str:
+        """``text`` over kernel parameter names, blockDim and constants; raises _Unknown. With ``choices``, a name
+        of a few constant values (`Bc = (kHeadDim < 128) ? 64 : 32` in a launcher template) is written as a
+        placeholder that ``choices`` maps to them (``either``)."""
         if depth > 3 or len(text) > _MAX_TEXT:
             raise _Unknown(text)
-        text = _ternaries(_strip_casts(text))
+        text = _ternaries(_strip_casts(_STD_CALL.sub("", text)))
         if re.search(r"[\[\]\"'&|^~?]|->|\bsizeof\b|<<|>>", text.replace("&&", "").replace("||", "")):
             raise _Unknown(text)
         out, last = [], 0
@@ -348,7 +353,7 @@ class _Launch:
                 last = m.end(1)
                 continue
             if call:
-                out.append(self._call(name, text, m, depth))
+                out.append(self._call(name, text, m, depth, choices))
                 last = hl.paren_end(text, m.end() - 1) + 1
                 continue
             if field:
@@ -375,11 +380,15 @@ class _Launch:
             if v is not None and len(v) == 1:
                 out.append(str(v[0]))
                 continue
+            if v is not None and choices is not None and len(v) <= hl._MAX_CHOICES:
+                out.append(f"__either_{name}")
+                choices[f"__either_{name}"] = v
+                continue
             init = self.local_init(name)
             try:
                 if init is None or init.startswith("dim3"):
                     raise _Unknown(name)
-                out.append(f"({self.translate(init, depth + 1)})")
+                out.append(f"({self.translate(init, depth + 1, choices)})")
             except _Unknown:
                 if name not in self.dim_names:
                     raise
@@ -457,12 +466,16 @@ class _Launch:
                      self.scan.text[before[-1][0]:before[-1][0] + 200])
         return m.group(1).strip() if m else None
 
-    def _call(self, name: str, text: str, m, depth: int) -> str:
+    def _call(self, name: str, text: str, m, depth: int, choices: dict | None = None) -> str:
         close = hl.paren_end(text, m.end() - 1)
-        if close < 0 or name not in self.helpers:
+        if close < 0 or (name not in self.helpers and name not in _LANGUAGE_CALLS):
             raise _Unknown(name)
+        actuals = [self.translate(a, depth + 1, choices) for a in split_top(text[m.end():close])]
+        if name not in self.helpers:  # `max(Br, Bc)`, `std::min(a, b)`: the assumption language's own
+            if len(actuals) != _LANGUAGE_CALLS[name]:
+                raise _Unknown(name)
+            return f"{name}({', '.join(actuals)})"
         formals, body = self.helpers[name]
-        actuals = [self.translate(a, depth + 1) for a in split_top(text[m.end():close])]
         if len(actuals) != len(formals):
             raise _Unknown(name)
         sub = dict(zip(formals, actuals))
@@ -646,7 +659,7 @@ class _Launch:
             parts = [cond] if cond.startswith("!") else split_top(cond, "&&")
             for part in parts:  # a conjunct that cannot be read is left out (the condition only weakens)
                 try:
-                    out.append(f"({self.translate(part)})")
+                    out.append(f"({either(self.translate(part, choices=(c := {})), c)})")
                 except _Unknown:
                     pass
         return out
@@ -970,6 +983,21 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
         except InputError:  # a fact the expression language cannot take: left out, not guessed
             continue
     return out
+
+
+def either(text: str, choices: dict) -> str:
+    """``text`` with its placeholders (``translate``'s ``choices``) replaced by their values: one alternative per
+    combination, or-ed (a condition that holds for one of a launcher template's instantiations)."""
+    if not choices:
+        return text
+    if math.prod(len(v) for v in choices.values()) > hl._MAX_CHOICES:
+        raise _Unknown(text)  # (dropping a combination would make the condition stronger than the code's)
+    combos = [{}]
+    for name, values in choices.items():
+        combos = [{**c, name: v} for c in combos for v in values]
+    alts = [re.sub(r"\b__either_\w+", lambda m: str(c[m.group(0)]), text) for c in combos]
+    alts = list(dict.fromkeys(alts))
+    return alts[0] if len(alts) == 1 else " or ".join(f"({a})" for a in alts)
 
 
 def _disjunction(alternatives: list):

@@ -1410,7 +1410,10 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
             return at / inc
         if build_dirs is None:
             build_dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)]
-        return next((d / inc for d in build_dirs if (d / inc).is_file()), at / inc)
+        hit = next((d / inc for d in build_dirs if (d / inc).is_file()), None)
+        if hit is None:  # the one header of that name in the project
+            hit = next((d / inc for d, _ in build_flags.headers_by_name(Path(folder) / name, {inc})), at / inc)
+        return hit
 
     def include(t, at, depth):  # quoted includes, transitively (a few levels): their macros
         for inc in _LOCAL_INCLUDE.findall(t):
@@ -1433,6 +1436,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     # the host pass's lines only (an undefined #ifdef's assignment never runs); a blanked line keeps its length,
     # so positions and line numbers stay those of the file
     text = expand_launch_macros(text) if "define" in text else text
+    text = _unspaced_chevrons(text) if "<< <" in text else text
     kept = active_lines(text, {**named, **(outer or {}), **macros, **(defines or {})}, device=False).split("\n")
     text = "\n".join(k or " " * len(o) for k, o in zip(kept, text.split("\n")))
     scan = _Scan(text, name, env, callers, instantiations)
@@ -1440,8 +1444,28 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     return scan
 
 
+_SPACED_OPEN = re.compile(r"<<[ \t]+<(?!<)")
+_SPACED_CLOSE = re.compile(r">>[ \t]+>|>>>")
+
+
+def _unspaced_chevrons(text: str) -> str:
+    """``text`` with launches written ``k << < g, b >> > (...)`` (an older formatter's spacing, which nvcc accepts)
+    as ``k<<<g, b>>>(...)``, each chevron padded to its length (positions and lines stay the file's)."""
+    out, last = [], 0
+    for m in _SPACED_OPEN.finditer(text):
+        if m.start() < last:
+            continue
+        close = _SPACED_CLOSE.search(text, m.end())
+        if close is None or ";" in text[m.end():close.start()]:
+            continue
+        out += [text[last:m.start()], "<<<".ljust(len(m.group(0))), text[m.end():close.start()],
+                ">>>".ljust(len(close.group(0)))]
+        last = close.end()
+    return "".join(out) + text[last:]
+
+
 _IFDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifdef[ \t]+|(?:el)?if[ \t]+defined[ \t]*\(?[ \t]*)([A-Za-z_]\w*)", re.M)
-_MARKERS = ("<<<", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel",
+_MARKERS = ("<<<", "<< <", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel",
             "cudaGraphAdd")
 _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
 
@@ -1465,7 +1489,7 @@ def _siblings(path) -> list:
 _FACTS: dict = {}  # path text -> ((mtime, size), quoted include names, kernel names looked up by name through the
 # driver API, names launched, the text when small): read once per version of the file
 _KEEP_TEXT = 300_000  # characters of a folder file kept in memory between analyses
-_LAUNCH_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;(]*>)?\s*<<<|\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?"
+_LAUNCH_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;(]*>)?\s*<<\s*<|\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?"
                           r"void\s*\*\s*\)\s*)?&?\s*(\w+)")
 
 
@@ -1539,7 +1563,7 @@ def _defines(text: str, kernel: str) -> bool:
 
 def _launched(text: str) -> set:
     """Names that appear before a ``<<<`` or as a launch call's kernel argument (a cheap superset test)."""
-    names = {m.group(1).split("::")[-1] for m in re.finditer(r"\b([A-Za-z_][\w:]*)\s*(?:<[^<>;(]*>)?\s*<<<", text)}
+    names = {m.group(1).split("::")[-1] for m in re.finditer(r"\b([A-Za-z_][\w:]*)\s*(?:<[^<>;(]*>)?\s*<<\s*<", text)}
     if "cudaLaunch" in text:
         names |= set(re.findall(r"\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)\s*)?&?\s*(\w+)", text))
     return names if not re.search(r"\(\s*\*\s*\w+\s*\)\s*\(", text) else set()  # function pointers: unknown

@@ -141,11 +141,31 @@ def split_top(text: str, sep: str = ",") -> list[str]:
     """Split C text on ``sep`` outside brackets, template argument lists included (a shift ``<<`` or a ``<=`` opens
     none: ``f(1 << 20, n)`` has two arguments)."""
     text = str(text)
-    masked = _NO_ANGLE.sub(lambda m: " " * len(m.group(0)), text)
+    masked = _unmatched_angles(_NO_ANGLE.sub(lambda m: " " * len(m.group(0)), text))
     return [text[p.col:p.col + len(p)] for p in _split_top(Text(masked, 1, 0), sep, angle=True)]
 
 
 _NO_ANGLE = re.compile(r"<<|<=")
+
+
+def _unmatched_angles(text: str) -> str:
+    """``text`` with each ``<`` that no ``>`` closes inside its brackets blanked: a comparison, not a template
+    argument list (``(k < 128) ? 8 : 4``)."""
+    stack, out = [], list(text)
+    for i, ch in enumerate(text):
+        if ch in "([{<":
+            stack.append(i)
+        elif ch == ">" and stack and text[stack[-1]] == "<":
+            stack.pop()
+        elif ch in ")]}":
+            while stack and text[stack[-1]] == "<":
+                out[stack.pop()] = " "
+            if stack:
+                stack.pop()
+    for i in stack:
+        if text[i] == "<":
+            out[i] = " "
+    return "".join(out)
 
 
 def instantiations(source: str) -> dict[str, list[str]]:

@@ -240,8 +240,9 @@ class _Conv:
         if k == "continue_statement":
             return Node("continue", loc)
         if k in ("comment", "preproc_call", "preproc_def", "preproc_function_def", ";", "alias_declaration",
-                 "type_definition"):
-            return None  # a local `using T = ...;` / typedef: the fallback reads types by name only
+                 "type_definition", "static_assert_declaration"):
+            return None  # a local `using T = ...;` / typedef: the fallback reads types by name only; a
+            # static_assert holds at compile time and does nothing when the kernel runs
         if k == "switch_statement":
             # as the libclang front end reads it: the controlling value and the body, whose case labels are blocks
             cond = self.f(n, "condition")

@@ -433,3 +433,34 @@ void run(const float *in, float *out, int blocks) { stage<<<blocks, TPB>>>(in, o
 """)
     res = analyze(tmp_path / "device" / "kernel.cu")
     assert [l["block"] for l in res.launches] == [[64, 1, 1]], res.assumed
+
+
+def test_an_assert_over_a_launcher_templates_constants_holds_for_each_instantiation():
+    # flash attention's launcher: rows past the sequence return before the barrier, and the launcher asserts the
+    # sequence is a multiple of max(Br, Bc), where Bc depends on the head dimension it is instantiated with
+    src = """
+#include <cassert>
+__host__ __device__ inline int div_ceil(int a, int b) { return (a + b - 1) / b; }
+template <int Br>
+__global__ void k(float *o, int seqlen) {
+  __shared__ float s[128];
+  int row = blockIdx.x * Br + threadIdx.x;
+  if (row >= seqlen) return;
+  s[threadIdx.x] = o[row];
+  __syncthreads();
+  o[row] = s[127 - threadIdx.x];
+}
+template <int kHeadDim>
+void launch(float *o, int seqlen) {
+  constexpr int Br = 128;
+  constexpr int Bc = (kHeadDim < 128) ? 64 : 32;
+  assert(seqlen % std::max(Br, Bc) == 0);
+  k<Br><<<div_ceil(seqlen, Br), 128>>>(o, seqlen);
+}
+void run(float *o, int n, int d) { if (d == 64) launch<64>(o, n); else launch<128>(o, n); }
+"""
+    res = analyze(src, path="fa.cu")
+    assert not [d for d in res.diagnostics if d.rule.startswith(("barrier", "race", "analysis"))]
+    assert "((seqlen % max(128, 64) == 0) or (seqlen % max(128, 32) == 0))" in res.assumed
+    res = analyze(src.replace("assert(seqlen % std::max(Br, Bc) == 0);", ""), path="fa.cu")
+    assert [d.rule for d in res.diagnostics if d.rule.startswith("barrier")] == ["barrier.divergent"]

@@ -1135,3 +1135,44 @@ void run(float *x) {
     got = host_launches(src)
     assert [l.tags for l in got["m"].launches] == [{}]
     assert [l.tags for l in got["k"].launches] == [{1: "true"}]
+
+
+def test_a_comparison_in_a_launchers_constant_is_no_template_argument_list():
+    # a flash-attention launcher: `(kHeadDim < 128) ? 8 : 4` inside a function template instantiated per head
+    # dimension; before, the `<` opened a template argument list and the block was unknown
+    src = """
+#define WARP_SIZE 32
+template <int D>
+__global__ void k(float *x) {}
+template <int kHeadDim>
+void launch(float *x) {
+  constexpr int kTile = (kHeadDim < 128) ? 8 : 4;
+  constexpr int kThreads = WARP_SIZE * kTile;
+  dim3 block(kThreads);
+  k<kHeadDim><<<1, block>>>(x);
+}
+void run(float *x, int d) { if (d == 64) launch<64>(x); else launch<128>(x); }
+"""
+    from analyzers.host_launch import host_launches
+    from analyzers.launch import split_top
+
+    assert split_top("(kHeadDim < 128) ? 8 : 4", "?") == ["(kHeadDim < 128)", "8 : 4"]
+    assert split_top("std::min<int>(a < b ? 1 : 2, 3), f<a, b>(x)") == ["std::min<int>(a < b ? 1 : 2, 3)", "f<a, b>(x)"]
+    assert sorted({l.block for l in host_launches(src)["k"].launches}) == [(128, 1, 1), (256, 1, 1)]
+
+
+def test_a_launch_written_with_spaced_chevrons_is_read():
+    # an older formatter's `k << < grid, block >> > (...)`, which nvcc accepts (Rodinia's particle filter); the
+    # template's `> >` is no launch
+    src = """
+template <typename T> struct box { T v; };
+__global__ void k(float *x, box<box<int> > b) {}
+void run(float *x, box<box<int> > b) {
+  k << < 4, 128 >> > (x, b);
+  k <<<8, 64>>>(x, b);
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    assert [(l.grid, l.block) for l in host_launches(src)["k"].launches] == [((4, 1, 1), (128, 1, 1)),
+                                                                           ((8, 1, 1), (64, 1, 1))]

@@ -792,3 +792,15 @@ __global__ void k(half *y, const half *x, const __nv_fp8_storage_t *q, __nv_bflo
 """
     res = analyze(src, path="k.cu", block=(128, 1, 1))
     assert res.paths["k"].startswith("libclang"), res.paths
+
+
+def test_a_static_assert_in_a_kernel_is_read_by_the_fallback_too():
+    # a compile-time check does nothing when the kernel runs: before, the fallback reported it unsupported
+    src = """__global__ void k(float *x) {
+  static_assert(sizeof(float) == 4, "f32");
+  x[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;
+}
+"""
+    for frontend in ("libclang", "tree-sitter"):
+        res = analyze(src, path="k.cu", frontend=frontend, block=(128, 1, 1))
+        assert not [d.message for d in res.diagnostics if "unsupported" in d.message], frontend

@@ -612,6 +612,8 @@ class Builder:
             v = self.st.lookup(name)
             if isinstance(v, S):
                 return "thread" not in sym.kinds(v)
+            if isinstance(v, Mem) and v.ptr.space == "const":  # device code cannot write __constant__ memory
+                return not v.ptr.dims and "thread" not in sym.kinds(v.ptr.off)
             return isinstance(v, Ptr) and "thread" not in sym.kinds(v.off)
         return name != "threadIdx"  # macros, enumerators and unknown names read as uniform values
 

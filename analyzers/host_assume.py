@@ -941,25 +941,13 @@ _WRAPPERS = 4  # levels of wrappers a launch is read through
 def from_host(source: str, path, defines, kernels: dict) -> dict:
     """Kernel name -> [Assumption] its launches in host code imply; ``kernels``: name -> [(parameter, TypeInfo)]."""
     path = Path(path) if path is not None else None
-    files = [(source, path.name if path else "<input>", False)]
+    files = [(source, path.name if path else "<input>", False, None)]
     if path is not None and not set(kernels) <= hl._launched(source):
-        siblings = hl._siblings(path)
-        inc = hl._includers(path, siblings)
-        for p in inc:
-            try:
-                files.append((p.read_text(errors="replace"), p.name, False))
-            except OSError:
-                pass
-        for p, key in siblings:  # files that load kernels by name (driver API, nvrtc)
-            if hl._facts(p, key)[1] and Path(p) not in inc:
-                try:
-                    files.append((Path(p).read_text(errors="replace"), Path(p).name, True))
-                except OSError:
-                    pass
+        files += hl.launching_files(path, source, set(kernels), hl._siblings(path) or [], _read)
     per_kernel: dict = {}
     folder = _Folder(path, source, defines)
-    helpers = _helpers([x for t, _, _ in files for x in (t, *_quoted_includes(t, path.parent if path else None))])
-    for text, name, driver_only in files:
+    helpers = _helpers([x for t, *_ in files for x in (t, *_quoted_includes(t, path.parent if path else None))])
+    for text, name, driver_only, only in files:
         if not any(k in text for k in hl._MARKERS):
             continue
         scan = folder.scan(text, name)
@@ -967,7 +955,7 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
             args = _kernel_args(scan, pos)
             targets = scan.shape_values(callee, pos) or []
             for k in {re.sub(r"\s+", "", t).partition("<")[0].split("::")[-1] for t in targets if isinstance(t, str)}:
-                if k not in kernels:
+                if k not in kernels or (only is not None and k not in only):
                     continue
                 for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block, kernels[k]):
                     launch = _Launch(sc, at, a, kernels[k], helpers, b)
@@ -983,6 +971,13 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
         except InputError:  # a fact the expression language cannot take: left out, not guessed
             continue
     return out
+
+
+def _read(p: Path) -> str:
+    try:
+        return p.read_text(errors="replace")
+    except OSError:
+        return ""
 
 
 def either(text: str, choices: dict) -> str:

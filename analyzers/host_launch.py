@@ -1535,6 +1535,31 @@ def _includers(path, siblings) -> list:
     return [Path(p) for p in direct + [p for p, i in incs if p not in direct and i & names]]
 
 
+def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> list:
+    """(text, name, driver API launches only, the only kernels read there or None) for each other file that may
+    launch the kernels of ``path`` (contents ``text``) it does not launch itself: the files of its folder that
+    include it, those that load kernels by name through the driver API (nvrtc, cubin modules), those that launch a
+    kernel declared to them by a header or an `extern` (a .cu of kernels compiled on its own, launched from
+    main.cpp), and the files above that include it. ``siblings``: ``_siblings(path)``; ``text_of(Path)``: a file's
+    text."""
+    inc = _includers(path, siblings)
+    files = [(text_of(p), p.name, False, None) for p in inc]
+    files += [(_text(p, key), os.path.basename(p), True, None) for p, key in siblings
+              if (kernels is None or _facts(p, key)[1] & set(kernels)) and Path(p) not in inc]
+    missing = set(kernels or ()) - _launched(text).union(*(_launched(t) for t, *_ in files[:len(inc)]))
+    for p, key in siblings if missing else ():
+        if Path(p) in inc or not missing & _facts(p, key)[2]:
+            continue
+        t = _text(p, key)
+        named = {k for k in missing & _facts(p, key)[2] if not _defines(t, k)}
+        if named:
+            files.append((t, os.path.basename(p), False, named))
+    missing -= {k for f in files for k in (f[3] or ())}
+    if missing:  # included from a folder above (main.cu > kernels/k.cu): the includer's files launch it
+        files += _launched_above(path, missing, [p for p, _ in siblings])
+    return files
+
+
 def _launched_above(path: Path, kernels: set, folder_files) -> list:
     """(text, name, False, the kernels it launches) for each file of a folder above ``path`` that includes it, and
     each file such an includer includes with quotes, that launches one of ``kernels`` without defining it
@@ -1753,24 +1778,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
     files = [(*own, False, None)]  # (text, name, driver API launches only, the only kernels read there or None)
     for text, name, driver_only, only in files:
         if text is own[0] and (kernels is None or not set(kernels) <= _launched(text)) and path is not None:
-            # kernels this file may not launch: the files of its folder that include it, those that load kernels
-            # by name through the driver API (nvrtc, cubin modules), and those that launch a kernel declared to
-            # them by a header or an `extern` (a .cu of kernels compiled on its own, launched from main.cpp)
-            inc = _includers(path, siblings())
-            files += [(text_of(p), p.name, False, None) for p in inc]
-            files += [(_text(p, key), os.path.basename(p), True, None) for p, key in siblings()
-                      if (kernels is None or _facts(p, key)[1] & set(kernels)) and Path(p) not in inc]
-            missing = set(kernels or ()) - _launched(text).union(*(_launched(text_of(p)) for p in inc))
-            for p, key in siblings() if missing else ():
-                if Path(p) in inc or not missing & _facts(p, key)[2]:
-                    continue
-                t = _text(p, key)
-                named = {k for k in missing & _facts(p, key)[2] if not _defines(t, k)}
-                if named:
-                    files.append((t, os.path.basename(p), False, named))
-            missing -= {k for f in files[1:] for k in (f[3] or ())}
-            if missing:  # included from a folder above (main.cu > kernels/k.cu): the includer's files launch it
-                files += _launched_above(path, missing, [p for p, _ in siblings()])
+            files += launching_files(path, text, kernels, siblings(), text_of)
         if not any(k in text for k in _MARKERS):
             continue
         scan = scan_of(text, name)

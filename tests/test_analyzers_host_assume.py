@@ -464,3 +464,30 @@ void run(float *o, int n, int d) { if (d == 64) launch<64>(o, n); else launch<12
     assert "((seqlen % max(128, 64) == 0) or (seqlen % max(128, 32) == 0))" in res.assumed
     res = analyze(src.replace("assert(seqlen % std::max(Br, Bc) == 0);", ""), path="fa.cu")
     assert [d.rule for d in res.diagnostics if d.rule.startswith("barrier")] == ["barrier.divergent"]
+
+
+def test_a_launch_in_a_file_that_declares_the_kernel_gives_its_facts(tmp_path):
+    # Parboil's SAD: kernels.cu defines the kernel, main.cu declares it (without including kernels.cu) and launches
+    # it with a grid of mb_width x mb_height blocks, passing the same two values; block (x, y) owns element
+    # y * mb_width + x only when the grid is the width. Before, the launch gave the block but no facts.
+    (tmp_path / "kernels.cu").write_text("""
+__global__ void sad(unsigned short *out, int mb_width, int mb_height) {
+  int mb = blockIdx.y * mb_width + blockIdx.x;
+  if (threadIdx.x == 0) out[mb] = (unsigned short)mb;
+}
+""")
+    (tmp_path / "main.cu").write_text("""#include <cstdlib>
+__global__ void sad(unsigned short *out, int mb_width, int mb_height);
+int main(int argc, char **argv) {
+  unsigned short *d;
+  int w, h;
+  w = atoi(argv[1]) >> 4;
+  h = atoi(argv[2]) >> 4;
+  dim3 grid(w, h);
+  sad<<<grid, dim3(32, 4)>>>(d, w, h);
+  return 0;
+}
+""")
+    res = analyze(tmp_path / "kernels.cu")
+    assert "gridDim.x == mb_width" in res.assumed, res.assumed
+    assert not _races(res), res.diagnostics

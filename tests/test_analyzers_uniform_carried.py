@@ -51,3 +51,30 @@ def test_a_value_computed_alike_in_every_thread_keeps_the_barriers_uniform(step)
 ])
 def test_a_thread_dependent_step_makes_the_loop_divergent(step):
     assert _divergent(step)
+
+
+def test_a_constant_memory_value_is_the_same_in_every_thread():
+    # Parboil's cutcp: the neighbour-list length is a __constant__ variable, which device code cannot write, so
+    # every thread reads the same value; a __device__ variable may change under another block's store
+    src = """
+%s int list_len;
+__global__ void k(float *out, const float *in) {
+  __shared__ float cache[1024];
+  int t = threadIdx.x;
+  int numbins = 32;
+  float e = 0.f;
+  for (int total = 0; total < list_len; total += numbins) {
+    cache[t] = in[t + total];
+    __syncthreads();
+    if (total + 32 > list_len) numbins = list_len - total;
+    e += cache[t ^ 1];
+    __syncthreads();
+  }
+  out[t] = e;
+}
+"""
+    def divergent(space):
+        res = analyze(src % space, path="c.cu", block=(128, 1, 1))
+        return any(d.rule == "barrier.divergent" for d in res.diagnostics)
+    assert not divergent("__constant__")
+    assert divergent("__device__")

@@ -487,6 +487,8 @@ class _Launch:
         g = _strip_casts(grid_text)
         if re.fullmatch(r"[A-Za-z_]\w*", g):
             if g in self.passed:
+                if any(p == self.passed[g] and _integral(ty) for p, ty in self.params):
+                    return [g, "1", "1"]  # a count the kernel is passed too (`k<<<blocks, b>>>(..., blocks)`)
                 raise _Unknown(g)
             if self.local_init(g) is None and self._scalar_parameter(g):
                 return [g, "1", "1"]  # an integer the launching function is given: a 1-D grid or block

@@ -491,3 +491,20 @@ int main(int argc, char **argv) {
     res = analyze(tmp_path / "kernels.cu")
     assert "gridDim.x == mb_width" in res.assumed, res.assumed
     assert not _races(res), res.diagnostics
+
+
+def test_a_grid_the_kernel_is_also_passed_is_that_parameter():
+    # SHOC's radix sort: `findRadixOffsets<<<findBlocks, 256>>>(..., findBlocks)` writes counters[t * total + b];
+    # before, a name passed to the kernel was no grid and the blocks' columns could collide
+    src = """
+__global__ void offsets(unsigned *counters, int total) {
+  if (threadIdx.x < 16) counters[threadIdx.x * total + blockIdx.x] = threadIdx.x;
+}
+void run(unsigned *c, int n) {
+  const int blocks = n / 512;
+  offsets<<<blocks, 256>>>(c, blocks);
+}
+"""
+    res = analyze(src, path="sort.cu")
+    assert "gridDim.x == total" in res.assumed, res.assumed
+    assert not _races(res), res.diagnostics

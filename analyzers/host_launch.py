@@ -1465,8 +1465,8 @@ def _unspaced_chevrons(text: str) -> str:
 
 
 _IFDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifdef[ \t]+|(?:el)?if[ \t]+defined[ \t]*\(?[ \t]*)([A-Za-z_]\w*)", re.M)
-_MARKERS = ("<<<", "<< <", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel", "cuLaunchCooperativeKernel",
-            "cudaGraphAdd")
+_MARKERS = ("<<<", "<< <", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel",
+            "cuLaunchCooperativeKernel", "cudaGraphAdd")
 _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
 
 
@@ -1588,7 +1588,8 @@ def _defines(text: str, kernel: str) -> bool:
 
 def _launched(text: str) -> set:
     """Names that appear before a ``<<<`` or as a launch call's kernel argument (a cheap superset test)."""
-    names = {m.group(1).split("::")[-1] for m in re.finditer(r"\b([A-Za-z_][\w:]*)\s*(?:<[^<>;(]*>)?\s*<<\s*<", text)}
+    names = {m.group(1).split("::")[-1]
+             for m in re.finditer(r"\b([A-Za-z_][\w:]*)\s*(?:<[^<>;(]*>)?\s*<<\s*<", text)}
     if "cudaLaunch" in text:
         names |= set(re.findall(r"\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)\s*)?&?\s*(\w+)", text))
     return names if not re.search(r"\(\s*\*\s*\w+\s*\)\s*\(", text) else set()  # function pointers: unknown

@@ -149,14 +149,17 @@ _NO_ANGLE = re.compile(r"<<|<=")
 
 
 def _unmatched_angles(text: str) -> str:
-    """``text`` with each ``<`` that no ``>`` closes inside its brackets blanked: a comparison, not a template
-    argument list (``(k < 128) ? 8 : 4``)."""
+    """``text`` with each ``<`` that no ``>`` closes inside its brackets blanked (a comparison, not a template
+    argument list: ``(k < 128) ? 8 : 4``), and each ``>`` that closes none (``img->width``, ``a > b``)."""
     stack, out = [], list(text)
     for i, ch in enumerate(text):
         if ch in "([{<":
             stack.append(i)
-        elif ch == ">" and stack and text[stack[-1]] == "<":
-            stack.pop()
+        elif ch == ">":
+            if stack and text[stack[-1]] == "<":
+                stack.pop()
+            else:
+                out[i] = " "
         elif ch in ")]}":
             while stack and text[stack[-1]] == "<":
                 out[stack.pop()] = " "

@@ -1159,6 +1159,9 @@ void run(float *x, int d) { if (d == 64) launch<64>(x); else launch<128>(x); }
     assert split_top("(kHeadDim < 128) ? 8 : 4", "?") == ["(kHeadDim < 128)", "8 : 4"]
     assert split_top("std::min<int>(a < b ? 1 : 2, 3), f<a, b>(x)") == ["std::min<int>(a < b ? 1 : 2, 3)", "f<a, b>(x)"]
     assert sorted({l.block for l in host_launches(src)["k"].launches}) == [(128, 1, 1), (256, 1, 1)]
+    # nor does a `>` that closes none: Parboil's SAD grid `dim3(CEIL(img->width / 4, W), ...)`
+    assert split_top("dim3(CEIL(img->width / 4, W), CEIL(img->height / 4, H)), 64") == [
+        "dim3(CEIL(img->width / 4, W), CEIL(img->height / 4, H))", "64"]
 
 
 def test_a_launch_written_with_spaced_chevrons_is_read():

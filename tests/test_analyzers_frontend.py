@@ -413,15 +413,17 @@ def test_headers_the_builds_include_folders_hold_are_read(tmp_path):
 
 
 def test_a_header_the_project_holds_once_is_found_by_name(tmp_path):
-    # a PyTorch-extension project passes its include folders from Python (`load(extra_cuda_cflags=[f"-I {root}/utils"])`),
-    # which kopt does not read: the one defs.h under the project (the folder with setup.py) is taken, and said
+    # a PyTorch-extension project passes its include folders from Python
+    # (`load(extra_cuda_cflags=[f"-I {root}/utils"])`), which kopt does not read: the one defs.h under the project
+    # (the folder with setup.py) is taken, and said
     proj = tmp_path / "proj"
     (proj / "utils").mkdir(parents=True)
     (proj / "mma" / "basic").mkdir(parents=True)
     (proj / "setup.py").write_text("")
     (proj / "utils" / "defs.h").write_text("#define UNIT_TYPE unsigned int\n")
     k = proj / "mma" / "basic" / "k.cu"
-    k.write_text('#include "defs.h"\n__global__ void k(UNIT_TYPE *x) { x[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n')
+    k.write_text('#include "defs.h"\n'
+                 '__global__ void k(UNIT_TYPE *x) { x[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n')
     res = analyze(k, block=(128, 1, 1))
     assert res.paths["k"] == "libclang (`-I ../../utils` from the only defs.h under proj/)"
     (proj / "mma" / "defs.h").write_text("#define UNIT_TYPE int\n")  # two files of the name: no guess

@@ -93,7 +93,7 @@ def _int(node) -> int | None:
 _DIM = re.compile(r"\b(gridDim|blockDim)\s*\.\s*([xyz])\b")
 _DIM_NAME = re.compile(r"(gridDim|blockDim)__([xyz])")
 _FIELD = re.compile(r"\b([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\b")
-_CALLS = {"cdiv": 2, "ceil_div": 2, "min": 2, "max": 2}
+CALLS = {"cdiv": 2, "ceil_div": 2, "min": 2, "max": 2}  # the functions of the language and their arities
 
 
 def _tree(text: str, fields: bool = True):
@@ -159,7 +159,7 @@ def to_z3(a: Assumption, var, const, dim=None):
             if d and dim is None:
                 raise ExprError("expr.syntax", a.text, f"`{d.group(1)}.{d.group(2)}` is not known here")
             return dim(d.group(1), d.group(2)) if d else var(_name(node))
-        if isinstance(node, ast.Call) and _CALLS.get(getattr(node.func, "id", "")) == len(node.args):
+        if isinstance(node, ast.Call) and CALLS.get(getattr(node.func, "id", "")) == len(node.args):
             x, y = (num(tr(v)) for v in node.args)
             f = node.func.id
             return (x + y - 1) / y if f in ("cdiv", "ceil_div") else z3.If(x < y, x, y) if f == "min" else \

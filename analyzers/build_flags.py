@@ -110,12 +110,20 @@ def _project_files(root: Path) -> list[Path] | None:
     return out
 
 
-def headers_by_name(path: Path, names) -> list[tuple[Path, str]]:
+def project_files(path: Path) -> tuple[Path | None, list[Path] | None]:
+    """(the project holding ``path``, its files) for ``headers_by_name``; (None, None) when there is none to
+    search."""
+    root = _project_root(path)
+    return root, (_project_files(root) if root is not None else None)
+
+
+def headers_by_name(path: Path, names, project=None) -> list[tuple[Path, str]]:
     """(folder, why) for each of the header ``names`` (as written in ``#include``, ``sub/x.h`` too) of which the
     project holding ``path`` has exactly one file: the folder to pass with ``-I``. Two files of one name are
-    ambiguous and give nothing."""
-    root = _project_root(path) if names else None
-    files = _project_files(root) if root is not None else None
+    ambiguous and give nothing. ``project``: ``project_files(path)``, when the caller has listed it already."""
+    if not names:
+        return []
+    root, files = project if project is not None else project_files(path)
     out = []
     for name in sorted(names):
         parts = Path(name).parts

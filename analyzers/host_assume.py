@@ -31,11 +31,11 @@ from pathlib import Path
 from kopt.errors import InputError
 
 from . import host_launch as hl
-from .assume import parse
+from .assume import CALLS, parse
 from .launch import split_top
 
 _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\.\s*[xyz]\b)?(\s*\()?")
-_LANGUAGE_CALLS = {"min": 2, "max": 2}  # the assumption language's functions a host condition may call
+_LANGUAGE_CALLS = {n: CALLS[n] for n in ("min", "max")}  # the language's functions a host condition may call
 _STD_CALL = re.compile(r"\bstd\s*::\s*(?=(?:min|max)\s*\()")
 _CAST = re.compile(r"^\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?(?:int|long|size_t|uint|unsigned|short|"
                    r"int32_t|uint32_t|int64_t|uint64_t|float|double)\s*\)\s*")

@@ -1403,16 +1403,19 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     (lowest) ``outer``: the macros of the files that include it."""
     macros, seen, named, headers = {}, set(), {}, []
     build_dirs = None  # the build's -I folders, read once, when a quoted include is first not beside its includer
+    project = None  # the project's files, listed once, when an include is found in neither
 
     def found(at, inc):
-        nonlocal build_dirs
+        nonlocal build_dirs, project
         if (at / inc).is_file() or folder is None:
             return at / inc
         if build_dirs is None:
             build_dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)]
         hit = next((d / inc for d in build_dirs if (d / inc).is_file()), None)
         if hit is None:  # the one header of that name in the project
-            hit = next((d / inc for d, _ in build_flags.headers_by_name(Path(folder) / name, {inc})), at / inc)
+            project = project or build_flags.project_files(Path(folder) / name)
+            hit = next((d / inc for d, _ in build_flags.headers_by_name(Path(folder) / name, {inc}, project)),
+                       at / inc)
         return hit
 
     def include(t, at, depth):  # quoted includes, transitively (a few levels): their macros

@@ -810,6 +810,10 @@ class _Folder:
                                              self.callers)
         return self.scans[name]
 
+    def instantiations(self, function: str, count: int, depth: int):
+        """The template arguments of each call of the function template ``function`` in the folder."""
+        return hl.template_instantiations(function, count, depth, self.files, self.scan, self.memo)
+
     def callers(self, function: str, index: int, depth: int):
         """The constants every call of ``function`` in the folder passes as argument ``index``; None when one is not
         constant (or there is no call)."""
@@ -959,11 +963,19 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
             for k in {re.sub(r"\s+", "", t).partition("<")[0].split("::")[-1] for t in targets if isinstance(t, str)}:
                 if k not in kernels or (only is not None and k not in only):
                     continue
-                for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block, kernels[k]):
-                    launch = _Launch(sc, at, a, kernels[k], helpers, b)
-                    launch.folder = folder
-                    facts = [x for x in launch.facts(g, b) if _valid(x)]
-                    per_kernel.setdefault(k, []).append((facts, sc.line(at)))
+                # a launch in a launcher template: its facts per instantiation (`Br` is 64 in one, 128 in
+                # another), named as host_launch names its configurations
+                for bound in hl.launch_instances(scan, pos, (callee, _targs, grid, block), folder.instantiations):
+                    scan.guards = {n: ("in", (v,)) for n, v in bound.items() if isinstance(v, int)}
+                    try:
+                        for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block, kernels[k]):
+                            launch = _Launch(sc, at, a, kernels[k], helpers, b)
+                            launch.folder = folder
+                            facts = [x for x in launch.facts(g, b) if _valid(x)]
+                            where = hl.instance_where(sc, at, bound) if sc is scan and at == pos else sc.line(at)
+                            per_kernel.setdefault(k, []).append((facts, where))
+                    finally:
+                        scan.guards = {}
     out = {}
     for k, launches in per_kernel.items():
         if any(not facts for facts, _ in launches):

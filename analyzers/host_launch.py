@@ -1598,9 +1598,11 @@ def _launched(text: str) -> set:
     return names if not re.search(r"\(\s*\*\s*\w+\s*\)\s*\(", text) else set()  # function pointers: unknown
 
 
-def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: str, pos: int, only) -> None:
+def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: str, pos: int, only,
+            where: str) -> None:
     """Add the launch at ``pos`` (read under ``scan.guards``) to ``out``: one HostLaunch per constant block, else
-    an entry in the kernel's ``unknown``; ``only``: the kernel names to keep (None: all)."""
+    an entry in the kernel's ``unknown``; ``only``: the kernel names to keep (None: all); ``where``: the launch's
+    name (``instance_where``)."""
     kernels = scan.shape_values(callee, pos)
     kernels = [re.sub(r"\s+", "", k) for k in kernels or () if isinstance(k, str)]
     if only is not None:
@@ -1617,23 +1619,89 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
         tl = _const_targs(targs or ("<" + ktargs if ktargs else ""), scan, pos)
         entry = out.setdefault(base, HostLaunches())
         if blocks is None or None in blocks:
-            entry.add_unknown(f"{scan.line(pos)} (`{' '.join(block.split()) or '?'}`)",
+            entry.add_unknown(f"{where} (`{' '.join(block.split()) or '?'}`)",
                               scan.bound(block, pos) if block.strip() else None, None,
                               scan.multiple(block, pos) if block.strip() else 1)
             continue
         sizes = sorted({b[0] for b in blocks if b[0] <= MAX_THREADS})
         if len(blocks) > _MAX_SHAPES and all(b[1:] == (1, 1) for b in blocks) and sizes:
             # a sweep: one analysis under the set (a size over 1024 threads is a launch that fails, runs nothing)
-            entry.add_unknown(f"{scan.line(pos)} (`{' '.join(block.split())}` takes {len(sizes)} sizes)",
+            entry.add_unknown(f"{where} (`{' '.join(block.split())}` takes {len(sizes)} sizes)",
                               sizes[-1], sizes)
             continue
         for b in blocks:
             if b[0] * b[1] * b[2] <= MAX_THREADS:
-                entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, scan.line(pos),
+                entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, where,
                                                  tags if not tl else {}))
             else:
-                entry.add_unknown(f"{scan.line(pos)} (`{' '.join(block.split())}` = {b}: more than "
+                entry.add_unknown(f"{where} (`{' '.join(block.split())}` = {b}: more than "
                                   f"{MAX_THREADS} threads)")
+
+
+def template_instantiations(function: str, count: int, depth: int, files, scan_of, memo: dict) -> list | None:
+    """The template arguments (ints, or type names as text) of each call ``function<...>(...)`` in ``files()``
+    ((text, name) pairs, scanned by ``scan_of``), as ``count``-tuples; None when one is not a constant or there is
+    none. ``memo`` keeps the answers (key ``("<>", function)``)."""
+    if not function or depth > 4:
+        return None
+    key = ("<>", function)
+    if key not in memo:
+        memo[key] = None  # a recursive template: not followed
+        # its calls, and its launches when it is a kernel template (one launching itself from device code)
+        call, got = re.compile(rf"\b{re.escape(function)}\s*<((?:[^<>;{{}}]|<[^<>;{{}}]*>)*)>\s*(?:\(|<<<)"), []
+        for text, name in files():
+            if function not in text:
+                continue
+            sc = scan_of(text, name)
+            held, sc.guards = sc.guards, {}
+            try:
+                for m in call.finditer(sc.text):
+                    at = sc.func_at(m.start())
+                    if at is None:
+                        continue
+                    args = [a.strip() for a in split_top(m.group(1))]
+                    if len(args) != count:
+                        return None
+                    if at[3] == function and args == sc.tparams.get(at[0]):
+                        continue  # recursion passing its own arguments on: no new instantiation
+                    vals = []
+                    for a in args:
+                        if a in _TYPES:
+                            vals.append(a)
+                            continue
+                        v = sc.scalars(a, m.start(), depth + 1)
+                        if v is None or len(v) != 1:
+                            return None
+                        vals.append(v[0])
+                    got.append(tuple(vals))
+            finally:
+                sc.guards = held
+        memo[key] = list(dict.fromkeys(got))[:_MAX_CHOICES] or None
+    return memo[key]
+
+
+def launch_instances(scan: _Scan, pos: int, texts, instantiations) -> list[dict]:
+    """The instantiations a launch at ``pos`` is read under: one {template parameter: value} per instantiation of
+    the function template around it (``instantiations(function, count, depth)``) when ``texts`` (its kernel, grid,
+    block...) or the function's code before it (a constant made of them) name one of its parameters, else [{}]. A
+    type argument that differs between instantiations stays unbound (no configuration per type)."""
+    f = scan.func_at(pos)
+    names = scan.tparams.get(f[0], []) if f is not None else []
+    read = " ".join((*texts, scan.text[f[0]:pos])) if names else ""
+    if not any(n and re.search(rf"\b{n}\b", read) for n in names):
+        return [{}]
+    combos = instantiations(f[3], len(names), 0) or [()]
+    mixed = {i for i in range(len(names)) if len({c[i] for c in combos if c and isinstance(c[i], str)}) > 1}
+    combos = list(dict.fromkeys(tuple(None if i in mixed else v for i, v in enumerate(c)) for c in combos))
+    return [{n: v for n, v in zip(names, c) if v is not None} for c in combos]
+
+
+def instance_where(scan: _Scan, pos: int, bound: dict) -> str:
+    """The name of a launch read under one instantiation of its function template: file:line, and the template
+    arguments (``launch.cu:12 (kHeadDim=64)``). Host facts and host launches name a launch alike, so a
+    configuration takes the facts of its own instantiation (``host_assume.at_launches``)."""
+    where = scan.line(pos)
+    return f"{where} ({', '.join(f'{n}={v}' for n, v in bound.items())})" if bound else where
 
 
 def host_launches(source: str, defines=None, path=None, kernels=None, configurations=True) -> dict[str, HostLaunches]:
@@ -1699,44 +1767,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
         return scans[name]
 
     def instantiations(function: str, count: int, depth: int) -> list | None:
-        """The template arguments (ints, or type names as text) of each call ``function<...>(...)`` in the folder,
-        as ``count``-tuples; None when one is not a constant or there is none."""
-        if not function or depth > 4:
-            return None
-        key = ("<>", function)
-        if key not in memo:
-            memo[key] = None  # a recursive template: not followed
-            # its calls, and its launches when it is a kernel template (one launching itself from device code)
-            call, got = re.compile(rf"\b{re.escape(function)}\s*<((?:[^<>;{{}}]|<[^<>;{{}}]*>)*)>\s*(?:\(|<<<)"), []
-            for text, name in everything():
-                if function not in text:
-                    continue
-                sc = scan_of(text, name)
-                held, sc.guards = sc.guards, {}
-                try:
-                    for m in call.finditer(sc.text):
-                        at = sc.func_at(m.start())
-                        if at is None:
-                            continue
-                        args = [a.strip() for a in split_top(m.group(1))]
-                        if len(args) != count:
-                            return None
-                        if at[3] == function and args == sc.tparams.get(at[0]):
-                            continue  # recursion passing its own arguments on: no new instantiation
-                        vals = []
-                        for a in args:
-                            if a in _TYPES:
-                                vals.append(a)
-                                continue
-                            v = sc.scalars(a, m.start(), depth + 1)
-                            if v is None or len(v) != 1:
-                                return None
-                            vals.append(v[0])
-                        got.append(tuple(vals))
-                finally:
-                    sc.guards = held
-            memo[key] = list(dict.fromkeys(got))[:_MAX_CHOICES] or None
-        return memo[key]
+        return template_instantiations(function, count, depth, everything, scan_of, memo)
 
     def callers(function: str, index: int, depth: int) -> list | None:
         """The values passed as parameter ``index`` of ``function`` by its calls in the folder; None when one is
@@ -1787,17 +1818,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
             continue
         scan = scan_of(text, name)
         for callee, targs, grid, block, pos in scan.launches(driver_only):
-            f = scan.func_at(pos)
-            names = scan.tparams.get(f[0], []) if f is not None else []
-            combos = [()]
-            if any(n and re.search(rf"\b{n}\b", " ".join((callee, targs, grid, block))) for n in names):
-                # a launch in a function template: read once per instantiation its calls in the folder make
-                combos = instantiations(f[3], len(names), 0) or [()]
-                # a type argument that differs between instantiations stays generic (no configuration per type)
-                mixed = {i for i in range(len(names)) if len({c[i] for c in combos if c and isinstance(c[i], str)}) > 1}
-                combos = list(dict.fromkeys(tuple(None if i in mixed else v for i, v in enumerate(c)) for c in combos))
-            for combo in combos:
-                bound = {n: v for n, v in zip(names, combo) if v is not None}
+            for bound in launch_instances(scan, pos, (callee, targs, grid, block), instantiations):
                 types = {n: v for n, v in bound.items() if isinstance(v, str)}
                 sub = (lambda x: re.sub(r"\b(" + "|".join(map(re.escape, types)) + r")\b", lambda m: types[m.group(1)],
                                         x)) if types else (lambda x: x)
@@ -1806,7 +1827,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
                 looked_at = scan.looked_up.get((pos, callee))
                 if looked_at is not None:  # the conditions the driver API's function was looked up under hold too
                     scan.guards = {**scan.guards_at(looked_at), **scan.guards}
-                _record(out, scan, sub(callee), sub(targs), grid, block, pos, only)
+                _record(out, scan, sub(callee), sub(targs), grid, block, pos, only, instance_where(scan, pos, bound))
             scan.guards = {}
     missing = {k for k in kernels or () if k not in out and k in _launched(source)} if configurations else ()
     for macro in list(dict.fromkeys(_IFDEF.findall(source)))[:_MAX_CHOICES] if missing else ():

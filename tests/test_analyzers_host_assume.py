@@ -461,6 +461,12 @@ void run(float *o, int n, int d) { if (d == 64) launch<64>(o, n); else launch<12
 """
     res = analyze(src, path="fa.cu")
     assert not [d for d in res.diagnostics if d.rule.startswith(("barrier", "race", "analysis"))]
+    # one fact per instantiation (both give the same block and kernel: one configuration under either)
+    assert "(seqlen % max(128, 64) == 0)" in res.assumed and "(seqlen % max(128, 32) == 0)" in res.assumed
+    # instantiations the host scan cannot read (a head dimension from the build): one alternative per value
+    unread = src.replace("launch<64>(o, n); else launch<128>(o, n);", "launch<HD>(o, n);")
+    res = analyze(unread, path="fa.cu")
+    assert not [d for d in res.diagnostics if d.rule.startswith(("barrier", "race"))], res.diagnostics
     assert "((seqlen % max(128, 64) == 0) or (seqlen % max(128, 32) == 0))" in res.assumed
     res = analyze(src.replace("assert(seqlen % std::max(Br, Bc) == 0);", ""), path="fa.cu")
     assert [d.rule for d in res.diagnostics if d.rule.startswith("barrier")] == ["barrier.divergent"]
@@ -508,3 +514,37 @@ void run(unsigned *c, int n) {
     res = analyze(src, path="sort.cu")
     assert "gridDim.x == total" in res.assumed, res.assumed
     assert not _races(res), res.diagnostics
+
+
+def test_a_launcher_templates_facts_hold_per_instantiation():
+    # the launcher asserts the sequence is a multiple of its tile Br, 64 in one instantiation and 128 in the other;
+    # rows past the sequence return before the barrier. The instantiation with a 128-thread block holds under
+    # seqlen % 128 == 0, not under "a multiple of 64 or of 128" (before, every configuration took the facts of
+    # all instantiations at once, and a 64-row sequence split the 128-thread block at the barrier)
+    src = """
+#include <cassert>
+template <int Br>
+__global__ void k(float *o, int seqlen) {
+  __shared__ float s[128];
+  int row = blockIdx.x * Br + threadIdx.x;
+  if (row >= seqlen) return;
+  s[threadIdx.x] = o[row];
+  __syncthreads();
+  o[row] = s[Br - 1 - threadIdx.x];
+}
+template <int kHeadDim>
+void launch(float *o, int seqlen) {
+  constexpr int Br = (kHeadDim < 128) ? 64 : 128;
+  assert(seqlen % Br == 0);
+  k<Br><<<(seqlen + Br - 1) / Br, Br>>>(o, seqlen);
+}
+void run(float *o, int n, int d) { if (d == 64) launch<64>(o, n); else launch<128>(o, n); }
+"""
+    res = analyze(src, path="fa.cu")
+    assert sorted(l["block"][0] for l in res.launches) == [64, 128], res.launches
+    wide = [a for a in res.assumed.splitlines() if "(kHeadDim=128), block=(128, 1, 1), any grid, template <128>" in a]
+    assert len(wide) == 1 and "seqlen % 128 == 0" in wide[0] and "seqlen % 64" not in wide[0], res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith(("barrier", "race", "analysis"))], res.diagnostics
+    # the 128-row instantiation asserting only a multiple of 64 is still reported
+    res = analyze(src.replace("assert(seqlen % Br == 0);", "assert(seqlen % 64 == 0);"), path="fa.cu")
+    assert [d.rule for d in res.diagnostics if d.rule.startswith("barrier")] == ["barrier.divergent"]

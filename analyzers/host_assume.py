@@ -736,23 +736,6 @@ def _helpers(texts: list) -> dict:
     return out
 
 
-def _quoted_includes(text: str, folder, depth: int = 0, seen=None) -> list:
-    """The texts of the files ``text`` includes with quotes (a few levels), for their helpers."""
-    seen = set() if seen is None else seen
-    out = []
-    for inc in hl._LOCAL_INCLUDE.findall(text) if folder is not None and depth < 3 else ():
-        p = (folder / inc).resolve()
-        if p in seen:
-            continue
-        seen.add(p)
-        try:
-            t = p.read_text(errors="replace")
-        except OSError:
-            continue
-        out += [t, *_quoted_includes(t, p.parent, depth + 1, seen)]
-    return out
-
-
 class _Folder:
     """The files of a folder, scanned on first use, for the constants callers pass to a launching function."""
 
@@ -952,11 +935,12 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
         files += hl.launching_files(path, source, set(kernels), hl._siblings(path) or [], _read)
     per_kernel: dict = {}
     folder = _Folder(path, source, defines)
-    helpers = _helpers([x for t, *_ in files for x in (t, *_quoted_includes(t, path.parent if path else None))])
-    for text, name, driver_only, only in files:
-        if not any(k in text for k in hl._MARKERS):
-            continue
-        scan = folder.scan(text, name)
+    scans = [(folder.scan(text, name), driver_only, only) for text, name, driver_only, only in files
+             if any(k in text for k in hl._MARKERS)]
+    # the helpers (`div_ceil`) of the files and of the headers the launching files include, found as the host scan
+    # finds them (beside the file, in the build's -I folders, or the project's one header of the name)
+    helpers = _helpers([t for t, *_ in files] + [h for scan, *_ in scans for h in scan.headers])
+    for scan, driver_only, only in scans:
         for callee, _targs, grid, block, pos in scan.launches(driver_only):
             args = _kernel_args(scan, pos)
             targets = scan.shape_values(callee, pos) or []

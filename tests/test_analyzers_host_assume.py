@@ -548,3 +548,28 @@ void run(float *o, int n, int d) { if (d == 64) launch<64>(o, n); else launch<12
     # the 128-row instantiation asserting only a multiple of 64 is still reported
     res = analyze(src.replace("assert(seqlen % Br == 0);", "assert(seqlen % 64 == 0);"), path="fa.cu")
     assert [d.rule for d in res.diagnostics if d.rule.startswith("barrier")] == ["barrier.divergent"]
+
+
+def test_a_helper_of_a_header_found_by_name_sizes_the_grid(tmp_path):
+    # a PyTorch extension's kernel file includes "utils.h" from a folder its build script names; the project holds
+    # one utils.h, whose div_ceil sizes the grid. Rows stay below n only with the grid read: before, the host facts
+    # read helpers from headers beside the file only, the grid was unknown and the slices' stores met
+    (tmp_path / "setup.py").write_text("")
+    (tmp_path / "utils").mkdir()
+    (tmp_path / "utils" / "utils.h").write_text("inline int div_ceil(int a, int b) { return (a + b - 1) / b; }\n")
+    (tmp_path / "ops").mkdir()
+    (tmp_path / "ops" / "k.cu").write_text("""#include <cassert>
+#include "utils.h"
+__global__ void k(float *o, int n) {
+  int row = blockIdx.x * 64 + threadIdx.x;
+  o[blockIdx.y * n + row] = row;
+}
+void run(float *o, int n, int h) {
+  assert(n % 64 == 0);
+  dim3 grid(div_ceil(n, 64), h);
+  k<<<grid, 64>>>(o, n);
+}
+""")
+    res = analyze(tmp_path / "ops" / "k.cu")
+    assert "gridDim.x ==" in res.assumed, res.assumed
+    assert not _races(res), res.diagnostics

@@ -222,7 +222,7 @@ class _Launch:
             head = t[max(f[0], at - 120):at]
             if re.search(r"(?:\bdim3\s+(?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*|\bdim3|>>>|\b(?:min|max|sizeof|"
                          r"if|while|for|switch|return|printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head) or \
-                    _C_API.search(head):
+                    _C_API.search(head) or _VALUE_CAST.search(head):
                 continue
             if self._by_value(re.search(r"([A-Za-z_]\w*)\s*(?:<[^<>;]*>)?\s*$", head), t[at + 1:f[0] + m.start()]):
                 continue
@@ -511,11 +511,17 @@ class _Launch:
         return [g, "1", "1"]
 
     def _scalar_parameter(self, name: str) -> bool:
-        """``name`` is a parameter of the launching function declared with an integer type (not a dim3)."""
+        """``name`` is a parameter of the launching function, or of the function template it is in, declared with
+        an integer type (not a dim3): `template <int block_size> void launch(...) { k<<<g, block_size>>>(); }`."""
         f = self.scan.func_at(self.pos)
-        if f is None or name not in f[2]:
+        if f is None:
             return False
-        decl = split_top(f[2].text)[f[2].index(name)]
+        if name in f[2]:
+            decl = split_top(f[2].text)[f[2].index(name)]
+        elif name in self.scan.tparams.get(f[0], ()):
+            decl = self.scan.tparam_decls[f[0]][self.scan.tparams[f[0]].index(name)]
+        else:
+            return False
         return _integral(re.sub(rf"\b{re.escape(name)}\b.*", "", decl, flags=re.S))
 
     def path_conditions(self) -> list:
@@ -669,6 +675,9 @@ class _Launch:
 
 # the C interfaces of CUDA's libraries and of MPI: a C function takes its arguments by value
 _C_API = re.compile(r"\b(?:cuda|cu[A-Z]|cublas|cusparse|cusolver|cufft|curand|cudnn|nccl|nvrtc|nvtx|MPI_)\w*\s*$")
+# a cast to an arithmetic type, functional (`long(m)`) or static_cast<int>: a copy, never a reference to the name
+_VALUE_CAST = re.compile(r"(?:\b(?:(?:unsigned|signed)\s+)?(?:long\s+long|long|int|short|char|float|double|bool)|"
+                         r"\b(?:size_t|ptrdiff_t|u?int(?:8|16|32|64)_t)|\bstatic_cast\s*<[^<>;&]*>)\s*$")
 _FORWARDED_PACK = re.compile(r"([A-Za-z_]\w*)\s*&&\s*\.\.\.\s*([A-Za-z_]\w*)\s*$")
 
 

@@ -221,6 +221,7 @@ class _Scan:
                                    " " * len(m.group(0)), text)
         self.funcs = []  # (start, end, parameter names, function name) of top-level function bodies
         self.tparams: dict = {}  # a function template's body start -> its template parameter names
+        self.tparam_decls: dict = {}  # a function template's body start -> its template parameters' declarations
         depth, open_at, params, fname = 0, None, [], ""
         for m in _BRACE.finditer(t):
             if m.group(0) == "{":
@@ -239,6 +240,7 @@ class _Scan:
                         if th:  # a function template: its parameter names, by position
                             self.tparams[m.start()] = [x.group(1) if x else "" for x in (
                                 re.search(r"([A-Za-z_]\w*)\s*(?:=[^,]*)?$", a.strip()) for a in split_top(th.group(1)))]
+                            self.tparam_decls[m.start()] = [a.strip() for a in split_top(th.group(1))]
                 depth += open_at is not None
             elif open_at is not None:
                 depth -= 1

@@ -573,3 +573,61 @@ void run(float *o, int n, int h) {
     res = analyze(tmp_path / "ops" / "k.cu")
     assert "gridDim.x ==" in res.assumed, res.assumed
     assert not _races(res), res.diagnostics
+
+
+def test_a_block_given_by_an_integer_template_parameter_is_one_dimensional():
+    # OneFlow's softmax launcher: `k<..., block_size><<<grid, block_size>>>` inside a launcher template whose
+    # instantiations name user types (not read). The block's size is unknown, but an integer block is 1-D, so only
+    # one thread has threadIdx.x == 0. Before, the launch gave no fact and a 2-D block let two threads write
+    src = """
+template <int block_size>
+__device__ float all_reduce(float v) {
+  __shared__ float result;
+  if (threadIdx.x == 0) result = v;
+  __syncthreads();
+  return result;
+}
+template <int block_size>
+__global__ void k(float *out, const float *in) {
+  float r = all_reduce<block_size>(in[blockIdx.x * block_size + threadIdx.x]);
+  if (threadIdx.x == 0) out[blockIdx.x] = r;
+}
+struct Loader { float *p; };
+template <typename L, int block_size>
+void launch(float *out, const float *in, int rows) {
+  k<block_size><<<rows, block_size>>>(out, in);
+}
+void run(float *o, const float *i, int r) { launch<Loader, 128>(o, i, r); }
+"""
+    res = analyze(src, path="softmax.cu")
+    assert "blockDim.y == 1 and blockDim.z == 1" in res.assumed, res.assumed
+    assert not _races(res), res.diagnostics
+
+
+def test_a_value_cast_of_a_host_local_does_not_hide_its_value():
+    # the sample's main sets m = 5120 once and reports `long(m) * n` operations: a functional cast copies m, so the
+    # launch still passes 5120, a multiple of the block, and no block straddles the early return. Before, `long(m)`
+    # read as a call that might change m through a reference, and the barrier was reported divergent
+    src = """
+#include <cstdio>
+__global__ void k(float *o, int m) {
+  __shared__ float s[256];
+  int row = blockIdx.x * 256 + threadIdx.x;
+  if (row >= m) return;
+  s[threadIdx.x] = o[row];
+  __syncthreads();
+  o[row] = s[255 - threadIdx.x];
+}
+int main() {
+  int m = 5120;
+  float *o;
+  cudaMalloc(&o, m * sizeof(float));
+  k<<<(m + 255) / 256, 256>>>(o, m);
+  long work = long(m) * 2 + static_cast<long>(m);
+  printf("%ld\\n", work);
+  return 0;
+}
+"""
+    res = analyze(src, path="sgemm.cu")
+    assert "(m == 5120)" in res.assumed, res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith("barrier")], res.diagnostics

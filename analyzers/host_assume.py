@@ -510,6 +510,21 @@ class _Launch:
             raise _Unknown(grid_text)
         return [g, "1", "1"]
 
+    def _known_factors(self, dim: str, comp: str) -> list:
+        """For a dimension that is a product with unknown factors (`dim3 grid(batch * heads)`, `batch` unknown here):
+        each factor that is known divides it and is not zero (a launch's dimension is at least 1, so no factor of
+        it is 0)."""
+        factors = split_top(comp, "*")
+        if len(factors) < 2 or not all(re.fullmatch(r"\s*(?:[A-Za-z_][\w.]*|\d+|\(.*\))\s*", x, re.S) for x in factors):
+            return []  # not a plain product (`a * b / c`: b / c is no factor)
+        out = []
+        for factor in factors:
+            with contextlib.suppress(_Unknown):
+                expr = self.translate(factor).strip()
+                if not expr.isdigit():
+                    out.append(f"({expr}) != 0 and {dim} % ({expr}) == 0")
+        return out
+
     def _scalar_parameter(self, name: str) -> bool:
         """``name`` is a parameter of the launching function, or of the function template it is in, declared with
         an integer type (not a dim3): `template <int block_size> void launch(...) { k<<<g, block_size>>>(); }`."""
@@ -624,6 +639,7 @@ class _Launch:
                         comp.split())), None)
                     if same is not None:
                         out.append(f"{what}.{f} == {what}.{same}")
+                    out += self._known_factors(f"{what}.{f}", comp)
                     continue
                 if expr.strip() != f"{what}.{f}":
                     out.append(f"{what}.{f} == {expr}")

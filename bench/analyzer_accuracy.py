@@ -21,6 +21,16 @@ The recorded figures (each suite's source files checked out at the commit named,
   python bench/analyzer_accuracy.py --real-only --real HEC_R/src --provenance zjin-lcf/HeCBench@f27000a \
       --include HEC_R/src/include \
       --out bench/results/analyzer_accuracy_hecbench[_dev|_heldout|_heldout2|_dev2|_heldout3|_heldout4|_heldout5].json
+  and the suites run after them, one --real per suite (the repository's tree at the commit named; the file that
+  holds each is named in its results):
+      --real LLMC --provenance karpathy/llm.c@f1e2ace  --real LEARN_CUDA --provenance \
+      PacktPublishing/Learn-CUDA-Programming@10bd9b5  --real BLOG --provenance NVIDIA-developer-blog/code-samples@72d62ec
+      (analyzer_accuracy_heldout6.json); --real PARBOIL/benchmarks --include PARBOIL/common/include --provenance
+      yuhc/gpu-parboil@ccf3d31  --real LEETCUDA/kernels --provenance xlite-dev/LeetCUDA@cb6a049 (_heldout7);
+      --real BRUCEFAN/src --provenance brucefan1983/CUDA-Programming@8b6c96b  --real COFFEE --provenance
+      CoffeeBeforeArch/cuda_programming@8711be0 (_heldout8_first_run); --real LIU --provenance
+      Liu-xiandong/How_to_optimize_in_GPU@5d2def3  --real CBE --provenance jiekebo/CUDA-By-Example@cbf50ef
+      --real BBUF --provenance BBuf/how-to-optim-algorithm-in-cuda@10a3a8d (_heldout9_first_run, _heldout9)
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an

@@ -631,3 +631,27 @@ int main() {
     res = analyze(src, path="sgemm.cu")
     assert "(m == 5120)" in res.assumed, res.assumed
     assert not [d for d in res.diagnostics if d.rule.startswith("barrier")], res.diagnostics
+
+
+def test_a_known_factor_of_a_grid_product_divides_it_and_is_not_zero():
+    # flash attention's grid is (rows, batch * heads) with batch known only to the host and heads passed on: heads
+    # divides gridDim.y and is not zero (a grid dimension is at least 1), so `blockIdx.y / heads` divides by no zero
+    src = """
+#include <cassert>
+__global__ void k(float *o, int heads, int n) {
+  int b = blockIdx.y / heads, h = blockIdx.y % heads;
+  int i = blockIdx.x * 64 + threadIdx.x;
+  o[(b * heads + h) * n + i] = i;
+}
+void run(float *o, int batch, int heads, int n) {
+  assert(n % 64 == 0);
+  dim3 grid(n / 64, batch * heads);
+  k<<<grid, 64>>>(o, heads, n);
+}
+"""
+    res = analyze(src, path="attn.cu")
+    assert "(heads) != 0 and gridDim.y % (heads) == 0" in res.assumed, res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith(("race", "analysis"))], res.diagnostics
+    # not a plain product: nothing is said of its factors
+    res = analyze(src.replace("batch * heads", "batch * heads / 2"), path="attn.cu")
+    assert "% (heads)" not in res.assumed, res.assumed

@@ -975,7 +975,7 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
                 # a launch in a launcher template: its facts per instantiation (`Br` is 64 in one, 128 in
                 # another), named as host_launch names its configurations
                 for bound in hl.launch_instances(scan, pos, (callee, _targs, grid, block), folder.instantiations):
-                    scan.guards = {n: ("in", (v,)) for n, v in bound.items() if isinstance(v, int)}
+                    scan.guards = hl.instance_guards(bound)
                     try:
                         for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block, kernels[k]):
                             launch = _Launch(sc, at, a, kernels[k], helpers, b)

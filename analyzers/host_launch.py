@@ -237,10 +237,10 @@ class _Scan:
                         fname = fm.group(1) if fm else ""
                         lo = max(0, fm.start() - 600) if fm else lo
                         th = _TEMPLATE_HEAD.search(t, lo, fm.start()) if fm and "template" in t[lo:fm.start()] else None
-                        if th:  # a function template: its parameter names, by position
+                        if th:  # a function template: its parameters' declarations and names, by position
+                            decls = self.tparam_decls[m.start()] = [a.strip() for a in split_top(th.group(1))]
                             self.tparams[m.start()] = [x.group(1) if x else "" for x in (
-                                re.search(r"([A-Za-z_]\w*)\s*(?:=[^,]*)?$", a.strip()) for a in split_top(th.group(1)))]
-                            self.tparam_decls[m.start()] = [a.strip() for a in split_top(th.group(1))]
+                                re.search(r"([A-Za-z_]\w*)\s*(?:=[^,]*)?$", a) for a in decls)]
                 depth += open_at is not None
             elif open_at is not None:
                 depth -= 1
@@ -1698,6 +1698,11 @@ def launch_instances(scan: _Scan, pos: int, texts, instantiations) -> list[dict]
     return [{n: v for n, v in zip(names, c) if v is not None} for c in combos]
 
 
+def instance_guards(bound: dict) -> dict:
+    """The guards (``_Scan.guards``) a launch is read under in one instantiation: its integer template arguments."""
+    return {n: ("in", (v,)) for n, v in bound.items() if isinstance(v, int)}
+
+
 def instance_where(scan: _Scan, pos: int, bound: dict) -> str:
     """The name of a launch read under one instantiation of its function template: file:line, and the template
     arguments (``launch.cu:12 (kHeadDim=64)``). Host facts and host launches name a launch alike, so a
@@ -1824,8 +1829,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
                 types = {n: v for n, v in bound.items() if isinstance(v, str)}
                 sub = (lambda x: re.sub(r"\b(" + "|".join(map(re.escape, types)) + r")\b", lambda m: types[m.group(1)],
                                         x)) if types else (lambda x: x)
-                scan.guards = {**{n: ("in", (v,)) for n, v in bound.items() if isinstance(v, int)},
-                               **scan.guards_at(pos)}
+                scan.guards = {**instance_guards(bound), **scan.guards_at(pos)}
                 looked_at = scan.looked_up.get((pos, callee))
                 if looked_at is not None:  # the conditions the driver API's function was looked up under hold too
                     scan.guards = {**scan.guards_at(looked_at), **scan.guards}

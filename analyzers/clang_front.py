@@ -912,9 +912,14 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
             break
         skipped += n + h + m
         tu, errors = _reparse(tu, path, source, defines, include_dirs, n + h + m, missing, context, patched)
-    if errors:  # then kernels that still hold errors
-        broken = _broken_kernels(tu, fname, errors)
+    for _ in range(3):  # then device code that still holds errors; blanking a device function can break its callers
+        if not errors:
+            break
+        for name, why in _broken_kernels(tu, fname, errors).items():
+            broken.setdefault(name, why)
         source, n = _blank(tu, fname, source, errors, device=True)
+        if not n:
+            break
         tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context, patched)
     if errors:  # libclang must never walk a unit with errors: invalid types can crash it
         d = errors[0]

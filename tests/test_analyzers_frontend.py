@@ -45,6 +45,19 @@ def test_a_kernel_libclang_cannot_read_falls_back_alone():
     assert len(lines) == 2  # both kernels' missing barrier found
 
 
+def test_a_device_helper_that_does_not_parse_costs_only_its_callers_the_parse():
+    """Blanking a device function that holds an error leaves its callers calling an undeclared name: they fall back
+    too, and the kernels that do not call it stay with libclang (before, the file's remaining errors sent every kernel
+    to the fallback)."""
+    helper = "__device__ int lookup(int i) { weird_t w = make_weird(i); return w.v; }\n"
+    caller = ("__global__ void uses(int *out) {\n  __shared__ int s[256];\n  s[threadIdx.x] = lookup(threadIdx.x);\n"
+              "  out[threadIdx.x] = s[threadIdx.x];\n}\n")
+    res = analyze(helper + caller + KERNELS, path="helper.cu", block=(256, 1, 1))
+    assert res.paths["racy"] == "libclang"
+    assert res.paths["uses"].startswith("tree-sitter (libclang:") and "lookup" in res.paths["uses"]
+    assert "sync.missing" in _rules(res)
+
+
 def test_inactive_branches_are_blanked():
     src = "#define A 4\n#if 0\nx\n#elif A > 2\ny\n#else\nz\n#endif\n#ifdef NOPE\nw\n#endif\n#ifndef NOPE\nv\n#endif\n"
     out = active_lines(src).split("\n")

@@ -273,6 +273,8 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
     slots = {n for x in (a.offset, a.cond) for n in sym.free_vars(x) if n.startswith("uniq#")} & \
             {n for x in (b.offset, b.cond) for n in sym.free_vars(x) if n.startswith("uniq#")}
     cons += [e1.var(n, "thread") != e2.var(n, "thread") for n in slots]  # distinct atomic slots
+    if space == "global":
+        cons += _in_extents(a, e1) + _in_extents(b, e2)
     ia, ib = _element(a), _element(b)
     if parts is not None:  # the indices compared digit by digit (linear), in one or more alternatives
         alts = [[e1.int(x) == e2.int(y) for x, y in pairs] for pairs in parts]
@@ -301,6 +303,16 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
             e1.int(a.gphase or sym.const(0)) == e2.int(b.gphase or sym.const(0))
         cons.append(z3.If(info["same_block"], ordered_free, same_grid_phase))
     return cons, e1, e2, (w1, w2, info["same_block"])
+
+
+def _in_extents(acc: Access, enc) -> list:
+    """A subscript of a declared array in global memory (a struct's member array `cut->leaves[i]`, a `__device__`
+    array) stays within its extent: leaving it is undefined behaviour, not a way to reach a neighbour's element, so
+    a witness may not use it (a loop bound read from memory otherwise lets `leaves[i]` run into the next struct).
+    Extents of 0 or 1 are left out: a trailing `data[1]` is the variable-length struct idiom. (Shared arrays keep
+    their indices free: ``bounds.shared`` reports the ones that leave them.)"""
+    return [c for idx, dim in acc.subs if isinstance(dim, int) and dim > 1 and not sym.has_opaque(idx)
+            for x in (enc.int(idx),) for c in (x >= 0, x < dim)]
 
 
 def _same_iterations(ctx: Ctx, a: Access, b: Access):

@@ -386,6 +386,11 @@ class _Scan:
             return None
         f = self.func_at(pos)
         local, scope = self._in_scope(name, f, pos)
+        g = self.guards.get(name)
+        if g is not None and len(g) > 2 and local and f[0] <= g[2] < f[1] and all(e[0] < min(pos, g[2]) for e in local):
+            # `case 256:` around the launch, on a variable set only before both the test and the read (`dim3
+            # block(size)` before `switch (size)`): at the read it holds the value the test found
+            return list(g[1])
         loop = self._loop_of(name, f, pos, scope)
         if loop is not None:
             key = ("for", name, loop)
@@ -405,7 +410,7 @@ class _Scan:
                 at = pos  # what the loop's later statements leave is set anew before ``pos`` on each pass
             local = [e for e in local if e[0] < end]
         key = (name, f[0] if f else None, scope, at, end,
-               tuple(sorted((k, g[0], tuple(g[1])) for k, g in self.guards.items())))
+               tuple(sorted((k, g[0], tuple(g[1]), g[2:]) for k, g in self.guards.items())))
         if key not in self.memo:
             self.memo[key] = self._values(name, f, depth, local, at)
         return self.memo[key]
@@ -1001,13 +1006,14 @@ class _Scan:
     def guards_at(self, pos: int) -> dict:
         """name -> ("in" | "not in", values) that the conditions around ``pos`` in its function imply: the ``case``
         labels of a ``switch (name)`` (labels that fall through to the launch included), ``if (name == C)`` with or
-        without braces (conjuncts of ``&&`` too), and the ``else`` of a braced ``if (name == C)``."""
+        without braces (conjuncts of ``&&`` too), and the ``else`` of a braced ``if (name == C)``. An ``in`` guard
+        also gives where its condition is tested (``("in", values, position)``: see ``values``)."""
         f = self.func_at(pos)
         if f is None:
             return {}
         t, out = self.text, {}
 
-        def cond(text, negate=False):
+        def cond(text, at, negate=False):
             parts = text.split("&&") if not negate else [text]
             for c in parts:
                 m = re.fullmatch(r"\s*\(?\s*([A-Za-z_]\w*)\s*==\s*([^=()&|]+?)\s*\)?\s*", c) or \
@@ -1018,7 +1024,7 @@ class _Scan:
                     m.group(1), self.env) is None else (m.group(2), m.group(1))
                 v = evaluate(value, self.env)
                 if isinstance(v, int) and name not in out:
-                    out[name] = ("not in" if negate else "in", (v,))
+                    out[name] = ("not in", (v,)) if negate else ("in", (v,), at)
 
         def if_before(k):  # the condition of `if (...)` ending just before position k
             head = t[max(f[0], k - 400):k].rstrip()
@@ -1043,7 +1049,7 @@ class _Scan:
                     break
                 i += 1
             if i < len(head) and not head[i + 1:].strip():
-                cond(head[m.end():i])
+                cond(head[m.end():i], stmt)
         depth, k = 0, pos
         while k > f[0]:
             k -= 1
@@ -1066,11 +1072,11 @@ class _Scan:
                             last = lm.end()
                     vals = [evaluate(x, self.env) if x is not None else None for x in labels]
                     if vals and all(isinstance(v, int) for v in vals):
-                        out[sw.group(1)] = ("in", tuple(vals))
+                        out[sw.group(1)] = ("in", tuple(vals), k)
                     continue
                 c = if_before(k)
                 if c is not None:
-                    cond(c)
+                    cond(c, k)
                     continue
                 if re.search(r"\belse\s*$", before):
                     e = before.rstrip()[:-4].rstrip()  # `... }` of the if-block
@@ -1083,7 +1089,7 @@ class _Scan:
                             j -= 1
                         c = if_before(j)
                         if c is not None and "&&" not in c and "||" not in c:
-                            cond(c, negate=True)
+                            cond(c, k, negate=True)
         return out
 
     def _graph_node(self, m) -> tuple[str, str] | None:

@@ -540,6 +540,40 @@ int main() { float* x = 0; pick(x, 32); }
     assert [h.block for h in got["q"].launches] == [(8, 1, 1)]
 
 
+def test_a_switch_on_a_local_read_at_run_time_gives_the_block_built_from_it_before(tmp_path):
+    """`int size = 1024; if (argc > 1) size = atoi(...); dim3 block(size); switch (size) { case 256: k<<<g, block>>> }`:
+    the variable is set only before both the dim3 and the test, so the block holds the case's value; set again
+    between the dim3 and the test, the block is not known."""
+    (tmp_path / "k.cu").write_text("""
+#include <cstdlib>
+template <int B> __global__ void r(float* x) {}
+__global__ void late(float* x) {}
+int main(int argc, char** argv) {
+  float* x = 0;
+  int size = 1024;
+  if (argc > 1) size = atoi(argv[1]);
+  dim3 block(size, 1);
+  switch (size) {
+  case 1024: r<1024><<<1, block>>>(x); break;
+  case 256: r<256><<<1, block>>>(x); break;
+  }
+  int other = 64;
+  dim3 b2(other, 1);
+  other = atoi(argv[2]);
+  switch (other) {
+  case 128: late<<<1, b2>>>(x); break;
+  }
+}
+""")
+    from analyzers.host_launch import host_launches
+
+    got = host_launches((tmp_path / "k.cu").read_text(), path=tmp_path / "k.cu")
+    assert sorted((h.block, tuple(h.targs)) for h in got["r"].launches) == [((256, 1, 1), ("256",)),
+                                                                             ((1024, 1, 1), ("1024",))]
+    assert not got["r"].unknown
+    assert not got["late"].launches and got["late"].unknown == ["k.cu:18 (`b2`)"]
+
+
 def test_a_cuda_graph_kernel_nodes_block_is_read_from_its_parameters(tmp_path):
     (tmp_path / "g.cu").write_text("""
 #define THREADS 128

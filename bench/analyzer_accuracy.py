@@ -31,6 +31,9 @@ The recorded figures (each suite's source files checked out at the commit named,
       CoffeeBeforeArch/cuda_programming@8711be0 (_heldout8_first_run); --real LIU --provenance
       Liu-xiandong/How_to_optimize_in_GPU@5d2def3  --real CBE --provenance jiekebo/CUDA-By-Example@cbf50ef
       --real BBUF --provenance BBuf/how-to-optim-algorithm-in-cuda@10a3a8d (_heldout9_first_run, _heldout9)
+      --real FRESHMAN --provenance Tony-Tan/CUDA_Freshman@9799382  --real SGEMM --provenance
+      siboehm/SGEMM_CUDA@60cba6f  --real OLCF --provenance olcf/cuda-training-series@9cd77d5
+      (_heldout10_first_run, _heldout10)
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an

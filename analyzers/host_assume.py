@@ -162,8 +162,10 @@ def _leaves(branch: str) -> bool:
 class _Launch:
     """One launch: its scan, position, argument texts and the kernel parameters they are passed as."""
 
-    def __init__(self, scan, pos: int, args: list, params: list, helpers: dict, block_text: str):
+    def __init__(self, scan, pos: int, args: list, params: list, helpers: dict, block_text: str,
+                 value_macros: frozenset = frozenset()):
         self.scan, self.pos, self.params, self.helpers = scan, pos, params, helpers
+        self.value_macros = value_macros  # function-like macros that cannot change an argument
         self.args = [_strip_casts(a) for a in args]
         self.passed = {}  # host name -> kernel parameter
         for a, (p, _) in zip(self.args, params):
@@ -221,8 +223,11 @@ class _Launch:
                 continue
             head = t[max(f[0], at - 120):at]
             if re.search(r"(?:\bdim3\s+(?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*|\bdim3|>>>|\b(?:min|max|sizeof|"
-                         r"if|while|for|switch|return|printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head) or \
+                         r"if|while|for|switch|return|\w*printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head) or \
                     _C_API.search(head) or _VALUE_CAST.search(head):
+                continue
+            macro = re.search(r"\b([A-Za-z_]\w*)\s*$", head)
+            if macro and macro.group(1) in self.value_macros:
                 continue
             if self._by_value(re.search(r"([A-Za-z_]\w*)\s*(?:<[^<>;]*>)?\s*$", head), t[at + 1:f[0] + m.start()]):
                 continue
@@ -449,7 +454,7 @@ class _Launch:
                 args = hl._call_args(sc.text, m.end())
                 if index >= len(args):
                     return 1
-                at = _Launch(sc, m.start(), [], [], self.helpers, "")
+                at = _Launch(sc, m.start(), [], [], self.helpers, "", self.value_macros)
                 at.folder = self.folder
                 out.append(at.multiple(args[index], depth + 1))
                 if out[-1] == 1:
@@ -761,6 +766,20 @@ def _helpers(texts: list) -> dict:
     return out
 
 
+# in a macro body: an assignment, an increment or a call (which might take a reference); without them, a macro's
+# arguments are only read (`INDX(i, j, ld)`)
+_MACRO_EFFECT = re.compile(r"(?<![=!<>])=(?!=)|\+\+|--|\b[A-Za-z_]\w*\s*\(")
+
+
+def _value_macros(texts: list) -> frozenset:
+    """Function-like macros of the host texts whose expansion only reads its arguments."""
+    found, effect = set(), set()
+    for t in texts:
+        for m in hl.FUNCTION_MACRO.finditer(t):
+            (effect if _MACRO_EFFECT.search(m.group(3).replace("\\\n", " ")) else found).add(m.group(1))
+    return frozenset(found - effect)  # a name defined both ways (under #if): not known to be pure
+
+
 class _Folder:
     """The files of a folder, scanned on first use, for the constants callers pass to a launching function."""
 
@@ -964,7 +983,8 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
              if any(k in text for k in hl._MARKERS)]
     # the helpers (`div_ceil`) of the files and of the headers the launching files include, found as the host scan
     # finds them (beside the file, in the build's -I folders, or the project's one header of the name)
-    helpers = _helpers([t for t, *_ in files] + [h for scan, *_ in scans for h in scan.headers])
+    texts = [t for t, *_ in files] + [h for scan, *_ in scans for h in scan.headers]
+    helpers, value_macros = _helpers(texts), _value_macros(texts)
     for scan, driver_only, only in scans:
         for callee, _targs, grid, block, pos in scan.launches(driver_only):
             args = _kernel_args(scan, pos)
@@ -978,7 +998,7 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
                     scan.guards = hl.instance_guards(bound)
                     try:
                         for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block, kernels[k]):
-                            launch = _Launch(sc, at, a, kernels[k], helpers, b)
+                            launch = _Launch(sc, at, a, kernels[k], helpers, b, value_macros)
                             launch.folder = folder
                             facts = [x for x in launch.facts(g, b) if _valid(x)]
                             where = hl.instance_where(sc, at, bound) if sc is scan and at == pos else sc.line(at)

@@ -655,3 +655,36 @@ void run(float *o, int batch, int heads, int n) {
     # not a plain product: nothing is said of its factors
     res = analyze(src.replace("batch * heads", "batch * heads / 2"), path="attn.cu")
     assert "% (heads)" not in res.assumed, res.assumed
+
+
+def test_a_pure_macro_or_fprintf_over_the_size_leaves_its_value_known():
+    # a tiled transpose checked against the host's result with an indexing macro and fprintf: neither can change
+    # `size`, so the launch's `m == 4096` holds and the guarded tile store is no race; a macro that assigns may
+    # change it, and then nothing is assumed
+    src = """
+#include <cstdio>
+#define INDX(row, col, ld) (((col) * (ld)) + (row))
+#define BUMP(v) ((v) += 1)
+__global__ void t(const int m, const double *a, double *c) {
+  __shared__ double s[32][33];
+  int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+  if (x < m && y < m) s[threadIdx.y][threadIdx.x] = a[INDX(x, y, m)];
+  __syncthreads();
+  x = blockIdx.y * 32 + threadIdx.x; y = blockIdx.x * 32 + threadIdx.y;
+  if (x < m && y < m) c[INDX(x, y, m)] = s[threadIdx.x][threadIdx.y];
+}
+int main() {
+  int size = 4096;
+  fprintf(stdout, "size %d\\n", size);
+  double *a, *c, *h;
+  dim3 threads(32, 32), blocks(size / 32 + 1, size / 32 + 1);
+  t<<<blocks, threads>>>(size, a, c);
+  for (int i = 0; i < size; i++)
+    if (h[INDX(i, 0, size)] != 0) return 1;
+  return 0;
+}
+"""
+    res = analyze(src, path="transpose.cu")
+    assert "(m == 4096)" in res.assumed, res.assumed
+    res = analyze(src.replace("h[INDX(i, 0, size)]", "h[BUMP(size)]"), path="transpose.cu")
+    assert "(m == 4096)" not in res.assumed, res.assumed

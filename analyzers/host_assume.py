@@ -226,9 +226,6 @@ class _Launch:
                          r"if|while|for|switch|return|\w*printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head) or \
                     _C_API.search(head) or _VALUE_CAST.search(head):
                 continue
-            macro = re.search(r"\b([A-Za-z_]\w*)\s*$", head)
-            if macro and macro.group(1) in self.value_macros:
-                continue
             if self._by_value(re.search(r"([A-Za-z_]\w*)\s*(?:<[^<>;]*>)?\s*$", head), t[at + 1:f[0] + m.start()]):
                 continue
             return True
@@ -247,6 +244,8 @@ class _Launch:
         reference. A pack of forwarding references (``Args&&... args``, a benchmark harness's) that the function
         only forwards to a callable it takes (``kernel(std::forward<Args>(args)...)``) is that callable's parameter,
         when the call names it (``args``: the call's arguments before the one asked about)."""
+        if callee in self.value_macros:
+            return True  # a macro that only reads its arguments (`INDX(i, j, ld)`)
         defs = [(self.scan.text, g[0], g[2].text) for g in self.scan.funcs if g[3] == callee]
         if not defs:  # a helper its quoted headers declare (`float* make_random_float(size_t n)`)
             decl = re.compile(rf"[\w*&>]\s+{re.escape(callee)}\s*\(([^();{{}}]*)\)\s*[{{;]")

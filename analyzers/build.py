@@ -458,7 +458,7 @@ class Builder:
         assigned = _assigned(list(body) + ([inc] if inc is not None else []))
         lid = next(self.loop_ids)
         k = var(f"k{lid}", "iter")
-        entry, carried_unknowns = {}, set()
+        entry, carried_unknowns = {}, {}  # the unknowns standing for carried values inside the loop -> their names
         same_in_block = uniform_carried(list(body), self._entry_uniform, set(self.unit.funcs), inc)
         for name, sites in assigned.items():
             if any(d == -1 for _, d in sites) or not st.has(name):
@@ -467,7 +467,7 @@ class Builder:
             entry[name] = v0
             got = self._induction(name, sites, v0, k, lid, set(assigned), name in same_in_block)
             if isinstance(got, S) and got.op == "v" and str(got.val).startswith("opq#"):
-                carried_unknowns.add(got.val)
+                carried_unknowns[got.val] = name
             st.set(name, got)
         self._havoc_escaped("at a loop's iteration")
         cond0 = st.cond
@@ -534,10 +534,12 @@ class Builder:
         uniform_loop = nk == "uniform" and n.kind != "do" and not _exits_early(body)
         straight = n.kind != "do" and not _exits_early(body)  # every iteration runs the body to its end
         counted_after = False  # a value after the loop is its entry value moved by the trip count
+        ends = {name: st.lookup(name) for name in entry if st.has(name)}
+        inputs = _loop_inputs(entry, ends, carried_unknowns, k.val, c) if uniform_loop else {}
         for name, v0 in entry.items():
             if st.has(name):
                 after = self._after_loop(name, assigned[name], v0, N, lid, carried_unknowns if uniform_loop else None,
-                                         carried_unknowns if straight else None)
+                                         carried_unknowns if straight else None, inputs.get(name))
                 counted_after |= name not in st.scopes[-1] and isinstance(after, S) and N.op == "v" and \
                     N.val in sym.free_vars(after)
                 st.set(name, after)
@@ -650,13 +652,15 @@ class Builder:
             return ite(even, v0, unop("!", v0))
         return sym.geometric(mode, v0, s, k)
 
-    def _after_loop(self, name, sites, v0, N, lid, carried_unknowns=None, straight=None):
+    def _after_loop(self, name, sites, v0, N, lid, carried_unknowns=None, straight=None, inputs=None):
         """``name``'s value after the loop. ``carried_unknowns``: the loop runs the same iterations in every thread
         (None: not known), and these are the unknowns standing for its carried values inside it; a value that
         depends on nothing else thread-dependent is the same in every thread after the loop. ``straight``: every
         iteration runs the body to its end (None: not known), and these are its carried unknowns; a value the body
         sets once, unconditionally, from the iteration number (``n = 2 * i - 1`` with ``i <<= 1``) is the last
-        iteration's after the loop (its value before the loop when the loop runs no iteration)."""
+        iteration's after the loop (its value before the loop when the loop runs no iteration). ``inputs``: the
+        variables the value is a function of (``_loop_inputs``; None: not known); an unknown value after the loop
+        records them in ``model.after_loop``, so two threads that agree on them store the same value."""
         if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
             step = self._step(name, sites[0][0], set())
             if step is not None:
@@ -678,7 +682,10 @@ class Builder:
         if isinstance(cur, Ptr):
             return Ptr(cur.space, cur.base, opaque(f"pointer {name} after loop"), cur.elem, (), (), cur.volatile,
                        cur.intaddr)
-        return opaque(f"{name} after loop")
+        after = opaque(f"{name} after loop")
+        if inputs is not None:
+            self.model.after_loop[after.val] = tuple(var(n, kind) for n, kind in sorted(inputs.items()))
+        return after
 
     # ------------------------------------------------------------------ expressions
     def cond_val(self, n: Node) -> S:
@@ -1162,6 +1169,33 @@ def _pure(n, funcs=None) -> bool:
     if n.kind == "member" and n.op == "->":
         return False
     return all(_pure(x, funcs) for x in (n.a, n.b, n.c)) and all(_pure(x, funcs) for x in n.args)
+
+
+def _loop_inputs(entry: dict, ends: dict, carried: dict, k: str, test: S) -> dict:
+    """For each name a loop carries (``entry``: its value before the loop, ``ends``: at the end of an iteration, in
+    terms of the ``carried`` unknowns (-> their names) and the iteration variable ``k``), of a loop every thread
+    runs for the same iterations: the variables (name -> kind) its value after the loop is a function of. They are
+    those of its entry and end values, of the loop's test, and of the same of every carried value it reads; None
+    when one of them is not a scalar. (Loads are functions of their addresses, as everywhere in the passes.)"""
+    out = {}
+    for name in ends:
+        todo, seen, got = [name], set(), {n: kind for n, kind in sym.free_vars(test).items() if n != k}
+        while todo and got is not None:
+            x = todo.pop()
+            if x in seen:
+                continue
+            seen.add(x)
+            if not isinstance(entry.get(x), S) or not isinstance(ends.get(x), S):
+                got = None
+                break
+            for e in (entry[x], ends[x]):
+                for n, kind in sym.free_vars(e).items():
+                    if n in carried:
+                        todo.append(carried[n])
+                    elif n != k:
+                        got[n] = kind
+        out[name] = got
+    return out
 
 
 def _exits_early(n) -> bool:

@@ -95,5 +95,6 @@ class KernelModel:
     thread_trips: dict = field(default_factory=dict)  # the same for loops whose trip count depends on the thread
     deltas: dict = field(default_factory=dict)  # iteration var k -> block barriers per iteration of its loop (S)
     loop_trip: dict = field(default_factory=dict)  # iteration var k -> trip count (S) of its loop
+    after_loop: dict = field(default_factory=dict)  # unknown of a value after a loop -> the variables it is a function of
     problems: list = field(default_factory=list)  # (Loc | None, reason)
     frontend: str = "libclang"

@@ -381,7 +381,7 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
     if a.write and b.write and not (a.atomic or b.atomic) and a.value is not None and b.value is not None:
         # two stores of one value (a shuffle broadcast, a warp or group reduction that every lane stores, a shared
         # value every thread reads after a barrier) are benign; a value read from shared memory is one block's
-        differ = _values_differ(a.value, b.value, e1, e2)
+        differ = _values_differ(a.value, b.value, e1, e2, ctx.km.after_loop)
         if differ is not None and space == "global" and (_shared_loads(a.value, shared) or
                                                          _shared_loads(b.value, shared)):
             differ = z3.Or(differ, *(e1.var(f"b{f}", "block") != e2.var(f"b{f}", "block") for f in "xyz"))
@@ -469,13 +469,13 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
     return d
 
 
-def _values_differ(va, vb, e1: Enc, e2: Enc):
+def _values_differ(va, vb, e1: Enc, e2: Enc, after_loop: dict):
     """z3: the two threads store different values (None: no constraint). Small linear values are compared exactly;
     for others (floating-point arithmetic, products of unknowns) a weaker condition is used, which the solver
     answers quickly: one value computed twice differs only if some input that differs between the two threads
-    (thread index, loop iteration, block index, a per-thread load, the group index of a group's shared value)
-    differs. Weaker means a race is never missed for it, and a store of one value by every thread (or by every
-    lane of a group) is still recognised."""
+    (thread index, loop iteration, block index, a per-thread load, the group index of a group's shared value, the
+    inputs of a value a loop computed: ``after_loop``) differs. Weaker means a race is never missed for it, and a
+    store of one value by every thread (or by every lane of a group) is still recognised."""
     if sym.cheap(va) and sym.cheap(vb):
         return e1.int(va) != e2.int(vb)
     if va.key() != vb.key():
@@ -494,7 +494,10 @@ def _values_differ(va, vb, e1: Enc, e2: Enc):
                     args.setdefault(a.key(), a)
             return
         if x.op == "v":
-            if x.kind in e1.kinds:
+            if x.val in after_loop:  # a loop's result: a function of its inputs
+                for a in after_loop[x.val]:
+                    walk(a)
+            elif x.kind in e1.kinds:
                 names.add((x.val, x.kind))
             return
         for a in x.args:

@@ -496,23 +496,18 @@ class _Conv:
         ty = self.typeinfo(c.type)
         exprs = [x for x in ch if x.kind.is_expression()]
         init = None
-        dep_dims = []
         if ty.dims:
-            n_dep = sum(1 for d in ty.dims if d is None)
-            if c.type.kind == ci.TypeKind.INCOMPLETEARRAY:
-                n_dep -= 1
-            # libclang visits a nested array type's size expressions innermost first (`d[W][P]`: P, then W)
-            dep_dims = sorted(exprs[:n_dep], key=lambda x: (x.extent.start.line, x.extent.start.column))
-            exprs = exprs[n_dep:]
-            if dep_dims:
-                conv = [self.expr(x) for x in dep_dims]
-                it = iter(conv)
+            incomplete = c.type.kind == ci.TypeKind.INCOMPLETEARRAY
+            if sum(1 for d in ty.dims if d is None) > incomplete:
+                # an array type with a dependent extent: libclang visits the size expression of every dimension,
+                # the constant ones too, innermost first (`d[W][P][8]`: 8, P, W)
+                sized = len(ty.dims) - incomplete
+                it = iter(sorted(exprs[:sized], key=lambda x: (x.extent.start.line, x.extent.start.column)))
+                exprs = exprs[sized:]
                 dims = []
                 for i, d in enumerate(ty.dims):
-                    if d is None and not (i == 0 and c.type.kind == ci.TypeKind.INCOMPLETEARRAY):
-                        dims.append(next(it, None))
-                    else:
-                        dims.append(d)
+                    size = None if i == 0 and incomplete else next(it, None)
+                    dims.append(self.expr(size) if d is None and size is not None else d)
                 ty.dims = tuple(dims)
         if exprs:
             init = self.expr(exprs[-1])

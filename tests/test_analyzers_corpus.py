@@ -90,3 +90,15 @@ def test_tree_sitter_fallback_keeps_most_findings():
     for rule in STRICT:
         precision, recall, *_ = _pr(rows, rule)
         assert precision >= 0.9 and recall >= 0.8, (rule, precision, recall)
+
+
+# Files whose every labelled rule (and no other) must be reported: pairs whose ok half a change fixed, so that a
+# false alarm on them fails a test instead of only moving a precision figure.
+EXACT = ["i23_loop_result_same_value_ok.cu", "i23_loop_result_thread_value_race.cu",
+         "i23_loop_result_carried_thread_race.cu", "i23_dependent_3d_shared_ok.cu", "i23_dependent_3d_shared_oob.cu"]
+
+
+@pytest.mark.parametrize("name", EXACT)
+def test_exact_labels(libclang_rows, name):
+    (expected, got), = [(e, g) for n, e, g in libclang_rows if n == name]
+    assert got == expected

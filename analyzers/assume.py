@@ -52,20 +52,6 @@ class Assumption:
 
 
     @property
-    def valued(self) -> set[str]:
-        """The parameters some conjunct constrains without the launch's dimensions (`n == 4096`, `n % 64 == 0`,
-        `pitch == width / 2`): what the caller passes is said, alone or through other parameters. A conjunct over
-        the grid or block (`gridDim.x == (n + 63) / 64`) only sizes the launch."""
-        body = _tree(self.text).body
-        out = set()
-        for part in body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]:
-            called = {id(n.func) for n in ast.walk(part) if isinstance(n, ast.Call)}
-            names = {_name(n) for n in ast.walk(part) if isinstance(n, ast.Name) and id(n) not in called}
-            if not any(_DIM_NAME.fullmatch(n) for n in names):
-                out |= names
-        return out
-
-    @property
     def lows(self) -> dict[str, int]:
         """A lower bound some conjunct gives a parameter: `n == 4`, `n >= 4`, `n > 3`, `(n == 4 or n == 8)`, either
         way round: name -> bound."""

@@ -132,16 +132,3 @@ def test_a_witness_never_divides_by_zero():
     res = analyze(CORPUS / "i23_divisor_not_zero_precondition.cu")
     notes = [d for d in res.diagnostics if d.rule == "race.precondition"]
     assert notes and all(d.witness["parameters"]["alignment"] != 0 for d in notes)
-
-
-def test_a_rounded_up_host_grid_states_no_width_but_an_assumption_does(tmp_path):
-    # the host's iDivUp grid relates gridDim.x to width without saying which widths it passes: the race past the
-    # row is the precondition note; a width the caller states is checked as stated
-    src = (CORPUS / "i23_host_grid_ceil_unguarded.cu").read_text()
-    assert observed(analyze(CORPUS / "i23_host_grid_ceil_unguarded.cu")) == {"race.precondition": None}
-    multiple = tmp_path / "k.cu"
-    multiple.write_text("// kopt: assume width % 16 == 0\n" + src)
-    assert observed(analyze(multiple)) == {}
-    odd = tmp_path / "k2.cu"
-    odd.write_text("// kopt: assume width == 18\n" + src)
-    assert observed(analyze(odd)) == {"race.global": None}

@@ -59,7 +59,7 @@ class Ctx:
         thread or block) whose column the kernel keeps below ``k * width`` (another parameter: its guard, or the
         launch's grid relation) is a 2-D layout with rows ``pitch`` apart; rows overlap only if ``pitch < k * width``,
         which no caller of such a kernel intends. That is assumed (``pitch >= k * width``) unless an assumption
-        states the pitch (``stated``: the caller said what it passes, and that is checked). A layout of
+        already constrains the pitch (then the caller said what it passes, and that is checked). A layout of
         several levels (``x + y * pitch + z * slice``) gets one for the outer pitch too (``slice >= height *
         pitch``, see ``_nested``). The assumptions are listed with the launch's. Each access whose column is so
         proven to stay in its row (at assumed or stated pitches) is remembered for ``row_lemmas``. Called once,
@@ -67,7 +67,7 @@ class Ctx:
         if self._layout_done:
             return
         self._layout_done = True
-        fixed = self.stated
+        fixed = {n for a in self.launch.assume for n in a.names}
         enc = Enc("@0", ("thread", "iter", "block"))
         cons, _, _, _ = self.thread(enc)
         solver = z3.Solver()
@@ -245,14 +245,14 @@ class Ctx:
         """For each row stride of the access's index (an integer parameter multiplying something that depends on the
         thread, block or loop iteration, in an index ``column + row * stride``): z3 constraints that this thread's
         column lies within one row (``0 <= column < unit * stride``, the column being the index terms that contain
-        no stride), and a text of each. A stride some assumption states (``stated``) is left out: the caller said
+        no stride), and a text of each. A stride some assumption already constrains is left out: the caller said
         what it passes, and the pair is checked at those values. So is a row whose column the access's guard
         compares with a parameter (``if (x <= width)``): the kernel then states how wide its row is, and a race past
         it is the kernel's own; and an index with no column term (``out[i * stride]``) is no 2-D layout.
         ``given``: the (stride, unit) pairs of the other access of a pair, for an index with no stride of its own
         (``od[x]`` beside ``od[x + y * w]``): it is row 0 of the same layout. The pairs used are kept in
         ``self.row_strides`` (access seq -> [(stride, unit)])."""
-        fixed = self.stated
+        fixed = {n for a in self.launch.assume for n in a.names}
         off, scale = acc.offset, None
         if off.op == "*" and sym.is_const(off.args[1]):
             off, scale = off.args[0], off.args[1]
@@ -355,15 +355,6 @@ class Ctx:
                 out.append(e1.int(qa[2]) == e2.int(qb[2]))
         return out
 
-    @property
-    def stated(self) -> set[str]:
-        """The parameters an assumption constrains without the launch's dimensions (`n == 4096`, `n % 64 == 0`,
-        `pitch == width / 2`): the caller said what it passes, so the layout idioms presume nothing of them and the
-        pair is checked as stated. A relation with the launch's grid (`gridDim.x == (n + 63) / 64` from the host's
-        launch) says no such thing: a grid rounded up to whole tiles says nothing of whether the size is a
-        multiple of the tile, so the idioms still apply to its parameters."""
-        return {n for a in self.launch.assume for n in a.valued}
-
     def presumed_lows(self, *accesses, divisors: bool = True) -> dict:
         """The integer parameters of the accesses' indices and guards, as ``p:name`` -> (the least value presumed of
         it, its kind): 0, and 1 for a parameter that strides a written index (a factor of a term that depends on the
@@ -404,8 +395,8 @@ class Ctx:
         bytes, no parameter among its factors; ``c`` made of parameters only): each thread owns a slot of ``k``
         bytes, and ``c`` picks a place inside it (``pixel[face / 2]`` of a 4-byte pixel, a channel of an
         interleaved element), written for ``0 <= c < k``. A z3 constraint that ``c`` stays in the slot, and its
-        text; none when some assumption states ``c``'s parameters (``stated``; checked as stated)."""
-        fixed = self.stated
+        text; none when some assumption names ``c``'s parameters (checked as stated)."""
+        fixed = {n for a in self.launch.assume for n in a.names}
         off, scale = acc.offset, 1
         if off.op == "*" and sym.is_const(off.args[1]):
             off, scale = off.args[0], off.args[1].val
@@ -433,8 +424,8 @@ class Ctx:
     def masks(self, acc: Access, enc: Enc):
         """For each mask ``x & (q - 1)`` in the access's index or guard whose ``q`` is made of parameters (the
         modulo idiom, written for a power-of-two ``q``): a z3 constraint that ``q`` is a power of two, and its
-        text. A ``q`` whose parameters some assumption states (``stated``) is left out (checked as stated)."""
-        fixed = {f"p:{n}" for n in self.stated}
+        text. A ``q`` whose parameters some assumption names is left out (checked as stated)."""
+        fixed = {f"p:{n}" for a in self.launch.assume for n in a.names}
         out, seen, stack = [], set(), [acc.offset, acc.cond]
         while stack:
             e = stack.pop()

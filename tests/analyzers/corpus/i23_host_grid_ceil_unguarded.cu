@@ -1,8 +1,6 @@
 // The host rounds the grid up (iDivUp) but the kernel has no x < width guard: when width is not a multiple of
-// 16 the last column of blocks writes past the row into the next one, where other threads write too. The grid's
-// relation to width says nothing of which widths the caller passes (tuned tile kernels are written for multiples
-// of their tile), so this is the precondition note, as without the launch; a stated width is checked as stated.
-// expect: race.precondition
+// 16 the last column of blocks writes past the row into the next one, where other threads write too.
+// expect: race.global
 static int iDivUp(int a, int b) { return (a % b != 0) ? (a / b + 1) : (a / b); }
 __global__ void fill(float *out, int width, float v) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;

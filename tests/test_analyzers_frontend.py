@@ -471,24 +471,6 @@ __global__ void root(unsigned *out, unsigned *counter) {
     assert analyze("k.cu").paths["root"] == res.paths["root"]
 
 
-def test_a_kernel_header_launched_by_the_includer_of_its_includer_has_that_launch(tmp_path):
-    # utils.cu includes kernel.cuh, which includes kernel/k7.cuh: the launch (256 threads) is two includes away
-    (tmp_path / "kernel").mkdir()
-    (tmp_path / "kernel.cuh").write_text('#pragma once\n#include "kernel/k7.cuh"\n')
-    (tmp_path / "kernel" / "k7.cuh").write_text("""
-__global__ void k7(float *out) {
-  __shared__ float s[256];
-  s[threadIdx.x] = out[threadIdx.x];
-  __syncthreads();
-  out[threadIdx.x] = s[255 - threadIdx.x];
-}
-""")
-    (tmp_path / "utils.cu").write_text('#include "kernel.cuh"\nvoid run(float *p) { k7<<<1, 256>>>(p); }\n')
-    res = analyze(tmp_path / "kernel" / "k7.cuh")
-    assert [l["block"] for l in res.launches] == [[256, 1, 1]] and "launch at ../utils.cu:2" in res.assumed
-    assert not [d for d in res.diagnostics if d.severity.rank >= 2], res.diagnostics
-
-
 def test_fixed_width_integers_are_the_lp64_types_nvcc_compiles_with():
     # on Linux uint64_t is `unsigned long`: a helper taking `unsigned long *` accepts its address
     src = """

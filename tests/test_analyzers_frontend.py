@@ -471,6 +471,24 @@ __global__ void root(unsigned *out, unsigned *counter) {
     assert analyze("k.cu").paths["root"] == res.paths["root"]
 
 
+def test_a_managed_variable_is_device_memory_the_kernel_reads_and_writes(tmp_path):
+    # `__managed__` memory is reachable from device code: the kernel parses (host code assigning it is skipped) and
+    # its plain increment by every thread is a race on global memory, the atomic one is not
+    src = """
+#include <cstdio>
+__managed__ int total = 0;
+__global__ void count() { total += 1; }
+__global__ void count_atomic() { atomicAdd(&total, 1); }
+int main() { count<<<4, 128>>>(); count_atomic<<<4, 128>>>(); cudaDeviceSynchronize(); total = 0; printf("%d", total); }
+"""
+    f = tmp_path / "managed.cu"
+    f.write_text(src)
+    res = analyze(f)
+    assert res.paths["count"].startswith("libclang") and res.paths["count_atomic"].startswith("libclang"), res.paths
+    races = [d for d in res.diagnostics if d.rule == "race.global"]
+    assert [d.witness["kernel"] for d in races] == ["count"], races
+
+
 def test_fixed_width_integers_are_the_lp64_types_nvcc_compiles_with():
     # on Linux uint64_t is `unsigned long`: a helper taking `unsigned long *` accepts its address
     src = """

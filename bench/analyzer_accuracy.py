@@ -34,6 +34,11 @@ The recorded figures (each suite's source files checked out at the commit named,
       --real FRESHMAN --provenance Tony-Tan/CUDA_Freshman@9799382  --real SGEMM --provenance
       siboehm/SGEMM_CUDA@60cba6f  --real OLCF --provenance olcf/cuda-training-series@9cd77d5
       (_heldout10_first_run, _heldout10)
+      --real COURSE --provenance Infatoshi/cuda-course@79681bf  --real GPUMODE --provenance gpu-mode/lectures@7cb40f6
+      --real CISMINE --provenance CisMine/Parallel-Computing-Cuda-C@bf0fb6a  --real PADDLE --provenance
+      PaddleJitLab/CUDATutorial@7499a37  --real EUNOMIA --provenance eunomia-bpf/basic-cuda-tutorial@beb32ec
+      --real SGEMM_PRACTICE --provenance wangzyon/NVIDIA_SGEMM_PRACTICE@d6068b1 --include SGEMM_PRACTICE/src
+      (_heldout11_first_run, _heldout11; run as two processes of three suites each, the results lists joined)
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an

@@ -534,12 +534,14 @@ class Builder:
         uniform_loop = nk == "uniform" and n.kind != "do" and not _exits_early(body)
         straight = n.kind != "do" and not _exits_early(body)  # every iteration runs the body to its end
         counted_after = False  # a value after the loop is its entry value moved by the trip count
-        ends = {name: st.lookup(name) for name in entry if st.has(name)}
-        inputs = _loop_inputs(entry, ends, carried_unknowns, k.val, c) if uniform_loop else {}
+        ends = {name: st.lookup(name) for name in entry if st.has(name)}  # before any is set to its value after
+
+        def inputs(name):
+            return _loop_inputs(name, entry, ends, carried_unknowns, k.val, c) if uniform_loop else None
         for name, v0 in entry.items():
             if st.has(name):
                 after = self._after_loop(name, assigned[name], v0, N, lid, carried_unknowns if uniform_loop else None,
-                                         carried_unknowns if straight else None, inputs.get(name))
+                                         carried_unknowns if straight else None, inputs)
                 counted_after |= name not in st.scopes[-1] and isinstance(after, S) and N.op == "v" and \
                     N.val in sym.free_vars(after)
                 st.set(name, after)
@@ -658,7 +660,7 @@ class Builder:
         depends on nothing else thread-dependent is the same in every thread after the loop. ``straight``: every
         iteration runs the body to its end (None: not known), and these are its carried unknowns; a value the body
         sets once, unconditionally, from the iteration number (``n = 2 * i - 1`` with ``i <<= 1``) is the last
-        iteration's after the loop (its value before the loop when the loop runs no iteration). ``inputs``: the
+        iteration's after the loop (its value before the loop when the loop runs no iteration). ``inputs(name)``: the
         variables the value is a function of (``_loop_inputs``; None: not known); an unknown value after the loop
         records them in ``model.after_loop``, so two threads that agree on them store the same value."""
         if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
@@ -683,8 +685,9 @@ class Builder:
             return Ptr(cur.space, cur.base, opaque(f"pointer {name} after loop"), cur.elem, (), (), cur.volatile,
                        cur.intaddr)
         after = opaque(f"{name} after loop")
-        if inputs is not None:
-            self.model.after_loop[after.val] = tuple(var(n, kind) for n, kind in sorted(inputs.items()))
+        got = inputs(name) if inputs is not None else None
+        if got is not None:
+            self.model.after_loop[after.val] = tuple(var(n, kind) for n, kind in sorted(got.items()))
         return after
 
     # ------------------------------------------------------------------ expressions
@@ -1171,31 +1174,28 @@ def _pure(n, funcs=None) -> bool:
     return all(_pure(x, funcs) for x in (n.a, n.b, n.c)) and all(_pure(x, funcs) for x in n.args)
 
 
-def _loop_inputs(entry: dict, ends: dict, carried: dict, k: str, test: S) -> dict:
-    """For each name a loop carries (``entry``: its value before the loop, ``ends``: at the end of an iteration, in
-    terms of the ``carried`` unknowns (-> their names) and the iteration variable ``k``), of a loop every thread
-    runs for the same iterations: the variables (name -> kind) its value after the loop is a function of. They are
-    those of its entry and end values, of the loop's test, and of the same of every carried value it reads; None
-    when one of them is not a scalar. (Loads are functions of their addresses, as everywhere in the passes.)"""
-    out = {}
-    for name in ends:
-        todo, seen, got = [name], set(), {n: kind for n, kind in sym.free_vars(test).items() if n != k}
-        while todo and got is not None:
-            x = todo.pop()
-            if x in seen:
-                continue
-            seen.add(x)
-            if not isinstance(entry.get(x), S) or not isinstance(ends.get(x), S):
-                got = None
-                break
-            for e in (entry[x], ends[x]):
-                for n, kind in sym.free_vars(e).items():
-                    if n in carried:
-                        todo.append(carried[n])
-                    elif n != k:
-                        got[n] = kind
-        out[name] = got
-    return out
+def _loop_inputs(name: str, entry: dict, ends: dict, carried: dict, k: str, test: S) -> dict | None:
+    """For a name a loop carries (``entry``: the carried values before the loop, ``ends``: at the end of an
+    iteration, in terms of the ``carried`` unknowns (-> their names) and the iteration variable ``k``), of a loop
+    every thread runs for the same iterations: the variables (name -> kind) its value after the loop is a function
+    of. They are those of its entry and end values, of the loop's test, and of the same of every carried value it
+    reads; None when one of them is not a scalar. (Loads are functions of their addresses, as everywhere in the
+    passes.)"""
+    todo, seen, got = [name], set(), {n: kind for n, kind in sym.free_vars(test).items() if n != k}
+    while todo:
+        x = todo.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if not isinstance(entry.get(x), S) or not isinstance(ends.get(x), S):
+            return None
+        for e in (entry[x], ends[x]):
+            for n, kind in sym.free_vars(e).items():
+                if n in carried:
+                    todo.append(carried[n])
+                elif n != k:
+                    got[n] = kind
+    return got
 
 
 def _exits_early(n) -> bool:

@@ -92,10 +92,25 @@ def test_tree_sitter_fallback_keeps_most_findings():
         assert precision >= 0.9 and recall >= 0.8, (rule, precision, recall)
 
 
-# Files whose every labelled rule (and no other) must be reported: pairs whose ok half a change fixed, so that a
-# false alarm on them fails a test instead of only moving a precision figure.
-EXACT = ["i23_loop_result_same_value_ok.cu", "i23_loop_result_thread_value_race.cu",
-         "i23_loop_result_carried_thread_race.cu", "i23_dependent_3d_shared_ok.cu", "i23_dependent_3d_shared_oob.cu"]
+# Files whose every labelled rule (and no other) must be reported: the precondition classes and their idioms, and
+# pairs whose ok half a change fixed, so that a false alarm on them fails a test instead of only moving a precision
+# figure.
+EXACT = ["i23_rows_grid_wider_precondition.cu", "i23_rows_grid_wider_stated.cu", "i23_rows_in_row_race.cu",
+    "i23_rows_pitch_bytes_precondition.cu", "i23_mask_pow2_precondition.cu", "i23_mask_pow2_stated.cu",
+    "i23_layout_slices_ok.cu", "i23_layout_pitch_offbyone.cu", "i23_assume_stride_missing.cu",
+    "i23_host_grid_ceil_unguarded.cu", "i23_host_pitch_half.cu", "i23_volatile_member_ok.cu",
+    "i23_plain_member_atomic.cu", "i23_grid_sync_block_phases_ok.cu", "i23_grid_sync_block_phases_race.cu",
+    "i23_awbarrier_ref_ok.cu", "i23_awbarrier_ref_no_wait.cu", "i23_ffs_loop_bound_ok.cu",
+    "i23_ffs_loop_bound_oob.cu", "i23_sign_precondition.cu", "i23_host_ifdef_block_ok.cu",
+    "i23_host_field_before_launch_race.cu", "i23_host_field_maybe_race.cu", "i23_host_grid_field_ok.cu",
+    "i23_host_grid_field_race.cu", "i23_rows_guard_inside_precondition.cu", "i23_rows_guard_offbyone_race.cu",
+    "i23_loop_times_assign_ok.cu", "i23_loop_times_assign_divergent.cu", "i23_loop_uniform_result_ok.cu",
+    "i23_loop_thread_result_divergent.cu", "i23_slot_param_precondition.cu", "i23_slot_loop_race.cu",
+    "i23_const_row_param_guard_ok.cu", "i23_const_row_guard_offbyone_race.cu", "i23_const_row_one_dim_race.cu",
+    "i23_const_row_loop_column_ok.cu", "i23_const_row_loop_column_race.cu", "i23_const_row_reversed_ok.cu",
+    "i23_const_row_reversed_race.cu", "i23_const_row_block_decomposition_race.cu",
+    "i23_loop_result_same_value_ok.cu", "i23_loop_result_thread_value_race.cu",
+    "i23_loop_result_carried_thread_race.cu", "i23_dependent_3d_shared_ok.cu", "i23_dependent_3d_shared_oob.cu"]
 
 
 @pytest.mark.parametrize("name", EXACT)

@@ -106,6 +106,7 @@ _TAG_PARAM = re.compile(r"\b(?:bool_constant\s*<\s*(\w+)\s*>|integral_constant\s
 _TEMPLATE_HEAD = re.compile(r"\btemplate\s*<((?:[^<>;{}]|<[^<>;{}]*>)*)>[^;{}<>]*$")
 _FUNC_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>]*>\s*)?$")
 _PARAM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$")
+_FN_POINTER = re.compile(r"\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(")  # a function pointer's declarator: `void (*k)(float *)`
 _TARGS = r"(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?"
 _CALLEE = re.compile(r"\b([A-Za-z_][\w:]*)\s*(" + _TARGS + r")\s*$")  # the kernel named before a `<<<`
 # the runtime's launch calls: (kernel, grid, block, ...) and cudaLaunchKernelEx(&config, kernel, ...)
@@ -192,7 +193,8 @@ class _Params:
     @property
     def names(self) -> list:
         if self._names is None:
-            self._names = [p.group(1) if p else "" for p in (_PARAM.search(x.strip()) for x in split_top(self.text))]
+            self._names = [p.group(1) if p else "" for p in ((_FN_POINTER.search(x) or _PARAM.search(x.strip()))
+                                                              for x in split_top(self.text))]
         return self._names
 
     def __contains__(self, name) -> bool:
@@ -1566,9 +1568,39 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
         if named:
             files.append((t, os.path.basename(p), False, named))
     missing -= {k for f in files for k in (f[3] or ())}
+    if missing:
+        files += _launched_through_parameters(text, missing, siblings)
+        missing -= {k for f in files for k in (f[3] or ())}
     if missing:  # included from a folder above (main.cu > kernels/k.cu): the includer's files launch it
         files += _launched_above(path, missing, [p for p, _ in siblings])
     return files
+
+
+def _parameter_launchers(text: str) -> set:
+    """Names of the functions of ``text`` that launch a function-pointer parameter (``bool test(void (*k)(float *))
+    { k<<<1, 32>>>(d); }``): a cheap superset test (the launch's reader resolves the parameter through the calls)."""
+    out = set()
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(([^;{}]*\(\s*\*[^;{}]*)\)\s*(?:const\s*)?\{", text):
+        for p in _FN_POINTER.findall(m.group(2)):
+            if re.search(rf"\b{p}\s*<<<|\bcudaLaunch\w*\s*\([^;]*?\b{p}\b", text[m.end():]):
+                out.add(m.group(1))
+    return out
+
+
+def _launched_through_parameters(text: str, kernels: set, siblings: list) -> list:
+    """(text, name, False, the kernels passed) for each file of the folder with a function that launches its
+    function-pointer parameter, when the folder's files (``text`` the kernel's own) pass one of ``kernels`` to that
+    function (``test(mma::k16)`` in main.cu, ``k<<<1, 32>>>`` in test.cuh)."""
+    texts = [text] + [_text(p, key) for p, key in siblings]
+    out = []
+    for (p, _), t in zip(siblings, texts[1:]):
+        if "(*" not in t or ("<<<" not in t and "cudaLaunch" not in t):
+            continue
+        named = {k for fn in _parameter_launchers(t) for k in kernels
+                 if any(re.search(rf"\b{fn}\s*\([^;]*\b{k}\b", u) for u in texts if fn in u and k in u)}
+        if named:
+            out.append((t, os.path.basename(p), False, named))
+    return out
 
 
 def _launched_above(path: Path, kernels: set, folder_files) -> list:

@@ -635,6 +635,23 @@ def test_a_kernel_launched_from_a_file_of_its_folder_that_only_declares_it(tmp_p
         "fill": [((96, 1, 1), (4, 1, 1), ())]}
 
 
+def test_a_kernel_passed_to_a_test_function_takes_the_launch_of_its_function_pointer_parameter(tmp_path):
+    # a harness of the folder launches whatever kernel it is handed; main.cu passes one of the header's kernels
+    (tmp_path / "mma.cuh").write_text("namespace mma {\n"
+                                      "__global__ void k16(float* c) { c[threadIdx.x] = 0; }\n"
+                                      "__global__ void k16_x4(float* c) { c[threadIdx.x] = 1; }\n"
+                                      "__global__ void unused(float* c) { c[threadIdx.x] = 2; }\n}\n")
+    (tmp_path / "test.cuh").write_text("""
+bool test_16(void (*kernel)(float *)) { float* d; kernel<<<1, 32>>>(d); return true; }
+bool test_16_x4(void (*kernel)(float *), int n) { float* d; kernel<<<1, dim3(32, 4)>>>(d); return true; }
+""")
+    (tmp_path / "main.cu").write_text('#include "mma.cuh"\n#include "test.cuh"\n'
+                                      "int main() { test_16(mma::k16); test_16_x4(&mma::k16_x4, 3);\n"
+                                      "  // test_16(mma::unused);\n  return 0; }\n")
+    got = _shapes((tmp_path / "mma.cuh").read_text(), path=tmp_path / "mma.cuh", kernels=["k16", "k16_x4", "unused"])
+    assert got == {"k16": [((32, 1, 1), (1, 1, 1), ())], "k16_x4": [((32, 4, 1), (1, 1, 1), ())]}
+
+
 def test_a_driver_api_function_looked_up_under_a_condition_takes_the_launch_values_that_condition_allows(tmp_path):
     (tmp_path / "kern.cu").write_text('extern "C" __global__ void a(float* x) {}\nextern "C" __global__ void b(float* x) {}\n')
     (tmp_path / "host.cpp").write_text("""

@@ -1591,12 +1591,13 @@ def _launched_through_parameters(text: str, kernels: set, siblings: list) -> lis
     """(text, name, False, the kernels passed) for each file of the folder with a function that launches its
     function-pointer parameter, when the folder's files (``text`` the kernel's own) pass one of ``kernels`` to that
     function (``test(mma::k16)`` in main.cu, ``k<<<1, 32>>>`` in test.cuh)."""
-    texts = [text] + [_text(p, key) for p, key in siblings]
-    out = []
-    for (p, _), t in zip(siblings, texts[1:]):
-        if "(*" not in t or ("<<<" not in t and "cudaLaunch" not in t):
-            continue
-        named = {k for fn in _parameter_launchers(t) for k in kernels
+    out, texts = [], []
+    for p, key in siblings:
+        t = _text(p, key)
+        launchers = _parameter_launchers(t) if "(*" in t and ("<<<" in t or "cudaLaunch" in t) else ()
+        if launchers and not texts:
+            texts = [text] + [_text(q, k) for q, k in siblings]  # the callers: read once, only when needed
+        named = {k for fn in launchers for k in kernels
                  if any(re.search(rf"\b{fn}\s*\([^;]*\b{k}\b", u) for u in texts if fn in u and k in u)}
         if named:
             out.append((t, os.path.basename(p), False, named))

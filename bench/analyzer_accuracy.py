@@ -39,6 +39,11 @@ The recorded figures (each suite's source files checked out at the commit named,
       PaddleJitLab/CUDATutorial@7499a37  --real EUNOMIA --provenance eunomia-bpf/basic-cuda-tutorial@beb32ec
       --real SGEMM_PRACTICE --provenance wangzyon/NVIDIA_SGEMM_PRACTICE@d6068b1 --include SGEMM_PRACTICE/src
       (_heldout11_first_run, _heldout11; run as two processes of three suites each, the results lists joined)
+      --real HANDS_ON_CV --provenance \
+      PacktPublishing/Hands-On-GPU-Accelerated-Computer-Vision-with-OpenCV-and-CUDA@47aa495  --real HGEMM --provenance
+      Bruce-Lee-LY/cuda_hgemm@0d26c2e  --real HW_EFFECTS --provenance Kobzol/hardware-effects-gpu@1b03fa9
+      --real MATRIX_CUDA --provenance lzhengchun/matrix-cuda@b26497c (_heldout12_first_run, _heldout12; run as two
+      processes, the first suite alone and the other three together, the results lists joined)
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an

@@ -66,6 +66,19 @@ class Assumption:
         return out
 
 
+    @property
+    def pinned(self) -> set[str]:
+        """The parameters some conjunct gives values, not bounds: `n == 4`, `(n == 4 or n == 8)`, either way round."""
+        body = _tree(self.text).body
+        out = set()
+        for part in body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]:
+            alts = part.values if isinstance(part, ast.BoolOp) and isinstance(part.op, ast.Or) else [part]
+            eqs = [_low(x) if isinstance(x, ast.Compare) and isinstance(x.ops[0], ast.Eq) else None for x in alts]
+            if eqs and all(e is not None for e in eqs) and len({n for n, _ in eqs}) == 1:
+                out.add(eqs[0][0])
+        return out
+
+
 def _low(node):
     """(parameter, lower bound) that a comparison of one parameter with an integer states, else None."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):

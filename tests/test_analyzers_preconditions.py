@@ -23,6 +23,24 @@ def test_mask_note_names_power_of_two():
     assert notes and all("stride a power of two" in d.witness["precondition"] for d in notes)
 
 
+def test_a_bound_on_a_masked_stride_keeps_the_power_of_two_precondition_and_a_stated_value_is_checked(tmp_path):
+    # the host's `stride >= 1024` (a loop that halves a power of two down to 1024) says nothing against the idiom
+    src = (CORPUS / "i23_mask_pow2_precondition.cu").read_text()
+    got = {}
+    for name, fact in (("bound", "stride >= 64"), ("odd", "stride == 3"), ("pow2", "stride == 64 || stride == 128")):
+        k = tmp_path / f"{name}.cu"
+        k.write_text(src.replace("// kopt: launch", f"// kopt: assume {fact}\n// kopt: launch"))
+        got[name] = observed(analyze(k))
+    assert "race.precondition" in got["bound"] and "race.global" not in got["bound"]
+    assert "race.global" in got["odd"] and "race.precondition" not in got["odd"]
+    assert "race.global" not in got["pow2"] and "race.precondition" not in got["pow2"]
+
+
+def test_a_parameter_given_values_is_pinned_and_a_bound_is_not():
+    from analyzers.assume import Assumption
+    assert Assumption("n == 4 and (m == 8 || 16 == m) and k >= 2 and (j == 1 || j > 4)", "test").pinned == {"n", "m"}
+
+
 def test_stated_stride_is_checked_as_stated(tmp_path):
     src = (CORPUS / "i23_rows_grid_wider_precondition.cu").read_text()
     ok = tmp_path / "k.cu"

@@ -424,8 +424,9 @@ class Ctx:
     def masks(self, acc: Access, enc: Enc):
         """For each mask ``x & (q - 1)`` in the access's index or guard whose ``q`` is made of parameters (the
         modulo idiom, written for a power-of-two ``q``): a z3 constraint that ``q`` is a power of two, and its
-        text. A ``q`` whose parameters some assumption names is left out (checked as stated)."""
-        fixed = {f"p:{n}" for a in self.launch.assume for n in a.names}
+        text. A ``q`` whose parameters some assumption gives values is left out (checked as stated); one that only
+        bounds them (the host's `stride >= 1024` from a loop halving it) leaves the idiom's precondition to say."""
+        fixed = {f"p:{n}" for a in self.launch.assume for n in a.pinned}
         out, seen, stack = [], set(), [acc.offset, acc.cond]
         while stack:
             e = stack.pop()

@@ -22,6 +22,7 @@ PRECONDITION_RLIMIT = 600_000  # per query of row_dependent, which only decides 
 PHASE_RLIMIT = 30_000  # per query of phases_apart (barrier counts alone: a few hundred units when decidable)
 SHAPE_RLIMIT = 150_000  # per query of launch_dependent, which only decides error vs warning (unit costs vary
 # widely: on big-number arithmetic one million units can take seconds)
+PARAMETER_TRIES = (8, 100, 1000)  # the values a too-hard query is asked again with (``_with_parameters_fixed``)
 
 
 class Undecided:
@@ -613,8 +614,10 @@ class Ctx:
                                rlimit=SYMBOLIC_RLIMIT if symbolic else QUERY_RLIMIT)
         except GaveUp as exc:
             if not symbolic:
-                self.incomplete.append(f"solver gave up ({exc})")
-                return None
+                m = self._with_parameters_fixed(solver, constraints, e1, e2)
+                if m is None:
+                    self.incomplete.append(f"solver gave up ({exc})")
+                return m
         if decided is not None and decided():
             return None
         shapes = self.candidate_blocks()
@@ -629,6 +632,22 @@ class Ctx:
             if m is not None:
                 return m
         self.concrete_fallback.append(", ".join(f"({a},{b},{c})" for a, b, c in shapes))
+        return None
+
+    def _with_parameters_fixed(self, solver, constraints, e1: Enc, e2: Enc):
+        """A model of a query too hard as asked, found with the kernel's integer parameters all set to one of a few
+        values (each try linear where the parameters were the only factors of a product: a row stride ``N`` in
+        ``row * N + column``), else None. A model is a witness like any other (the launch's assumptions hold in it);
+        finding none decides nothing."""
+        params = list({str(v): v for enc in (e1, e2) for name, v in enc.vars.items() if name.startswith("p:")}.values())
+        for value in PARAMETER_TRIES if params else ():
+            try:
+                m = self._check(solver, *constraints, *[p == value for p in params], *e1.side, *e2.side,
+                                rlimit=SHAPE_RLIMIT)
+            except GaveUp:
+                continue
+            if m is not None:
+                return m
         return None
 
     def candidate_blocks(self) -> list[tuple]:

@@ -1,0 +1,22 @@
+// A half-precision GEMM's output store: each block writes a 256 x 128 tile, 16 bytes per lane, rows `N` apart, and
+// returns early only for whole tiles past the matrix. When N is not a multiple of 128 the tile's last columns run
+// into the next row, which another thread stores. The host rounds the grid up over M and N, so the race query is
+// nonlinear in N (products with a block-dependent row) and too hard as asked; asked again with the parameters set
+// to one value (M = N = 8) it is linear, and the race it finds there is reported.
+// expect: race.global
+#include <cuda_fp16.h>
+#define div_ceil(a, b) (((a) + (b) - 1) / (b))
+__global__ void tile_store(half *C, const half *A, size_t M, size_t N) {
+  const size_t tiles_n = div_ceil(N, 8);
+  const size_t tile_i = (blockIdx.z % 2) ? ((gridDim.y - blockIdx.y - 1) * 16) : (blockIdx.y * 16);
+  const size_t tile_j = (blockIdx.z * gridDim.x + blockIdx.x) * 16;
+  if (tile_i >= div_ceil(M, 16) || tile_j >= tiles_n) return;
+  const size_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  half *out = &C[(tile_i + warp * 2) * 16 * N + tile_j * 8];
+  for (size_t i = 0; i < 16; ++i)
+    *((int4 *)(out + (i * 2 + lane / 16) * N) + lane % 16) = *((const int4 *)A + lane);
+}
+void run(half *C, const half *A, size_t M, size_t N) {
+  dim3 grid(16, div_ceil(M, 256), div_ceil(N, 128 * 16));
+  tile_store<<<grid, 256>>>(C, A, M, N);
+}

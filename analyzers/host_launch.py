@@ -1553,7 +1553,8 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
     launch the kernels of ``path`` (contents ``text``) it does not launch itself: the files of its folder that
     include it, those that load kernels by name through the driver API (nvrtc, cubin modules), those that launch a
     kernel declared to them by a header or an `extern` (a .cu of kernels compiled on its own, launched from
-    main.cpp), and the files above that include it. ``siblings``: ``_siblings(path)``; ``text_of(Path)``: a file's
+    main.cpp), those that launch a function-pointer parameter the folder's files pass a kernel of it to, and the files
+    above that include it. ``siblings``: ``_siblings(path)``; ``text_of(Path)``: a file's
     text."""
     inc = _includers(path, siblings)
     files = [(text_of(p), p.name, False, None) for p in inc]
@@ -1755,7 +1756,8 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
     it with quotes (directly or through one other file there), so a kernel defined in a header is covered by the
     file that launches it. A launch is ``k<<<grid, block, ...>>>``, ``cudaLaunchKernel``/``cudaLaunchCooperative
     Kernel(k, grid, block, ...)`` or ``cudaLaunchKernelEx(&config, k, ...)`` (``config.blockDim`` assigned), where
-    ``k`` may be a function pointer assigned kernels, or the driver API's ``cuLaunchKernel(f, gx, gy, gz, bx, by,
+    ``k`` may be a function pointer assigned kernels (or a function-pointer parameter, which takes the kernels the
+    folder's calls pass), or the driver API's ``cuLaunchKernel(f, gx, gy, gz, bx, by,
     bz, ...)`` of a function ``cuModuleGetFunction`` looked up by the kernel's name (in any file of the folder). A block (and grid) is constant when its text evaluates with
     the file's macros (and those of its quoted includes, and ``-D`` values), enum constants, and the dim3 / integer
     variables of the launching function (or of file scope) that are only ever set to constants (``threads.x = 256``

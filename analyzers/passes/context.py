@@ -447,11 +447,14 @@ class Ctx:
         return out
 
     def divisions(self, acc: Access, enc: Enc):
-        """For each quotient ``q / k`` in the access's index whose ``q`` is made of parameters and ``k`` is a constant
-        over 1 (an array partitioned at ``C / 8`` elements, a loop over ``i < C`` in steps of 8 filling its first part):
-        a z3 constraint that ``k`` divides ``q``, and its text. Truncating division written for such a ``q``; one
-        that is not leaves the last partial step in the next part. A ``q`` whose parameters some assumption gives
-        values is left out (checked as stated)."""
+        """For each quotient ``q / k`` in a shared-memory access's index whose ``q`` has a factor made of parameters and
+        ``k`` is a constant over 1 (arrays of one buffer partitioned at ``C / 8`` elements, a loop over ``i < C`` in
+        steps of 8 filling each): a z3 constraint that ``k`` divides that factor, and its text. Truncating division
+        written for such a ``q``; one that is not leaves the last partial step in the next part. A ``q`` whose
+        parameters some assumption gives values is left out (checked as stated). Global indices are left as they are:
+        there a tile of ``N / 128`` blocks whose last one runs past ``N`` is the kernel's own bug, not an idiom."""
+        if acc.space != "shared":
+            return []
         fixed = {f"p:{n}" for a in self.launch.assume for n in a.pinned}
         out, seen, stack = [], set(), [acc.offset]
         while stack:
@@ -526,8 +529,8 @@ class Ctx:
             if zero is ROW_ZERO and qb is not None:
                 lemma.append(e2.int(qb[2]) == 0)
         ms = self.masks(a, e1) + self.masks(b, e2) + self.slots(a, e1) + self.slots(b, e2) + \
-            self.divisions(a, e1) + self.divisions(b, e2) + self.data_orders(a, b, e1, e2)
-        idioms, signs = ra + rb + ms, self.signs((a, e1), (b, e2))
+            self.data_orders(a, b, e1, e2)
+        idioms, signs = ra + rb + ms + self.divisions(a, e1) + self.divisions(b, e2), self.signs((a, e1), (b, e2))
         if qa is not None and qb is not None and qa[:2] == qb[:2]:
             # one stride s and one row unit u on both sides: offsets s * qa + ca and s * qb + cb (qa, qb multiples
             # of u) with each column inside its row of u * s bytes overlap only within one row, so qa == qb

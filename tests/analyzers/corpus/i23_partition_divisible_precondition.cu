@@ -13,8 +13,8 @@ __global__ void stage(const float4 *w, const float4 *b, float4 *out, int C) {
     s_b[i / 4] = b[i / 4];
   }
   __syncthreads();
-  for (int i = threadIdx.x * 4; i < C; i += blockDim.x * 4) {
-    float4 x = s_w[i / 4], y = s_b[i / 4];
-    out[blockIdx.x * (C / 4) + i / 4] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+  if (threadIdx.x == 0) {
+    float4 x = s_w[0], y = s_b[0];
+    out[blockIdx.x] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
   }
 }

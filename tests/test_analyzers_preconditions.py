@@ -36,20 +36,6 @@ def test_a_bound_on_a_masked_stride_keeps_the_power_of_two_precondition_and_a_st
     assert "race.global" not in got["pow2"] and "race.precondition" not in got["pow2"]
 
 
-def test_partition_note_names_the_divisor_and_a_stated_size_is_checked(tmp_path):
-    src = (CORPUS / "i23_partition_divisible_precondition.cu").read_text()
-    notes = [d for d in analyze(CORPUS / "i23_partition_divisible_precondition.cu").diagnostics
-             if d.rule == "race.precondition"]
-    assert notes and all("C a multiple of 4" in d.witness["precondition"] for d in notes)
-    got = {}
-    for name, fact in (("odd", "C == 6"), ("even", "C == 64")):
-        k = tmp_path / f"{name}.cu"
-        k.write_text(src.replace("// kopt: launch", f"// kopt: assume {fact}\n// kopt: launch"))
-        got[name] = observed(analyze(k))
-    assert "race.shared" in got["odd"] and "race.precondition" not in got["odd"]
-    assert not {"race.shared", "race.global", "race.precondition"} & set(got["even"])
-
-
 def test_a_parameter_given_values_is_pinned_and_a_bound_is_not():
     from analyzers.assume import Assumption
     assert Assumption("n == 4 and (m == 8 || 16 == m) and k >= 2 and (j == 1 || j > 4)", "test").pinned == {"n", "m"}

@@ -446,36 +446,6 @@ class Ctx:
                             f"{_plain(sym.show(q))} a power of two"))
         return out
 
-    def divisions(self, acc: Access, enc: Enc):
-        """For each quotient ``q / k`` in a shared-memory access's index whose ``q`` has a factor made of parameters and
-        ``k`` is a constant over 1 (arrays of one buffer partitioned at ``C / 8`` elements, a loop over ``i < C`` in
-        steps of 8 filling each): a z3 constraint that ``k`` divides that factor, and its text. Truncating division
-        written for such a ``q``; one that is not leaves the last partial step in the next part. A ``q`` whose
-        parameters some assumption gives values is left out (checked as stated). Global indices are left as they are:
-        there a tile of ``N / 128`` blocks whose last one runs past ``N`` is the kernel's own bug, not an idiom."""
-        if acc.space != "shared":
-            return []
-        fixed = {f"p:{n}" for a in self.launch.assume for n in a.pinned}
-        out, seen, stack = [], set(), [acc.offset]
-        while stack:
-            e = stack.pop()
-            stack.extend(e.args)
-            if e.op != "/" or not sym.is_const(e.args[1]) or not isinstance(e.args[1].val, int) or e.args[1].val < 2:
-                continue
-            k = e.args[1].val
-            # the parameters' factor of the quotient's numerator: `C` in `C / 8` and in `(2 + threadIdx.y) * C / 8`
-            params = [f for f in sym.operands(e.args[0], "*") if _params_only(f)]
-            if not params:
-                continue
-            q = params[0]
-            for f in params[1:]:
-                q = sym.binop("*", q, f)
-            if set(sym.free_vars(q)) & fixed or (q.key(), k) in seen:
-                continue
-            seen.add((q.key(), k))
-            out.append((enc.int(q) % k == 0, f"{_plain(sym.show(q))} a multiple of {k}"))
-        return out
-
     def data_orders(self, a: Access, b: Access, e1: Enc, e2: Enc):
         """Preconditions on the data of the selection idioms the accesses' guards use, where a thread selects itself
         by comparing elements of an array it indexes: neighbours compared (``keys[t] <= k && k < keys[t + 1]``,
@@ -530,7 +500,7 @@ class Ctx:
                 lemma.append(e2.int(qb[2]) == 0)
         ms = self.masks(a, e1) + self.masks(b, e2) + self.slots(a, e1) + self.slots(b, e2) + \
             self.data_orders(a, b, e1, e2)
-        idioms, signs = ra + rb + ms + self.divisions(a, e1) + self.divisions(b, e2), self.signs((a, e1), (b, e2))
+        idioms, signs = ra + rb + ms, self.signs((a, e1), (b, e2))
         if qa is not None and qb is not None and qa[:2] == qb[:2]:
             # one stride s and one row unit u on both sides: offsets s * qa + ca and s * qb + cb (qa, qb multiples
             # of u) with each column inside its row of u * s bytes overlap only within one row, so qa == qb
@@ -836,12 +806,6 @@ def index_of(a: Access, model, enc: Enc) -> str:
     if a.elem and off % a.elem == 0:
         return f"{a.base}[{off // a.elem}]"
     return f"{a.base} + {off} bytes"
-
-
-def _params_only(e) -> bool:
-    """Whether ``e`` is made of kernel parameters (and constants) alone, one at least."""
-    fv = sym.free_vars(e)
-    return bool(fv) and set(fv.values()) == {"uniform"} and all(n.startswith("p:") for n in fv)
 
 
 def _coefficient(t) -> int:

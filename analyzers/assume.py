@@ -39,10 +39,8 @@ class Assumption:
         """The parameters some conjunct states on its own (`n == 4` in `n == 4 and m >= n`): their values are
         given, not merely related to others' or to the launch's (`gridDim.x == (n + 255) / 256` holds for a
         negative n too when the grid is not known)."""
-        body = _tree(self.text).body
-        parts = body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]
         out = set()
-        for part in parts:
+        for part in self._conjuncts():
             called = {id(n.func) for n in ast.walk(part) if isinstance(n, ast.Call)}
             names = {_name(n) for n in ast.walk(part) if isinstance(n, ast.Name) and id(n) not in called}
             params = {n for n in names if not _DIM_NAME.fullmatch(n)}
@@ -50,33 +48,34 @@ class Assumption:
                 out |= params
         return out
 
-
     @property
     def lows(self) -> dict[str, int]:
         """A lower bound some conjunct gives a parameter: `n == 4`, `n >= 4`, `n > 3`, `(n == 4 or n == 8)`, either
         way round: name -> bound."""
-        body = _tree(self.text).body
         out: dict[str, int] = {}
-        for part in body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]:
-            alts = part.values if isinstance(part, ast.BoolOp) and isinstance(part.op, ast.Or) else [part]
-            bounds = [_low(x) for x in alts]
-            if bounds and all(b is not None for b in bounds) and len({n for n, _ in bounds}) == 1:
-                n, v = bounds[0][0], min(v for _, v in bounds)
-                out[n] = max(out.get(n, v), v)
+        for n, bounds in self._bounded():
+            v = min(bounds)
+            out[n] = max(out.get(n, v), v)
         return out
-
 
     @property
     def pinned(self) -> set[str]:
         """The parameters some conjunct gives values, not bounds: `n == 4`, `(n == 4 or n == 8)`, either way round."""
+        return {n for n, _ in self._bounded(equal_only=True)}
+
+    def _conjuncts(self) -> list:
         body = _tree(self.text).body
-        out = set()
-        for part in body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]:
+        return body.values if isinstance(body, ast.BoolOp) and isinstance(body.op, ast.And) else [body]
+
+    def _bounded(self, equal_only: bool = False):
+        """(parameter, its bound in each alternative) for each conjunct whose alternatives all compare that one
+        parameter with an integer (`n >= 4`, `(n == 4 or n == 8)`); ``equal_only``: equalities only."""
+        for part in self._conjuncts():
             alts = part.values if isinstance(part, ast.BoolOp) and isinstance(part.op, ast.Or) else [part]
-            eqs = [_low(x) if isinstance(x, ast.Compare) and isinstance(x.ops[0], ast.Eq) else None for x in alts]
-            if eqs and all(e is not None for e in eqs) and len({n for n, _ in eqs}) == 1:
-                out.add(eqs[0][0])
-        return out
+            got = [_low(x) if not equal_only or isinstance(x, ast.Compare) and isinstance(x.ops[0], ast.Eq) else None
+                   for x in alts]
+            if got and all(g is not None for g in got) and len({n for n, _ in got}) == 1:
+                yield got[0][0], [v for _, v in got]
 
 
 def _low(node):

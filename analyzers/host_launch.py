@@ -1637,7 +1637,7 @@ def _launched(text: str) -> set:
              for m in re.finditer(r"\b([A-Za-z_][\w:]*)\s*(?:<[^<>;(]*>)?\s*<<\s*<", text)}
     if "cudaLaunch" in text:
         names |= set(re.findall(r"\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)\s*)?&?\s*(\w+)", text))
-    return names if not re.search(r"\(\s*\*\s*\w+\s*\)\s*\(", text) else set()  # function pointers: unknown
+    return names if not _FN_POINTER.search(text) else set()  # function pointers: unknown
 
 
 def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: str, pos: int, only,

@@ -510,8 +510,8 @@ class _Launch:
         if inner:
             parts = [p for p in split_top(inner.group(1)) if p.strip()]
             return (parts + ["1"] * 3)[:3] if len(parts) <= 3 else []
-        if not g:
-            raise _Unknown(grid_text)
+        if not g or hl._ELEMENT.fullmatch(g):
+            raise _Unknown(grid_text)  # (an array's element may be a dim3 or a count: its components are unknown)
         return [g, "1", "1"]
 
     def _known_factors(self, dim: str, comp: str) -> list:
@@ -687,9 +687,11 @@ class _Launch:
             parts = [cond] if cond.startswith("!") else split_top(cond, "&&")
             for part in parts:  # a conjunct that cannot be read is left out (the condition only weakens)
                 try:
-                    out.append(f"({either(self.translate(part, choices=(c := {})), c)})")
+                    fact = either(self.translate(part, choices=(c := {})), c)
                 except _Unknown:
-                    pass
+                    continue
+                if set(re.findall(r"[A-Za-z_]\w*", fact)) - {"and", "or", "not", "if", "else"}:
+                    out.append(f"({fact})")  # (one over host constants alone, `0 < 2`, says nothing of the kernel)
         return out
 
 

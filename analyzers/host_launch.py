@@ -109,6 +109,8 @@ _PARAM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$")
 _FN_POINTER = re.compile(r"\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(")  # a function pointer's declarator: `void (*k)(float *)`
 _TARGS = r"(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?"
 _CALLEE = re.compile(r"\b([A-Za-z_][\w:]*)\s*(" + _TARGS + r")\s*$")  # the kernel named before a `<<<`
+_ELEMENT = re.compile(r"([A-Za-z_]\w*)((?:\s*\[[^\[\]]+\])+)")  # an array's element: `fns[i]`, `block[d][i]`
+_ELEMENT_CALLEE = re.compile(r"(?<![\w.>])([A-Za-z_]\w*(?:\s*\[[^\[\]]+\])+)\s*$")  # `fns[i]<<<...`
 # the runtime's launch calls: (kernel, grid, block, ...) and cudaLaunchKernelEx(&config, kernel, ...)
 _LAUNCH_CALL = re.compile(r"\b(cudaLaunchKernel|cudaLaunchCooperativeKernel|cudaLaunchKernelEx(?:C)?)\s*"
                           + _TARGS + r"\s*\(")
@@ -273,8 +275,10 @@ class _Scan:
         t, out = self.text, []
         if name in self.enums:
             out.append((0, "enum", self.enums[name]))
-        element = re.fullmatch(r"(\w+)\[(\d+)\]", name)  # `lws[0]`, written with any spacing
-        found = re.finditer(rf"\b{element.group(1)}\s*\[\s*{element.group(2)}\s*\]", t) if element else None
+        element = re.fullmatch(r"(\w+)((?:\[\d+\])+)", name)  # `lws[0]`, `block[1][0]`, written with any spacing
+        found = re.finditer(rf"\b{element.group(1)}" + "".join(
+            rf"\s*\[\s*{i}\s*\](?!\s*\[)" if k == name.count("[") - 1 else rf"\s*\[\s*{i}\s*\]"
+            for k, i in enumerate(re.findall(r"\d+", element.group(2)))), t) if element else None
         p = -1
         while True:
             if found is not None:
@@ -1003,7 +1007,90 @@ class _Scan:
             return self.values(text, pos, depth)
         if re.fullmatch(r"[A-Za-z_][\w:]*\s*" + _TARGS, text):
             return [text]  # a template kernel named with its arguments
+        element = _ELEMENT.fullmatch(text)
+        if element and self.set_by_element(element.group(1), pos):
+            return self._element_values(element.group(1), re.findall(r"\[([^\[\]]*)\]", element.group(2)), pos,
+                                        depth)
         return self.scalars(text, pos, depth)
+
+    def set_by_element(self, name: str, pos: int) -> bool:
+        """The array ``name`` seen at ``pos`` (the launching function's own, else the file's) is only ever set one
+        element at a constant index (``block[1][0] = dim3(4, 64);``, ``fns[0] = kernel_a;``), read at any index, and
+        neither initialized with a list, passed whole nor has its address taken: each element is then a variable
+        of its own (``events_of``)."""
+        f = self.func_at(pos)
+        key = ("by element", name, f[0] if f else None)
+        if key in self.memo:
+            return self.memo[key]
+        own = f is not None and any(f[0] <= at < f[1] and kind in ("decl", "dim3") for at, kind, _ in self.events_of(
+            name)) or f is not None and re.search(rf"[(*]\s*{re.escape(name)}\s*\[", self.text[f[0]:f[1]])
+        declaring = {g[0] for g in self.funcs if g is not f and re.search(
+            rf"(?:\bdim3|\(\s*\*)\s*{re.escape(name)}\s*\[|\b{re.escape(name)}\s*\(", self.text[g[0]:g[1]])}
+        ok, t = True, self.text
+        for m in re.finditer(rf"(?<![\w.>]){re.escape(name)}\b", t):
+            g = self.func_at(m.start())
+            if own and g is not f or not own and g is not None and g[0] in declaring:
+                continue  # another variable of the name
+            subs = re.match(r"(?:\s*\[[^\[\]]*\])+", t[m.end():m.end() + 200])
+            after = t[m.end() + (subs.end() if subs else 0):][:40]
+            if subs is None or re.search(r"&\s*$", t[max(0, m.start() - 20):m.start()]):
+                ok = False  # passed whole, or its address taken
+            elif _WRITE_AFTER.match(after) and (re.match(r"\s*=\s*\{", after) or not all(
+                    i.strip().isdigit() for i in re.findall(r"\[([^\[\]]*)\]", subs.group(0)))):
+                ok = False  # a list initializer, or a write at an index that is not a literal
+            if not ok:
+                break
+        self.memo[key] = ok
+        return ok
+
+    def _element_values(self, name: str, indices: list, pos: int, depth: int) -> list | None:
+        """The values of ``name[i][j]...`` at ``pos`` for every value its index texts may take."""
+        combos = [""]
+        for ix in indices:
+            vals = self.scalars(ix, pos, depth + 1)
+            if vals is None:
+                return None
+            combos = [c + f"[{v}]" for c in combos for v in vals]
+            if len(combos) > _MAX_CHOICES:
+                return None
+        out = []
+        for c in combos:
+            vals = self.values(name + c, pos, depth + 1)
+            if vals is None:
+                return None
+            out += vals
+        return list(dict.fromkeys(out))
+
+    def table_entries(self, callee: str, pos: int) -> list | None:
+        """For a launch through an element of an array of function pointers (``fns[i]<<<grid[d][i], block[d][i]>>>``
+        after ``switch (d) { case 0: fns[0] = k_a; ... }``), each kernel it may launch with what holds when it does:
+        [(kernel text, guards)], the index naming the element the kernel was stored in, and the ``case`` labels and
+        ``if`` conditions around that store (on names the function does not change before the launch); None when
+        the callee is no such element."""
+        m = _ELEMENT.fullmatch(callee.strip())
+        if m is None or not self.set_by_element(m.group(1), pos):
+            return None
+        indices = re.findall(r"\[([^\[\]]*)\]", m.group(2))
+        combos = [((), {})]
+        for ix in indices:
+            vals = self.scalars(ix, pos)
+            if vals is None:
+                return None
+            named = ix.strip() if re.fullmatch(r"[A-Za-z_]\w*", ix.strip()) else None
+            combos = [(c + (v,), {**g, **({named: ("in", (v,))} if named else {})}) for c, g in combos for v in vals]
+        out = []
+        for c, g in combos:
+            element = m.group(1) + "".join(f"[{v}]" for v in c)
+            for at, kind, text in self.events_of(element):
+                if kind not in ("set", "decl") or text is None or at > pos and self.func_at(at) is self.func_at(pos):
+                    continue
+                kernels = self.shape_values(text, at)
+                if kernels is None:
+                    return None
+                held = {n: v for n, v in self.guards_at(at).items() if v[0] == "in" and not any(
+                    at < e < pos for e, k, _ in self.events_of(n) if k != "enum")}
+                out += [(k, {**held, **g}) for k in kernels if isinstance(k, str)]
+        return out or None
 
     def guards_at(self, pos: int) -> dict:
         """name -> ("in" | "not in", values) that the conditions around ``pos`` in its function imply: the ``case``
@@ -1170,12 +1257,14 @@ class _Scan:
         for m in re.finditer("<<<", t):
             lo = max(0, m.start() - 400)
             callee = _CALLEE.search(t, lo, m.start())
+            element = _ELEMENT_CALLEE.search(t, lo, m.start()) if callee is None else None
             end = t.find(">>>", m.end())
-            if callee is None or end < 0:
+            if callee is None and element is None or end < 0:
                 continue
             parts = split_top(t[m.end():end])
-            yield (callee.group(1), callee.group(2), parts[0] if parts else "", parts[1] if len(parts) > 1 else "",
-                   callee.start())
+            name, targs, at = (callee.group(1), callee.group(2), callee.start()) if callee else (
+                " ".join(element.group(1).split()), "", element.start())
+            yield name, targs, parts[0] if parts else "", parts[1] if len(parts) > 1 else "", at
         for m in _GRAPH_FUNC.finditer(t) if ".func" in t else ():
             got = self._graph_node(m)
             if got is not None:
@@ -1874,7 +1963,11 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
                 looked_at = scan.looked_up.get((pos, callee))
                 if looked_at is not None:  # the conditions the driver API's function was looked up under hold too
                     scan.guards = {**scan.guards_at(looked_at), **scan.guards}
-                _record(out, scan, sub(callee), sub(targs), grid, block, pos, only, instance_where(scan, pos, bound))
+                base = scan.guards
+                for kernel, held in scan.table_entries(callee, pos) or [(callee, {})]:
+                    scan.guards = {**base, **held}  # a kernel stored in an array: as stored, and at its index
+                    _record(out, scan, sub(kernel), sub(targs), grid, block, pos, only,
+                            instance_where(scan, pos, bound))
             scan.guards = {}
     missing = {k for k in kernels or () if k not in out and k in _launched(source)} if configurations else ()
     for macro in list(dict.fromkeys(_IFDEF.findall(source)))[:_MAX_CHOICES] if missing else ():

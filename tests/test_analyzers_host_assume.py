@@ -688,3 +688,9 @@ int main() {
     assert "(m == 4096)" in res.assumed, res.assumed
     res = analyze(src.replace("h[INDX(i, 0, size)]", "h[BUMP(size)]"), path="transpose.cu")
     assert "(m == 4096)" not in res.assumed, res.assumed
+
+
+def test_an_array_element_as_a_launch_block_is_no_one_dimensional_fact(tmp_path):
+    # `blocks[i]` may be a dim3: reading it as a thread count would assume blockDim.y == 1 and blockDim.z == 1
+    text = _implied("void run(float *d, dim3 *blocks, int i) {\n  fill<<<1, blocks[i]>>>(d, 64, 3);\n}\n", tmp_path)
+    assert "blockDim" not in text and "width == 64" in text

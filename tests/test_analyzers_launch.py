@@ -652,6 +652,63 @@ bool test_16_x4(void (*kernel)(float *), int n) { float* d; kernel<<<1, dim3(32,
     assert got == {"k16": [((32, 1, 1), (1, 1, 1), ())], "k16_x4": [((32, 4, 1), (1, 1, 1), ())]}
 
 
+_TABLE_KERNELS = """
+const int W = 32, T = 4;
+__global__ void rows(float* v) { __shared__ float s[T][W]; s[threadIdx.y][threadIdx.x] = v[threadIdx.x]; }
+__global__ void rows_wide(float* v) { __shared__ float s[T][2 * W]; s[threadIdx.y][threadIdx.x] = v[threadIdx.x]; }
+__global__ void cols(float* v) { __shared__ float s[W][T]; s[threadIdx.y][threadIdx.x] = v[threadIdx.y]; }
+__global__ void cols_wide(float* v) { __shared__ float s[W][2 * T]; s[threadIdx.y][threadIdx.x] = v[threadIdx.y]; }
+dim3 grids[2][2], blocks[2][2];
+void setup() {
+  grids[0][0] = dim3(8);  blocks[0][0] = dim3(W, T);
+  grids[0][1] = dim3(4);  blocks[0][1] = dim3(2 * W, T);
+  grids[1][0] = dim3(8);  blocks[1][0] = dim3(T, W);
+  grids[1][1] = dim3(4);  blocks[1][1] = dim3(2 * T, W);
+}
+"""
+
+
+def test_kernels_launched_through_an_array_of_function_pointers_take_the_geometry_of_their_slot(tmp_path):
+    # the kernel stored in fns[i] under `case d:` is launched with blocks[d][i]; every other pairing overflows its
+    # shared tile, so a wrong pairing (or no launch at all) reports out-of-bounds writes
+    src = _TABLE_KERNELS + """
+void run(int d, float* v) {
+  void (*fns[2])(float*);
+  switch (d) {
+    case 0: fns[0] = rows; fns[1] = rows_wide; break;
+    case 1: fns[0] = cols; fns[1] = &cols_wide; break;
+  }
+  for (int i = 0; i < 2; i++)
+    fns[i]<<<grids[d][i], blocks[d][i]>>>(v);
+}
+int main() { setup(); run(0, 0); run(1, 0); return 0; }
+"""
+    got = _shapes(src, path=tmp_path / "t.cu")
+    assert got == {"rows": [((32, 4, 1), (8, 1, 1), ())], "rows_wide": [((64, 4, 1), (4, 1, 1), ())],
+                   "cols": [((4, 32, 1), (8, 1, 1), ())], "cols_wide": [((8, 32, 1), (4, 1, 1), ())]}
+    res = analyze(src, path=str(tmp_path / "t.cu"))
+    assert not [d for d in res.diagnostics if d.severity == "error"], [d.message for d in res.diagnostics]
+    assert all(launch["block"] is not None for launch in res.launches)
+
+
+def test_a_geometry_table_written_at_an_index_that_is_not_a_literal_gives_no_block(tmp_path):
+    # blocks[d][i] may be any of the loop's writes: its slot is no longer a variable of its own
+    src = _TABLE_KERNELS + """
+void widen(int k) { for (int j = 0; j < 2; j++) blocks[k][j] = dim3(1024); }
+void run(int d, float* v) {
+  void (*fns[2])(float*);
+  switch (d) { case 0: fns[0] = rows; fns[1] = rows_wide; break; }
+  for (int i = 0; i < 2; i++) fns[i]<<<grids[d][i], blocks[d][i]>>>(v);
+}
+int main() { setup(); widen(0); run(0, 0); return 0; }
+"""
+    from analyzers.host_launch import host_launches
+
+    launches = host_launches(src, path=tmp_path / "t.cu")
+    assert set(launches) == {"rows", "rows_wide"}
+    assert all(not e.launches and e.unknown for e in launches.values())
+
+
 def test_a_driver_api_function_looked_up_under_a_condition_takes_the_launch_values_that_condition_allows(tmp_path):
     (tmp_path / "kern.cu").write_text('extern "C" __global__ void a(float* x) {}\nextern "C" __global__ void b(float* x) {}\n')
     (tmp_path / "host.cpp").write_text("""

@@ -514,6 +514,19 @@ class _Launch:
             raise _Unknown(grid_text)  # (an array's element may be a dim3 or a count: its components are unknown)
         return [g, "1", "1"]
 
+    def _divides_by_parameter(self, expr: str) -> bool:
+        """``expr`` divides by (or takes a remainder by) a kernel parameter (``(N / size) * size / 1024``): as a fact
+        on a launch dimension it costs the solver a division circuit in every query of the kernel (bit-vector
+        queries blast it), more than the grid's extent tells a check; such a fact is left out (the assumption only
+        weakens)."""
+        names = {p for p, _ in self.params}
+        for m in re.finditer(r"[/%]\s*", expr):
+            rest = expr[m.end():]
+            operand = rest[:hl.paren_end(rest, 0) + 1] if rest.startswith("(") else re.match(r"[\w.]*", rest).group(0)
+            if set(re.findall(r"[A-Za-z_]\w*", operand)) & names:
+                return True
+        return False
+
     def _known_factors(self, dim: str, comp: str) -> list:
         """For a dimension that is a product with unknown factors (`dim3 grid(batch * heads)`, `batch` unknown here):
         each factor that is known divides it and is not zero (a launch's dimension is at least 1, so no factor of
@@ -645,7 +658,7 @@ class _Launch:
                         out.append(f"{what}.{f} == {what}.{same}")
                     out += self._known_factors(f"{what}.{f}", comp)
                     continue
-                if expr.strip() != f"{what}.{f}":
+                if expr.strip() != f"{what}.{f}" and not self._divides_by_parameter(expr):
                     out.append(f"{what}.{f} == {expr}")
         for a, (p, ty) in zip(self.args, self.params):
             if not _integral(ty):
@@ -932,6 +945,12 @@ def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str, 
     if not used or kept or not f[3] or f[3] in ("main",):
         yield scan, pos, args, grid, block
         return
+    def pin(x):  # the wrapper's file's constants (`4 * BLOCK`): the callers' files may not define them
+        def one(m):
+            v = hl.evaluate(m.group(1), scan.env) if m.group(1) in scan.env else scan.enums.get(m.group(1))
+            return str(v) if isinstance(v, int) and m.group(1) not in names else m.group(0)
+        return re.sub(r"(?<![\w.])([A-Za-z_]\w*)\b(?!\s*\()", one, x)
+    grid, block, args = pin(grid), pin(block), [pin(a) for a in args]
     if foreign:
         def hide(x):
             return re.sub(r"(?<![\w.])([A-Za-z_]\w*)\b", lambda m: f"__wrapper_own_{m.group(1)}"

@@ -1535,6 +1535,8 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
         include(text, folder, 0)
     env = {**(outer or {}), **macros, **source_macros(text, device=False),
            **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
+    if folder is not None and "extern" in text + "".join(headers):
+        env = {**_defined_elsewhere(text, headers, env, Path(folder) / name), **env}
     # the host pass's lines only (an undefined #ifdef's assignment never runs); a blanked line keeps its length,
     # so positions and line numbers stay those of the file
     text = expand_launch_macros(text) if "define" in text else text
@@ -1570,6 +1572,30 @@ _IFDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifdef[ \t]+|(?:el)?if[ \t]+defined[ \t]*\
 _MARKERS = ("<<<", "<< <", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel",
             "cuLaunchCooperativeKernel", "cudaGraphAdd")
 _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
+
+
+_EXTERN_CONST = re.compile(r'\bextern\s+(?:"C"\s+)?(?:(?:const|unsigned|signed|short|long|int|size_t|uint|'
+                           r'u?int(?:8|16|32|64)_t)\s+)*const\s+(?:(?:unsigned|signed|short|long|int|size_t|uint|'
+                           r'u?int(?:8|16|32|64)_t)\s+)*([A-Za-z_]\w*)\s*;')
+
+
+def _defined_elsewhere(text: str, headers: list, env: dict, path: Path) -> dict:
+    """The values of the integer constants ``text`` (or a header it includes) declares ``extern const`` without a
+    value (``extern "C" const uint MAX_SIZE;``), from the one file of the folder that defines them at file scope
+    (``extern "C" const uint MAX_SIZE = 4 * BLOCK;``), evaluated with that file's macros."""
+    wanted = {n for t in (text, *headers) for n in _EXTERN_CONST.findall(t)} - set(env)
+    out: dict = {}
+    for p, key in _siblings(path) if wanted else ():
+        other = _text(p, key)
+        if not any(n in other for n in wanted):
+            continue
+        found = {n: v for n, v in _constants(other).items() if n in wanted}
+        other_env = {**source_macros(other, device=False), **_constants(other)}
+        for n, v in found.items():
+            value = evaluate(v, other_env)
+            if value is not None:
+                out[n] = None if n in out and out[n] != str(value) else str(value)  # two definitions: neither
+    return {n: v for n, v in out.items() if v is not None}
 
 
 def _siblings(path) -> list:

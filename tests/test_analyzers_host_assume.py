@@ -694,3 +694,28 @@ def test_an_array_element_as_a_launch_block_is_no_one_dimensional_fact(tmp_path)
     # `blocks[i]` may be a dim3: reading it as a thread count would assume blockDim.y == 1 and blockDim.z == 1
     text = _implied("void run(float *d, dim3 *blocks, int i) {\n  fill<<<1, blocks[i]>>>(d, 64, 3);\n}\n", tmp_path)
     assert "blockDim" not in text and "width == 64" in text
+
+
+def test_an_extern_constant_takes_its_value_from_the_file_of_the_folder_that_defines_it(tmp_path):
+    # the sample's header declares the limit, another file defines it from its own macro
+    (tmp_path / "limits.cu").write_text('#define BLOCK 256\nextern "C" const unsigned int MAX_W = 4 * BLOCK;\n')
+    text = _implied('extern "C" const unsigned int MAX_W;\n'
+                    "void run(float *d, int w) {\n  assert(w <= MAX_W);\n  fill<<<1, 64>>>(d, w, 3);\n}\n", tmp_path)
+    assert "width <= 1024" in text
+
+
+def test_a_wrappers_own_constant_is_read_in_its_file_not_at_its_callers(tmp_path):
+    # the wrapper passes 4 * BLOCK; its caller's file has no BLOCK
+    (tmp_path / "main.cpp").write_text("void launch(float *d, int w);\nint main() { launch(0, 512); return 0; }\n")
+    text = _implied("#define BLOCK 256\nvoid launch(float *d, int w) {\n  fill<<<w / 64, 64>>>(d, w, 4 * BLOCK);\n}\n",
+                    tmp_path)
+    assert "width == 512" in text and "n == 4 * 256" in text
+
+
+def test_a_grid_that_divides_by_a_parameter_is_no_fact(tmp_path):
+    # (N / w) * w / 64 blocks: a division circuit in every query of the kernel, for a grid extent no check needs
+    text = _implied("void run(float *d, int w) {\n  const int N = 4096;\n  fill<<<(N / w) * w / 64, 64>>>(d, w, 1);\n}\n",
+                    tmp_path)
+    assert "blockDim.x == 64" in text and "gridDim.x" not in text
+    assert "gridDim.x == (4096 / 2) / 64" in _implied("void run(float *d, int w) {\n  const int N = 4096;\n"
+                                                "  fill<<<(N / 2) / 64, 64>>>(d, w, 1);\n}\n", tmp_path)

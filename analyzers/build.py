@@ -81,6 +81,14 @@ def _barriers_so_far(delta: S, k: S, N: S) -> tuple[S, S]:
     iteration by iteration when ``N`` is a constant of at most 32 and the count is the same in every thread;
     otherwise (and for a constant count) ``k * delta`` and ``N * delta`` (a thread-dependent count is reported as a
     divergent barrier anyway, and its sum would burden every query)."""
+    one = _one_pass_apart(delta, k) if not sym.thread_dependent(delta, iter_too=False) else None
+    if one is not None:  # every pass but the one at L (the last, say) runs `usual` barriers, that one `other`
+        L, usual, other = one
+
+        def upto(n):
+            seen = sym.land(binop(">=", L, ZERO), binop("<", L, n))
+            return binop("+", binop("*", n, usual), ite(seen, binop("-", other, usual), ZERO))
+        return upto(k), upto(N)
     if k.val not in sym.free_vars(delta) or not sym.is_const(N) or not 0 < N.val <= 32 or \
             sym.thread_dependent(delta, iter_too=False):
         return binop("*", k, delta), binop("*", N, delta)
@@ -91,6 +99,19 @@ def _barriers_so_far(delta: S, k: S, N: S) -> tuple[S, S]:
     for i in range(N.val - 2, -1, -1):
         at = ite(binop("==", k, const(i)), sums[i], at)
     return at, sums[N.val]
+
+
+def _one_pass_apart(delta: S, k: S):
+    """(L, usual, other) when an iteration's barrier count ``delta`` is ``k != L ? usual : other`` (or the ``==``
+    form), L, usual and other not depending on the iteration ``k``; else None."""
+    if delta.op != "ite" or delta.args[0].op not in ("!=", "==") or len(delta.args[0].args) != 2:
+        return None
+    c, yes, no = delta.args
+    x, y = c.args
+    L = y if x.op == "v" and x.val == k.val else x if y.op == "v" and y.val == k.val else None
+    if L is None or any(k.val in sym.free_vars(e) for e in (L, yes, no)):
+        return None
+    return (L, yes, no) if c.op == "!=" else (L, no, yes)
 
 
 def _dependent_scalar(v):
@@ -454,7 +475,7 @@ class Builder:
         if n.kind == "for" and n.init is not None:
             self.stmt(n.init)
         inc = n.b if n.kind == "for" else None
-        body = n.body
+        body = _last_pass_break_as_branch(n) or n.body
         assigned = _assigned(list(body) + ([inc] if inc is not None else []))
         lid = next(self.loop_ids)
         k = var(f"k{lid}", "iter")
@@ -533,6 +554,7 @@ class Builder:
         # a value the loop computes from uniform values only (every thread runs the same iterations): uniform after it
         uniform_loop = nk == "uniform" and n.kind != "do" and not _exits_early(body)
         straight = n.kind != "do" and not _exits_early(body)  # every iteration runs the body to its end
+        whole = straight and not _continues(body)  # ... every statement of it
         counted_after = False  # a value after the loop is its entry value moved by the trip count
         ends = {name: st.lookup(name) for name in entry if st.has(name)}  # before any is set to its value after
 
@@ -541,7 +563,7 @@ class Builder:
         for name, v0 in entry.items():
             if st.has(name):
                 after = self._after_loop(name, assigned[name], v0, N, lid, carried_unknowns if uniform_loop else None,
-                                         carried_unknowns if straight else None, inputs)
+                                         carried_unknowns if straight else None, inputs, whole)
                 counted_after |= name not in st.scopes[-1] and isinstance(after, S) and N.op == "v" and \
                     N.val in sym.free_vars(after)
                 st.set(name, after)
@@ -654,13 +676,16 @@ class Builder:
             return ite(even, v0, unop("!", v0))
         return sym.geometric(mode, v0, s, k)
 
-    def _after_loop(self, name, sites, v0, N, lid, carried_unknowns=None, straight=None, inputs=None):
+    def _after_loop(self, name, sites, v0, N, lid, carried_unknowns=None, straight=None, inputs=None,
+                    whole: bool = False):
         """``name``'s value after the loop. ``carried_unknowns``: the loop runs the same iterations in every thread
         (None: not known), and these are the unknowns standing for its carried values inside it; a value that
         depends on nothing else thread-dependent is the same in every thread after the loop. ``straight``: every
         iteration runs the body to its end (None: not known), and these are its carried unknowns; a value the body
         sets once, unconditionally, from the iteration number (``n = 2 * i - 1`` with ``i <<= 1``) is the last
-        iteration's after the loop (its value before the loop when the loop runs no iteration). ``inputs(name)``: the
+        iteration's after the loop (its value before the loop when the loop runs no iteration); so is, when
+        ``whole`` (no ``continue`` either), one set in several places whose value at the end of a pass depends on no
+        carried value. ``inputs(name)``: the
         variables the value is a function of (``_loop_inputs``; None: not known); an unknown value after the loop
         records them in ``model.after_loop``, so two threads that agree on them store the same value."""
         if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
@@ -669,11 +694,17 @@ class Builder:
                 return self._at_iteration(step, v0, N)
         cur = self.st.lookup(name)
         node = sites[0][0] if len(sites) == 1 and sites[0][1] == 0 else None
-        if straight is not None and node is not None and node.kind == "assign" and node.op == "=" and \
+        once = node is not None and node.kind == "assign" and node.op == "=" and not _mentions(node.b, {name})
+        # or set anew on every pass before its last value (`done = false; if (c) done = true;`): no carried value
+        # in it, and no `continue` that would skip the rest of a pass
+        if straight is not None and (once or whole) and \
                 isinstance(cur, S) and isinstance(v0, S) and not sym.has_data(cur) and \
-                not set(sym.free_vars(cur)) & set(straight) and not _mentions(node.b, {name}):
+                not set(sym.free_vars(cur)) & set(straight):
             last = sym.subst(cur, {f"k{lid}": binop("-", N, ONE)})
-            return last if sym.is_const(N) and N.val >= 1 else ite(binop(">=", N, ONE), last, v0)
+            # (a value the loop alone gives, declared without one, is read after it only when the loop ran: reading
+            # it uninitialized is undefined, no behaviour to check)
+            unset = v0.op == "v" and str(v0.val).startswith("opq#") and str(v0.val).endswith(f":uninitialized {name}")
+            return last if sym.is_const(N) and N.val >= 1 or unset else ite(binop(">=", N, ONE), last, v0)
         if carried_unknowns is not None and isinstance(cur, S) and isinstance(v0, S) and not sym.has_data(cur) and \
                 all(kind == "uniform" or n == f"k{lid}" or n in carried_unknowns
                     for n, kind in {**sym.free_vars(cur), **sym.free_vars(v0)}.items()):
@@ -1211,6 +1242,74 @@ def _exits_early(n) -> bool:
     if n.kind in ("for", "while", "do"):
         return any(_contains(x, "return") for x in n.body)
     return any(_exits_early(x) for x in (n.b, n.c)) or any(_exits_early(x) for x in n.body)
+
+
+def _same(x, y) -> bool:
+    """Two expressions written alike (locations aside)."""
+    if not isinstance(x, Node) or not isinstance(y, Node):
+        return x == y
+    return (x.kind, x.op, x.name, x.val) == (y.kind, y.op, y.name, y.val) and len(x.args) == len(y.args) and \
+        all(_same(a, b) for a, b in ((x.a, y.a), (x.b, y.b), (x.c, y.c), *zip(x.args, y.args)))
+
+
+def _last_pass_break_as_branch(n: Node) -> list | None:
+    """``for (i = ...; i < E; i++) { A; if (i == E - 1) break; B; }`` leaves after the last pass's A whether or not
+    it breaks (the next test would fail): the same loop as ``{ A; if (i != E - 1) { B; } }``, which runs every pass
+    to its end, so values set in A are the last pass's after the loop. The body so rewritten, or None when the loop
+    is not of that form (B changing i or E, or leaving the loop itself)."""
+    if n.kind != "for" or n.a is None or n.b is None or len(n.body) != 1:
+        return None
+    top = n.body[0].body if isinstance(n.body[0], Node) and n.body[0].kind == "block" else n.body
+    test = n.a
+    if not (test.kind == "bin" and test.op == "<" and test.a is not None and test.a.kind == "name"):
+        return None
+    i, bound = test.a.name, test.b
+    step = n.b
+    if not (step.kind == "un" and step.op in ("pre++", "post++") and step.a is not None and step.a.kind == "name"
+            and step.a.name == i):
+        return None
+    for j, x in enumerate(top):
+        if not (isinstance(x, Node) and x.kind == "if" and x.c is None and isinstance(x.b, Node)):
+            continue
+        leaves = x.b.kind == "break" or x.b.kind == "block" and len(x.b.body) == 1 and x.b.body[0].kind == "break"
+        c = x.a
+        last = leaves and c.kind == "bin" and c.op == "==" and any(
+            v.kind == "name" and v.name == i and _one_less(e, bound) for v, e in ((c.a, c.b), (c.b, c.a)))
+        if not last:
+            continue
+        rest = top[j + 1:]
+        changed = set(_assigned(rest)) & ({i} | {m.name for m in _names(bound)})
+        if changed or _exits_early(rest) or _continues(rest):
+            return None
+        branch = Node("if", x.loc, a=Node("bin", x.loc, op="!=", a=c.a, b=c.b, ty=c.ty), b=Node("block", x.loc, body=rest))
+        return [Node("block", n.body[0].loc if isinstance(n.body[0], Node) else None, body=top[:j] + [branch])]
+    return None
+
+
+def _one_less(e, bound) -> bool:
+    """``e`` is ``bound - 1`` (as written, or both folded to literals)."""
+    if e.kind == "lit" and bound.kind == "lit":
+        return isinstance(e.val, int) and isinstance(bound.val, int) and e.val == bound.val - 1
+    return e.kind == "bin" and e.op == "-" and _same(e.a, bound) and e.b.kind == "lit" and e.b.val == 1
+
+
+def _names(e) -> list:
+    """The name nodes of expression ``e``."""
+    if not isinstance(e, Node):
+        return []
+    out = [e] if e.kind == "name" else []
+    for x in (e.a, e.b, e.c, *e.args):
+        out += _names(x)
+    return out
+
+
+def _continues(n) -> bool:
+    """Does the loop body contain a ``continue`` of its own (not one of a nested loop)?"""
+    if isinstance(n, list):
+        return any(_continues(x) for x in n)
+    if not isinstance(n, Node) or n.kind in ("for", "while", "do"):
+        return False
+    return n.kind == "continue" or any(_continues(x) for x in (n.a, n.b, n.c)) or _continues(n.body)
 
 
 def _contains(n, kind) -> bool:

@@ -28,10 +28,12 @@ from functools import reduce
 from math import gcd
 from pathlib import Path
 
+import z3
+
 from kopt.errors import InputError
 
 from . import host_launch as hl
-from .assume import CALLS, parse
+from .assume import CALLS, parse, to_z3
 from .launch import split_top
 
 _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\.\s*[xyz]\b)?(\s*\()?")
@@ -703,8 +705,8 @@ class _Launch:
                     fact = either(self.translate(part, choices=(c := {})), c)
                 except _Unknown:
                     continue
-                if set(re.findall(r"[A-Za-z_]\w*", fact)) - {"and", "or", "not", "if", "else"}:
-                    out.append(f"({fact})")  # (one over host constants alone, `0 < 2`, says nothing of the kernel)
+                if not _always(fact):
+                    out.append(f"({fact})")
         return out
 
 
@@ -714,6 +716,18 @@ _C_API = re.compile(r"\b(?:cuda|cu[A-Z]|cublas|cusparse|cusolver|cufft|curand|cu
 _VALUE_CAST = re.compile(r"(?:\b(?:(?:unsigned|signed)\s+)?(?:long\s+long|long|int|short|char|float|double|bool)|"
                          r"\b(?:size_t|ptrdiff_t|u?int(?:8|16|32|64)_t)|\bstatic_cast\s*<[^<>;&]*>)\s*$")
 _FORWARDED_PACK = re.compile(r"([A-Za-z_]\w*)\s*&&\s*\.\.\.\s*([A-Za-z_]\w*)\s*$")
+
+
+def _always(fact: str) -> bool:
+    """``fact`` names nothing of the kernel and holds (`0 < 2`, a loop's test at its constant values): it says
+    nothing (one that fails, `!(1)`, says the launch never runs, and stays)."""
+    if set(re.findall(r"[A-Za-z_]\w*", fact)) - {"and", "or", "not", "if", "else"}:
+        return False
+    try:
+        value = to_z3(parse(fact, "host launch"), lambda n: None, z3.IntVal)
+    except (InputError, RecursionError, z3.Z3Exception):
+        return False
+    return z3.is_true(z3.simplify(value))
 
 
 def _valid(fact: str) -> bool:

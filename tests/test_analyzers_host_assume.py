@@ -719,3 +719,13 @@ def test_a_grid_that_divides_by_a_parameter_is_no_fact(tmp_path):
     assert "blockDim.x == 64" in text and "gridDim.x" not in text
     assert "gridDim.x == (4096 / 2) / 64" in _implied("void run(float *d, int w) {\n  const int N = 4096;\n"
                                                 "  fill<<<(N / 2) / 64, 64>>>(d, w, 1);\n}\n", tmp_path)
+
+
+def test_a_host_condition_over_constants_alone_is_a_fact_only_when_it_fails(tmp_path):
+    # the loop's `r < 2` at its values 0 and 1 always holds: no fact; `if (USE_PACKED)` with USE_PACKED 0 fails:
+    # the launch under it never runs, and the fact says so
+    text = _implied("#define USE_PACKED 0\nvoid run(float *d, int w) {\n  for (int r = 0; r < 2; r++) {\n"
+                    "    if (USE_PACKED) { fill<<<1, 32>>>(d, w, 1); } else { fill<<<w / 64, 64>>>(d, w, 2); }\n"
+                    "  }\n}\n", tmp_path)
+    assert "< 2" not in text and ">= (0)" not in text
+    assert "n == 1 and (0)" in text and "n == 2" in text

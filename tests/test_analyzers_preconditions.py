@@ -125,3 +125,11 @@ def test_a_witness_never_divides_by_zero():
     res = analyze(CORPUS / "i23_divisor_not_zero_precondition.cu")
     notes = [d for d in res.diagnostics if d.rule == "race.precondition"]
     assert notes and all(d.witness["parameters"]["alignment"] != 0 for d in notes)
+
+
+def test_a_stride_in_one_arm_of_a_conditional_index_is_presumed_at_least_one():
+    # `interleaved ? i : i * n`: the contiguous arm strides by n as `i * n` alone would
+    res = analyze(CORPUS / "i23_conditional_stride_precondition.cu")
+    assert "race.global" not in observed(res)
+    notes = [d for d in res.diagnostics if d.rule == "race.precondition"]
+    assert notes and all("1 <= n" in d.witness["precondition"] for d in notes)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import reduce
 
 import z3
 
@@ -367,7 +368,7 @@ class Ctx:
         fixed = {n for a in self.launch.assume for n in a.alone}
         kinds = {n: k for acc in accesses for n, k in {**sym.free_vars(acc.offset), **sym.free_vars(acc.cond)}.items()
                  if n.startswith("p:") and n[2:] not in fixed and n[2:] in self.int_params}
-        ones = {f.val for acc in accesses if acc.write for t in _sum_terms(acc.offset)
+        ones = {f.val for acc in accesses if acc.write for t in _arm_terms(acc.offset)
                 if _strided(t, ("thread", "block", "iter"))
                 for f in sym.operands(t, "*") if f.op == "v" and f.val.startswith("p:")}
         if divisors:
@@ -968,6 +969,22 @@ def _plain(text: str) -> str:
                 return text
         text = text[1:-1]
     return text
+
+
+def _arm_terms(e) -> list:
+    """``_sum_terms`` of ``e``, a term with a conditional factor replaced by those of each of its arms
+    (``(reorder ? i : i * n) * 4`` gives ``i * 4`` and ``i * n * 4``)."""
+    out = []
+    for t in _sum_terms(e):
+        factors = list(sym.operands(t, "*"))
+        pick = next((f for f in factors if f.op == "ite"), None)
+        if pick is None:
+            out.append(t)
+            continue
+        rest = [f for f in factors if f is not pick]
+        for arm in pick.args[1:]:
+            out += _arm_terms(reduce(lambda x, y: sym.binop("*", x, y), rest, arm))
+    return out
 
 
 def _strided(t, kinds=("thread", "block")) -> bool:

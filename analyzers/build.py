@@ -696,8 +696,9 @@ class Builder:
         node = sites[0][0] if len(sites) == 1 and sites[0][1] == 0 else None
         once = node is not None and node.kind == "assign" and node.op == "=" and not _mentions(node.b, {name})
         # or set anew on every pass before its last value (`done = false; if (c) done = true;`): no carried value
-        # in it, and no `continue` that would skip the rest of a pass
-        if straight is not None and (once or whole) and \
+        # in it, no unknown (a nested loop's result, which may hide one), and no `continue` that would skip the
+        # rest of a pass
+        if straight is not None and (once or whole and not sym.has_opaque(cur)) and \
                 isinstance(cur, S) and isinstance(v0, S) and not sym.has_data(cur) and \
                 not set(sym.free_vars(cur)) & set(straight):
             last = sym.subst(cur, {f"k{lid}": binop("-", N, ONE)})

@@ -698,8 +698,8 @@ class Builder:
         # or set anew on every pass before its last value (`done = false; if (c) done = true;`): no carried value
         # in it, no unknown (a nested loop's result, which may hide one), and no `continue` that would skip the
         # rest of a pass
-        if straight is not None and (once or whole and not sym.has_opaque(cur)) and \
-                isinstance(cur, S) and isinstance(v0, S) and not sym.has_data(cur) and \
+        if straight is not None and isinstance(cur, S) and isinstance(v0, S) and \
+                (once or whole and not sym.has_opaque(cur)) and not sym.has_data(cur) and \
                 not set(sym.free_vars(cur)) & set(straight):
             last = sym.subst(cur, {f"k{lid}": binop("-", N, ONE)})
             # (a value the loop alone gives, declared without one, is read after it only when the loop ran: reading

@@ -1287,26 +1287,3 @@ void run(float *x, box<box<int> > b) {
 
     assert [(l.grid, l.block) for l in host_launches(src)["k"].launches] == [((4, 1, 1), (128, 1, 1)),
                                                                            ((8, 1, 1), (64, 1, 1))]
-
-
-def test_a_launching_macro_that_pastes_the_kernel_name_is_expanded_at_each_use():
-    # a binding macro per kernel variant (`k_##tag##_kernel`), its launch spaced `< < <` by a formatter, one use
-    # written over two lines
-    src = """
-#define BS 16
-__global__ void k_plain_kernel(float *x) { __shared__ float t[BS][BS]; t[threadIdx.y][threadIdx.x] = x[0]; }
-__global__ void k_wide_kernel(float *x) { __shared__ float t[BS][BS]; t[threadIdx.y][threadIdx.x] = x[1]; }
-#define BIND(tag, n)                                  \\
-  void run_##tag(float *x) {                          \\
-    dim3 block(BS, BS / n);                           \\
-    k_##tag##_kernel < < < 1,                         \\
-        block >>> (x);                                \\
-  }
-BIND(plain, 1)
-BIND(wide,
-     2)
-"""
-    assert _shapes(src) == {"k_plain_kernel": [((16, 16, 1), (1, 1, 1), ())],
-                            "k_wide_kernel": [((16, 8, 1), (1, 1, 1), ())]}
-    # a macro that stringizes a parameter is still left alone
-    assert _shapes(src.replace("void run_##tag(float *x) {", 'void run_##tag(float *x) { puts(#tag);')) == {}

@@ -130,14 +130,16 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
             configs = list({repr((c.block, c.grid, c.smem, c.cluster, c.targs, c.assume, c.branch, c.buffers)): c
                             for c in configs}.values())
         else:
-            # no launch given: the kernel's launches in host code, one configuration per constant shape
+            # no launch given: the kernel's launches in host code, one configuration per constant shape, and one for
+            # every block its launches with a block that is not a constant may take
             host = hosts.get(func.name) or host_launch.HostLaunches()
+            shapes = list(host.launches) + ([None] if host.unknown or not host.launches else [])
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
                                           launch_bounds=func.launch_bounds, targs=targs or None, host=shape,
-                                          host_unknown=host.unknown, host_bound=host.bound,
+                                          host_unknown=host.unknown if shape is None else (), host_bound=host.bound,
                                           host_fact=host.block_fact)
-                       for shape in host.launches or [None]]
-            for c, shape in zip(configs, host.launches or [None]):
+                       for shape in shapes]
+            for c, shape in zip(configs, shapes):
                 lines = (shape.where, *shape.others) if shape is not None else ()
                 c.assume = c.assume + host_assume.at_launches(implied.get(func.name, []), lines)
                 if shape is not None and shape.tags and not c.targs:  # `kernel<<<...>>>(..., std::true_type{})`

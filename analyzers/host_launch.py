@@ -1441,13 +1441,13 @@ FUNCTION_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^()]*)
 def expand_launch_macros(text: str) -> str:
     """``text`` with each use of a function-like macro whose body launches a kernel (``#define RUN(k, g, b) k<<<g,
     b>>>()``, through other such macros too) replaced by its expansion, written on the use's first line and padded
-    with the line breaks it spanned, so later lines keep their numbers. Bodies that stringize or paste (``#``,
-    ``##``) are left alone."""
+    with the line breaks it spanned, so later lines keep their numbers. A body's ``a ## b`` pastes the two after its
+    parameters are replaced (``mat_##tag##_kernel``); bodies that stringize a parameter (``#x``) are left alone."""
     macros = {}
     for m in FUNCTION_MACRO.finditer(text):
         body = m.group(3).replace("\\\n", " ")
         body = re.sub(r"//[^\n]*|/\*.*?\*/", " ", body)
-        if "#" not in body:
+        if not re.search(r"(?<!#)#(?!#)", body):
             macros[m.group(1)] = ([p.strip() for p in m.group(2).split(",") if p.strip()], body.strip())
     launching = {n for n, (_, b) in macros.items() if any(k in b for k in _MARKERS)}
     for _ in range(3):  # macros that call a launching macro
@@ -1480,6 +1480,7 @@ def expand_launch_macros(text: str) -> str:
                 sub["__VA_ARGS__"] = ", ".join(a.strip() for a in args[len(named):])
             inner = re.sub(r"\b(" + "|".join(map(re.escape, sub)) + r")\b", lambda x: sub[x.group(1)], body) \
                 if sub else body
+            inner = re.sub(r"\s*##\s*", "", inner)
             out += [body_text[at:m.start()], expand(inner, depth + 1)]
             at = i
         return "".join(out) + body_text[at:]
@@ -1540,7 +1541,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     # the host pass's lines only (an undefined #ifdef's assignment never runs); a blanked line keeps its length,
     # so positions and line numbers stay those of the file
     text = expand_launch_macros(text) if "define" in text else text
-    text = _unspaced_chevrons(text) if "<< <" in text else text
+    text = _unspaced_chevrons(text) if "<< <" in text or "< < <" in text else text
     kept = active_lines(text, {**named, **(outer or {}), **macros, **(defines or {})}, device=False).split("\n")
     text = "\n".join(k or " " * len(o) for k, o in zip(kept, text.split("\n")))
     scan = _Scan(text, name, env, callers, instantiations)
@@ -1548,12 +1549,13 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     return scan
 
 
-_SPACED_OPEN = re.compile(r"<<[ \t]+<(?!<)")
+_SPACED_OPEN = re.compile(r"(?:<<[ \t]+|<[ \t]+<[ \t]+)<(?!<)")  # `<< <`, `< < <` (a formatter's, in macros)
 _SPACED_CLOSE = re.compile(r">>[ \t]+>|>>>")
 
 
 def _unspaced_chevrons(text: str) -> str:
-    """``text`` with launches written ``k << < g, b >> > (...)`` (an older formatter's spacing, which nvcc accepts)
+    """``text`` with launches written ``k << < g, b >> > (...)`` or ``k < < < g, b >>> (...)`` (formatters' spacing,
+    which nvcc accepts)
     as ``k<<<g, b>>>(...)``, each chevron padded to its length (positions and lines stay the file's)."""
     out, last = [], 0
     for m in _SPACED_OPEN.finditer(text):
@@ -1569,7 +1571,7 @@ def _unspaced_chevrons(text: str) -> str:
 
 
 _IFDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifdef[ \t]+|(?:el)?if[ \t]+defined[ \t]*\(?[ \t]*)([A-Za-z_]\w*)", re.M)
-_MARKERS = ("<<<", "<< <", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel",
+_MARKERS = ("<<<", "<< <", "< < <", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel",
             "cuLaunchCooperativeKernel", "cudaGraphAdd")
 _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
 

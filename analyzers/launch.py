@@ -5,8 +5,8 @@ A candidate's launches are resolved by kopt (``kopt.geometry``) and *given* to t
 shapes of the kernel's launches in host code (``host_launch``: one configuration per shape, its grid too when
 constant), then ``__launch_bounds__``; otherwise every block size up to 1024 is considered (symbolically), within the
 bounds the kernel's own shared arrays imply (``block_bounds``). A kernel also launched with a block that is not a
-constant is analyzed at its constant shapes only, and its configuration lists the launches it does not cover
-(``uncovered``). The values of C macros and template arguments are read with kopt's expression language in C mode.
+constant is analyzed at its constant shapes and, for those launches, at every block they may take. The values of C
+macros and template arguments are read with kopt's expression language in C mode.
 """
 from __future__ import annotations
 
@@ -45,7 +45,6 @@ class LaunchConfig:
     assume: list = field(default_factory=list)  # assume.Assumption over this kernel's parameters
     branch: str = ""  # the launch line, when it is one of several `when` alternatives ("line 12 (when rows >= 4096)")
     at: str = ""  # file:line of the host launch the block was read from
-    uncovered: list = field(default_factory=list)  # the kernel's host launches whose block is not constant
     inferred: dict = field(default_factory=dict)  # dim "x"/"y"/"z" -> (bound, why): see infer_block
     launched: bool = True  # False: no launch of the kernel was found (none given, none read from host code)
     one_block: bool = False  # the grid was inferred to be one block (see infer_one_block)
@@ -65,7 +64,6 @@ class LaunchConfig:
         return {"kernel": self.kernel, "grid": dims(self.grid), "block": dims(self.block), "smem": self.smem,
                 "cluster": dims(self.cluster), "source": self.source,
                 **({"branch": self.branch} if self.branch else {}),
-                **({"uncovered": self.uncovered} if self.uncovered else {}),
                 **({"all_blocks": self.max_threads} if self.all_blocks else {}),
                 **({"inferred_grid": [1, 1, 1]} if self.one_block else {}),
                 **({"buffers": dict(self.buffers)} if self.buffers else {}),
@@ -196,10 +194,10 @@ def fallback(kernel_name: str, source: str, *, block=None, grid=None, defines=No
              targs=None, host=None, host_unknown=(), host_bound=None, host_fact=None) -> LaunchConfig:
     """For a kernel no launch annotation describes: ``--block``/``--grid``, else one constant launch shape read from
     host code (``host``, a ``host_launch.HostLaunch``; its grid and template arguments when constant), else
-    ``__launch_bounds__``, else unknown. ``host_unknown``: the kernel's host launches whose block is not constant —
-    with a constant ``host`` they are launches this configuration does not cover, and the note says so; with none,
-    ``host_bound`` is at most how many threads host code gives each of their blocks (a range, not a shape), and
-    ``host_fact`` what it says of every such block (the sizes a loop sweeps over, a multiple of 32), assumed."""
+    ``__launch_bounds__``, else unknown. ``host_unknown`` (with no ``host``): the kernel's host launches whose block is
+    not constant, analyzed as one configuration; ``host_bound`` is at most how many threads host code gives each of
+    their blocks (a range, not a shape), and ``host_fact`` what it says of every such block (the sizes a loop sweeps
+    over, a multiple of 32), assumed."""
     env = {**source_macros(source), **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
     cfg = LaunchConfig(kernel=kernel_name)
     if targs is None and host is not None and host.targs:
@@ -211,11 +209,6 @@ def fallback(kernel_name: str, source: str, *, block=None, grid=None, defines=No
         cfg.block, cfg.source, cfg.at = tuple(host.block), "host", host.where
         if grid is None and all(isinstance(g, int) for g in host.grid):
             cfg.grid = tuple(host.grid)
-        if host_unknown:
-            cfg.uncovered = list(host_unknown)
-            cfg.note = (f"also launched with a block kopt cannot evaluate at {', '.join(host_unknown[:3])}"
-                        + (f" (+{len(host_unknown) - 3} more)" if len(host_unknown) > 3 else "")
-                        + "; those launches were not analyzed")
     if block is None and host is None and host_unknown:
         cfg.note = (f"its launch block is not a constant at {', '.join(host_unknown[:3])}"
                     + (f" (+{len(host_unknown) - 3} more)" if len(host_unknown) > 3 else ""))

@@ -56,10 +56,10 @@ Definitions (issue 23):
 - Analyzed completely: every kernel was read by libclang, no `analysis.incomplete` note, and the launch geometry
   is known (labeled corpus: per file; real kernels: per kernel, a note counting against the kernel it names, or
   against every kernel of the file when it names none) (an annotation, --block, __launch_bounds__, or the constant
-  blocks of every launch of the kernel in host code: the file's own, or a file of its folder that launches it); a
-  kernel also launched with a block kopt cannot evaluate is not analyzed completely. A kernel whose block is not
-  known (a run-time value, or no launch found) counts as known geometry only when its race, barrier and bounds
-  checks were decided for every block it allows (the launch's ``all_blocks``; no block bound inferred from its
+  blocks of its launches in host code: the file's own, or a file of its folder that launches it); a kernel also
+  launched with a block kopt cannot evaluate is analyzed for those launches as for an unknown block. A kernel whose
+  block is not known (a run-time value, or no launch found) counts as known geometry only when its race, barrier and
+  bounds checks were decided for every block it allows (the launch's ``all_blocks``; no block bound inferred from its
   arrays, no check left to concrete block shapes); their number is reported (``of_which_decided_for_every_block``).
 Real kernels are read from DIR (outside the repository) at benchmark time; every flagged finding is looked up in
 the review file ("relative/path.cu:LINE:RULE", or "...:RULE@KERNEL" for one kernel's finding at a header line
@@ -117,10 +117,11 @@ def _parsed(res) -> bool:
 
 def _launch_known(l) -> bool:
     """A launch configuration whose geometry counts as known: a constant block from an annotation, --block,
-    __launch_bounds__ or every launch in host code; or an unknown block whose race, barrier and bounds checks were
-    decided for every block it allows (``all_blocks``: the verdict holds whatever block the program picks)."""
+    __launch_bounds__ or a host launch (a kernel's host launches with a runtime block are a configuration of their
+    own); or an unknown block whose race, barrier and bounds checks were decided for every block it allows
+    (``all_blocks``: the verdict holds whatever block the program picks)."""
     return bool(l["block"] and None not in l["block"] and l["source"] in ("annotation", "cli", "host", "launch_bounds")
-                and not l.get("uncovered") or l.get("all_blocks"))
+                or l.get("all_blocks"))
 
 
 def _geometry_known(res) -> bool:
@@ -286,7 +287,7 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
             false_files += any(x["verdict"] == "false" for x in findings)
         rows.append({"file": rel, "kernels": n, "kernel_names": res.kernels, "paths": res.paths, "ms": round(ms[-1], 1),
                      "not_analyzed_completely": sorted(set(res.kernels) - ok_geo),
-                     "launches": [{k: v for k, v in l.items() if k in ("kernel", "block", "source", "uncovered", "all_blocks")}
+                     "launches": [{k: v for k, v in l.items() if k in ("kernel", "block", "source", "all_blocks")}
                                   for l in res.launches],
                      "stopped_by_benchmark_deadline": deadline.fired, "findings": findings,
                      "assumed": res.assumed.split("\n") if res.assumed else [],

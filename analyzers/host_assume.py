@@ -12,9 +12,11 @@ Read textually from the launches ``host_launch`` finds (``<<<>>>``, the runtime 
 argument arrays; the file and the files of its folder that include it or load kernels by name). Host names are
 replaced by the kernel parameter they are passed as; a host name not passed is followed through its one
 initializing declaration in the launching function, or evaluated as a constant: literals, macros, enumerators,
-``const`` names, and locals the launching function never passes to another call (a reference parameter could
-change them). A wrapper that launches with its own parameters (``void launch(dim3 g, dim3 b, int w)``) is read at
-each of its calls in the folder. Helpers called in a grid expression are inlined when they are one ``return`` (or
+``const`` names (an ``extern const`` from the file of the folder that defines it), and locals the launching function
+never passes to another call (a reference parameter could change them). A wrapper that launches with its own
+parameters (``void launch(dim3 g, dim3 b, int w)``) is read at each of its calls in the folder, its own constants
+read in its file. A condition over constants alone is a fact only when it fails; a launch dimension that divides by a
+kernel parameter is none. Helpers called in a grid expression are inlined when they are one ``return`` (or
 a function-like macro). A condition whose names change between it and the launch is not a fact. Not followed:
 loops' conditions, ``switch`` cases, wrappers of wrappers.
 """

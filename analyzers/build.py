@@ -554,7 +554,7 @@ class Builder:
         # a value the loop computes from uniform values only (every thread runs the same iterations): uniform after it
         uniform_loop = nk == "uniform" and n.kind != "do" and not _exits_early(body)
         straight = n.kind != "do" and not _exits_early(body)  # every iteration runs the body to its end
-        whole = straight and not _continues(body)  # ... every statement of it
+        whole = straight and not _contains(body, "continue", own=True)  # ... every statement of it
         counted_after = False  # a value after the loop is its entry value moved by the trip count
         ends = {name: st.lookup(name) for name in entry if st.has(name)}  # before any is set to its value after
 
@@ -1279,8 +1279,8 @@ def _last_pass_break_as_branch(n: Node) -> list | None:
         if not last:
             continue
         rest = top[j + 1:]
-        changed = set(_assigned(rest)) & ({i} | {m.name for m in _names(bound)})
-        if changed or _exits_early(rest) or _continues(rest):
+        changed = set(_assigned(rest))
+        if i in changed or _mentions(bound, changed) or _exits_early(rest) or _contains(rest, "continue", own=True):
             return None
         branch = Node("if", x.loc, a=Node("bin", x.loc, op="!=", a=c.a, b=c.b, ty=c.ty), b=Node("block", x.loc, body=rest))
         return [Node("block", n.body[0].loc if isinstance(n.body[0], Node) else None, body=top[:j] + [branch])]
@@ -1294,33 +1294,15 @@ def _one_less(e, bound) -> bool:
     return e.kind == "bin" and e.op == "-" and _same(e.a, bound) and e.b.kind == "lit" and e.b.val == 1
 
 
-def _names(e) -> list:
-    """The name nodes of expression ``e``."""
-    if not isinstance(e, Node):
-        return []
-    out = [e] if e.kind == "name" else []
-    for x in (e.a, e.b, e.c, *e.args):
-        out += _names(x)
-    return out
-
-
-def _continues(n) -> bool:
-    """Does the loop body contain a ``continue`` of its own (not one of a nested loop)?"""
-    if isinstance(n, list):
-        return any(_continues(x) for x in n)
-    if not isinstance(n, Node) or n.kind in ("for", "while", "do"):
-        return False
-    return n.kind == "continue" or any(_continues(x) for x in (n.a, n.b, n.c)) or _continues(n.body)
-
-
-def _contains(n, kind) -> bool:
+def _contains(n, kind, own: bool = False) -> bool:
+    """Is a node of ``kind`` in ``n``? ``own``: one of the loop whose body ``n`` is (not inside a nested loop)."""
     if n is None:
         return False
     if isinstance(n, list):
-        return any(_contains(x, kind) for x in n)
-    if not isinstance(n, Node):
+        return any(_contains(x, kind, own) for x in n)
+    if not isinstance(n, Node) or own and n.kind in ("for", "while", "do"):
         return False
-    return n.kind == kind or any(_contains(x, kind) for x in (n.a, n.b, n.c)) or _contains(n.body, kind)
+    return n.kind == kind or any(_contains(x, kind, own) for x in (n.a, n.b, n.c)) or _contains(n.body, kind, own)
 
 
 def _mentions(n, names: set) -> bool:

@@ -109,8 +109,9 @@ _PARAM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$")
 _FN_POINTER = re.compile(r"\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(")  # a function pointer's declarator: `void (*k)(float *)`
 _TARGS = r"(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?"
 _CALLEE = re.compile(r"\b([A-Za-z_][\w:]*)\s*(" + _TARGS + r")\s*$")  # the kernel named before a `<<<`
-_ELEMENT = re.compile(r"([A-Za-z_]\w*)((?:\s*\[[^\[\]]+\])+)")  # an array's element: `fns[i]`, `block[d][i]`
-_ELEMENT_CALLEE = re.compile(r"(?<![\w.>])([A-Za-z_]\w*(?:\s*\[[^\[\]]+\])+)\s*$")  # `fns[i]<<<...`
+_SUBSCRIPTS = r"(?:\s*\[[^\[\]]+\])+"
+_ELEMENT = re.compile(rf"([A-Za-z_]\w*)({_SUBSCRIPTS})")  # an array's element: `fns[i]`, `block[d][i]`
+_ELEMENT_CALLEE = re.compile(rf"(?<![\w.>])([A-Za-z_]\w*{_SUBSCRIPTS})\s*$")  # `fns[i]<<<...`
 # the runtime's launch calls: (kernel, grid, block, ...) and cudaLaunchKernelEx(&config, kernel, ...)
 _LAUNCH_CALL = re.compile(r"\b(cudaLaunchKernel|cudaLaunchCooperativeKernel|cudaLaunchKernelEx(?:C)?)\s*"
                           + _TARGS + r"\s*\(")
@@ -277,8 +278,7 @@ class _Scan:
             out.append((0, "enum", self.enums[name]))
         element = re.fullmatch(r"(\w+)((?:\[\d+\])+)", name)  # `lws[0]`, `block[1][0]`, written with any spacing
         found = re.finditer(rf"\b{element.group(1)}" + "".join(
-            rf"\s*\[\s*{i}\s*\](?!\s*\[)" if k == name.count("[") - 1 else rf"\s*\[\s*{i}\s*\]"
-            for k, i in enumerate(re.findall(r"\d+", element.group(2)))), t) if element else None
+            rf"\s*\[\s*{i}\s*\]" for i in re.findall(r"\d+", element.group(2))) + r"(?!\s*\[)", t) if element else None
         p = -1
         while True:
             if found is not None:
@@ -1043,19 +1043,27 @@ class _Scan:
         self.memo[key] = ok
         return ok
 
-    def _element_values(self, name: str, indices: list, pos: int, depth: int) -> list | None:
-        """The values of ``name[i][j]...`` at ``pos`` for every value its index texts may take."""
-        combos = [""]
+    def _index_values(self, indices: list, pos: int, depth: int = 0, limit: int | None = None) -> list | None:
+        """Every combination of the values the index texts of an element may take at ``pos`` (tuples); None when one
+        is not a constant or there are more than ``limit``."""
+        combos = [()]
         for ix in indices:
-            vals = self.scalars(ix, pos, depth + 1)
+            vals = self.scalars(ix, pos, depth)
             if vals is None:
                 return None
-            combos = [c + f"[{v}]" for c in combos for v in vals]
-            if len(combos) > _MAX_CHOICES:
+            combos = [c + (v,) for c in combos for v in vals]
+            if limit is not None and len(combos) > limit:
                 return None
+        return combos
+
+    def _element_values(self, name: str, indices: list, pos: int, depth: int) -> list | None:
+        """The values of ``name[i][j]...`` at ``pos`` for every value its index texts may take."""
+        combos = self._index_values(indices, pos, depth + 1, _MAX_CHOICES)
+        if combos is None:
+            return None
         out = []
         for c in combos:
-            vals = self.values(name + c, pos, depth + 1)
+            vals = self.values(name + "".join(f"[{v}]" for v in c), pos, depth + 1)
             if vals is None:
                 return None
             out += vals
@@ -1070,16 +1078,13 @@ class _Scan:
         m = _ELEMENT.fullmatch(callee.strip())
         if m is None or not self.set_by_element(m.group(1), pos):
             return None
-        indices = re.findall(r"\[([^\[\]]*)\]", m.group(2))
-        combos = [((), {})]
-        for ix in indices:
-            vals = self.scalars(ix, pos)
-            if vals is None:
-                return None
-            named = ix.strip() if re.fullmatch(r"[A-Za-z_]\w*", ix.strip()) else None
-            combos = [(c + (v,), {**g, **({named: ("in", (v,))} if named else {})}) for c, g in combos for v in vals]
+        indices = [ix.strip() for ix in re.findall(r"\[([^\[\]]*)\]", m.group(2))]
+        combos = self._index_values(indices, pos)
+        if combos is None:
+            return None
         out = []
-        for c, g in combos:
+        for c in combos:
+            g = {ix: ("in", (v,)) for ix, v in zip(indices, c) if re.fullmatch(r"[A-Za-z_]\w*", ix)}  # at the slot
             element = m.group(1) + "".join(f"[{v}]" for v in c)
             for at, kind, text in self.events_of(element):
                 if kind not in ("set", "decl") or text is None or at > pos and self.func_at(at) is self.func_at(pos):
@@ -1591,8 +1596,9 @@ def _defined_elsewhere(text: str, headers: list, env: dict, path: Path) -> dict:
         other = _text(p, key)
         if not any(n in other for n in wanted):
             continue
-        found = {n: v for n, v in _constants(other).items() if n in wanted}
-        other_env = {**source_macros(other, device=False), **_constants(other)}
+        consts = _constants(other)
+        found = {n: v for n, v in consts.items() if n in wanted}
+        other_env = {**source_macros(other, device=False), **consts}
         for n, v in found.items():
             value = evaluate(v, other_env)
             if value is not None:

@@ -628,7 +628,8 @@ class _Scan:
             return self._values_at(name, f, local, pos, depth)
         guard = self.guards.get(name)
         tparam = f is not None and name in self.tparams.get(f[0], ())
-        if guard is not None and guard[0] == "in" and (not local and (name in f[2] or tparam) or len(local) == 1 and
+        if guard is not None and guard[0] == "in" and (not local and (f is not None and name in f[2] or tparam) or
+                                                       len(local) == 1 and
                                                        local[0][1] in ("decl", "dim3")):
             return list(guard[1])  # `case 256:` / `if (threads == 256)` around the launch, and never reassigned
         if tparam and not local:

@@ -903,6 +903,30 @@ def test_a_host_function_with_a_parameter_without_a_name_is_not_a_helper():
     assert not any(d.rule == "analysis.incomplete" for d in res.diagnostics), [d.message for d in res.diagnostics]
 
 
+def test_a_launch_size_from_a_struct_member_named_like_a_template_parameter_is_read_without_a_crash():
+    """A block size read through a configuration struct's member that has the launcher's template parameter's name
+    (`static constexpr int NW = NW_;` in `Cfg`, `launch<8>` instantiating `NW`) is looked up outside any function:
+    the host scan crashed there and no launch of the file was read."""
+    src = """
+template <int NW_> struct Cfg {
+  static constexpr int NW = NW_;
+  static constexpr int Threads = NW * 32;
+};
+__global__ void k(float *x) { x[threadIdx.x] = 0.f; }
+__global__ void j(float *x) { x[threadIdx.x] = 1.f; }
+template <int NW> void launch(float *x) {
+  using config = Cfg<NW>;
+  dim3 block(config::Threads);
+  k<<<1, block>>>(x);
+}
+void run(float *x) { launch<8>(x); j<<<1, 64>>>(x); }
+"""
+    res = analyze(src, path="cfg.cu")
+    assert not any("launches were not read" in d.message for d in res.diagnostics), [d.message for d in
+                                                                                   res.diagnostics]
+    assert {g["kernel"]: g["block"] for g in res.launches}["j"] == [64, 1, 1]
+
+
 def test_a_macro_value_with_a_block_comment_is_read():
     src = "#define TPB 256  /* do not change */\n#define GRID /* blocks */ 8\n" + BODY.replace("256", "TPB") + \
           "int main() { float *x; k<<<GRID, TPB>>>(x); }\n"

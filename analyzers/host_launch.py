@@ -1730,13 +1730,15 @@ def _launched_through_parameters(text: str, kernels: set, siblings: list) -> lis
 
 
 def _launched_above(path: Path, kernels: set, folder_files) -> list:
-    """(text, name, False, the kernels it launches) for each file of a folder above ``path`` that includes it, and
-    each file such an includer includes with quotes, that launches one of ``kernels`` without defining it
+    """(text, name, False, the kernels it launches) for each file of a folder above ``path`` that includes it, each
+    file such an includer includes with quotes, and each file of the includer's folder that includes the includer
+    (``main.cu`` > ``kernels.cuh`` > ``include/k.cuh``), that launches one of ``kernels`` without defining it
     (``folder_files``: those of ``path``'s folder, read already)."""
     out, here = [], path.absolute().parent
     seen = {os.path.abspath(p) for p in folder_files} | {os.path.abspath(path)}
     for inc, text, _ in includers(path, above_only=True):  # the folder's own files are read by the caller
-        for p, t in [(inc, text), *((q, None) for q in included_by(inc, text))]:
+        for p, t in [(inc, text), *((q, None) for q in included_by(inc, text)),
+                     *((q, u) for q, u, _ in includers(inc, levels=0))]:
             if os.path.abspath(p) in seen:
                 continue
             seen.add(os.path.abspath(p))

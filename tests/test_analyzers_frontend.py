@@ -471,6 +471,26 @@ __global__ void root(unsigned *out, unsigned *counter) {
     assert analyze("k.cu").paths["root"] == res.paths["root"]
 
 
+def test_a_kernel_header_gathered_by_a_header_above_takes_the_launch_of_the_file_including_that_header(tmp_path):
+    # include/k.cuh is included by kernels.cuh in the folder above, which utils.cu (beside it) includes and which
+    # launches the kernel: the launch's block (64 threads) keeps the 64-element tile in bounds; with any block up
+    # to the __launch_bounds__ it would not
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "k.cuh").write_text("""
+__global__ __launch_bounds__(256) void k(float *x) {
+  __shared__ float t[64];
+  t[threadIdx.x] = x[threadIdx.x];
+  __syncthreads();
+  x[threadIdx.x] = t[63 - threadIdx.x];
+}
+""")
+    (tmp_path / "kernels.cuh").write_text('#include "./include/k.cuh"\n')
+    (tmp_path / "utils.cu").write_text('#include "kernels.cuh"\nvoid run(float *x) { k<<<1, 64>>>(x); }\n')
+    res = analyze(tmp_path / "include" / "k.cuh")
+    assert [l["block"] for l in res.launches] == [[64, 1, 1]] and "launch at ../utils.cu:2" in res.assumed
+    assert not [d for d in res.diagnostics if d.severity.rank >= 2], res.diagnostics
+
+
 def test_a_managed_variable_is_device_memory_the_kernel_reads_and_writes(tmp_path):
     # `__managed__` memory is reachable from device code: the kernel parses (host code assigning it is skipped) and
     # its plain increment by every thread is a race on global memory, the atomic one is not

@@ -510,7 +510,7 @@ class _Launch:
                 if any(p == self.passed.get(g.strip()) and _integral(ty) for p, ty in self.params):
                     return [g.strip(), "1", "1"]  # an integer the kernel is passed too (``n = blk; k<<<n, b>>>(blk)``)
                 return self.dims(g.strip(), depth + 1)
-        inner = re.fullmatch(r"dim3\s*[({](.*)[)}]", g, re.S)
+        inner = re.fullmatch(r"(?:dim3\s*[({]|\{)(.*)[)}]", g, re.S)  # dim3(...), dim3{...} or a bare {...}
         if inner:
             parts = [p for p in split_top(inner.group(1)) if p.strip()]
             return (parts + ["1"] * 3)[:3] if len(parts) <= 3 else []
@@ -1034,6 +1034,11 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
                     scan.guards = hl.instance_guards(bound)
                     try:
                         for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block, kernels[k]):
+                            if a and len(a) != len(kernels[k]):
+                                # another overload of the name (or default arguments): its arguments do not map
+                                # onto these parameters, and the kernel's assumption must hold for every launch
+                                per_kernel.setdefault(k, []).append(([], sc.line(at)))
+                                continue
                             launch = _Launch(sc, at, a, kernels[k], helpers, b, value_macros)
                             launch.folder = folder
                             facts = [x for x in launch.facts(g, b) if _valid(x)]

@@ -989,7 +989,8 @@ class _Scan:
             if m is None and c is None:
                 break
             text = (text[m.end():] if m else c.group(1)).strip()
-        inner = re.fullmatch(r"dim3\s*[({](.*)[)}]|make_u?int3\s*\((.*)\)", text, re.S)
+        # dim3(...), dim3{...}, make_uint3(...), or a bare braced list (`<<<grid, {32, 8, 1}>>>` builds a dim3)
+        inner = re.fullmatch(r"(?:dim3\s*)?\{(.*)\}|(?:dim3|make_u?int3)\s*\((.*)\)", text, re.S)
         if inner:
             vals = [self.scalars(a, pos, depth) for a in split_top(inner.group(1) or inner.group(2) or "") if a.strip()]
             if len(vals) > 3 or None in vals:

@@ -729,3 +729,19 @@ def test_a_host_condition_over_constants_alone_is_a_fact_only_when_it_fails(tmp_
                     "  }\n}\n", tmp_path)
     assert "< 2" not in text and ">= (0)" not in text
     assert "n == 1 and (0)" in text and "n == 2" in text
+
+
+def test_a_launch_of_another_overload_gives_the_kernel_no_facts(tmp_path):
+    # `fill(out, n)` is another kernel of the name: its arguments do not map onto (out, width, n), and the kernel's
+    # assumption must hold at every launch, so the launches give it none (before: `width == 7`, `n` unknown)
+    host = ("__global__ void fill(float *out, int n) { out[threadIdx.x] = n; }\n"
+            "void run(float *d, int w) {\n  fill<<<4, 64>>>(d, w, 3);\n  fill<<<4, 64>>>(d, 7);\n}\n")
+    assert _implied(host, tmp_path) == ""
+    # the same arguments counted: the facts stay
+    assert "n == 3" in _implied(host.replace("fill<<<4, 64>>>(d, 7);", "fill<<<4, 64>>>(d, 7, 3);"), tmp_path)
+
+
+def test_a_braced_block_is_a_dim3(tmp_path):
+    # `<<<grid, {16, 8, 1}>>>` builds a dim3: its components, not a 1-D block of that text
+    text = _implied("void run(float *d, int w) {\n  fill<<<w / 16, {16, 8, 1}>>>(d, w, 1);\n}\n", tmp_path)
+    assert "blockDim.x == 16" in text and "blockDim.y == 8" in text and "blockDim.y == 1" not in text

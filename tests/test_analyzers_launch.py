@@ -1333,3 +1333,15 @@ BIND(wide,
                             "k_wide_kernel": [((16, 8, 1), (1, 1, 1), ())]}
     # a macro that stringizes a parameter is still left alone
     assert _shapes(src.replace("void run_##tag(float *x) {", 'void run_##tag(float *x) { puts(#tag);')) == {}
+
+
+def test_a_braced_block_in_the_launch_is_read_as_a_dim3():
+    src = """
+__global__ void k(float *x) {}
+void run(float *x) {
+  constexpr int bx = 32, by = 8;
+  k<<<1, {bx, by, 1}>>>(x);
+  k<<<dim3{2, 2}, dim3{64}>>>(x);
+}
+"""
+    assert _shapes(src) == {"k": [((32, 8, 1), (1, 1, 1), ()), ((64, 1, 1), (2, 2, 1), ())]}

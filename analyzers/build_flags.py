@@ -90,7 +90,7 @@ def include_dirs_for(path: Path) -> list[tuple[Path, str]]:
     return out
 
 
-def _project_root(path: Path) -> Path | None:
+def project_root(path: Path) -> Path | None:
     """The nearest folder at or up to ``_LEVELS`` above ``path``'s that holds a build file or ``.git``."""
     folder = Path(path).resolve().parent
     for d in [folder, *folder.parents][:_LEVELS + 1]:
@@ -113,7 +113,7 @@ def _project_files(root: Path) -> list[Path] | None:
 def project_files(path: Path) -> tuple[Path | None, list[Path] | None]:
     """(the project holding ``path``, its files) for ``headers_by_name``; (None, None) when there is none to
     search."""
-    root = _project_root(path)
+    root = project_root(path)
     return root, (_project_files(root) if root is not None else None)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import re
 from dataclasses import replace
 from functools import reduce
@@ -36,6 +37,7 @@ from kopt.errors import InputError
 
 from . import host_launch as hl
 from .assume import CALLS, parse, to_z3
+from .includers import includers
 from .launch import split_top
 
 _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\.\s*[xyz]\b)?(\s*\()?")
@@ -197,6 +199,17 @@ class _Launch:
         if f is not None and base in f[2]:
             return v  # a parameter: the constants its callers pass (``_Folder.callers`` checks them)
         return None if self.escapes(base) else v
+
+    def callers_values(self, name: str):
+        """The constants every caller passes for ``name``, a parameter of the launching function it never sets, even
+        where a condition of the function tests it (`if (M >= 128)` choosing between launches): the values reaching
+        the launch are among them (``constant`` leaves such a parameter unknown, as a launch's shapes must not
+        take values that do not reach it)."""
+        f = self.scan.func_at(self.pos)
+        if f is None or name not in f[2] or self.scan.callers is None or self.scan.scoped_events(name, self.pos):
+            return None
+        v = self.scan.callers(f[3], f[2].index(name), 1)
+        return v if v and all(isinstance(x, int) for x in v) else None
 
     def escapes(self, name: str) -> bool:
         """The launching function passes ``name`` to a call other than the launch, where a reference parameter may
@@ -669,8 +682,14 @@ class _Launch:
                 continue
             if self.passed.get(a) == p:  # the host name this parameter stands for: its value, if known
                 v = self.constant(a)
+                if v is None:
+                    v = self.callers_values(a)
                 if v is not None and len(v) <= 4:
                     out.append("(" + " or ".join(f"{p} == {x}" for x in v) + ")")
+                    continue
+                if v:  # more values (a benchmark's list of sizes): their range and common divisor, not each one
+                    g = reduce(gcd, v)
+                    out += [f"{p} >= {min(v)}", f"{p} <= {max(v)}"] + ([f"{p} % {g} == 0"] if g > 1 else [])
                     continue
                 field = re.fullmatch(r"([A-Za-z_]\w*)\.([xyz])", a)
                 if field and field.group(1) == self.block_name:
@@ -759,7 +778,19 @@ def _set_once(scan, name: str, pos: int) -> bool:
     ev = scan.scoped_events(name, pos)
     local = len(ev) == 1 and ev[0][1] == "decl" and ev[0][0] < pos
     param = not ev and name in f[2]
-    return (local or param) and not _Launch(scan, pos, [], [], {}, "").escapes(name)
+    return (local or param or _assigned_once_before(scan, f, ev, pos)) and \
+        not _Launch(scan, pos, [], [], {}, "").escapes(name)
+
+
+def _assigned_once_before(scan, f, ev: list, pos: int) -> bool:
+    """A local declared without a value (``int m, n, k;``) whose one assignment, a statement of a block around
+    ``pos`` before it (``m = n = k = size;`` in the loop's body that calls), every path to ``pos`` runs."""
+    if len(ev) != 1 or ev[0][1] != "set" or ev[0][2] is None or not ev[0][0] < pos:  # (None: `m += 5`, `m++`)
+        return False
+    at = ev[0][0]
+    around = scan._open_blocks(f, at)
+    return bool(around) and around[-1] in scan._open_blocks(f, pos) and \
+        re.fullmatch(r"(?:[A-Za-z_]\w*\s*=\s*)*", scan._head(at)) is not None
 
 
 def _decl_head(t: str, at: int) -> str:
@@ -813,21 +844,35 @@ def _value_macros(texts: list) -> frozenset:
 class _Folder:
     """The files of a folder, scanned on first use, for the constants callers pass to a launching function."""
 
-    def __init__(self, path, source, defines):
+    def __init__(self, path, source, defines, launching=()):
         self.path, self.source, self.defines = path, source, defines
+        self.launching = launching  # the paths of the other files that launch its kernels (``../runner.cu``)
         self.scans: dict = {}
         self.memo: dict = {}
         self._files = None
 
     def files(self):
+        """The file's text, then those of its folder's files, of the launching files' folders, and of the files
+        above that include one of them or a header beside them (`sgemm.cu`'s `#include <runner.cuh>`, which
+        declares the launching function runner.cu defines): the places a launching function's callers may be."""
         if self._files is None:
             self._files = [(self.source, self.path.name if self.path else "<input>")]
             if self.path is not None:
-                for p, _ in hl._siblings(self.path):
-                    try:
-                        self._files.append((Path(p).read_text(errors="replace"), Path(p).name))
-                    except OSError:
-                        pass
+                seen = {self.path.resolve()}
+                for anchor in [self.path.resolve(), *(p.resolve() for p in self.launching)]:
+                    siblings = [Path(p) for p, _ in hl._siblings(anchor)]
+                    for p in [anchor, *siblings]:
+                        if p.resolve() not in seen:
+                            seen.add(p.resolve())
+                            try:
+                                self._files.append((p.read_text(errors="replace"), os.path.relpath(p, self.path.parent)))
+                            except OSError:
+                                pass
+                    for h in [anchor, *(p for p in siblings if p.suffix in (".h", ".cuh", ".hpp"))]:
+                        for inc, text, _ in includers(h, above_only=True):
+                            if inc.resolve() not in seen:
+                                seen.add(inc.resolve())
+                                self._files.append((text, os.path.relpath(inc, self.path.parent)))
         return self._files
 
     def pitch_floor(self, name: str):
@@ -1014,7 +1059,7 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
     if path is not None and not set(kernels) <= hl._launched(source):
         files += hl.launching_files(path, source, set(kernels), hl._siblings(path) or [], _read)
     per_kernel: dict = {}
-    folder = _Folder(path, source, defines)
+    folder = _Folder(path, source, defines, [path.parent / name for _, name, *_ in files[1:]] if path else ())
     scans = [(folder.scan(text, name), driver_only, only) for text, name, driver_only, only in files
              if any(k in text for k in hl._MARKERS)]
     # the helpers (`div_ceil`) of the files and of the headers the launching files include, found as the host scan

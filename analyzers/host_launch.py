@@ -33,6 +33,7 @@ from .launch import MAX_THREADS, evaluate, source_macros, split_top
 from .preproc import active_lines
 
 _LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+_PROJECT_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
 # comments, string and character literals, preprocessor lines (with their continuations)
 _NOISE = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|^[ \t]*#(?:\\\n|[^\n])*",
                     re.S | re.M)
@@ -593,7 +594,7 @@ class _Scan:
             after, before = t[at + len(name):at + len(name) + 200], t[max(0, at - 200):at]
             index = re.match(r"\s*\[[^\[\]]*\]", after)
             read = index and not _WRITE_AFTER.match(after[index.end():]) and not re.search(r"(?:&|\+\+|--)\s*$", before)
-            if not (read or re.search(r"\bsizeof\s*\(\s*$", before) or
+            if not (read or re.search(r"\bsizeof\s*\(\s*$", before) or re.match(r"\s*\.\s*size\s*\(\s*\)", after) or
                     re.search(r"\bfor\s*\([^;&()]*:\s*$", before)):
                 return None  # written, or passed on: it may change
         items = [x for x in split_top(decl.group(2)) if x.strip()]
@@ -1525,9 +1526,21 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
                        at / inc)
         return hit
 
-    def include(t, at, depth):  # quoted includes, transitively (a few levels): their macros
-        for inc in _LOCAL_INCLUDE.findall(t):
-            p = found(at, inc).resolve()
+    def in_build(inc):  # a <header> the build's -I folders of the project hold (`#include <runner.cuh>`, `-I src`)
+        nonlocal build_dirs
+        if build_dirs is None:
+            build_dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)]
+        root = build_flags.project_root(Path(folder) / name)
+        return next((d / inc for d in build_dirs if root is not None and d.is_relative_to(root) and
+                     (d / inc).is_file()), None)
+
+    def include(t, at, depth):  # quoted includes and the project's <headers>, transitively (a few levels): their macros
+        for inc, angled in [(i, False) for i in _LOCAL_INCLUDE.findall(t)] + \
+                [(i, True) for i in _PROJECT_INCLUDE.findall(t) if "/" in i or "." in i]:
+            p = in_build(inc) if angled else found(at, inc)
+            if p is None:
+                continue
+            p = p.resolve()
             if p in seen or depth > 3:
                 continue
             seen.add(p)

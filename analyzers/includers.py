@@ -30,9 +30,20 @@ def includers(path: Path, levels: int = 2, above_only: bool = False):
                 continue
             for m in INCLUDE.finditer(text):
                 name = m.group(1)
-                if Path(name).name == path.name and (d / name).resolve() == target:
+                if Path(name).name == path.name and target in _resolved(sib, d, name):
                     yield sib, text, m
                     break
+
+
+def _resolved(includer: Path, folder: Path, name: str) -> list[Path]:
+    """Where ``#include`` of ``name`` in ``includer`` (in ``folder``) may lead: beside it, or in a -I folder its build
+    gives it (`#include <runner.cuh>` with `include_directories(src)`)."""
+    from .build_flags import include_dirs_for
+
+    out = [(folder / name).resolve()]
+    if not out[0].is_file():
+        out += [(d / name).resolve() for d, _ in include_dirs_for(includer)]
+    return out
 
 
 def _text(p: Path) -> str | None:

@@ -745,3 +745,40 @@ def test_a_braced_block_is_a_dim3(tmp_path):
     # `<<<grid, {16, 8, 1}>>>` builds a dim3: its components, not a 1-D block of that text
     text = _implied("void run(float *d, int w) {\n  fill<<<w / 16, {16, 8, 1}>>>(d, w, 1);\n}\n", tmp_path)
     assert "blockDim.x == 16" in text and "blockDim.y == 8" in text and "blockDim.y == 1" not in text
+
+
+def test_more_than_four_values_a_caller_passes_give_their_range_and_common_divisor(tmp_path):
+    host = ("void launch(float *d, int w) { fill<<<w / 16, 16>>>(d, w, 1); }\n"
+            "int main() {\n  float *d;\n  for (int s : {64, 128}) launch(d, s);\n}\n")
+    assert "(width == 64 or width == 128)" in _implied(host, tmp_path)
+    text = _implied(host.replace("{64, 128}", "{64, 128, 192, 256, 320}"), tmp_path)
+    assert "width >= 64 and width <= 320 and width % 64 == 0" in text
+
+
+def test_callers_in_a_file_above_that_includes_the_launchers_header_through_the_build(tmp_path):
+    # main.cu (the project's root) includes <runner.cuh> through CMake's include_directories(src) and calls
+    # run_kernel with each size of a vector (`m = n = size;` after `long m, n;`, read with SIZE.size(), passed to a
+    # helper runner.cuh declares taking values); runner.cu, beside runner.cuh, chooses a launch by the size and
+    # launches the kernel of src/kernels/k.cuh, which kernels.cuh gathers. The sizes, multiples of 128, keep every
+    # 32-wide tile inside its row; with any size the last tile's columns spill into the next row, where other
+    # threads write
+    (tmp_path / "src" / "kernels").mkdir(parents=True)
+    (tmp_path / "CMakeLists.txt").write_text("include_directories(${PROJECT_SOURCE_DIR}/src)\n")
+    (tmp_path / "src" / "kernels" / "k.cuh").write_text(
+        "__global__ void tile(float *C, int N) {\n  C += blockIdx.y * 32 * N + blockIdx.x * 32;\n"
+        "  C[threadIdx.y * N + threadIdx.x] *= 2.f;\n}\n")
+    (tmp_path / "src" / "kernels.cuh").write_text('#include "kernels/k.cuh"\n')
+    (tmp_path / "src" / "runner.cuh").write_text("void run_kernel(float *C, int M, int N);\n"
+                                                "void show(int M, int N);\n")
+    (tmp_path / "src" / "runner.cu").write_text(
+        '#include "kernels.cuh"\nvoid run_kernel(float *C, int M, int N) {\n'
+        "  if (N >= 64) {\n    dim3 grid((N + 31) / 32, (N + 31) / 32);\n    tile<<<grid, dim3(32, 32)>>>(C, N);\n"
+        "  } else {\n    tile<<<1, dim3(32, 32)>>>(C, N);\n  }\n}\n")
+    (tmp_path / "main.cu").write_text(
+        "#include <vector>\n#include <runner.cuh>\nint main() {\n  float *C;\n"
+        "  std::vector<int> SIZE = {128, 256, 512, 1024, 2048, 4096};\n  int largest = SIZE[SIZE.size() - 1];\n"
+        "  long m, n;\n  for (int size : SIZE) {\n    m = n = size;\n    run_kernel(C, m, n);\n    show(m, n);\n"
+        "  }\n  return largest;\n}\n")
+    res = analyze(tmp_path / "src" / "kernels" / "k.cuh")
+    assert "N >= 128 and N <= 4096 and N % 128 == 0" in res.assumed, res.assumed
+    assert not _races(res), _races(res)

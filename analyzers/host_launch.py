@@ -317,10 +317,42 @@ class _Scan:
             elif _ATTRIBUTE_QUERY.search(head) and (a := re.match(r"\s*,\s*(\w+)", tail)) and \
                     a.group(1) in _FIXED_ATTRIBUTE:
                 out.append((p, "set", str(_FIXED_ATTRIBUTE[a.group(1)])))  # an attribute every device has alike
-            elif _EV_ADDRESS.search(head):
+            elif _EV_ADDRESS.search(head) and not self._read_only_argument(head):
                 out.append((p, "address", None))  # passed by address: may be written anywhere
         self.events[name] = out
         return out
+
+    def _read_only_argument(self, head: str) -> bool:
+        """The call that ``head`` (a statement's text up to ``&name``) passes the address to is a function of the file
+        whose parameter there is a pointer to const, or one its body only reads through: no assignment or update
+        through it (``p->x = ``, ``*p = ``, ``p[i]++``), not passed on (``sg_print_exec_context(&ctx)``, which prints
+        its fields)."""
+        depth, at = 0, len(head) - 1
+        while at >= 0:  # the call's opening parenthesis
+            ch = head[at]
+            depth += ch == ")"
+            if ch == "(":
+                if depth == 0:
+                    break
+                depth -= 1
+            at -= 1
+        callee = re.search(r"([A-Za-z_]\w*)\s*$", head[:max(at, 0)])
+        if at < 0 or callee is None:
+            return False
+        index = len(split_top(head[at + 1:].rstrip()[:-1])) if head[at + 1:].strip() != "&" else 0
+        defs = [g for g in self.funcs if g[3] == callee.group(1)]
+        if len(defs) != 1:
+            return False
+        params = split_top(defs[0][2].text)
+        names = defs[0][2].names
+        if index >= len(params) or "*" not in params[index] or not names[index]:
+            return False
+        if re.search(r"\bconst\b[^*]*\*", params[index]) and params[index].count("*") == 1:
+            return True
+        n, body = re.escape(names[index]), self.text[defs[0][0]:defs[0][1]]
+        written = rf"(?:\s*(?:->|\.)\s*\w+|\s*\[[^\]]*\])*\s*(?:[-+*/%&|^]?=(?!=)|<<=|>>=|\+\+|--)"
+        return not re.search(rf"(?<![\w.>])(?:\*\s*\(?\s*)?{n}\b{written}|(?:\+\+|--)\s*\*?\s*{n}\b|"
+                             rf"\(\s*\*\s*{n}\s*\)|[(,]\s*{n}\s*[,)]|=\s*{n}\s*;|\breturn\s+{n}\b", body)
 
     @staticmethod
     def _initializer(tail: str, kind: str):
@@ -756,6 +788,18 @@ class _Scan:
             return f"__element{len(elems) - 1}"
         if "[" in text:
             text = re.sub(r"(?<![\w.])([A-Za-z_]\w*)\s*\[([^\[\]]*)\]", element, text)
+
+        def member(m):  # `ctx.threads_per_block`, a field the function assigns (`ctx.threads_per_block = 128;`)
+            obj = m.group(1)
+            if m.group(2) in ("x", "y", "z") or any(e[1] in ("set", "address") for e in self.scoped_events(obj, pos)):
+                return m.group(0)
+            v = self.values(f"{obj}.{m.group(2)}", pos, depth)
+            if not v or not all(isinstance(x, int) for x in v):
+                return m.group(0)
+            elems[f"__element{len(elems)}"] = v
+            return f"__element{len(elems) - 1}"
+        if "." in text:
+            text = re.sub(r"(?<![\w.>])([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\b(?!\s*\()", member, text)
         text = drop_int_casts(text)  # `(size_t)wg`: the type is no name to look up
         names = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) - set(self.env)  # not the fields (.x)
         choices = [{}]
@@ -1526,7 +1570,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
                        at / inc)
         return hit
 
-    def in_build(inc):  # a <header> the build's -I folders of the project hold (`#include <runner.cuh>`, `-I src`)
+    def in_build(inc):  # a <header> the project's -I folders hold (`#include <runner.cuh>` with `-I src`)
         nonlocal build_dirs
         if build_dirs is None:
             build_dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)]
@@ -1537,7 +1581,8 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     def include(t, at, depth):  # quoted includes and the project's <headers>, transitively (a few levels): their macros
         for inc, angled in [(i, False) for i in _LOCAL_INCLUDE.findall(t)] + \
                 [(i, True) for i in _PROJECT_INCLUDE.findall(t) if "/" in i or "." in i]:
-            p = in_build(inc) if angled else found(at, inc)
+            # (a <header> beside the file is the project's too: the build's `-I.`, which SDK makefiles pass)
+            p = ((at / inc) if (at / inc).is_file() else in_build(inc)) if angled else found(at, inc)
             if p is None:
                 continue
             p = p.resolve()

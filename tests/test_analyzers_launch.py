@@ -972,8 +972,8 @@ def test_a_header_constant_declared_after_another_in_one_declaration(tmp_path):
 
 def test_a_field_of_an_object_built_from_constants_is_a_constant(tmp_path):
     # `Params p(19, 8);` runs the constructor's member initializers over its arguments (and its defaults); a field
-    # it does not initialize takes its default member initializer; a field assigned later, or an object passed by
-    # address, is no constant
+    # it does not initialize takes its default member initializer; a field assigned later takes that value (the
+    # others keep the constructor's); an object passed by address to a function that may write it is no constant
     (tmp_path / "params.h").write_text(
         "struct Params {\n  unsigned n, k;\n  unsigned N;\n  int pad = 2;\n"
         "  Params(unsigned n = 32, unsigned k = 4, unsigned N = 8) : n(n), k(k), N(N - 1) {}\n};\n")
@@ -985,6 +985,9 @@ def test_a_field_of_an_object_built_from_constants_is_a_constant(tmp_path):
 
     got = host_launches(src, path=tmp_path / "k.cu")
     assert [(h.block, h.grid) for h in got["k"].launches] == [((8, 16, 2), (7, 1, 1))]
+    assert [(h.block, h.grid) for h in got["m"].launches] == [((512, 1, 1), (1, 1, 1))]  # 16 * 32
+    src = src.replace("q.k = 16;", "q.k = 16;\n  void touch(Params *);\n  touch(&q);")
+    got = host_launches(src, path=tmp_path / "k.cu")
     assert got["m"].launches == [] and got["m"].unknown
 
 
@@ -1345,3 +1348,34 @@ void run(float *x) {
 }
 """
     assert _shapes(src) == {"k": [((32, 8, 1), (1, 1, 1), ()), ((64, 1, 1), (2, 2, 1), ())]}
+
+
+def test_a_struct_field_set_before_the_launch_sizes_it_when_the_struct_is_only_lent_to_readers():
+    # `ctx.threads = TPB;` then `show(&ctx)`: show only reads through its pointer (prints the fields), so the fields
+    # keep their values at the launch; a function that writes through it (`c->threads = 64;`) may change them
+    src = """
+#include <cstdio>
+#define TPB 128
+struct ctx_t { int threads; int blocks; };
+void show(ctx_t *c) { printf("%d %d\\n", c->threads, c->blocks); }
+void retune(ctx_t *c) { c->threads = 64; }
+__global__ void k(float *x) { x[threadIdx.x] = 0.f; }
+void run(float *x) {
+  ctx_t ctx;
+  ctx.threads = TPB;
+  ctx.blocks = 4;
+  show(&ctx);
+  dim3 block(ctx.threads), grid(ctx.blocks);
+  k<<<grid, block>>>(x);
+}
+"""
+    assert _shapes(src) == {"k": [((128, 1, 1), (4, 1, 1), ())]}
+    assert _shapes(src.replace("show(&ctx);", "retune(&ctx);")) != {"k": [((128, 1, 1), (4, 1, 1), ())]}
+
+
+def test_an_angle_include_beside_the_file_is_read_for_its_macros(tmp_path):
+    # `#include <cfg.h>` of a header beside the file (the SDK makefiles' -I.): its block size is the launch's
+    (tmp_path / "cfg.h").write_text("#define TPB 96\n")
+    (tmp_path / "k.cu").write_text("#include <cfg.h>\n" + BODY.replace("256", "TPB") +
+                                   "void run(float *x) { k<<<4, TPB>>>(x); }\n")
+    assert [l["block"] for l in analyze(tmp_path / "k.cu").launches] == [[96, 1, 1]]

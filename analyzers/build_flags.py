@@ -76,7 +76,32 @@ def _build_files(path: Path):
                 text = f.read_text(errors="replace") if f.is_file() and f.stat().st_size < 1 << 20 else ""
             except OSError:
                 continue
-            yield level, d, text, f"{f.parent.name}/{fname}" if level else fname, fname == "CMakeLists.txt"
+            cmake = fname == "CMakeLists.txt"
+            if text and not cmake and "include" in text:
+                text = _with_included(text, d)
+            yield level, d, text, f"{f.parent.name}/{fname}" if level else fname, cmake
+
+
+_MAKE_INCLUDE = re.compile(r"^[ \t]*-?s?include[ \t]+(\S[^\n]*?)[ \t]*$", re.M)
+
+
+def _with_included(text: str, folder: Path, depth: int = 0) -> str:
+    """A Makefile's text with each makefile it includes (``include ../common.mk``, paths from the make's folder,
+    variables the text defines before expanded) put in its place: an app's makefile that sets ``TOPLEVEL := ../..``
+    and includes the suite's common.mk with ``-I $(TOPLEVEL)/include`` (a few levels)."""
+    def inline(m):
+        env = {v.group(1): v.group(2) for v in _MAKE_VAR.finditer(text[:m.start()])}
+        out = []
+        for name in _expand(m.group(1), env).split():
+            f = folder / name
+            try:
+                inner = f.read_text(errors="replace") if "$" not in name and f.is_file() and f.stat().st_size < 1 << 20 \
+                    else ""
+            except OSError:
+                inner = ""
+            out.append(_with_included(inner, folder, depth + 1) if depth < 2 and "include" in inner else inner)
+        return "\n".join(out)
+    return _MAKE_INCLUDE.sub(inline, text)
 
 
 def include_dirs_for(path: Path) -> list[tuple[Path, str]]:

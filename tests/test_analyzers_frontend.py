@@ -404,6 +404,20 @@ template __global__ void drop<unsigned int>(float*, const float*, unsigned int);
     assert not [d for d in res.diagnostics if d.rule.startswith(("barrier", "race", "analysis"))]
 
 
+def test_a_makefile_that_includes_the_suites_common_makefile_gives_its_include_folder(tmp_path):
+    # apps/bfs/Makefile sets TOPLEVEL and includes ../common.mk, whose `-I $(TOPLEVEL)/include` (a path from the
+    # app's folder, where make runs) holds the header the kernel's file includes
+    (tmp_path / "include").mkdir()
+    (tmp_path / "apps" / "bfs").mkdir(parents=True)
+    (tmp_path / "include" / "defs.h").write_text("typedef unsigned foru;\n")
+    (tmp_path / "apps" / "common.mk").write_text("INCLUDES := -I $(TOPLEVEL)/include\nEXTRA := $(INCLUDES)\n")
+    (tmp_path / "apps" / "bfs" / "Makefile").write_text("TOPLEVEL := ../..\nAPP=bfs\ninclude ../common.mk\n")
+    (tmp_path / "apps" / "bfs" / "main.cu").write_text(
+        '#include "defs.h"\n__global__ void k(foru *x) { x[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n')
+    res = analyze(tmp_path / "apps" / "bfs" / "main.cu", block=(128, 1, 1))
+    assert res.paths["k"] == "libclang (`-I ../../include` from Makefile)", res.paths
+
+
 def test_headers_the_builds_include_folders_hold_are_read(tmp_path):
     # src/k.cu includes "defs.h", which only the build's -I folder holds: make's `-I $(INC_DIR)` in the project's
     # Makefile, or CMake's target_include_directories; a -I folder kopt cannot resolve ($(CUDA_PATH)) is ignored

@@ -684,10 +684,10 @@ class _Launch:
                 v = self.constant(a)
                 if v is None:
                     v = self.callers_values(a)
-                if v is not None and len(v) <= 4:
+                if v is not None and len(v) <= hl._MAX_CHOICES:
                     out.append("(" + " or ".join(f"{p} == {x}" for x in v) + ")")
                     continue
-                if v:  # more values (a benchmark's list of sizes): their range and common divisor, not each one
+                if v:  # many values (a benchmark's sweep of sizes): their range and common divisor, not each one
                     g = reduce(gcd, v)
                     out += [f"{p} >= {min(v)}", f"{p} <= {max(v)}"] + ([f"{p} % {g} == 0"] if g > 1 else [])
                     continue

@@ -200,6 +200,23 @@ class _Launch:
             return v  # a parameter: the constants its callers pass (``_Folder.callers`` checks them)
         return None if self.escapes(base) else v
 
+    def equal_parameter(self, name: str, param: str):
+        """An earlier integer kernel parameter passed the same value as ``name``: a host name one statement sets
+        alike (``m = n = k = size;``), or a parameter of the launching function every call of it passes the same
+        value as (``_Folder.same_arguments``); else None."""
+        f = self.scan.func_at(self.pos)
+        for b, (q, ty) in zip(self.args, self.params):
+            if q == param:
+                return None
+            if not (_integral(ty) and self.passed.get(b) == q and b != name):
+                continue
+            if _set_alike(self.scan, b, name, self.pos) or (
+                    f is not None and self.folder is not None and name in f[2] and b in f[2] and
+                    not self.scan.scoped_events(name, self.pos) and not self.scan.scoped_events(b, self.pos) and
+                    self.folder.same_arguments(f[3], f[2].index(b), f[2].index(name), 0)):
+                return q
+        return None
+
     def callers_values(self, name: str):
         """The constants every caller passes for ``name``, a parameter of the launching function it never sets, even
         where a condition of the function tests it (`if (M >= 128)` choosing between launches): the values reaching
@@ -681,6 +698,9 @@ class _Launch:
             if not _integral(ty):
                 continue
             if self.passed.get(a) == p:  # the host name this parameter stands for: its value, if known
+                twin = self.equal_parameter(a, p)
+                if twin is not None:
+                    out.append(f"{p} == {twin}")  # every caller passes one value for both (`m = n = k = size`)
                 v = self.constant(a)
                 if v is None:
                     v = self.callers_values(a)
@@ -780,6 +800,19 @@ def _set_once(scan, name: str, pos: int) -> bool:
     param = not ev and name in f[2]
     return (local or param or _assigned_once_before(scan, f, ev, pos)) and \
         not _Launch(scan, pos, [], [], {}, "").escapes(name)
+
+
+def _set_alike(scan, a: str, b: str, pos: int) -> bool:
+    """Names ``a`` and ``b`` are each set once before ``pos`` (``_set_once``), by one statement, to one value text
+    (``m = n = k = size;``)."""
+    if not (re.fullmatch(r"[A-Za-z_]\w*", a) and re.fullmatch(r"[A-Za-z_]\w*", b)) or \
+            not (_set_once(scan, a, pos) and _set_once(scan, b, pos)):
+        return False
+    ea, eb = scan.scoped_events(a, pos), scan.scoped_events(b, pos)
+    if len(ea) != 1 or len(eb) != 1 or ea[0][1] != "set" or eb[0][1] != "set" or ea[0][2] != eb[0][2]:
+        return False
+    lo, hi = sorted((ea[0][0], eb[0][0]))
+    return ";" not in scan.text[lo:hi]
 
 
 def _assigned_once_before(scan, f, ev: list, pos: int) -> bool:
@@ -915,6 +948,36 @@ class _Folder:
     def instantiations(self, function: str, count: int, depth: int):
         """The template arguments of each call of the function template ``function`` in the folder."""
         return hl.template_instantiations(function, count, depth, self.files, self.scan, self.memo)
+
+    def same_arguments(self, function: str, i: int, j: int, depth: int) -> bool:
+        """Every call of ``function`` in the folder passes the same value as arguments ``i`` and ``j``: one text, two
+        names one statement sets alike (``m = n = k = SIZE[i];``, each set once before the call), or two parameters of
+        the calling function that its own calls pass alike (asked in turn)."""
+        if not function or depth > 4:
+            return False
+        key = ("same", function, i, j)
+        if key not in self.memo:
+            self.memo[key] = False
+            call, found = re.compile(rf"\b{re.escape(function)}\s*(?:<[^<>;]*>)?\s*\("), 0
+            for text, name in self.files():
+                if function not in text:
+                    continue
+                sc = self.scan(text, name)
+                for m in call.finditer(sc.text):
+                    g = sc.func_at(m.start())
+                    if g is None:
+                        continue
+                    args = [x.strip() for x in hl._call_args(sc.text, m.end())]
+                    if max(i, j) >= len(args):
+                        return False
+                    a, b = args[i], args[j]
+                    if not (a == b or _set_alike(sc, a, b, m.start()) or a in g[2] and b in g[2] and
+                            not sc.scoped_events(a, m.start()) and not sc.scoped_events(b, m.start()) and
+                            self.same_arguments(g[3], g[2].index(a), g[2].index(b), depth + 1)):
+                        return False
+                    found += 1
+            self.memo[key] = found > 0
+        return self.memo[key]
 
     def callers(self, function: str, index: int, depth: int):
         """The constants every call of ``function`` in the folder passes as argument ``index``; None when one is not

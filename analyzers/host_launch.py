@@ -548,8 +548,12 @@ class _Scan:
         parts = t[open_at + 1:close].split(";")  # (split_top would read `j < n; ...` as a template's `<`)
         var = _LOOP_VAR.match(parts[0])
         brace = len(t) - len(t[close + 1:].lstrip())
-        # a braceless body: up to the end of the block around the loop (a later statement there counts too)
-        body_end = block_end(t, brace + 1) if t[brace:brace + 1] == "{" else block_end(t, close)
+        # a braceless body: its one simple statement, else up to the end of the block around the loop (a later
+        # statement there counts too)
+        semi = t.find(";", close)
+        body_end = block_end(t, brace + 1) if t[brace:brace + 1] == "{" else \
+            semi + 1 if semi > 0 and not re.search(r"[{}]|\b(?:if|for|while|do|switch)\b", t[close + 1:semi]) else \
+            block_end(t, close)
         if any(close < at < body_end for at, _, _ in self.events_of(name)):
             return None  # assigned (or passed by address) in the body
         if var.group(3) is not None:
@@ -613,7 +617,7 @@ class _Scan:
             if self.func_at(d.start()) in (f, None):
                 decl = d
         if decl is None:
-            return None
+            return self._filled_in_loop(name, f, pos, depth)
         key = ("[]", decl.start())
         if key in self.memo:
             return self.memo[key]
@@ -636,6 +640,47 @@ class _Scan:
             return None
         self.memo[key] = vals + [0] * max(0, min(size or 0, _MAX_SWEEP) - len(vals))
         return self.memo[key]
+
+    def _filled_in_loop(self, name: str, f, pos: int, depth: int) -> list | None:
+        """The elements of an array the function declares without values (``int SIZE[24];``) and one counted loop
+        fills element by element before ``pos`` (``for (int i = 0; i < 24; i++) SIZE[i] = 256 * (i + 1);``, the
+        store the loop body's own statement), every other use a read: the values the loop stores, in order."""
+        if f is None:
+            return None
+        t, n = self.text, re.escape(name)
+        decls = list(re.finditer(rf"(?<![\w.>])(?:[A-Za-z_][\w:]*\s+)+{n}\s*\[[^\]]*\]\s*;", t[f[0]:pos]))
+        if len(decls) != 1:
+            return None
+        start = f[0] + decls[0].end()
+        key = ("[loop]", start)
+        if key in self.memo:
+            return self.memo[key]
+        self.memo[key], writes = None, []
+        for m in re.finditer(rf"(?<![\w.>]){n}\b", t[start:f[1]]):
+            at = start + m.start()
+            after, before = t[at + len(name):at + len(name) + 200], t[max(0, at - 200):at]
+            index = re.match(r"\s*\[([^\[\]]*)\]", after)
+            store = index and re.match(r"\s*=(?!=)\s*([^;{}]+);", after[index.end():])
+            if store:
+                writes.append((at, index.group(1).strip(), store.group(1).strip()))
+            elif not (index and not _WRITE_AFTER.match(after[index.end():]) and
+                      not re.search(r"(?:&|\+\+|--)\s*$", before) or re.search(r"\bsizeof\s*\(\s*$", before)):
+                return None  # passed on, or written otherwise: it may change
+        if len(writes) != 1 or writes[0][0] > pos or not re.fullmatch(r"[A-Za-z_]\w*", writes[0][1]):
+            return None
+        at, var, expr = writes[0]
+        loop = self._loop_of(var, f, at, None)
+        blocks = self._open_blocks(f, at)
+        direct = _FOR_HEAD.match(self._head(at)) or not self._head(at) and blocks and blocks[-1] > loop and \
+            _FOR_HEAD.match(self._head(blocks[-1]))
+        if loop is None or not direct or (blocks and blocks[-1] > loop and self._head_start(blocks[-1]) != loop):
+            return None
+        sweep = self._sweep(var, loop, depth + 1)
+        vals = [evaluate(expr, {**self.env, var: v}) for v in sweep or ()]
+        if not vals or None in vals:
+            return None
+        self.memo[key] = vals
+        return vals
 
     def _head_start(self, at: int) -> int:
         """Where the statement before ``at`` starts (see ``_head``)."""

@@ -766,20 +766,35 @@ def test_callers_in_a_file_above_that_includes_the_launchers_header_through_the_
     (tmp_path / "src" / "kernels").mkdir(parents=True)
     (tmp_path / "CMakeLists.txt").write_text("include_directories(${PROJECT_SOURCE_DIR}/src)\n")
     (tmp_path / "src" / "kernels" / "k.cuh").write_text(
-        "__global__ void tile(float *C, int N) {\n  C += blockIdx.y * 32 * N + blockIdx.x * 32;\n"
+        "__global__ void tile(float *C, int M, int N) {\n  C += blockIdx.y * 32 * N + blockIdx.x * 32;\n"
         "  C[threadIdx.y * N + threadIdx.x] *= 2.f;\n}\n")
     (tmp_path / "src" / "kernels.cuh").write_text('#include "kernels/k.cuh"\n')
     (tmp_path / "src" / "runner.cuh").write_text("void run_kernel(float *C, int M, int N);\n"
                                                 "void show(int M, int N);\n")
     (tmp_path / "src" / "runner.cu").write_text(
         '#include "kernels.cuh"\nvoid run_kernel(float *C, int M, int N) {\n'
-        "  if (N >= 64) {\n    dim3 grid((N + 31) / 32, (N + 31) / 32);\n    tile<<<grid, dim3(32, 32)>>>(C, N);\n"
-        "  } else {\n    tile<<<1, dim3(32, 32)>>>(C, N);\n  }\n}\n")
+        "  if (N >= 64) {\n    dim3 grid((N + 31) / 32, (M + 31) / 32);\n    tile<<<grid, dim3(32, 32)>>>(C, M, N);\n"
+        "  } else {\n    tile<<<1, dim3(32, 32)>>>(C, M, N);\n  }\n}\n")
     (tmp_path / "main.cu").write_text(
         "#include <vector>\n#include <runner.cuh>\nint main() {\n  float *C;\n"
         "  std::vector<int> SIZE = {128, 256, 384, 512, 640, 768, 896, 1024, 2048};\n  int largest = SIZE[SIZE.size() - 1];\n"
         "  long m, n;\n  for (int size : SIZE) {\n    m = n = size;\n    run_kernel(C, m, n);\n    show(m, n);\n"
         "  }\n  return largest;\n}\n")
     res = analyze(tmp_path / "src" / "kernels" / "k.cuh")
-    assert "N >= 128 and N <= 2048 and N % 128 == 0" in res.assumed, res.assumed
+    assert "N >= 128 and N <= 2048 and N % 128 == 0" in res.assumed and "N == M" in res.assumed, res.assumed
     assert not _races(res), _races(res)
+
+
+def test_sizes_a_loop_stores_in_an_array_and_one_value_passed_for_two_parameters_through_callers(tmp_path):
+    # `int SIZE[12]; for (...) SIZE[i] = 64 * (i + 1);` (its size read with sizeof) gives the array's elements;
+    # `w = n = SIZE[i];` passes one value for both parameters through dispatch and launch: width == n
+    host = ("void launch(float *d, int w, int n) { fill<<<w / 16, 16>>>(d, w, n); }\n"
+            "void dispatch(float *d, int w, int n) { launch(d, w, n); }\n"
+            "int main() {\n  float *d;\n  int SIZE[12];\n  for (int i = 0; i < 12; i++) SIZE[i] = 64 * (i + 1);\n"
+            "  int count = sizeof(SIZE) / sizeof(int);\n  int w, n;\n"
+            "  for (int i = 0; i < count; i++) {\n    w = n = SIZE[i];\n    dispatch(d, w, n);\n  }\n}\n")
+    text = _implied(host, tmp_path)
+    assert "width >= 64 and width <= 768 and width % 64 == 0" in text and "n == width" in text, text
+    # set in two statements (another value could come between), the values stay but not the equality
+    text = _implied(host.replace("    w = n = SIZE[i];", "    w = SIZE[i];\n    n = SIZE[i];"), tmp_path)
+    assert "width % 64 == 0" in text and "n == width" not in text, text

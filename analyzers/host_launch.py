@@ -352,7 +352,8 @@ class _Scan:
         n, body = re.escape(names[index]), self.text[defs[0][0]:defs[0][1]]
         written = rf"(?:\s*(?:->|\.)\s*\w+|\s*\[[^\]]*\])*\s*(?:[-+*/%&|^]?=(?!=)|<<=|>>=|\+\+|--)"
         return not re.search(rf"(?<![\w.>])(?:\*\s*\(?\s*)?{n}\b{written}|(?:\+\+|--)\s*\*?\s*{n}\b|"
-                             rf"\(\s*\*\s*{n}\s*\)|[(,]\s*{n}\s*[,)]|=\s*{n}\s*;|\breturn\s+{n}\b", body)
+                             rf"\(\s*\*\s*{n}\s*\)|[(,]\s*{n}\s*[,)]|=\s*{n}\s*;|\breturn\s+{n}\b|"
+                             rf"(?<![\w.>]){n}\s*->\s*\w+\s*\(", body)  # (a method called through it may write)
 
     @staticmethod
     def _initializer(tail: str, kind: str):
@@ -670,10 +671,12 @@ class _Scan:
             return None
         at, var, expr = writes[0]
         loop = self._loop_of(var, f, at, None)
+        if loop is None:
+            return None
         blocks = self._open_blocks(f, at)
         direct = _FOR_HEAD.match(self._head(at)) or not self._head(at) and blocks and blocks[-1] > loop and \
             _FOR_HEAD.match(self._head(blocks[-1]))
-        if loop is None or not direct or (blocks and blocks[-1] > loop and self._head_start(blocks[-1]) != loop):
+        if not direct or (blocks and blocks[-1] > loop and self._head_start(blocks[-1]) != loop):
             return None
         sweep = self._sweep(var, loop, depth + 1)
         vals = [evaluate(expr, {**self.env, var: v}) for v in sweep or ()]

@@ -698,12 +698,14 @@ class _Launch:
             if not _integral(ty):
                 continue
             if self.passed.get(a) == p:  # the host name this parameter stands for: its value, if known
-                twin = self.equal_parameter(a, p)
-                if twin is not None:
-                    out.append(f"{p} == {twin}")  # every caller passes one value for both (`m = n = k = size`)
                 v = self.constant(a)
                 if v is None:
                     v = self.callers_values(a)
+                twin = self.equal_parameter(a, p) if v else None
+                if twin is not None:
+                    # every caller passes one value for both (`m = n = k = size`); only beside their known values:
+                    # a relation alone would end the presumptions kopt makes of a parameter (a stride covers its row)
+                    out.append(f"{p} == {twin}")
                 if v is not None and len(v) <= hl._MAX_CHOICES:
                     out.append("(" + " or ".join(f"{p} == {x}" for x in v) + ")")
                     continue

@@ -44,6 +44,14 @@ The recorded figures (each suite's source files checked out at the commit named,
       Bruce-Lee-LY/cuda_hgemm@0d26c2e  --real HW_EFFECTS --provenance Kobzol/hardware-effects-gpu@1b03fa9
       --real MATRIX_CUDA --provenance lzhengchun/matrix-cuda@b26497c (_heldout12_first_run, _heldout12; run as two
       processes, the first suite alone and the other three together, the results lists joined)
+      --real AS/src/cuda --provenance accel-sim/gpu-app-collection@52c11fb (its src/cuda folders pannotia,
+      proxy-apps-doe, lonestargpu-2.0 and GPU_Microbenchmark only)  --real ISPASS --provenance
+      gpgpu-sim/ispass2009-benchmarks@1716296  --real PRK --provenance ParRes/Kernels@04248b6  --real MGPU --provenance
+      NVIDIA/multi-gpu-programming-models@9a600f5  --real NBODY --provenance harrism/mini-nbody@38fda67  --real FAMIN
+      --provenance tspeterkim/flash-attention-minimal@00f8f46  --real TURING --provenance
+      yzhaiustc/Optimizing-SGEMM-on-NVIDIA-Turing-GPUs@a5c0d6c  --real BABEL --provenance UoB-HPC/BabelStream@57637d5
+      (_heldout13_first_run, _heldout13; run as two processes, the accel-sim folders alone and the other seven
+      together, the results lists joined)
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an

@@ -1379,3 +1379,40 @@ def test_an_angle_include_beside_the_file_is_read_for_its_macros(tmp_path):
     (tmp_path / "k.cu").write_text("#include <cfg.h>\n" + BODY.replace("256", "TPB") +
                                    "void run(float *x) { k<<<4, TPB>>>(x); }\n")
     assert [l["block"] for l in analyze(tmp_path / "k.cu").launches] == [[96, 1, 1]]
+
+
+def test_a_struct_lent_to_a_function_calling_a_method_through_the_pointer_may_change():
+    # `c->reset()` may write the fields: the field assigned before is no constant after the call
+    src = """
+struct ctx_t { int threads; void reset() { threads = 64; } };
+void tune(ctx_t *c) { c->reset(); }
+__global__ void k(float *x) { x[threadIdx.x] = 0.f; }
+void run(float *x) {
+  ctx_t ctx;
+  ctx.threads = 128;
+  tune(&ctx);
+  dim3 block(ctx.threads);
+  k<<<1, block>>>(x);
+}
+"""
+    assert _shapes(src) != {"k": [((128, 1, 1), (1, 1, 1), ())]}
+
+
+def test_an_array_filled_at_an_index_that_is_no_loop_variable_gives_no_values():
+    # `SIZE[j] = ...` inside a loop over i: not the element-by-element fill (and the scan does not stop on it)
+    src = """
+__global__ void k(float *x, int n) { x[threadIdx.x] = n; }
+int main() {
+  float *x;
+  int SIZE[4];
+  int j = 0;
+  for (int i = 0; i < 4; i++) {
+    SIZE[j] = 64 * (i + 1);
+  }
+  for (int i = 0; i < 4; i++) k<<<1, SIZE[i]>>>(x, 1);
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    got = host_launches(src)["k"]
+    assert got.launches == [] and got.unknown

@@ -951,6 +951,19 @@ class _Folder:
         """The template arguments of each call of the function template ``function`` in the folder."""
         return hl.template_instantiations(function, count, depth, self.files, self.scan, self.memo)
 
+    def _calls(self, function: str):
+        """(scan, position, calling function, argument texts) for each call of ``function`` made inside a function of
+        the folder's files (``files``)."""
+        call = re.compile(rf"\b{re.escape(function)}\s*(?:<[^<>;]*>)?\s*\(")
+        for text, name in self.files():
+            if function not in text:
+                continue
+            sc = self.scan(text, name)
+            for m in call.finditer(sc.text):
+                g = sc.func_at(m.start())
+                if g is not None:
+                    yield sc, m.start(), g, hl._call_args(sc.text, m.end())
+
     def same_arguments(self, function: str, i: int, j: int, depth: int) -> bool:
         """Every call of ``function`` in the folder passes the same value as arguments ``i`` and ``j``: one text, two
         names one statement sets alike (``m = n = k = SIZE[i];``, each set once before the call), or two parameters of
@@ -960,24 +973,17 @@ class _Folder:
         key = ("same", function, i, j)
         if key not in self.memo:
             self.memo[key] = False
-            call, found = re.compile(rf"\b{re.escape(function)}\s*(?:<[^<>;]*>)?\s*\("), 0
-            for text, name in self.files():
-                if function not in text:
-                    continue
-                sc = self.scan(text, name)
-                for m in call.finditer(sc.text):
-                    g = sc.func_at(m.start())
-                    if g is None:
-                        continue
-                    args = [x.strip() for x in hl._call_args(sc.text, m.end())]
-                    if max(i, j) >= len(args):
-                        return False
-                    a, b = args[i], args[j]
-                    if not (a == b or _set_alike(sc, a, b, m.start()) or a in g[2] and b in g[2] and
-                            not sc.scoped_events(a, m.start()) and not sc.scoped_events(b, m.start()) and
-                            self.same_arguments(g[3], g[2].index(a), g[2].index(b), depth + 1)):
-                        return False
-                    found += 1
+            found = 0
+            for sc, at, g, args in self._calls(function):
+                args = [x.strip() for x in args]
+                if max(i, j) >= len(args):
+                    return False
+                a, b = args[i], args[j]
+                if not (a == b or _set_alike(sc, a, b, at) or a in g[2] and b in g[2] and
+                        not sc.scoped_events(a, at) and not sc.scoped_events(b, at) and
+                        self.same_arguments(g[3], g[2].index(a), g[2].index(b), depth + 1)):
+                    return False
+                found += 1
             self.memo[key] = found > 0
         return self.memo[key]
 
@@ -989,24 +995,16 @@ class _Folder:
         key = (function, index)
         if key not in self.memo:
             self.memo[key] = None
-            call, out = re.compile(rf"\b{re.escape(function)}\s*(?:<[^<>;]*>)?\s*\("), []
-            for text, name in self.files():
-                if function not in text:
-                    continue
-                sc = self.scan(text, name)
-                for m in call.finditer(sc.text):
-                    if sc.func_at(m.start()) is None:
-                        continue
-                    args = hl._call_args(sc.text, m.end())
-                    arg = args[index].strip() if index < len(args) else ""
-                    # literals, macros, const names and locals set once: a variable may be changed through a
-                    # reference
-                    trusted = hl.evaluate(arg, sc.env) is not None or (
-                        re.fullmatch(r"[A-Za-z_]\w*", arg) and (_const_decl(sc, arg) or _set_once(sc, arg, m.start())))
-                    v = sc.shape_values(arg, m.start(), depth) if trusted else None
-                    if v is None:
-                        return None
-                    out += v
+            out = []
+            for sc, at, _, args in self._calls(function):
+                arg = args[index].strip() if index < len(args) else ""
+                # literals, macros, const names and locals set once: a variable may be changed through a reference
+                trusted = hl.evaluate(arg, sc.env) is not None or (
+                    re.fullmatch(r"[A-Za-z_]\w*", arg) and (_const_decl(sc, arg) or _set_once(sc, arg, at)))
+                v = sc.shape_values(arg, at, depth) if trusted else None
+                if v is None:
+                    return None
+                out += v
             self.memo[key] = list(dict.fromkeys(out)) or None
         return self.memo[key]
 

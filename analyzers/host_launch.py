@@ -629,9 +629,7 @@ class _Scan:
             if decl.start() <= at < decl.end():
                 continue
             after, before = t[at + len(name):at + len(name) + 200], t[max(0, at - 200):at]
-            index = re.match(r"\s*\[[^\[\]]*\]", after)
-            read = index and not _WRITE_AFTER.match(after[index.end():]) and not re.search(r"(?:&|\+\+|--)\s*$", before)
-            if not (read or re.search(r"\bsizeof\s*\(\s*$", before) or re.match(r"\s*\.\s*size\s*\(\s*\)", after) or
+            if not (_read_use(after, before) or re.match(r"\s*\.\s*size\s*\(\s*\)", after) or
                     re.search(r"\bfor\s*\([^;&()]*:\s*$", before)):
                 return None  # written, or passed on: it may change
         items = [x for x in split_top(decl.group(2)) if x.strip()]
@@ -664,8 +662,7 @@ class _Scan:
             store = index and re.match(r"\s*=(?!=)\s*([^;{}]+);", after[index.end():])
             if store:
                 writes.append((at, index.group(1).strip(), store.group(1).strip()))
-            elif not (index and not _WRITE_AFTER.match(after[index.end():]) and
-                      not re.search(r"(?:&|\+\+|--)\s*$", before) or re.search(r"\bsizeof\s*\(\s*$", before)):
+            elif not _read_use(after, before):
                 return None  # passed on, or written otherwise: it may change
         if len(writes) != 1 or writes[0][0] > pos or not re.fullmatch(r"[A-Za-z_]\w*", writes[0][1]):
             return None
@@ -1598,6 +1595,14 @@ def expand_launch_macros(text: str) -> str:
     return "".join(out) + text[at:]
 
 
+def _read_use(after: str, before: str) -> bool:
+    """A use of an array's name (``before``/``after``: the text around it) that only reads it: an element not written
+    (``a[i]``, not ``a[i] = ...``, ``a[i]++``, ``&a[i]``), or ``sizeof(a)``."""
+    index = re.match(r"\s*\[[^\[\]]*\]", after)
+    return bool(index and not _WRITE_AFTER.match(after[index.end():]) and
+                not re.search(r"(?:&|\+\+|--)\s*$", before)) or re.search(r"\bsizeof\s*\(\s*$", before) is not None
+
+
 def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, instantiations=None) -> _Scan:
     """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
     (lowest) ``outer``: the macros of the files that include it."""
@@ -1618,13 +1623,15 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
                        at / inc)
         return hit
 
+    project_dirs = None  # the build's -I folders inside the project, read once, when a <header> is first looked up
+
     def in_build(inc):  # a <header> the project's -I folders hold (`#include <runner.cuh>` with `-I src`)
-        nonlocal build_dirs
-        if build_dirs is None:
-            build_dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)]
-        root = build_flags.project_root(Path(folder) / name)
-        return next((d / inc for d in build_dirs if root is not None and d.is_relative_to(root) and
-                     (d / inc).is_file()), None)
+        nonlocal project_dirs
+        if project_dirs is None:
+            root = build_flags.project_root(Path(folder) / name)
+            project_dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)
+                            if root is not None and d.is_relative_to(root)]
+        return next((d / inc for d in project_dirs if (d / inc).is_file()), None)
 
     def include(t, at, depth):  # quoted includes and the project's <headers>, transitively (a few levels): their macros
         for inc, angled in [(i, False) for i in _LOCAL_INCLUDE.findall(t)] + \

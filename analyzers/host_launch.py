@@ -319,6 +319,10 @@ class _Scan:
                 out.append((p, "set", str(_FIXED_ATTRIBUTE[a.group(1)])))  # an attribute every device has alike
             elif _EV_ADDRESS.search(head) and not self._read_only_argument(head):
                 out.append((p, "address", None))  # passed by address: may be written anywhere
+        if re.fullmatch(r"\w+\.\w+", name):
+            # a field changes with its struct: the struct lent by address (`tune(&ctx)`) or assigned whole
+            out = sorted(out + [(p, kind, None) for p, kind, _ in self.events_of(name.partition(".")[0])
+                                if kind in ("address", "set")], key=lambda e: e[0])
         self.events[name] = out
         return out
 

@@ -3,6 +3,8 @@ back to --block/--grid, then __launch_bounds__, then the unknown case; every res
 Witnesses name threads, indices and the configuration."""
 from __future__ import annotations
 
+import pytest
+
 from analyzers.launch import evaluate, fallback
 from kopt.analyze import analyze
 
@@ -1416,3 +1418,31 @@ int main() {
 
     got = host_launches(src)["k"]
     assert got.launches == [] and got.unknown
+
+
+@pytest.mark.parametrize("change, shapes", [
+    ("", []),  # lent to a function that may write it: no value
+    ("drop tune", [((128, 1, 1), (1, 1, 1), ())]),
+    ("const tune", [((128, 1, 1), (1, 1, 1), ())]),  # lent to a function that only reads it
+    ("set after", [((128, 1, 1), (1, 1, 1), ())]),  # assigned again after the call
+    ("assigned whole", []),
+])
+def test_a_launch_operand_that_is_a_field_changes_with_its_struct(change, shapes):
+    # `k<<<1, ctx.threads>>>`: the field's last assignment holds only if the struct is not lent or assigned after it
+    src = """
+struct ctx_t { int threads; void reset() { threads = 64; } };
+void tune(ctx_t *c) { c->reset(); }
+__global__ void k(float *x) { x[threadIdx.x] = 0.f; }
+void run(float *x, ctx_t other) {
+  ctx_t ctx;
+  ctx.threads = 128;
+  tune(&ctx);
+  k<<<1, ctx.threads>>>(x);
+}
+"""
+    src = {"": src, "drop tune": src.replace("  tune(&ctx);\n", ""),
+           "const tune": src.replace("void tune(ctx_t *c) { c->reset(); }",
+                                     "void tune(const ctx_t *c) { printf(\"%d\", c->threads); }"),
+           "set after": src.replace("  ctx.threads = 128;\n  tune(&ctx);", "  tune(&ctx);\n  ctx.threads = 128;"),
+           "assigned whole": src.replace("  tune(&ctx);", "  ctx = other;")}[change]
+    assert _shapes(src) == {"k": shapes}

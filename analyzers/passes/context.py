@@ -96,9 +96,11 @@ class Ctx:
                 row = [t for t in terms if pitch in sym.free_vars(t)]
                 column = [t for t in terms if not levels & set(sym.free_vars(t))]
                 steps = {_coefficient(t) for t in column if not sym.is_const(t)}
+                # the rows' unit: ``(by * 32 + ty) * pitch`` elements are rows of one element times the pitch
                 coef = {_coefficient(t) for t in row}
-                if not steps or len(coef) != 1 or 0 in steps:
+                if not steps or 0 in steps or 0 in coef:
                     continue
+                c = math.gcd(*coef)
                 col = column[0]
                 for t in column[1:]:
                     col = sym.binop("+", col, t)
@@ -107,12 +109,11 @@ class Ctx:
                 if name in fixed:
                     # the caller stated the pitch: nothing to assume, but the column may still be proven to stay
                     # in its row at the stated values (then the row lemma keeps the race queries linear)
-                    (c,) = coef
                     if len(levels) == 1 and self._column_bound(solver, enc, acc, col, pitch, c) and \
                             self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
                         self.in_row.setdefault(acc.seq, set()).add((pitch, c))
                     continue
-                k, (c,) = math.gcd(*steps), coef  # the column's step and the pitch's unit, in bytes
+                k = math.gcd(*steps)  # the column's step and (c) the pitch's unit, in bytes
                 params = sorted(n for n in {**sym.free_vars(acc.cond), **_assumed_params(self.launch)}
                                 if n.startswith("p:") and n != pitch)
                 key = (pitch, col.key(), acc.cond.key())
@@ -135,6 +136,34 @@ class Ctx:
         more = self._nested(nested, fixed) if found and nested else []
         if more:
             self.launch.assume = self.launch.assume + list({a.text: a for a in more}.values())
+        self._reads_in_row()
+
+    def _reads_in_row(self) -> None:
+        """Global reads whose index is a row of a pitch some store's index is kept inside (``in_row``), proven
+        inside one row too (under the assumptions the stores' layout made; a read never adds one): their pairs with
+        the stores (``C[i + j * ldc]`` read, then written, in a GEMM's epilogue) get the row lemma and stay
+        linear."""
+        pitches = sorted({pu for v in self.in_row.values() for pu in v})
+        if not pitches:
+            return
+        enc = Enc("@0", ("thread", "iter", "block"))
+        cons, _, _, _ = self.thread(enc)
+        solver = z3.Solver()
+        solver.add(*cons, *enc.side)
+        reads = [acc for acc in self.km.accesses if not acc.write and acc.space == "global"]
+        for acc in reads[:24]:
+            terms = _index_terms(acc)
+            levels = _levels(terms)
+            for pitch, unit in pitches:
+                if levels != {pitch}:
+                    continue
+                column = [t for t in terms if pitch not in sym.free_vars(t)]
+                if not column or any(_coefficient(t) % unit for t in terms if pitch in sym.free_vars(t)):
+                    continue  # rows whole multiples of the stores' rows only
+                col = reduce(lambda x, t: sym.binop("+", x, t), column)
+                if self._column_bound(solver, enc, acc, col, pitch, unit) and \
+                        self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                    self.in_row.setdefault(acc.seq, set()).add((pitch, unit))
 
     def _constant_row(self, solver, enc, acc, terms, fixed, tried):
         """The parameter bound of a row-major global index with a compile-time row length, ``out[i * NJ + j]``
@@ -339,16 +368,24 @@ class Ctx:
         solver.add(*self.thread(enc)[0], *enc.side)
         return self._proven(solver, enc.bool(acc.cond), enc.int(col) >= 0, enc.int(col) + size > bound, *given)
 
+    def _common_rows(self, a: Access, b: Access):
+        """(the (pitch, unit) pairs both accesses' indices are proven inside a row of, their index terms) when every
+        level of both indices is one of them (an inner row alone says nothing while an outer level's terms can make
+        up the difference), else None."""
+        common = self.in_row.get(a.seq, set()) & self.in_row.get(b.seq, set())
+        ta, tb = _index_terms(a), _index_terms(b)
+        if not common or _levels(ta) != {p for p, _ in common} or _levels(tb) != {p for p, _ in common}:
+            return None
+        return common, ta, tb
+
     def row_lemmas(self, a: Access, b: Access, e1: Enc, e2: Enc) -> list:
         """Implied equalities for two accesses whose indices the layout assumptions keep inside one row of the same
         pitch (``pitch * qa + ca`` and ``pitch * qb + cb`` with both columns in ``[0, unit * pitch)``): if they
         overlap, ``qa == qb``. The solver rarely finds that itself in a product of unknowns."""
-        common = self.in_row.get(a.seq, set()) & self.in_row.get(b.seq, set())
-        ta, tb = _index_terms(a), _index_terms(b)
-        # every level of both indices must be one of them (an inner row alone says nothing while an outer
-        # level's terms can make up the difference)
-        if not common or _levels(ta) != {p for p, _ in common} or _levels(tb) != {p for p, _ in common}:
+        got = self._common_rows(a, b)
+        if got is None:
             return []
+        common, ta, tb = got
         out = []
         for pitch, unit in sorted(common):
             qa = _row_number(ta, sym.var(pitch, "uniform"), unit)
@@ -356,6 +393,25 @@ class Ctx:
             if qa is not None and qb is not None:
                 out.append(e1.int(qa[2]) == e2.int(qb[2]))
         return out
+
+    def row_overlap(self, a: Access, b: Access, e1: Enc, e2: Enc) -> list | None:
+        """The overlap of two accesses ``row_lemmas`` relates through one pitch, restated without the pitch: the row
+        numbers equal and the columns (the index terms the pitch does not multiply, in bytes) overlapping. Given the
+        lemma it is the offsets' overlap exactly (``pitch * q + c`` and ``pitch * q + c'`` differ by ``c - c'``), and
+        linear where the offsets multiplied the pitch by thread-dependent rows (a GEMM's ``C[row * ldc + col]``, a
+        query z3 often cannot decide within its budget). None otherwise."""
+        got = self._common_rows(a, b)
+        if got is None or len(got[0]) != 1:
+            return None
+        ((pitch, unit),), ta, tb = got
+        stride = sym.var(pitch, "uniform")
+        qa, qb = _row_number(ta, stride, unit), _row_number(tb, stride, unit)
+        if qa is None or qb is None:
+            return None
+        ca, cb = (reduce(lambda x, t: sym.binop("+", x, t), [t for t in terms if pitch not in sym.free_vars(t)],
+                         sym.const(0)) for terms in (ta, tb))
+        c1, c2 = e1.int(ca), e2.int(cb)
+        return [e1.int(qa[2]) == e2.int(qb[2]), c1 < c2 + (b.size or 1), c2 < c1 + (a.size or 1)]
 
     def presumed_lows(self, *accesses, divisors: bool = True) -> dict:
         """The integer parameters of the accesses' indices and guards, as ``p:name`` -> (the least value presumed of

@@ -276,7 +276,10 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
     if space == "global":
         cons += _in_extents(a, e1) + _in_extents(b, e2)
     ia, ib = _element(a), _element(b)
-    if parts is not None:  # the indices compared digit by digit (linear), in one or more alternatives
+    by_rows = ctx.row_overlap(a, b, e1, e2) if parts is None else None
+    if by_rows is not None:
+        cons += by_rows  # row numbers equal and columns overlapping: linear where the offsets were not
+    elif parts is not None:  # the indices compared digit by digit (linear), in one or more alternatives
         alts = [[e1.int(x) == e2.int(y) for x, y in pairs] for pairs in parts]
         cons += alts[0] if len(alts) == 1 else [z3.Or(*[z3.And(*alt) for alt in alts])]
     elif ia is not None and ib is not None:

@@ -217,6 +217,20 @@ class _Launch:
                 return q
         return None
 
+    def copied_to(self, name: str):
+        """The integer kernel parameter passed a copy of the host name ``name`` (``int dim = num_nodes;``, ``dim``
+        passed, the grid sized from ``num_nodes``): the copy only its declaration sets, ``name`` neither set after it
+        nor handed to a call that could change it. Else None."""
+        for b, q in self.passed.items():
+            ev = self.scan.scoped_events(b, self.pos)
+            if "." in b or len(ev) != 1 or ev[0][1] != "decl" or (ev[0][2] or "").strip() != name or \
+                    not _integral(dict(self.params)[q]) or not _set_once(self.scan, b, self.pos):
+                continue
+            if not any(ev[0][0] < at < self.pos for at, *_ in self.scan.scoped_events(name, self.pos)) and \
+                    not self.escapes(name):
+                return q
+        return None
+
     def callers_values(self, name: str):
         """The constants every caller passes for ``name``, a parameter of the launching function it never sets, even
         where a condition of the function tests it (`if (M >= 128)` choosing between launches): the values reaching
@@ -421,6 +435,10 @@ class _Launch:
             if v is not None and choices is not None and len(v) <= hl._MAX_CHOICES:
                 out.append(f"__either_{name}")
                 choices[f"__either_{name}"] = v
+                continue
+            copy = self.copied_to(name)
+            if copy is not None:
+                out.append(copy)
                 continue
             init = self.local_init(name)
             try:
@@ -742,7 +760,7 @@ class _Launch:
             if expr.strip() != p:
                 out.append(f"{p} == {expr}")
         for cond in self.path_conditions():
-            parts = [cond] if cond.startswith("!") else split_top(cond, "&&")
+            parts = [cond] if cond.startswith("!") else _conjuncts(cond)
             for part in parts:  # a conjunct that cannot be read is left out (the condition only weakens)
                 try:
                     fact = either(self.translate(part, choices=(c := {})), c)
@@ -759,6 +777,13 @@ _C_API = re.compile(r"\b(?:cuda|cu[A-Z]|cublas|cusparse|cusolver|cufft|curand|cu
 _VALUE_CAST = re.compile(r"(?:\b(?:(?:unsigned|signed)\s+)?(?:long\s+long|long|int|short|char|float|double|bool)|"
                          r"\b(?:size_t|ptrdiff_t|u?int(?:8|16|32|64)_t)|\bstatic_cast\s*<[^<>;&]*>)\s*$")
 _FORWARDED_PACK = re.compile(r"([A-Za-z_]\w*)\s*&&\s*\.\.\.\s*([A-Za-z_]\w*)\s*$")
+
+
+def _conjuncts(cond: str) -> list:
+    """The operands of ``cond``'s top-level ``&&`` (``cond`` itself when an ``||`` outside brackets binds looser)."""
+    if len(split_top(cond.replace("||", "\0"), "\0")) > 1:
+        return [cond]
+    return [p.replace("\0", "&&").strip() for p in split_top(cond.replace("&&", "\0"), "\0")]
 
 
 def _always(fact: str) -> bool:
@@ -1001,8 +1026,9 @@ class _Folder:
                 # literals, macros, const names and locals set once: a variable may be changed through a reference
                 trusted = hl.evaluate(arg, sc.env) is not None or (
                     re.fullmatch(r"[A-Za-z_]\w*", arg) and (_const_decl(sc, arg) or _set_once(sc, arg, at)))
-                v = sc.shape_values(arg, at, depth) if trusted else None
-                if v is None:
+                v = sc.shape_values(arg, at, depth)
+                # a function's name (a kernel handed to a launcher) is as fixed as a literal
+                if v is None or not trusted and not all(isinstance(x, str) for x in v):
                     return None
                 out += v
             self.memo[key] = list(dict.fromkeys(out)) or None

@@ -802,3 +802,34 @@ def test_sizes_a_loop_stores_in_an_array_and_one_value_passed_for_two_parameters
     # relation alone would end the kernel's presumptions about a row stride)
     host = host.replace("    w = n = SIZE[i];", "    w = n = read_size(i);").replace("int main() {", "int read_size(int);\nint main() {")
     assert "n == width" not in _implied(host, tmp_path)
+
+
+def test_a_kernel_handed_to_a_launcher_as_a_function_pointer_gets_the_launchers_facts(tmp_path):
+    # `run(fill, ...)` then `kernel<<<grid, 256>>>(...)` inside run: the callers pass a kernel's name, which no
+    # assignment can change, so the launch's facts are the kernel's
+    host = ("void run(void (*kernel)(float *, int, int), float *d, int w) {\n  int blocks = (w + 255) / 256;\n"
+            "  kernel<<<blocks, 256>>>(d, w, 1);\n}\n"
+            "int main(int argc, char **argv) {\n  float *d;\n  run(fill, d, atoi(argv[1]));\n}\n")
+    text = _implied(host, tmp_path)
+    assert "gridDim.x == (width + 255) / 256" in text and "blockDim.x == 256" in text and "n == 1" in text
+
+
+def test_a_grid_sized_from_the_name_a_passed_argument_copies(tmp_path):
+    # `int w = cols;` passed as width, the grid sized from `cols`: one value, so the grid speaks of width
+    host = ("void run(float *d, int cols) {\n  int w = cols;\n  dim3 grid(cols / 16);\n"
+            "  fill<<<grid, 16>>>(d, w, 2);\n}\n")
+    assert "gridDim.x == width / 16" in _implied(host, tmp_path)
+    changed = host.replace("  dim3 grid", "  cols = cols * 2;\n  dim3 grid")  # not one value any more
+    assert "gridDim.x" not in _implied(changed, tmp_path)
+
+
+@pytest.mark.parametrize("test, fact", [
+    ("b < n && b < LIMIT", "(width < n)"),  # the conjunct that can be read is kept
+    ("b < n || b < LIMIT", None),  # an `||`: neither side holds alone
+    ("(b < n || b < 3) && b < LIMIT", "((width < n || width < 3))"),
+])
+def test_a_loop_test_around_the_launch_gives_each_conjunct_it_can_read(tmp_path, test, fact):
+    # LIMIT is defined nowhere: that conjunct cannot be read, the others still hold at the launch
+    host = f"void run(float *d, int n) {{\n  for (int b = 0; {test}; b++)\n    fill<<<1, 64>>>(d, b, n);\n}}\n"
+    text = _implied(host, tmp_path)
+    assert (fact in text) if fact else "width <" not in text

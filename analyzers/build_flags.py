@@ -5,8 +5,9 @@ would otherwise not parse), and include folders (``-I $(INC_DIR)``, ``include_di
 ``target_include_directories``) for headers found nowhere else; failing those, the one file of a missing header's
 name in the project (the nearest folder above with a build file or ``.git``), as a build that passes its folder from
 Python (``torch.utils.cpp_extension.load(extra_cuda_cflags=[f"-I {root}/utils"])``) would. Only names the parse
-reports undeclared are taken, so a build's ``-DDEBUG`` never switches an ``#ifdef`` branch; a name the build files
-give two different values is left alone. The front end says which file each value came from."""
+reports undeclared are taken, and the switches (``-DNDG3d``) under which the file or its headers define such a name
+(the front end finds those), so a build's ``-DDEBUG`` never switches an ``#ifdef`` branch otherwise; a name the
+build files give two different values is left alone. The front end says which file each value came from."""
 from __future__ import annotations
 
 import os

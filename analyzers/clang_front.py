@@ -19,6 +19,7 @@ _TOOLKIT = "/kopt-context/toolkit.h"  # the CUDA toolkit's prototypes of names c
 _UNDECLARED_NAME = re.compile(r"use of undeclared identifier '(\w+)'|unknown type name '(\w+)'")
 _WANTS_DECL = re.compile(r"use of undeclared identifier '(\w+)'|call to '(\w+)'")  # no matching or an ambiguous call
 _SHARED_ALIGNAS = re.compile(r"(__shared__)(\s+)(alignas\s*\((?:[^()]|\([^()]*\))*\))")
+_DEVICE_SHARED = re.compile(r"\b__device__(\s+__shared__\b)|\b(__shared__\s+)__device__\b")
 _INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[^;{}()<>]*$")
 _TEMPLATE_HEADER = re.compile(r"\btemplate\s*<[^;{}]*>\s*$")
 _PTX_SPECIAL = re.compile(r"(?<!%)(%(?:globaltimer(?:_lo|_hi)?|clock(?:64|_hi)?|laneid|n?warpid|n?smid|gridid|"
@@ -675,6 +676,9 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     # `__shared__ alignas(N) T x`: clang takes no attribute list after __shared__'s; the same text reordered keeps
     # every column of the line
     text = _SHARED_ALIGNAS.sub(lambda m: m.group(3) + m.group(2) + m.group(1), text)
+    # `__device__ __shared__ float s[N];` in a kernel body: nvcc takes the redundant `__device__` (old CUDA SDK
+    # code writes it), clang rejects a `__device__` local; blanked, columns kept
+    text = _DEVICE_SHARED.sub(lambda m: " " * 10 + m.group(1) if m.group(1) else m.group(2) + " " * 10, text)
     # PTX special registers in inline asm (`%globaltimer`, `%laneid`): nvcc passes them through, clang reads `%g...`
     # as an operand reference and rejects the statement; `%%` is the escaped form (the rest of the line moves one
     # column per register)
@@ -880,7 +884,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
                               context=context)
         errors = _errors(tu, fname)
-    build = _build_defines(path, errors, defines)
+    build = _build_defines(path, errors, defines, tu)
     if build:  # names the build defines (-DWARP_SIZE=32 in the Makefile beside the file)
         defines = {**(defines or {}), **{k: v for k, (v, _) in build.items()}}
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
@@ -902,6 +906,8 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         # need is left out altogether, with the include that reaches it
         if not n + h:
             h = _empty_host_headers(fname, errors, patched)
+        if not n + h:  # then a header's device functions that hold errors, its macros and types kept
+            h = _patch_headers(tu, fname, errors, patched, context, device=True)
         source, m = _blank_includes(tu, fname, source, errors) if not n + h else (source, 0)
         if not n + h + m:
             break
@@ -963,14 +969,50 @@ def _build_includes(path: Path, unfound: set) -> list:
     return out + build_flags.headers_by_name(path, rest)
 
 
-def _build_defines(path: Path, errors, defines) -> dict:
+def _build_defines(path: Path, errors, defines, tu) -> dict:
     """name -> (value, build file) for the undeclared names of ``errors`` that the build files near ``path`` define
-    (``build_flags``) and ``defines`` does not."""
+    (``build_flags``) and ``defines`` does not; and for the switches the build defines (``-DNDG3d``) under which the
+    file or a header it reads defines such a name (``#ifdef NDG3d`` ... ``#define p_Nfields 6``)."""
     from . import build_flags
 
     names = {m.group(1) or m.group(2) for e in errors for m in [_UNDECLARED_NAME.search(e.spelling)] if m}
     names -= set(defines or ())
-    return build_flags.defines_for(path, names) if names else {}
+    found = build_flags.defines_for(path, names) if names else {}
+    if names - set(found):
+        files = [str(path)] + sorted({i.include.name for i in tu.get_includes() if i.include is not None})
+        switches = set().union(*(_switches_defining(f, names - set(found)) for f in files)) - set(defines or ())
+        found.update(build_flags.defines_for(path, switches - set(found)) if switches else {})
+    return found
+
+
+_CONDITIONAL = re.compile(r"^\s*#\s*(ifdef|ifndef|if|elif|else|endif|define)\b\s*(.*)")
+_DEFINED = re.compile(r"(?:defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+))")
+
+
+def _switches_defining(file: str, names: set) -> set:
+    """The macros whose ``#ifdef X`` (``#if defined(X)``) branch in ``file`` defines one of ``names``."""
+    try:
+        text = Path(file).read_text(errors="replace")
+    except OSError:
+        return set()
+    if not any(n in text for n in names):
+        return set()
+    out, stack = set(), []  # per open conditional: the switch its current branch needs defined, or None
+    for line in text.split("\n"):
+        m = _CONDITIONAL.match(line)
+        if m is None:
+            continue
+        word, rest = m.group(1), m.group(2).split("//")[0].strip()
+        if word in ("ifdef", "if", "ifndef"):
+            d = _DEFINED.fullmatch(rest) if word == "if" else None
+            stack.append(rest.split()[0] if word == "ifdef" and rest else (d.group(1) or d.group(2)) if d else None)
+        elif word in ("elif", "else") and stack:
+            stack[-1] = None
+        elif word == "endif" and stack:
+            stack.pop()
+        elif word == "define" and re.match(r"\w+", rest) and re.match(r"\w+", rest).group(0) in names:
+            out |= {x for x in stack if x}
+    return out
 
 
 def _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missing, context, patched: dict):
@@ -1072,10 +1114,13 @@ def _blank_device_launches(fname: str, source: str, errors) -> tuple[str, int]:
     return text, len(done)
 
 
-def _patch_headers(tu, fname: str, errors, patched: dict, context: str | None) -> int:
+def _patch_headers(tu, fname: str, errors, patched: dict, context: str | None, device: bool = False) -> int:
     """Blank the host declarations that hold errors in each header the file reads (helper headers full of host
     code: ``std::string`` helpers, file I/O), recording each header's new text in ``patched``; its macros, types
-    and device functions stay declared. How many declarations were blanked."""
+    and device functions stay declared. With ``device``, the header's declarations that hold errors whatever they
+    are (a ``__host__ __device__`` helper naming what a missing system header declares): the rest of the header
+    stays, where leaving it out through its ``#include`` would lose every macro the file's kernels use (a kernel
+    calling a blanked helper then falls back alone). How many declarations were blanked."""
     count = 0
     for name in sorted({e.location.file.name for e in errors if e.location.file is not None} - {fname}):
         if name.startswith(_EMPTY) or Path(name).parent == STUBS or STUBS in Path(name).parents or \
@@ -1090,7 +1135,7 @@ def _patch_headers(tu, fname: str, errors, patched: dict, context: str | None) -
                     text = Path(name).read_text(errors="replace")
                 except OSError:
                     continue
-        text, n = _blank_host(tu, name, text, errors)
+        text, n = _blank(tu, name, text, errors, device=True) if device else _blank_host(tu, name, text, errors)
         if n:
             patched[name] = text
             count += n

@@ -112,6 +112,40 @@ int main() { k<<<1, TILE>>>(0); }
     assert [l["block"] for l in res.launches] == [[64, 1, 1]]
 
 
+def test_a_helper_headers_device_function_that_does_not_parse_costs_only_itself(tmp_path):
+    """A `__host__ __device__` helper naming what a system header kopt does not have declares (`TICKS_PER_SEC`) is
+    left out alone: the header's macros and its other device functions stay, and so does the libclang path of the
+    kernels that do not call it (the header was left out through its `#include` before, with every macro)."""
+    (tmp_path / "helpers.h").write_text("""#pragma once
+#include <sys/ticks.h>
+#define TILE 64
+__host__ __device__ inline unsigned elapsed(long t) { return (unsigned)(t / TICKS_PER_SEC); }
+__device__ inline float twice(float x) { return 2.0f * x; }
+""")
+    (tmp_path / "k.cu").write_text('#include "helpers.h"\n' + """
+__global__ void k(float* out) {
+  __shared__ float s[TILE];
+  s[threadIdx.x] = twice(out[threadIdx.x]);
+  out[threadIdx.x] = s[(threadIdx.x + 1) % TILE];
+}
+__global__ void timed(unsigned* out, long t) { out[threadIdx.x] = elapsed(t); }
+int main() { k<<<1, TILE>>>(0); timed<<<1, TILE>>>(0, 0); }
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["k"].startswith("libclang") and "sync.missing" in _rules(res)
+    assert res.paths["timed"].startswith("tree-sitter")  # the kernel that calls the helper falls back alone
+
+
+def test_the_c_clock_names_are_declared():
+    src = """#include <time.h>
+#include <ctime>
+__host__ __device__ inline unsigned ms(clock_t t) { return (unsigned)(1000.0f * t / CLOCKS_PER_SEC); }
+__global__ void k(unsigned *out, long t) { out[threadIdx.x] = ms(t); }
+"""
+    res = analyze(src, path="k.cu", block=(64, 1, 1), grid=(1, 1, 1))
+    assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res)
+
+
 def test_device_side_launches_and_ptx_special_registers_do_not_stop_libclang():
     src = """
 __global__ void child(int* p) { p[threadIdx.x] = 1; }
@@ -315,6 +349,30 @@ __global__ void tiled(float *out) { out[blockIdx.x * blockDim.x + threadIdx.x] =
     (tmp_path / "Makefile").unlink()
     res = analyze(tmp_path / "kern.cu", block=(256, 1, 1))
     assert res.paths["reduce"].startswith("tree-sitter")
+
+
+def test_a_switch_the_build_defines_is_taken_when_its_branch_defines_an_undeclared_name(tmp_path):
+    # `-DDIM3` switches the header's `#ifdef DIM3` branch, which defines the FIELDS the kernel uses; the build's
+    # -DDEBUG switches nothing the kernel needs and stays off (its racy store is not compiled)
+    (tmp_path / "Makefile").write_text("N ?= 4\nINCLUDES = -Dp_N=$(N) -DDIM3 -DDEBUG -I./include\n")
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "mesh.h").write_text(
+        "#ifdef DIM2\n#define FIELDS 3\n#endif\n#ifdef DIM3\n#define FIELDS 6\n#endif\n")
+    (tmp_path / "k.cu").write_text("""#include "mesh.h"
+__global__ void vol(float *q) {
+  __device__ __shared__ float s[FIELDS * 64];
+  s[threadIdx.x] = q[threadIdx.x];
+#ifdef DEBUG
+  s[0] = 1.f;
+#endif
+  __syncthreads();
+  q[threadIdx.x] = s[(FIELDS - 1) * 64 + threadIdx.x];
+}
+""")
+    res = analyze(tmp_path / "k.cu", block=(64, 1, 1), grid=(1, 1, 1))
+    assert res.paths["vol"].startswith("libclang") and "`-DDIM3=1` from Makefile" in res.paths["vol"]
+    assert "DEBUG" not in res.paths["vol"] and not [d for d in res.diagnostics if d.rule.startswith("race")]
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
 
 
 def test_std_array_and_the_algorithms_host_helpers_of_a_kernel_header_call(tmp_path):

@@ -133,3 +133,23 @@ def test_a_stride_in_one_arm_of_a_conditional_index_is_presumed_at_least_one():
     assert "race.global" not in observed(res)
     notes = [d for d in res.diagnostics if d.rule == "race.precondition"]
     assert notes and all("1 <= n" in d.witness["precondition"] for d in notes)
+
+
+PIXEL_PAIRS = """
+__global__ void pairs(unsigned char *dst, int pitch, int width, int height) {
+  int x = threadIdx.x + blockIdx.x * blockDim.x, y = threadIdx.y + blockIdx.y * blockDim.y;
+  int px = 2 * x, py = 2 * y;
+  if (px + 1 >= width || py + 1 >= height) return;
+  unsigned char *p = dst + px + (py + 1) * pitch;
+  *(uchar2 *)p = make_uchar2(1, 2);
+  *(uchar2 *)(p - pitch) = make_uchar2(3, 4);
+}
+"""
+
+
+def test_a_row_pitch_is_presumed_no_wider_than_the_columns_the_guard_allows():
+    # rows `(2 * y + 1) * pitch` bytes apart (a unit of one byte), columns `2 * x` kept below width by the guard:
+    # the presumption is `pitch >= width`, not twice that (the column's step of 2 is no bound on the row)
+    res = analyze(PIXEL_PAIRS, path="pairs.cu", block=(32, 8, 1))
+    assert "pitch >= width" in res.assumed and "2 * width" not in res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith("race") or d.rule == "analysis.incomplete"]

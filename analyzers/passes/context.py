@@ -74,7 +74,7 @@ class Ctx:
         cons, _, _, _ = self.thread(enc)
         solver = z3.Solver()
         solver.add(*cons, *enc.side)
-        found, tried, nested = [], set(), []
+        found, tried, nested = [], {}, []  # tried: (pitch, unit, column, guard) -> proven inside its row
         for acc in self.km.accesses:
             if not acc.write or len(tried) > 24:
                 continue
@@ -116,19 +116,25 @@ class Ctx:
                 k = math.gcd(*steps)  # the column's step and (c) the pitch's unit, in bytes
                 params = sorted(n for n in {**sym.free_vars(acc.cond), **_assumed_params(self.launch)}
                                 if n.startswith("p:") and n != pitch)
-                key = (pitch, col.key(), acc.cond.key())
-                if key in tried:
+                key = (pitch, c, col.key(), acc.cond.key())
+                if key in tried:  # another store of the same column (`p[0]`, `p[pitch]`): the same row
+                    if tried[key]:
+                        self.in_row.setdefault(acc.seq, set()).add((pitch, c))
                     continue
-                tried.add(key)
+                tried[key] = False
                 for q in params:
-                    if self._column_bound(solver, enc, acc, col, q, k):
-                        if self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
-                            self.in_row.setdefault(acc.seq, set()).add((pitch, c))  # 0 <= col < c * pitch
-                        g = math.gcd(c, k)
-                        lhs = f"{c // g} * {name}" if c // g > 1 else name
-                        rhs = f"{k // g} * {q[2:]}" if k // g > 1 else q[2:]
-                        found.append(assume.Assumption(f"{lhs} >= {rhs}", "the row pitch of a pitched index"))
-                        break
+                    # the least multiple of q the column stays below: the row's unit, else the column's step
+                    m = next((m for m in sorted({c, k}) if self._column_bound(solver, enc, acc, col, q, m)), None)
+                    if m is None:
+                        continue
+                    if self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                        self.in_row.setdefault(acc.seq, set()).add((pitch, c))  # 0 <= col < c * pitch
+                        tried[key] = True
+                    g = math.gcd(c, m)
+                    lhs = f"{c // g} * {name}" if c // g > 1 else name
+                    rhs = f"{m // g} * {q[2:]}" if m // g > 1 else q[2:]
+                    found.append(assume.Assumption(f"{lhs} >= {rhs}", "the row pitch of a pitched index"))
+                    break
                 if found and len(levels) > 1:
                     nested.append((acc, terms, levels))
         if found:
@@ -201,7 +207,7 @@ class Ctx:
             key = ("const", col.key(), acc.cond.key())
             if key in tried:
                 continue
-            tried.add(key)
+            tried[key] = False
             leaves = z3.Or(enc.int(col) < 0, enc.int(col) + size > c)
             if self._proven(solver, enc.bool(acc.cond), leaves):
                 return None  # inside its row already

@@ -150,13 +150,16 @@ class Ctx:
         the stores (``C[i + j * ldc]`` read, then written, in a GEMM's epilogue) get the row lemma and stay
         linear."""
         pitches = sorted({pu for v in self.in_row.values() for pu in v})
-        if not pitches:
+        stored = {acc.base for acc in self.km.accesses if acc.seq in self.in_row}
+        # only reads of an array such a store writes: no other read pairs with it (and a proof that runs out of
+        # resources leaves the kernel's later queries in contexts of their own)
+        reads = [acc for acc in self.km.accesses if not acc.write and acc.space == "global" and acc.base in stored]
+        if not pitches or not reads:
             return
         enc = Enc("@0", ("thread", "iter", "block"))
         cons, _, _, _ = self.thread(enc)
         solver = z3.Solver()
         solver.add(*cons, *enc.side)
-        reads = [acc for acc in self.km.accesses if not acc.write and acc.space == "global"]
         for acc in reads[:24]:
             terms = _index_terms(acc)
             levels = _levels(terms)

@@ -172,7 +172,7 @@ class _Conv:
                 inner = self.typeinfo(can)
                 inner.spelling = spelling
                 return inner
-        sz = t.get_size()
+        sz = _size_of(t)
         ti.size = sz if sz and sz > 0 else None
         if t.kind == K.POINTER:
             p = t.get_pointee()
@@ -183,7 +183,7 @@ class _Conv:
                 dims.append(p.get_array_size())
                 p = p.get_array_element_type()
             ti.pointee_dims = tuple(dims)
-            ps = p.get_size()
+            ps = _size_of(p)
             ti.pointee_size = ps if ps and ps > 0 else None
             ti.volatile = p.is_volatile_qualified()
             ti.integral = False
@@ -198,7 +198,7 @@ class _Conv:
                 cur = cur.get_array_element_type()
             ti.dims = tuple(dims)
             ti.pointee = cur.spelling
-            es = cur.get_size()
+            es = _size_of(cur)
             ti.pointee_size = es if es and es > 0 else None
             ti.volatile = ti.volatile or cur.is_volatile_qualified()
             ti.integral = False
@@ -987,6 +987,16 @@ def _build_defines(path: Path, errors, defines, tu) -> dict:
 
 _CONDITIONAL = re.compile(r"^\s*#\s*(ifdef|ifndef|if|elif|else|endif|define)\b\s*(.*)")
 _DEFINED = re.compile(r"(?:defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+))")
+
+
+def _size_of(t) -> int | None:
+    """libclang's size of type ``t``; None for a placeholder type (`<overloaded function type>`: a function template
+    named as an argument of a dependent call; `<bound member function type>`, `<dependent type>`), whose size
+    libclang does not refuse but traps on (the process dies with an illegal instruction)."""
+    if t.kind in (ci.TypeKind.OVERLOAD, ci.TypeKind.DEPENDENT, ci.TypeKind.INVALID) or \
+            t.spelling.startswith("<") and t.spelling.endswith(" type>"):
+        return None
+    return t.get_size()
 
 
 def _switches_defining(file: str, names: set) -> set:

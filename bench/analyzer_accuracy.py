@@ -52,6 +52,11 @@ The recorded figures (each suite's source files checked out at the commit named,
       yzhaiustc/Optimizing-SGEMM-on-NVIDIA-Turing-GPUs@a5c0d6c  --real BABEL --provenance UoB-HPC/BabelStream@57637d5
       (_heldout13_first_run, _heldout13; run as two processes, the accel-sim folders alone and the other seven
       together, the results lists joined)
+      --real AS2/src/cuda --provenance accel-sim/gpu-app-collection@52c11fb (its src/cuda folders custom-apps,
+      dragon_li, gpuwattch-ubench and microbench only)  --real CLOVER --provenance UK-MAC/CloverLeaf_CUDA@03c7803
+      --real TEA --provenance UK-MAC/TeaLeaf_CUDA@2ac2460  --real MIXB --provenance ekondis/mixbench@236a0be
+      (_heldout14_first_run; run as two processes, the accel-sim folders alone and the other three together, the
+      results lists joined)
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an
@@ -252,8 +257,12 @@ class _Deadline:
         self.timer.cancel()
 
 
+# the CUDA source files of a suite: `.cuknl` is the UK-MAC mini-apps' kernel files, included by their `.cu` drivers
+_CUDA_EXTENSIONS = (".cu", ".cuh", ".cuknl")
+
+
 def real(analyze, folder: Path, provenance: str, include: list[str], review: dict, skip=(), only=()) -> dict:
-    files = sorted([*folder.rglob("*.cu"), *folder.rglob("*.cuh")])
+    files = sorted(p for ext in _CUDA_EXTENSIONS for p in folder.rglob(f"*{ext}"))
     if only:
         files = [f for f in files if any(f.relative_to(folder).match(g) for g in only)]
     skipped = [str(f.relative_to(folder)) for f in files if str(f.relative_to(folder)) in skip]

@@ -191,3 +191,35 @@ __global__ void k(float* a, float* b, int n) {
 """
     res = analyze(src, path="k.cu")
     assert not [d for d in res.diagnostics if "could not model" in d.message]
+
+
+OVERLOAD_ARGUMENT = """
+template <typename T> __device__ inline T SUM(T a, T b) { return a + b; }
+template <typename T, int N> struct Reduce {
+  template <typename Op> __device__ static void run(T *s, T *out, Op op) {
+    if (threadIdx.x < N) s[threadIdx.x] = op(s[threadIdx.x], s[threadIdx.x + N]);
+    __syncthreads();
+    if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+  }
+};
+template <typename T> __global__ void reduction(int n, T *buffer) {
+  __shared__ T s[256];
+  s[threadIdx.x] = threadIdx.x < n ? buffer[threadIdx.x] : T(0);
+  __syncthreads();
+  Reduce<T, 128>::run(s, buffer, SUM);
+}
+"""
+
+
+def test_a_function_template_passed_to_a_dependent_call_does_not_kill_the_process(tmp_path):
+    # the argument `SUM` has libclang's `<overloaded function type>`, whose size libclang traps on (an illegal
+    # instruction ended the process): run in a process of its own so that a crash fails this test, not the session
+    import subprocess
+    import sys
+
+    (tmp_path / "r.cu").write_text(OVERLOAD_ARGUMENT)
+    code = ("from kopt.analyze import analyze; r = analyze(__import__('pathlib').Path('r.cu'), block=(256, 1, 1)); "
+            "print(r.paths['reduction'])")
+    got = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert got.returncode == 0, got.stderr[-2000:]
+    assert got.stdout.startswith("libclang")

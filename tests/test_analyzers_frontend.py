@@ -84,6 +84,16 @@ def test_a_kernel_header_is_read_after_its_includers_declarations(tmp_path):
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
 
 
+# a kernel whose tile size and helper come from "helpers.h" (its missing barrier is sync.missing)
+TILE_KERNEL = """
+__global__ void k(float* out) {
+  __shared__ float s[TILE];
+  s[threadIdx.x] = twice(out[threadIdx.x]);
+  out[threadIdx.x] = s[(threadIdx.x + 1) % TILE];
+}
+"""
+
+
 def test_a_helper_header_keeps_its_macros_and_device_code_when_its_host_code_does_not_parse(tmp_path):
     """Helper headers full of host code (std::string, file I/O, a class template whose out-of-line members fail
     one by one) lose only those declarations: the macro, constant and device function a kernel uses stay."""
@@ -98,14 +108,7 @@ extern "C" int read_all(FILE* f) { return fread(buffer, 1, size, f); }
 inline void Timer::start() { gettimeofday(&t0, 0); }
 __device__ inline float twice(float x) { return 2.0f * x; }
 """)
-    (tmp_path / "k.cu").write_text('#include "helpers.h"\n' + """
-__global__ void k(float* out) {
-  __shared__ float s[TILE];
-  s[threadIdx.x] = twice(out[threadIdx.x]);
-  out[threadIdx.x] = s[(threadIdx.x + 1) % TILE];
-}
-int main() { k<<<1, TILE>>>(0); }
-""")
+    (tmp_path / "k.cu").write_text('#include "helpers.h"\n' + TILE_KERNEL + "int main() { k<<<1, TILE>>>(0); }\n")
     res = analyze(tmp_path / "k.cu")
     assert res.paths["k"].startswith("libclang") and "sync.missing" in _rules(res)
     assert "analysis.incomplete" not in _rules(res)
@@ -122,12 +125,7 @@ def test_a_helper_headers_device_function_that_does_not_parse_costs_only_itself(
 __host__ __device__ inline unsigned elapsed(long t) { return (unsigned)(t / TICKS_PER_SEC); }
 __device__ inline float twice(float x) { return 2.0f * x; }
 """)
-    (tmp_path / "k.cu").write_text('#include "helpers.h"\n' + """
-__global__ void k(float* out) {
-  __shared__ float s[TILE];
-  s[threadIdx.x] = twice(out[threadIdx.x]);
-  out[threadIdx.x] = s[(threadIdx.x + 1) % TILE];
-}
+    (tmp_path / "k.cu").write_text('#include "helpers.h"\n' + TILE_KERNEL + """
 __global__ void timed(unsigned* out, long t) { out[threadIdx.x] = elapsed(t); }
 int main() { k<<<1, TILE>>>(0); timed<<<1, TILE>>>(0, 0); }
 """)

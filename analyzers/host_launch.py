@@ -1021,7 +1021,7 @@ class _Scan:
         arguments (``Params p(19, 8);``, ``Params p;``) of a struct or class of the file or its quoted includes, and
         neither ``obj`` nor the field is assigned or passed by address: the constructor's member initializer over
         its arguments and defaults, else the field's default member initializer; None otherwise."""
-        if self.events_of(f"{obj}.{field}") or any(e[1] in ("set", "address") for e in self.events_of(obj)):
+        if self.events_of(f"{obj}.{field}"):  # (the field's events hold its struct's assignments and lendings too)
             return None
         f = self.func_at(pos)
         decls = [m for m in re.finditer(rf"\b([A-Za-z_]\w*)\s+{re.escape(obj)}\s*(?:\(([^;{{}}]*)\))?\s*;",

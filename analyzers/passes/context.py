@@ -110,7 +110,7 @@ class Ctx:
                     # the caller stated the pitch: nothing to assume, but the column may still be proven to stay
                     # in its row at the stated values (then the row lemma keeps the race queries linear)
                     if len(levels) == 1 and self._column_bound(solver, enc, acc, col, pitch, c) and \
-                            self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                            self._nonnegative(solver, enc, acc, col):
                         self.in_row.setdefault(acc.seq, set()).add((pitch, c))
                     continue
                 k = math.gcd(*steps)  # the column's step and (c) the pitch's unit, in bytes
@@ -127,7 +127,7 @@ class Ctx:
                     m = next((m for m in sorted({c, k}) if self._column_bound(solver, enc, acc, col, q, m)), None)
                     if m is None:
                         continue
-                    if self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                    if self._nonnegative(solver, enc, acc, col):
                         self.in_row.setdefault(acc.seq, set()).add((pitch, c))  # 0 <= col < c * pitch
                         tried[key] = True
                     g = math.gcd(c, m)
@@ -171,7 +171,7 @@ class Ctx:
                     continue  # rows whole multiples of the stores' rows only
                 col = reduce(lambda x, t: sym.binop("+", x, t), column)
                 if self._column_bound(solver, enc, acc, col, pitch, unit) and \
-                        self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                        self._nonnegative(solver, enc, acc, col):
                     self.in_row.setdefault(acc.seq, set()).add((pitch, unit))
 
     def _constant_row(self, solver, enc, acc, terms, fixed, tried):
@@ -262,7 +262,7 @@ class Ctx:
                             continue
                         bound = enc.var(q, "uniform") * enc.var(inner, "uniform")
                         if self._proven(solver, enc.bool(acc.cond), enc.int(col) >= bound, enc.int(col) >= 0):
-                            if self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1):
+                            if self._nonnegative(solver, enc, acc, col):
                                 self.in_row.setdefault(acc.seq, set()).add((outer, c))
                             lhs = f"{c} * {outer[2:]}" if c > 1 else outer[2:]
                             out.append(assume.Assumption(f"{lhs} >= {q[2:]} * {inner[2:]}",
@@ -272,6 +272,10 @@ class Ctx:
                     if done:
                         break
         return out
+
+    def _nonnegative(self, solver, enc, acc, col) -> bool:
+        """column >= 0 wherever the access runs (z3 proves it within a small budget)."""
+        return self._column_bound(solver, enc, acc, sym.binop("*", col, sym.const(-1)), None, 1)
 
     def _column_bound(self, solver, enc, acc, col, q, k) -> bool:
         """column < k * q wherever the access runs and the column is not negative (z3 proves it within a small

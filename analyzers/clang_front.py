@@ -9,6 +9,7 @@ from pathlib import Path
 from .ast import Func, Loc, Node, TypeInfo, Unit
 from .includers import includers
 from .launch import split_top
+from .preproc import switches_defining
 
 HERE = Path(__file__).parent
 DECLS = HERE / "cuda_decls.h"
@@ -985,10 +986,6 @@ def _build_defines(path: Path, errors, defines, tu) -> dict:
     return found
 
 
-_CONDITIONAL = re.compile(r"^\s*#\s*(ifdef|ifndef|if|elif|else|endif|define)\b\s*(.*)")
-_DEFINED = re.compile(r"(?:defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+))")
-
-
 def _size_of(t) -> int | None:
     """libclang's size of type ``t``; None for a placeholder type (`<overloaded function type>`: a function template
     named as an argument of a dependent call; `<bound member function type>`, `<dependent type>`), whose size
@@ -1005,24 +1002,7 @@ def _switches_defining(file: str, names: set) -> set:
         text = Path(file).read_text(errors="replace")
     except OSError:
         return set()
-    if not any(n in text for n in names):
-        return set()
-    out, stack = set(), []  # per open conditional: the switch its current branch needs defined, or None
-    for line in text.split("\n"):
-        m = _CONDITIONAL.match(line)
-        if m is None:
-            continue
-        word, rest = m.group(1), m.group(2).split("//")[0].strip()
-        if word in ("ifdef", "if", "ifndef"):
-            d = _DEFINED.fullmatch(rest) if word == "if" else None
-            stack.append(rest.split()[0] if word == "ifdef" and rest else (d.group(1) or d.group(2)) if d else None)
-        elif word in ("elif", "else") and stack:
-            stack[-1] = None
-        elif word == "endif" and stack:
-            stack.pop()
-        elif word == "define" and re.match(r"\w+", rest) and re.match(r"\w+", rest).group(0) in names:
-            out |= {x for x in stack if x}
-    return out
+    return switches_defining(text, names) if any(n in text for n in names) else set()
 
 
 def _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missing, context, patched: dict):

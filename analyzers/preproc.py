@@ -91,3 +91,24 @@ def active_lines(source: str, defines: dict | None = None, device: bool = True) 
             out.append(lines[i + j] if keep else "")
         i += n
     return "\n".join(out)
+
+
+def switches_defining(source: str, names: set) -> set:
+    """The macros whose ``#ifdef X`` (``#if defined(X)``) branch in ``source`` defines one of ``names`` (the build
+    switches that would declare them: ``#ifdef NDG3d`` ... ``#define p_Nfields 6``)."""
+    out, stack = set(), []  # per open conditional: the switch its current branch needs defined, or None
+    for line in source.split("\n"):
+        m = _DIRECTIVE.match(line)
+        if m is None:
+            continue
+        word, rest = m.group(1), m.group(2).split("//")[0].strip()
+        if word in ("ifdef", "if", "ifndef"):
+            d = _DEFINED.fullmatch(rest) if word == "if" else None
+            stack.append(rest.split()[0] if word == "ifdef" and rest else (d.group(1) or d.group(2)) if d else None)
+        elif word in ("elif", "else") and stack:
+            stack[-1] = None
+        elif word == "endif" and stack:
+            stack.pop()
+        elif word == "define" and (n := _NAME.match(rest)) and n.group(0) in names:
+            out |= {x for x in stack if x}
+    return out

@@ -33,6 +33,10 @@ class Assumption:
         return {_name(n) for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called
                 and not _DIM_NAME.fullmatch(n.id)}
 
+    @property
+    def parameters(self) -> set[str]:
+        """The kernel parameters it constrains: a field's struct (``p`` of ``p.pitch``) stands for the field."""
+        return {n.split(".")[0] for n in self.names}
 
     @property
     def alone(self) -> set[str]:
@@ -124,7 +128,7 @@ def parse(text: str, origin: str, file: str = "<input>", piece: Text | None = No
     """A validated assumption; a malformed one raises ``AnnotationError`` (an InputError) that points at it."""
     piece = piece if piece is not None else Text(text, 1, 0)
     try:
-        _tree(text, fields=False)  # a user's assumption names parameters (a struct's fields are not checked)
+        _tree(text)  # names of parameters, of launch dimensions, and of a struct parameter's fields (`p.pitch`)
     except ExprError as exc:
         raise expression_error(exc, piece, file, "assume")
     a = Assumption(str(text).strip(), origin)

@@ -884,6 +884,8 @@ class Builder:
                     if ti is not None and not ti.integral and not ti.pointer and ti.size and not any(
                             x in ti.spelling for x in ("float", "double", "half", "bfloat")):
                         return Agg("struct", f"{base.name}.{n.name}", uniform=True, size=ti.size)
+                    if ti is not None and ti.integral:
+                        self.model.int_fields.add(f"{base.name.removeprefix('p:')}.{n.name}")
                     return var(f"{base.name}.{n.name}", "uniform")
                 return opaque(f"field {n.name}")
             return opaque(f"member {n.name}")

@@ -86,6 +86,21 @@ class _Poly:
         return out
 
 
+def sum_text(e: S) -> str:
+    """``e`` written as a sum of its terms, like terms collected (``x_max - 1 + halo + 1`` reads ``x_max + halo``),
+    for the texts of assumptions kopt states."""
+    poly = _Poly()
+    p = poly.of(e)
+    if p is None:
+        return sym.show(e)
+    out = ""
+    for m, c in sorted(p.items(), key=lambda mc: not mc[0]):  # the constant last
+        factors = [sym.show(poly.atoms[k]) for k in m]
+        word = " * ".join(([str(abs(c))] if abs(c) != 1 or not m else []) + factors)
+        out += (" - " if c < 0 else " + ") + word if out else ("-" if c < 0 else "") + word
+    return out or "0"
+
+
 def _add(a: dict, b: dict, sign: int = 1) -> dict:
     out = dict(a)
     for m, c in b.items():

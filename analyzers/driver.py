@@ -145,7 +145,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                 if shape is not None and shape.tags and not c.targs:  # `kernel<<<...>>>(..., std::true_type{})`
                     c.targs = host_launch.tag_targs(func.tparams, [ti.spelling for _, ti in func.params], shape.tags)
         for c in configs:
-            c.assume = c.assume + [a for a in assumptions if a.names <= set(params)]
+            c.assume = c.assume + [a for a in assumptions if a.parameters <= set(params)]
         res.kernels.append(func.name)
         res.paths[func.name] = path_note
         seen: dict[tuple, tuple] = {}  # finding -> (its Diagnostic, the `when` branches it was found under)
@@ -171,7 +171,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
         for k in missing:
             res.diagnostics.append(_incomplete(fname, f"no kernel named `{k}` in the file"))
     for a in assumptions:
-        if not any(a.names <= {p for p, _ in f.params} for f in unit.kernels):
+        if not any(a.parameters <= {p for p, _ in f.params} for f in unit.kernels):
             res.diagnostics.append(_incomplete(fname, f"assumption `{a.text}` ({a.origin}) names no kernel's "
                                                       f"parameters; it was not used"))
     if not unit.kernels:

@@ -28,7 +28,7 @@ from pathlib import Path
 from kopt.expr import drop_int_casts
 
 from . import build_flags
-from .includers import included_by, includers
+from .includers import included_by, includers, source_text
 from .launch import MAX_THREADS, evaluate, source_macros, split_top
 from .preproc import active_lines
 
@@ -1096,6 +1096,9 @@ class _Scan:
         if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", text) and not re.search(r"\.[xyz]$", text):
             f = self.func_at(pos)
             ev = self.scoped_events(text, pos) or self._outer_events(text)
+            shape = self.env.get(text)
+            if not ev and isinstance(shape, str) and shape.startswith("dim3(") and depth < 8:
+                return self.shape_values(shape, pos, depth + 1)  # a header's constant dim3
             if not any(e[1] != "address" for e in ev) and evaluate(text, self.env) is None and (
                     f is None or text not in f[2] and text not in self.tparams.get(f[0], ())) and \
                     self._loop_of(text, f, pos, self._in_scope(text, f, pos)[1]) is None:
@@ -1496,6 +1499,9 @@ _CONST = re.compile(r"(?<![\w.])(?:(?:static|inline)\s+)*(?:const|constexpr)\s+(
                     r"(?:(?:unsigned|signed|short|long|int|size_t|uint|u?int(?:8|16|32|64)_t)\s+)+(?:const\s+)?([A-Za-z_]\w*)\s*"
                     r"(?:=\s*([^;{}]+?)|\{([^;{}]*)\})\s*;")
 
+_CONST_DIM3 = re.compile(r"(?<![\w.])(?:(?:static|inline)\s+)*(?:const|constexpr)\s+(?:(?:static|const|constexpr)\s+)*"
+                         r"dim3\s+([A-Za-z_]\w*)\s*(?:\(([^;{}()]*)\)|\{([^;{}]*)\}|=\s*dim3\s*[({]([^;{}()]*)[)}])\s*;")
+
 
 def tag_targs(tparams: list, param_types: list, tags: dict) -> list:
     """The template arguments a launch's compile-time tags deduce (``tags``: argument position -> value), by the
@@ -1511,13 +1517,14 @@ def tag_targs(tparams: list, param_types: list, tags: dict) -> list:
 
 def _constants(text: str) -> dict:
     """The integer constants ``text`` declares outside function bodies (a header's ``static const int``), as
-    name -> value text: a quoted include's, which the launches read like its macros."""
+    name -> value text: a quoted include's, which the launches read like its macros; a constant ``dim3`` (``const
+    static dim3 block_shape(LOCAL_X, LOCAL_Y);``) as ``dim3(...)`` text."""
     if "const" not in text:
         return {}
     t = _NOISE.sub(lambda m: " " * len(m.group(0)), text)
     out, bodies, opened = {}, 0, []  # function bodies open at a point; for each open `{`, whether it opens one
-    marks = sorted([(m.start(), m) for m in _CONST.finditer(t)] + [(m.start(), m) for m in _BRACE.finditer(t)],
-                   key=lambda x: x[0])
+    marks = sorted([(m.start(), m) for r in (_CONST, _CONST_DIM3) for m in r.finditer(t)] +
+                   [(m.start(), m) for m in _BRACE.finditer(t)], key=lambda x: x[0])
     for at, m in marks:
         if m.re is _BRACE:
             if m.group(0) == "{":
@@ -1525,6 +1532,9 @@ def _constants(text: str) -> dict:
                 bodies += opened[-1]
             elif opened:
                 bodies -= opened.pop()
+        elif m.re is _CONST_DIM3:
+            if not bodies:
+                out[m.group(1)] = f"dim3({m.group(2) or m.group(3) or m.group(4)})"
         elif not bodies:
             first, *more = split_top(m.group(2) or m.group(3)) or [""]
             out[m.group(1)] = first.strip()
@@ -1539,17 +1549,17 @@ def _constants(text: str) -> dict:
 FUNCTION_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^()]*)\)((?:\\\n|[^\n])*)", re.M)
 
 
-def expand_launch_macros(text: str) -> str:
+def expand_launch_macros(text: str, headers=()) -> str:
     """``text`` with each use of a function-like macro whose body launches a kernel (``#define RUN(k, g, b) k<<<g,
-    b>>>()``, through other such macros too) replaced by its expansion, written on the use's first line and padded
-    with the line breaks it spanned, so later lines keep their numbers. A body's ``a ## b`` pastes the two after its
-    parameters are replaced (``mat_##tag##_kernel``); bodies that stringize a parameter (``#x``) are left alone."""
+    b>>>()``, through other such macros too; defined in ``text`` or in one of the ``headers`` it includes) replaced
+    by its expansion, written on the use's first line and padded with the line breaks it spanned, so later lines keep
+    their numbers. A body's ``a ## b`` pastes the two after its parameters are replaced (``mat_##tag##_kernel``),
+    and ``#x`` is the argument as a string literal."""
     macros = {}
-    for m in FUNCTION_MACRO.finditer(text):
+    for m in (m for t in (*headers, text) for m in FUNCTION_MACRO.finditer(t)):
         body = m.group(3).replace("\\\n", " ")
         body = re.sub(r"//[^\n]*|/\*.*?\*/", " ", body)
-        if not re.search(r"(?<!#)#(?!#)", body):
-            macros[m.group(1)] = ([p.strip() for p in m.group(2).split(",") if p.strip()], body.strip())
+        macros[m.group(1)] = ([p.strip() for p in m.group(2).split(",") if p.strip()], body.strip())
     launching = {n for n, (_, b) in macros.items() if any(k in b for k in _MARKERS)}
     for _ in range(3):  # macros that call a launching macro
         more = {n for n, (_, b) in macros.items() if n not in launching and any(
@@ -1579,8 +1589,10 @@ def expand_launch_macros(text: str) -> str:
             sub = {p: a.strip() for p, a in zip(named, args)}
             if variadic:
                 sub["__VA_ARGS__"] = ", ".join(a.strip() for a in args[len(named):])
-            inner = re.sub(r"\b(" + "|".join(map(re.escape, sub)) + r")\b", lambda x: sub[x.group(1)], body) \
-                if sub else body
+            # one pass: a parameter (`k`) is its argument, a stringized one (`#k`) the argument as a string literal
+            inner = re.sub(r"((?<!#)#\s*)?\b(" + "|".join(map(re.escape, sub)) + r")\b",
+                           lambda x: '"' + sub[x.group(2)].replace('"', '\\"') + '"' if x.group(1) else
+                           sub[x.group(2)], body) if sub else body
             inner = re.sub(r"\s*##\s*", "", inner)
             out += [body_text[at:m.start()], expand(inner, depth + 1)]
             at = i
@@ -1657,14 +1669,14 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
             macros.update({**_constants(inner), **source_macros(inner, device=False)})
             named.update(dict.fromkeys(_DEFINED_NAME.findall(active_lines(inner, device=False)), ""))
     if folder is not None:
-        include(text, folder, 0)
+        include(text, (Path(folder) / name).parent, 0)  # (a launching file above the folder: name is ../f.cu)
     env = {**(outer or {}), **macros, **source_macros(text, device=False),
            **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
     if folder is not None and "extern" in text + "".join(headers):
         env = {**_defined_elsewhere(text, headers, env, Path(folder) / name), **env}
     # the host pass's lines only (an undefined #ifdef's assignment never runs); a blanked line keeps its length,
     # so positions and line numbers stay those of the file
-    text = expand_launch_macros(text) if "define" in text else text
+    text = expand_launch_macros(text, headers) if "define" in text + "".join(headers) else text
     text = _unspaced_chevrons(text) if "<< <" in text or "< < <" in text else text
     kept = active_lines(text, {**named, **(outer or {}), **macros, **(defines or {})}, device=False).split("\n")
     text = "\n".join(k or " " * len(o) for k, o in zip(kept, text.split("\n")))
@@ -1864,10 +1876,20 @@ def _launched_above(path: Path, kernels: set, folder_files) -> list:
                 t = t if t is not None else p.read_text(errors="replace")
             except OSError:
                 continue
-            named = {k for k in kernels & _launched(t) if not _defines(t, k)}
+            named = {k for k in kernels & _launched_through_macros(p, t) if not _defines(t, k)}
             if named:
                 out.append((t, os.path.relpath(p, here), False, named))
     return out
+
+
+def _launched_through_macros(path: Path, text: str) -> set:
+    """``_launched`` of a file, its launch macros expanded (those it defines and those of the headers it includes
+    with quotes: ``CUDALAUNCH(k, ...)`` in ``cuda_common.hpp``)."""
+    names = _launched(text)
+    headers = [t for t in map(source_text, included_by(path, text)) if t and "define" in t]
+    if headers or "define" in text:
+        names |= _launched(expand_launch_macros(text, headers))
+    return names
 
 
 def _defines(text: str, kernel: str) -> bool:
@@ -2106,8 +2128,8 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
     for text, name, driver_only, only in files:
         if text is own[0] and (kernels is None or not set(kernels) <= _launched(text)) and path is not None:
             files += launching_files(path, text, kernels, siblings(), text_of)
-        if not any(k in text for k in _MARKERS):
-            continue
+        if only is None and not any(k in text for k in _MARKERS):
+            continue  # (a file read for the kernels it launches may launch them through a header's macro)
         scan = scan_of(text, name)
         for callee, targs, grid, block, pos in scan.launches(driver_only):
             for bound in launch_instances(scan, pos, (callee, targs, grid, block), instantiations):

@@ -25,7 +25,7 @@ def includers(path: Path, levels: int = 2, above_only: bool = False):
         except OSError:
             continue
         for sib in files:
-            text = _text(sib)
+            text = source_text(sib)
             if text is None or path.name not in text or sib.resolve() == target:
                 continue
             for m in INCLUDE.finditer(text):
@@ -46,7 +46,7 @@ def _resolved(includer: Path, folder: Path, name: str) -> list[Path]:
     return out
 
 
-def _text(p: Path) -> str | None:
+def source_text(p: Path) -> str | None:
     """The file's text, read once per version (a folder's files are scanned for every file of it analyzed)."""
     try:
         st = p.stat()

@@ -96,5 +96,6 @@ class KernelModel:
     deltas: dict = field(default_factory=dict)  # iteration var k -> block barriers per iteration of its loop (S)
     loop_trip: dict = field(default_factory=dict)  # iteration var k -> trip count (S) of its loop
     after_loop: dict = field(default_factory=dict)  # unknown of a value after a loop -> the variables it is a function of
+    int_fields: set = field(default_factory=set)  # integer fields of by-value struct parameters (``args.n``)
     problems: list = field(default_factory=list)  # (Loc | None, reason)
     frontend: str = "libclang"

@@ -927,3 +927,42 @@ def test_a_static_assert_in_a_kernel_is_read_by_the_fallback_too():
     for frontend in ("libclang", "tree-sitter"):
         res = analyze(src, path="k.cu", frontend=frontend, block=(128, 1, 1))
         assert not [d.message for d in res.diagnostics if "unsupported" in d.message], frontend
+
+
+def test_a_kernel_file_launched_through_a_headers_macro_takes_the_headers_constant_block(tmp_path):
+    # TeaLeaf's layout: common.hpp defines the launch macro (it stringizes the kernel's name to look up its
+    # arguments) and, through kernels/header.hpp, a file-scope `const static dim3` block of 32 x 4; chunk.cu in the
+    # folder above includes the kernel file and launches it only through the macro. The block keeps the 128-element
+    # tile in bounds and each element one thread's; with any block it would not
+    (tmp_path / "kernels").mkdir()
+    (tmp_path / "kernels" / "header.hpp").write_text(
+        "#define LOCAL_Y 4\n#define LOCAL_X (128 / LOCAL_Y)\nconst static dim3 block_shape(LOCAL_X, LOCAL_Y);\n")
+    (tmp_path / "common.hpp").write_text("""#include "kernels/header.hpp"
+#include <map>
+#include <string>
+#define LAUNCH(funcname, ...) \\
+    funcname<<<grid_dim, block_shape>>>(info.at(#funcname), __VA_ARGS__); \\
+    check(#funcname)
+""")
+    (tmp_path / "kernels" / "sum.cuknl").write_text("""
+__global__ void device_sum(int scale, const float *x, float *out) {
+  __shared__ float t[128];
+  const int lid = threadIdx.y * 32 + threadIdx.x;
+  t[lid] = scale * x[blockIdx.x * 128 + lid];
+  __syncthreads();
+  if (lid == 0) { float s = 0; for (int i = 0; i < 128; i++) s += t[i]; out[blockIdx.x] = s; }
+}
+""")
+    (tmp_path / "chunk.cu").write_text("""#include "common.hpp"
+#include "kernels/sum.cuknl"
+std::map<std::string, int> info;
+dim3 grid_dim(64);
+void check(const char *name);
+void run(const float *x, float *out) {
+    LAUNCH(device_sum, x,
+           out);
+}
+""")
+    res = analyze(tmp_path / "kernels" / "sum.cuknl")
+    assert [l["block"] for l in res.launches] == [[32, 4, 1]] and "launch at ../chunk.cu:7" in res.assumed
+    assert not [d for d in res.diagnostics if d.severity.rank >= 2], res.diagnostics

@@ -153,3 +153,32 @@ def test_a_row_pitch_is_presumed_no_wider_than_the_columns_the_guard_allows():
     res = analyze(PIXEL_PAIRS, path="pairs.cu", block=(32, 8, 1))
     assert "pitch >= width" in res.assumed and "2 * width" not in res.assumed
     assert not [d for d in res.diagnostics if d.rule.startswith("race") or d.rule == "analysis.incomplete"]
+
+
+PADDED_ROWS = """
+struct info_t { int x_max, y_max, halo, kx, ky, x_off, y_off; };
+__global__ void stencil(info_t ki, double *w, const double *u) {
+  const int x_max = ki.x_max, y_max = ki.y_max, H = ki.halo;
+  const int column = blockIdx.x * blockDim.x + threadIdx.x + ki.x_off;
+  const int row = blockIdx.y * blockDim.y + threadIdx.y + ki.y_off;
+  if (row <= (y_max - 1) + H + ki.ky && column <= (x_max - 1) + H + ki.kx)
+    w[column + row * (x_max + 2 * H)] = 2.0 * u[column + row * (x_max + 2 * H)];
+}
+"""
+
+
+def test_a_row_padded_by_its_halo_is_presumed_to_cover_the_column_the_guard_allows():
+    # a stencil's row pitch is a sum of a struct parameter's fields (`x_max + 2 * halo`); the guard lets the column
+    # reach `x_max + halo + kx`: rows overlap only if the pitch is narrower, which the presumption rules out. The
+    # fields are integers, so a column below its row's start (a negative offset) is the precondition note
+    res = analyze(PADDED_ROWS, path="stencil.cu")
+    assert "ki.x_max + 2 * ki.halo >= ki.x_max + ki.halo + ki.kx" in res.assumed
+    assert not [d for d in res.diagnostics if d.severity.rank >= 2], res.diagnostics
+    (note,) = [d for d in res.diagnostics if d.rule == "race.precondition"]
+    assert "ki.x_off" in note.witness["precondition"]
+    # stated by the caller (fields may be named in an assumption): no note either
+    stated = "// kopt: assume ki.x_off >= 0 && ki.y_off >= 0\n" + PADDED_ROWS
+    assert not [d for d in analyze(stated, path="stencil.cu").diagnostics if d.rule.startswith(("race", "analysis"))]
+    # a pitch narrower than the guard's columns, stated by the caller, is checked as stated: the rows overlap
+    narrow = "// kopt: assume ki.halo == 0 && ki.kx == 2\n" + PADDED_ROWS
+    assert "race.global" in observed(analyze(narrow, path="stencil.cu"))

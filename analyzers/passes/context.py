@@ -7,7 +7,7 @@ from functools import reduce
 
 import z3
 
-from .. import assume, sym
+from .. import assume, digits, sym
 from kopt.diagnostic import Location
 from ..model import Access, KernelModel
 from ..solver import Enc, GaveUp, check, model_int, needs_bv, one_shot
@@ -51,7 +51,8 @@ class Ctx:
         self.in_row: dict = {}  # access seq -> {(pitch, unit)}: its index is proven inside one row of that pitch
         self.row_strides: dict = {}  # access seq -> [(stride, unit)] of its row constraints (``rows``)
         self.data_texts: set = set()  # precondition texts about data (data_orders), not parameters
-        self.int_params = {n for n, t in km.func.params if t.integral and not t.pointer and not t.dims}
+        self.int_params = {n for n, t in km.func.params if t.integral and not t.pointer and not t.dims} | \
+            km.int_fields
 
     # ---- the row-pitch layout of pitched indices
     def layout(self) -> None:
@@ -86,6 +87,11 @@ class Ctx:
                        if f.op == "v" and f.val.startswith("p:")}
             # the strides of every level (a slice pitch times a loop counter too): a column has none of them
             levels = _levels(terms)
+            sums = {f.key(): f for t in terms if _strided(t) for f in sym.operands(t, "*") if _pitch_sum(f)}
+            for key in sorted(sums, key=repr):
+                got = self._padded_row(solver, enc, acc, terms, sums[key], fixed, tried)
+                if got is not None:
+                    found.append(got)
             if not pitches:
                 got = self._constant_row(solver, enc, acc, terms, fixed, tried)
                 if got is not None:
@@ -218,6 +224,46 @@ class Ctx:
                 if _guarded(acc.cond, col, {q}) and \
                         self._proven(solver, enc.bool(acc.cond), enc.var(q, "uniform") <= c // k, leaves):
                     return assume.Assumption(f"{q[2:]} <= {c // k}", "the row length of a row-major index")
+        return None
+
+    def _padded_row(self, solver, enc, acc, terms, pitch, fixed, tried):
+        """The assumption that a row pitch written as a sum (``x_max + 2 * halo``, ``nx + 4 + x_extra``: a stencil's
+        row padded by its halo) covers the column the access's guard bounds (``column <= x_max - 1 + halo + kx``):
+        ``c * pitch >= m * bound``, ``bound`` a uniform side of a guard comparison with the column, ``m`` the least
+        of the rows' unit ``c`` and the column's step the column stays below ``m * bound`` for. As for a pitch that
+        is one parameter (``layout``), no caller of such a kernel means its rows to overlap; a pitch some
+        assumption already names is the caller's (checked as stated). The Assumption, or None."""
+        names = set(sym.free_vars(pitch))
+        if {n[2:] for n in names} & fixed:
+            return None
+        row = [t for t in terms if any(f.key() == pitch.key() for f in sym.operands(t, "*"))]
+        column = [t for t in terms if not any(t is r for r in row)]
+        if not column or any(names & set(sym.free_vars(t)) or _strided(t, ("thread", "block", "iter")) and
+                             _levels([t]) for t in column):
+            return None  # the pitch's parameters elsewhere in the index, or more levels: not one padded row
+        steps = {_coefficient(t) for t in column if not sym.is_const(t)}
+        units = {_coefficient(t) for t in row}
+        if not steps or 0 in steps or 0 in units:
+            return None
+        c, k = math.gcd(*units), math.gcd(*steps)
+        col = reduce(lambda x, t: sym.binop("+", x, t), column)
+        if not (sym.kinds(col) & {"thread", "block"}):
+            return None
+        key = (pitch.key(), c, col.key(), acc.cond.key())
+        if key in tried:
+            return None
+        tried[key] = False
+        for bound in _upper_bounds(acc.cond, col):
+            m = next((m for m in sorted({c, k}) if self._proven(
+                solver, enc.bool(acc.cond), enc.int(col) >= 0, enc.int(col) >= m * enc.int(bound))), None)
+            if m is None:
+                continue
+            tried[key] = True
+            g = math.gcd(c, m)
+            lhs, rhs = digits.sum_text(pitch), digits.sum_text(bound)
+            lhs = f"{c // g} * ({lhs})" if c // g > 1 else lhs
+            rhs = f"{m // g} * ({rhs})" if m // g > 1 else rhs
+            return assume.Assumption(f"{lhs} >= {rhs}", "the row pitch of a pitched index")
         return None
 
     def _proven(self, solver, *constraints) -> bool:
@@ -1053,6 +1099,31 @@ def _arm_terms(e) -> list:
         rest = [f for f in factors if f is not pick]
         for arm in pick.args[1:]:
             out += _arm_terms(reduce(lambda x, y: sym.binop("*", x, y), rest, arm))
+    return out
+
+
+def _pitch_sum(f) -> bool:
+    """A sum or difference of parameters and constants (``x_max + 2 * halo``): a padded row's pitch."""
+    names = sym.free_vars(f)
+    return f.op in ("+", "-") and len(f.args) == 2 and bool(names) and all(n.startswith("p:") for n in names)
+
+
+def _upper_bounds(cond, col) -> list:
+    """The uniform expressions a conjunct of ``cond`` keeps a variable of ``col`` below (``x < E`` gives ``E``,
+    ``x <= E`` gives ``E + 1``, either way round)."""
+    mine = {n for n, k in sym.free_vars(col).items() if k in ("thread", "block")}
+    out, stack = [], [cond]
+    while stack:
+        e = stack.pop()
+        if e.op == "&&":
+            stack.extend(reversed(e.args))
+            continue
+        if e.op not in ("<", "<=", ">", ">="):
+            continue
+        x, y = e.args if e.op in ("<", "<=") else reversed(e.args)
+        if not (mine & set(sym.free_vars(x))) or sym.kinds(y) - {"uniform"} or not sym.free_vars(y):
+            continue
+        out.append(y if e.op in ("<", ">") else sym.binop("+", y, sym.const(1)))
     return out
 
 

@@ -390,6 +390,10 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
             differ = z3.Or(differ, *(e1.var(f"b{f}", "block") != e2.var(f"b{f}", "block") for f in "xyz"))
         if differ is not None:
             cons.append(differ)
+    elif a.write != b.write and not (a.atomic or b.atomic):
+        own = _own_store_differs(ctx, *((a, b, e1, e2) if a.write else (b, a, e2, e1)))
+        if own is not None:
+            cons.append(own)
     asked = bool(ctx.presumptions) and not bv  # the presumed digits, asked once per pair
     if asked and _presumed_apart(ctx, a, b, space, ranges, given, digits_only=True):
         # the kernel's earlier pairs were too hard without the presumed signs: a pair whose presumed digits show the
@@ -470,6 +474,20 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
                        f"`// kopt: assume` or --assume to have them checked)")
             return RULES["race.precondition"].diag(f"{d.message}, {why}", *d.locations, witness=wit)
     return d
+
+
+def _own_store_differs(ctx: Ctx, w: Access, r: Access, ew: Enc, er: Enc):
+    """z3: the read ``r`` (thread ``er``) can see a value other than its own thread's earlier store ``w`` left
+    there (None: no constraint). Every thread storing one value and then reading it (``s = 1.0 / theta;``, then
+    ``x * s``, no barrier between) reads that value whichever thread's store lands last: a conflict with another
+    thread's ``w`` matters only where the reader did not run ``w`` first, ran it at another address, or the two
+    stored different values. Values loaded from memory are left alone (another store may change what they load)."""
+    if w.value is None or w.seq >= r.seq or w.size != r.size or w.via or r.via or sym.has_data(w.value):
+        return None
+    differ = _values_differ(w.value, w.value, ew, er, ctx.km.after_loop)
+    if differ is None:
+        return None
+    return z3.Or(z3.Not(er.bool(w.cond)), er.int(w.offset) != er.int(r.offset), differ)
 
 
 def _values_differ(va, vb, e1: Enc, e2: Enc, after_loop: dict):

@@ -1,10 +1,11 @@
 """Assumptions about a kernel's parameters: ``// kopt: assume EXPR`` lines, ``--assume EXPR`` and a task's shapes.
 
 An assumption is an expression of kopt's one expression language (C mode: ``n >= 1 && n % 4 == 0`` and
-``n >= 1 and n % 4 == 0`` both read) over the kernel's scalar parameter names and the launch's ``gridDim.x|y|z``
+``n >= 1 and n % 4 == 0`` both read) over the kernel's scalar parameter names (a by-value struct parameter's
+fields too: ``p.pitch``) and the launch's ``gridDim.x|y|z``
 and ``blockDim.x|y|z`` (``gridDim.x * blockDim.x >= n``), with ``cdiv``, ``min`` and ``max``. The passes add it to
 every solver query, so a finding (and its witness) never uses a value the assumptions exclude. An assumption
-applies to each kernel whose parameters include all of its names.
+applies to each kernel whose parameters include all of its names (a field's struct for the field).
 """
 from __future__ import annotations
 

@@ -914,6 +914,19 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
             break
         skipped += n + h + m
         tu, errors = _reparse(tu, path, source, defines, include_dirs, n + h + m, missing, context, patched)
+    # (after the host code that does not parse is blanked: the names device code uses)
+    unknown = _unknown_constants(errors, source, defines)
+    if unknown:  # macro-style names nothing defines (a build script's `sed` writes their values in)
+        trial = {**patched, _TOOLKIT: "\n".join([patched.get(_TOOLKIT, ""),
+                                                *(f"extern __constant__ int {n};" for n in unknown)])}
+        again = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
+                                 context=context, patched=trial)
+        found = _errors(again, fname)
+        if len(found) < len(errors):
+            tu, errors = again, found
+            patched[_TOOLKIT] = trial[_TOOLKIT]
+        else:
+            unknown = []
     for _ in range(3):  # then device code that still holds errors; blanking a device function can break its callers
         if not errors:
             break
@@ -933,6 +946,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     unit.broken = broken
     unit.build_defines = build
     unit.build_includes = [(os.path.relpath(d, path.parent), f) for d, f in found_in]
+    unit.unknown_constants = unknown
     K = ci.CursorKind
     top = list(tu.cursor.get_children())  # walked twice: the file's own declarations, then its headers'
     for c in _file_decls(tu.cursor, fname, top):
@@ -984,6 +998,19 @@ def _build_defines(path: Path, errors, defines, tu) -> dict:
         switches = set().union(*(_switches_defining(f, names - set(found)) for f in files)) - set(defines or ())
         found.update(build_flags.defines_for(path, switches - set(found)) if switches else {})
     return found
+
+
+def _unknown_constants(errors, source: str, defines) -> list:
+    """The macro-style names (``REPLACE_ITERATIONS``) the errors say are undeclared that neither the sources, the
+    build files (one value) nor ``defines`` define and that are never called: values written in before the build (a
+    script's ``sed``) or chosen by it (``ifeq`` branches giving two), read as integer constants of unknown value.
+    Sorted."""
+    names = {m.group(1) for e in errors for m in [_UNDECLARED_NAME.search(e.spelling)] if m and m.group(1)}
+    return sorted(n for n in names if _MACRO_STYLE.fullmatch(n) and n not in (defines or {}) and
+                  not re.search(rf"\b{n}\s*\(|#\s*define\s+{n}\b", source))
+
+
+_MACRO_STYLE = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{2,}[A-Z0-9]*")
 
 
 def _size_of(t) -> int | None:

@@ -204,7 +204,10 @@ def _targets(unit, notes, fname, text, defines, res):
     why = ([f"read after the declarations of {unit.context}, which includes this file"] if unit.context else []) + (
         [f"{unit.skipped_host} host declaration(s) that did not parse were skipped"] if unit.skipped_host else []) + (
         [f"`-D{k}={v}` from {f}" for k, (v, f) in sorted(unit.build_defines.items())]) + (
-        [f"`-I {d}` from {f}" for d, f in unit.build_includes])
+        [f"`-I {d}` from {f}" for d, f in unit.build_includes]) + (
+        [f"{', '.join(f'`{n}`' for n in unit.unknown_constants)} given no one value by the sources or the build "
+         f"files (a value written in before the build, or chosen by it): read as an integer constant of any value"]
+        if unit.unknown_constants else [])
     note = "libclang" + (f" ({'; '.join(why)})" if why else "")
     out = [(unit, f, note) for f in unit.kernels]
     if unit.broken:

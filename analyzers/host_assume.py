@@ -38,7 +38,7 @@ from kopt.errors import InputError
 from . import host_launch as hl
 from .assume import CALLS, parse, to_z3
 from .includers import includers
-from .launch import split_top
+from .launch import conjuncts, split_top
 
 _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\.\s*[xyz]\b)?(\s*\()?")
 _LANGUAGE_CALLS = {n: CALLS[n] for n in ("min", "max")}  # the language's functions a host condition may call
@@ -760,7 +760,7 @@ class _Launch:
             if expr.strip() != p:
                 out.append(f"{p} == {expr}")
         for cond in self.path_conditions():
-            parts = [cond] if cond.startswith("!") else _conjuncts(cond)
+            parts = [cond] if cond.startswith("!") else conjuncts(cond)
             for part in parts:  # a conjunct that cannot be read is left out (the condition only weakens)
                 try:
                     fact = either(self.translate(part, choices=(c := {})), c)
@@ -777,13 +777,6 @@ _C_API = re.compile(r"\b(?:cuda|cu[A-Z]|cublas|cusparse|cusolver|cufft|curand|cu
 _VALUE_CAST = re.compile(r"(?:\b(?:(?:unsigned|signed)\s+)?(?:long\s+long|long|int|short|char|float|double|bool)|"
                          r"\b(?:size_t|ptrdiff_t|u?int(?:8|16|32|64)_t)|\bstatic_cast\s*<[^<>;&]*>)\s*$")
 _FORWARDED_PACK = re.compile(r"([A-Za-z_]\w*)\s*&&\s*\.\.\.\s*([A-Za-z_]\w*)\s*$")
-
-
-def _conjuncts(cond: str) -> list:
-    """The operands of ``cond``'s top-level ``&&`` (``cond`` itself when an ``||`` outside brackets binds looser)."""
-    if len(split_top(cond.replace("||", "\0"), "\0")) > 1:
-        return [cond]
-    return [p.replace("\0", "&&").strip() for p in split_top(cond.replace("&&", "\0"), "\0")]
 
 
 def _always(fact: str) -> bool:

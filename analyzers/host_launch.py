@@ -29,7 +29,7 @@ from kopt.expr import drop_int_casts
 
 from . import build_flags
 from .includers import included_by, includers, source_text
-from .launch import MAX_THREADS, evaluate, source_macros, split_top
+from .launch import MAX_THREADS, conjuncts, evaluate, source_macros, split_top
 from .preproc import active_lines
 
 _LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
@@ -1207,7 +1207,7 @@ class _Scan:
         t, out = self.text, {}
 
         def cond(text, at, negate=False):
-            parts = text.split("&&") if not negate else [text]
+            parts = conjuncts(text) if not negate else [text]
             for c in parts:
                 m = re.fullmatch(r"\s*\(?\s*([A-Za-z_]\w*)\s*==\s*([^=()&|]+?)\s*\)?\s*", c) or \
                     re.fullmatch(r"\s*\(?\s*([^=()&|]+?)\s*==\s*([A-Za-z_]\w*)\s*\)?\s*", c)

@@ -143,6 +143,29 @@ def split_top(text: str, sep: str = ",") -> list[str]:
     return [text[p.col:p.col + len(p)] for p in _split_top(Text(masked, 1, 0), sep, angle=True)]
 
 
+def conjuncts(cond: str) -> list[str]:
+    """The operands of C condition ``cond``'s top-level ``&&``, parenthesized ones split in turn (``(a && b) && c``
+    gives three); ``cond`` itself when an ``||`` outside brackets binds looser (``a || b && c`` holds with ``a``
+    alone)."""
+    cond = cond.strip()
+    while cond.startswith("(") and _wrapped(cond):
+        cond = cond[1:-1].strip()
+    if len(split_top(cond.replace("||", "\0"), "\0")) > 1:
+        return [cond]
+    parts = [p.replace("\0", "&&").strip() for p in split_top(cond.replace("&&", "\0"), "\0")]
+    return parts if len(parts) == 1 else [c for p in parts for c in conjuncts(p)]
+
+
+def _wrapped(text: str) -> bool:
+    """``text`` is one parenthesized expression: its first ``(`` closes at its last character."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return i == len(text) - 1
+    return False
+
+
 _NO_ANGLE = re.compile(r"<<|<=")
 
 

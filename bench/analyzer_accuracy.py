@@ -76,7 +76,8 @@ Definitions (issue 23):
   arrays, no check left to concrete block shapes); their number is reported (``of_which_decided_for_every_block``).
 Real kernels are read from DIR (outside the repository) at benchmark time; every flagged finding is looked up in
 the review file ("relative/path.cu:LINE:RULE", or "...:RULE@KERNEL" for one kernel's finding at a header line
-several kernels reach, -> {"verdict": "true" | "false", "why": ...}) and unreviewed ones
+several kernels reach, either prefixed "OWNER/REPO:" where two suites share relative paths, -> {"verdict": "true" |
+"false", "why": ...}) and unreviewed ones
 are counted as such. Real code declares no launch to kopt (some blocks are read from its own launches), so its
 completeness is reported with and without the geometry condition.
 """
@@ -293,7 +294,7 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
         findings = []
         for d in _flags(res):
             key = f"{rel}:{d.locations[0].line if d.locations else 0}:{d.rule}"
-            r = _reviewed(review, key, (d.witness or {}).get("kernel"))
+            r = _reviewed(review, key, (d.witness or {}).get("kernel"), provenance)
             if r is None:
                 unreviewed += 1
             findings.append({"key": key, "kernel": (d.witness or {}).get("kernel"), "severity": d.severity.value,
@@ -321,10 +322,13 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
             "files_stopped_at_deadline_s": {"deadline_s": STOP_S, "files": stopped}, "rows": rows}
 
 
-def _reviewed(review: dict, key: str, kernel) -> dict | None:
+def _reviewed(review: dict, key: str, kernel, provenance: str) -> dict | None:
     """The review of a finding: one for its kernel (``KEY@KERNEL``) first, for a line of a header that several
-    kernels reach with different verdicts, else the line's."""
-    return review.get(f"{key}@{kernel}") or review.get(key)
+    kernels reach with different verdicts, else the line's; each first under its repository (``OWNER/REPO:KEY``,
+    for suites whose relative paths coincide), else under the path alone."""
+    repo = provenance.split("@")[0]
+    return next((review[k] for k in (f"{repo}:{key}@{kernel}", f"{repo}:{key}", f"{key}@{kernel}", key)
+                 if k in review), None)
 
 
 def rescore(suite: dict, review: dict) -> dict:
@@ -332,7 +336,7 @@ def rescore(suite: dict, review: dict) -> dict:
     flagged = false = unreviewed = 0
     for row in suite["rows"]:
         for f in row.get("findings", ()):
-            r = _reviewed(review, f["key"], f.get("kernel"))
+            r = _reviewed(review, f["key"], f.get("kernel"), suite["source"])
             f["verdict"], f["why"] = (r["verdict"], r["why"]) if r else ("unreviewed", "")
             unreviewed += r is None
         if row.get("findings"):

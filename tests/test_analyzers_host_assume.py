@@ -826,7 +826,7 @@ def test_a_grid_sized_from_the_name_a_passed_argument_copies(tmp_path):
 @pytest.mark.parametrize("test, fact", [
     ("b < n && b < LIMIT", "(width < n)"),  # the conjunct that can be read is kept
     ("b < n || b < LIMIT", None),  # an `||`: neither side holds alone
-    ("(b < n || b < 3) && b < LIMIT", "((width < n || width < 3))"),
+    ("(b < n || b < 3) && b < LIMIT", "(width < n || width < 3)"),
 ])
 def test_a_loop_test_around_the_launch_gives_each_conjunct_it_can_read(tmp_path, test, fact):
     # LIMIT is defined nowhere: that conjunct cannot be read, the others still hold at the launch

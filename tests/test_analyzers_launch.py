@@ -1447,3 +1447,19 @@ void run(float *x, ctx_t other) {
            "set after": src.replace("  ctx.threads = 128;\n  tune(&ctx);", "  tune(&ctx);\n  ctx.threads = 128;"),
            "assigned whole": src.replace("  tune(&ctx);", "  ctx = other;")}[change]
     assert _shapes(src) == {"k": shapes}
+
+
+def test_a_guard_read_from_a_condition_holds_only_where_the_whole_condition_does():
+    # `flag == 1 || flag == 2 && threads == 64` launches with 128 threads too (flag 1): the `&&` binds tighter, so
+    # `threads == 64` guards only one alternative; a parenthesized conjunction still narrows
+    src = """
+__global__ void k(float *x) {}
+void run(float *x, int flag) {
+  int threads = 64;
+  if (flag == 1) threads = 128;
+  if (flag == 1 || flag == 2 && threads == 64) k<<<1, threads>>>(x);
+}
+"""
+    assert _shapes(src) == {"k": [((64, 1, 1), (1, 1, 1), ()), ((128, 1, 1), (1, 1, 1), ())]}
+    narrowed = src.replace("flag == 1 || flag == 2 && threads == 64", "(flag == 2 && threads == 64)")
+    assert _shapes(narrowed) == {"k": [((64, 1, 1), (1, 1, 1), ())]}

@@ -182,3 +182,26 @@ def test_a_row_padded_by_its_halo_is_presumed_to_cover_the_column_the_guard_allo
     # a pitch narrower than the guard's columns, stated by the caller, is checked as stated: the rows overlap
     narrow = "// kopt: assume ki.halo == 0 && ki.kx == 2\n" + PADDED_ROWS
     assert "race.global" in observed(analyze(narrow, path="stencil.cu"))
+
+
+def test_a_padded_row_bounded_by_an_early_return_is_presumed_to_cover_its_column():
+    src = """
+__global__ void halo_copy(int nx, int ny, int halo, int kx, double *w, const double *u) {
+  int column = blockIdx.x * blockDim.x + threadIdx.x, row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row >= ny || column >= nx + halo + kx) return;
+  w[column + row * (nx + 2 * halo)] = 2.0 * u[column + row * (nx + 2 * halo)];
+}
+"""
+    res = analyze(src, path="halo_copy.cu")
+    assert "nx + 2 * halo >= nx + halo + kx" in res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith("race") or d.rule == "analysis.incomplete"]
+
+
+def test_rows_of_a_padded_pitch_are_compared_row_by_row_where_the_columns_stay_inside():
+    # an update in place (`p[i] = alpha[step] * p[i] + r[i]`) at a padded row: under the presumed signs the store
+    # and the read meet only in one row (implied where both columns lie inside it), which decides the pair; a
+    # negative offset is the precondition note
+    src = PADDED_ROWS.replace("double *w, const double *u", "const double *alpha, double *w, const double *u, int s") \
+        .replace("2.0 * u[column", "alpha[s] * w[column + row * (x_max + 2 * H)] + u[column")
+    res = analyze(src, path="stencil.cu", block=(32, 4, 1))
+    assert [d.rule for d in res.diagnostics if d.rule.startswith(("race", "analysis", "sync"))] == ["race.precondition"]

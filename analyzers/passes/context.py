@@ -49,6 +49,7 @@ class Ctx:
         self.concrete_fallback: list = []  # the block shapes each query too hard for every block was decided for
         self._layout_done = False
         self.in_row: dict = {}  # access seq -> {(pitch, unit)}: its index is proven inside one row of that pitch
+        self.padded: dict = {}  # key -> (pitch, unit) of each row pitch that is a sum (``_padded_row``)
         self.row_strides: dict = {}  # access seq -> [(stride, unit)] of its row constraints (``rows``)
         self.data_texts: set = set()  # precondition texts about data (data_orders), not parameters
         self.int_params = {n for n, t in km.func.params if t.integral and not t.pointer and not t.dims} | \
@@ -259,6 +260,7 @@ class Ctx:
             if m is None:
                 continue
             tried[key] = True
+            self.padded[pitch.key()] = (pitch, c)
             g = math.gcd(c, m)
             lhs, rhs = digits.sum_text(pitch), digits.sum_text(bound)
             lhs = f"{c // g} * ({lhs})" if c // g > 1 else lhs
@@ -453,6 +455,30 @@ class Ctx:
                 out.append(e1.int(qa[2]) == e2.int(qb[2]))
         return out
 
+    def padded_lemmas(self, a: Access, b: Access, e1: Enc, e2: Enc) -> list:
+        """For two accesses whose offsets are rows of one padded pitch (``pitch * q + c``, the pitch a sum of
+        parameters, ``_padded_row``): at one address, with both columns ``c`` inside a row (``[0, unit * pitch)``),
+        the row numbers are equal. Valid as stated (an implication), it spares the solver the products of row and
+        pitch where the columns do stay inside (the assumed pitch and the parameters' presumed signs make them)."""
+        out = []
+        for key in sorted(self.padded, key=repr):
+            pitch, unit = self.padded[key]
+            names = set(sym.free_vars(pitch))
+            sides = []
+            for acc, enc in ((a, e1), (b, e2)):
+                terms = _index_terms(acc)
+                q = _row_number(terms, pitch, unit)
+                if q is None or not any(names & set(sym.free_vars(t)) for t in terms):
+                    break
+                col = reduce(lambda x, t: sym.binop("+", x, t), [t for t in terms if not names & set(sym.free_vars(t))],
+                             sym.const(0))
+                sides.append((enc.int(q[2]), enc.int(col), enc.const(unit) * enc.int(pitch)))
+            if len(sides) == 2:
+                (q1, c1, w1), (q2, c2, w2) = sides
+                out.append(z3.Implies(z3.And(e1.int(a.offset) == e2.int(b.offset), c1 >= 0, c1 < w1, c2 >= 0, c2 < w2),
+                                      q1 == q2))
+        return out
+
     def row_overlap(self, a: Access, b: Access, e1: Enc, e2: Enc) -> list | None:
         """The overlap of two accesses ``row_lemmas`` relates through one pitch, restated without the pitch: the row
         numbers equal and the columns (the index terms the pitch does not multiply, in bytes) overlapping. Given the
@@ -617,6 +643,7 @@ class Ctx:
         ms = self.masks(a, e1) + self.masks(b, e2) + self.slots(a, e1) + self.slots(b, e2) + \
             self.data_orders(a, b, e1, e2)
         idioms, signs = ra + rb + ms, self.signs((a, e1), (b, e2))
+        lemma += self.padded_lemmas(a, b, e1, e2)
         if qa is not None and qb is not None and qa[:2] == qb[:2]:
             # one stride s and one row unit u on both sides: offsets s * qa + ca and s * qb + cb (qa, qb multiples
             # of u) with each column inside its row of u * s bytes overlap only within one row, so qa == qb
@@ -1112,18 +1139,22 @@ def _upper_bounds(cond, col) -> list:
     """The uniform expressions a conjunct of ``cond`` keeps a variable of ``col`` below (``x < E`` gives ``E``,
     ``x <= E`` gives ``E + 1``, either way round)."""
     mine = {n for n, k in sym.free_vars(col).items() if k in ("thread", "block")}
-    out, stack = [], [cond]
+    out, stack = [], [(cond, False)]
     while stack:
-        e = stack.pop()
-        if e.op == "&&":
-            stack.extend(reversed(e.args))
+        e, neg = stack.pop()
+        if e.op == "!":  # an early return's guard: `if (x > E) return;` leaves `!(x > E)`
+            stack.append((e.args[0], not neg))
+            continue
+        if e.op == ("||" if neg else "&&"):
+            stack.extend((a, neg) for a in reversed(e.args))
             continue
         if e.op not in ("<", "<=", ">", ">="):
             continue
-        x, y = e.args if e.op in ("<", "<=") else reversed(e.args)
+        op = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}[e.op] if neg else e.op
+        x, y = e.args if op in ("<", "<=") else reversed(e.args)
         if not (mine & set(sym.free_vars(x))) or sym.kinds(y) - {"uniform"} or not sym.free_vars(y):
             continue
-        out.append(y if e.op in ("<", ">") else sym.binop("+", y, sym.const(1)))
+        out.append(y if op in ("<", ">") else sym.binop("+", y, sym.const(1)))
     return out
 
 

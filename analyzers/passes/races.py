@@ -288,6 +288,7 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
         o1, o2 = e1.int(a.offset), e2.int(b.offset)
         cons += [o1 < o2 + b.size, o2 < o1 + a.size]
     cons += ctx.row_lemmas(a, b, e1, e2)  # implied by the layout assumptions; they keep pitched queries linear
+    cons += ctx.padded_lemmas(a, b, e1, e2)
     w1, w2 = info["w1"], info["w2"]
     same_iters = _same_iterations(ctx, a, b)
     if same_iters is not None:
@@ -478,16 +479,15 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
 
 def _own_store_differs(ctx: Ctx, w: Access, r: Access, ew: Enc, er: Enc):
     """z3: the read ``r`` (thread ``er``) can see a value other than its own thread's earlier store ``w`` left
-    there (None: no constraint). Every thread storing one value and then reading it (``s = 1.0 / theta;``, then
-    ``x * s``, no barrier between) reads that value whichever thread's store lands last: a conflict with another
-    thread's ``w`` matters only where the reader did not run ``w`` first, ran it at another address, or the two
-    stored different values. Values loaded from memory are left alone (another store may change what they load)."""
-    if w.value is None or w.seq >= r.seq or w.size != r.size or w.via or r.via or sym.has_data(w.value):
+    there (None: no constraint). Every thread of a block storing one uniform value in shared memory and then
+    reading it (``s = 1.0 / theta;``, then ``x * s``, no barrier between) reads that value whichever thread's store
+    lands last: a conflict with another thread's ``w`` matters only where the reader did not run ``w`` first or ran
+    it at another address. Only that idiom: a value that depends on the thread, or is loaded from memory (another
+    store may change what it loads), and global memory are left to the pair's other checks."""
+    if w.space != "shared" or w.value is None or sym.kinds(w.value) - {"uniform"} or w.seq >= r.seq or \
+            w.size != r.size or w.via or r.via or sym.has_data(w.value):
         return None
-    differ = _values_differ(w.value, w.value, ew, er, ctx.km.after_loop)
-    if differ is None:
-        return None
-    return z3.Or(z3.Not(er.bool(w.cond)), er.int(w.offset) != er.int(r.offset), differ)
+    return z3.Or(z3.Not(er.bool(w.cond)), er.int(w.offset) != er.int(r.offset))
 
 
 def _values_differ(va, vb, e1: Enc, e2: Enc, after_loop: dict):
@@ -497,8 +497,8 @@ def _values_differ(va, vb, e1: Enc, e2: Enc, after_loop: dict):
     (thread index, loop iteration, block index, a per-thread load, the group index of a group's shared value, the
     inputs of a value a loop computed: ``after_loop``) differs. Weaker means a race is never missed for it, and a
     store of one value by every thread (or by every lane of a group) is still recognised."""
-    if sym.cheap(va) and sym.cheap(vb):
-        return e1.int(va) != e2.int(vb)
+    if sym.cheap(va) and sym.cheap(vb) and not after_loop.keys() & {*sym.free_vars(va), *sym.free_vars(vb)}:
+        return e1.int(va) != e2.int(vb)  # (a loop's result is compared through its inputs, below)
     if va.key() != vb.key():
         return None
     # the inputs: the group index of each value a group shares (calls._same_in_group: lanes of one warp get one

@@ -1,0 +1,27 @@
+"""bench/analyzer_accuracy.py's review lookup: two suites whose relative paths coincide (kernel_files/... in two
+mini-apps) keep separate verdicts under repository-qualified keys; plain keys still apply to every suite."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bench(monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))  # the script's own folder, as when it runs
+    spec = importlib.util.spec_from_file_location("analyzer_accuracy", ROOT / "bench" / "analyzer_accuracy.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_repository_qualified_review_wins_over_the_plain_path_key(monkeypatch):
+    reviewed = _bench(monkeypatch)._reviewed
+    key = "kernel_files/pack_kernel.cuknl:83:race.global"
+    review = {key: {"verdict": "true", "why": "a"}, f"UK-MAC/TeaLeaf_CUDA:{key}": {"verdict": "false", "why": "b"},
+              f"UK-MAC/TeaLeaf_CUDA:{key}@unpack": {"verdict": "true", "why": "c"}}
+    assert reviewed(review, key, "pack", "UK-MAC/TeaLeaf_CUDA@2ac2460")["why"] == "b"
+    assert reviewed(review, key, "unpack", "UK-MAC/TeaLeaf_CUDA@2ac2460")["why"] == "c"
+    assert reviewed(review, key, "pack", "UK-MAC/CloverLeaf_CUDA@03c7803")["why"] == "a"
+    assert reviewed(review, "other.cu:1:race.global", "k", "UK-MAC/CloverLeaf_CUDA@03c7803") is None

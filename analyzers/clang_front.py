@@ -802,7 +802,7 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
         if err is not None:
             raise err
         return unit
-    best = unit
+    best, best_context = unit, None
     for includer, contexts in _includer_contexts(path, include_dirs):  # several files may include it
         again = None
         for context in contexts:  # with every include of the includer, then with only those of its own folder
@@ -812,10 +812,21 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
             except FrontendError:
                 continue
         if again is not None and (best is None or len(again.broken) < len(best.broken)):
-            again.context = includer
+            again.context, best_context = includer, context
             best = again
             if not again.broken:
                 break
+    if best is None or best.broken:
+        # last, macro-style names no file defines read as integer constants of any value (after the includers,
+        # which may define them)
+        try:
+            again = _parse(path, source, defines=defines, include_dirs=include_dirs, context=best_context,
+                           unknown_constants=True)
+        except FrontendError:
+            again = None
+        if again is not None and again.unknown_constants and (best is None or len(again.broken) < len(best.broken)):
+            again.context = best.context if best is not None else ""
+            best = again
     if best is None:
         raise err
     return best
@@ -860,14 +871,17 @@ def _includer_contexts(path: Path, include_dirs, level: int = 0):
                 yield f"{outer} (through {name})", [c + full for c in contexts]
 
 
-def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=(), context=None) -> Unit:
+def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=(), context=None,
+           unknown_constants: bool = False) -> Unit:
     """Parse ``source`` (the contents of ``path``).
 
     Host code is not the analyzers' business: when the file has errors, the ``#include``s of headers that hold
     errors and the top-level declarations that hold them and are not device code (``main``, host helpers, ``FILE*``
     globals) are blanked and the file parsed again. Kernels that still hold an error are blanked too and listed in
     ``unit.broken`` (name -> reason) for the fallback. The unit libclang finally walks has no errors (invalid types
-    can crash it): ``FrontendError`` when some remain, or when no kernel is left."""
+    can crash it): ``FrontendError`` when some remain, or when no kernel is left. ``unknown_constants``: after the
+    host code is blanked, macro-style names still undeclared are read as integer constants of any value
+    (``_unknown_constants``; ``parse`` asks for it last)."""
     fname = str(path)
     tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context)
     errors = _errors(tu, fname)
@@ -915,7 +929,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         skipped += n + h + m
         tu, errors = _reparse(tu, path, source, defines, include_dirs, n + h + m, missing, context, patched)
     # (after the host code that does not parse is blanked: the names device code uses)
-    unknown = _unknown_constants(errors, source, defines)
+    unknown = _unknown_constants(errors, source, defines) if unknown_constants else []
     if unknown:  # macro-style names nothing defines (a build script's `sed` writes their values in)
         trial = {**patched, _TOOLKIT: "\n".join([patched.get(_TOOLKIT, ""),
                                                 *(f"extern __constant__ int {n};" for n in unknown)])}

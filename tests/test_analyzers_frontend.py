@@ -994,3 +994,18 @@ __global__ void spin(const float *a, float *c) {
     assert not [d for d in res.diagnostics if d.severity.rank >= 2 or d.rule == "analysis.incomplete"]
     (tmp_path / "spin.cu").write_text(src.replace("k < REPLACE_ITERATIONS", "k < COUNT_OF(a)"))
     assert analyze(tmp_path / "spin.cu", block=(256, 1, 1)).paths["spin"].startswith("tree-sitter")
+
+
+def test_a_name_the_includer_defines_takes_the_includers_value_not_any_value(tmp_path):
+    # kern.cu uses ITEMS, which main.cu defines before including it: the kernel is read after main.cu's
+    # declarations (ITEMS is 4), not as an integer constant of any value
+    (tmp_path / "main.cu").write_text('#define ITEMS 4\n#include "kern.cu"\nint main() { return 0; }\n')
+    (tmp_path / "kern.cu").write_text("""
+__global__ void sum4(const float *x, float *out) {
+  float s = 0;
+  for (int i = 0; i < ITEMS; i++) s += x[blockIdx.x * ITEMS + i];
+  out[blockIdx.x] = s;
+}
+""")
+    res = analyze(tmp_path / "kern.cu")
+    assert res.paths["sum4"] == "libclang (read after the declarations of main.cu, which includes this file)"

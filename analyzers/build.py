@@ -559,7 +559,8 @@ class Builder:
         ends = {name: st.lookup(name) for name in entry if st.has(name)}  # before any is set to its value after
 
         def inputs(name):
-            return _loop_inputs(name, entry, ends, carried_unknowns, k.val, c) if uniform_loop else None
+            return _loop_inputs(name, entry, ends, carried_unknowns, k.val, c, set(self.model.shared)) \
+                if uniform_loop else None
         for name, v0 in entry.items():
             if st.has(name):
                 after = self._after_loop(name, assigned[name], v0, N, lid, carried_unknowns if uniform_loop else None,
@@ -1208,13 +1209,14 @@ def _pure(n, funcs=None) -> bool:
     return all(_pure(x, funcs) for x in (n.a, n.b, n.c)) and all(_pure(x, funcs) for x in n.args)
 
 
-def _loop_inputs(name: str, entry: dict, ends: dict, carried: dict, k: str, test: S) -> dict | None:
+def _loop_inputs(name: str, entry: dict, ends: dict, carried: dict, k: str, test: S, shared: set) -> dict | None:
     """For a name a loop carries (``entry``: the carried values before the loop, ``ends``: at the end of an
     iteration, in terms of the ``carried`` unknowns (-> their names) and the iteration variable ``k``), of a loop
     every thread runs for the same iterations: the variables (name -> kind) its value after the loop is a function
     of. They are those of its entry and end values, of the loop's test, and of the same of every carried value it
     reads; None when one of them is not a scalar. (Loads are functions of their addresses, as everywhere in the
-    passes.)"""
+    passes; a load from one of the ``shared`` arrays and a value a warp or tile shares, a shuffle's, are the block's
+    own too: the block index is among the inputs.)"""
     todo, seen, got = [name], set(), {n: kind for n, kind in sym.free_vars(test).items() if n != k}
     while todo:
         x = todo.pop()
@@ -1229,6 +1231,8 @@ def _loop_inputs(name: str, entry: dict, ends: dict, carried: dict, k: str, test
                     todo.append(carried[n])
                 elif n != k:
                     got[n] = kind
+            if any("#" in str(f) or f.startswith("ld:") and f[3:] in shared for f in sym.uf_names(e)):
+                got.update({f"b{d}": "block" for d in "xyz"})
     return got
 
 

@@ -494,11 +494,13 @@ def _values_differ(va, vb, e1: Enc, e2: Enc, after_loop: dict):
     """z3: the two threads store different values (None: no constraint). Small linear values are compared exactly;
     for others (floating-point arithmetic, products of unknowns) a weaker condition is used, which the solver
     answers quickly: one value computed twice differs only if some input that differs between the two threads
-    (thread index, loop iteration, block index, a per-thread load, the group index of a group's shared value, the
-    inputs of a value a loop computed: ``after_loop``) differs. Weaker means a race is never missed for it, and a
+    (thread index, loop iteration, block index, a per-thread load, the group index and block of a group's shared
+    value, the inputs of a value a loop computed: ``after_loop``) differs. Weaker means a race is never missed for it, and a
     store of one value by every thread (or by every lane of a group) is still recognised."""
-    if sym.cheap(va) and sym.cheap(vb) and not after_loop.keys() & {*sym.free_vars(va), *sym.free_vars(vb)}:
-        return e1.int(va) != e2.int(vb)  # (a loop's result is compared through its inputs, below)
+    per_block = "block" in e1.kinds and any("#" in str(f) for f in (*sym.uf_names(va), *sym.uf_names(vb)))
+    if sym.cheap(va) and sym.cheap(vb) and not per_block and \
+            not after_loop.keys() & {*sym.free_vars(va), *sym.free_vars(vb)}:
+        return e1.int(va) != e2.int(vb)  # (a loop's result and a group's value are compared through their inputs)
     if va.key() != vb.key():
         return None
     # the inputs: the group index of each value a group shares (calls._same_in_group: lanes of one warp get one
@@ -513,6 +515,8 @@ def _values_differ(va, vb, e1: Enc, e2: Enc, after_loop: dict):
             for a in x.args:
                 if set(sym.free_vars(a).values()) & e1.kinds:
                     args.setdefault(a.key(), a)
+            if "block" in e1.kinds:  # and of its block: a warp of another block shares another value
+                names.update((f"b{d}", "block") for d in "xyz")
             return
         if x.op == "v":
             if x.val in after_loop:  # a loop's result: a function of its inputs

@@ -55,8 +55,8 @@ The recorded figures (each suite's source files checked out at the commit named,
       --real AS2/src/cuda --provenance accel-sim/gpu-app-collection@52c11fb (its src/cuda folders custom-apps,
       dragon_li, gpuwattch-ubench and microbench only)  --real CLOVER --provenance UK-MAC/CloverLeaf_CUDA@03c7803
       --real TEA --provenance UK-MAC/TeaLeaf_CUDA@2ac2460  --real MIXB --provenance ekondis/mixbench@236a0be
-      (_heldout14_first_run; run as two processes, the accel-sim folders alone and the other three together, the
-      results lists joined)
+      (_heldout14_first_run, _heldout14; run as two processes, the accel-sim folders alone and the other three
+      together, the results lists joined)
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an

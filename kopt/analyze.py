@@ -36,7 +36,7 @@ def analyze(source: str | Path | Candidate, *, config: dict | None = None, block
     for it. ``block``/``grid``: (x, y, z) tuples for kernels no launch annotation describes; ``kernels``: names to
     analyze (``"gemm<128,64>"`` binds template arguments); ``path``: the name of source text in diagnostics;
     ``include_dirs``: header folders (after a candidate's ``// kopt: include`` ones); ``frontend``: "auto", "libclang" or "tree-sitter". ``assume``: expressions over kernel parameter names
-    (``"n >= 1"``) that constrain every finding, like the file's ``// kopt: assume`` lines. ``result.assumed`` states
+    and struct parameters' fields (``"n >= 1"``, ``"info.halo >= 1"``) that constrain every finding, like the file's ``// kopt: assume`` lines. ``result.assumed`` states
     the launch configuration (and assumptions) each kernel was analyzed under, ``result.launches`` the same as data.
     ``task`` (a Task or its folder; a candidate's own ``// kopt: task`` is not looked up): the candidate is analyzed
     once per task shape, under that shape's launch geometry with its scalar arguments' values as assumptions.

@@ -40,7 +40,8 @@ def check_cmd(files: List[Path] = typer.Argument(..., help="CUDA source files (.
                                                          help="only this kernel, e.g. 'gemm<128,64>'; repeatable"),
               include: Optional[List[str]] = IncludeOpt,
               assume: Optional[List[str]] = typer.Option(None, "--assume", help="EXPR over kernel parameter names "
-                                                         "(e.g. 'n >= 1'), like a `// kopt: assume` line; repeatable"),
+                                                         "and struct parameters' fields (e.g. 'n >= 1', "
+                                                         "'info.halo >= 1'), like a `// kopt: assume` line; repeatable"),
               task: Optional[Path] = typer.Option(None, "--task", help="task folder: analyze the candidate under each "
                                                   "of its shapes (launch geometry, scalar arguments as assumptions)"),
               num_sms: Optional[int] = NumSmsOpt, l2_bytes: Optional[int] = L2BytesOpt,

@@ -1500,7 +1500,8 @@ _CONST = re.compile(r"(?<![\w.])(?:(?:static|inline)\s+)*(?:const|constexpr)\s+(
                     r"(?:=\s*([^;{}]+?)|\{([^;{}]*)\})\s*;")
 
 _CONST_DIM3 = re.compile(r"(?<![\w.])(?:(?:static|inline)\s+)*(?:const|constexpr)\s+(?:(?:static|const|constexpr)\s+)*"
-                         r"dim3\s+([A-Za-z_]\w*)\s*(?:\(([^;{}()]*)\)|\{([^;{}]*)\}|=\s*dim3\s*[({]([^;{}()]*)[)}])\s*;")
+                         r"dim3\s+([A-Za-z_]\w*)\s*"
+                         r"(?:\(([^;{}()]*)\)|\{([^;{}]*)\}|=\s*dim3\s*[({]([^;{}()]*)[)}])\s*;")
 
 
 def tag_targs(tparams: list, param_types: list, tags: dict) -> list:

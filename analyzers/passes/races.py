@@ -392,7 +392,7 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
         if differ is not None:
             cons.append(differ)
     elif a.write != b.write and not (a.atomic or b.atomic):
-        own = _own_store_differs(ctx, *((a, b, e1, e2) if a.write else (b, a, e2, e1)))
+        own = _own_store_differs(*((a, b, e2) if a.write else (b, a, e1)))
         if own is not None:
             cons.append(own)
     asked = bool(ctx.presumptions) and not bv  # the presumed digits, asked once per pair
@@ -477,7 +477,7 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
     return d
 
 
-def _own_store_differs(ctx: Ctx, w: Access, r: Access, ew: Enc, er: Enc):
+def _own_store_differs(w: Access, r: Access, er: Enc):
     """z3: the read ``r`` (thread ``er``) can see a value other than its own thread's earlier store ``w`` left
     there (None: no constraint). Every thread of a block storing one uniform value in shared memory and then
     reading it (``s = 1.0 / theta;``, then ``x * s``, no barrier between) reads that value whichever thread's store
@@ -495,8 +495,8 @@ def _values_differ(va, vb, e1: Enc, e2: Enc, after_loop: dict):
     for others (floating-point arithmetic, products of unknowns) a weaker condition is used, which the solver
     answers quickly: one value computed twice differs only if some input that differs between the two threads
     (thread index, loop iteration, block index, a per-thread load, the group index and block of a group's shared
-    value, the inputs of a value a loop computed: ``after_loop``) differs. Weaker means a race is never missed for it, and a
-    store of one value by every thread (or by every lane of a group) is still recognised."""
+    value, the inputs of a value a loop computed: ``after_loop``) differs. Weaker means a race is never missed for
+    it, and a store of one value by every thread (or by every lane of a group) is still recognised."""
     per_block = "block" in e1.kinds and any("#" in str(f) for f in (*sym.uf_names(va), *sym.uf_names(vb)))
     if sym.cheap(va) and sym.cheap(vb) and not per_block and \
             not after_loop.keys() & {*sym.free_vars(va), *sym.free_vars(vb)}:

@@ -1677,7 +1677,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
         env = {**_defined_elsewhere(text, headers, env, Path(folder) / name), **env}
     # the host pass's lines only (an undefined #ifdef's assignment never runs); a blanked line keeps its length,
     # so positions and line numbers stay those of the file
-    text = expand_launch_macros(text, headers) if "define" in text + "".join(headers) else text
+    text = expand_launch_macros(text, headers) if any("define" in t for t in (text, *headers)) else text
     text = _unspaced_chevrons(text) if "<< <" in text or "< < <" in text else text
     kept = active_lines(text, {**named, **(outer or {}), **macros, **(defines or {})}, device=False).split("\n")
     text = "\n".join(k or " " * len(o) for k, o in zip(kept, text.split("\n")))

@@ -101,18 +101,10 @@ class Ctx:
             for pitch in sorted(pitches):
                 name = pitch[2:]
                 row = [t for t in terms if pitch in sym.free_vars(t)]
-                column = [t for t in terms if not levels & set(sym.free_vars(t))]
-                steps = {_coefficient(t) for t in column if not sym.is_const(t)}
-                # the rows' unit: ``(by * 32 + ty) * pitch`` elements are rows of one element times the pitch
-                coef = {_coefficient(t) for t in row}
-                if not steps or 0 in steps or 0 in coef:
+                got = _row_unit(row, [t for t in terms if not levels & set(sym.free_vars(t))])
+                if got is None:
                     continue
-                c = math.gcd(*coef)
-                col = column[0]
-                for t in column[1:]:
-                    col = sym.binop("+", col, t)
-                if not (sym.kinds(col) & {"thread", "block"}):
-                    continue
+                c, k, col = got
                 if name in fixed:
                     # the caller stated the pitch: nothing to assume, but the column may still be proven to stay
                     # in its row at the stated values (then the row lemma keeps the race queries linear)
@@ -120,7 +112,6 @@ class Ctx:
                             self._nonnegative(solver, enc, acc, col):
                         self.in_row.setdefault(acc.seq, set()).add((pitch, c))
                     continue
-                k = math.gcd(*steps)  # the column's step and (c) the pitch's unit, in bytes
                 params = sorted(n for n in {**sym.free_vars(acc.cond), **_assumed_params(self.launch)}
                                 if n.startswith("p:") and n != pitch)
                 key = (pitch, c, col.key(), acc.cond.key())
@@ -242,14 +233,10 @@ class Ctx:
         if not column or any(names & set(sym.free_vars(t)) or _strided(t, ("thread", "block", "iter")) and
                              _levels([t]) for t in column):
             return None  # the pitch's parameters elsewhere in the index, or more levels: not one padded row
-        steps = {_coefficient(t) for t in column if not sym.is_const(t)}
-        units = {_coefficient(t) for t in row}
-        if not steps or 0 in steps or 0 in units:
+        got = _row_unit(row, column)
+        if got is None:
             return None
-        c, k = math.gcd(*units), math.gcd(*steps)
-        col = reduce(lambda x, t: sym.binop("+", x, t), column)
-        if not (sym.kinds(col) & {"thread", "block"}):
-            return None
+        c, k, col = got
         key = (pitch.key(), c, col.key(), acc.cond.key())
         if key in tried:
             return None
@@ -1127,6 +1114,20 @@ def _arm_terms(e) -> list:
         for arm in pick.args[1:]:
             out += _arm_terms(reduce(lambda x, y: sym.binop("*", x, y), rest, arm))
     return out
+
+
+def _row_unit(row: list, column: list):
+    """(c, k, column) of an index's row terms and column terms: the rows' unit ``c`` (``(by * 32 + ty) * pitch``
+    elements are rows of one element times the pitch), the column's step ``k`` (both in bytes) and the column as one
+    sum; None when a unit is 0 or the column has no step or does not depend on the thread or block."""
+    steps = {_coefficient(t) for t in column if not sym.is_const(t)}
+    units = {_coefficient(t) for t in row}
+    if not steps or 0 in steps or 0 in units:
+        return None
+    col = reduce(lambda x, t: sym.binop("+", x, t), column)
+    if not (sym.kinds(col) & {"thread", "block"}):
+        return None
+    return math.gcd(*units), math.gcd(*steps), col
 
 
 def _pitch_sum(f) -> bool:

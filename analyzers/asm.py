@@ -15,6 +15,18 @@ _WIDTH = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "b3
           "b64": 8, "u64": 8, "s64": 8, "f64": 8, "b128": 16}
 
 
+_MATH = re.compile(r"(?:ex2|lg2|rcp|sqrt|rsqrt|sin|cos|tanh)\.")
+
+
+def math_only(text: str) -> bool:
+    """Whether inline PTX is one math instruction on its operands (`ex2.approx.ftz.f32 %0, %1;`, `lg2`, `rcp`,
+    `rsqrt`, `tanh`...): its output is a function of its input, so two threads passing the same operand get the same
+    result. Bit manipulation (`shf`, `prmt`, `lop3`, `mov.b64` packing) stays an unknown: hash rounds chain hundreds of
+    them, and terms that large made every query about the guards they reach run out of budget."""
+    insns = [i.strip() for i in re.sub(r"//[^\n]*", "", text).split(";") if i.strip()]
+    return len(insns) == 1 and "%%" not in insns[0] and _MATH.match(insns[0]) is not None
+
+
 def _width(insn: str) -> int:
     w = 4
     for part in insn.split()[0].split("."):

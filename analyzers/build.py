@@ -20,7 +20,7 @@ from .launch import LaunchConfig, evaluate as eval_text, source_macros
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
 from .spin_barrier import grid_barrier
 from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
-from .uniform_carried import uniform_carried
+from .uniform_carried import uniform_carried, uniform_helper
 from .values import Agg, Mem, State, VarRef, same_struct
 
 TYPE_SIZES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 4, "uint32_t": 4, "int32_t": 4,
@@ -124,6 +124,15 @@ def _dependent_scalar(v):
     return v
 
 
+def _address(p: Ptr) -> S | None:
+    """A pointer stored as a value (`bufs[0] = d_in;`): a global buffer's address, the same in every thread (a
+    parameter, a by-value struct's field, a `__device__` array), plus the byte offset; None for any other pointer
+    (shared and local addresses, pointers loaded from memory), whose stores are then compared as unknown values."""
+    if p.space in ("global", "const") and p.base != "?" and not p.intaddr:
+        return binop("+", var(f"addr:{p.base}", "uniform"), p.off)
+    return None
+
+
 class Builder:
     def __init__(self, unit: Unit, func: Func, launch: LaunchConfig, defines: dict | None = None):
         self.unit = unit
@@ -132,6 +141,7 @@ class Builder:
         self.model = KernelModel(name=func.name, func=func, launch=launch, frontend=unit.frontend)
         self.seq = itertools.count()
         self.loop_ids = itertools.count()
+        self._helper_uniform: dict = {}  # a device function name -> whether it is a uniform_helper
         self.depth = 0
         self.helper = ""  # the inlined helper being read (its own static __shared__ arrays), "" in the kernel
         self.steps = 0  # statements run so far (MAX_STEPS)
@@ -480,7 +490,8 @@ class Builder:
         lid = next(self.loop_ids)
         k = var(f"k{lid}", "iter")
         entry, carried_unknowns = {}, {}  # the unknowns standing for carried values inside the loop -> their names
-        same_in_block = uniform_carried(list(body), self._entry_uniform, set(self.unit.funcs), inc)
+        same_in_block = uniform_carried(list(body), self._entry_uniform, set(self.unit.funcs), inc,
+                                        self._uniform_helper)
         for name, sites in assigned.items():
             if any(d == -1 for _, d in sites) or not st.has(name):
                 continue
@@ -632,17 +643,25 @@ class Builder:
         return (mode, s)
 
     def _entry_uniform(self, name: str) -> bool:
-        """Whether ``name``'s current value is the same in every thread of a block."""
+        """Whether ``name``'s current value is the same in every thread of a block (a local struct: each field)."""
         if name == "warpSize" or name in self.tbind:
             return True
         if self.st.has(name):
             v = self.st.lookup(name)
             if isinstance(v, S):
                 return "thread" not in sym.kinds(v)
+            if isinstance(v, Agg) and v.kind == "struct":
+                return all(isinstance(x, S) and "thread" not in sym.kinds(x) for x in v.fields.values())
             if isinstance(v, Mem) and v.ptr.space == "const":  # device code cannot write __constant__ memory
                 return not v.ptr.dims and "thread" not in sym.kinds(v.ptr.off)
             return isinstance(v, Ptr) and "thread" not in sym.kinds(v.off)
         return name != "threadIdx"  # macros, enumerators and unknown names read as uniform values
+
+    def _uniform_helper(self, name: str) -> bool:
+        if name not in self._helper_uniform:
+            fs = self.unit.funcs.get(name) or []
+            self._helper_uniform[name] = bool(fs) and all(uniform_helper(f, self.unit.funcs) for f in fs)
+        return self._helper_uniform[name]
 
     def _induction(self, name, sites, v0, k, lid, carried, same_in_block=False):
         if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
@@ -759,6 +778,8 @@ class Builder:
         if isinstance(lv, VarRef):
             self.st.set(lv.name, value)
         elif isinstance(lv, Mem):
+            if isinstance(value, Ptr):
+                value = _address(value)
             self._rec_access(lv, True, n, value=value if isinstance(value, S) else None)
         elif isinstance(lv, tuple) and lv[0] == "field":
             _, agg, fname = lv
@@ -1163,11 +1184,20 @@ class Builder:
             ops.append(self.lval(x))
         for x in n.ins:
             ops.append(self.rval(x))
+        # a math instruction computes its output from its operands alone: a function of the inputs (and of its own
+        # value before, for a read-write `+r` operand, or any operand the front end did not say is `=`)
+        inputs = ops[len(n.outs):]
+        written_only = n.val if isinstance(n.val, tuple) and len(n.val) == len(n.outs) else (False,) * len(n.outs)
+        read_write = [(x, lv) for x, lv, w in zip(n.outs, ops, written_only) if not w]
+        pure = asmlib.math_only(n.text) and all(isinstance(lv, VarRef) for _, lv in read_write)
+        inputs += [self.rval(x) for x, _ in read_write] if pure else []
+        pure = pure and all(isinstance(v, S) for v in inputs)
         asmlib.handle(self, n, ops)
+        text = " ".join(n.text.replace("#", " ").split())
         for i, x in enumerate(n.outs):
             lv = ops[i]
             if isinstance(lv, (VarRef, Mem)) or (isinstance(lv, tuple) and lv and lv[0] == "field"):
-                self.store(lv, opaque("asm output"), x)
+                self.store(lv, uf(f"asm[{i}]:{text}", *inputs) if pure else opaque("asm output"), x)
 
 
 def _constant_trip(test: S, k: str, limit: int = 4096):

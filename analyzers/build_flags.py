@@ -14,8 +14,8 @@ import os
 import re
 from pathlib import Path
 
-BUILD_FILES = ("Makefile", "makefile", "GNUmakefile", "CMakeLists.txt")
-_PROJECT_MARKS = (*BUILD_FILES, "setup.py", "pyproject.toml", ".git")
+BUILD_FILES = ("Makefile", "makefile", "GNUmakefile", "Makefile.am", "CMakeLists.txt")  # (automake's is make syntax)
+_PROJECT_MARKS = (*BUILD_FILES, "configure.ac", "meson.build", "setup.py", "pyproject.toml", ".git")
 _LEVELS = 2  # the file's folder and two above (a project's src/ and its root)
 _SEARCH_LIMIT = 5000  # files looked at in a project for a header by name; a larger tree is not searched
 _DASH_D = re.compile(r"(?<![\w-])-D\s*([A-Za-z_]\w*)(?:=(\"[^\"\n]*\"|'[^'\n]*'|[^\s\\\"')]+))?")

@@ -565,8 +565,8 @@ class _Conv:
         while i < len(toks) and toks[i].startswith('"'):
             strings.append(_unquote(toks[i]))
             i += 1
-        # count output operands: constraints between the first ':' and the second ':'
-        n_out = 0
+        # count output operands: constraints between the first ':' and the second ':' (and which only write: `=`)
+        n_out, written = 0, []
         if i < len(toks) and toks[i] in (":", "::"):
             if toks[i] == ":":
                 depth = 0
@@ -583,9 +583,10 @@ class _Conv:
                         break
                     elif depth == 0 and t.startswith('"'):
                         n_out += 1
+                        written.append(_unquote(t).startswith("="))
                     j += 1
         ops = [self.expr(x) for x in self.children(c) if x.kind.is_expression()]
-        return Node("asm", loc, text="".join(strings), outs=ops[:n_out], ins=ops[n_out:])
+        return Node("asm", loc, text="".join(strings), outs=ops[:n_out], ins=ops[n_out:], val=tuple(written))
 
 
 def _scope(c, classes: bool = True) -> list[str]:

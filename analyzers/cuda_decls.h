@@ -1,7 +1,10 @@
 // kopt analyzers: built-in CUDA declarations for parsing device code with libclang without a CUDA toolkit.
 // Force-included before every file; the stub headers in include/ are empty so real #includes resolve here.
-// Declarations only: enough for parsing and name resolution, not a runtime.
+// Declarations only: enough for parsing and name resolution, not a runtime. They sit in one `extern "C++"` block
+// (global scope, C++ linkage: what they would have without it) so that a parse's top level is one declaration
+// here, not hundreds: the front end lists the top level of every file it reads.
 #pragma once
+extern "C++" {
 #define __KOPT_ANALYZER__ 1
 #define __CUDACC__ 1
 #define __CUDA_ARCH__ 900
@@ -208,6 +211,7 @@ __KOPT_VECS(unsigned short, ushort) __KOPT_VECS(long long, longlong) __KOPT_VECS
 __KOPT_VECS(long, long) __KOPT_VECS(unsigned long, ulong)
 
 typedef unsigned int uint; typedef unsigned short ushort; typedef unsigned long ulong;  // glibc's <sys/types.h>
+typedef long off_t; typedef long ssize_t;
 typedef long clock_t;
 
 struct dim3 { unsigned int x, y, z;
@@ -592,3 +596,4 @@ __device__ __host__ inline void* operator new(size_t, void* p) noexcept { return
 __device__ __host__ inline void* operator new[](size_t, void* p) noexcept { return p; }
 #define CUDART_PI_F 3.141592654f
 #define CUDART_PI 3.1415926535897931e+0
+}  // extern "C++"

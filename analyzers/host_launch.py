@@ -1796,11 +1796,12 @@ def _text(p: str, key) -> str:
 
 
 def _includers(path, siblings) -> list:
-    """Files of ``siblings`` that include ``path`` with quotes, directly or through one other of them."""
+    """Files of ``siblings`` (their path texts) that include ``path`` with quotes, directly or through one other of
+    them."""
     incs = [(p, _facts(p, key)[0]) for p, key in siblings]
     direct = [p for p, i in incs if path.name in i]
     names = {os.path.basename(p) for p in direct}
-    return [Path(p) for p in direct + [p for p, i in incs if p not in direct and i & names]]
+    return direct + [p for p, i in incs if names and p not in direct and i & names]
 
 
 def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> list:
@@ -1811,13 +1812,14 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
     main.cpp), those that launch a function-pointer parameter the folder's files pass a kernel of it to, and the files
     above that include it. ``siblings``: ``_siblings(path)``; ``text_of(Path)``: a file's
     text."""
-    inc = _includers(path, siblings)
+    included = _includers(path, siblings)  # (path texts, as ``siblings`` gives them)
+    inc = [Path(p) for p in included]
     files = [(text_of(p), p.name, False, None) for p in inc]
     files += [(_text(p, key), os.path.basename(p), True, None) for p, key in siblings
-              if (kernels is None or _facts(p, key)[1] & set(kernels)) and Path(p) not in inc]
+              if (kernels is None or _facts(p, key)[1] & set(kernels)) and p not in included]
     missing = set(kernels or ()) - _launched(text).union(*(_launched(t) for t, *_ in files[:len(inc)]))
     for p, key in siblings if missing else ():
-        if Path(p) in inc or not missing & _facts(p, key)[2]:
+        if p in included or not missing & _facts(p, key)[2]:
             continue
         t = _text(p, key)
         named = {k for k in missing & _facts(p, key)[2] if not _defines(t, k)}
@@ -1865,9 +1867,10 @@ def _launched_above(path: Path, kernels: set, folder_files) -> list:
     file such an includer includes with quotes, and each file of the includer's folder that includes the includer
     (``main.cu`` > ``kernels.cuh`` > ``include/k.cuh``), that launches one of ``kernels`` without defining it
     (``folder_files``: those of ``path``'s folder, read already)."""
-    out, here = [], path.absolute().parent
-    seen = {os.path.abspath(p) for p in folder_files} | {os.path.abspath(path)}
+    out, here, seen = [], path.absolute().parent, None
     for inc, text, _ in includers(path, above_only=True):  # the folder's own files are read by the caller
+        if seen is None:
+            seen = {os.path.abspath(p) for p in folder_files} | {os.path.abspath(path)}
         for p, t in [(inc, text), *((q, None) for q in included_by(inc, text)),
                      *((q, u) for q, u, _ in includers(inc, levels=0))]:
             if os.path.abspath(p) in seen:
@@ -2074,7 +2077,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
             # includes after the header that defines its block sizes
             outer = {}
             if path is not None:
-                for p in _includers(path if text is own[0] else folder / name, siblings()):
+                for p in map(Path, _includers(path if text is own[0] else folder / name, siblings())):
                     if p not in includer_env:
                         includer_env[p] = _scan_file(text_of(p), p.name, folder, defines).env
                     outer.update(includer_env[p])

@@ -74,6 +74,16 @@ class LaunchConfig:
         hw = (MAX_THREADS, MAX_THREADS, 64)[i]
         return min(hw, self.max_threads, self.inferred.get("xyz"[i], (hw, ""))[0])
 
+    def warp_multiple(self, dims_used) -> bool:
+        """Whether an unknown block is presumed a whole number of warps: one of a single dimension (the kernel reads
+        only threadIdx.x, or the launch fixes y and z at 1) that may hold a warp, when no assumption names blockDim.x.
+        Programs launch such blocks in warps (`32 * WARPS`, 128, 256); a witness at 33 or 9 threads would be a launch
+        they never make. A block given (`--block`, an annotation, a constant launch) is checked as it is."""
+        rest = [self.block[i] if self.block[i] is not None else (1 if "xyz"[i] not in dims_used else None)
+                for i in (1, 2)]
+        return self.block[0] is None and rest == [1, 1] and self.dim_max(0) >= 32 and \
+            not any("blockDim.x" in a.text for a in self.assume)
+
     def within(self, shapes) -> list[tuple]:
         """Concrete block shapes to sample for an unknown block: ``shapes`` with the known dims put in and each
         unknown dim over its bound lowered to the largest power of two within it; those with too many threads
@@ -105,6 +115,8 @@ class LaunchConfig:
                 b += " in x (the kernel uses only threadIdx.x)"
             elif "z" not in dims_used:
                 b += " in x and y (the kernel uses no threadIdx.z)"
+            if self.warp_multiple(dims_used):
+                b += ", a whole number of warps (presumed)"
         if self.inferred and not self.known_block:
             b += ", " + self.inferred_text()
         if self.all_blocks:

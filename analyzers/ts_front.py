@@ -281,15 +281,16 @@ class _Conv:
     def asm(self, n, loc) -> Node:
         strings = [self.t(c)[1:-1] for c in n.named_children if c.type in ("string_literal", "concatenated_string")]
         text = "".join(strings[:1]).replace("\\n", "\n").replace("\\t", "\t")
-        outs, ins = [], []
+        outs, ins, written = [], [], ()
         for c in n.named_children:
             if c.type == "gnu_asm_output_operand_list":
-                outs = [self.expr(x.child_by_field_name("value")) for x in c.named_children
-                        if x.child_by_field_name("value") is not None]
+                ops = [x for x in c.named_children if x.child_by_field_name("value") is not None]
+                outs = [self.expr(x.child_by_field_name("value")) for x in ops]
+                written = tuple(self.t(x.child_by_field_name("constraint") or x)[1:].startswith("=") for x in ops)
             if c.type == "gnu_asm_input_operand_list":
                 ins = [self.expr(x.child_by_field_name("value")) for x in c.named_children
                        if x.child_by_field_name("value") is not None]
-        return Node("asm", loc, text=text, outs=outs, ins=ins)
+        return Node("asm", loc, text=text, outs=outs, ins=ins, val=written)
 
 
 def _functions(conv: _Conv, root, unit: Unit):
@@ -374,7 +375,7 @@ _CONTAINERS = {"translation_unit", "preproc_if", "preproc_ifdef", "preproc_else"
                "linkage_specification", "declaration_list"}
 _DECLARATIONS = {"function_definition", "template_declaration", "declaration", "class_specifier", "struct_specifier",
                  "union_specifier", "enum_specifier", "type_definition", "alias_declaration", "expression_statement",
-                 "template_instantiation", "using_declaration"}
+                 "template_instantiation", "using_declaration", "namespace_alias_definition"}
 _DEVICE_WORDS = re.compile(rb"\b__(?:device|global|constant|shared|managed)__\b")
 
 

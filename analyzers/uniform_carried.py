@@ -25,13 +25,61 @@ _UNIFORM_BUILTINS = ("blockIdx", "blockDim", "gridDim")
 _EXIT = " exit"  # pseudo-name: the conditions under which the body leaves an iteration early
 
 
-def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: set, increment=None) -> set:
+def uniform_helper(func, funcs: dict, depth: int = 0) -> bool:
+    """Whether the device function ``func`` (a Func) computes only what its arguments decide, alike in every thread
+    that passes the same values: no thread index, no memory read but a member of a pointer parameter (the caller's
+    struct it advances, `p->current = p->current + gridDim.x`), no atomic, vote, shuffle or barrier, and calls only
+    to arithmetic or to such functions. Its result and what it writes through its parameters are then block-uniform
+    when its arguments are (a work partitioner's `gpu_next(&p)`)."""
+    params = {name for name, _ in func.params}
+    ok = True
+
+    def walk(n):
+        nonlocal ok
+        if not ok or n is None:
+            return
+        if isinstance(n, list):
+            for x in n:
+                walk(x)
+            return
+        if not isinstance(n, Node):
+            return
+        k = n.kind
+        if k in ("unknown", "asm", "index", "stmtexpr") or k == "un" and n.op == "*" or \
+                k == "name" and (n.name == "threadIdx" or n.ref == "global") or \
+                k == "decl" and (n.shared or n.extern):
+            ok = False
+            return
+        if k == "member" and n.op == "->" and not (n.a is not None and n.a.kind == "name" and n.a.name in params):
+            ok = False
+            return
+        if k == "call":
+            short = short_name(n) or ""
+            inner = funcs.get(short)
+            if n.a is not None or not (_ARITHMETIC_CALL.match(short) or inner and depth < 3 and
+                                       all(uniform_helper(f, funcs, depth + 1) for f in inner)):
+                ok = False
+                return
+        for ch in (n.a, n.b, n.c, n.init):
+            walk(ch)
+        for lst in (n.args, n.body):
+            walk(lst)
+
+    walk(func.body)
+    return ok and func.body is not None and not func.kernel
+
+
+def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: set, increment=None,
+                    uniform_call: Callable[[str], bool] = lambda name: False) -> set:
     """The names assigned in ``nodes`` (a loop's body) and ``increment`` (a ``for`` loop's, which a ``continue``
     runs too) that are block-uniform at every iteration. ``entry_uniform(name)``: whether a name's value before the
     loop is the same in every thread of a block (False for names it does not know to be); ``calls``: the names of the
-    unit's own functions (which may write through a reference argument)."""
+    unit's own functions (which may write through a reference argument); ``uniform_call(name)``: whether such a
+    function is a ``uniform_helper``, whose result is uniform when its arguments are (a local struct passed by
+    address counts as uniform when it is at the loop's entry and the loop changes it only through such helpers)."""
     sites: dict[str, list] = {}  # name -> [(value node or None, [conditions])]
     declared, spoiled = set(), set()
+    changed_structs = set()  # local structs the loop changes other than through a uniform helper
     skips: list = []  # (conditions, how many sites were recorded before it) of each `continue`
     later: dict[str, int] = {}  # name -> how many sites were recorded before its last assignment in the body
     count = [0]
@@ -66,6 +114,8 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
             spoiled.add(n.a.name)
         elif k == "call" and short_name(n) in calls:
             spoiled.update(x.name for x in n.args if isinstance(x, Node) and x.kind == "name")
+            if not uniform_call(short_name(n)):
+                changed_structs.update(x.a.name for x in n.args if _address_of_name(x))
         elif k == "call" and n.a is not None and (n.name or "").startswith("cub::"):
             # a CUB collective writes its outputs through references: a block scan's aggregate (its last argument
             # when given) is the block's, the same in every thread; its other outputs are the thread's own
@@ -77,6 +127,10 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
                         site(x.name, None, conds)
                     else:
                         spoiled.add(x.name)
+        if k == "call" and short_name(n) not in calls:  # anything else handed a struct's address may change it
+            changed_structs.update(x.a.name for x in n.args if _address_of_name(x))
+        if k == "assign" and n.a is not None and n.a.kind == "member" and n.a.a is not None and n.a.a.kind == "name":
+            changed_structs.add(n.a.a.name)
         if k == "if":
             walk(n.a, conds)
             walk(n.b, conds + [n.a])
@@ -119,6 +173,9 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
         if k == "call":
             if e.a is None and _BLOCK_VOTE.match(short_name(e) or ""):
                 return True
+            if e.a is None and short_name(e) in calls and uniform_call(short_name(e)):
+                return all(x.a.name not in changed_structs and x.a.name not in sites and entry_uniform(x.a.name)
+                           if _address_of_name(x) else value(x) for x in e.args)
             return e.a is None and bool(_ARITHMETIC_CALL.match(short_name(e) or "")) and value(e.args)
         if k in ("bin", "cond", "cast"):
             return value(e.a) and value(e.b) and value(e.c)
@@ -143,3 +200,7 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
     if not all(holds(s) for s in sites.get(_EXIT, ())):
         return set()
     return uniform
+
+
+def _address_of_name(x) -> bool:
+    return isinstance(x, Node) and x.kind == "un" and x.op == "&" and x.a is not None and x.a.kind == "name"

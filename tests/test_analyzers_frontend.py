@@ -115,6 +115,27 @@ __device__ inline float twice(float x) { return 2.0f * x; }
     assert [l["block"] for l in res.launches] == [[64, 1, 1]]
 
 
+def test_a_namespace_alias_to_a_library_kopt_lacks_costs_only_itself(tmp_path):
+    """A project header aliasing a namespace of a library kopt does not have (`namespace gflags = google;`, the
+    library's header unfound) loses that line alone: the namespace that follows, its macros and device code stay
+    (blanking the alias by clang's recovery left `namespace gflags =` to swallow the next namespace's name)."""
+    (tmp_path / "common.h").write_text("""#pragma once
+#include <gflags/gflags.h>
+namespace gflags = google;
+namespace cv { class Mat; }
+namespace proj {
+using boost::shared_ptr;
+#define TILE 64
+__device__ inline float twice(float x) { return 2.0f * x; }
+}  // namespace proj
+using proj::twice;
+""")
+    (tmp_path / "k.cu").write_text('#include "common.h"\n' + TILE_KERNEL + "int main() { k<<<1, TILE>>>(0); }\n")
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["k"].startswith("libclang") and "sync.missing" in _rules(res)
+    assert "analysis.incomplete" not in _rules(res)
+
+
 def test_a_helper_headers_device_function_that_does_not_parse_costs_only_itself(tmp_path):
     """A `__host__ __device__` helper naming what a system header kopt does not have declares (`TICKS_PER_SEC`) is
     left out alone: the header's macros and its other device functions stay, and so does the libclang path of the
@@ -237,9 +258,32 @@ __global__ void narrow(__nv_fp8x4_e4m3 *q, const __nv_bfloat162 *x, int n) {
   static_assert(std::is_pointer<decltype(q)>::value, "");
   q[threadIdx.x] = __nv_fp8x4_e4m3(a, x[2 * threadIdx.x + 1]);
 }
+#include <sys/types.h>
+__global__ void offsets(uint *out, uint start) {
+  off_t at = blockIdx.x * blockDim.x + threadIdx.x - start;
+  out[at] = (uint)at;
+}
 """
     res = analyze(src, path="names.cu", block=(256, 1, 1))
-    assert res.paths == {"k": "libclang", "narrow": "libclang"} and "analysis.incomplete" not in _rules(res)
+    assert res.paths == {"k": "libclang", "narrow": "libclang", "offsets": "libclang"}
+    assert "analysis.incomplete" not in _rules(res)
+
+
+def test_cucomplex_arithmetic_is_declared_and_modelled():
+    # <cuComplex.h>'s pair types and functions: each thread's product goes to its own element (clean), and every
+    # thread's sum to element 0 (a race, found only when the values are read through the pair's members)
+    src = """
+#include <cuComplex.h>
+__global__ void k(cuDoubleComplex *out, const cuFloatComplex *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  cuFloatComplex a = cuCmulf(in[i], cuConjf(in[i]));
+  out[%s] = cuCadd(cuComplexFloatToDouble(a), make_cuDoubleComplex(cuCrealf(a), cuCabsf(a)));
+}
+"""
+    clean = analyze(src % "i", path="complex.cu", block=(128, 1, 1))
+    assert clean.paths["k"] == "libclang" and not _rules(clean) & {"race.global", "analysis.incomplete"}
+    assert "race.global" in _rules(analyze(src % "0", path="complex.cu", block=(128, 1, 1)))
 
 
 def test_a_cub_collective_in_a_template_helper_is_modelled():
@@ -495,6 +539,25 @@ def test_headers_the_builds_include_folders_hold_are_read(tmp_path):
     assert res.paths["k"] == f"libclang (`-I ../include` from {tmp_path.name}/CMakeLists.txt)"
     (tmp_path / "CMakeLists.txt").unlink()
     assert analyze(tmp_path / "src" / "k.cu", block=(128, 1, 1)).paths["k"].startswith("tree-sitter")
+
+
+def test_an_automake_projects_include_folder_and_headers_are_read(tmp_path):
+    # ccminer-style: kernels in algo/ include "helper.h", which only the project root holds; the root's Makefile.am
+    # passes `-I.` to nvcc (automake's file is make syntax); without it, configure.ac marks the project whose one
+    # helper.h is taken by name
+    (tmp_path / "algo").mkdir()
+    (tmp_path / "helper.h").write_text("#define UNIT_TYPE unsigned int\n")
+    (tmp_path / "configure.ac").write_text("AC_INIT([proj], [1.0])\n")
+    k = tmp_path / "algo" / "k.cu"
+    k.write_text('#include "helper.h"\n'
+                 '__global__ void k(UNIT_TYPE *x) { x[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n')
+    (tmp_path / "Makefile.am").write_text("nvcc_FLAGS = $(nvcc_ARCH) @CUDA_INCLUDES@ -I. @CUDA_CFLAGS@\n")
+    assert analyze(k, block=(128, 1, 1)).paths["k"] == f"libclang (`-I ..` from {tmp_path.name}/Makefile.am)"
+    (tmp_path / "Makefile.am").unlink()
+    assert analyze(k, block=(128, 1, 1)).paths["k"] == \
+        f"libclang (`-I ..` from the only helper.h under {tmp_path.name}/)"
+    (tmp_path / "configure.ac").unlink()
+    assert analyze(k, block=(128, 1, 1)).paths["k"].startswith("tree-sitter")
 
 
 def test_a_header_the_project_holds_once_is_found_by_name(tmp_path):

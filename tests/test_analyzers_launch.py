@@ -166,6 +166,31 @@ def test_bounds_depend_on_the_assumed_block():
     assert d.severity.value == "warning" and 256 < d.witness["assumed_block"]["blockDim.x"] <= 512
 
 
+def test_an_unknown_one_dimensional_block_is_presumed_a_whole_number_of_warps():
+    # the barrier is skipped by the threads past the block's last whole warp: only a block that is not a multiple
+    # of 32 threads leaves any, which the program's launches (run-time sizes) are presumed never to be
+    src = """
+__global__ void k(float *x, int n) {
+  __shared__ float s[1024];
+  if (threadIdx.x < blockDim.x / 32 * 32) {
+    s[threadIdx.x] = x[blockIdx.x * blockDim.x + threadIdx.x];
+    __syncthreads();
+    x[blockIdx.x * blockDim.x + threadIdx.x] = s[blockDim.x / 32 * 32 - 1 - threadIdx.x];
+  }
+}
+void run(float *x, int n, int threads) { k<<<n / threads, threads>>>(x, n); }
+"""
+    res = analyze(src, path="w.cu")
+    assert "a whole number of warps (presumed)" in res.assumed and "decided for every such block" in res.assumed
+    assert "barrier.divergent" not in {d.rule for d in res.diagnostics}
+    odd = analyze(src, path="w.cu", block=(48, 1, 1))  # a block given is checked as it is
+    assert "barrier.divergent" in {d.rule for d in odd.diagnostics}
+    told = analyze("// kopt: assume blockDim.x >= 1\n" + src, path="w.cu")  # an assumption on the block: not presumed
+    assert "barrier.divergent" in {d.rule for d in told.diagnostics} and "presumed" not in told.assumed
+    wide = analyze(src.replace("threadIdx.x <", "threadIdx.x + threadIdx.y <"), path="w.cu")  # 2-D: not presumed
+    assert "presumed" not in wide.assumed
+
+
 def test_race_witness_names_two_threads_and_the_element():
     src = """// kopt: launch k grid=(1) block=(64, 1, 1) args=(out)
 __global__ void k(int* out) {

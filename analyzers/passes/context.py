@@ -834,6 +834,8 @@ class Ctx:
             bd.append(t)
         if any(not z3.is_int_value(t) for t in bd):
             cons.append(bd[0] * bd[1] * bd[2] <= self.launch.max_threads)
+        if self.launch.warp_multiple(self.km.dims_used):
+            cons.append(bd[0] % 32 == 0)
         gd = []
         for i, f in enumerate("xyz"):
             v = self.launch.grid[i]

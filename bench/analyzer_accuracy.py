@@ -57,6 +57,10 @@ The recorded figures (each suite's source files checked out at the commit named,
       --real TEA --provenance UK-MAC/TeaLeaf_CUDA@2ac2460  --real MIXB --provenance ekondis/mixbench@236a0be
       (_heldout14_first_run, _heldout14; run as two processes, the accel-sim folders alone and the other three
       together, the results lists joined)
+      --real CCMINER --provenance tpruvot/ccminer@6ff4e50  --real MUMAX/cuda --provenance mumax/3@a0c5126
+      --real CAFFE/src --include CAFFE/include --provenance BVLC/caffe@9b89154  --real CHAI --provenance
+      chai-benchmarks/chai@1ad38e3 (_heldout15_first_run, _heldout15; run as two processes, ccminer alone and the
+      other three together, the results lists joined)
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an

@@ -242,7 +242,7 @@ class _Split:
                 continue
             ub_a, ub_b = self.bound(a, side), self.bound(b, side)
             if ub_a is not None and ub_b is not None and _le(ub_b, w, self.pos):
-                return (ub_a[0] * w[0], tuple(sorted(ub_a[1] + w[1], key=repr)))
+                return (ub_a[0] * w[0], tuple(sorted(ub_a[1] + w[1], key=sym.order)))
         return None
 
     def _atom_bound(self, e: S, side: str):
@@ -466,7 +466,7 @@ def _mul(a: dict, b: dict) -> dict:
     out: dict = {}
     for ma, ca in a.items():
         for mb, cb in b.items():
-            m = tuple(sorted(ma + mb, key=repr))
+            m = tuple(sorted(ma + mb, key=sym.order))
             out[m] = out.get(m, 0) + ca * cb
     return {m: c for m, c in out.items() if c}
 

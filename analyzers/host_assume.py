@@ -129,12 +129,7 @@ def _statement_end(t: str, i: int) -> int:
     """The end of the statement that starts at ``i`` (a braced block, an if/else chain, or up to its ``;``)."""
     j = len(t) - len(t[i:].lstrip())
     if j < len(t) and t[j] == "{":
-        depth = 0
-        for k in range(j, len(t)):
-            depth += (t[k] == "{") - (t[k] == "}")
-            if depth == 0:
-                return k + 1
-        return len(t)
+        return min(hl.block_end(t, j + 1) + 1, len(t))
     m = re.match(r"(?:if|for|while|switch)\s*\(", t[j:j + 20])
     if m:
         close = hl.paren_end(t, j + m.end() - 1)
@@ -248,11 +243,17 @@ class _Launch:
         f = self.scan.func_at(self.pos)
         if f is None or self._const_local(name):
             return False
-        t = self.scan.text
+        key = ("escapes", f[0], name, self.value_macros)  # asked for each launch: a host file may have hundreds
+        if key not in self.scan.memo:
+            self.scan.memo[key] = self._passed_by_reference(f, name)
+        return any(not self.pos <= at < self.end for at in self.scan.memo[key])
+
+    def _passed_by_reference(self, f, name: str) -> list:
+        """Where function ``f`` passes ``name`` to a call that may change it (a launch's own arguments aside)."""
+        t, out = self.scan.text, []
         for m in re.finditer(rf"[(,]\s*{re.escape(name)}\s*[,)>]", t[f[0]:f[1]]):
             at, depth = f[0] + m.start(), 0
-            if self.pos <= at < self.end:
-                continue  # the launch itself (or the wrapper call standing for it): passed by value
+            start = at
             opened = t.rfind("<<<", f[0], at)
             if opened >= 0 and t.find(">>>", opened, at) < 0:
                 continue  # a launch's grid, block or stream: passed by value
@@ -276,8 +277,8 @@ class _Launch:
                 continue
             if self._by_value(re.search(r"([A-Za-z_]\w*)\s*(?:<[^<>;]*>)?\s*$", head), t[at + 1:f[0] + m.start()]):
                 continue
-            return True
-        return False
+            out.append(start)
+        return out
 
     def _by_value(self, callee, before: str) -> bool:
         """The call passes the name to a function of the file whose parameter there is not a reference (the
@@ -494,6 +495,12 @@ class _Launch:
         if f is None or name not in f[2] or self.scan.scoped_events(name, self.pos) or self.folder is None or \
                 depth > 2 or not f[3]:
             return 1
+        key = ("passed_multiple", self.scan.name, f[0], name, depth, self.folder.guards_key())
+        if key not in self.folder.memo:  # the same for every launch of the function
+            self.folder.memo[key] = self._callers_multiple(f, name, depth)
+        return self.folder.memo[key]
+
+    def _callers_multiple(self, f, name: str, depth: int) -> int:
         index, out = f[2].index(name), []
         for text, fname in self.folder.files():
             if f[3] not in text:
@@ -934,6 +941,16 @@ class _Folder:
         the folder sets the variable nowhere else (its declaration's initializer aside); else None."""
         if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", name):
             return None
+        key = ("pitch_floor", name, self.guards_key())  # asked for every launch's arguments: a file may have hundreds
+        if key not in self.memo:
+            self.memo[key] = self._pitch_floor(name)
+        return self.memo[key]
+
+    def guards_key(self) -> tuple:
+        """The guards of the launch being read (set on its file's scan), as a key for the memos they change."""
+        return tuple((n, s.guards_key()) for n, s in self.scans.items() if s.guards)
+
+    def _pitch_floor(self, name: str):
         widths, word = [], re.escape(name)
         for text, fname in self.files():
             if name not in text:

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
-from functools import reduce
+from functools import lru_cache, reduce
 from math import gcd, prod
 from pathlib import Path
 
@@ -454,10 +455,14 @@ class _Scan:
                 at = pos  # what the loop's later statements leave is set anew before ``pos`` on each pass
             local = [e for e in local if e[0] < end]
         key = (name, f[0] if f else None, scope, at, end,
-               tuple(sorted((k, g[0], tuple(g[1]), g[2:]) for k, g in self.guards.items())))
+               self.guards_key())
         if key not in self.memo:
             self.memo[key] = self._values(name, f, depth, local, at)
         return self.memo[key]
+
+    def guards_key(self) -> tuple:
+        """The guards in force, as a key for the memos of what they change."""
+        return tuple(sorted((k, g[0], tuple(g[1]), g[2:]) for k, g in self.guards.items()))
 
     def scoped_events(self, name: str, pos: int) -> list:
         """The events of the variable ``name`` names at ``pos``, in its function (``_in_scope``)."""
@@ -1410,12 +1415,31 @@ def sizeof_types(text: str, texts) -> str:
 def block_end(t: str, i: int) -> int:
     """The position of the ``}`` that closes the innermost braced block containing position ``i`` (``len(t)`` when it
     does not close)."""
-    depth = 0
-    for m in _BRACES.finditer(t, i):  # brace to brace (a character loop costs seconds on a long file)
-        depth += 1 if m.group(0) == "{" else -1
-        if depth < 0:
-            return m.start()
-    return len(t)
+    at, closes = _closing_braces(t)
+    j = bisect_left(at, i)
+    return closes[j] if j < len(at) else len(t)
+
+
+@lru_cache(maxsize=16)
+def _closing_braces(t: str) -> tuple[list, list]:
+    """The positions of ``t``'s braces, and for each the position of the first ``}`` from it on that is not closed
+    by a ``{`` in between (``len(t)`` where none is): ``block_end`` in one lookup. A host file with hundreds of
+    launches asks it for every variable's declaration, and a scan per call made such files take minutes."""
+    at = [m.start() for m in _BRACES.finditer(t)]
+    match = [None] * len(at)  # a `{`'s index -> its `}`'s index
+    stack = []
+    for j, pos in enumerate(at):
+        if t[pos] == "{":
+            stack.append(j)
+        elif stack:
+            match[stack.pop()] = j
+    closes = [len(t)] * (len(at) + 1)
+    for j in range(len(at) - 1, -1, -1):
+        if t[at[j]] == "}":
+            closes[j] = at[j]
+        elif match[j] is not None:
+            closes[j] = closes[match[j] + 1]
+    return at, closes[:-1]
 
 
 _BRACES = re.compile(r"[{}]")

@@ -22,11 +22,18 @@ BV_WIDTH = 64
 
 def needs_bv(e: S) -> bool:
     """Bitwise operations other than shifts/masks by constants (e.g. XOR swizzles): encode with bit-vectors."""
-    if e.op in ("^", "|") or (e.op == "&" and not (sym.is_const(e.args[1]) and (e.args[1].val & (e.args[1].val + 1)) == 0)):
-        return True
-    if e.op in ("<<", ">>") and not sym.is_const(e.args[1]):
-        return True
-    return any(needs_bv(a) for a in e.args)
+    seen, todo = set(), [e]
+    while todo:  # each shared subterm once: a hash chain's expression names its lower levels many times over
+        n = todo.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if n.op in ("^", "|") or n.op == "&" and not (sym.is_const(n.args[1]) and (n.args[1].val & (n.args[1].val + 1)) == 0):
+            return True
+        if n.op in ("<<", ">>") and not sym.is_const(n.args[1]):
+            return True
+        todo.extend(n.args)
+    return False
 
 
 class Enc:

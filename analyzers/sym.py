@@ -8,6 +8,7 @@ address see one value and a load from a uniform address is uniform.
 """
 from __future__ import annotations
 
+import hashlib
 import itertools
 
 _ids = itertools.count()  # fresh-name numbers; restarted per kernel (see reset_names)
@@ -56,6 +57,28 @@ class _Key(tuple):
 
     def __hash__(self):
         return self._hash
+
+
+_ORDER_LIMIT = 4096  # characters of a key's repr beyond which ``order`` gives a digest instead
+
+
+def order(k) -> str:
+    """A deterministic sort key for a node key (``S.key()``): its ``repr``, computed once per compound key. A key
+    shares its children with other keys, so its repr can grow exponentially with its depth (a hash chain's products):
+    where it would exceed _ORDER_LIMIT characters, a digest of its parts stands in, ordered after every repr. Below
+    the limit the order is that of ``repr``."""
+    if not isinstance(k, _Key):
+        return repr(k)
+    got = k.__dict__.get("_order")
+    if got is None:
+        op, val, kids = k
+        parts = [order(c) for c in kids]
+        if any(x.startswith("\x7f") for x in parts) or sum(map(len, parts)) > _ORDER_LIMIT:
+            got = "\x7f" + hashlib.blake2b(repr((op, val, parts)).encode(), digest_size=16).hexdigest()
+        else:
+            got = f"({op!r}, {val!r}, ({', '.join(parts)}{',' if len(parts) == 1 else ''}))"
+        k._order = got
+    return got
 
 
 def const(v) -> S:

@@ -278,3 +278,38 @@ def test_a_race_check_too_hard_otherwise_is_decided_presuming_sizes_also_for_any
     assert not [d for d in res.diagnostics if d.rule.startswith("race") or d.rule == "analysis.incomplete"], \
         [d.message for d in res.diagnostics]
     assert "decided presuming 1 <= h < 2^31; 0 <= batch < 2^31 (other values undecided)" in res.assumed
+
+
+def _hash_chain(depth: int):
+    """h = h * 31 + h % 7, ``depth`` times: each level names the one below twice, so the key's repr doubles per level."""
+    h = tx
+    for _ in range(depth):
+        h = add(mul(h, sym.const(31)), sym.binop("%", h, sym.const(7)))
+    return h
+
+
+def test_the_order_of_keys_is_their_repr_and_stays_short_for_a_deep_chain():
+    small = sym.binop("%", add(mul(tx, W), bx), sym.const(7)).key()
+    assert sym.order(small) == repr(small)
+    deep = sym.binop("%", _hash_chain(60), W).key()  # its repr would have about 2**60 characters
+    assert len(sym.order(deep)) < 64 and sym.order(deep) == sym.order(sym.binop("%", _hash_chain(60), W).key())
+    assert sym.order(small) < sym.order(deep)  # a digest sorts after every repr
+
+
+def test_an_offset_with_a_deep_hash_chain_factor_is_split_without_expanding_its_key():
+    # a product of two atoms whose keys are deep chains: ordering the monomial's factors once wrote out their reprs
+    # (a real kernel's string-hash index hung the analysis for minutes)
+    a = sym.binop("%", _hash_chain(60), W)
+    b = sym.binop("/", _hash_chain(59), W)
+    off = mul(a, b, sym.const(4))
+    ranges = digits.launch_ranges(LaunchConfig(block=(64, 1, 1)), {"x"}, {"x"})
+    got = digits.equal_parts(off, 4, off, 4, sym.ONE, sym.ONE, ranges)
+    assert got is None or isinstance(got, list)
+
+
+def test_whether_a_deep_chain_needs_bit_vectors_is_decided_visiting_each_shared_subterm_once():
+    from analyzers.solver import needs_bv
+
+    assert not needs_bv(_hash_chain(60))  # products, sums and remainders only; a tree walk would visit 2**60 nodes
+    assert needs_bv(sym.binop("^", tx, _hash_chain(60)))
+    assert needs_bv(add(_hash_chain(60), sym.binop("|", tx, bx)))

@@ -1488,3 +1488,16 @@ void run(float *x, int flag) {
     assert _shapes(src) == {"k": [((64, 1, 1), (1, 1, 1), ()), ((128, 1, 1), (1, 1, 1), ())]}
     narrowed = src.replace("flag == 1 || flag == 2 && threads == 64", "(flag == 2 && threads == 64)")
     assert _shapes(narrowed) == {"k": [((64, 1, 1), (1, 1, 1), ())]}
+
+
+def test_block_end_is_the_first_brace_from_a_position_that_closes_what_encloses_it():
+    from analyzers.host_launch import block_end
+
+    t = "f() { a; { b; } c; { d { e } } g; } h; { i"
+    assert block_end(t, t.index("a")) == t.index("} h")  # the nested blocks after `a` are skipped whole
+    assert block_end(t, t.index("b")) == t.index("} c")
+    assert block_end(t, t.index("e")) == t.index("} } g")
+    assert block_end(t, t.index("g")) == t.index("} h")
+    assert block_end(t, t.index("h")) == len(t)  # at the top level nothing closes
+    assert block_end(t, t.index("i")) == len(t)  # a block the text leaves open
+    assert block_end("{ x } }", 0) == len("{ x } ")  # a balanced block from the position on, then the close

@@ -89,7 +89,7 @@ class Ctx:
             # the strides of every level (a slice pitch times a loop counter too): a column has none of them
             levels = _levels(terms)
             sums = {f.key(): f for t in terms if _strided(t) for f in sym.operands(t, "*") if _pitch_sum(f)}
-            for key in sorted(sums, key=repr):
+            for key in sorted(sums, key=sym.order):
                 got = self._padded_row(solver, enc, acc, terms, sums[key], fixed, tried)
                 if got is not None:
                     found.append(got)
@@ -346,7 +346,7 @@ class Ctx:
                     fv = sym.free_vars(f)
                     if fv and all(n.startswith("p:") for n in fv) and not {n[2:] for n in fv} & fixed:
                         found.setdefault(f.key(), f)
-        strides = [found[k] for k in sorted(found, key=repr)]
+        strides = [found[k] for k in sorted(found, key=sym.order)]
         row_zero = not strides and bool(given)
         if row_zero:
             strides = [s for s, _ in given]
@@ -448,7 +448,7 @@ class Ctx:
         the row numbers are equal. Valid as stated (an implication), it spares the solver the products of row and
         pitch where the columns do stay inside (the assumed pitch and the parameters' presumed signs make them)."""
         out = []
-        for key in sorted(self.padded, key=repr):
+        for key in sorted(self.padded, key=sym.order):
             pitch, unit = self.padded[key]
             names = set(sym.free_vars(pitch))
             sides = []

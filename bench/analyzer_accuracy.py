@@ -61,6 +61,12 @@ The recorded figures (each suite's source files checked out at the commit named,
       --real CAFFE/src --include CAFFE/include --provenance BVLC/caffe@9b89154  --real CHAI --provenance
       chai-benchmarks/chai@1ad38e3 (_heldout15_first_run, _heldout15; run as two processes, ccminer alone and the
       other three together, the results lists joined)
+      --real CUDPP --include CUDPP/include --provenance cudpp/cudpp@9dc7357  --real XMRIG --provenance
+      xmrig/xmrig-cuda@01d5348  --real CONVNET2 --provenance akrizhevsky/cuda-convnet2@3238bf0  --real
+      PT3D/pytorch3d/csrc --provenance facebookresearch/pytorch3d@9381c40  --real KTUNER/examples/cuda --provenance
+      KernelTuner/kernel_tuner@96a6abc (_heldout16_first_run, _heldout16; run as three processes, cudpp alone,
+      xmrig-cuda with cuda-convnet2, pytorch3d with kernel_tuner, the results lists joined; _heldout16 leaves out
+      cuda-convnet2)
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an

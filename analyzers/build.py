@@ -1193,7 +1193,7 @@ class Builder:
         inputs += [self.rval(x) for x, _ in read_write] if pure else []
         pure = pure and all(isinstance(v, S) for v in inputs)
         asmlib.handle(self, n, ops)
-        text = " ".join(n.text.replace("#", " ").split())
+        text = " ".join(n.text.replace("#", " ").split()) if pure else ""
         for i, x in enumerate(n.outs):
             lv = ops[i]
             if isinstance(lv, (VarRef, Mem)) or (isinstance(lv, tuple) and lv and lv[0] == "field"):

@@ -32,41 +32,28 @@ def uniform_helper(func, funcs: dict, depth: int = 0) -> bool:
     to arithmetic or to such functions. Its result and what it writes through its parameters are then block-uniform
     when its arguments are (a work partitioner's `gpu_next(&p)`)."""
     params = {name for name, _ in func.params}
-    ok = True
 
-    def walk(n):
-        nonlocal ok
-        if not ok or n is None:
-            return
+    def plain(n) -> bool:
         if isinstance(n, list):
-            for x in n:
-                walk(x)
-            return
+            return all(plain(x) for x in n)
         if not isinstance(n, Node):
-            return
+            return True
         k = n.kind
         if k in ("unknown", "asm", "index", "stmtexpr") or k == "un" and n.op == "*" or \
                 k == "name" and (n.name == "threadIdx" or n.ref == "global") or \
                 k == "decl" and (n.shared or n.extern):
-            ok = False
-            return
+            return False
         if k == "member" and n.op == "->" and not (n.a is not None and n.a.kind == "name" and n.a.name in params):
-            ok = False
-            return
+            return False
         if k == "call":
             short = short_name(n) or ""
             inner = funcs.get(short)
             if n.a is not None or not (_ARITHMETIC_CALL.match(short) or inner and depth < 3 and
                                        all(uniform_helper(f, funcs, depth + 1) for f in inner)):
-                ok = False
-                return
-        for ch in (n.a, n.b, n.c, n.init):
-            walk(ch)
-        for lst in (n.args, n.body):
-            walk(lst)
+                return False
+        return all(plain(ch) for ch in (n.a, n.b, n.c, n.init, n.args, n.body))
 
-    walk(func.body)
-    return ok and func.body is not None and not func.kernel
+    return func.body is not None and not func.kernel and plain(func.body)
 
 
 def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: set, increment=None,

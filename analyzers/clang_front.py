@@ -23,6 +23,11 @@ _SHARED_ALIGNAS = re.compile(r"(__shared__)(\s+)(alignas\s*\((?:[^()]|\([^()]*\)
 _DEVICE_SHARED = re.compile(r"\b__device__(\s+__shared__\b)|\b(__shared__\s+)__device__\b")
 _INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[^;{}()<>]*$")
 _TEMPLATE_HEADER = re.compile(r"\btemplate\s*<[^;{}]*>\s*$")
+# a conditional directive, kept when the declaration around it is blanked: a declaration written in two `#if`
+# branches (`#if INTEROP void f(a) #else void f(b) #endif { ... }`) would otherwise lose its `#endif` alone
+_LINKAGE_BEFORE = re.compile(rb'\bextern\s*"C(?:\+\+)?"(?:\s|^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*)*\Z',
+                             re.M)
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*", re.M)
 _PTX_SPECIAL = re.compile(r"(?<!%)(%(?:globaltimer(?:_lo|_hi)?|clock(?:64|_hi)?|laneid|n?warpid|n?smid|gridid|"
                           r"lanemask_(?:eq|le|lt|ge|gt)|dynamic_smem_size|total_smem_size|aggr_smem_size|envreg\d+)\b)")
 _DEVICE_LAUNCH = re.compile(r"reference to __global__ function .* in __global__ function|reference to __global__ "
@@ -1214,8 +1219,15 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
                     for _, o in at if any(a <= o < b for a, b in decls)})
     if spans:
         buf = bytearray(data)
+        blanked = []
         for a, b in spans:
+            linkage = _LINKAGE_BEFORE.search(data, max(a - 400, 0), a)  # `extern "C"` alone would not parse
+            blanked.append((linkage.start() if linkage else a, b))
+        for a, b in blanked:
             buf[a:b] = bytes(c if c == 10 else 32 for c in buf[a:b])
+        for m in _CONDITIONAL.finditer(data):
+            if any(a <= m.start() < b for a, b in blanked):
+                buf[m.start():m.end()] = m.group()
         text = buf.decode(errors="replace")
     rest = [e for e, o in at if not any(a <= o < b for a, b in spans)]
     text, n = _blank(tu, fname, text, rest, device=False) if rest else (text, 0)

@@ -15,7 +15,7 @@ from kopt.annotations import split_kernel
 from kopt.diagnostic import Diagnostic, Location
 from kopt.rules import RULES
 
-from . import assume as assumemod, clang_front, host_assume, host_launch, launch as launchmod
+from . import assume as assumemod, block_names, clang_front, host_assume, host_launch, launch as launchmod
 from .block_bounds import infer_block
 from .build import build_kernel
 from .result import AnalysisResult
@@ -144,6 +144,15 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                 c.assume = c.assume + host_assume.at_launches(implied.get(func.name, []), lines)
                 if shape is not None and shape.tags and not c.targs:  # `kernel<<<...>>>(..., std::true_type{})`
                     c.targs = host_launch.tag_targs(func.tparams, [ti.spelling for _, ti in func.params], shape.tags)
+            # the block the kernel's own names give (B_X, block_size_y): paired with a launch's run-time
+            # alternatives, and presumed where no launch pins it
+            named = {}
+            for c in configs:
+                named[id(c)] = block_names.named_extents(func, text if func.loc.file == fname else "", c.targs,
+                                                         macros)
+            configs = block_names.pair(configs, lambda c: named[id(c)])
+            for c in configs:
+                block_names.presume(c, named[id(c)])
         for c in configs:
             c.assume = c.assume + [a for a in assumptions if a.parameters <= set(params)]
         res.kernels.append(func.name)
@@ -272,7 +281,7 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
     # an unknown block the checks decided symbolically: the verdict holds for every block it allows (not so for a
     # bound inferred from the kernel's arrays, which is an assumption). Template arguments left generic are opaque
     # values and types of unknown size: the element indices the checks compare do not depend on them.
-    cfg.all_blocks = not cfg.known_block and not cfg.inferred and \
+    cfg.all_blocks = not cfg.known_block and not cfg.inferred and not cfg.presumed and \
         unit.frontend == "libclang" and not unit.problems and not any(d.rule == "analysis.incomplete" for d in out)
     presumed = (f"; race checks too hard otherwise decided presuming {'; '.join(sorted(ctx.presumptions))} (other "
                 f"values undecided)") if ctx.presumptions else ""

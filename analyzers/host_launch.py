@@ -29,7 +29,7 @@ from pathlib import Path
 from kopt.expr import drop_int_casts
 
 from . import build_flags
-from .includers import included_by, includers, source_text
+from .includers import included_by, includers, includers_beside, source_text
 from .launch import MAX_THREADS, conjuncts, evaluate, source_macros, split_top
 from .preproc import active_lines
 
@@ -1855,6 +1855,9 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
         missing -= {k for f in files for k in (f[3] or ())}
     if missing:  # included from a folder above (main.cu > kernels/k.cu): the includer's files launch it
         files += _launched_above(path, missing, [p for p, _ in siblings])
+        missing -= {k for f in files for k in (f[3] or ())}
+    if missing:  # or from a folder beside it (app/scan_app.cu > kernel/scan_kernel.cuh, through the build's -I)
+        files += _launched_above(path, missing, [p for p, _ in siblings], beside=True)
     return files
 
 
@@ -1886,13 +1889,14 @@ def _launched_through_parameters(text: str, kernels: set, siblings: list) -> lis
     return out
 
 
-def _launched_above(path: Path, kernels: set, folder_files) -> list:
-    """(text, name, False, the kernels it launches) for each file of a folder above ``path`` that includes it, each
-    file such an includer includes with quotes, and each file of the includer's folder that includes the includer
-    (``main.cu`` > ``kernels.cuh`` > ``include/k.cuh``), that launches one of ``kernels`` without defining it
-    (``folder_files``: those of ``path``'s folder, read already)."""
+def _launched_above(path: Path, kernels: set, folder_files, beside: bool = False) -> list:
+    """(text, name, False, the kernels it launches) for each file of a folder above ``path`` (``beside``: of a folder
+    beside it) that includes it, each file such an includer includes with quotes, and each file of the includer's
+    folder that includes the includer (``main.cu`` > ``kernels.cuh`` > ``include/k.cuh``), that launches one of
+    ``kernels`` without defining it (``folder_files``: those of ``path``'s folder, read already)."""
     out, here, seen = [], path.absolute().parent, None
-    for inc, text, _ in includers(path, above_only=True):  # the folder's own files are read by the caller
+    found = includers_beside(path) if beside else includers(path, above_only=True)  # the folder's own: the caller's
+    for inc, text, _ in found:
         if seen is None:
             seen = {os.path.abspath(p) for p in folder_files} | {os.path.abspath(path)}
         for p, t in [(inc, text), *((q, None) for q in included_by(inc, text)),

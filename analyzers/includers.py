@@ -19,7 +19,25 @@ def includers(path: Path, levels: int = 2, above_only: bool = False):
     except OSError:
         return
     folder = path.absolute().parent
-    for d in [folder, *folder.parents][int(above_only):levels + 1]:
+    yield from _including(path, target, [folder, *folder.parents][int(above_only):levels + 1])
+
+
+def includers_beside(path: Path, max_folders: int = 16):
+    """``includers`` in the folders beside ``path``'s (a library's ``app/scan_app.cu`` including
+    ``kernel/scan_kernel.cuh`` through its build's ``-I``). Only where the parent folder holds at most
+    ``max_folders`` folders: a project's own parts, not a suite's hundreds of separate programs."""
+    try:
+        target = path.resolve()
+        folder = path.absolute().parent
+        beside = sorted(d for d in folder.parent.iterdir() if d.is_dir() and d != folder)
+    except OSError:
+        return
+    if len(beside) <= max_folders:
+        yield from _including(path, target, beside)
+
+
+def _including(path: Path, target: Path, folders):
+    for d in folders:
         try:
             files = sorted(p for p in d.iterdir() if p.suffix in SOURCE_SUFFIXES)
         except OSError:

@@ -38,7 +38,7 @@ class LaunchConfig:
     smem: int | None = None  # dynamic shared memory bytes
     cluster: tuple | None = None
     max_threads: int = MAX_THREADS  # bound on threads per block (launch bounds)
-    source: str = "none"  # annotation | cli | host | launch_bounds | none
+    source: str = "none"  # annotation | cli | host | launch_bounds | named (block_names.presume) | none
     targs: list = field(default_factory=list)  # template arguments (text) for a template kernel
     kernel: str = ""  # the launched name expression (annotation) or the kernel's name
     note: str = ""
@@ -52,6 +52,7 @@ class LaunchConfig:
     # an unknown block whose race, barrier and bounds checks were all decided for every block it allows (symbolic
     # block sizes, nothing left to concrete shapes, no incomplete note): the verdict holds whatever the launch picks
     all_blocks: bool = False
+    presumed: str = ""  # dims of the block no launch pins, given by the kernel's own names (block_names.presume)
 
     @property
     def known_block(self) -> bool:
@@ -65,6 +66,7 @@ class LaunchConfig:
                 "cluster": dims(self.cluster), "source": self.source,
                 **({"branch": self.branch} if self.branch else {}),
                 **({"all_blocks": self.max_threads} if self.all_blocks else {}),
+                **({"presumed_block": self.presumed} if self.presumed else {}),
                 **({"inferred_grid": [1, 1, 1]} if self.one_block else {}),
                 **({"buffers": dict(self.buffers)} if self.buffers else {}),
                 **({"inferred_block": {f: b for f, (b, _) in sorted(self.inferred.items())}} if self.inferred else {})}
@@ -103,7 +105,8 @@ class LaunchConfig:
                  "cli": "from --block/--grid",
                  "host": f"block from the host code's launch at {self.at}" if self.at else
                          "block from the host code's launch",
-                 "launch_bounds": f"from __launch_bounds__({self.max_threads})", "none": "none given"}[self.source]
+                 "launch_bounds": f"from __launch_bounds__({self.max_threads})", "none": "none given",
+                 "named": "none given"}[self.source]
         if self.known_block:
             b = f"block={fmt(self.block)}"
         elif self.source == "launch_bounds":

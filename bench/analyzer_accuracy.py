@@ -143,9 +143,10 @@ def _launch_known(l) -> bool:
     """A launch configuration whose geometry counts as known: a constant block from an annotation, --block,
     __launch_bounds__ or a host launch (a kernel's host launches with a runtime block are a configuration of their
     own); or an unknown block whose race, barrier and bounds checks were decided for every block it allows
-    (``all_blocks``: the verdict holds whatever block the program picks)."""
+    (``all_blocks``: the verdict holds whatever block the program picks). A block dimension presumed from the
+    kernel's own names (``presumed_block``) is not known."""
     return bool(l["block"] and None not in l["block"] and l["source"] in ("annotation", "cli", "host", "launch_bounds")
-                or l.get("all_blocks"))
+                and not l.get("presumed_block") or l.get("all_blocks"))
 
 
 def _geometry_known(res) -> bool:

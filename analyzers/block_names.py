@@ -1,0 +1,107 @@
+"""The block a kernel's own names give it: template parameters and macros named for the block's extent along a
+dimension (``B_X``, ``block_size_y``, ``BLOCK_DIM_X``, ``THREADS_Y``).
+
+Programs that choose the block at run time still write the kernel for one shape: ``template <int B_Y, int B_X>``
+instantiated as ``<4, 32>`` and launched with ``dim3(32, threadsY)``, where the host picks ``threadsY`` together with
+the instantiation; a kernel tuner's ``block_size_x`` macro, defined by the tuner for each compile. kopt reads each such
+name as the author's statement of the block:
+
+- ``presume``: dimensions a launch leaves unknown take the named value (said on the launch line; the launch does not
+  count as a known geometry);
+- ``pair``: of the blocks one host launch may take at run time (``threadsY`` is 4 or 8), an instantiation is analyzed
+  with those that agree with its named extents, when some do (``<4, 32>`` with ``(32, 4)``, not ``(32, 8)``).
+
+Names for the block's number of threads in one dimension without a suffix (``BLOCK_SIZE``) are not read: they as
+often count a tile's elements as a block's threads.
+"""
+from __future__ import annotations
+
+import re
+
+from .launch import MAX_THREADS, evaluate
+
+_NAMED = re.compile(r"(?:b|blk|block|block_?dim|block_?size|bdim|bs|threads|n_?threads|num_?threads|"
+                    r"threads_?per_?block|tb|cta|cta_?size)_?([xyz])", re.I)
+_HW = {"x": MAX_THREADS, "y": MAX_THREADS, "z": 64}
+
+
+def named_extents(func, text: str, targs: list, env: dict) -> dict:
+    """{dim: (value, name)} of the kernel ``func``'s names for its block's extent: value template parameters with
+    integer arguments ``targs`` (text), and object-like macros of ``env`` its body uses (``text``: the file that
+    defines it, or "" for a kernel of a header). A dimension two names give different values is left out."""
+    found: dict = {}
+    values = [n for n, kind in func.tparams]
+    for (name, kind), arg in zip(func.tparams, targs or ()):
+        m = _NAMED.fullmatch(name)
+        if m and kind == "value":
+            _add(found, m.group(1).lower(), evaluate(arg, env), name)
+    body = _body(text, func.loc.line)
+    for name in env:
+        m = _NAMED.fullmatch(name)
+        if m and name not in values and re.search(rf"\b{re.escape(name)}\b", body):
+            _add(found, m.group(1).lower(), evaluate(name, env), name)
+    return {f: v for f, v in found.items() if v is not None}
+
+
+def _add(found: dict, f: str, value, name: str) -> None:
+    if not isinstance(value, int) or not 1 <= value <= _HW[f]:
+        return
+    if f in found and (found[f] is None or found[f][0] != value):
+        found[f] = None  # two names disagree
+    elif f not in found:
+        found[f] = (value, name)
+
+
+def _body(text: str, line: int) -> str:
+    """The text from the kernel's first line to the end of its body (the whole rest when the braces do not close)."""
+    from .host_launch import block_end
+
+    start = sum(len(s) + 1 for s in text.split("\n")[:max(line - 1, 0)])
+    brace = text.find("{", start)
+    return text[start:block_end(text, brace + 1) + 1] if brace >= 0 else text[start:]
+
+
+def presume(cfg, named: dict) -> None:
+    """Give the dimensions of ``cfg``'s block no launch pins the values ``named`` (``named_extents``) gives them."""
+    if cfg.source in ("annotation", "cli") or not named:
+        return
+    block, said = list(cfg.block), []
+    for i, f in enumerate("xyz"):
+        if block[i] is None and f in named:
+            block[i] = named[f][0]
+            said.append(f"blockDim.{f} = {named[f][1]} = {named[f][0]}")
+    if not said:
+        return
+    cfg.block = tuple(block)
+    if cfg.source != "host":
+        cfg.source = "named"
+    cfg.presumed = ", ".join(said)
+    cfg.note = (cfg.note + "; " if cfg.note else "") + f"presumed {cfg.presumed}: the kernel's own name for its block"
+    if cfg.known_block:
+        cfg.max_threads = min(cfg.max_threads, block[0] * block[1] * block[2])
+
+
+def pair(configs: list, named_of) -> list:
+    """``configs`` less those of a host launch whose block may take several values at run time that disagree with
+    the extents the instantiation names (``named_of(cfg)``), when another of the launch's blocks agrees."""
+    groups: dict = {}
+    for c in configs:
+        if c.source == "host" and c.at:
+            groups.setdefault((c.at, tuple(c.targs)), []).append(c)
+    drop = set()
+    for group in groups.values():
+        named = named_of(group[0]) if len(group) > 1 else {}
+        for i, f in enumerate("xyz"):
+            if f not in named:
+                continue
+            v, name = named[f]
+            agree = [c for c in group if c.block[i] == v]
+            if agree and len(agree) < len(group):
+                others = sorted({c.block[i] for c in group if c.block[i] != v}, key=str)
+                drop.update(id(c) for c in group if c.block[i] != v)
+                group = agree
+                for c in agree:
+                    c.note = (c.note + "; " if c.note else "") + (
+                        f"the launch's blockDim.{f} may also be {', '.join(map(str, others))} at run time; "
+                        f"this instantiation is paired with {name} = {v}")
+    return [c for c in configs if id(c) not in drop]

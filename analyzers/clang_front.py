@@ -27,6 +27,8 @@ _TEMPLATE_HEADER = re.compile(r"\btemplate\s*<[^;{}]*>\s*$")
 # branches (`#if INTEROP void f(a) #else void f(b) #endif { ... }`) would otherwise lose its `#endif` alone
 _LINKAGE_BEFORE = re.compile(rb'\bextern\s*"C(?:\+\+)?"(?:\s|^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*)*\Z',
                              re.M)
+_BODY_AFTER = re.compile(rb"(?:\s|^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*)*\{", re.M)
+_COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
 _CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*", re.M)
 _PTX_SPECIAL = re.compile(r"(?<!%)(%(?:globaltimer(?:_lo|_hi)?|clock(?:64|_hi)?|laneid|n?warpid|n?smid|gridid|"
                           r"lanemask_(?:eq|le|lt|ge|gt)|dynamic_smem_size|total_smem_size|aggr_smem_size|envreg\d+)\b)")
@@ -1221,17 +1223,55 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
         buf = bytearray(data)
         blanked = []
         for a, b in spans:
+            body = _BODY_AFTER.match(data, b)  # a signature written in `#if` branches: its body stands alone,
+            if body:                           # and the other branches' signatures go with it
+                a, b = _group_start(data, a), _closing(data, body.end() - 1)
             linkage = _LINKAGE_BEFORE.search(data, max(a - 400, 0), a)  # `extern "C"` alone would not parse
             blanked.append((linkage.start() if linkage else a, b))
         for a, b in blanked:
             buf[a:b] = bytes(c if c == 10 else 32 for c in buf[a:b])
+        comments = [(m.start(), m.end()) for m in _COMMENT.finditer(data)] if b"/*" in data else []
         for m in _CONDITIONAL.finditer(data):
-            if any(a <= m.start() < b for a, b in blanked):
+            if any(a <= m.start() < b for a, b in blanked) and not any(a <= m.start() < b for a, b in comments):
                 buf[m.start():m.end()] = m.group()
         text = buf.decode(errors="replace")
     rest = [e for e, o in at if not any(a <= o < b for a, b in spans)]
     text, n = _blank(tu, fname, text, rest, device=False) if rest else (text, 0)
     return text, len(spans) + n
+
+
+def _group_start(data: bytes, a: int) -> int:
+    """The start of the ``#if`` line that opens the conditional group position ``a`` is in, or ``a``."""
+    depth = 0
+    for m in reversed(list(_CONDITIONAL.finditer(data, max(a - 4000, 0), a))):
+        word = re.match(rb"[ \t]*#[ \t]*(\w+)", m.group()).group(1)
+        depth += {b"endif": 1, b"if": -1, b"ifdef": -1, b"ifndef": -1}.get(word, 0)
+        if depth < 0:
+            return m.start()
+    return a
+
+
+def _closing(data: bytes, i: int) -> int:
+    """The position after the ``}`` that closes the ``{`` at ``data[i]`` (comments and literals skipped), or the end."""
+    depth, n = 0, len(data)
+    while i < n:
+        c = data[i]
+        if c == 47 and data[i + 1:i + 2] in (b"/", b"*"):  # a comment
+            end = data.find(b"\n" if data[i + 1] == 47 else b"*/", i + 2)
+            i = n if end < 0 else end + 1
+        elif c in (34, 39):  # a string or character literal
+            j = i + 1
+            while j < n and data[j] != c and data[j] != 10:
+                j += 2 if data[j] == 92 else 1
+            i = j
+        elif c == 123:
+            depth += 1
+        elif c == 125:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return n
 
 
 def _blank_includes(tu, fname: str, source: str, errors) -> tuple[str, int]:

@@ -20,7 +20,7 @@ from .block_bounds import infer_block
 from .build import build_kernel
 from .result import AnalysisResult
 from .passes import asyncs, banks, bounds, coalescing, divergence, races
-from .passes.context import Ctx
+from .passes.context import KERNEL_RLIMIT, KERNEL_TOTAL_RLIMIT, Ctx
 from .solver import kernel_context
 
 PASSES = [("races", races.run), ("barriers", divergence.run), ("bounds", bounds.run), ("banks", banks.run),
@@ -158,10 +158,11 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
         res.kernels.append(func.name)
         res.paths[func.name] = path_note
         seen: dict[tuple, tuple] = {}  # finding -> (its Diagnostic, the `when` branches it was found under)
+        budget = [KERNEL_TOTAL_RLIMIT]  # solver units left to the kernel's launches (deterministic, unlike time)
         for cfg in configs:
             if func.tparams and not cfg.targs:
                 cfg.note = (cfg.note + "; " if cfg.note else "") + "template arguments unknown (analyzed generically)"
-            for d in _analyze_kernel(kunit, func, cfg, defines, fname, lines, assumed, path_note):
+            for d in _analyze_kernel(kunit, func, cfg, defines, fname, lines, assumed, path_note, budget):
                 key = (d.rule, d.message, tuple(d.locations))
                 if d.witness is not None and key not in seen:
                     d.witness = {**d.witness, "kernel": func.name}  # a device function's finding: whose analysis
@@ -237,8 +238,9 @@ def _targets(unit, notes, fname, text, defines, res):
     return out
 
 
-def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="") -> list[Diagnostic]:
-    """Every pass over one kernel under one launch configuration; failures become ``analysis.incomplete``."""
+def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="", budget=None) -> list[Diagnostic]:
+    """Every pass over one kernel under one launch configuration; failures become ``analysis.incomplete``.
+    ``budget``: [solver units left to the kernel's launches], drawn on by this one."""
     out = []
     try:
         km = build_kernel(unit, func, cfg, defines)
@@ -265,7 +267,7 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
             seen_reasons.add(reason)
             out.append(_incomplete(fname, f"in `{func.name}`: {reason}", loc))
     with kernel_context():
-        ctx = Ctx(km, lines)
+        ctx = Ctx(km, lines, KERNEL_RLIMIT if budget is None else max(min(KERNEL_RLIMIT, budget[0]), 0))
         for name, run in PASSES:
             try:
                 out += run(ctx)
@@ -273,6 +275,8 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
                 _debug(exc)
                 out.append(_incomplete(fname, f"pass `{name}` failed on `{func.name}`: {exc.__class__.__name__}: "
                                               f"{exc}", func.loc))
+    if budget is not None:
+        budget[0] -= ctx.spent
     for shapes in sorted(set(ctx.concrete_fallback)):
         ctx.incomplete.append(f"some checks were too hard for every block size at once and were made for "
                               f"block shapes {shapes} only")

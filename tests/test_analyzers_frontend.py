@@ -1072,3 +1072,38 @@ __global__ void sum4(const float *x, float *out) {
 """)
     res = analyze(tmp_path / "kern.cu")
     assert res.paths["sum4"] == "libclang (read after the declarations of main.cu, which includes this file)"
+
+
+def test_a_host_function_declared_in_two_conditional_branches_is_blanked_with_its_directives_kept(tmp_path):
+    # libclang fails on the unknown GL types; blanking `process` must not leave an `#if` without its `#endif`, a
+    # dangling `extern "C"`, or an `#endif` of a commented-out block outside its comment
+    src = """
+__global__ void scale(float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= 2.0f;
+}
+extern "C"
+#if USE_INTEROP
+void process(GLresource* res, int n)
+#else
+void process(GLuint pbo, int n)
+#endif
+{
+  float* x = map(pbo);
+#if USE_INTEROP
+  unmap(res);
+#else
+  unmap(pbo);
+#endif
+  scale<<<(n + 255) / 256, 256>>>(x, n);
+/*
+#if TIMING
+  report();
+#endif
+*/
+}
+"""
+    (tmp_path / "app.cu").write_text(src)
+    res = analyze(tmp_path / "app.cu")
+    assert res.paths["scale"].startswith("libclang"), res.paths
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]

@@ -1501,3 +1501,80 @@ def test_block_end_is_the_first_brace_from_a_position_that_closes_what_encloses_
     assert block_end(t, t.index("h")) == len(t)  # at the top level nothing closes
     assert block_end(t, t.index("i")) == len(t)  # a block the text leaves open
     assert block_end("{ x } }", 0) == len("{ x } ")  # a balanced block from the position on, then the close
+
+
+_TILES = """
+template <int B_Y, int B_X>
+__global__ void tiles(float* out) {
+  __shared__ float s[B_Y][B_X];
+  const int tidx = threadIdx.y * B_X + threadIdx.x;
+  s[tidx / B_X][tidx % B_X] = out[blockIdx.x * B_X * B_Y + tidx];
+  __syncthreads();
+  out[blockIdx.x * B_X * B_Y + tidx] = s[B_Y - 1 - threadIdx.y][threadIdx.x];
+}
+void run(float* out, int filters, int n) {
+  int threadsY = 4;
+  if (filters % 128 == 0) threadsY = 8;
+  dim3 threads(32, threadsY);
+  if (threadsY == 8) tiles<8, 32><<<n, threads>>>(out);
+  else tiles<4, 32><<<n, threads>>>(out);
+}
+"""
+
+
+def test_a_template_named_for_its_block_is_paired_with_the_launch_block_that_matches_it():
+    # the host picks threadsY and the instantiation together; <4, 32> at a 32x8 block would race at s[ty][tx]
+    res = analyze(_TILES.replace("if (threadsY == 8) tiles<8, 32><<<n, threads>>>(out);\n  else ", ""))
+    assert {tuple(l["block"]) for l in res.launches} == {(32, 4, 1)}
+    assert not [d for d in res.diagnostics if d.rule.startswith("race")]
+    assert "may also be 8 at run time" in res.assumed and "B_Y = 4" in res.assumed
+
+
+def test_names_that_no_launch_block_matches_leave_the_launch_blocks_as_they_are():
+    res = analyze(_TILES.replace("int threadsY = 4;", "int threadsY = 16;").replace(
+        "threadsY = 8;", "threadsY = 2;").replace("if (threadsY == 8) tiles<8, 32><<<n, threads>>>(out);\n  else ", ""))
+    assert {tuple(l["block"]) for l in res.launches} == {(32, 16, 1), (32, 2, 1)}
+
+
+def test_a_tuners_block_size_macro_gives_the_block_no_launch_gives(tmp_path):
+    src = """#ifndef block_size_x
+#define block_size_x 32
+#endif
+#ifndef block_size_y
+#define block_size_y 16
+#endif
+__global__ void transpose(float* out, const float* in, int w, int h) {
+  int i = threadIdx.y + blockIdx.y * block_size_y;
+  int j = threadIdx.x + blockIdx.x * block_size_x;
+  if (i < h && j < w) out[j * h + i] = in[i * w + j];
+}
+"""
+    res = analyze(src)
+    (launch,) = res.launches
+    assert launch["block"][:2] == [32, 16] and launch["source"] == "named"
+    assert "blockDim.x = block_size_x = 32" in launch["presumed_block"]
+    assert not [d for d in res.diagnostics if d.rule.startswith("race")]
+    # a block given on the command line is checked as given
+    given = analyze(src, block=(64, 4, 1))
+    assert given.launches[0]["block"] == [64, 4, 1] and "presumed_block" not in given.launches[0]
+
+
+def test_a_kernel_header_is_launched_from_a_folder_beside_it_through_the_builds_include_folder(tmp_path):
+    (tmp_path / "kernel").mkdir()
+    (tmp_path / "app").mkdir()
+    (tmp_path / "CMakeLists.txt").write_text("include_directories(${CMAKE_CURRENT_SOURCE_DIR})\n")
+    (tmp_path / "kernel" / "scan_kernel.cuh").write_text("""#define SCAN_CTA 128
+__global__ void scan_block(float* x) {
+  __shared__ float s[2 * SCAN_CTA];
+  s[threadIdx.x] = x[blockIdx.x * SCAN_CTA + threadIdx.x];
+  s[threadIdx.x + SCAN_CTA] = 0.0f;
+  __syncthreads();
+  x[blockIdx.x * SCAN_CTA + threadIdx.x] = s[threadIdx.x + 1];
+}
+""")
+    (tmp_path / "app" / "scan_app.cu").write_text("""#include "kernel/scan_kernel.cuh"
+void scan(float* x, int n) { scan_block<<<n / SCAN_CTA, SCAN_CTA>>>(x); }
+""")
+    res = analyze(tmp_path / "kernel" / "scan_kernel.cuh")
+    assert [l["block"] for l in res.launches] == [[128, 1, 1]] and "app/scan_app.cu" in res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith(("race", "bounds"))]

@@ -114,3 +114,24 @@ def test_a_gemm_epilogue_with_stated_sizes_is_decided_within_the_budget(change, 
     res = analyze(src, path="gemm.cu", block=(256, 1, 1))
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
     assert bool([d for d in res.diagnostics if d.rule == "race.global"]) == race
+
+
+def test_a_kernels_launches_share_one_solver_budget(monkeypatch):
+    # a template's many instantiations each draw on the kernel's total: once it is spent, the rest are undecided
+    # (said), not analyzed for minutes
+    import analyzers.driver as driver
+
+    src = """
+template <int W>
+__global__ void k(float* x, int n) {
+  __shared__ float s[256];
+  s[(threadIdx.x * W) % n] = x[threadIdx.x];
+  __syncthreads();
+  x[threadIdx.x] = s[threadIdx.x];
+}
+void run(float* x, int n) { k<1><<<1, 256>>>(x, n); k<3><<<1, 256>>>(x, n); }
+"""
+    assert not [d for d in analyze(src).diagnostics if "all the kernel's launches" in d.message]
+    monkeypatch.setattr(driver, "KERNEL_TOTAL_RLIMIT", 1000)
+    notes = [d.message for d in analyze(src).diagnostics if d.rule == "analysis.incomplete"]
+    assert any("solver budget of all the kernel's launches" in m for m in notes), notes

@@ -16,7 +16,8 @@ from ..solver import Enc, GaveUp, check, model_int, needs_bv, one_shot
 # 2-core CI machine one million units take roughly 0.3-1 s).
 QUERY_RLIMIT = 1_000_000  # per solver query
 SYMBOLIC_RLIMIT = 300_000  # per query over all block sizes at once (then concrete shapes are tried)
-KERNEL_RLIMIT = 3_000_000  # all solver work of one kernel; once spent, every further query gives up
+KERNEL_RLIMIT = 3_000_000  # all solver work of one kernel under one launch; once spent, every further query gives up
+KERNEL_TOTAL_RLIMIT = 8 * KERNEL_RLIMIT  # all of a kernel's launches together (a template's many instantiations)
 LAYOUT_RLIMIT = 60_000  # per query of layout (a few per pitched index)
 PRECONDITION_RLIMIT = 600_000  # per query of row_dependent, which only decides a finding's rule (it draws on the
 # kernel's budget like any query, so it is kept small)
@@ -35,8 +36,9 @@ class Undecided:
 
 
 class Ctx:
-    def __init__(self, km: KernelModel, source_lines: list[str]):
+    def __init__(self, km: KernelModel, source_lines: list[str], budget: int = KERNEL_RLIMIT):
         self.km = km
+        self.budget = budget  # resource units this kernel's queries may use under this launch
         self.launch = km.launch
         self.lines = source_lines
         self.solver = z3.Solver()
@@ -691,9 +693,12 @@ class Ctx:
         return out
 
     def _check(self, solver, *constraints, rlimit: int | None = None):
-        left = KERNEL_RLIMIT - self.spent
+        left = self.budget - self.spent
         if left <= 0:
-            raise GaveUp(f"the kernel's solver budget ({KERNEL_RLIMIT:,} resource units) is spent")
+            raise GaveUp(f"the kernel's solver budget ({KERNEL_RLIMIT:,} resource units) is spent"
+                         if self.budget == KERNEL_RLIMIT else
+                         f"the solver budget of all the kernel's launches ({KERNEL_TOTAL_RLIMIT:,} resource units) "
+                         f"is spent")
         try:
             model, spent = check(solver, *constraints, rlimit=min(rlimit or QUERY_RLIMIT, left))
         except GaveUp as exc:
@@ -807,7 +812,7 @@ class Ctx:
 
     # ---- budget
     def over_budget(self) -> bool:
-        return self.spent > KERNEL_RLIMIT
+        return self.spent > self.budget
 
     def solve(self, *constraints):
         """Model or None; a query that runs out of resources is remembered and treated as 'no finding'."""

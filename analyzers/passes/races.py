@@ -282,7 +282,7 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
     elif parts is not None:  # the indices compared digit by digit (linear), in one or more alternatives
         alts = [[e1.int(x) == e2.int(y) for x, y in pairs] for pairs in parts]
         cons += alts[0] if len(alts) == 1 else [z3.Or(*[z3.And(*alt) for alt in alts])]
-    elif ia is not None and ib is not None:
+    elif ia is not None and ib is not None and a.size == b.size:
         cons.append(e1.int(ia) == e2.int(ib))  # same element size: overlap is equality of element indices
     else:
         o1, o2 = e1.int(a.offset), e2.int(b.offset)

@@ -137,3 +137,22 @@ def test_sanitizer_findings_as_sarif_validate(validator, tmp_path):
     results = doc["runs"][0]["results"]
     assert all(r["partialFingerprints"]["koptFingerprint/v1"] for r in results)
     assert len({r["partialFingerprints"]["koptFingerprint/v1"] for r in results}) == len(results)
+
+
+def test_an_out_of_bounds_index_is_said_in_the_arrays_own_terms():
+    src = """
+struct Code { unsigned char code[32]; int bits; };
+struct Node { int count; int level; };
+__global__ void k(int n, int m) {
+  __shared__ Code c;
+  __shared__ Node nodes[16];
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < n; i++) c.code[i] = 0;
+    for (int i = 0; i < m; i++) nodes[i].level = i;
+  }
+}
+"""
+    msgs = [d.message for d in analyze(src, block=(32, 1, 1)).diagnostics if d.rule == "bounds.shared"]
+    assert any("can take subscript 32 of a dimension of extent 32 (a row or member array of `c`, 1 element)" in m
+               for m in msgs), msgs
+    assert any("can index element 16 (byte 4 of it) of `nodes` (16 elements)" in m for m in msgs), msgs

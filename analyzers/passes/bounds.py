@@ -47,6 +47,9 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         idx = f"{o // a.elem}" if o is not None and a.elem and o % a.elem == 0 else f"byte offset {o}"
         elem = arr.elem if arr is not None else a.elem
         n_elems = nbytes // elem if elem else None
+        # the index in the array's own elements (a field of a struct element, a view of another width)
+        where = f"element {o // elem}" + (f" (byte {o % elem} of it)" if o % elem else "") \
+            if o is not None and elem and 0 <= o else f"element {idx}"
         dims = "".join(f"[{d}]" for d in arr.dims) if arr is not None and arr.dims else ""
         wit = {"thread": ctx.witness_thread(m, e, a.space == "global"), "index": idx,
                "array": f"{a.base}{dims} ({nbytes} bytes{'' if arr is not None else ', the buffer the launch passes'})"}
@@ -62,7 +65,13 @@ def run(ctx: Ctx) -> list[Diagnostic]:
                 else "")
         kind = "write" if a.write else "read"
         space = "shared-memory" if a.space == "shared" else "global-memory"
+        inside = o is not None and 0 <= o and o + a.size <= nbytes
+        row = next(((model_int(m, e.int(ix)), dim) for ix, dim in a.subs if isinstance(dim, int) and
+                    not sym.has_opaque(ix) and not 0 <= (model_int(m, e.int(ix)) or 0) < dim), None) if inside else None
+        count = f"{n_elems} element{'' if n_elems == 1 else 's'}"
+        what = (f"can take subscript {row[0]} of a dimension of extent {row[1]} (a row or member array of `{a.base}`, "
+                f"{count})" if row is not None else f"can index {where} of `{a.base}` ({count})")
         out.append(RULES[f"bounds.{a.space}"].diag(
-            f"out-of-bounds {space} {kind}: `{ctx.snippet(a)}` can index element {idx} of `{a.base}` "
-            f"({n_elems} elements){cond}", ctx.loc(a, kind), severity=sev, witness=wit))
+            f"out-of-bounds {space} {kind}: `{ctx.snippet(a)}` {what}{cond}", ctx.loc(a, kind), severity=sev,
+            witness=wit))
     return out

@@ -1,5 +1,6 @@
 """The block a kernel's own names give it: template parameters and macros named for the block's extent along a
-dimension (``B_X``, ``block_size_y``, ``BLOCK_DIM_X``, ``THREADS_Y``).
+dimension (``B_X``, ``block_size_y``, ``BLOCK_DIM_X``, ``THREADS_Y``), and those of any spelling it tiles its blocks
+by, one thread per slot (``blockIdx.x * BLOCK + threadIdx.x``).
 
 Programs that choose the block at run time still write the kernel for one shape: ``template <int B_Y, int B_X>``
 instantiated as ``<4, 32>`` and launched with ``dim3(32, threadsY)``, where the host picks ``threadsY`` together with
@@ -11,8 +12,8 @@ name as the author's statement of the block:
 - ``pair``: of the blocks one host launch may take at run time (``threadsY`` is 4 or 8), an instantiation is analyzed
   with those that agree with its named extents, when some do (``<4, 32>`` with ``(32, 4)``, not ``(32, 8)``).
 
-Names for the block's number of threads in one dimension without a suffix (``BLOCK_SIZE``) are not read: they as
-often count a tile's elements as a block's threads.
+A name for a block's size without a dimension (``BLOCK_SIZE``) is read only where it tiles the blocks that way: such
+names as often count a tile's elements as a block's threads.
 """
 from __future__ import annotations
 
@@ -35,12 +36,49 @@ def named_extents(func, text: str, targs: list, env: dict) -> dict:
         m = _NAMED.fullmatch(name)
         if m and kind == "value":
             _add(found, m.group(1).lower(), evaluate(arg, env), name)
-    body = _body(text, func.loc.line)
+    body = _body(text, func.loc.line) if text else ""
     for name in env:
         m = _NAMED.fullmatch(name)
         if m and name not in values and re.search(rf"\b{re.escape(name)}\b", body):
             _add(found, m.group(1).lower(), evaluate(name, env), name)
-    return {f: v for f, v in found.items() if v is not None}
+    if body:  # names of any spelling the kernel tiles its blocks by, one thread per slot
+        args = dict(zip(values, targs or ()))
+        for name in {*(n for n in env if n in body), *(n for n, kind in func.tparams if kind == "value" and n in args)}:
+            for f in _tiled(body, name):
+                _add(found, f, evaluate(args.get(name, name), env), name)
+    named = {f: v for f, v in found.items() if v is not None}
+    if named and body:  # the dimensions the kernel does not read are 1 (presumed with the named ones)
+        for f in "xyz":
+            if f not in named and not re.search(rf"\b(?:threadIdx|blockDim)\s*\.\s*{f}\b", body):
+                named[f] = (1, None)
+    return named
+
+
+def _tiled(body: str, name: str) -> set:
+    """The dimensions f along which ``body`` computes ``blockIdx.f * name + threadIdx.f`` (in any order, through
+    ``int bx = blockIdx.x``-style copies): each block covers ``name`` slots, one per thread, so ``name`` is the block's
+    extent as written. A product with more factors (``blockIdx.x * name * 4``) is another tiling."""
+    if name not in body or "Idx" not in body:
+        return set()
+    out = set()
+    for f in "xyz":
+        b = _alternatives(body, "blockIdx", f)
+        t = _alternatives(body, "threadIdx", f)
+        n = re.escape(name)
+        for pat in (rf"(?:{b})\s*\*\s*\(?\s*\b{n}\b\s*\)?\s*\+\s*\(?\s*(?:{t})(?![\w.]|\s*\*)",
+                    rf"(?<![\w*]\s)(?<![\w*])\b{n}\s*\*\s*(?:{b})\s*\)?\s*\+\s*\(?\s*(?:{t})(?![\w.]|\s*\*)",
+                    rf"(?<![\w*]\s)(?<![\w*])(?:{t})\s*\+\s*\(?\s*(?:{b})\s*\*\s*\(?\s*\b{n}\b(?!\s*[*\[(])",
+                    rf"(?<![\w*]\s)(?<![\w*])(?:{t})\s*\+\s*\(?\s*\b{n}\s*\*\s*(?:{b})(?![\w.]|\s*\*)"):
+            if re.search(pat, body):
+                out.add(f)
+                break
+    return out
+
+
+def _alternatives(body: str, builtin: str, f: str) -> str:
+    """A pattern for ``builtin.f`` and the names the body copies it into (``int tx = threadIdx.x;``)."""
+    copies = re.findall(rf"\b([A-Za-z_]\w*)\s*=\s*\(?\s*{builtin}\s*\.\s*{f}\s*\)?\s*[;,]", body)
+    return "|".join([rf"\b{builtin}\s*\.\s*{f}\b", *(rf"\b{re.escape(c)}\b" for c in dict.fromkeys(copies))])
 
 
 def _add(found: dict, f: str, value, name: str) -> None:
@@ -69,7 +107,8 @@ def presume(cfg, named: dict) -> None:
     for i, f in enumerate("xyz"):
         if block[i] is None and f in named:
             block[i] = named[f][0]
-            said.append(f"blockDim.{f} = {named[f][1]} = {named[f][0]}")
+            if named[f][1] is not None:
+                said.append(f"blockDim.{f} = {named[f][1]} = {named[f][0]}")
     if not said:
         return
     cfg.block = tuple(block)
@@ -92,7 +131,7 @@ def pair(configs: list, named_of) -> list:
     for group in groups.values():
         named = named_of(group[0]) if len(group) > 1 else {}
         for i, f in enumerate("xyz"):
-            if f not in named:
+            if f not in named or named[f][1] is None:
                 continue
             v, name = named[f]
             agree = [c for c in group if c.block[i] == v]

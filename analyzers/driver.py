@@ -18,6 +18,7 @@ from kopt.rules import RULES
 from . import assume as assumemod, block_names, clang_front, host_assume, host_launch, launch as launchmod
 from .block_bounds import infer_block
 from .build import build_kernel
+from .includers import source_text
 from .result import AnalysisResult
 from .passes import asyncs, banks, bounds, coalescing, divergence, races
 from .passes.context import KERNEL_RLIMIT, KERNEL_TOTAL_RLIMIT, Ctx
@@ -148,8 +149,8 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
             # alternatives, and presumed where no launch pins it
             named = {}
             for c in configs:
-                named[id(c)] = block_names.named_extents(func, text if func.loc.file == fname else "", c.targs,
-                                                         macros)
+                named[id(c)] = block_names.named_extents(
+                    func, text if func.loc.file == fname else source_text(Path(func.loc.file)) or "", c.targs, macros)
             configs = block_names.pair(configs, lambda c: named[id(c)])
             for c in configs:
                 block_names.presume(c, named[id(c)])

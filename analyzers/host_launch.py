@@ -1856,8 +1856,10 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
     if missing:  # included from a folder above (main.cu > kernels/k.cu): the includer's files launch it
         files += _launched_above(path, missing, [p for p, _ in siblings])
         missing -= {k for f in files for k in (f[3] or ())}
-    if missing:  # or from a folder beside it (app/scan_app.cu > kernel/scan_kernel.cuh, through the build's -I)
-        files += _launched_above(path, missing, [p for p, _ in siblings], beside=True)
+    for header in [path, *inc] if missing else ():  # or from a folder beside it (app/scan_app.cu >
+        # kernel/scan_kernel.cuh through the build's -I; src/m.cu > include/m.cuh > include/m_kernels.cuh)
+        files += _launched_above(header, missing, [p for p, _ in siblings], beside=True)
+        missing -= {k for f in files for k in (f[3] or ())}
     return files
 
 

@@ -435,7 +435,10 @@ def _rules(res, *rules):
 
 
 def test_the_arrays_extents_bound_an_unknown_block_and_a_note_says_so():
-    res = analyze(TRANSPOSE, path="tr.cu")
+    # (tiled by blockDim: with `blockIdx.x * TILE + tx` the block would be presumed TILE x TILE, see below)
+    res = analyze(TRANSPOSE.replace("int x = blockIdx.x * TILE + tx, y = blockIdx.y * TILE + ty;",
+                                    "int x = blockIdx.x * blockDim.x + tx, y = blockIdx.y * blockDim.y + ty;"),
+                  path="tr.cu")
     assert not _rules(res, "bounds.shared", "race.shared")  # both need a block wider than the tile
     (note,) = _rules(res, "launch.inferred-block")
     assert note.severity.value == "note" and note.locations[0].line == 3
@@ -448,6 +451,10 @@ def test_the_arrays_extents_bound_an_unknown_block_and_a_note_says_so():
     # the same kernel before the analysis took the arrays' word for it: a block of 33+ columns overruns the tile
     wide = analyze(TRANSPOSE, path="tr.cu", block=(64, 16, 1))
     assert _rules(wide, "bounds.shared") and not _rules(wide, "launch.inferred-block")
+    # tiled by TILE, one thread per slot: the block is presumed TILE x TILE, and the launch line says so
+    tiled = analyze(TRANSPOSE, path="tr.cu")
+    assert tiled.launches[0]["block"] == [32, 32, 1] and not _rules(tiled, "launch.inferred-block")
+    assert "blockDim.x = TILE = 32, blockDim.y = TILE = 32" in tiled.assumed
 
 
 def test_a_known_block_is_never_replaced_by_an_inferred_one():
@@ -1578,3 +1585,18 @@ void scan(float* x, int n) { scan_block<<<n / SCAN_CTA, SCAN_CTA>>>(x); }
     res = analyze(tmp_path / "kernel" / "scan_kernel.cuh")
     assert [l["block"] for l in res.launches] == [[128, 1, 1]] and "app/scan_app.cu" in res.assumed
     assert not [d for d in res.diagnostics if d.rule.startswith(("race", "bounds"))]
+
+
+def test_a_name_the_kernel_tiles_its_blocks_by_gives_the_block_no_launch_gives():
+    src = """#define BLOCK 128
+__global__ void axpy(float* y, const float* x, float a, int n) {
+  int i = blockIdx.x * BLOCK + threadIdx.x;
+  if (i < n) y[i] += a * x[i];
+}
+"""
+    res = analyze(src)
+    assert res.launches[0]["block"] == [128, 1, 1] and "blockDim.x = BLOCK = 128" in res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith("race")]  # blocks of 160 would overlap
+    # more than one slot per thread is another tiling: nothing is presumed
+    res = analyze(src.replace("blockIdx.x * BLOCK + threadIdx.x", "blockIdx.x * BLOCK * 2 + threadIdx.x"))
+    assert "presumed_block" not in res.launches[0]

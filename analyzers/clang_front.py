@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import re
 from pathlib import Path
@@ -25,8 +26,8 @@ _INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[
 _TEMPLATE_HEADER = re.compile(r"\btemplate\s*<[^;{}]*>\s*$")
 # a conditional directive, kept when the declaration around it is blanked: a declaration written in two `#if`
 # branches (`#if INTEROP void f(a) #else void f(b) #endif { ... }`) would otherwise lose its `#endif` alone
-_LINKAGE_BEFORE = re.compile(rb'\bextern\s*"C(?:\+\+)?"(?:\s|^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*)*\Z',
-                             re.M)
+_LINKAGE_BEFORE = re.compile(
+    rb'\bextern\s*"C(?:\+\+)?"(?:\s|^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*)*\Z', re.M)
 _BODY_AFTER = re.compile(rb"(?:\s|^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*)*\{", re.M)
 _COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
 _CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*", re.M)
@@ -1019,7 +1020,48 @@ def _build_defines(path: Path, errors, defines, tu) -> dict:
         files = [str(path)] + sorted({i.include.name for i in tu.get_includes() if i.include is not None})
         switches = set().union(*(_switches_defining(f, names - set(found)) for f in files)) - set(defines or ())
         found.update(build_flags.defines_for(path, switches - set(found)) if switches else {})
+    configured = _configured(errors, {*(defines or ()), *found})
+    if configured:  # the build's value where it gives one, else the value the header's first branch tests
+        given = build_flags.defines_for(path, set(configured))
+        found.update({n: given.get(n, v) for n, v in configured.items()})
     return found
+
+
+def _configured(errors, known) -> dict:
+    """name -> (value, where) for each configuration macro an ``#error`` directive stops the parse for: the directive
+    sits in the ``#else`` of a group whose first ``#if`` compares an undefined name with a constant (``#if
+    HOOMD_LONGREAL_SIZE == 32 ... #elif ... #else #error``), a value a configure step writes into a header kopt does
+    not have. The first branch's value is taken."""
+    out = {}
+    for e in errors:
+        f = e.location.file
+        if f is None:
+            continue
+        lines = _file_lines(f.name)
+        ln = e.location.line
+        if not 0 < ln <= len(lines) or not re.match(r"\s*#\s*error\b", lines[ln - 1]):
+            continue
+        depth = 0
+        for i in range(ln - 2, max(ln - 200, 0) - 1, -1):
+            m = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)", lines[i])
+            if not m:
+                continue
+            word = m.group(1)
+            depth += {"endif": 1, "if": -1, "ifdef": -1, "ifndef": -1}.get(word, 0)
+            if depth < 0:
+                c = re.match(r"\s*\(?\s*([A-Za-z_]\w*)\s*==\s*(\w+)\s*\)?\s*(?://.*|/\*.*)?$", m.group(2))
+                if word == "if" and c and c.group(1) not in known:
+                    out.setdefault(c.group(1), (c.group(2), f"the first branch of {Path(f.name).name}:{i + 1}"))
+                break
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _file_lines(name: str) -> list:
+    try:
+        return Path(name).read_text(errors="replace").split("\n")
+    except OSError:
+        return []
 
 
 def _unknown_constants(errors, source: str, defines) -> list:

@@ -14,6 +14,11 @@ extern "C++" {
 #define CUDA_VERSION 13000
 #define __CUDACC_VER_MAJOR__ 13
 #define __CUDACC_VER_MINOR__ 0
+// the include guards of the toolkit headers whose types and functions are declared here: a project's own copy of one
+// (kept for builds without CUDA, such as HOOMD-blue's extern/cudacpu_vector_types.h) is skipped, as it is after the
+// toolkit's own
+#define __VECTOR_TYPES_H__
+#define __VECTOR_FUNCTIONS_H__
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
 #define __host__ __attribute__((host))

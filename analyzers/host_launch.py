@@ -84,11 +84,17 @@ _PROP_FIELD = re.compile(r"\b([A-Za-z_]\w*)\s*(?:\.|->)\s*(warpSize|maxThreadsPe
 
 def _call_args(text: str, start: int) -> list[str]:
     """The top-level arguments of the call whose opening parenthesis ends just before ``start``."""
+    end = _call_end(text, start)
+    return split_top(text[start:(len(text) + 1 if end is None else end) - 1])
+
+
+def _call_end(text: str, start: int) -> int | None:
+    """The position after the ``)`` that closes the call whose opening parenthesis ends just before ``start``."""
     depth, i = 1, start
     while i < len(text) and depth:
         depth += {"(": 1, ")": -1}.get(text[i], 0)
         i += 1
-    return split_top(text[start:i - 1])
+    return i if depth == 0 else None
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _BRACE = re.compile(r"[{}]")
 _FUNC_END = re.compile(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$")  # a body's `{` follows it
@@ -1703,11 +1709,43 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     # so positions and line numbers stay those of the file
     text = expand_launch_macros(text, headers) if any("define" in t for t in (text, *headers)) else text
     text = _unspaced_chevrons(text) if "<< <" in text or "< < <" in text else text
+    text = hip_launches_as_chevrons(text) if "hipLaunchKernelGGL" in text else text
     kept = active_lines(text, {**named, **(outer or {}), **macros, **(defines or {})}, device=False).split("\n")
     text = "\n".join(k or " " * len(o) for k, o in zip(kept, text.split("\n")))
     scan = _Scan(text, name, env, callers, instantiations)
     scan.headers = headers
     return scan
+
+
+_HIP_LAUNCH = re.compile(r"\bhipLaunchKernelGGL\s*\(")
+
+
+def hip_launches_as_chevrons(text: str) -> str:
+    """``text`` with HIP's ``hipLaunchKernelGGL(HIP_KERNEL_NAME(k<T>), grid, block, smem, stream, args...)`` written as
+    the launch it stands for on NVIDIA's platform, ``k<T><<<grid, block, smem, stream>>>(args...)``, padded to its
+    length (the arguments keep their line breaks: positions after the call and line numbers stay the file's)."""
+    out, last = [], 0
+    for m in _HIP_LAUNCH.finditer(text):
+        if m.start() < last:
+            continue
+        args = _call_args(text, m.end())
+        end = _call_end(text, m.end())
+        if len(args) < 5 or end is None:
+            continue
+        kernel = re.sub(r"^\s*HIP_KERNEL_NAME\s*\((.*)\)\s*$", r"\1", args[0], flags=re.S).strip()
+        while kernel.startswith("(") and kernel.endswith(")"):
+            kernel = kernel[1:-1].strip()
+        new = f"{kernel}<<<{args[1]},{args[2]},{args[3]},{args[4]}>>>({','.join(args[5:])})"
+        old = text[m.start():end]
+        if new.count("\n") != old.count("\n") or len(new) > len(old):
+            new = " ".join(new.split("\n"))
+            new = new + "\n" * old.count("\n")
+            if len(new) > len(old):
+                continue
+        out += [text[last:m.start()], new + " " * (len(old) - len(new))]
+        last = end
+    return "".join(out) + text[last:] if out else text
+
 
 
 _SPACED_OPEN = re.compile(r"(?:<<[ \t]+|<[ \t]+<[ \t]+)<(?!<)")  # `<< <`, `< < <` (a formatter's, in macros)
@@ -1733,7 +1771,7 @@ def _unspaced_chevrons(text: str) -> str:
 
 _IFDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifdef[ \t]+|(?:el)?if[ \t]+defined[ \t]*\(?[ \t]*)([A-Za-z_]\w*)", re.M)
 _MARKERS = ("<<<", "<< <", "< < <", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel",
-            "cuLaunchCooperativeKernel", "cudaGraphAdd")
+            "cuLaunchCooperativeKernel", "cudaGraphAdd", "hipLaunchKernelGGL")
 _HOST_SUFFIXES = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp")
 
 
@@ -1937,6 +1975,8 @@ def _launched(text: str) -> set:
              for m in re.finditer(r"\b([A-Za-z_][\w:]*)\s*(?:<[^<>;(]*>)?\s*<<\s*<", text)}
     if "cudaLaunch" in text:
         names |= set(re.findall(r"\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)\s*)?&?\s*(\w+)", text))
+    if "hipLaunchKernelGGL" in text:
+        names |= set(re.findall(r"\bhipLaunchKernelGGL\s*\(\s*(?:HIP_KERNEL_NAME\s*\(\s*)?\(?\s*([A-Za-z_]\w*)", text))
     return names if not _FN_POINTER.search(text) else set()  # function pointers: unknown
 
 

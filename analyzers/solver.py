@@ -411,7 +411,10 @@ def interrupt() -> None:
     """Stop the query being solved (it gives up). For a caller's own guard, such as a benchmark's deadline per
     file; the analyzers themselves bound every query by resource units only."""
     if _running is not None:
-        _running.interrupt()
+        try:
+            _running.interrupt()
+        except z3.Z3Exception:  # caught between two of z3's own steps (`push canceled`): the caller asks again
+            pass
 
 
 class _Model:

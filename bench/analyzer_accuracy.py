@@ -239,18 +239,28 @@ def labeled(analyze) -> dict:
 
 
 STOP_S = 20.0  # the benchmark's own deadline per file (see _Deadline)
+STOP_PER_KERNEL_S = 1.0  # and per kernel the file defines (a file of 139 kernels is not one of 3)
+
+
+def _globals_in(path: Path) -> int:
+    try:
+        return path.read_text(errors="replace").count("__global__")
+    except OSError:
+        return 0
 
 
 class _Deadline:
-    """Interrupts the solver once a file has run STOP_S seconds, and every second after, until the analysis returns.
+    """Interrupts the solver once a file has run STOP_S seconds (and STOP_PER_KERNEL_S per `__global__` in its
+    text), and every second after, until the analysis returns.
 
     The analyzers bound each query by resource units only (deterministic); should z3 still spend a long time
     between its resource checks, the benchmark must finish, so it stops such files and records them as stopped
     (not analyzed completely, time > STOP_S). This is the benchmark's guard, not the analyzer's."""
 
-    def __init__(self):
+    def __init__(self, seconds: float = STOP_S):
         self.fired = False
         self.timer = None
+        self.seconds = seconds
 
     def _fire(self):
         from analyzers import solver
@@ -261,7 +271,7 @@ class _Deadline:
         self.timer.start()
 
     def __enter__(self):
-        self.timer = threading.Timer(STOP_S, self._fire)
+        self.timer = threading.Timer(self.seconds, self._fire)
         self.timer.start()
         return self
 
@@ -287,7 +297,7 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
         print(f"{rel} ...", end="", file=sys.stderr, flush=True)  # progress: long suites take minutes
         t = time.perf_counter()
         try:
-            with _Deadline() as deadline:
+            with _Deadline(STOP_S + STOP_PER_KERNEL_S * _globals_in(f)) as deadline:
                 res = analyze(f, include_dirs=include)
         except KoptError as exc:  # kopt refused the file (not text, say): the row says why, the suite goes on
             print(f" refused: {exc}", file=sys.stderr, flush=True)
@@ -330,7 +340,8 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
             "flagged_files": flagged_files, "files_with_false_alarm": false_files,
             "false_alarm_rate": round(false_files / analyzed_files, 3) if analyzed_files else None,
             "unreviewed_findings": unreviewed, "speed_single_run_per_file": _speed(ms),
-            "files_stopped_at_deadline_s": {"deadline_s": STOP_S, "files": stopped}, "rows": rows}
+            "files_stopped_at_deadline_s": {"deadline_s": STOP_S, "plus_per_kernel_s": STOP_PER_KERNEL_S,
+                                            "files": stopped}, "rows": rows}
 
 
 def _reviewed(review: dict, key: str, kernel, provenance: str) -> dict | None:

@@ -1107,3 +1107,34 @@ void process(GLuint pbo, int n)
     res = analyze(tmp_path / "app.cu")
     assert res.paths["scale"].startswith("libclang"), res.paths
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+
+
+def test_a_projects_copy_of_the_toolkits_vector_types_is_skipped_as_after_the_toolkits_own(tmp_path):
+    (tmp_path / "cpu_vector_types.h").write_text("""#if !defined(__VECTOR_TYPES_H__)
+#define __VECTOR_TYPES_H__
+struct float4 { float x, y, z, w; };
+#endif
+""")
+    (tmp_path / "k.cu").write_text("""#include "cpu_vector_types.h"
+__global__ void k(float4* x) { x[threadIdx.x].x = 1.0f; }
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["k"] == "libclang", res.paths  # nothing redefined, nothing blanked
+
+
+def test_a_configuration_macro_a_header_stops_on_takes_its_first_branchs_value(tmp_path):
+    # a configure step writes HOOMD-style precision switches into a header kopt does not have
+    (tmp_path / "math.hpp").write_text("""#if REAL_SIZE == 32
+typedef float Scalar;
+#elif REAL_SIZE == 64
+typedef double Scalar;
+#else
+#error REAL_SIZE must be 32 or 64.
+#endif
+""")
+    (tmp_path / "k.cu").write_text("""#include "math.hpp"
+__global__ void k(Scalar* x) { x[threadIdx.x] = 1; }
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["k"].startswith("libclang") and "`-DREAL_SIZE=32` from the first branch of math.hpp:1" in \
+        res.paths["k"], res.paths

@@ -1600,3 +1600,25 @@ __global__ void axpy(float* y, const float* x, float a, int n) {
     # more than one slot per thread is another tiling: nothing is presumed
     res = analyze(src.replace("blockIdx.x * BLOCK + threadIdx.x", "blockIdx.x * BLOCK * 2 + threadIdx.x"))
     assert "presumed_block" not in res.launches[0]
+
+
+def test_a_hip_launch_is_read_as_the_cuda_launch_it_compiles_to_on_nvidia(tmp_path):
+    (tmp_path / "scale.cu").write_text("""#include <hip/hip_runtime.h>
+__global__ void scale(float* x, int n) {
+  __shared__ float s[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = i < n ? x[i] : 0.0f;
+  __syncthreads();
+  if (i < n) x[i] = 2.0f * s[threadIdx.x];
+}
+hipError_t run(float* x, int n) {
+  hipLaunchKernelGGL(HIP_KERNEL_NAME(scale),
+                     dim3((n + 255) / 256),
+                     dim3(256), 0, 0,
+                     x, n);
+  return hipSuccess;
+}
+""")
+    res = analyze(tmp_path / "scale.cu")
+    assert res.paths["scale"].startswith("libclang") and [l["block"] for l in res.launches] == [[256, 1, 1]]
+    assert "scale.cu:10" in res.assumed

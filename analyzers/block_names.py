@@ -7,8 +7,8 @@ instantiated as ``<4, 32>`` and launched with ``dim3(32, threadsY)``, where the 
 the instantiation; a kernel tuner's ``block_size_x`` macro, defined by the tuner for each compile. kopt reads each such
 name as the author's statement of the block:
 
-- ``presume``: dimensions a launch leaves unknown take the named value (said on the launch line; the launch does not
-  count as a known geometry);
+- ``presume``: a kernel of which no launch is found is analyzed at the named block (said on the launch line; such a
+  launch does not count as a known geometry);
 - ``pair``: of the blocks one host launch may take at run time (``threadsY`` is 4 or 8), an instantiation is analyzed
   with those that agree with its named extents, when some do (``<4, 32>`` with ``(32, 4)``, not ``(32, 8)``).
 
@@ -100,8 +100,10 @@ def _body(text: str, line: int) -> str:
 
 
 def presume(cfg, named: dict) -> None:
-    """Give the dimensions of ``cfg``'s block no launch pins the values ``named`` (``named_extents``) gives them."""
-    if cfg.source in ("annotation", "cli") or not named:
+    """Give ``cfg``'s block, for a kernel of which no launch was found, the values ``named`` (``named_extents``)
+    gives. A launch whose block is chosen at run time (a size read from the command line) is left to every block it
+    may take: the name is what the author wrote the kernel for, not what the program may launch."""
+    if cfg.launched or not named:
         return
     block, said = list(cfg.block), []
     for i, f in enumerate("xyz"):
@@ -112,8 +114,7 @@ def presume(cfg, named: dict) -> None:
     if not said:
         return
     cfg.block = tuple(block)
-    if cfg.source != "host":
-        cfg.source = "named"
+    cfg.source = "named"
     cfg.presumed = ", ".join(said)
     cfg.note = (cfg.note + "; " if cfg.note else "") + f"presumed {cfg.presumed}: the kernel's own name for its block"
     if cfg.known_block:

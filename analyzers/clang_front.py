@@ -24,13 +24,13 @@ _SHARED_ALIGNAS = re.compile(r"(__shared__)(\s+)(alignas\s*\((?:[^()]|\([^()]*\)
 _DEVICE_SHARED = re.compile(r"\b__device__(\s+__shared__\b)|\b(__shared__\s+)__device__\b")
 _INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[^;{}()<>]*$")
 _TEMPLATE_HEADER = re.compile(r"\btemplate\s*<[^;{}]*>\s*$")
-# a conditional directive, kept when the declaration around it is blanked: a declaration written in two `#if`
-# branches (`#if INTEROP void f(a) #else void f(b) #endif { ... }`) would otherwise lose its `#endif` alone
 _LINKAGE_BEFORE = re.compile(
     rb'\bextern\s*"C(?:\+\+)?"(?:\s|^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*)*\Z', re.M)
 _BODY_AFTER = re.compile(rb"(?:\s|^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*)*\{", re.M)
 _COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
-_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*", re.M)
+# a conditional directive, kept when the declaration around it is blanked: a declaration written in two `#if`
+# branches (`#if INTEROP void f(a) #else void f(b) #endif { ... }`) would otherwise lose its `#endif` alone
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
 _PTX_SPECIAL = re.compile(r"(?<!%)(%(?:globaltimer(?:_lo|_hi)?|clock(?:64|_hi)?|laneid|n?warpid|n?smid|gridid|"
                           r"lanemask_(?:eq|le|lt|ge|gt)|dynamic_smem_size|total_smem_size|aggr_smem_size|envreg\d+)\b)")
 _DEVICE_LAUNCH = re.compile(r"reference to __global__ function .* in __global__ function|reference to __global__ "

@@ -147,13 +147,11 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                     c.targs = host_launch.tag_targs(func.tparams, [ti.spelling for _, ti in func.params], shape.tags)
             # the block the kernel's own names give (B_X, block_size_y): paired with a launch's run-time
             # alternatives, and presumed where no launch pins it
-            named = {}
+            own = text if func.loc.file == fname else source_text(Path(func.loc.file)) or ""
+            by_targs = {tuple(c.targs): block_names.named_extents(func, own, c.targs, macros) for c in configs}
+            configs = block_names.pair(configs, lambda c: by_targs[tuple(c.targs)])
             for c in configs:
-                named[id(c)] = block_names.named_extents(
-                    func, text if func.loc.file == fname else source_text(Path(func.loc.file)) or "", c.targs, macros)
-            configs = block_names.pair(configs, lambda c: named[id(c)])
-            for c in configs:
-                block_names.presume(c, named[id(c)])
+                block_names.presume(c, by_targs[tuple(c.targs)])
         for c in configs:
             c.assume = c.assume + [a for a in assumptions if a.parameters <= set(params)]
         res.kernels.append(func.name)

@@ -3,8 +3,8 @@
 A candidate's launches are resolved by kopt (``kopt.geometry``) and *given* to the analyzers. For a plain source
 (no ``// kopt: launch`` line for the kernel) the fallbacks apply, in order: ``--block``/``--grid``, then the constant
 shapes of the kernel's launches in host code (``host_launch``: one configuration per shape, its grid too when
-constant), then ``__launch_bounds__``; a dimension none of them gives takes the kernel's own name for it, where it
-has one (``block_names``); otherwise every block size up to 1024 is considered (symbolically), within the bounds the
+constant), then ``__launch_bounds__``; a kernel of which no launch is found takes the block its own names give,
+where they give one (``block_names``); otherwise every block size up to 1024 is considered (symbolically), within the bounds the
 kernel's own shared arrays imply (``block_bounds``). A kernel also launched with a block that is not a constant is
 analyzed at its constant shapes and, for those launches, at every block they may take (an instantiation only at those
 its block-shape names agree with, when some do). The values of C

@@ -1622,3 +1622,20 @@ hipError_t run(float* x, int n) {
     res = analyze(tmp_path / "scale.cu")
     assert res.paths["scale"].startswith("libclang") and [l["block"] for l in res.launches] == [[256, 1, 1]]
     assert "scale.cu:10" in res.assumed
+
+
+def test_a_block_the_program_chooses_at_run_time_is_not_replaced_by_the_kernels_names():
+    src = """#include <cstdlib>
+#define BLOCK 128
+__global__ void axpy(float* y, const float* x, float a, int n) {
+  int i = blockIdx.x * BLOCK + threadIdx.x;
+  if (i < n) y[i] += a * x[i];
+}
+int main(int argc, char** argv) {
+  int threads = argc > 1 ? atoi(argv[1]) : BLOCK;
+  axpy<<<(1 << 20) / threads, threads>>>(0, 0, 2.0f, 1 << 20);
+}
+"""
+    res = analyze(src)
+    assert "presumed_block" not in res.launches[0] and res.launches[0]["block"] is None
+    assert [d for d in res.diagnostics if d.rule == "race.global"]  # a block of 256 makes two blocks overlap

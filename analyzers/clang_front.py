@@ -30,6 +30,7 @@ _BODY_AFTER = re.compile(rb"(?:\s|^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|end
 _COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
 # a conditional directive, kept when the declaration around it is blanked: a declaration written in two `#if`
 # branches (`#if INTEROP void f(a) #else void f(b) #endif { ... }`) would otherwise lose its `#endif` alone
+_CONDITIONAL_LINE = re.compile(r"[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b")
 _CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
 _PTX_SPECIAL = re.compile(r"(?<!%)(%(?:globaltimer(?:_lo|_hi)?|clock(?:64|_hi)?|laneid|n?warpid|n?smid|gridid|"
                           r"lanemask_(?:eq|le|lt|ge|gt)|dynamic_smem_size|total_smem_size|aggr_smem_size|envreg\d+)\b)")
@@ -1158,6 +1159,13 @@ def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_header
     return tu, _errors(tu, str(path))
 
 
+def _blanked(chunk: str) -> str:
+    """``chunk`` as spaces, its line breaks and its whole conditional-directive lines kept (a launch whose arguments
+    are written in `#if` branches would otherwise leave an `#if` without its `#endif`)."""
+    return "\n".join(ln if _CONDITIONAL_LINE.match(ln) and i else " " * len(ln)
+                     for i, ln in enumerate(chunk.split("\n")))
+
+
 def _blank_device_launches(fname: str, source: str, errors) -> tuple[str, int]:
     """``source`` with the kernel launches made from device code (dynamic parallelism: clang reads no device-side
     ``<<<>>>``) blanked up to their semicolon, and how many. The child grid is a kernel of its own, analyzed
@@ -1190,7 +1198,7 @@ def _blank_device_launches(fname: str, source: str, errors) -> tuple[str, int]:
         if i < 0 or i >= len(text):
             continue
         a, b = callee.start(), i + 1
-        text = text[:a] + re.sub(r"[^\n]", " ", text[a:b]) + text[b:]
+        text = text[:a] + _blanked(text[a:b]) + text[b:]
         done.add(a)
     return text, len(done)
 
@@ -1466,6 +1474,8 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
             if not 0 < ln <= len(lines):
                 continue
             text = lines[ln - 1]
+            if _CONDITIONAL_LINE.match(text):  # kept, as by _blank_host: blanking one of a group would unbalance it
+                continue
             a = s.column - 1 if ln == s.line else 0
             if ln == s.line:  # an explicit instantiation's extent leaves out `[extern] template <return type>`
                 m = _INSTANTIATION_KEYWORD.search(text[:a])

@@ -1138,3 +1138,13 @@ __global__ void k(Scalar* x) { x[threadIdx.x] = 1; }
     res = analyze(tmp_path / "k.cu")
     assert res.paths["k"].startswith("libclang") and "`-DREAL_SIZE=32` from the first branch of math.hpp:1" in \
         res.paths["k"], res.paths
+
+
+def test_a_launch_blanked_across_conditional_branches_keeps_its_directive_lines():
+    # (a launch whose arguments follow an `#else`: blanking `#else` and `#endif` but not the `#ifndef` before the
+    # launch left the group unterminated, and the whole file to the fallback)
+    from analyzers.clang_front import _blanked
+
+    chunk = "k<<<grid, n, s, 0>>>(\n#else\n    k<<<grid, n>>>(\n#endif\n    a, b)"
+    out = _blanked(chunk).split("\n")
+    assert out == [" " * 21, "#else", " " * 19, "#endif", " " * 9]

@@ -65,8 +65,10 @@ The recorded figures (each suite's source files checked out at the commit named,
       xmrig/xmrig-cuda@01d5348  --real CONVNET2 --provenance akrizhevsky/cuda-convnet2@3238bf0  --real
       PT3D/pytorch3d/csrc --provenance facebookresearch/pytorch3d@9381c40  --real KTUNER/examples/cuda --provenance
       KernelTuner/kernel_tuner@96a6abc (_heldout16_first_run, _heldout16; run as three processes, cudpp alone,
-      xmrig-cuda with cuda-convnet2, pytorch3d with kernel_tuner, the results lists joined; _heldout16 leaves out
-      cuda-convnet2)
+      xmrig-cuda with cuda-convnet2, pytorch3d with kernel_tuner, the results lists joined)
+      --real KALDI/src --include KALDI/src --provenance kaldi-asr/kaldi@f400766  --real HOOMD/hoomd --include HOOMD
+      --provenance glotzerlab/hoomd-blue@967b6a4 (_heldout17_first_run, _heldout17; run as two processes, one per
+      suite, the results lists joined)
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an
@@ -79,7 +81,8 @@ Definitions (issue 23):
 - Analyzed completely: every kernel was read by libclang, no `analysis.incomplete` note, and the launch geometry
   is known (labeled corpus: per file; real kernels: per kernel, a note counting against the kernel it names, or
   against every kernel of the file when it names none) (an annotation, --block, __launch_bounds__, or the constant
-  blocks of its launches in host code: the file's own, or a file of its folder that launches it); a kernel also
+  blocks of its launches in host code: the file's own, or a file of its folder that launches it; not a block
+  presumed from the kernel's own names, ``presumed_block``); a kernel also
   launched with a block kopt cannot evaluate is analyzed for those launches as for an unknown block. A kernel whose
   block is not known (a run-time value, or no launch found) counts as known geometry only when its race, barrier and
   bounds checks were decided for every block it allows (the launch's ``all_blocks``; no block bound inferred from its

@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import ctypes
-import functools
 import os
 import re
 from pathlib import Path
 
 from .ast import Func, Loc, Node, TypeInfo, Unit
-from .includers import includers
+from .includers import includers, source_text
 from .launch import split_top
 from .preproc import switches_defining
 
@@ -1038,7 +1037,7 @@ def _configured(errors, known) -> dict:
         f = e.location.file
         if f is None:
             continue
-        lines = _file_lines(f.name)
+        lines = (source_text(Path(f.name)) or "").split("\n")
         ln = e.location.line
         if not 0 < ln <= len(lines) or not re.match(r"\s*#\s*error\b", lines[ln - 1]):
             continue
@@ -1056,13 +1055,6 @@ def _configured(errors, known) -> dict:
                 break
     return out
 
-
-@functools.lru_cache(maxsize=64)
-def _file_lines(name: str) -> list:
-    try:
-        return Path(name).read_text(errors="replace").split("\n")
-    except OSError:
-        return []
 
 
 def _unknown_constants(errors, source: str, defines) -> list:
@@ -1281,9 +1273,12 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
         for a, b in blanked:
             buf[a:b] = bytes(c if c == 10 else 32 for c in buf[a:b])
         comments = [(m.start(), m.end()) for m in _COMMENT.finditer(data)] if b"/*" in data else []
-        for m in _CONDITIONAL.finditer(data):
-            if any(a <= m.start() < b for a, b in blanked) and not any(a <= m.start() < b for a, b in comments):
-                buf[m.start():m.end()] = m.group()
+        for a, b in blanked:  # the directives of each blanked span, unless a comment holds them
+            for m in _CONDITIONAL.finditer(data, a):
+                if m.start() >= b:
+                    break
+                if not any(c <= m.start() < d for c, d in comments):
+                    buf[m.start():m.end()] = m.group()
         text = buf.decode(errors="replace")
     rest = [e for e, o in at if not any(a <= o < b for a, b in spans)]
     text, n = _blank(tu, fname, text, rest, device=False) if rest else (text, 0)

@@ -66,8 +66,8 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         kind = "write" if a.write else "read"
         space = "shared-memory" if a.space == "shared" else "global-memory"
         inside = o is not None and 0 <= o and o + a.size <= nbytes
-        row = next(((model_int(m, e.int(ix)), dim) for ix, dim in a.subs if isinstance(dim, int) and
-                    not sym.has_opaque(ix) and not 0 <= (model_int(m, e.int(ix)) or 0) < dim), None) if inside else None
+        subs = [(model_int(m, e.int(ix)), dim) for ix, dim in a.subs if isinstance(dim, int) and not sym.has_opaque(ix)]
+        row = next(((v, dim) for v, dim in subs if not 0 <= (v or 0) < dim), None) if inside else None
         count = f"{n_elems} element{'' if n_elems == 1 else 's'}"
         what = (f"can take subscript {row[0]} of a dimension of extent {row[1]} (a row or member array of `{a.base}`, "
                 f"{count})" if row is not None else f"can index {where} of `{a.base}` ({count})")

@@ -9,7 +9,7 @@ from pathlib import Path
 from .ast import Func, Loc, Node, TypeInfo, Unit
 from .includers import includers, source_text
 from .launch import split_top
-from .preproc import switches_defining
+from .preproc import GPU_BUILD_SWITCHES, switches_defining
 
 HERE = Path(__file__).parent
 DECLS = HERE / "cuda_decls.h"
@@ -679,7 +679,7 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     args += ["-idirafter", str(Path(path).parent)]
     if _OWN_TENSORMAP.search(_COMMENTS.sub(" ", source)):
         args.append("-DKOPT_SOURCE_DEFINES_CUTENSORMAP")
-    for k, v in (defines or {}).items():
+    for k, v in {**dict.fromkeys(GPU_BUILD_SWITCHES, 1), **(defines or {})}.items():
         args.append(f"-D{k}" if v is None else f"-D{k}={v}")
     fname = str(path)
     text = _strip_unknown_includes(Path(fname), source, include_dirs)

@@ -1697,8 +1697,8 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
                 continue
             include(inner, p.parent, depth + 1)
             headers.append(inner)
-            macros.update({**_constants(inner), **source_macros(inner, device=False)})
-            named.update(dict.fromkeys(_DEFINED_NAME.findall(active_lines(inner, device=False)), ""))
+            macros.update({**_constants(inner), **source_macros(inner, device=False, defines=defines)})
+            named.update(dict.fromkeys(_DEFINED_NAME.findall(active_lines(inner, defines, device=False)), ""))
     if folder is not None:
         include(text, (Path(folder) / name).parent, 0)  # (a launching file above the folder: name is ../f.cu)
     env = {**(outer or {}), **macros, **source_macros(text, device=False),

@@ -3,7 +3,8 @@
 libclang runs the real preprocessor; tree-sitter sees every branch, so code under ``#if 0`` or an undefined
 ``#ifdef`` would be analyzed as if it ran. Conditions are evaluated with kopt's expression language in C mode over
 the file's own ``#define``s and the ``-D`` values. A name neither defines is undefined (0, as in C), except
-nvcc's own (``CUDART_VERSION``...) and ``__CUDA_ARCH__``, which is the device pass's architecture. A condition that still cannot be evaluated (a function-like
+nvcc's own (``CUDART_VERSION``...), ``__CUDA_ARCH__``, which is the device pass's architecture, and the switches
+that turn a project's CUDA build on (``GPU_BUILD_SWITCHES``), which are 1. A condition that still cannot be evaluated (a function-like
 macro, say) keeps its first branch. Blanked lines stay as empty lines so line numbers do not move.
 """
 from __future__ import annotations
@@ -16,6 +17,11 @@ CUDA_ARCH = 900  # the device architecture libclang parses for (--cuda-gpu-arch=
 # what nvcc defines in every pass (its compiler and runtime versions: CUDA 13.0, as cuda_decls.h states them too)
 NVCC = {"__CUDACC__": 1, "__NVCC__": 1, "CUDART_VERSION": 13000, "CUDA_VERSION": 13000, "__CUDACC_VER_MAJOR__": 13,
         "__CUDACC_VER_MINOR__": 0}
+# the switches projects turn their CUDA build on with (`#if HAVE_CUDA`, `#ifdef WITH_CUDA`): kopt reads the CUDA
+# build, so each is 1 unless the build files or -D give it a value (HIP switches are not among them: a project's HIP
+# branch may be written for AMD's 64-lane wavefronts)
+GPU_BUILD_SWITCHES = ("HAVE_CUDA", "WITH_CUDA", "USE_CUDA", "ENABLE_CUDA", "GOOGLE_CUDA", "HAVE_GPU", "WITH_GPU",
+                      "USE_GPU", "ENABLE_GPU")
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b(.*)$")
 _DEFINED = re.compile(r"\bdefined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
@@ -36,7 +42,7 @@ def _condition(text: str, macros: dict) -> bool | None:
 def active_lines(source: str, defines: dict | None = None, device: bool = True) -> str:
     """``source`` with the lines of inactive conditional branches (and their directives) blanked, as the device pass
     sees it (``device=False``: the host pass, where ``__CUDA_ARCH__`` is undefined)."""
-    macros: dict = {**NVCC, **({"__CUDA_ARCH__": CUDA_ARCH} if device else {})}
+    macros: dict = {**NVCC, **({"__CUDA_ARCH__": CUDA_ARCH} if device else {}), **dict.fromkeys(GPU_BUILD_SWITCHES, 1)}
     for k, v in (defines or {}).items():
         macros[k] = v
     out = []

@@ -1148,3 +1148,23 @@ def test_a_launch_blanked_across_conditional_branches_keeps_its_directive_lines(
     chunk = "k<<<grid, n, s, 0>>>(\n#else\n    k<<<grid, n>>>(\n#endif\n    a, b)"
     out = _blanked(chunk).split("\n")
     assert out == [" " * 21, "#else", " " * 19, "#endif", " " * 9]
+
+
+def test_a_projects_cuda_build_switch_is_on_unless_a_define_turns_it_off(tmp_path):
+    (tmp_path / "common.h").write_text("""#if WITH_CUDA
+typedef float real;
+#define THREADS 128
+#endif
+""")
+    (tmp_path / "k.cu").write_text("""#include "common.h"
+__global__ void k(real* x) {
+  __shared__ real s[THREADS];
+  s[threadIdx.x] = x[threadIdx.x];
+  __syncthreads();
+  x[threadIdx.x] = s[THREADS - 1 - threadIdx.x];
+}
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["k"] == "libclang", res.paths
+    res = analyze(tmp_path / "k.cu", defines={"WITH_CUDA": "0"})
+    assert not res.paths["k"].startswith("libclang"), res.paths  # `real` and THREADS undeclared

@@ -1639,3 +1639,36 @@ int main(int argc, char** argv) {
     res = analyze(src)
     assert "presumed_block" not in res.launches[0] and res.launches[0]["block"] is None
     assert [d for d in res.diagnostics if d.rule == "race.global"]  # a block of 256 makes two blocks overlap
+
+
+def test_a_block_a_header_defines_for_the_cuda_build_reaches_a_caller_in_a_cc_file(tmp_path):
+    # kaldi's shape: the kernel's wrapper takes the launch dims, an inline overload in a header forwards them, a
+    # .cc file of the folder builds them from a block size its header defines only under `#if HAVE_CUDA`
+    (tmp_path / "common.h").write_text("""#if HAVE_CUDA
+#define WARP 32
+#endif
+#define ROWS_BLOCK 256
+""")
+    (tmp_path / "kernels.cu").write_text("""__global__ void add_rows(float* m, int rows, int cols) {
+  int r = blockIdx.x * blockDim.y + threadIdx.y;
+  for (int c = threadIdx.x; r < rows && c < cols; c += 32) m[r * cols + c] += 1.0f;
+}
+void cudaF_add_rows(dim3 Gr, dim3 Bl, float* m, int rows, int cols) { add_rows<<<Gr, Bl>>>(m, rows, cols); }
+""")
+    (tmp_path / "kernels.h").write_text("""void cudaF_add_rows(dim3 Gr, dim3 Bl, float* m, int rows, int cols);
+inline void cuda_add_rows(dim3 Gr, dim3 Bl, float* m, int rows, int cols) { cudaF_add_rows(Gr, Bl, m, rows, cols); }
+""")
+    (tmp_path / "matrix.cc").write_text("""#include "common.h"
+#include "kernels.h"
+void AddRows(float* m, int rows, int cols) {
+  const int warp = WARP;
+  dim3 dimBlock(warp, ROWS_BLOCK / warp);
+  dim3 dimGrid((rows + dimBlock.y - 1) / dimBlock.y);
+  cuda_add_rows(dimGrid, dimBlock, m, rows, cols);
+}
+""")
+    shapes = _shapes((tmp_path / "kernels.cu").read_text(), path=tmp_path / "kernels.cu")
+    assert [s[0] for s in shapes["add_rows"]] == [(32, 8, 1)]
+    # a -D value of the switch (given, or read from the build files) wins
+    assert _shapes((tmp_path / "kernels.cu").read_text(), path=tmp_path / "kernels.cu",
+                   defines={"HAVE_CUDA": "0"})["add_rows"] == []

@@ -54,6 +54,7 @@ class Ctx:
         self.padded: dict = {}  # key -> (pitch, unit) of each row pitch that is a sum (``_padded_row``)
         self.row_strides: dict = {}  # access seq -> [(stride, unit)] of its row constraints (``rows``)
         self.data_texts: set = set()  # precondition texts about data (data_orders), not parameters
+        self._stored = None  # load names of the arrays the kernel stores to (_index_lists)
         self.int_params = {n for n, t in km.func.params if t.integral and not t.pointer and not t.dims} | \
             km.int_fields
 
@@ -79,6 +80,7 @@ class Ctx:
         solver = z3.Solver()
         solver.add(*cons, *enc.side)
         found, tried, nested = [], {}, []  # tried: (pitch, unit, column, guard) -> proven inside its row
+        components = _component_pitches(self.km.accesses)
         for acc in self.km.accesses:
             if not acc.write or len(tried) > 24:
                 continue
@@ -86,10 +88,13 @@ class Ctx:
             if off.op == "*" and sym.is_const(off.args[1]):
                 off, scale = off.args[0], off.args[1]
             terms = [sym.binop("*", t, scale) if scale is not None else t for t in _sum_terms(off)]
-            pitches = {f.val for t in terms if _strided(t) for f in sym.operands(t, "*")
-                       if f.op == "v" and f.val.startswith("p:")}
+            # rows the thread or block picks, rows a loop walks (`for (i < 6) v[i * pitch + idx]`), and the
+            # constant rows of a layout of components (`v[1 * pitch + idx]`, `v[2 * pitch + idx]`)
+            constant_rows = {p for t in terms for p in [_constant_row(t)] if p in components.get(acc.base, ())}
+            pitches = {f.val for t in terms if _strided(t, ("thread", "block", "iter")) for f in sym.operands(t, "*")
+                       if f.op == "v" and f.val.startswith("p:")} | constant_rows
             # the strides of every level (a slice pitch times a loop counter too): a column has none of them
-            levels = _levels(terms)
+            levels = _levels(terms) | constant_rows
             sums = {f.key(): f for t in terms if _strided(t) for f in sym.operands(t, "*") if _pitch_sum(f)}
             for key in sorted(sums, key=sym.order):
                 got = self._padded_row(solver, enc, acc, terms, sums[key], fixed, tried)
@@ -107,6 +112,8 @@ class Ctx:
                 if got is None:
                     continue
                 c, k, col = got
+                if pitch in constant_rows and all(_constant_row(t) for t in row):
+                    c = math.gcd(c, acc.size or 1)  # `2 * pitch` is row 2 of rows one element times the pitch
                 if name in fixed:
                     # the caller stated the pitch: nothing to assume, but the column may still be proven to stay
                     # in its row at the stated values (then the row lemma keeps the race queries linear)
@@ -122,7 +129,12 @@ class Ctx:
                         self.in_row.setdefault(acc.seq, set()).add((pitch, c))
                     continue
                 tried[key] = False
-                for q in params:
+                # a parameter the guard bounds the column by, or a sum of them (`if (idx >= N + n_ghost) return;`)
+                # (not one a `<=` guard makes `x_max + 1`: a column reaching the bound is the kernel's own race)
+                sums = [e for e in _upper_bounds(acc.cond, col) if e.op in ("+", "-") and len(sym.free_vars(e)) > 1
+                        and all(n.startswith("p:") and n != pitch for n in sym.free_vars(e))
+                        and not any(sym.is_const(t) for t in _sum_terms(e))]
+                for q in [*params, *sums]:
                     # the least multiple of q the column stays below: the row's unit, else the column's step
                     m = next((m for m in sorted({c, k}) if self._column_bound(solver, enc, acc, col, q, m)), None)
                     if m is None:
@@ -132,7 +144,10 @@ class Ctx:
                         tried[key] = True
                     g = math.gcd(c, m)
                     lhs = f"{c // g} * {name}" if c // g > 1 else name
-                    rhs = f"{m // g} * {q[2:]}" if m // g > 1 else q[2:]
+                    shown = q[2:] if isinstance(q, str) else _plain(sym.show(q))
+                    if not isinstance(q, str) and m // g > 1:
+                        shown = f"({shown})"
+                    rhs = f"{m // g} * {shown}" if m // g > 1 else shown
                     found.append(assume.Assumption(f"{lhs} >= {rhs}", "the row pitch of a pitched index"))
                     break
                 if found and len(levels) > 1:
@@ -316,8 +331,10 @@ class Ctx:
 
     def _column_bound(self, solver, enc, acc, col, q, k) -> bool:
         """column < k * q wherever the access runs and the column is not negative (z3 proves it within a small
-        budget); with ``q`` None: column <= 0 wherever the access runs."""
-        over = enc.int(col) >= k * enc.var(q, "uniform") if q is not None else enc.int(col) >= 1
+        budget); ``q`` a parameter's name or an expression of parameters; with ``q`` None: column <= 0 wherever the
+        access runs."""
+        bound = enc.var(q, "uniform") if isinstance(q, str) else enc.int(q) if q is not None else None
+        over = enc.int(col) >= k * bound if q is not None else enc.int(col) >= 1
         return self._proven(solver, enc.bool(acc.cond), over,
                             enc.int(col) >= 0 if q is not None else z3.BoolVal(True))
 
@@ -589,8 +606,9 @@ class Ctx:
         distinct = set() if _accumulates(a) or _accumulates(b) else \
             _selections(a.cond, "distinct") & _selections(b.cond, "distinct")
         sorted_ = _selections(a.cond, "sorted") | _selections(b.cond, "sorted")  # one guard shows the order
+        lists = self._index_lists(a, b)
         out = []
-        for base in sorted(sorted_ | distinct):
+        for base in sorted(sorted_ | distinct | lists):
             points = [(enc.int(x.args[0]), enc.int(x)) for acc, enc in ((a, e1), (b, e2))
                       for x in _loads(base, acc.cond, acc.offset)]
             cons = []
@@ -602,10 +620,27 @@ class Ctx:
                         cons.append(z3.Implies(o1 != o2, v1 != v2))
             if cons:
                 name = base[3:]
-                text = f"`{name}` sorted ascending" if base in sorted_ else f"distinct values in `{name}`"
+                text = f"`{name}` sorted ascending" if base in sorted_ else \
+                    f"distinct values in `{name}`" if base in distinct else f"distinct entries in index list `{name}`"
                 self.data_texts.add(text)
                 out.append((z3.And(*cons), text))
         return out
+
+    def _index_lists(self, a: Access, b: Access) -> set:
+        """The index lists both accesses' indices read (``idx = members[i]``, then ``pos[idx]``): arrays the kernel
+        never stores to, loaded at a position that depends on the thread. A list of members, a permutation or a
+        map from one numbering to another is written for distinct entries, and a thread that updates the element
+        it names (``pos[idx] = pos[idx] + vel[idx] * dt``) relies on them. Not where a store adds contributions
+        into what it overwrites (``bins[key[i]]++``, ``out[idx[i]] += val[i]``): those are written for repeats."""
+        stored = self._stored
+        if stored is None:
+            stored = self._stored = {"ld:" + acc.base for acc in self.km.accesses if acc.write}
+        found = None
+        for acc in (a, b):
+            here = {x.val for x in _all_loads(acc.offset) if x.val not in stored and
+                    "thread" in sym.kinds(x.args[0])}
+            found = here if found is None else found & here
+        return {n for n in found or () if not any(_adds_contributions(acc, n) for acc in (a, b))}
 
     def row_dependent(self, mode: str, a: Access, b: Access, e1: Enc, e2: Enc, *constraints, bv: bool = False):
         """A finding between accesses ``a`` (thread e1) and ``b`` (thread e2) that needs a parameter precondition
@@ -1030,6 +1065,43 @@ def _accumulates(acc: Access) -> bool:
                                                        for x in _loads("ld:" + acc.base, acc.value))
 
 
+def _adds_contributions(acc: Access, index_list: str) -> bool:
+    """``acc`` stores into the location it reads (``_accumulates``) something other than the fields of the element
+    ``index_list`` names: a count (``bins[k]++``) or a value loaded for the thread's own position (``out[idx[i]]
+    += val[i]``). An update of one element from its own fields (``pos[idx] + vel[idx] * dt``) is not; neither is a
+    store of a record or an amount whose value kopt does not model (``d_vel[idx] = vel``, a struct the thread read
+    there and changed field by field; ``torque[idx].x += t.x``)."""
+    if not acc.write:
+        return False
+    if acc.value is None or not _accumulates(acc) or _is_load(acc.value):
+        return False  # a record kopt does not model, a plain store, or the element written back as read
+    fields = 0
+    for x in _all_loads(acc.value):
+        if x.val == index_list:
+            continue
+        if any(y.val == index_list for y in _all_loads(x.args[0])):
+            fields += x.val != "ld:" + acc.base
+        elif "thread" in sym.kinds(x.args[0]):
+            return True  # a contribution loaded for the thread's position
+    # otherwise a count or an amount the same for every thread (`bins[k]++`, `+= alpha`); a value kopt does not
+    # model (a field of a struct the thread computed) is left to the element's own update
+    return fields == 0 and not sym.has_opaque(acc.value)
+
+
+def _all_loads(*exprs) -> list:
+    """Every array load in ``exprs``, each once."""
+    out, seen, stack = [], set(), list(exprs)
+    while stack:
+        e = stack.pop()
+        if e is None:
+            continue
+        if _is_load(e) and e.key() not in seen:
+            seen.add(e.key())
+            out.append(e)
+        stack.extend(e.args)
+    return out
+
+
 def _loads(base: str, *exprs) -> list:
     """The loads of array ``base`` in ``exprs``, each once."""
     out, seen, stack = [], set(), list(exprs)
@@ -1120,6 +1192,33 @@ def _arm_terms(e) -> list:
         rest = [f for f in factors if f is not pick]
         for arm in pick.args[1:]:
             out += _arm_terms(reduce(lambda x, y: sym.binop("*", x, y), rest, arm))
+    return out
+
+
+def _constant_row(t) -> str | None:
+    """The parameter of a term that is a parameter times constants (``2 * pitch``, in bytes ``pitch * 8``)."""
+    fs = list(sym.operands(t, "*"))
+    names = [f.val for f in fs if f.op == "v"]
+    if len(names) != 1 or not names[0].startswith("p:") or not all(f.op == "v" or sym.is_const(f) for f in fs):
+        return None
+    return names[0]
+
+
+def _component_pitches(accesses) -> dict:
+    """Array -> the parameters its stores put at two or more different nonzero constant multiples: the pitch of a
+    layout of components (``virial[1 * pitch + idx]`` ... ``virial[5 * pitch + idx]``). One multiple alone is an
+    offset (``a[i + shift] = a[i]``), no layout."""
+    rows: dict = {}
+    for acc in accesses:
+        if acc.write:
+            for t in _index_terms(acc):
+                p = _constant_row(t)
+                if p is not None:
+                    rows.setdefault((acc.base, p), set()).add(_coefficient(t))
+    out: dict = {}
+    for (base, p), cs in rows.items():
+        if len(cs) > 1:
+            out.setdefault(base, set()).add(p)
     return out
 
 

@@ -208,11 +208,11 @@ def test_rows_of_a_padded_pitch_are_compared_row_by_row_where_the_columns_stay_i
 
 
 def test_an_element_update_through_an_index_list_presumes_distinct_entries_and_says_so():
-    res = analyze(CORPUS / "i23_index_list_update_ok.cu")
+    res = analyze(CORPUS / "i23_index_list_update_precondition.cu")
     notes = [d for d in res.diagnostics if d.rule == "race.precondition"]
     assert notes and all(d.severity == Severity.NOTE for d in notes)
     assert "distinct entries in index list `members`" in notes[0].message
-    src = (CORPUS / "i23_index_list_update_ok.cu").read_text()
+    src = (CORPUS / "i23_index_list_update_precondition.cu").read_text()
     # a list the kernel itself stores to is no list the caller built: the race is reported
     res = analyze(src.replace("pos[p] = pos[p] + vel[p] * dt;", "pos[p] = pos[p] + vel[p] * dt;\n    members[i] = 0;")
                   .replace("const unsigned* members", "unsigned* members"))

@@ -106,8 +106,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     hosts = _host_facts(res, fname, lambda: host_launch.host_launches(
         text, defines, Path(fname), [f.name for f in unit.kernels])) if block is None else {}
     targets = list(_targets(unit, notes, fname, text, defines, res))
-    implied = _host_facts(res, fname, lambda: host_assume.from_host(
-        text, Path(fname), defines, {f.name: _host_params(f) for _, f, _ in targets})) \
+    implied = _host_facts(res, fname, lambda: _implied(text, Path(fname), defines, targets)) \
         if launches is None and block is None and grid is None else {}  # the host's launches, not a given one
     for kunit, func, path_note in targets:
         if wanted is not None and func.name not in wanted:
@@ -142,7 +141,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                        for shape in shapes]
             for c, shape in zip(configs, shapes):
                 lines = (shape.where, *shape.others) if shape is not None else ()
-                c.assume = c.assume + host_assume.at_launches(implied.get(func.name, []), lines)
+                c.assume = c.assume + host_assume.at_launches(implied.get((func.name, len(func.params)), []), lines)
                 if shape is not None and shape.tags and not c.targs:  # `kernel<<<...>>>(..., std::true_type{})`
                     c.targs = host_launch.tag_targs(func.tparams, [ti.spelling for _, ti in func.params], shape.tags)
             # the block the kernel's own names give (B_X, block_size_y): paired with a launch's run-time
@@ -190,6 +189,22 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                                         d.locations[0].line if d.locations else 0))
     res.elapsed_ms = (time.perf_counter() - t0) * 1e3
     return res
+
+
+def _implied(text: str, path: Path, defines, targets) -> dict:
+    """(kernel name, number of parameters) -> the assumptions its launches in host code imply. Overloads of one name
+    (a kernel written once with and once without an output) are read each with its own parameters, a launch
+    counting for the overload its arguments fit."""
+    overloads: dict = {}
+    for _, f, _ in targets:
+        overloads.setdefault(f.name, {}).setdefault(len(f.params), _host_params(f))
+    arities = {n: set(v) for n, v in overloads.items()}
+    out: dict = {}
+    for i in range(max(map(len, overloads.values()), default=0)):
+        kernels = {n: list(v.values())[i] for n, v in overloads.items() if len(v) > i}
+        got = host_assume.from_host(text, path, defines, kernels, arities)
+        out.update({(n, len(kernels[n])): a for n, a in got.items()})
+    return out
 
 
 def _host_facts(res, fname: str, read) -> dict:

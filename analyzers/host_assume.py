@@ -1151,8 +1151,10 @@ def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str, 
 _WRAPPERS = 4  # levels of wrappers a launch is read through
 
 
-def from_host(source: str, path, defines, kernels: dict) -> dict:
-    """Kernel name -> [Assumption] its launches in host code imply; ``kernels``: name -> [(parameter, TypeInfo)]."""
+def from_host(source: str, path, defines, kernels: dict, arities: dict | None = None) -> dict:
+    """Kernel name -> [Assumption] its launches in host code imply; ``kernels``: name -> [(parameter, TypeInfo)];
+    ``arities``: name -> the numbers of parameters of the file's overloads of the name (a launch whose arguments
+    fit another overload is that overload's, not a launch of this one from which nothing can be read)."""
     path = Path(path) if path is not None else None
     files = [(source, path.name if path else "<input>", False, None)]
     if path is not None and not set(kernels) <= hl._launched(source):
@@ -1179,7 +1181,9 @@ def from_host(source: str, path, defines, kernels: dict) -> dict:
                     try:
                         for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block, kernels[k]):
                             if a and len(a) != len(kernels[k]):
-                                # another overload of the name (or default arguments): its arguments do not map
+                                if len(a) in (arities or {}).get(k, ()):
+                                    continue  # the launch of another overload the file defines: read with its own
+                                # an overload defined elsewhere (or default arguments): its arguments do not map
                                 # onto these parameters, and the kernel's assumption must hold for every launch
                                 per_kernel.setdefault(k, []).append(([], sc.line(at)))
                                 continue

@@ -833,3 +833,36 @@ def test_a_loop_test_around_the_launch_gives_each_conjunct_it_can_read(tmp_path,
     host = f"void run(float *d, int n) {{\n  for (int b = 0; {test}; b++)\n    fill<<<1, 64>>>(d, b, n);\n}}\n"
     text = _implied(host, tmp_path)
     assert (fact in text) if fact else "width <" not in text
+
+
+def test_each_overload_of_a_kernel_takes_the_facts_of_the_launches_its_arguments_fit():
+    # a layer norm written twice, with and without its statistics outputs; both launched with one-dimensional
+    # blocks of a size chosen at run time: each overload's shared slots per warp are checked for 1-D blocks only
+    src = """__global__ void norm(float* out, const float* in, float* means, int n) {
+  __shared__ float s[32];
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float v = in[blockIdx.x * n + threadIdx.x];
+  if (lane == 0) s[warp] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) means[blockIdx.x] = s[0];
+  out[blockIdx.x * n + threadIdx.x] = v - s[0];
+}
+__global__ void norm(float* out, const float* in, int n) {
+  __shared__ float s[32];
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float v = in[blockIdx.x * n + threadIdx.x];
+  if (lane == 0) s[warp] = v;
+  __syncthreads();
+  out[blockIdx.x * n + threadIdx.x] = v - s[0];
+}
+void run(float* out, const float* in, float* means, int rows, int n, bool stats) {
+  int threads = n;
+  dim3 block(threads);
+  if (stats) norm<<<rows, block>>>(out, in, means, n);
+  else norm<<<rows, block>>>(out, in, n);
+}
+"""
+    res = analyze(src.replace("threadIdx.x % 32", "(threadIdx.x + threadIdx.y * blockDim.x) % 32")
+                  .replace("threadIdx.x / 32", "(threadIdx.x + threadIdx.y * blockDim.x) / 32"))
+    assert all("blockDim.y == 1" in l for l in res.assumed if "norm" in l), res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith("race")]

@@ -4,8 +4,9 @@ libclang runs the real preprocessor; tree-sitter sees every branch, so code unde
 ``#ifdef`` would be analyzed as if it ran. Conditions are evaluated with kopt's expression language in C mode over
 the file's own ``#define``s and the ``-D`` values. A name neither defines is undefined (0, as in C), except
 nvcc's own (``CUDART_VERSION``...), ``__CUDA_ARCH__``, which is the device pass's architecture, and the switches
-that turn a project's CUDA build on (``GPU_BUILD_SWITCHES``), which are 1. A condition that still cannot be evaluated (a function-like
-macro, say) keeps its first branch. Blanked lines stay as empty lines so line numbers do not move.
+that turn a project's CUDA build on (``GPU_BUILD_SWITCHES``), which are 1. A condition that still cannot be
+evaluated (a function-like macro, say) keeps its first branch. Blanked lines stay as empty lines so line numbers do
+not move.
 """
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ CUDA_ARCH = 900  # the device architecture libclang parses for (--cuda-gpu-arch=
 NVCC = {"__CUDACC__": 1, "__NVCC__": 1, "CUDART_VERSION": 13000, "CUDA_VERSION": 13000, "__CUDACC_VER_MAJOR__": 13,
         "__CUDACC_VER_MINOR__": 0}
 # the switches projects turn their CUDA build on with (`#if HAVE_CUDA`, `#ifdef WITH_CUDA`): kopt reads the CUDA
-# build, so each is 1 unless the build files or -D give it a value (HIP switches are not among them: a project's HIP
-# branch may be written for AMD's 64-lane wavefronts)
+# build, so each is 1 unless a -D value (given, or read from the build files) says otherwise; HIP switches are not
+# among them (a project's HIP branch may be written for AMD's 64-lane wavefronts)
 GPU_BUILD_SWITCHES = ("HAVE_CUDA", "WITH_CUDA", "USE_CUDA", "ENABLE_CUDA", "GOOGLE_CUDA", "HAVE_GPU", "WITH_GPU",
                       "USE_GPU", "ENABLE_GPU")
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b(.*)$")

@@ -131,9 +131,9 @@ class Ctx:
                 tried[key] = False
                 if self._proven(solver, enc.bool(acc.cond), enc.int(col) >= 0):
                     continue  # a column always below its row's start (`x[i * s - 256 + t]`): no bound to relate
-                # a parameter the guard bounds the column by, or a sum of them (`if (idx >= N + n_ghost) return;`)
-                # (not one a `<=` guard makes `x_max + 1`: a column reaching the bound is the kernel's own race)
-                # (and none where the guard keeps the column below the pitch itself: `col < n` with rows of n)
+                # a parameter the guard bounds the column by, or a sum of them (`if (idx >= N + n_ghost) return;`);
+                # not the `x_max + 1` of a `<=` guard (a column reaching the bound is the kernel's own race), and no
+                # sum where the guard keeps the column below the pitch itself (`col < n` with rows of n)
                 sums = [e for e in _upper_bounds(acc.cond, col) if e.op in ("+", "-") and len(sym.free_vars(e)) > 1
                         and all(n.startswith("p:") and n != pitch for n in sym.free_vars(e))
                         and not any(sym.is_const(t) for t in _sum_terms(e))]

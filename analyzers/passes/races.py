@@ -467,8 +467,8 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
             # note naming it (parameters stated by an assumption are checked as stated)
             wit = dict(d.witness or {}, rule=d.rule, precondition="; ".join(rows))
             if all(r in ctx.data_texts for r in rows):
-                why = (f"but only for data the kernel's guards and index lists presume away: no race with {'; '.join(rows)} (kopt "
-                       f"cannot check data; make sure every caller's data has it)")
+                why = (f"but only for data the kernel's guards and index lists presume away: no race with "
+                       f"{'; '.join(rows)} (kopt cannot check data; make sure every caller's data has it)")
             else:
                 why = (f"but only for parameter values{' and data' if set(rows) & ctx.data_texts else ''} the "
                        f"kernel's indexing presumes away: no race with {'; '.join(rows)} (state the parameters with "

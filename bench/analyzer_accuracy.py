@@ -69,6 +69,11 @@ The recorded figures (each suite's source files checked out at the commit named,
       --real KALDI/src --include KALDI/src --provenance kaldi-asr/kaldi@f400766  --real HOOMD/hoomd --include HOOMD
       --provenance glotzerlab/hoomd-blue@967b6a4 (_heldout17_first_run, _heldout17; run as two processes, one per
       suite, the results lists joined)
+      --real DSPEED --include DSPEED/csrc/includes --include DSPEED/deepspeed/inference/v2/kernels/includes
+      --provenance microsoft/DeepSpeed@38327e0 (its csrc/ and deepspeed/inference/ folders)  --real
+      AFIRE/src/backend/cuda --include AFIRE/src/backend --include AFIRE/include --provenance
+      arrayfire/arrayfire@492718b (_heldout18_first_run, _heldout18; run as two processes, one per suite with its
+      own --include folders, the results lists joined)
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an

@@ -27,6 +27,7 @@ from math import gcd, prod
 from pathlib import Path
 
 from kopt.expr import drop_int_casts
+from kopt.source import c_macros
 
 from . import build_flags
 from .includers import included_by, includers, includers_beside, source_text
@@ -1697,8 +1698,9 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
                 continue
             include(inner, p.parent, depth + 1)
             headers.append(inner)
-            macros.update({**_constants(inner), **source_macros(inner, device=False, defines=defines)})
-            named.update(dict.fromkeys(_DEFINED_NAME.findall(active_lines(inner, defines, device=False)), ""))
+            kept = active_lines(inner, defines, device=False)  # the header's host-pass lines, read once
+            macros.update({**_constants(inner), **c_macros(kept)})
+            named.update(dict.fromkeys(_DEFINED_NAME.findall(kept), ""))
     if folder is not None:
         include(text, (Path(folder) / name).parent, 0)  # (a launching file above the folder: name is ../f.cu)
     env = {**(outer or {}), **macros, **source_macros(text, device=False),

@@ -27,11 +27,10 @@ _INST = re.compile(r"template\s+__global__\s+(?:void\s+)?(?:__launch_bounds__\s*
 MAX_THREADS = 1024
 
 
-def source_macros(text: str, device: bool = True, defines: dict | None = None) -> dict[str, str]:
+def source_macros(text: str, device: bool = True) -> dict[str, str]:
     """The object-like ``#define``s of ``text`` that a compile pass sees: those in the branches of ``#if``/``#ifdef``
-    /``#else`` it keeps (the device pass; ``device=False``: the host pass, where launches are written), with the
-    ``-D`` values ``defines``."""
-    return c_macros(active_lines(text, defines, device=device))
+    /``#else`` it keeps (the device pass; ``device=False``: the host pass, where launches are written)."""
+    return c_macros(active_lines(text, device=device))
 
 
 @dataclass

@@ -84,10 +84,7 @@ class Ctx:
         for acc in self.km.accesses:
             if not acc.write or len(tried) > 24:
                 continue
-            off, scale = acc.offset, None
-            if off.op == "*" and sym.is_const(off.args[1]):
-                off, scale = off.args[0], off.args[1]
-            terms = [sym.binop("*", t, scale) if scale is not None else t for t in _sum_terms(off)]
+            terms = _index_terms(acc)
             # rows the thread or block picks, rows a loop walks (`for (i < 6) v[i * pitch + idx]`), and the
             # constant rows of a layout of components (`v[1 * pitch + idx]`, `v[2 * pitch + idx]`)
             constant_rows = {p for t in terms for p in [_constant_row(t)] if p in components.get(acc.base, ())}
@@ -642,7 +639,7 @@ class Ctx:
             stored = self._stored = {"ld:" + acc.base for acc in self.km.accesses if acc.write}
         found = None
         for acc in (a, b):
-            here = {x.val for x in _all_loads(acc.offset) if x.val not in stored and
+            here = {x.val for x in _loads(None, acc.offset) if x.val not in stored and
                     "thread" in sym.kinds(x.args[0])}
             found = here if found is None else found & here
         return {n for n in found or () if not any(_adds_contributions(acc, n) for acc in (a, b))}
@@ -1081,10 +1078,10 @@ def _adds_contributions(acc: Access, index_list: str) -> bool:
     if acc.value is None or not _accumulates(acc) or _is_load(acc.value):
         return False  # a record kopt does not model, a plain store, or the element written back as read
     fields = 0
-    for x in _all_loads(acc.value):
+    for x in _loads(None, acc.value):
         if x.val == index_list:
             continue
-        if any(y.val == index_list for y in _all_loads(x.args[0])):
+        if any(y.val == index_list for y in _loads(None, x.args[0])):
             fields += x.val != "ld:" + acc.base
         elif "thread" in sym.kinds(x.args[0]):
             return True  # a contribution loaded for the thread's position
@@ -1093,28 +1090,14 @@ def _adds_contributions(acc: Access, index_list: str) -> bool:
     return fields == 0 and not sym.has_opaque(acc.value)
 
 
-def _all_loads(*exprs) -> list:
-    """Every array load in ``exprs``, each once."""
+def _loads(base: str | None, *exprs) -> list:
+    """The loads of array ``base`` (``ld:NAME``; None: of any array) in ``exprs``, each once."""
     out, seen, stack = [], set(), list(exprs)
     while stack:
         e = stack.pop()
         if e is None:
             continue
-        if _is_load(e) and e.key() not in seen:
-            seen.add(e.key())
-            out.append(e)
-        stack.extend(e.args)
-    return out
-
-
-def _loads(base: str, *exprs) -> list:
-    """The loads of array ``base`` in ``exprs``, each once."""
-    out, seen, stack = [], set(), list(exprs)
-    while stack:
-        e = stack.pop()
-        if e is None:
-            continue
-        if e.op == "uf" and e.val == base and len(e.args) == 1 and e.key() not in seen:
+        if _is_load(e) and (base is None or e.val == base) and e.key() not in seen:
             seen.add(e.key())
             out.append(e)
         stack.extend(e.args)

@@ -72,6 +72,7 @@ class Func:
     loc: Loc
     tparams: list = field(default_factory=list)  # [(name, "type" | "value")]
     launch_bounds: int | str | None = None  # __launch_bounds__ first argument (text until resolved)
+    method: bool = False  # a class's non-static member function (name ``Class::f``): ``this`` is the called object
 
 
 @dataclass

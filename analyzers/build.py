@@ -144,6 +144,7 @@ class Builder:
         self._helper_uniform: dict = {}  # a device function name -> whether it is a uniform_helper
         self.depth = 0
         self.helper = ""  # the inlined helper being read (its own static __shared__ arrays), "" in the kernel
+        self.this = None  # in an inlined member function: its object (Agg, or Mem for one in memory)
         self.steps = 0  # statements run so far (MAX_STEPS)
         self.over_budget = False
         self.tbind: dict = {}  # template value params -> S
@@ -797,7 +798,7 @@ class Builder:
                 return v if isinstance(v, Mem) else VarRef(n.name)
             return VarRef(n.name)
         if n.kind == "member":
-            base = self.eval(n.a) if n.a is not None else None
+            base = self._member_base(n)
             if isinstance(base, Ptr) and n.op == "->":
                 base = Mem(base, base.elem)
             if isinstance(base, Mem):
@@ -888,8 +889,15 @@ class Builder:
             return opaque(f"template value {nm}", uniform=True)
         return opaque(f"unknown name {nm}", uniform=True)
 
+    def _member_base(self, n: Node):
+        """The value a member access reads from: its object, or in a member function ``this``'s (``data_``,
+        ``this->data_``) as a struct value or one in memory."""
+        if n.a is None or n.a.kind == "unknown" and n.a.text == "this":
+            return self.this
+        return self.eval(n.a)
+
     def member(self, n: Node):
-        base = self.eval(n.a) if n.a is not None else None
+        base = self._member_base(n)
         if isinstance(base, Agg):
             if base.kind == "builtin":
                 return self._builtin(base.name, n.name)
@@ -1089,7 +1097,7 @@ class Builder:
         r = handle_call(self, n, name, short)
         if r is not NotImplemented:
             return r
-        fn = self._find(short, len(n.args))
+        fn = self._method(n) or self._find(short, len(n.args))
         if fn is not None and grid_barrier(fn):
             for a in n.args:
                 self.rval(a)
@@ -1110,6 +1118,22 @@ class Builder:
             return uf(f"fn:{short}", *ints)  # a pure function of its arguments (e.g. expf, __builtin_huge_valf)
         return opaque(f"result of {short or 'call'}")
 
+    def _method(self, n: Node) -> Func | None:
+        """The device member function a call names (``View::lane``, on an object or on ``this``), by arity."""
+        fs = self.unit.funcs.get(n.name or "") if "::" in (n.name or "") else None
+        return next((f for f in fs or () if f.method and len(f.params) == len(n.args)), None)
+
+    def _object(self, n: Node):
+        """The object a member function is called on: a struct value (``Agg``) or one in memory (``Mem``)."""
+        if n.a is None:
+            return self.this  # another member function of the class, on the same object
+        if n.a.kind == "unknown" and n.a.text == "this":
+            return self.this
+        obj = self.eval(n.a)
+        if isinstance(obj, Ptr) and n.op == "->":
+            return Mem(obj, obj.elem)
+        return obj if isinstance(obj, (Agg, Mem)) else None
+
     def _find(self, short, nargs):
         fs = self.unit.funcs.get(short)
         if not fs:
@@ -1120,6 +1144,7 @@ class Builder:
         return next((f for f in fs if not f.kernel), None)
 
     def inline(self, fn: Func, n: Node):
+        this = self._object(n) if fn.method else None
         args = [self.eval(a) for a in n.args]
         scope = {}
         for (pname, ti), a, an in zip(fn.params, args, n.args):
@@ -1149,15 +1174,16 @@ class Builder:
         inner.returned = False
         self.st = inner
         self.depth += 1
-        saved_helper = self.helper
+        saved_helper, saved_this = self.helper, self.this
         targs = ",".join(re.sub(r"[\s()]", "", t) for t in n.targs)
         self.helper = f"{fn.name}<{targs}>" if targs else fn.name
+        self.this = this
         try:
             self.stmt(fn.body)
         finally:
             self.depth -= 1
             self.tbind, self.typebind = saved_t, saved_tb
-            self.helper = saved_helper
+            self.helper, self.this = saved_helper, saved_this
         res = self.st
         self.st = outer
         # references: write back

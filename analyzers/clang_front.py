@@ -18,6 +18,8 @@ _EMPTY = "/kopt-empty-headers"  # a folder that exists only in libclang's view (
 _CONTEXT = "/kopt-context/includer.h"  # the includer's declarations a header is read after (unsaved file)
 _TOOLKIT = "/kopt-context/toolkit.h"  # the CUDA toolkit's prototypes of names cuda_decls.h leaves out (unsaved)
 _UNDECLARED_NAME = re.compile(r"use of undeclared identifier '(\w+)'|unknown type name '(\w+)'")
+_MISSING_NAME = re.compile(r"use of undeclared identifier '(\w+)'|unknown type name '(\w+)'|"
+                           r"no (?:member|type) named '(\w+)' in the global namespace")
 _WANTS_DECL = re.compile(r"use of undeclared identifier '(\w+)'|call to '(\w+)'")  # no matching or an ambiguous call
 _SHARED_ALIGNAS = re.compile(r"(__shared__)(\s+)(alignas\s*\((?:[^()]|\([^()]*\))*\))")
 _DEVICE_SHARED = re.compile(r"\b__device__(\s+__shared__\b)|\b(__shared__\s+)__device__\b")
@@ -58,7 +60,7 @@ class FrontendError(Exception):
 
 
 def _setup():
-    global _lib_ready, ci
+    global _lib_ready, ci, _CLASS_KINDS
     if _lib_ready:
         return
     try:
@@ -66,6 +68,7 @@ def _setup():
     except Exception as exc:  # pragma: no cover - depends on the install
         raise FrontendError(f"libclang is not importable: {exc}")
     ci = _ci
+    _CLASS_KINDS = (ci.CursorKind.STRUCT_DECL, ci.CursorKind.CLASS_DECL, ci.CursorKind.CLASS_TEMPLATE)
     lib = ci.conf.lib
     lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
     lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
@@ -398,10 +401,12 @@ class _Conv:
                 return Node("call", loc, name=f"{m.group(1).lstrip(':')}::__ctor__", targs=split_top(m.group(2)),
                             args=[self.expr(x) for x in ch[1:] if x.kind.is_expression()], ty=self.typeinfo(c.type),
                             text=self.text(c))
+        arrow = False
         if callee is not None and callee.kind == K.MEMBER_REF_EXPR:
             base = [x for x in callee.get_children() if x.kind.is_expression()]
             if base:
                 obj = self.expr(base[0])
+                arrow = base[0].type.get_canonical().kind == ci.TypeKind.POINTER
             # a member of a dependent object has no spelling: its name is the text after the last `.` / `->`
             name = callee.spelling or re.split(r"\.|->", self.text(callee))[-1].strip() or name
             scope = _scope(callee.referenced) if callee.referenced is not None else []
@@ -432,8 +437,8 @@ class _Conv:
             m = re.search(r"<(.*)>\s*$", c.type.get_canonical().spelling)
             return Node("call", loc, name=f"{cls}::__ctor__" if cls else "__ctor__", args=[self.expr(x) for x in args],
                         targs=split_top(m.group(1)) if m else [], ty=ty, text=self.text(c))
-        return Node("call", loc, name=qual, a=obj, args=[self.expr(x) for x in args], targs=targs, ty=ty,
-                    text=self.text(c))
+        return Node("call", loc, name=qual, a=obj, op="->" if arrow else "", args=[self.expr(x) for x in args],
+                    targs=targs, ty=ty, text=self.text(c))
 
     # ---- statements
     def stmt(self, c) -> Node | None:
@@ -595,6 +600,9 @@ class _Conv:
                     j += 1
         ops = [self.expr(x) for x in self.children(c) if x.kind.is_expression()]
         return Node("asm", loc, text="".join(strings), outs=ops[:n_out], ins=ops[n_out:], val=tuple(written))
+
+
+_CLASS_KINDS = ()  # the cursor kinds of class definitions (set once libclang is loaded: ``_setup``)
 
 
 def _scope(c, classes: bool = True) -> list[str]:
@@ -908,7 +916,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
                               context=context)
         errors = _errors(tu, fname)
-    build = _build_defines(path, errors, defines, tu)
+    build = _build_defines(path, errors, defines, tu, missing)
     if build:  # names the build defines (-DWARP_SIZE=32 in the Makefile beside the file)
         defines = {**(defines or {}), **{k: v for k, (v, _) in build.items()}}
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
@@ -980,6 +988,9 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         elif c.kind == K.VAR_DECL:
             d = conv.decl(c)
             unit.globals[d.name] = d
+        elif c.kind in _CLASS_KINDS or c.kind == K.CXX_METHOD:
+            for f in _device_methods(conv, c):
+                unit.funcs.setdefault(f.name, []).append(f)
     own = set(unit.funcs)
     for f in _header_device_funcs(tu, top, patched):
         if f.name not in own:  # the file's own definition of a name wins
@@ -1007,7 +1018,7 @@ def _build_includes(path: Path, unfound: set) -> list:
     return out + build_flags.headers_by_name(path, rest)
 
 
-def _build_defines(path: Path, errors, defines, tu) -> dict:
+def _build_defines(path: Path, errors, defines, tu, missing=()) -> dict:
     """name -> (value, build file) for the undeclared names of ``errors`` that the build files near ``path`` define
     (``build_flags``) and ``defines`` does not; and for the switches the build defines (``-DNDG3d``) under which the
     file or a header it reads defines such a name (``#ifdef NDG3d`` ... ``#define p_Nfields 6``)."""
@@ -1020,11 +1031,82 @@ def _build_defines(path: Path, errors, defines, tu) -> dict:
         files = [str(path)] + sorted({i.include.name for i in tu.get_includes() if i.include is not None})
         switches = set().union(*(_switches_defining(f, names - set(found)) for f in files)) - set(defines or ())
         found.update(build_flags.defines_for(path, switches - set(found)) if switches else {})
+    if errors and missing:  # the includes of missing headers the parse reached (read empty)
+        reached = sorted({(i.location.file.name, i.location.line) for i in tu.get_includes()
+                          if i.include is not None and i.include.name.startswith(f"{_EMPTY}/") and i.location.file})
+        wanted = {n for e in errors for m in [_MISSING_NAME.search(e.spelling)] if m for n in m.groups() if n}
+        for f, ln in reached if wanted else ():
+            for n, v in _avoiding_missing(f, ln, {*(defines or ()), *found}, wanted).items():
+                found.setdefault(n, v)
     configured = _configured(errors, {*(defines or ()), *found})
     if configured:  # the build's value where it gives one, else the value the header's first branch tests
         given = build_flags.defines_for(path, set(configured))
         found.update({n: given.get(n, v) for n, v in configured.items()})
     return found
+
+
+_GROUP_TEST = re.compile(r"\s*\(?\s*(?:defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?|([A-Za-z_]\w*)\s*(==|>=|>)\s*(\d+)[uUlL]*)"
+                         r"\s*\)?\s*(?://.*|/\*.*)?$")
+
+
+def _avoiding_missing(file: str, line: int, known, wanted: set) -> dict:
+    """name -> (value, where) for the configuration macro that picked the branch holding the include at ``file``:
+    ``line`` of a header found nowhere, when another branch of its group declares a name of ``wanted`` (names the
+    parse misses) and the macro's value picks it (``#if OPENFST_VER >= 10800`` typedefs ``int32`` itself, ``#else
+    #include <fst/types.h>``; ``#ifndef HAVE_FST`` ... ``#else``): a configure step's choice between an external
+    library and the project's own definitions. The branch that needs no missing header is taken."""
+    lines = (source_text(Path(file)) or "").split("\n")
+    depth, branch, start = 0, 0, None  # branch: how many #else/#elif of the group lie between its #if and the include
+    for i in range(line - 2, max(line - 200, 0) - 1, -1):
+        if not 0 <= i < len(lines):
+            return {}
+        d = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)", lines[i])
+        if not d:
+            continue
+        word = d.group(1)
+        if word in ("else", "elif") and depth == 0:
+            branch += 1
+            continue
+        depth += {"endif": 1, "if": -1, "ifdef": -1, "ifndef": -1}.get(word, 0)
+        if depth < 0:
+            start = i
+            break
+    if start is None or branch > 1 or branch == 1 and word == "ifndef" or branch == 0 and word != "ifndef":
+        return {}
+    other = _other_branch(lines, start, first=branch == 1)  # the branch the include is not in
+    if other is None or _INCLUDE.search(other) or not any(re.search(rf"\b{re.escape(n)}\b", other) for n in wanted):
+        return {}
+    where = f"the branch of {Path(file).name}:{start + 1} that needs no missing header"
+    name = d.group(2).strip()
+    if word == "ifndef":  # `#ifndef USE_OWN` around the include: the #else after it
+        return {name: ("1", where)} if re.fullmatch(r"[A-Za-z_]\w*", name) and name not in known else {}
+    # the include in the #else (or first #elif) of a first branch a value of an undefined macro picks
+    t = _GROUP_TEST.match(name) if word == "if" else None
+    name = name if word == "ifdef" else (t.group(1) or t.group(2)) if t else ""
+    if not re.fullmatch(r"[A-Za-z_]\w*", name) or name in known:
+        return {}
+    value = "1" if word == "ifdef" or t.group(1) else str(int(t.group(4)) + (t.group(3) == ">"))
+    return {name: (value, where)}
+
+
+def _other_branch(lines: list, start: int, first: bool) -> str | None:
+    """The text of the first branch of the group opened at ``lines[start]`` (``first``), else of its second
+    branch (after its first ``#else``/``#elif``); None when the group has no such branch."""
+    depth, cuts = 0, []  # the lines of the group's own #else/#elif/#endif
+    for i in range(start + 1, min(start + 400, len(lines))):
+        d = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", lines[i])
+        word = d.group(1) if d else None
+        if word in ("if", "ifdef", "ifndef"):
+            depth += 1
+        elif word == "endif" and depth:
+            depth -= 1
+        elif word in ("else", "elif", "endif") and not depth:
+            cuts.append(i)
+            if word == "endif":
+                break
+    if first:
+        return "\n".join(lines[start + 1:cuts[0]]) if len(cuts) >= 2 else None
+    return "\n".join(lines[cuts[0] + 1:cuts[1]]) if len(cuts) >= 2 else None
 
 
 def _configured(errors, known) -> dict:
@@ -1404,11 +1486,15 @@ def _header_device_funcs(tu, children: list, patched: dict):
             if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
                 walk(c.get_children())
                 continue
-            if c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE):
+            if c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD) and c.kind not in _CLASS_KINDS:
                 continue
-            attrs = {x.kind for x in c.get_children()}
-            if K.CUDADEVICE_ATTR not in attrs or K.CUDAGLOBAL_ATTR in attrs:
-                continue
+            if c.kind in _CLASS_KINDS or c.kind == K.CXX_METHOD:
+                if next(_device_methods(None, c), None) is None:
+                    continue
+            else:
+                attrs = {x.kind for x in c.get_children()}
+                if K.CUDADEVICE_ATTR not in attrs or K.CUDAGLOBAL_ATTR in attrs:
+                    continue
             path = c.location.file.name
             if path not in convs:
                 text = patched.get(path)
@@ -1418,6 +1504,9 @@ def _header_device_funcs(tu, children: list, patched: dict):
                     except OSError:
                         continue
                 convs[path] = _Conv(path, text)
+            if c.kind in _CLASS_KINDS or c.kind == K.CXX_METHOD:
+                out.extend(_device_methods(convs[path], c))
+                continue
             f = _func(convs[path], c, convs[path].source)
             if f is not None:
                 out.append(f)
@@ -1534,6 +1623,33 @@ def _release():
     """Drop the index before interpreter teardown (its __del__ needs the bindings still alive)."""
     global _index
     _index = None
+
+
+def _device_methods(conv: _Conv | None, c):
+    """The device member functions with a body that class ``c`` (and the classes nested in it) defines, or ``c``
+    itself when it is one defined outside its class (``T *View<T>::lane(int i) {...}``); each named by its classes
+    and namespaces as a call names it (``View::lane``), and a method unless static (``this`` is the object). With
+    ``conv`` None, the cursors only (no conversion)."""
+    K = ci.CursorKind
+    members = [c] if c.kind == K.CXX_METHOD else list(c.get_children())
+    for m in members:
+        if m.kind in _CLASS_KINDS:
+            yield from _device_methods(conv, m)
+            continue
+        if m.kind not in (K.CXX_METHOD, K.FUNCTION_TEMPLATE) or not m.is_definition():
+            continue
+        if m.kind == K.FUNCTION_TEMPLATE and m.semantic_parent is not None and m.semantic_parent.kind not in _CLASS_KINDS:
+            continue
+        if not any(x.kind == K.CUDADEVICE_ATTR for x in m.get_children()):
+            continue
+        if conv is None:
+            yield m
+            continue
+        f = _func(conv, m, conv.source)
+        if f is not None:
+            f.name = "::".join([*_scope(m), m.spelling])
+            f.method = not m.is_static_method()
+            yield f
 
 
 def _func(conv: _Conv, c, source: str) -> Func | None:

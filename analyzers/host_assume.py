@@ -586,6 +586,16 @@ class _Launch:
                 return True
         return False
 
+    def _passed_alike(self, comp: str) -> str | None:
+        """The integer kernel parameter passed the same expression as launch dimension ``comp``, of host names
+        nothing changes before the launch (``_set_once``); else None."""
+        text = " ".join(_strip_casts(comp).split())
+        for a, (p, ty) in zip(self.args, self.params):
+            if _integral(ty) and " ".join(a.split()) == text and all(
+                    _set_once(self.scan, n, self.pos) for n in set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text))):
+                return p
+        return None
+
     def _known_factors(self, dim: str, comp: str) -> list:
         """For a dimension that is a product with unknown factors (`dim3 grid(batch * heads)`, `batch` unknown here):
         each factor that is known divides it and is not zero (a launch's dimension is at least 1, so no factor of
@@ -715,6 +725,9 @@ class _Launch:
                         comp.split())), None)
                     if same is not None:
                         out.append(f"{what}.{f} == {what}.{same}")
+                    twin = self._passed_alike(comp)
+                    if twin is not None:  # `dim3 block(hs / 8, 16)` launching `k<<<g, block>>>(hs / 8)`
+                        out.append(f"{what}.{f} == {twin}")
                     out += self._known_factors(f"{what}.{f}", comp)
                     continue
                 if expr.strip() != f"{what}.{f}" and not self._divides_by_parameter(expr):

@@ -862,6 +862,10 @@ class _Scan:
         if "." in text:
             text = re.sub(r"(?<![\w.>])([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\b(?!\s*\()", member, text)
         text = drop_int_casts(text)  # `(size_t)wg`: the type is no name to look up
+        for _ in range(4) if "::" in text else ():  # `badd_opt::threads`: a namespace's (or class's) constant
+            before, text = text, _QUALIFIED.sub(self._qualified, text)
+            if text == before:
+                break
         names = set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", text)) - set(self.env)  # not the fields (.x)
         choices = [{}]
         for n in sorted(names):
@@ -880,6 +884,10 @@ class _Scan:
                 return None
         out = [evaluate(text, {**self.env, **c}) for c in choices]
         return None if None in out else list(dict.fromkeys(out))
+
+    def _qualified(self, m) -> str:
+        key = re.sub(r"\s|^::", "", m.group(0))
+        return f"({self.env[key]})" if key in self.env else m.group(0)
 
     def bound(self, text: str, pos: int, depth: int = 0) -> int | None:
         """At most how many threads the block ``text`` has at ``pos``, for a block that is not a constant: a
@@ -1530,6 +1538,10 @@ _CONST = re.compile(r"(?<![\w.])(?:(?:static|inline)\s+)*(?:const|constexpr)\s+(
                     r"(?:(?:unsigned|signed|short|long|int|size_t|uint|u?int(?:8|16|32|64)_t)\s+)+(?:const\s+)?([A-Za-z_]\w*)\s*"
                     r"(?:=\s*([^;{}]+?)|\{([^;{}]*)\})\s*;")
 
+# the `{` after it opens a namespace, or a class whose static constants are read as `Config::kThreads`
+_NAMESPACE_OPEN = re.compile(r"\b(?:namespace\s+([A-Za-z_][\w:\s]*?)|(?:struct|class)\s+([A-Za-z_]\w*)(?:\s+final)?"
+                             r"(?:\s*:[^;{}()]*)?)\s*$")
+_QUALIFIED = re.compile(r"(?<![\w.])(?:::\s*)?(?:[A-Za-z_]\w*\s*::\s*)+[A-Za-z_]\w*")
 _CONST_DIM3 = re.compile(r"(?<![\w.])(?:(?:static|inline)\s+)*(?:const|constexpr)\s+(?:(?:static|const|constexpr)\s+)*"
                          r"dim3\s+([A-Za-z_]\w*)\s*"
                          r"(?:\(([^;{}()]*)\)|\{([^;{}]*)\}|=\s*dim3\s*[({]([^;{}()]*)[)}])\s*;")
@@ -1555,25 +1567,44 @@ def _constants(text: str) -> dict:
         return {}
     t = _NOISE.sub(lambda m: " " * len(m.group(0)), text)
     out, bodies, opened = {}, 0, []  # function bodies open at a point; for each open `{`, whether it opens one
+    spaces: list = []  # for each open `{`, the namespace it opens ("" for other braces)
+    qualified: dict = {}  # "ns::name" -> (namespace path, value text) for a constant inside `namespace ns {`
     marks = sorted([(m.start(), m) for r in (_CONST, _CONST_DIM3) for m in r.finditer(t)] +
                    [(m.start(), m) for m in _BRACE.finditer(t)], key=lambda x: x[0])
+
+    def put(name, value):
+        out[name] = value
+        path = [n for s in spaces if s for n in s.split("::")]
+        for i in range(len(path)):  # `b::name` and `a::b::name` for a constant of `namespace a { namespace b {`
+            qualified["::".join([*path[i:], name])] = (path, value)
     for at, m in marks:
         if m.re is _BRACE:
             if m.group(0) == "{":
                 opened.append(bool(_FUNC_END.search(t, max(0, at - 80), at)))
                 bodies += opened[-1]
+                ns = _NAMESPACE_OPEN.search(t, max(0, at - 200), at)
+                spaces.append(re.sub(r"\s", "", ns.group(1) or ns.group(2)) if ns else "")
             elif opened:
                 bodies -= opened.pop()
+                spaces.pop()
         elif m.re is _CONST_DIM3:
             if not bodies:
-                out[m.group(1)] = f"dim3({m.group(2) or m.group(3) or m.group(4)})"
+                put(m.group(1), f"dim3({m.group(2) or m.group(3) or m.group(4)})")
         elif not bodies:
             first, *more = split_top(m.group(2) or m.group(3)) or [""]
-            out[m.group(1)] = first.strip()
+            put(m.group(1), first.strip())
             for d in more:  # further declarators: `static const int A = 4, B = 64;`
                 name, eq, value = d.partition("=")
                 if eq and name.strip().isidentifier():
-                    out[name.strip()] = value.strip()
+                    put(name.strip(), value.strip())
+    for key, (path, value) in qualified.items():
+        # the names a namespace's constant reads are its namespace's first (`stride = vals_per_h * threads`)
+        def scoped(m, path=path):
+            for i in range(len(path), 0, -1):
+                if "::".join([*path[:i], m.group(0)]) in qualified:
+                    return "::".join([*path[:i], m.group(0)])
+            return m.group(0)
+        out[key] = re.sub(r"(?<![\w.:])[A-Za-z_]\w*(?!\s*::)", scoped, value)
     return out
 
 
@@ -1703,7 +1734,8 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
             named.update(dict.fromkeys(_DEFINED_NAME.findall(kept), ""))
     if folder is not None:
         include(text, (Path(folder) / name).parent, 0)  # (a launching file above the folder: name is ../f.cu)
-    env = {**(outer or {}), **macros, **source_macros(text, device=False),
+    env = {**(outer or {}), **macros, **{k: v for k, v in _constants(text).items() if "::" in k},
+           **source_macros(text, device=False),
            **{k: (1 if v is None else v) for k, v in (defines or {}).items()}}
     if folder is not None and "extern" in text + "".join(headers):
         env = {**_defined_elsewhere(text, headers, env, Path(folder) / name), **env}

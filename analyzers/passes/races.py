@@ -287,6 +287,9 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
     else:
         o1, o2 = e1.int(a.offset), e2.int(b.offset)
         cons += [o1 < o2 + b.size, o2 < o1 + a.size]
+        align = _common_alignment(a, b)
+        if align > 1:  # both addresses aligned (the base's own alignment unknown): the offsets agree modulo it
+            cons.append(z3.Extract(align.bit_length() - 2, 0, o1 - o2) == 0 if bv else (o1 - o2) % align == 0)
     cons += ctx.row_lemmas(a, b, e1, e2)  # implied by the layout assumptions; they keep pitched queries linear
     cons += ctx.padded_lemmas(a, b, e1, e2)
     w1, w2 = info["w1"], info["w2"]
@@ -307,6 +310,16 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
             e1.int(a.gphase or sym.const(0)) == e2.int(b.gphase or sym.const(0))
         cons.append(z3.If(info["same_block"], ordered_free, same_grid_phase))
     return cons, e1, e2, (w1, w2, info["same_block"])
+
+
+def _common_alignment(a: Access, b: Access) -> int:
+    """The alignment two accesses share for certain: a PTX ``ld``/``st`` of N bytes (inline asm, a vector
+    ``ld.global.v4.u32``) needs an N-byte aligned address, else it faults; C accesses count as 1 (a struct's
+    alignment may be less than its size)."""
+    sizes = [x.size for x in (a, b) if x.via == "asm"]
+    if len(sizes) < 2 or any(n < 2 or n & (n - 1) for n in sizes):
+        return 1
+    return min(sizes)
 
 
 def _in_extents(acc: Access, enc) -> list:

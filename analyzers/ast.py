@@ -36,7 +36,8 @@ class Node:
     """One node. ``kind`` says which fields matter (see the front ends for the exact shapes):
 
     expressions: lit(val) name(name, ref) member(a, name, arrow, val=field byte offset) index(a, b)
-    call(name, args, a=object for methods, targs) bin(op, a, b) un(op, a) assign(op, a, b) cond(a, b, c)
+    call(name, args, a=object for methods, op="->" through a pointer, val=sizes of the object's class template
+    arguments, targs) bin(op, a, b) un(op, a) assign(op, a, b) cond(a, b, c)
     cast(ty, a) sizeof(val) init(args) stmtexpr(body, a=value: GNU ``({ ...; value; })``) unknown(text)
     statements: block(body) decl(name, ty, a=init, shared, extern) expr(a) if(a, b, c) for(init, a, b, body)
     while(a, body) do(body, a) return(a) break continue asm(text, outs, ins) switch(a, body) unknown(text)
@@ -73,6 +74,7 @@ class Func:
     tparams: list = field(default_factory=list)  # [(name, "type" | "value")]
     launch_bounds: int | str | None = None  # __launch_bounds__ first argument (text until resolved)
     method: bool = False  # a class's non-static member function (name ``Class::f``): ``this`` is the called object
+    class_tparams: list = field(default_factory=list)  # a class template's member function: the class's, as tparams
 
 
 @dataclass

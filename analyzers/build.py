@@ -1156,6 +1156,9 @@ class Builder:
                     a = Ptr(a.space, a.base, a.off, es, (), a.subs, a.volatile)
             scope[pname] = a if a is not None else opaque(f"argument {pname}")
         saved_t, saved_tb = dict(self.tbind), dict(self.typebind)
+        for (tn, kind), size in zip(fn.class_tparams, n.val if fn.method and isinstance(n.val, list) else ()):
+            if kind == "type" and isinstance(size, int) and size > 0:
+                self.typebind[tn] = size  # `T *data_` of a View<LaneCounters>: elements of LaneCounters' size
         for (tn, kind), text in zip(fn.tparams, n.targs):
             if kind == "value":
                 v = eval_text(text, self.macros)

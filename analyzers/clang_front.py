@@ -401,12 +401,14 @@ class _Conv:
                 return Node("call", loc, name=f"{m.group(1).lstrip(':')}::__ctor__", targs=split_top(m.group(2)),
                             args=[self.expr(x) for x in ch[1:] if x.kind.is_expression()], ty=self.typeinfo(c.type),
                             text=self.text(c))
-        arrow = False
+        arrow, class_args = False, None
         if callee is not None and callee.kind == K.MEMBER_REF_EXPR:
             base = [x for x in callee.get_children() if x.kind.is_expression()]
             if base:
                 obj = self.expr(base[0])
-                arrow = base[0].type.get_canonical().kind == ci.TypeKind.POINTER
+                t = base[0].type.get_canonical()
+                arrow = t.kind == ci.TypeKind.POINTER
+                class_args = _template_argument_sizes(t.get_pointee() if arrow else t)
             # a member of a dependent object has no spelling: its name is the text after the last `.` / `->`
             name = callee.spelling or re.split(r"\.|->", self.text(callee))[-1].strip() or name
             scope = _scope(callee.referenced) if callee.referenced is not None else []
@@ -437,8 +439,8 @@ class _Conv:
             m = re.search(r"<(.*)>\s*$", c.type.get_canonical().spelling)
             return Node("call", loc, name=f"{cls}::__ctor__" if cls else "__ctor__", args=[self.expr(x) for x in args],
                         targs=split_top(m.group(1)) if m else [], ty=ty, text=self.text(c))
-        return Node("call", loc, name=qual, a=obj, op="->" if arrow else "", args=[self.expr(x) for x in args],
-                    targs=targs, ty=ty, text=self.text(c))
+        return Node("call", loc, name=qual, a=obj, op="->" if arrow else "", val=class_args,
+                    args=[self.expr(x) for x in args], targs=targs, ty=ty, text=self.text(c))
 
     # ---- statements
     def stmt(self, c) -> Node | None:
@@ -814,6 +816,18 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
         unit, err = None, exc
     if unit is not None and not unit.broken:
         return unit
+    hip = {k: v for k, v in _hip_switches(path, source, include_dirs).items() if k not in (defines or {})}
+    if hip:  # a HIP-ported project whose device qualifiers come with the HIP runtime: read as hipcc on NVIDIA
+        try:
+            again = _parse(path, source, defines={**(defines or {}), **{k: v for k, (v, _) in hip.items()}},
+                           include_dirs=include_dirs)
+        except FrontendError:
+            again = None
+        if again is not None and (unit is None or len(again.broken) < len(unit.broken)):
+            again.build_defines = {**hip, **again.build_defines}
+            unit, err = again, None
+            if not unit.broken:
+                return unit
     if unit is None and not _UNDECLARED.search(str(err)) or unit is not None and not any(
             _UNDECLARED.search(w) for w in unit.broken.values()):
         if err is not None:
@@ -847,6 +861,44 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
     if best is None:
         raise err
     return best
+
+
+_HIP_RUNTIME = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/hip_runtime(?:_api)?\.h[>"]', re.M)
+
+
+def _hip_switches(path: Path, source: str, include_dirs, limit: int = 200) -> dict:
+    """name -> ("1", where) for the build switches under which the file or a header it includes (transitively)
+    includes the HIP runtime (``#ifdef ENABLE_HIP`` ``#include <hip/hip_runtime.h>``): a project ported to HIP that
+    builds its GPU code with hipcc, on NVIDIA through CUDA (kopt's ``hip/hip_runtime.h`` maps HIP's names to
+    CUDA's). A switch of AMD's platform is left out."""
+    dirs = [*map(Path, include_dirs)]
+    out, seen, todo = {}, set(), [(path, source)]
+    while todo and len(seen) < limit:
+        here, text = todo.pop()
+        lines = text.split("\n") if _HIP_RUNTIME.search(text) else []
+        for m in _HIP_RUNTIME.finditer(text):
+            ln = text.count("\n", 0, m.start())
+            depth = 0
+            for i in range(ln - 1, max(ln - 60, 0) - 1, -1):
+                d = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)", lines[i])
+                if not d:
+                    continue
+                depth += {"endif": 1, "if": -1, "ifdef": -1, "ifndef": -1}.get(d.group(1), 0)
+                if depth < 0 or depth == 0 and d.group(1) in ("elif", "else"):
+                    t = re.fullmatch(r"\s*(?:defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?\s*(?://.*|/\*.*)?", d.group(2))
+                    if d.group(1) in ("ifdef", "if") and depth < 0 and t and "AMD" not in t.group(1) and \
+                            "HCC" not in t.group(1):
+                        out.setdefault(t.group(1), ("1", f"the HIP build of {here.name}:{i + 1}"))
+                    break
+        for name in _INCLUDE.findall(text):
+            found = next((d / name for d in (here.parent, *dirs) if (d / name).is_file()), None)
+            if found is not None and found not in seen:
+                seen.add(found)
+                try:
+                    todo.append((found, found.read_text(errors="replace")))
+                except OSError:
+                    pass
+    return out
 
 
 def _includer_contexts(path: Path, include_dirs, level: int = 0):
@@ -1625,6 +1677,19 @@ def _release():
     _index = None
 
 
+def _template_argument_sizes(t) -> list | None:
+    """The sizes of class type ``t``'s template type arguments (None for one of no size, a value argument), or None
+    when it has none."""
+    try:
+        n = t.get_num_template_arguments()
+        if n <= 0:
+            return None
+        return [_size_of(a) if a.kind != ci.TypeKind.INVALID else None
+                for a in (t.get_template_argument_type(i) for i in range(n))]
+    except Exception:
+        return None
+
+
 def _device_methods(conv: _Conv | None, c):
     """The device member functions with a body that class ``c`` (and the classes nested in it) defines, or ``c``
     itself when it is one defined outside its class (``T *View<T>::lane(int i) {...}``); each named by its classes
@@ -1649,6 +1714,11 @@ def _device_methods(conv: _Conv | None, c):
         if f is not None:
             f.name = "::".join([*_scope(m), m.spelling])
             f.method = not m.is_static_method()
+            owner = m.semantic_parent
+            if owner is not None and owner.kind == K.CLASS_TEMPLATE:
+                f.class_tparams = [(x.spelling, "type" if x.kind == K.TEMPLATE_TYPE_PARAMETER else "value")
+                                   for x in owner.get_children()
+                                   if x.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER)]
             yield f
 
 

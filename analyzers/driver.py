@@ -269,6 +269,8 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
             f"of a larger grid would repeat the same accesses); declare the launch with `// kopt: launch` or pass "
             f"--grid to check a larger grid", Location(func.loc.file, func.loc.line, func.loc.col, role="kernel"),
             witness={"assumed_grid": [1, 1, 1]}))
+    else:
+        launchmod.presume_one_wide_x(cfg, km)
     if cfg.inferred:
         out.append(RULES["launch.inferred-block"].diag(
             f"no launch block known for `{func.name}`: {cfg.inferred_text()}; declare the launch with "

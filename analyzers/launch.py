@@ -50,6 +50,7 @@ class LaunchConfig:
     inferred: dict = field(default_factory=dict)  # dim "x"/"y"/"z" -> (bound, why): see infer_block
     launched: bool = True  # False: no launch of the kernel was found (none given, none read from host code)
     one_block: bool = False  # the grid was inferred to be one block (see infer_one_block)
+    one_wide_x: bool = False  # gridDim.x was presumed 1 (see presume_one_wide_x)
     buffers: dict = field(default_factory=dict)  # pointer parameter -> bytes of the buffer it points to (a task's)
     # an unknown block whose race, barrier and bounds checks were all decided for every block it allows (symbolic
     # block sizes, nothing left to concrete shapes, no incomplete note): the verdict holds whatever the launch picks
@@ -129,6 +130,8 @@ class LaunchConfig:
         g = f"grid={fmt(self.grid)}" if any(v is not None for v in self.grid) else "any grid"
         if self.one_block:
             g = "grid=(1, 1, 1) (inferred: no launch found, and the kernel reads no blockIdx or gridDim)"
+        elif self.one_wide_x:
+            g += " (gridDim.x presumed 1: the kernel reads no blockIdx.x or gridDim.x)"
         s = f", {b}, {g}"
         if self.smem is not None:
             s += f", dynamic smem={self.smem} B"
@@ -291,4 +294,17 @@ def infer_one_block(cfg: LaunchConfig, model) -> bool:
     if any(a.atomic and a.space == "global" for a in model.accesses):
         return False
     cfg.grid, cfg.one_block = (1, 1, 1), True
+    return True
+
+
+def presume_one_wide_x(cfg: LaunchConfig, model) -> bool:
+    """A kernel whose grid width no launch gives, that reads no blockIdx.x or gridDim.x, synchronizes no grid and
+    updates no global memory atomically, is presumed launched one block wide (``gridDim.x == 1``), as it is presumed
+    one block high and deep when it reads no blockIdx.y or .z: blocks side by side in x would repeat the same
+    accesses. (A kernel whose blocks share work through atomics, a persistent kernel's work queue, keeps any width.)"""
+    if cfg.grid[0] is not None or cfg.one_block or "x" in model.grid_used:
+        return False
+    if any(b.kind == "grid" for b in model.barriers) or any(a.atomic and a.space == "global" for a in model.accesses):
+        return False
+    cfg.grid, cfg.one_wide_x = (1, *cfg.grid[1:]), True
     return True

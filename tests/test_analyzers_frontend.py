@@ -1168,3 +1168,57 @@ __global__ void k(real* x) {
     assert res.paths["k"] == "libclang", res.paths
     res = analyze(tmp_path / "k.cu", defines={"WITH_CUDA": "0"})
     assert not res.paths["k"].startswith("libclang"), res.paths  # `real` and THREADS undeclared
+
+
+def test_a_configure_switch_takes_the_branch_that_needs_no_missing_header(tmp_path):
+    # the build's configure step picks an external library's header or the project's own typedefs; the library is
+    # not installed, so the branch that declares the names itself is read (and says so)
+    (tmp_path / "types.h").write_text("#if FST_VER >= 10800\ntypedef int int32;\n#else\n#include <fst/types.h>\n"
+                                      "#endif\n#ifndef TYPES_H_\n#define TYPES_H_\n#endif\n")
+    (tmp_path / "k.cu").write_text('#include "types.h"\n__global__ void k(int32 *x) { x[threadIdx.x] = 1; }\n')
+    res = analyze(tmp_path / "k.cu", block=(64, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "`-DFST_VER=10800`" in res.paths["k"]
+    assert "TYPES_H_" not in res.paths["k"]  # an include guard is no configure switch
+
+
+def test_device_member_functions_are_inlined_with_their_object():
+    src = """
+struct View { float *data_; int ncols_;
+  __device__ float *row(int i) { return &data_[i * ncols_]; }
+  __device__ void put(int i, float v) { this->data_[i] = v; } };
+struct Lanes { int *end; __device__ int *lane(int i) { return &end[i]; } };
+__global__ void racy(View v) { v.row(blockIdx.x)[0] = threadIdx.x; }
+__global__ void racy_put(View v) { v.put(blockIdx.x, threadIdx.x); }
+__global__ void own(View *v) { v->put(blockIdx.x * blockDim.x + threadIdx.x, 2.0f); }
+__global__ void loop(Lanes l, int n, float *out) {
+  for (int i = 0; i < n; i++) {
+    if (*l.lane(i) > 5) __syncthreads();  // a value every thread loads from one address: no divergence
+    out[i * blockDim.x + threadIdx.x] = 1.f;
+  }
+}
+"""
+    races = {}
+    for k in ("racy", "racy_put", "own", "loop"):
+        res = analyze(src, path="m.cu", block=(256, 1, 1), kernels=[k])
+        races[k] = {(d.rule, d.locations[0].line) for d in res.diagnostics if d.is_error}
+    assert races["racy"] == {("race.global", 6)}
+    assert races["racy_put"] == {("race.global", 4)}  # the store in the member function, `this->data_[i]`
+    assert races["own"] == set() and races["loop"] == set()  # `*l.lane(i)`: one address, one value per block
+
+
+def test_a_hip_ported_project_is_read_as_hipcc_compiles_it_on_nvidia(tmp_path):
+    # the project's device qualifiers exist only in its HIP build (`HOSTDEVICE` is `__host__ __device__` under
+    # __HIPCC__, which the HIP runtime header defines); the CUDA reading calls host functions from the kernel
+    (tmp_path / "math.h").write_text("#ifdef ENABLE_HIP\n#include <hip/hip_runtime.h>\n#endif\n#ifdef __HIPCC__\n"
+                                     "#define HOSTDEVICE __host__ __device__\n#else\n#define HOSTDEVICE\n#endif\n"
+                                     "struct Box { float L; HOSTDEVICE float wrap(float x) const { return x - L; } };\n")
+    (tmp_path / "k.cu").write_text('#include "math.h"\n__global__ void k(float *x, Box b) {\n'
+                                   '  x[0] = b.wrap(x[threadIdx.x]);\n}\n')
+    res = analyze(tmp_path / "k.cu", block=(64, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "`-DENABLE_HIP=1`" in res.paths["k"]
+    assert "race.global" in _rules(res)
+    # a CUDA reading that parses keeps the CUDA branches
+    (tmp_path / "k2.cu").write_text('#ifdef USE_HIP\n#include <hip/hip_runtime.h>\n#define WARP 64\n#else\n'
+                                    '#define WARP 32\n#endif\n__global__ void k2(float *x) { x[threadIdx.x % WARP] = 1; }\n')
+    res = analyze(tmp_path / "k2.cu", block=(32, 1, 1))
+    assert "HIP" not in res.paths["k2"] and "race.global" not in _rules(res)

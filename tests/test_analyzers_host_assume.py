@@ -866,3 +866,26 @@ void run(float* out, const float* in, float* means, int rows, int n, bool stats)
                   .replace("threadIdx.x / 32", "(threadIdx.x + threadIdx.y * blockDim.x) / 32"))
     assert all("blockDim.y == 1" in l for l in res.assumed if "norm" in l), res.assumed
     assert not [d for d in res.diagnostics if d.rule.startswith("race")]
+
+
+def test_a_launch_dimension_passed_as_the_same_expression_is_that_parameter(tmp_path):
+    text = _implied("void run(float *d, int hs, int n) {\n  dim3 block(hs / 8, 4);\n  fill<<<n, block>>>(d, hs / 8, 3);"
+                    "\n}\n", tmp_path)
+    assert "blockDim.x == width" in text
+    changed = _implied("void run(float *d, int hs, int n) {\n  dim3 block(hs / 8, 4);\n  hs += 8;\n"
+                       "  fill<<<n, block>>>(d, hs / 8, 3);\n}\n", tmp_path)
+    assert "blockDim.x == width" not in changed  # hs changes between the block and the call
+
+
+def test_a_namespace_or_class_constant_sizes_a_launch(tmp_path):
+    (tmp_path / "k.cu").write_text(KERNEL + """
+namespace cfg { constexpr int threads = 128; namespace inner { constexpr int rows = threads / 32; } }
+struct Tile { static constexpr int kRows = 2; };
+namespace other { constexpr int threads = 64; }
+void run(float *d, int w) {
+  dim3 block(cfg::threads, cfg::inner::rows * Tile::kRows);
+  fill<<<w, block>>>(d, w, 3);
+}
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert [l["block"] for l in res.launches] == [[128, 8, 1]]

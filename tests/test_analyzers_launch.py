@@ -1672,3 +1672,32 @@ void AddRows(float* m, int rows, int cols) {
     # a -D value of the switch (given, or read from the build files) wins
     assert _shapes((tmp_path / "kernels.cu").read_text(), path=tmp_path / "kernels.cu",
                    defines={"HAVE_CUDA": "0"})["add_rows"] == []
+
+
+def test_a_kernel_that_reads_no_blockidx_x_is_presumed_one_block_wide():
+    src = """
+__global__ void per_lane(int *out, int n) {
+  for (int lane = blockIdx.y; lane < n; lane += gridDim.y) out[lane] += 1;
+}
+__global__ void counted(int *out, int *count, int n) {
+  for (int lane = blockIdx.y; lane < n; lane += gridDim.y) { out[lane] += 1; atomicAdd(count, 1); }
+}
+"""
+    res = analyze(src, path="lanes.cu", block=(1, 1, 1), kernels=["per_lane"])
+    assert not [d for d in res.diagnostics if d.rule.startswith("race")]
+    assert "gridDim.x presumed 1" in res.assumed
+    # blocks that count work atomically may be many side by side (a persistent kernel's queue): any width
+    res = analyze(src, path="lanes.cu", block=(1, 1, 1), kernels=["counted"])
+    assert [d for d in res.diagnostics if d.rule == "race.global"]
+
+
+def test_a_class_templates_member_function_indexes_whole_elements_of_its_argument_type():
+    src = """
+struct Counters { int a; int b; int c; int d; };
+template <typename T> struct Lanes { T *data_; __device__ T *lane(int i) { return &data_[i]; } };
+__global__ void init(Lanes<Counters> l) {
+  if (threadIdx.x == 0) { l.lane(blockIdx.x)->d = 0; l.lane(blockIdx.x)->a = 1; }
+}
+"""
+    res = analyze(src, path="lanes.cu", block=(32, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule.startswith("race")]  # lane i's `d` is not lane i+3's `a`

@@ -1071,6 +1071,12 @@ class Builder:
             v = self.load(v, n.b)
         if isinstance(v, Agg) and isinstance(lv, VarRef) and v.kind == "struct" and not v.uniform:
             v = Agg("struct", lv.name, dict(v.fields), False, v.size)
+        if lv is None and n.a is not None and (n.a.kind == "index" or n.a.kind == "un" and n.a.op == "*" or
+                                               n.a.kind == "member" and n.a.op == "->"):
+            # a store to memory the model cannot place (through a pointer loaded from memory, an element of a class
+            # with its own operator[]): its races go unchecked, which the kernel's verdict must say
+            self.model.problems.append((n.loc, f"a store kopt cannot place in memory (`{_text(n.a)[:40]}`): "
+                                               f"its races are not checked"))
         self.store(lv, v, n)
         return v
 

@@ -203,10 +203,13 @@ def _to_generic(b, n, name, short):
 
 
 # ---- arithmetic the index analysis must see through
-@intrinsic("min", "max", "umin", "umax", "llmin", "llmax", "imin", "imax")
+@intrinsic("min", "max", "umin", "umax", "llmin", "llmax", "imin", "imax", "fminf", "fmaxf", "fmin", "fmax")
 def _min_max(b, n, name, short):
     if len(n.args) != 2:
         return NotImplemented
+    if short.startswith("f") and not all(a.ty.integral if a.ty is not None else a.kind == "lit" and
+                                         isinstance(a.val, int) for a in n.args):
+        return NotImplemented  # only `fminf(n - start, 64)` of integer operands: a count capped as `min` caps it
     x, y = b.rval(n.args[0]), b.rval(n.args[1])
     if isinstance(x, sym.S) and isinstance(y, sym.S):
         return binop("max" if "max" in short else "min", x, y)

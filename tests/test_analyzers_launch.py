@@ -1701,3 +1701,29 @@ __global__ void init(Lanes<Counters> l) {
 """
     res = analyze(src, path="lanes.cu", block=(32, 1, 1))
     assert not [d for d in res.diagnostics if d.rule.startswith("race")]  # lane i's `d` is not lane i+3's `a`
+
+
+def test_fminf_caps_a_count_like_min():
+    src = """
+__global__ void tile(const float *boxes, float *out, int n) {
+  __shared__ float s[64 * 7];
+  const int count = fminf(n - blockIdx.x * 64, 64);
+  if (threadIdx.x < count) s[threadIdx.x * 7] = boxes[blockIdx.x * 64 + threadIdx.x];
+  __syncthreads();
+  for (int i = 0; i < count; i++) out[blockIdx.x * 64 + threadIdx.x] += s[i * 7];
+}
+"""
+    res = analyze(src, path="tile.cu", block=(64, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule == "bounds.shared"]
+
+
+def test_a_store_the_model_cannot_place_makes_the_verdict_incomplete():
+    src = """
+__global__ void chase(float **ptrs) {
+  float *p = ptrs[blockIdx.x];
+  p[0] = threadIdx.x;
+}
+"""
+    res = analyze(src, path="chase.cu", block=(64, 1, 1))
+    notes = [d.message for d in res.diagnostics if d.rule == "analysis.incomplete"]
+    assert any("cannot place in memory (`p[0]`)" in m for m in notes)

@@ -130,13 +130,13 @@ def handle(b, n, ops: list):
         elif head.startswith(("ld.shared", "ld.volatile.shared", "ld.global", "ld.volatile.global", "ldmatrix",
                               "ld.relaxed", "ld.acquire")):
             br = _brackets(insn)
-            p = addr(br[0]) if br else None
+            p = _strong(addr(br[0]) if br else None, head)
             if isinstance(p, Ptr):
                 size = 16 if head.startswith("ldmatrix") else _width(insn)
                 b._rec_access(Mem(p, size), False, n, via="asm")
         elif head.startswith(("st.shared", "st.volatile.shared", "st.global", "stmatrix", "st.relaxed", "st.release")):
             br = _brackets(insn)
-            p = addr(br[0]) if br else None
+            p = _strong(addr(br[0]) if br else None, head)
             if isinstance(p, Ptr):
                 size = 16 if head.startswith("stmatrix") else _width(insn)
                 b._rec_access(Mem(p, size), True, n, via="asm")
@@ -145,3 +145,12 @@ def handle(b, n, ops: list):
             p = addr(br[0]) if br else None
             if isinstance(p, Ptr):
                 b._rec_access(Mem(p, _width(insn)), True, n, atomic=True, via="asm")
+
+
+def _strong(p, head: str):
+    """``p`` as a volatile access when the instruction names a memory order (``ld.global.acquire.gpu``,
+    ``st.relaxed.sys``, ``ld.volatile``): a strong operation of the PTX memory model, which forms no data race with
+    an atomic on its location (a spin barrier's acquire load of the counter a ``red.release`` updates)."""
+    if isinstance(p, Ptr) and any(q in head.split(".") for q in ("acquire", "relaxed", "volatile", "release")):
+        return Ptr(p.space, p.base, p.off, p.elem, p.dims, p.subs, True, p.intaddr)
+    return p

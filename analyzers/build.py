@@ -23,6 +23,8 @@ from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
 from .uniform_carried import uniform_carried, uniform_helper
 from .values import Agg, Mem, State, VarRef, same_struct
 
+# `at::PackedTensorAccessor64<scalar_t, 3, at::RestrictPtrTraits>`: element type and rank
+_ACCESSOR = re.compile(r"\b(?:Generic)?(?:Packed)?TensorAccessor(?:32|64)?\s*<\s*([^,<>]+?)\s*,\s*(\d+)\b")
 TYPE_SIZES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 4, "uint32_t": 4, "int32_t": 4,
               "half": 2, "__half": 2, "nv_bfloat16": 2, "__nv_bfloat16": 2, "bf16": 2, "char": 1, "int8_t": 1,
               "uint8_t": 1, "unsigned char": 1, "short": 2, "int16_t": 2, "uint16_t": 2, "long": 8,
@@ -145,6 +147,7 @@ class Builder:
         self.depth = 0
         self.helper = ""  # the inlined helper being read (its own static __shared__ arrays), "" in the kernel
         self.this = None  # in an inlined member function: its object (Agg, or Mem for one in memory)
+        self.accessors: dict = {}  # a tensor accessor parameter -> its sizes (``_param_value``)
         self.steps = 0  # statements run so far (MAX_STEPS)
         self.over_budget = False
         self.tbind: dict = {}  # template value params -> S
@@ -237,6 +240,16 @@ class Builder:
         return Mem(Ptr(space, name, ZERO, size, (), volatile=ti.volatile), size)
 
     def _param_value(self, name, ti: TypeInfo):
+        acc = _ACCESSOR.search(ti.spelling) if "TensorAccessor" in ti.spelling else None
+        if acc is not None and not ti.pointer:
+            # a PyTorch tensor accessor: a row-major tensor of its sizes (``acc.size(d)``), element type T
+            elem = self._elem(TypeInfo(pointer=True, pointee=acc.group(1).strip()))
+            rank = int(acc.group(2))
+            sizes = [var(f"p:{name}.size{d}", "uniform") for d in range(rank)]
+            for d in range(rank):
+                self.model.int_fields.add(f"{name}.size{d}")
+            self.accessors[name] = sizes
+            return Ptr("global", name, ZERO, elem, (None, *sizes[1:]))
         if ti.pointer and not ti.ref:
             return Ptr("global", name, ZERO, self._elem(ti), (None, *ti.pointee_dims) if ti.pointee_dims else (),
                        volatile=ti.volatile)
@@ -960,10 +973,11 @@ class Builder:
     def _subscript(self, p: Ptr, idx: S):
         if p.dims:
             rest = p.dims[1:]
-            stride = p.elem
-            for d in rest:
-                stride = stride * d if isinstance(d, int) and stride is not None else None
-            off = binop("+", p.off, binop("*", idx, const(stride) if stride is not None else
+            stride = const(p.elem)
+            for d in rest:  # (a tensor accessor's sizes are symbolic: `acc.size(d)`)
+                stride = binop("*", stride, const(d) if isinstance(d, int) else d) \
+                    if stride is not None and isinstance(d, (int, S)) else None
+            off = binop("+", p.off, binop("*", idx, stride if stride is not None else
                                            opaque("dependent array stride", uniform=True)))
             subs = p.subs + ((idx, p.dims[0]),)
             if rest:
@@ -1100,6 +1114,8 @@ class Builder:
     def call(self, n: Node):
         name = n.name or ""
         short = short_name(n)
+        if n.a is not None and n.a.kind == "name" and n.a.name in self.accessors and short in ("size", "stride", "data"):
+            return self._accessor_call(n.a.name, short, n)
         r = handle_call(self, n, name, short)
         if r is not NotImplemented:
             return r
@@ -1123,6 +1139,17 @@ class Builder:
         if not over and len(ints) == len(args) and not any(isinstance(a, Ptr) for a in args):
             return uf(f"fn:{short}", *ints)  # a pure function of its arguments (e.g. expf, __builtin_huge_valf)
         return opaque(f"result of {short or 'call'}")
+
+    def _accessor_call(self, name: str, what: str, n: Node):
+        """``acc.size(d)`` (the size the tensor model indexes with), ``acc.stride(d)``, ``acc.data()``."""
+        sizes = self.accessors[name]
+        if what == "data":
+            p = self.st.lookup(name) if self.st.has(name) else None
+            return Ptr("global", name, ZERO, p.elem) if isinstance(p, Ptr) else opaque(f"{name}.data()")
+        d = self.ival(n.args[0]) if n.args else None
+        if what == "size" and d is not None and sym.is_const(d) and 0 <= d.val < len(sizes):
+            return sizes[d.val]
+        return opaque(f"{name}.{what}()", uniform=True)
 
     def _method(self, n: Node) -> Func | None:
         """The device member function a call names (``View::lane``, on an object or on ``this``), by arity."""

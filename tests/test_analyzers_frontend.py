@@ -1222,3 +1222,32 @@ def test_a_hip_ported_project_is_read_as_hipcc_compiles_it_on_nvidia(tmp_path):
                                     '#define WARP 32\n#endif\n__global__ void k2(float *x) { x[threadIdx.x % WARP] = 1; }\n')
     res = analyze(tmp_path / "k2.cu", block=(32, 1, 1))
     assert "HIP" not in res.paths["k2"] and "race.global" not in _rules(res)
+
+
+def test_pytorch_extension_kernels_parse_and_their_accessors_are_tensors():
+    src = """#include <torch/extension.h>
+#include <ATen/cuda/CUDAContext.h>
+template <typename scalar_t>
+__global__ void clean(at::PackedTensorAccessor32<scalar_t, 2, at::RestrictPtrTraits> out) {
+  const int row = blockIdx.x, col = threadIdx.x;
+  if (row < out.size(0) && col < out.size(1)) out[row][col] = col;
+}
+__global__ void racy(torch::PackedTensorAccessor32<float, 3, torch::RestrictPtrTraits> out) {
+  for (int c = threadIdx.x; c < out.size(2); c += blockDim.x) out[blockIdx.x][0][c % 4] += 1.f;
+}
+__global__ void rows(const at::PackedTensorAccessor64<at::Half, 2, at::RestrictPtrTraits> in,
+                     at::PackedTensorAccessor64<float, 1, at::RestrictPtrTraits> sums) {
+  auto row = in[blockIdx.x];
+  float s = 0.f;
+  for (int c = 0; c < in.size(1); c++) s += static_cast<float>(row[c]);
+  if (threadIdx.x == 0) gpuAtomicAdd(&sums[blockIdx.x], s);
+}
+void launch(torch::Tensor t) {
+  clean<float><<<16, 256, 0, at::cuda::getCurrentCUDAStream()>>>(t.packed_accessor32<float, 2, at::RestrictPtrTraits>());
+}
+"""
+    res = analyze(src, path="ext.cu", block=(128, 1, 1))
+    assert all(p.startswith("libclang") for p in res.paths.values()), res.paths
+    races = {d.locations[0].line for d in res.diagnostics if d.rule.startswith("race")}
+    assert races == {9}  # `out[b][0][c % 4]`: four columns for every thread of the row
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]

@@ -1,0 +1,57 @@
+#pragma once
+// kopt analyzer stub: what a PyTorch CUDA extension's kernels use of PyTorch's C++ API (ATen, c10, torch): tensor
+// accessors, the half types, gpuAtomicAdd, accumulate types and the launch macros. Read for any <ATen/...>,
+// <c10/...> or <torch/...> header kopt does not have; host code using the rest of the API does not parse and is
+// skipped like other host code. The analyzer models an accessor as a row-major tensor of its sizes (distinct index
+// tuples within the sizes are distinct elements, as they are in any tensor a kernel may write).
+#include <stdint.h>
+#include <stddef.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+namespace c10 {
+using Half = __half;
+using BFloat16 = __nv_bfloat16;
+template <typename T> struct complex { T real_, imag_; };
+}  // namespace c10
+namespace at {
+using c10::Half;
+using c10::BFloat16;
+template <typename T> struct DefaultPtrTraits { typedef T *PtrType; };
+template <typename T> struct RestrictPtrTraits { typedef T *__restrict__ PtrType; };
+template <typename T, size_t N, template <typename U> class PtrTraits, typename index_t> class TensorAccessor;
+template <typename T, size_t N, template <typename U> class PtrTraits, typename index_t> struct __kopt_row {
+  typedef TensorAccessor<T, N - 1, PtrTraits, index_t> type;
+};
+template <typename T, template <typename U> class PtrTraits, typename index_t> struct __kopt_row<T, 1, PtrTraits, index_t> {
+  typedef T &type;
+};
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
+class TensorAccessor {
+ public:
+  __host__ __device__ typename __kopt_row<T, N, PtrTraits, index_t>::type operator[](index_t i) const;
+  __host__ __device__ index_t size(index_t d) const;
+  __host__ __device__ index_t stride(index_t d) const;
+  __host__ __device__ T *data() const;
+};
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
+class GenericPackedTensorAccessor : public TensorAccessor<T, N, PtrTraits, index_t> {};
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits>
+using PackedTensorAccessor32 = GenericPackedTensorAccessor<T, N, PtrTraits, int32_t>;
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits>
+using PackedTensorAccessor64 = GenericPackedTensorAccessor<T, N, PtrTraits, int64_t>;
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
+using PackedTensorAccessor = GenericPackedTensorAccessor<T, N, PtrTraits, index_t>;
+template <typename T, bool is_cuda> struct AccumulateType { using type = float; };
+template <> struct AccumulateType<double, true> { using type = double; };
+template <typename T, bool is_cuda> using acc_type = typename AccumulateType<T, is_cuda>::type;
+}  // namespace at
+namespace torch {
+using namespace at;
+}
+template <typename T> __device__ T gpuAtomicAdd(T *address, T val) { return atomicAdd(address, val); }
+#define C10_HOST_DEVICE __host__ __device__
+#define C10_DEVICE __device__
+#define C10_LAUNCH_BOUNDS_1(max_threads) __launch_bounds__(max_threads)
+#define C10_LAUNCH_BOUNDS_2(max_threads, min_blocks) __launch_bounds__(max_threads, min_blocks)
+#define C10_CUDA_KERNEL_LAUNCH_CHECK()
+#define C10_WARP_SIZE 32

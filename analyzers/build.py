@@ -148,6 +148,7 @@ class Builder:
         self.helper = ""  # the inlined helper being read (its own static __shared__ arrays), "" in the kernel
         self.this = None  # in an inlined member function: its object (Agg, or Mem for one in memory)
         self.accessors: dict = {}  # a tensor accessor parameter -> its sizes (``_param_value``)
+        self.unplaced = False  # an access just evaluated went through a pointer value the model lost (``assign``)
         self.steps = 0  # statements run so far (MAX_STEPS)
         self.over_budget = False
         self.tbind: dict = {}  # template value params -> S
@@ -937,6 +938,7 @@ class Builder:
         if isinstance(base, Mem):
             return self._field(base, n)
         if isinstance(base, S):
+            self.unplaced |= n.op == "->"
             return opaque(f"field {n.name}", uniform=not sym.thread_dependent(base))
         return opaque(f"member {n.name}")
 
@@ -967,7 +969,9 @@ class Builder:
         if isinstance(base, Ptr):
             return self._subscript(base, idx)
         if isinstance(base, Agg):
+            self.unplaced |= base.kind == "struct" and base.uniform  # a parameter object's own operator[]
             return opaque("element of a value")
+        self.unplaced |= isinstance(base, S)
         return opaque("subscript of unknown pointer")
 
     def _subscript(self, p: Ptr, idx: S):
@@ -1046,6 +1050,7 @@ class Builder:
                 if p.dims:
                     return self._subscript(p, ZERO)
                 return Mem(p, p.elem)
+            self.unplaced |= isinstance(p, S)  # a pointer value the model lost (loaded from memory, merged)
             return opaque("dereference of unknown pointer")
         if op in ("pre++", "pre--", "post++", "post--"):
             lv = self.lval(n.a)
@@ -1068,7 +1073,9 @@ class Builder:
         return unop(op, a)
 
     def assign(self, n: Node):
+        self.unplaced = False
         lv = self.lval(n.a)
+        unplaced = self.unplaced
         if n.op == "=":
             v = self.rval(n.b)
         else:
@@ -1085,10 +1092,10 @@ class Builder:
             v = self.load(v, n.b)
         if isinstance(v, Agg) and isinstance(lv, VarRef) and v.kind == "struct" and not v.uniform:
             v = Agg("struct", lv.name, dict(v.fields), False, v.size)
-        if lv is None and n.a is not None and (n.a.kind == "index" or n.a.kind == "un" and n.a.op == "*" or
-                                               n.a.kind == "member" and n.a.op == "->"):
-            # a store to memory the model cannot place (through a pointer loaded from memory, an element of a class
-            # with its own operator[]): its races go unchecked, which the kernel's verdict must say
+        if lv is None and unplaced:
+            # a store to memory the model cannot place (through a pointer loaded from memory or merged from two,
+            # an element of a parameter object with its own operator[]): its races go unchecked, which the kernel's
+            # verdict must say
             self.model.problems.append((n.loc, f"a store kopt cannot place in memory (`{_text(n.a)[:40]}`): "
                                                f"its races are not checked"))
         self.store(lv, v, n)

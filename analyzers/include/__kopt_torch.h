@@ -41,6 +41,13 @@ template <typename T, size_t N, template <typename U> class PtrTraits = DefaultP
 using PackedTensorAccessor64 = GenericPackedTensorAccessor<T, N, PtrTraits, int64_t>;
 template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
 using PackedTensorAccessor = GenericPackedTensorAccessor<T, N, PtrTraits, index_t>;
+template <typename T> struct numeric_limits {
+  __host__ __device__ static T lowest();
+  __host__ __device__ static T max();
+  __host__ __device__ static T min();
+  __host__ __device__ static T infinity();
+  __host__ __device__ static T quiet_NaN();
+};
 template <typename T, bool is_cuda> struct AccumulateType { using type = float; };
 template <> struct AccumulateType<double, true> { using type = double; };
 template <typename T, bool is_cuda> using acc_type = typename AccumulateType<T, is_cuda>::type;

@@ -24,19 +24,42 @@ def includers(path: Path, levels: int = 2, above_only: bool = False):
 
 def includers_beside(path: Path, max_folders: int = 16):
     """``includers`` in the folders beside ``path``'s (a library's ``app/scan_app.cu`` including
-    ``kernel/scan_kernel.cuh`` through its build's ``-I``). Only where the parent folder holds at most
-    ``max_folders`` folders: a project's own parts, not a suite's hundreds of separate programs."""
+    ``kernel/scan_kernel.cuh`` through its build's ``-I``), then, when none includes it, in the folders beside those
+    (``csrc/pytorch/cuda/op.cu`` including ``csrc/common/cuda/op_kernel.cuh``, found by its name where the project
+    holds one file of that name). Only where the parent folder holds at most ``max_folders`` folders: a project's
+    own parts, not a suite's hundreds of separate programs."""
     try:
         target = path.resolve()
         folder = path.absolute().parent
         beside = sorted(d for d in folder.parent.iterdir() if d.is_dir() and d != folder)
     except OSError:
         return
-    if len(beside) <= max_folders:
-        yield from _including(path, target, beside)
+    if len(beside) > max_folders:
+        return
+    found = False
+    for hit in _including(path, target, beside):
+        found = True
+        yield hit
+    if found:
+        return
+    try:  # the parent's siblings' folders
+        top = folder.parent.parent
+        cousins = sorted(c for d in top.iterdir() if d.is_dir() and d != folder.parent
+                         for c in d.iterdir() if c.is_dir())
+    except OSError:
+        return
+    if len(cousins) <= max_folders * 2 and _only_one(path, [folder, *beside, *cousins]):
+        yield from _including(path, target, cousins, by_name=True)
 
 
-def _including(path: Path, target: Path, folders):
+def _only_one(path: Path, folders) -> bool:
+    """No folder but ``path``'s own holds a file of ``path``'s name."""
+    return not any((d / path.name).is_file() for d in folders if d != path.absolute().parent)
+
+
+def _including(path: Path, target: Path, folders, by_name: bool = False):
+    """(file, text, match) for each file of ``folders`` whose ``#include`` resolves to ``target`` (``by_name``: or
+    resolves nowhere and names ``path``'s file, which the caller knows is the project's only one)."""
     for d in folders:
         try:
             files = sorted(p for p in d.iterdir() if p.suffix in SOURCE_SUFFIXES)
@@ -48,7 +71,10 @@ def _including(path: Path, target: Path, folders):
                 continue
             for m in INCLUDE.finditer(text):
                 name = m.group(1)
-                if Path(name).name == path.name and target in _resolved(sib, d, name):
+                if Path(name).name != path.name:
+                    continue
+                where = _resolved(sib, d, name)
+                if target in where or by_name and not any(w.is_file() for w in where):
                     yield sib, text, m
                     break
 

@@ -1727,3 +1727,16 @@ __global__ void chase(float **ptrs) {
     res = analyze(src, path="chase.cu", block=(64, 1, 1))
     notes = [d.message for d in res.diagnostics if d.rule == "analysis.incomplete"]
     assert any("cannot place in memory (`p[0]`)" in m for m in notes)
+
+
+def test_a_kernel_header_takes_the_launch_of_a_file_in_a_cousin_folder(tmp_path):
+    # csrc/common/cuda/op_kernel.cuh is launched by csrc/pytorch/cuda/op.cu, which includes it by name through the
+    # extension's -I folders (not known to kopt): the project holds one file of that name
+    (tmp_path / "common" / "cuda").mkdir(parents=True)
+    (tmp_path / "pytorch" / "cuda").mkdir(parents=True)
+    (tmp_path / "common" / "cuda" / "op_kernel.cuh").write_text(
+        "__global__ void op(float *x) { x[blockIdx.x * blockDim.x + threadIdx.x] = 1.f; }\n")
+    (tmp_path / "pytorch" / "cuda" / "op.cu").write_text(
+        '#include "op_kernel.cuh"\nvoid run(float *x) { op<<<8, 128>>>(x); }\n')
+    res = analyze(tmp_path / "common" / "cuda" / "op_kernel.cuh")
+    assert [l["block"] for l in res.launches] == [[128, 1, 1]]

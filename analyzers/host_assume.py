@@ -571,7 +571,15 @@ class _Launch:
             return (parts + ["1"] * 3)[:3] if len(parts) <= 3 else []
         if not g or hl._ELEMENT.fullmatch(g):
             raise _Unknown(grid_text)  # (an array's element may be a dim3 or a count: its components are unknown)
+        call = re.match(r"\s*(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)\s*\(", g)
+        if call and self._returns_dim3(call.group(1)):
+            raise _Unknown(grid_text)  # `NumBlocks(1, n)` builds a whole dim3 (`grid.y = n`): not a 1-D count
         return [g, "1", "1"]
+
+    def _returns_dim3(self, name: str) -> bool:
+        """A function the host texts define or declare returning a ``dim3`` (or ``uint3``)."""
+        pattern = re.compile(rf"\b(?:dim3|uint3)\s+(?:[A-Za-z_]\w*\s*::\s*)*{re.escape(name)}\s*\(")
+        return any(name in t and pattern.search(t) for t in (self.scan.text, *getattr(self.scan, "headers", ())))
 
     def _divides_by_parameter(self, expr: str) -> bool:
         """``expr`` divides by (or takes a remainder by) a kernel parameter (``(N / size) * size / 1024``): as a fact

@@ -889,3 +889,18 @@ void run(float *d, int w) {
 """)
     res = analyze(tmp_path / "k.cu")
     assert [l["block"] for l in res.launches] == [[128, 8, 1]]
+
+
+def test_a_grid_a_helper_builds_as_a_dim3_is_no_one_dimensional_count(tmp_path):
+    # `NumBlocks(1, n)` returns a dim3 with `grid.y = n`: reading it as a count said `gridDim.y == 1`, which let a
+    # witness put every lane in one block
+    (tmp_path / "k.cu").write_text("""
+inline dim3 NumBlocks(int N, int M) { dim3 grid; grid.x = (N + 255) / 256; grid.y = M; return grid; }
+__global__ void k(int *out, int n) {
+  for (int lane = blockIdx.y; lane < n; lane += gridDim.y) out[lane * blockDim.x + threadIdx.x] = lane;
+}
+void K(const dim3 &grid, const dim3 &block, int *out, int n) { k<<<grid, block>>>(out, n); }
+void run(int *out, int n) { K(NumBlocks(1, n), 256, out, n); }
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert "gridDim.y == 1" not in res.assumed and "blockDim.x == 256" in res.assumed

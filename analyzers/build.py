@@ -971,7 +971,10 @@ class Builder:
         if isinstance(base, Agg):
             self.unplaced |= base.kind == "struct" and base.uniform  # a parameter object's own operator[]
             return opaque("element of a value")
-        self.unplaced |= isinstance(base, S)
+        # a pointer value the model lost (loaded from memory, merged, converted by a class); not an array member
+        # of a local value (a fragment's registers)
+        self.unplaced |= isinstance(base, S) and n.a is not None and n.a.ty is not None and n.a.ty.pointer and \
+            not n.a.ty.dims
         return opaque("subscript of unknown pointer")
 
     def _subscript(self, p: Ptr, idx: S):
@@ -1126,6 +1129,10 @@ class Builder:
         r = handle_call(self, n, name, short)
         if r is not NotImplemented:
             return r
+        conv = self.unit.funcs.get(f"{re.sub(r'<.*', '', name).removesuffix('::__ctor__')}::__conv__") \
+            if not n.args else None
+        if conv:  # `T *sdata = SharedMemory<T>();`: the pointer the class's conversion hands out
+            return self.inline(conv[0], n)
         fn = self._method(n) or self._find(short, len(n.args))
         if fn is not None and grid_barrier(fn):
             for a in n.args:

@@ -1251,3 +1251,20 @@ void launch(torch::Tensor t) {
     races = {d.locations[0].line for d in res.diagnostics if d.rule.startswith("race")}
     assert races == {9}  # `out[b][0][c % 4]`: four columns for every thread of the row
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+
+
+def test_the_shared_memory_class_idiom_hands_out_the_dynamic_shared_array():
+    src = """
+template <class T> struct SharedMemory {
+  __device__ inline operator T *() { extern __shared__ int __smem[]; return (T *)__smem; }
+};
+template <class T> __global__ void reduce(T *in, T *out) {
+  T *sdata = SharedMemory<T>();
+  unsigned int tid = threadIdx.x;
+  sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+  if (tid == 0) out[blockIdx.x] = sdata[64];  // no barrier: another warp's element
+}
+"""
+    res = analyze(src, path="smem.cu", block=(128, 1, 1))
+    assert {d.rule for d in res.diagnostics if d.rule.startswith(("race", "sync"))} == {"sync.missing"}
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]

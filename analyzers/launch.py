@@ -130,7 +130,7 @@ class LaunchConfig:
         g = f"grid={fmt(self.grid)}" if any(v is not None for v in self.grid) else "any grid"
         if self.one_block:
             g = "grid=(1, 1, 1) (inferred: no launch found, and the kernel reads no blockIdx or gridDim)"
-        elif self.one_wide_x:
+        if self.one_wide_x:
             g += " (gridDim.x presumed 1: the kernel reads no blockIdx.x or gridDim.x)"
         s = f", {b}, {g}"
         if self.smem is not None:
@@ -306,5 +306,5 @@ def presume_one_wide_x(cfg: LaunchConfig, model) -> bool:
         return False
     if any(b.kind == "grid" for b in model.barriers) or any(a.atomic and a.space == "global" for a in model.accesses):
         return False
-    cfg.grid, cfg.one_wide_x = (1, *cfg.grid[1:]), True
+    cfg.one_wide_x = True  # (the checks take gridDim.x as 1; the launch's own grid, reported, stays as given)
     return True

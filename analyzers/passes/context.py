@@ -881,7 +881,7 @@ class Ctx:
         gd = []
         for i, f in enumerate("xyz"):
             v = self.launch.grid[i]
-            if v is None and f != "x" and f not in self.km.grid_used:
+            if v is None and (f != "x" or self.launch.one_wide_x) and f not in self.km.grid_used:
                 v = 1  # the kernel never looks at blockIdx.f / gridDim.f: a 1-wide grid in that dimension
             if v is None:
                 t = enc.var(f"gd{f}", "uniform")

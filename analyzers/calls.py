@@ -345,8 +345,9 @@ def _barrier_object(n) -> bool:
 
 
 def _method(b, n, short):
-    """A method call on a cooperative group, a cuda::barrier or a pipeline; NotImplemented for any other."""
-    o = b.rval(n.a)
+    """A method call on a cooperative group, a cuda::barrier or a pipeline; NotImplemented for any other (the
+    object is not read: a member function inlined on it reads what it reads)."""
+    o = b.eval(n.a)
     if isinstance(o, Agg) and o.kind.startswith("cg_"):
         return _group_method(b, o, short, n)
     if (isinstance(o, (Agg, Mem)) or _barrier_object(n.a)) and short in ("arrive_and_wait", "wait", "arrive",

@@ -1268,3 +1268,18 @@ template <class T> __global__ void reduce(T *in, T *out) {
     res = analyze(src, path="smem.cu", block=(128, 1, 1))
     assert {d.rule for d in res.diagnostics if d.rule.startswith(("race", "sync"))} == {"sync.missing"}
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+
+
+def test_calling_a_member_function_does_not_read_its_object():
+    src = """
+struct Q { int tail; int items[64];
+  __device__ void append(int v) { int i = atomicAdd(&tail, 1); items[i & 63] = v; } };
+__global__ void k(int *out) {
+  __shared__ Q q;
+  if (threadIdx.x == 0) q.tail = 0;
+  __syncthreads();
+  q.append(threadIdx.x);
+}
+"""
+    res = analyze(src, path="q.cu", block=(64, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule == "race.atomic-plain"]  # no plain read of `q` at the call

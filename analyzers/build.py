@@ -906,9 +906,7 @@ class Builder:
     def _member_base(self, n: Node):
         """The value a member access reads from: its object, or in a member function ``this``'s (``data_``,
         ``this->data_``) as a struct value or one in memory."""
-        if n.a is None or n.a.kind == "unknown" and n.a.text == "this":
-            return self.this
-        return self.eval(n.a)
+        return self.this if _names_this(n.a) else self.eval(n.a)
 
     def member(self, n: Node):
         base = self._member_base(n)
@@ -1172,10 +1170,8 @@ class Builder:
 
     def _object(self, n: Node):
         """The object a member function is called on: a struct value (``Agg``) or one in memory (``Mem``)."""
-        if n.a is None:
-            return self.this  # another member function of the class, on the same object
-        if n.a.kind == "unknown" and n.a.text == "this":
-            return self.this
+        if _names_this(n.a):
+            return self.this  # (no object: another member function of the class, on the same object)
         obj = self.eval(n.a)
         if isinstance(obj, Ptr) and n.op == "->":
             return Mem(obj, obj.elem)
@@ -1448,6 +1444,11 @@ def _text(n: Node) -> str:
     if loc.end_line == loc.line and loc.end_col:
         return lines[loc.line - 1][loc.col - 1: loc.end_col].strip()
     return lines[loc.line - 1][loc.col - 1:].strip()
+
+
+def _names_this(a: Node | None) -> bool:
+    """A member access's or member call's object is the enclosing member function's own: implicit, or ``this``."""
+    return a is None or a.kind == "unknown" and a.text == "this"
 
 
 def build_kernel(unit: Unit, func: Func, launch: LaunchConfig, defines=None) -> KernelModel:

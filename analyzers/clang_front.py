@@ -866,6 +866,29 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
     return best
 
 
+_DIRECTIVE = re.compile(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
+
+
+def _enclosing_group(lines: list, below: int, reach: int):
+    """(line index, directive, condition text, branches) of the ``#if``/``#ifdef``/``#ifndef`` that opens the
+    conditional group ``lines[below]`` is in, at most ``reach`` lines up (``branches``: the group's own ``#else`` and
+    ``#elif`` lines between them); None when none opens there."""
+    depth = branches = 0
+    for i in range(below - 1, max(below - reach, 0) - 1, -1):
+        if i >= len(lines):
+            return None
+        d = _DIRECTIVE.match(lines[i])
+        if not d:
+            continue
+        if d.group(1) in ("else", "elif"):
+            branches += depth == 0
+            continue
+        depth += 1 if d.group(1) == "endif" else -1
+        if depth < 0:
+            return i, d.group(1), d.group(2), branches
+    return None
+
+
 _HIP_RUNTIME = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]hip/hip_runtime(?:_api)?\.h[>"]', re.M)
 
 
@@ -880,19 +903,12 @@ def _hip_switches(path: Path, source: str, include_dirs, limit: int = 200) -> di
         here, text = todo.pop()
         lines = text.split("\n") if _HIP_RUNTIME.search(text) else []
         for m in _HIP_RUNTIME.finditer(text):
-            ln = text.count("\n", 0, m.start())
-            depth = 0
-            for i in range(ln - 1, max(ln - 60, 0) - 1, -1):
-                d = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)", lines[i])
-                if not d:
-                    continue
-                depth += {"endif": 1, "if": -1, "ifdef": -1, "ifndef": -1}.get(d.group(1), 0)
-                if depth < 0 or depth == 0 and d.group(1) in ("elif", "else"):
-                    t = re.fullmatch(r"\s*(?:defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?\s*(?://.*|/\*.*)?", d.group(2))
-                    if d.group(1) in ("ifdef", "if") and depth < 0 and t and "AMD" not in t.group(1) and \
-                            "HCC" not in t.group(1):
-                        out.setdefault(t.group(1), ("1", f"the HIP build of {here.name}:{i + 1}"))
-                    break
+            g = _enclosing_group(lines, text.count("\n", 0, m.start()), 60)
+            if g is None or g[3] or g[1] not in ("ifdef", "if"):
+                continue  # (the include in the group's first branch)
+            t = re.fullmatch(r"\s*(?:defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?\s*(?://.*|/\*.*)?", g[2])
+            if t and "AMD" not in t.group(1) and "HCC" not in t.group(1):
+                out.setdefault(t.group(1), ("1", f"the HIP build of {here.name}:{g[0] + 1}"))
         for name in _INCLUDE.findall(text):
             found = next((d / name for d in (here.parent, *dirs) if (d / name).is_file()), None)
             if found is not None and found not in seen:
@@ -1111,28 +1127,17 @@ def _avoiding_missing(file: str, line: int, known, wanted: set) -> dict:
     #include <fst/types.h>``; ``#ifndef HAVE_FST`` ... ``#else``): a configure step's choice between an external
     library and the project's own definitions. The branch that needs no missing header is taken."""
     lines = (source_text(Path(file)) or "").split("\n")
-    depth, branch, start = 0, 0, None  # branch: how many #else/#elif of the group lie between its #if and the include
-    for i in range(line - 2, max(line - 200, 0) - 1, -1):
-        if not 0 <= i < len(lines):
-            return {}
-        d = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)", lines[i])
-        if not d:
-            continue
-        word = d.group(1)
-        if word in ("else", "elif") and depth == 0:
-            branch += 1
-            continue
-        depth += {"endif": 1, "if": -1, "ifdef": -1, "ifndef": -1}.get(word, 0)
-        if depth < 0:
-            start = i
-            break
-    if start is None or branch > 1 or branch == 1 and word == "ifndef" or branch == 0 and word != "ifndef":
+    g = _enclosing_group(lines, line - 1, 199)
+    if g is None:
+        return {}
+    start, word, cond, branch = g  # branch: how many #else/#elif of the group lie between its #if and the include
+    if branch > 1 or branch == 1 and word == "ifndef" or branch == 0 and word != "ifndef":
         return {}
     other = _other_branch(lines, start, first=branch == 1)  # the branch the include is not in
     if other is None or _INCLUDE.search(other) or not any(re.search(rf"\b{re.escape(n)}\b", other) for n in wanted):
         return {}
     where = f"the branch of {Path(file).name}:{start + 1} that needs no missing header"
-    name = d.group(2).strip()
+    name = cond.strip()
     if word == "ifndef":  # `#ifndef USE_OWN` around the include: the #else after it
         return {name: ("1", where)} if re.fullmatch(r"[A-Za-z_]\w*", name) and name not in known else {}
     # the include in the #else (or first #elif) of a first branch a value of an undefined macro picks
@@ -1149,7 +1154,7 @@ def _other_branch(lines: list, start: int, first: bool) -> str | None:
     branch (after its first ``#else``/``#elif``); None when the group has no such branch."""
     depth, cuts = 0, []  # the lines of the group's own #else/#elif/#endif
     for i in range(start + 1, min(start + 400, len(lines))):
-        d = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b", lines[i])
+        d = _DIRECTIVE.match(lines[i])
         word = d.group(1) if d else None
         if word in ("if", "ifdef", "ifndef"):
             depth += 1
@@ -1178,18 +1183,10 @@ def _configured(errors, known) -> dict:
         ln = e.location.line
         if not 0 < ln <= len(lines) or not re.match(r"\s*#\s*error\b", lines[ln - 1]):
             continue
-        depth = 0
-        for i in range(ln - 2, max(ln - 200, 0) - 1, -1):
-            m = re.match(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)", lines[i])
-            if not m:
-                continue
-            word = m.group(1)
-            depth += {"endif": 1, "if": -1, "ifdef": -1, "ifndef": -1}.get(word, 0)
-            if depth < 0:
-                c = re.match(r"\s*\(?\s*([A-Za-z_]\w*)\s*==\s*(\w+)\s*\)?\s*(?://.*|/\*.*)?$", m.group(2))
-                if word == "if" and c and c.group(1) not in known:
-                    out.setdefault(c.group(1), (c.group(2), f"the first branch of {Path(f.name).name}:{i + 1}"))
-                break
+        g = _enclosing_group(lines, ln - 1, 199)
+        c = re.match(r"\s*\(?\s*([A-Za-z_]\w*)\s*==\s*(\w+)\s*\)?\s*(?://.*|/\*.*)?$", g[2]) if g else None
+        if g and g[1] == "if" and c and c.group(1) not in known:
+            out.setdefault(c.group(1), (c.group(2), f"the first branch of {Path(f.name).name}:{g[0] + 1}"))
     return out
 
 

@@ -289,9 +289,7 @@ def infer_one_block(cfg: LaunchConfig, model) -> bool:
     was (``cfg.one_block``) is reported as the note ``launch.inferred-grid``."""
     if cfg.launched:  # False only for a kernel given no block, no grid and no host launch
         return False
-    if model.grid_used or any(b.kind == "grid" for b in model.barriers):
-        return False
-    if any(a.atomic and a.space == "global" for a in model.accesses):
+    if model.grid_used or _blocks_cooperate(model):
         return False
     cfg.grid, cfg.one_block = (1, 1, 1), True
     return True
@@ -304,7 +302,13 @@ def presume_one_wide_x(cfg: LaunchConfig, model) -> bool:
     accesses. (A kernel whose blocks share work through atomics, a persistent kernel's work queue, keeps any width.)"""
     if cfg.grid[0] is not None or cfg.one_block or "x" in model.grid_used:
         return False
-    if any(b.kind == "grid" for b in model.barriers) or any(a.atomic and a.space == "global" for a in model.accesses):
+    if _blocks_cooperate(model):
         return False
     cfg.one_wide_x = True  # (the checks take gridDim.x as 1; the launch's own grid, reported, stays as given)
     return True
+
+
+def _blocks_cooperate(model) -> bool:
+    """The kernel's blocks may share work without reading their index: through a grid barrier, or global memory they
+    update atomically (a persistent kernel's work queue)."""
+    return any(b.kind == "grid" for b in model.barriers) or any(a.atomic and a.space == "global" for a in model.accesses)

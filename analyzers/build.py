@@ -1127,10 +1127,13 @@ class Builder:
         r = handle_call(self, n, name, short)
         if r is not NotImplemented:
             return r
-        conv = self.unit.funcs.get(f"{re.sub(r'<.*', '', name).removesuffix('::__ctor__')}::__conv__") \
-            if not n.args else None
-        if conv:  # `T *sdata = SharedMemory<T>();`: the pointer the class's conversion hands out
-            return self.inline(conv[0], n)
+        # `T *sdata = SharedMemory<T>();`: the pointer the class's conversion hands out (an explicit `operator float *`
+        # call on the constructed object where the type is known)
+        made = n.args[0] if name.startswith("operator ") and len(n.args) == 1 and n.args[0].kind == "call" else n
+        conv = self.unit.funcs.get(f"{re.sub(r'<.*', '', made.name or '').removesuffix('::__ctor__')}::__conv__") \
+            if not made.args else None
+        if conv:
+            return self.inline(conv[0], made)
         fn = self._method(n) or self._find(short, len(n.args))
         if fn is not None and grid_barrier(fn):
             for a in n.args:

@@ -1701,17 +1701,11 @@ def _device_methods(conv: _Conv | None, c):
         if m.kind in _CLASS_KINDS:
             yield from _device_methods(conv, m)
             continue
-        if m.kind == K.CONVERSION_FUNCTION and m.is_definition() and conv is not None and \
-                m.result_type.kind == ci.TypeKind.POINTER and \
-                not any(x.kind == K.FIELD_DECL for x in m.semantic_parent.get_children()):
-            # `SharedMemory<T>`'s `operator T *()`: a class of no data that only hands out a pointer (the dynamic
-            # shared array), converted to wherever it is constructed (``Class::__conv__``)
-            f = _func(conv, m, conv.source)
-            if f is not None and any(x.kind == K.CUDADEVICE_ATTR for x in m.get_children()):
-                f.name = "::".join([*_scope(m), "__conv__"])
-                yield f
-            continue
-        if m.kind not in (K.CXX_METHOD, K.FUNCTION_TEMPLATE) or not m.is_definition():
+        # `SharedMemory<T>`'s `operator T *()`: a class of no data that only hands out a pointer (the dynamic shared
+        # array), converted to wherever it is constructed (``Class::__conv__``)
+        conversion = m.kind == K.CONVERSION_FUNCTION and m.result_type.kind == ci.TypeKind.POINTER and \
+            not any(x.kind == K.FIELD_DECL for x in m.semantic_parent.get_children())
+        if not (conversion or m.kind in (K.CXX_METHOD, K.FUNCTION_TEMPLATE)) or not m.is_definition():
             continue
         if m.kind == K.FUNCTION_TEMPLATE and m.semantic_parent is not None and m.semantic_parent.kind not in _CLASS_KINDS:
             continue
@@ -1722,8 +1716,8 @@ def _device_methods(conv: _Conv | None, c):
             continue
         f = _func(conv, m, conv.source)
         if f is not None:
-            f.name = "::".join([*_scope(m), m.spelling])
-            f.method = not m.is_static_method()
+            f.name = "::".join([*_scope(m), "__conv__" if conversion else m.spelling])
+            f.method = not conversion and not m.is_static_method()
             owner = m.semantic_parent
             if owner is not None and owner.kind == K.CLASS_TEMPLATE:
                 f.class_tparams = [(x.spelling, "type" if x.kind == K.TEMPLATE_TYPE_PARAMETER else "value")

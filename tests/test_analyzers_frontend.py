@@ -1283,3 +1283,18 @@ __global__ void k(int *out) {
 """
     res = analyze(src, path="q.cu", block=(64, 1, 1))
     assert not [d for d in res.diagnostics if d.rule == "race.atomic-plain"]  # no plain read of `q` at the call
+
+
+def test_the_shared_memory_class_from_a_header_at_a_concrete_type(tmp_path):
+    # the class in a helper header (read for its device functions) and `SharedMemory<float>()`, which clang converts
+    # through an explicit `operator float *` call
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "smem.cuh").write_text(
+        "template <class T> struct SharedMemory {\n"
+        "  __device__ inline operator T *() { extern __shared__ int __smem[]; return (T *)__smem; }\n};\n")
+    (tmp_path / "k.cu").write_text('#include "smem.cuh"\n__global__ void reduce(float *in, float *out) {\n'
+                                   '  float *sdata = SharedMemory<float>();\n  sdata[threadIdx.x] = in[threadIdx.x];\n'
+                                   '  if (threadIdx.x == 0) out[blockIdx.x] = sdata[64];\n}\n')
+    res = analyze(tmp_path / "k.cu", include_dirs=[str(tmp_path / "inc")], block=(128, 1, 1))
+    assert {d.rule for d in res.diagnostics if d.rule.startswith(("race", "sync"))} == {"sync.missing"}
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]

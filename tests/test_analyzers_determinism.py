@@ -90,3 +90,24 @@ def test_solver_work_does_not_depend_on_when_python_collects_garbage():
         gc.set_threshold(700)
     assert all(runs[0]), runs  # the kernels do reach the solver
     assert runs[0] == runs[1], dict(zip(names, zip(*runs)))
+
+
+def test_a_query_repeated_at_another_line_is_not_solved_again(monkeypatch):
+    # the same pair of accesses at two lines asks z3 the same query: its answer is reused, not paid for twice
+    import analyzers.passes.context as context
+    from kopt.analyze import analyze
+
+    asked = []
+    check = context.check
+
+    def spy(base, *constraints, rlimit):
+        asked.append((id(base), frozenset(c.get_id() for c in constraints)))
+        return check(base, *constraints, rlimit=rlimit)
+
+    monkeypatch.setattr(context, "check", spy)
+    src = ("__global__ void k(float *out, const float *in, int n) {\n"
+           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (i < n) out[i ^ 1] = in[i];\n  if (i < n) out[i ^ 1] = in[i] * 2.0f;\n}\n")
+    res = analyze(src, path="k.cu")
+    assert asked and len(asked) == len(set(asked))
+    assert not [d for d in res.diagnostics if d.rule.startswith("race")]

@@ -48,6 +48,7 @@ class Ctx:
         self.presumptions: set = set()  # texts a race check was decided under when it was not decided without them
         self.dims_1d = km.dims_used <= {"x"}
         self._pairs: dict = {}
+        self._asked: dict = {}  # (solver, constraint ids) -> (constraints, (model,) or (limit it exceeded, why))
         self.concrete_fallback: list = []  # the block shapes each query too hard for every block was decided for
         self._layout_done = False
         self.in_row: dict = {}  # access seq -> {(pitch, unit)}: its index is proven inside one row of that pitch
@@ -736,12 +737,31 @@ class Ctx:
                          if self.budget == KERNEL_RLIMIT else
                          f"the solver budget of all the kernel's launches ({KERNEL_TOTAL_RLIMIT:,} resource units) "
                          f"is spent")
+        limit = min(rlimit or QUERY_RLIMIT, left)
+        # z3 shares structurally equal terms, so equal ids are the same query on the same solver: a pair of accesses
+        # repeated at other lines (an unrolled loop, a macro used twice) asks it again. Its answer is reused, and a
+        # query that ran out of resources is not asked again under no larger a limit.
+        key = (id(solver), frozenset(c.get_id() for c in constraints)) \
+            if all(z3.is_expr(c) for c in constraints) else None
+        asked = self._asked.get(key)
+        if asked is not None:
+            _, answer = asked
+            if len(answer) == 1:
+                return answer[0]
+            if limit <= answer[0]:
+                exc = GaveUp(answer[1])
+                exc.spent = 0
+                raise exc
         try:
-            model, spent = check(solver, *constraints, rlimit=min(rlimit or QUERY_RLIMIT, left))
+            model, spent = check(solver, *constraints, rlimit=limit)
         except GaveUp as exc:
             self.spent += exc.spent
+            if key is not None:
+                self._asked[key] = (constraints, (limit, str(exc)))
             raise
         self.spent += spent
+        if key is not None:
+            self._asked[key] = (constraints, (model,))  # the constraints kept alive: their ids are not reused
         return model
 
     def solve_small(self, mode: str, *constraints, bv: bool = False):

@@ -23,7 +23,7 @@ from ..model import Access
 from ..solver import Enc, GaveUp, model_int, needs_bv
 from .context import Ctx, Undecided, index_of
 
-MAX_PAIRS = 400
+MAX_PAIRS = 2000
 
 
 def _shared_loads(e, shared: set) -> bool:

@@ -148,6 +148,7 @@ class Builder:
         self.helper = ""  # the inlined helper being read (its own static __shared__ arrays), "" in the kernel
         self.this = None  # in an inlined member function: its object (Agg, or Mem for one in memory)
         self.accessors: dict = {}  # a tensor accessor parameter -> its sizes (``_param_value``)
+        self._loaded: dict = {}  # (array, offset key) -> (name of the buffer a pointer loaded there points to, offset)
         self.unplaced = False  # an access just evaluated went through a pointer value the model lost (``assign``)
         self.steps = 0  # statements run so far (MAX_STEPS)
         self.over_budget = False
@@ -174,6 +175,11 @@ class Builder:
             self.stmt(f.body)
         except RecursionError:
             self.model.problems.append((f.loc, "kernel too deeply nested to analyze"))
+        for (base, _), (name, off) in self._loaded.items():
+            if any(a.write and a.base == base and _may_overlap(a, off, 8) for a in self.model.accesses):
+                # the buffer a loaded pointer names may change while threads use it
+                self.model.problems.append((f.loc, f"a pointer loaded from memory the kernel writes (`{name}`)"))
+                break
         return self.model
 
     def _bind_template(self, f: Func, targs):
@@ -484,6 +490,11 @@ class Builder:
             return va
         if isinstance(va, (Agg, Mem)):
             return va
+        # `p ? p + off : NULL`: an access through the null side faults, so any access that runs goes through `p`
+        if isinstance(va, Ptr) and _is_null(vb):
+            return va
+        if isinstance(vb, Ptr) and _is_null(va):
+            return vb
         return opaque(f"merged value of {name}")
 
     def if_stmt(self, n: Node):
@@ -785,9 +796,33 @@ class Builder:
         if p.space == "local":
             return opaque(f"local array {p.base}")
         self._rec_access(m, False, n)
+        loaded = self._loaded_pointer(p, n)
+        if loaded is not None:
+            return loaded
         if p.space in ("shared", "global", "const"):
             return uf(f"ld:{p.base}", p.off)
         return opaque("load")
+
+    def _loaded_pointer(self, p: Ptr, n: Node) -> Ptr | None:
+        """A pointer loaded from global memory at an address every thread of the grid computes alike (a parameter
+        struct's buffer `clusters->means`, `ptrs[2]`): the same buffer in every thread, a global array of its own
+        named after the load (distinct from the kernel's other buffers, as parameters are). Whether the kernel
+        also writes the pointer is checked once it is built (``build``)."""
+        ti = n.ty
+        if p.space not in ("global", "const") or ti is None or not ti.pointer or ti.ref or ti.dims or \
+                sym.uf_names(p.off) or any(k != "uniform" or v.startswith(("opq#", "uopq#"))
+                                           for v, k in sym.free_vars(p.off).items()):
+            return None
+        key = (p.base, p.off.key())
+        got = self._loaded.get(key)
+        if got is None:
+            name = _text(n)[:40]
+            if re.fullmatch(r"\w+", name):
+                name = f"*{name}"  # the buffer a `__device__` pointer variable points to, not the variable
+            if name in {x[0] for x in self._loaded.values()}:
+                name = f"{name}#{len(self._loaded)}"
+            got = self._loaded[key] = (name, p.off)
+        return Ptr("global", got[0], ZERO, self._elem(ti), volatile=ti.volatile)
 
     def store(self, lv, value, n: Node, rmw_read=False):
         if isinstance(lv, VarRef):
@@ -1452,6 +1487,18 @@ def _text(n: Node) -> str:
 def _names_this(a: Node | None) -> bool:
     """A member access's or member call's object is the enclosing member function's own: implicit, or ``this``."""
     return a is None or a.kind == "unknown" and a.text == "this"
+
+
+def _is_null(v) -> bool:
+    return isinstance(v, S) and sym.is_const(v) and v.val == 0
+
+
+def _may_overlap(a: Access, off: S, size: int) -> bool:
+    """Whether access ``a`` may touch the ``size`` bytes at ``off`` of its array (unless both offsets are
+    constants, it may)."""
+    if not (sym.is_const(a.offset) and sym.is_const(off)):
+        return True
+    return a.offset.val < off.val + size and off.val < a.offset.val + a.size
 
 
 def build_kernel(unit: Unit, func: Func, launch: LaunchConfig, defines=None) -> KernelModel:

@@ -1298,3 +1298,54 @@ def test_the_shared_memory_class_from_a_header_at_a_concrete_type(tmp_path):
     res = analyze(tmp_path / "k.cu", include_dirs=[str(tmp_path / "inc")], block=(128, 1, 1))
     assert {d.rule for d in res.diagnostics if d.rule.startswith(("race", "sync"))} == {"sync.missing"}
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+
+
+_LOADED = """
+struct Clusters { float *means; float *sums; int n; };
+__global__ void k(Clusters *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c->sums[i] = c->means[i] * 2.0f;
+  BODY
+}
+"""
+
+
+def test_a_pointer_loaded_from_a_parameter_struct_names_a_buffer_of_its_own():
+    # `c->sums` is the same pointer in every thread: its elements are placed, checked and found racing when they do
+    ok = analyze(_LOADED.replace("BODY", ""), path="c.cu", block=(128, 1, 1))
+    assert not [d for d in ok.diagnostics if d.rule.startswith(("race", "analysis"))]
+    bad = analyze(_LOADED.replace("BODY", "if (i < n) c->sums[0] = (float)i;"), path="c.cu", block=(128, 1, 1))
+    races = [d for d in bad.diagnostics if d.rule == "race.global"]
+    assert races and "c->sums" in races[0].witness["location"]
+    assert not [d for d in bad.diagnostics if d.rule == "analysis.incomplete"]
+
+
+def test_a_pointer_loaded_from_memory_the_kernel_writes_leaves_the_kernel_incomplete():
+    res = analyze(_LOADED.replace("BODY", "if (i == 0) c->sums = c->means;"), path="c.cu", block=(128, 1, 1))
+    assert [d for d in res.diagnostics if d.rule == "analysis.incomplete" and "pointer loaded from memory" in d.message]
+    # a write to another field of the struct does not touch the pointer
+    res = analyze(_LOADED.replace("BODY", "if (i == 0) c->n = 0;"), path="c.cu", block=(128, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+
+
+def test_a_pointer_loaded_at_a_thread_dependent_address_stays_unplaced():
+    # each thread's own pointer: no shared buffer to name, so the store is not placed (and the verdict says so)
+    src = "__global__ void k(float **rows, int n) {\n  rows[threadIdx.x][0] = 1.0f;\n}\n"
+    res = analyze(src, path="r.cu", block=(64, 1, 1))
+    assert [d for d in res.diagnostics if d.rule == "analysis.incomplete" and "cannot place" in d.message]
+
+
+def test_a_pointer_or_null_is_the_pointer():
+    # `p ? p + off : NULL` (llm.c's optional master weights): any access that runs goes through p
+    src = """
+__device__ void update(float *w, float *master, int i) { if (master != NULL) { master[i] = w[i]; } STORE }
+__global__ void k(float *w, float *master, long stride) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  update(w + blockIdx.y * stride, master ? master + blockIdx.y * stride : NULL, i);
+}
+"""
+    ok = analyze(src.replace("STORE", ""), path="m.cu", block=(256, 1, 1), assume=["stride >= gridDim.x * 256"])
+    assert not [d for d in ok.diagnostics if d.rule.startswith(("race", "analysis"))]
+    bad = analyze(src.replace("STORE", "if (master) master[0] = (float)i;"), path="m.cu", block=(256, 1, 1),
+                  assume=["stride >= gridDim.x * 256"])
+    assert [d for d in bad.diagnostics if d.rule == "race.global"]

@@ -264,7 +264,7 @@ class Builder:
             return Ptr("global", name, ZERO, self._elem(ti), self._dims(ti))
         if ti.integral or ti.spelling.strip() in self.typebind:
             return var(f"p:{name}", "uniform")
-        if any(x in ti.spelling for x in ("float", "double", "half", "bfloat")):
+        if _floating(ti.spelling):
             return var(f"p:{name}", "uniform")
         return Agg("struct", f"p:{name}", uniform=True, size=ti.size or 0)
 
@@ -958,8 +958,7 @@ class Builder:
                     if ti is not None and ti.pointer and not ti.ref:
                         return Ptr("global", f"{base.name.removeprefix('p:')}.{n.name}", ZERO, self._elem(ti),
                                    volatile=ti.volatile)
-                    if ti is not None and not ti.integral and not ti.pointer and ti.size and not any(
-                            x in ti.spelling for x in ("float", "double", "half", "bfloat")):
+                    if ti is not None and not ti.integral and not ti.pointer and ti.size and not _floating(ti.spelling):
                         return Agg("struct", f"{base.name}.{n.name}", uniform=True, size=ti.size)
                     if ti is not None and ti.integral:
                         self.model.int_fields.add(f"{base.name.removeprefix('p:')}.{n.name}")
@@ -1487,6 +1486,11 @@ def _text(n: Node) -> str:
 def _names_this(a: Node | None) -> bool:
     """A member access's or member call's object is the enclosing member function's own: implicit, or ``this``."""
     return a is None or a.kind == "unknown" and a.text == "this"
+
+
+def _floating(spelling: str) -> bool:
+    """A floating-point (or vector of floating-point) type, not a class template's instance `Params<float>`."""
+    return "<" not in spelling and any(x in spelling for x in ("float", "double", "half", "bfloat"))
 
 
 def _is_null(v) -> bool:

@@ -1349,3 +1349,14 @@ __global__ void k(float *w, float *master, long stride) {
     bad = analyze(src.replace("STORE", "if (master) master[0] = (float)i;"), path="m.cu", block=(256, 1, 1),
                   assume=["stride >= gridDim.x * 256"])
     assert [d for d in bad.diagnostics if d.rule == "race.global"]
+
+
+def test_a_parameter_struct_of_a_class_template_instance_is_a_struct():
+    # `Params<float>` names a struct whose fields are buffers, not a floating-point scalar
+    src = ("template <typename T> struct Params { T *out; int n; };\n"
+           "__global__ void k(Params<float> params) {\n  float *o = &params.out[threadIdx.x];\n  *o = 1.0f;\n"
+           "  params.out[threadIdx.x + OFF] = 2.0f;\n}\n")
+    ok = analyze(src.replace("OFF", "64"), path="p.cu", block=(64, 1, 1))
+    assert not [d for d in ok.diagnostics if d.rule.startswith(("race", "analysis"))]
+    bad = analyze(src.replace("OFF", "63"), path="p.cu", block=(64, 1, 1))
+    assert [d for d in bad.diagnostics if d.rule == "race.shared" or d.rule == "race.global"]

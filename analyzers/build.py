@@ -262,6 +262,9 @@ class Builder:
                        volatile=ti.volatile)
         if ti.ref and ti.dims:
             return Ptr("global", name, ZERO, self._elem(ti), self._dims(ti))
+        if ti.dims:  # `uint32_t g_inp[32]` declares a pointer parameter: the first extent is not the buffer's
+            dims = self._dims(ti)
+            return Ptr("global", name, ZERO, self._elem(ti), (None, *dims[1:]) if len(dims) > 1 else ())
         if ti.integral or ti.spelling.strip() in self.typebind:
             return var(f"p:{name}", "uniform")
         if _floating(ti.spelling):
@@ -963,6 +966,9 @@ class Builder:
                     if ti is not None and ti.integral:
                         self.model.int_fields.add(f"{base.name.removeprefix('p:')}.{n.name}")
                     return var(f"{base.name}.{n.name}", "uniform")
+                local = self._local_field(base, n)
+                if local is not None:
+                    return local
                 return opaque(f"field {n.name}")
             return opaque(f"member {n.name}")
         if isinstance(base, Ptr) and n.op == "->":
@@ -973,6 +979,20 @@ class Builder:
             self.unplaced |= n.op == "->"
             return opaque(f"field {n.name}", uniform=not sym.thread_dependent(base))
         return opaque(f"member {n.name}")
+
+    def _local_field(self, base: Agg, n: Node):
+        """A field of a thread's own struct not yet assigned: an array member is the thread's local array (stores
+        through it are private, `uint64_t *s = S->state; s[i] ^= ...`), a struct member a struct of its own (kept, so
+        that `&st.inner` and `st.inner.x` see the same one)."""
+        ti = n.ty
+        if ti is None or ti.pointer or ti.ref:
+            return None
+        if ti.dims:
+            return Ptr("local", f"{base.name}.{n.name}", ZERO, self._elem(ti), self._dims(ti))
+        if not ti.integral and ti.size and not _floating(ti.spelling):
+            inner = base.fields[n.name] = Agg("struct", f"{base.name}.{n.name}", uniform=False, size=ti.size)
+            return inner
+        return None
 
     def _builtin(self, obj: str, f: str):
         if f not in ("x", "y", "z"):

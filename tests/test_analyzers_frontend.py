@@ -1360,3 +1360,40 @@ def test_a_parameter_struct_of_a_class_template_instance_is_a_struct():
     assert not [d for d in ok.diagnostics if d.rule.startswith(("race", "analysis"))]
     bad = analyze(src.replace("OFF", "63"), path="p.cu", block=(64, 1, 1))
     assert [d for d in bad.diagnostics if d.rule == "race.shared" or d.rule == "race.global"]
+
+
+def test_an_array_member_of_a_threads_own_struct_is_local_memory():
+    # keccak's `uint64_t *s = S->state` with S = &h.inner, a struct on the thread's stack: stores are private
+    src = """
+typedef struct { unsigned long long state[25]; } kstate;
+typedef struct { kstate inner, outer; } hstate;
+__device__ void absorb(kstate *S, const unsigned *in) {
+  unsigned long long *s = S->state;
+  for (int i = 0; i < 9; i++) s[i] ^= in[i];
+}
+__global__ void k(unsigned *g, unsigned *out) {
+  hstate h;
+  for (int i = 0; i < 25; i++) h.inner.state[i] = 0;
+  absorb(&h.inner, g + threadIdx.x * 9);
+  out[threadIdx.x + blockIdx.x * blockDim.x] = (unsigned)h.inner.state[0];
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule.startswith(("race", "analysis"))]
+
+
+def test_an_array_parameter_is_a_pointer():
+    # `unsigned g_out[8]` declares a pointer: each thread's slice is placed, and a store all blocks share races
+    src = """
+__device__ void cpy8(unsigned *d, const unsigned *s) { for (int k = 0; k < 8; k++) d[k] = s[k]; }
+__global__ void k(unsigned g_out[8], unsigned g_in[8], unsigned m[4][2]) {
+  g_out += 8 * (blockIdx.x * blockDim.x + threadIdx.x);
+  g_in += 8 * (blockIdx.x * blockDim.x + threadIdx.x);
+  cpy8(g_out, g_in);
+  m[threadIdx.x][1] = blockIdx.x;
+}
+"""
+    res = analyze(src, path="a.cu", block=(128, 1, 1))
+    races = [d for d in res.diagnostics if d.rule == "race.global"]
+    assert len(races) == 1 and races[0].locations[0].line == 7
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]

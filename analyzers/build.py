@@ -148,6 +148,7 @@ class Builder:
         self.helper = ""  # the inlined helper being read (its own static __shared__ arrays), "" in the kernel
         self.this = None  # in an inlined member function: its object (Agg, or Mem for one in memory)
         self.accessors: dict = {}  # a tensor accessor parameter -> its sizes (``_param_value``)
+        self._shared_pointers: dict = {}  # (shared variable, offset key) -> the pointer stored there, or None
         self._loaded: dict = {}  # (array, offset key) -> (name of the buffer a pointer loaded there points to, offset)
         self.unplaced = False  # an access just evaluated went through a pointer value the model lost (``assign``)
         self.steps = 0  # statements run so far (MAX_STEPS)
@@ -799,12 +800,28 @@ class Builder:
         if p.space == "local":
             return opaque(f"local array {p.base}")
         self._rec_access(m, False, n)
-        loaded = self._loaded_pointer(p, n)
+        loaded = self._shared_pointers.get((p.base, p.off.key())) if p.space == "shared" else \
+            self._loaded_pointer(p, n)
         if loaded is not None:
             return loaded
         if p.space in ("shared", "global", "const"):
             return uf(f"ld:{p.base}", p.off)
         return opaque("load")
+
+    def _share_pointer(self, lv: Mem, value: Ptr) -> None:
+        """A pointer the block shares through a `__shared__` variable (`__shared__ float *row; row = base +
+        blockIdx.x * pitch;`, set by every thread or one): loads of the variable after the store read it back, when
+        its value is the same in every thread of the block. A second, different value makes the variable unknown."""
+        if lv.ptr.space != "shared" or lv.ptr.dims:
+            return
+        key = (lv.ptr.base, lv.ptr.off.key())
+        kinds = set(sym.free_vars(value.off).values())
+        block_wide = value.space in ("global", "shared") and kinds <= {"uniform", "block"} and \
+            not sym.uf_names(value.off) and not sym.has_opaque(value.off)
+        old = self._shared_pointers.get(key, value)
+        same = block_wide and old is not None and (old.base, old.space, old.off.key()) == \
+            (value.base, value.space, value.off.key())
+        self._shared_pointers[key] = value if same else None
 
     def _loaded_pointer(self, p: Ptr, n: Node) -> Ptr | None:
         """A pointer loaded from global memory at an address every thread of the grid computes alike (a parameter
@@ -832,6 +849,7 @@ class Builder:
             self.st.set(lv.name, value)
         elif isinstance(lv, Mem):
             if isinstance(value, Ptr):
+                self._share_pointer(lv, value)
                 value = _address(value)
             self._rec_access(lv, True, n, value=value if isinstance(value, S) else None)
         elif isinstance(lv, tuple) and lv[0] == "field":

@@ -1397,3 +1397,25 @@ __global__ void k(unsigned g_out[8], unsigned g_in[8], unsigned m[4][2]) {
     races = [d for d in res.diagnostics if d.rule == "race.global"]
     assert len(races) == 1 and races[0].locations[0].line == 7
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+
+
+def test_a_pointer_shared_through_a_shared_variable_is_read_back():
+    # hbc's `__shared__ int *Q_row; if (tid == 0) Q_row = ...; __syncthreads(); Q_row[...] = ...`
+    src = """
+__global__ void k(float *Q, int pitch, float *out) {
+  __shared__ float *row;
+  if (threadIdx.x == 0) row = Q + blockIdx.x * pitch;
+  __syncthreads();
+  row[threadIdx.x] = 1.0f;
+  MORE
+}
+"""
+    ok = analyze(src.replace("MORE", ""), path="s.cu", block=(128, 1, 1), assume=["pitch >= 128"])
+    assert not [d for d in ok.diagnostics if d.rule.startswith(("race", "analysis"))]
+    bad = analyze(src.replace("MORE", "row[0] = (float)threadIdx.x;"), path="s.cu", block=(128, 1, 1),
+                  assume=["pitch >= 128"])
+    assert [d for d in bad.diagnostics if d.rule == "race.global"]
+    # two different values: the variable is unknown, its stores unplaced
+    two = analyze(src.replace("MORE", "if (threadIdx.x == 1) row = out;\n  __syncthreads();\n  row[1] = 2.0f;"),
+                  path="s.cu", block=(128, 1, 1), assume=["pitch >= 128"])
+    assert [d for d in two.diagnostics if d.rule == "analysis.incomplete" and "cannot place" in d.message]

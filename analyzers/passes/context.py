@@ -15,7 +15,7 @@ from ..solver import Enc, GaveUp, check, model_int, needs_bv, one_shot
 # Solver budgets in z3 resource units (deterministic: the same on any machine and under load; on this project's
 # 2-core CI machine one million units take roughly 0.3-1 s).
 QUERY_RLIMIT = 1_000_000  # per solver query
-SYMBOLIC_RLIMIT = 300_000  # per query over all block sizes at once (then concrete shapes are tried)
+SYMBOLIC_RLIMIT = 1_000_000  # per query over all block sizes at once (then concrete shapes are tried)
 KERNEL_RLIMIT = 3_000_000  # all solver work of one kernel under one launch; once spent, every further query gives up
 KERNEL_TOTAL_RLIMIT = 8 * KERNEL_RLIMIT  # all of a kernel's launches together (a template's many instantiations)
 LAYOUT_RLIMIT = 60_000  # per query of layout (a few per pitched index)

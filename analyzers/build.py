@@ -386,7 +386,7 @@ class Builder:
                                                  p.volatile), size), False, init)
                     v = Agg("struct", n.name, size=ti.size or 0)
             if isinstance(v, Agg) and v.kind == "struct" and not v.uniform:
-                v = Agg("struct", n.name, dict(v.fields), False, v.size)
+                v = v.copy(n.name)
             if isinstance(v, Ptr) and ti.pointer and not v.intaddr:
                 v = self._retyped(v, ti, v.volatile or ti.volatile)
             if isinstance(v, S):
@@ -1164,7 +1164,7 @@ class Builder:
         if isinstance(lv, VarRef) and isinstance(v, Mem):
             v = self.load(v, n.b)
         if isinstance(v, Agg) and isinstance(lv, VarRef) and v.kind == "struct" and not v.uniform:
-            v = Agg("struct", lv.name, dict(v.fields), False, v.size)
+            v = v.copy(lv.name)
         if lv is None and unplaced:
             # a store to memory the model cannot place (through a pointer loaded from memory or merged from two,
             # an element of a parameter object with its own operator[]): its races go unchecked, which the kernel's

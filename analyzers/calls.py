@@ -263,7 +263,7 @@ def _constructor(b, n, name, short):
             same_struct(n.args[0].ty, n.ty):
         # a copy of a struct (`return it;` and by-value arguments construct one): its fields
         v = vals[0]
-        return v if v.uniform else Agg("struct", v.name, dict(v.fields), False, v.size)
+        return v if v.uniform else v.copy(v.name)
     return Agg("struct", "ctor")
 
 

@@ -16,6 +16,13 @@ class Agg:
         self.size = size
         self.escaped = False  # a local struct whose address a helper took (build: ``_havoc_escaped``)
 
+    def copy(self, name: str) -> "Agg":
+        """A copy of a thread's own struct named ``name``: its member structs are copied too (not shared with the
+        original, whose later stores must not show through the copy)."""
+        fields = {k: v.copy(f"{name}.{k}") if isinstance(v, Agg) and v.kind == "struct" and not v.uniform else v
+                  for k, v in self.fields.items()}
+        return Agg("struct", name, fields, False, self.size)
+
 
 class Mem:
     """An lvalue in memory."""

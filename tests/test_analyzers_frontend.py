@@ -1419,3 +1419,20 @@ __global__ void k(float *Q, int pitch, float *out) {
     two = analyze(src.replace("MORE", "if (threadIdx.x == 1) row = out;\n  __syncthreads();\n  row[1] = 2.0f;"),
                   path="s.cu", block=(128, 1, 1), assume=["pitch >= 128"])
     assert [d for d in two.diagnostics if d.rule == "analysis.incomplete" and "cannot place" in d.message]
+
+
+def test_a_copy_of_a_threads_struct_keeps_its_member_structs():
+    # `b = a` copies a.inner: a later store to a.inner.x does not show through b
+    src = """
+struct In { int x; };
+struct Out { In inner; };
+__global__ void k(int *o) {
+  Out a;
+  a.inner.x = threadIdx.x;
+  Out b = a;
+  a.inner.x = 0;
+  o[b.inner.x + blockIdx.x * blockDim.x] = threadIdx.x + a.inner.x;
+}
+"""
+    res = analyze(src, path="c.cu", block=(64, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule.startswith(("race", "analysis"))]

@@ -220,3 +220,24 @@ def test_an_element_update_through_an_index_list_presumes_distinct_entries_and_s
     # a count through the list (`bins[key[i]]++`) is written for repeated entries: reported
     res = analyze(src.replace("pos[p] = pos[p] + vel[p] * dt;", "pos[p] = pos[p] + 1.0f;"))
     assert [d.rule for d in res.diagnostics if d.severity == Severity.ERROR] == ["race.global"]
+
+
+def test_a_mask_by_a_halved_loop_variable_presumes_its_start_a_power_of_two():
+    # bitonic merge: `pos = 2 * t - (t & (stride - 1))` for stride = n / 2, n / 4, ...: written for n a power of two
+    src = """
+__global__ void k(unsigned *g, unsigned n) {
+  __shared__ unsigned s[1024];
+  s[threadIdx.x] = g[threadIdx.x];
+  s[threadIdx.x + 512] = g[threadIdx.x + 512];
+  for (unsigned stride = n / 2; stride > 0; stride >>= 1) {
+    __syncthreads();
+    unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
+    unsigned a = s[pos], b = s[pos + stride];
+    if (a > b) { s[pos] = b; s[pos + stride] = a; }
+  }
+}
+"""
+    res = analyze(src, path="b.cu", block=(512, 1, 1), assume=["n <= 1024"])
+    assert not [d for d in res.diagnostics if d.rule == "race.shared"]
+    notes = [d for d in res.diagnostics if d.rule == "race.precondition"]
+    assert notes and all("n / 2 a power of two" in d.message for d in notes)

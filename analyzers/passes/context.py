@@ -586,7 +586,7 @@ class Ctx:
             if e.op != "&":
                 continue
             for m in e.args:
-                q = _minus_one(m)
+                q = _halved_from(_minus_one(m))
                 fv = sym.free_vars(q) if q is not None else {}
                 if not fv or set(fv.values()) != {"uniform"} or not all(n.startswith("p:") for n in fv) \
                         or set(fv) & fixed or q.key() in seen:
@@ -1122,6 +1122,15 @@ def _loads(base: str | None, *exprs) -> list:
             out.append(e)
         stack.extend(e.args)
     return out
+
+
+def _halved_from(q):
+    """The start ``v0`` of a loop variable halved each pass (``for (stride = n / 2; stride > 0; stride >>= 1)``):
+    every value it takes is a power of two exactly when ``v0`` is; else ``q`` itself (None stays None)."""
+    if q is not None and q.op == "geo" and sym.is_const(q.args[1]) and \
+            (q.val, q.args[1].val) in (("shr", 1), ("div", 2)):
+        return q.args[0]
+    return q
 
 
 def _minus_one(e):

@@ -23,6 +23,7 @@ from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
 from .uniform_carried import uniform_carried, uniform_helper
 from .values import Agg, Mem, State, VarRef, same_struct
 
+_POINTER_BYTES = 8  # a loaded pointer's size, for the stores that may overwrite it
 # `at::PackedTensorAccessor64<scalar_t, 3, at::RestrictPtrTraits>`: element type and rank
 _ACCESSOR = re.compile(r"\b(?:Generic)?(?:Packed)?TensorAccessor(?:32|64)?\s*<\s*([^,<>]+?)\s*,\s*(\d+)\b")
 TYPE_SIZES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 4, "uint32_t": 4, "int32_t": 4,
@@ -177,7 +178,7 @@ class Builder:
         except RecursionError:
             self.model.problems.append((f.loc, "kernel too deeply nested to analyze"))
         for (base, _), (name, off) in self._loaded.items():
-            if any(a.write and a.base == base and _may_overlap(a, off, 8) for a in self.model.accesses):
+            if any(a.write and a.base == base and _may_overlap(a, off, _POINTER_BYTES) for a in self.model.accesses):
                 # the buffer a loaded pointer names may change while threads use it
                 self.model.problems.append((f.loc, f"a pointer loaded from memory the kernel writes (`{name}`)"))
                 break
@@ -261,11 +262,11 @@ class Builder:
         if ti.pointer and not ti.ref:
             return Ptr("global", name, ZERO, self._elem(ti), (None, *ti.pointee_dims) if ti.pointee_dims else (),
                        volatile=ti.volatile)
-        if ti.ref and ti.dims:
-            return Ptr("global", name, ZERO, self._elem(ti), self._dims(ti))
-        if ti.dims:  # `uint32_t g_inp[32]` declares a pointer parameter: the first extent is not the buffer's
+        if ti.dims:
+            # a reference to an array is the array; `uint32_t g_inp[32]` declares a pointer (its first extent is not the buffer's)
             dims = self._dims(ti)
-            return Ptr("global", name, ZERO, self._elem(ti), (None, *dims[1:]) if len(dims) > 1 else ())
+            shape = dims if ti.ref else (None, *dims[1:]) if dims[1:] else ()
+            return Ptr("global", name, ZERO, self._elem(ti), shape)
         if ti.integral or ti.spelling.strip() in self.typebind:
             return var(f"p:{name}", "uniform")
         if _floating(ti.spelling):
@@ -800,8 +801,10 @@ class Builder:
         if p.space == "local":
             return opaque(f"local array {p.base}")
         self._rec_access(m, False, n)
-        loaded = self._shared_pointers.get((p.base, p.off.key())) if p.space == "shared" else \
-            self._loaded_pointer(p, n)
+        if p.space == "shared":
+            loaded = self._shared_pointers.get((p.base, p.off.key())) if self._shared_pointers else None
+        else:
+            loaded = self._loaded_pointer(p, n)
         if loaded is not None:
             return loaded
         if p.space in ("shared", "global", "const"):
@@ -815,9 +818,7 @@ class Builder:
         if lv.ptr.space != "shared" or lv.ptr.dims:
             return
         key = (lv.ptr.base, lv.ptr.off.key())
-        kinds = set(sym.free_vars(value.off).values())
-        block_wide = value.space in ("global", "shared") and kinds <= {"uniform", "block"} and \
-            not sym.uf_names(value.off) and not sym.has_opaque(value.off)
+        block_wide = value.space in ("global", "shared") and _computed_alike(value.off, {"uniform", "block"})
         old = self._shared_pointers.get(key, value)
         same = block_wide and old is not None and (old.base, old.space, old.off.key()) == \
             (value.base, value.space, value.off.key())
@@ -830,8 +831,7 @@ class Builder:
         also writes the pointer is checked once it is built (``build``)."""
         ti = n.ty
         if p.space not in ("global", "const") or ti is None or not ti.pointer or ti.ref or ti.dims or \
-                sym.uf_names(p.off) or any(k != "uniform" or v.startswith(("opq#", "uopq#"))
-                                           for v, k in sym.free_vars(p.off).items()):
+                not _computed_alike(p.off, {"uniform"}):
             return None
         key = (p.base, p.off.key())
         got = self._loaded.get(key)
@@ -1008,8 +1008,8 @@ class Builder:
         if ti.dims:
             return Ptr("local", f"{base.name}.{n.name}", ZERO, self._elem(ti), self._dims(ti))
         if not ti.integral and ti.size and not _floating(ti.spelling):
-            inner = base.fields[n.name] = Agg("struct", f"{base.name}.{n.name}", uniform=False, size=ti.size)
-            return inner
+            base.fields[n.name] = Agg("struct", f"{base.name}.{n.name}", uniform=False, size=ti.size)
+            return base.fields[n.name]
         return None
 
     def _builtin(self, obj: str, f: str):
@@ -1529,6 +1529,12 @@ def _names_this(a: Node | None) -> bool:
 def _floating(spelling: str) -> bool:
     """A floating-point (or vector of floating-point) type, not a class template's instance `Params<float>`."""
     return "<" not in spelling and any(x in spelling for x in ("float", "double", "half", "bfloat"))
+
+
+def _computed_alike(e: S, kinds: set) -> bool:
+    """``e`` is computed from known values of ``kinds`` only (no load, no unknown): the same in every thread that
+    shares those values (``{"uniform"}``: the whole grid; with ``"block"``: a block)."""
+    return not sym.uf_names(e) and not sym.has_opaque(e) and set(sym.free_vars(e).values()) <= kinds
 
 
 def _is_null(v) -> bool:

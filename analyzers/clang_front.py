@@ -120,8 +120,9 @@ def _evaluate(c):
 
 # a header found nowhere that a header includes reads the library's one stub (the main file's own includes are
 # rewritten to it in _strip_unknown_includes)
+_TORCH_ROOTS = ("ATen", "c10", "torch")  # PyTorch's header folders: their stub is of what extension kernels use
 _STUB_FOR = {"cub": "#include <cub/cub.cuh>\n", "thrust": "#include <thrust/__kopt_thrust.h>\n",
-             **dict.fromkeys(("ATen", "c10", "torch"), "#include <__kopt_torch.h>\n")}
+             **dict.fromkeys(_TORCH_ROOTS, "#include <__kopt_torch.h>\n")}
 
 
 def _strip_unknown_includes(path: Path, text: str, extra_dirs) -> str:
@@ -136,7 +137,7 @@ def _strip_unknown_includes(path: Path, text: str, extra_dirs) -> str:
             return m.group(0).replace(name, "cub/cub.cuh")
         if name.startswith("thrust/"):  # and every Thrust header the stub of its device value types
             return m.group(0).replace(name, "thrust/__kopt_thrust.h")
-        if name.split("/")[0] in ("ATen", "c10", "torch"):  # and PyTorch's the stub of what extension kernels use
+        if name.split("/")[0] in _TORCH_ROOTS:
             return m.group(0).replace(name, "__kopt_torch.h")
         return "//" + m.group(0)[2:] if len(m.group(0)) >= 2 else ""
 

@@ -36,11 +36,9 @@ def includers_beside(path: Path, max_folders: int = 16):
         return
     if len(beside) > max_folders:
         return
-    found = False
-    for hit in _including(path, target, beside):
-        found = True
-        yield hit
-    if found:
+    hits = list(_including(path, target, beside))
+    if hits:
+        yield from hits
         return
     try:  # the parent's siblings' folders
         top = folder.parent.parent

@@ -16,7 +16,7 @@ from kopt.diagnostic import Diagnostic, Location
 from kopt.rules import RULES
 
 from . import assume as assumemod, block_names, clang_front, host_assume, host_launch, launch as launchmod
-from .block_bounds import infer_block
+from .block_bounds import infer_block, lanes_in_x
 from .build import build_kernel
 from .includers import source_text
 from .result import AnalysisResult
@@ -263,6 +263,7 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
         return [_incomplete(fname, f"could not model kernel `{func.name}`: {exc.__class__.__name__}: {exc}",
                             func.loc)]
     cfg.inferred = infer_block(km)
+    cfg.lanes_in_x = lanes_in_x(km)
     if launchmod.infer_one_block(cfg, km):
         out.append(RULES["launch.inferred-grid"].diag(
             f"no launch of `{func.name}` found and it reads no blockIdx or gridDim: analyzed as one block (each block "
@@ -276,7 +277,7 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
             f"no launch block known for `{func.name}`: {cfg.inferred_text()}; declare the launch with "
             f"`// kopt: launch` or pass --block to check other blocks",
             Location(func.loc.file, func.loc.line, func.loc.col, role="kernel"),
-            witness={"assumed_block_max": {f"blockDim.{f}": b for f, (b, _) in sorted(cfg.inferred.items())}}))
+            witness={"assumed_block_max": {launchmod.dim_name(f): b for f, (b, _) in sorted(cfg.inferred.items())}}))
     seen_reasons = set()
     for loc, reason in km.problems:
         if reason not in seen_reasons and len(seen_reasons) < 3:

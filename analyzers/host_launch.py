@@ -13,7 +13,7 @@ as such (the kernel's configuration then lists it as not covered), with the boun
 one (a clamp, ``min``, a ``do``-``while`` exit), and what it says of every such block: the sizes a loop sweeps over (a
 loop's variable takes its loop's values, an array of constants its elements; more than _MAX_SHAPES sizes at one launch
 are one analysis under their set, not one each) or a multiple (``32 * n``); a kernel launched only in code an
-``#ifdef`` leaves out is read with its macro defined.
+``#ifdef`` leaves out is read with its macro defined, and one launched nowhere with its launches under ``#if 0``.
 Reading is textual (regular expressions over comment- and string-free text), so it costs no second parse.
 """
 from __future__ import annotations
@@ -32,7 +32,7 @@ from kopt.source import c_macros
 from . import build_flags
 from .includers import included_by, includers, includers_beside, source_text
 from .launch import MAX_THREADS, conjuncts, evaluate, source_macros, split_top
-from .preproc import active_lines
+from .preproc import READ_IF_0, active_lines
 
 _LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _PROJECT_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
@@ -1803,6 +1803,7 @@ def _unspaced_chevrons(text: str) -> str:
     return "".join(out) + text[last:]
 
 
+_IF_0 = re.compile(r"^[ \t]*#[ \t]*if[ \t]+0\b", re.M)
 _IFDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifdef[ \t]+|(?:el)?if[ \t]+defined[ \t]*\(?[ \t]*)([A-Za-z_]\w*)", re.M)
 _MARKERS = ("<<<", "<< <", "< < <", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel",
             "cuLaunchCooperativeKernel", "cudaGraphAdd", "hipLaunchKernelGGL")
@@ -2147,7 +2148,8 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
     by name (declared there, not defined) counts for that kernel. ``kernels``: the names wanted; the files that include this
     one are read only when one of them is not launched here. A wanted kernel launched only in code an ``#ifdef X`` /
     ``#if defined(X)`` leaves out (another build configuration) takes the launches read with ``X`` defined, each
-    saying so (``configurations``: whether to look)."""
+    saying so (``configurations``: whether to look); a wanted kernel launched nowhere else takes its launches in code
+    ``#if 0`` leaves out (an earlier launch kept in the source), each saying so."""
     path = Path(path) if path is not None else None
     folder = path.parent if path is not None else None
     texts: dict = {}
@@ -2265,6 +2267,16 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
             alt[k].unknown = [f"{u} (with -D{macro})" for u in alt[k].unknown]
             out[k] = alt[k]
         missing -= set(alt)
+    unlaunched = sorted(k for k in kernels or () if k not in out) if configurations else ()
+    if unlaunched and any(_IF_0.search(t) for t, _ in everything()):
+        # a kernel the build launches nowhere, launched in code `#if 0` leaves out (an earlier or alternative
+        # launch kept in the source): that launch is the best word on the block it is written for
+        alt = host_launches(source, {**(defines or {}), READ_IF_0: None}, path, unlaunched, configurations=False)
+        for k in set(unlaunched) & set(alt):
+            for h in alt[k].launches:
+                h.where += " (in code `#if 0` leaves out)"
+            alt[k].unknown = [f"{u} (in code `#if 0` leaves out)" for u in alt[k].unknown]
+            out[k] = alt[k]
     for entry in out.values():  # one configuration per (block, template arguments): grids merged (unknown unless equal)
         merged: dict = {}
         for h in entry.launches:

@@ -56,6 +56,7 @@ class LaunchConfig:
     # block sizes, nothing left to concrete shapes, no incomplete note): the verdict holds whatever the launch picks
     all_blocks: bool = False
     presumed: str = ""  # dims of the block no launch pins, given by the kernel's own names (block_names.presume)
+    lanes_in_x: bool = False  # the kernel takes its lane as threadIdx.x % 32 (block_bounds.lanes_in_x)
 
     @property
     def known_block(self) -> bool:
@@ -77,16 +78,22 @@ class LaunchConfig:
     def dim_max(self, i: int) -> int:
         """The largest blockDim along dimension ``i`` (0..2) the analysis considers when the block is unknown."""
         hw = (MAX_THREADS, MAX_THREADS, 64)[i]
-        return min(hw, self.max_threads, self.inferred.get("xyz"[i], (hw, ""))[0])
+        return min(hw, self.threads_max(), self.inferred.get("xyz"[i], (hw, ""))[0])
+
+    def threads_max(self) -> int:
+        """The most threads a block the analysis considers may hold: the hardware's, ``__launch_bounds__``' or the
+        bound the kernel's shared arrays imply (``inferred["threads"]``)."""
+        return min(self.max_threads, self.inferred.get("threads", (MAX_THREADS, ""))[0])
 
     def warp_multiple(self, dims_used) -> bool:
         """Whether an unknown block is presumed a whole number of warps: one of a single dimension (the kernel reads
-        only threadIdx.x, or the launch fixes y and z at 1) that may hold a warp, when no assumption names blockDim.x.
-        Programs launch such blocks in warps (`32 * WARPS`, 128, 256); a witness at 33 or 9 threads would be a launch
-        they never make. A block given (`--block`, an annotation, a constant launch) is checked as it is."""
+        only threadIdx.x, or the launch fixes y and z at 1) that may hold a warp, or the x dimension of a block whose
+        kernel takes its lane as threadIdx.x % 32 (``lanes_in_x``), when no assumption names blockDim.x. Programs
+        launch such blocks in warps (`32 * WARPS`, 128, 256, `block(32, 4)`); a witness at 33 or 9 threads would be a
+        launch they never make. A block given (`--block`, an annotation, a constant launch) is checked as it is."""
         rest = [self.block[i] if self.block[i] is not None else (1 if "xyz"[i] not in dims_used else None)
                 for i in (1, 2)]
-        return self.block[0] is None and rest == [1, 1] and self.dim_max(0) >= 32 and \
+        return self.block[0] is None and (rest == [1, 1] or self.lanes_in_x) and self.dim_max(0) >= 32 and \
             not any("blockDim.x" in a.text for a in self.assume)
 
     def within(self, shapes) -> list[tuple]:
@@ -97,7 +104,7 @@ class LaunchConfig:
         for s in shapes:
             s = tuple(k if k is not None else v if v <= self.dim_max(i) else 1 << (self.dim_max(i).bit_length() - 1)
                       for i, (k, v) in enumerate(zip(self.block, s)))
-            if s[0] * s[1] * s[2] <= self.max_threads and s not in out:
+            if s[0] * s[1] * s[2] <= self.threads_max() and s not in out:
                 out.append(s)
         return out
 
@@ -122,7 +129,8 @@ class LaunchConfig:
             elif "z" not in dims_used:
                 b += " in x and y (the kernel uses no threadIdx.z)"
             if self.warp_multiple(dims_used):
-                b += ", a whole number of warps (presumed)"
+                b += ", a whole number of warps (presumed)" if not self.lanes_in_x else (
+                    ", blockDim.x a whole number of warps (presumed: the kernel takes its lane as threadIdx.x % 32)")
         if self.inferred and not self.known_block:
             b += ", " + self.inferred_text()
         if self.all_blocks:
@@ -144,9 +152,14 @@ class LaunchConfig:
         return where + s + (f"; {self.note}" if self.note else "")
 
     def inferred_text(self) -> str:
-        return "assumed " + " and ".join(f"blockDim.{f} <= {b}" for f, (b, _) in sorted(self.inferred.items())) + (
-            " (the extents of the shared arrays the kernel indexes by threadIdx: " +
+        return "assumed " + " and ".join(f"{dim_name(f)} <= {b}" for f, (b, _) in sorted(self.inferred.items())) + (
+            " (what the kernel's own code implies: " +
             "; ".join(dict.fromkeys(why for _, (_, why) in sorted(self.inferred.items()))) + ")")
+
+
+def dim_name(f: str) -> str:
+    """The name of an inferred bound's quantity: ``blockDim.x`` for "x", the block's thread count for "threads"."""
+    return "blockDim.x * blockDim.y * blockDim.z" if f == "threads" else f"blockDim.{f}"
 
 
 def evaluate(text: str, env: dict) -> int | None:

@@ -23,9 +23,13 @@ NVCC = {"__CUDACC__": 1, "__NVCC__": 1, "CUDART_VERSION": 13000, "CUDA_VERSION":
 # among them (a project's HIP branch may be written for AMD's 64-lane wavefronts)
 GPU_BUILD_SWITCHES = ("HAVE_CUDA", "WITH_CUDA", "USE_CUDA", "ENABLE_CUDA", "GOOGLE_CUDA", "HAVE_GPU", "WITH_GPU",
                       "USE_GPU", "ENABLE_GPU")
+# a -D name that makes ``#if 0`` branches active: host_launch reads the launches code left out that way (a kernel's
+# earlier launch kept under `#if 0`) when the build launches the kernel nowhere
+READ_IF_0 = "__kopt_read_if_0__"
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b(.*)$")
 _DEFINED = re.compile(r"\bdefined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+_IF_0 = re.compile(r"0\s*(?://.*|/\*.*)?$")
 
 
 def _condition(text: str, macros: dict) -> bool | None:
@@ -65,7 +69,7 @@ def active_lines(source: str, defines: dict | None = None, device: bool = True) 
         if word in ("if", "ifdef", "ifndef"):
             if word == "if":
                 cond = _condition(rest, macros)
-                cond = True if cond is None else cond
+                cond = True if cond is None or (READ_IF_0 in macros and _IF_0.match(rest)) else cond
             else:
                 name = rest.split()[0] if rest.split() else ""
                 cond = (name in macros) == (word == "ifdef")

@@ -358,6 +358,23 @@ def test_host_code_is_read_as_the_host_pass_compiles_it(tmp_path):
     assert _shapes(src, path=tmp_path / "main.cu") == {"k": [((64, 1, 1), (1, 1, 1), ())]}
 
 
+def test_a_kernel_the_build_never_launches_takes_its_launch_under_if_0(tmp_path):
+    # `old` is launched only in code `#if 0` leaves out: that launch is its block, and the launch line says where
+    # it was read; `k`, launched by the build, keeps its own launch (not the one under `#if 0`)
+    (tmp_path / "main.cu").write_text(
+        "__global__ void k(float* x) { __shared__ float s[64]; s[threadIdx.x] = x[0]; x[1] = s[0]; }\n"
+        "__global__ void old(float* x) { __shared__ float s[64]; s[threadIdx.x] = x[0]; x[1] = s[0]; }\n"
+        "void go(float* x) {\n#if 0\n  old<<<4, dim3(16, 2)>>>(x);\n  k<<<1, 256>>>(x);\n#else\n"
+        "  k<<<1, 64>>>(x);\n#endif\n}\n")
+    src = (tmp_path / "main.cu").read_text()
+    assert _shapes(src, path=tmp_path / "main.cu", kernels=["k", "old"]) == {
+        "k": [((64, 1, 1), (1, 1, 1), ())], "old": [((16, 2, 1), (4, 1, 1), ())]}
+    res = analyze(src, path=str(tmp_path / "main.cu"))
+    assert "block from the host code's launch at main.cu:5 (in code `#if 0` leaves out), block=(16, 2, 1)" in \
+        res.assumed
+    assert not _rules(res, "bounds.shared")  # k at 256 threads would overrun `s`: that launch is not the build's
+
+
 def test_a_kernel_also_launched_with_a_runtime_block_is_analyzed_at_its_constant_blocks_and_at_every_block():
     host = """
 void run(float* x, int n) {
@@ -509,6 +526,42 @@ def test_what_the_inference_reads():
     # a strided loop over the array and an array as large as any block imply nothing
     assert inferred("__shared__ float s[64]; for (int j = threadIdx.x; j < 64; j += blockDim.x) s[j] = 0.f;") is None
     assert inferred("__shared__ float s[1024]; s[threadIdx.x] = 0.f;") is None
+    # a stride of k elements per thread: k * (blockDim.x - 1) + the offset + the width fits the extent
+    assert inferred("__shared__ float s[256]; int t = threadIdx.x; s[4 * t] = x[t]; s[4 * t + 3] = 0.f;") == {
+        "x": 64}
+    # a 16-byte store through a pointer into the array, in bytes: 8 halves per thread of 256
+    assert inferred("__shared__ short s[256]; short* p = s + 8 * threadIdx.x;\n"
+                    "*reinterpret_cast<float4*>(p) = *reinterpret_cast<const float4*>(x);") == {"x": 32}
+    # a load past the thread's own k elements (a neighbour) implies nothing
+    assert inferred("__shared__ float s[256]; x[threadIdx.x] = s[4 * threadIdx.x + 4];") is None
+    # row-major over the block, `s[ty * 16 + tx]`: a row of 16 threads across, as many rows as the array holds
+    assert inferred("__shared__ float s[128]; s[threadIdx.y * 16 + threadIdx.x] = x[0];") == {"x": 16, "y": 8}
+    assert inferred("__shared__ float s[128]; if (threadIdx.y < 8) s[threadIdx.y * 16 + threadIdx.x] = 0.f;") is None
+    # the thread's index over a 2-D block bounds the block's threads, not one dimension
+    assert inferred("__shared__ float s[512]; int t = threadIdx.x + threadIdx.y * blockDim.x;\n"
+                    "s[2 * t] = x[t]; s[2 * t + 1] = 0.f;") == {"threads": 256}
+
+
+def test_a_lane_taken_from_threadIdx_x_makes_x_one_warp_across():
+    src = """
+__global__ void rows(const float* a, float* y, int m) {
+  int lane = threadIdx.x % 32, row = blockIdx.x * blockDim.y + threadIdx.y;
+  float v = a[row * 32 + lane];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+  if (lane == 0 && row < m) y[row] = v;
+}
+"""
+    res = analyze(src, path="r.cu")
+    assert not _rules(res, "race.global")  # over blockDim.x = 64, lanes 0 and 32 would both write y[row]
+    assert res.launches[0]["inferred_block"] == {"x": 32}
+    assert "blockDim.x a whole number of warps (presumed: the kernel takes its lane as threadIdx.x % 32)" in \
+        res.assumed
+    # a kernel that also takes a warp index from threadIdx.x spans several warps across: only whole warps presumed
+    warps = analyze(src.replace("threadIdx.y;", "threadIdx.y * 8 + threadIdx.x / 32;"), path="r.cu")
+    assert "inferred_block" not in warps.launches[0] and "blockDim.x a whole number of warps" in warps.assumed
+    # the block given is checked as it is
+    given = analyze(src, path="r.cu", block=(64, 4, 1))
+    assert _rules(given, "race.global")
 
 
 def test_launch_bounds_that_the_arrays_cannot_hold_are_believed():

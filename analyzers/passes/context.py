@@ -895,7 +895,7 @@ class Ctx:
                 t = enc.const(v)
             bd.append(t)
         if any(not z3.is_int_value(t) for t in bd):
-            cons.append(bd[0] * bd[1] * bd[2] <= self.launch.max_threads)
+            cons.append(bd[0] * bd[1] * bd[2] <= self.launch.threads_max())
         if self.launch.warp_multiple(self.km.dims_used):
             cons.append(bd[0] % 32 == 0)
         gd = []

@@ -92,6 +92,7 @@ class Unit:
     context: str = ""  # the includer a header was read after (libclang; clang_front._includer_contexts)
     build_defines: dict = field(default_factory=dict)  # name -> (value, build file) read for undeclared names
     build_includes: list = field(default_factory=list)  # (folder, build file): -I folders read for missing headers
+    configured: list = field(default_factory=list)  # (header, template, unset variables): configured from templates
     unknown_constants: list = field(default_factory=list)  # undeclared macro-style names read as unknown ints
 
     @property

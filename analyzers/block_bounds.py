@@ -35,6 +35,12 @@ def infer_block(km) -> dict:
     - ``__launch_bounds__(N)`` is the author's own word that blocks of N threads are launched: when no block of N
       threads fits within the bounds (over the dimensions the kernel uses), the declaration and the arrays disagree
       and nothing is inferred, so the out-of-bounds access is reported.
+    - A row-major index over the block, ``W * threadIdx.y + threadIdx.x`` (W a multiple of threadIdx.x's
+      coefficient), keeps a row of threads within W and the rows within E; ``threadIdx.x + threadIdx.y *
+      blockDim.x``, the thread's index over a 2-D block, bounds the block's threads (``"threads"``).
+    - A kernel that reads threadIdx.y and takes its lane as ``threadIdx.x % 32`` with no warp index from
+      threadIdx.x (``threadIdx.x / 32``) is one warp across: blockDim.x <= 32 (``lanes_in_x`` presumes it a whole
+      number of warps besides).
     """
     cfg = km.launch
     if cfg.source not in ("none", "launch_bounds") or any(v is not None for v in cfg.block):

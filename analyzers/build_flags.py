@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from functools import lru_cache
 from pathlib import Path
 
 BUILD_FILES = ("Makefile", "makefile", "GNUmakefile", "Makefile.am", "CMakeLists.txt")  # (automake's is make syntax)
@@ -188,3 +189,68 @@ def defines_for(path: Path, names) -> dict[str, tuple[str, str]]:
                 found.setdefault(name, set()).add(value)
                 where.setdefault(name, label)
     return {n: (next(iter(v)), where[n]) for n, v in found.items() if len(v) == 1}
+
+
+_TEMPLATE_SUFFIXES = (".in", ".cmake", ".cmake.in")
+_CMAKE_SET = re.compile(r"\b(?:set|option)\s*\(\s*([A-Za-z_]\w*)\s+(?:\"[^\"]*\"\s+)?([^\s()\"]+|\"[^\"]*\")", re.I)
+_CMAKEDEFINE = re.compile(r"^([ \t]*)#[ \t]*cmakedefine(01)?[ \t]+([A-Za-z_]\w*)(.*)$", re.M)
+_AT_VAR = re.compile(r"@([A-Za-z_]\w*)@|\$\{([A-Za-z_]\w*)\}")
+_FALSE = {"", "0", "off", "false", "no", "n", "ignore", "notfound"}
+
+
+def configured_header(path: Path, name: str) -> tuple[str, str, tuple] | None:
+    """For a header ``name`` found nowhere that a configure step writes (CMake's ``configure_file``: ``config.h``
+    from ``config.h.in`` or ``config.h.cmake``): (its text as configured, the template's path, the variables no
+    CMake file of the project sets, taken as 0 / off). The template is the one file of that name in the projects at
+    or up to three folders above ``path``'s (nearest first). ``@VAR@`` and ``${VAR}`` take the first value a CMake
+    file ``set``s or an ``option`` defaults to; ``#cmakedefine VAR`` defines VAR when that value is true,
+    ``#cmakedefine01 VAR`` defines it 1 or 0. None when no template is found."""
+    base = Path(name).name
+    folder = Path(path).resolve().parent
+    for d in [folder, *folder.parents][:4]:
+        if not any((d / m).exists() for m in _PROJECT_MARKS):
+            continue
+        templates, values = _configure_inputs(d)
+        hits = [t for s in _TEMPLATE_SUFFIXES for t in templates.get(base + s, ())]
+        if len(hits) == 1:
+            text, unset = _configure(hits[0].read_text(errors="replace"), values)
+            return text, str(hits[0]), unset
+    return None
+
+
+@lru_cache(maxsize=64)
+def _configure_inputs(root: Path) -> tuple[dict, dict]:
+    """({file name: [paths]} of the configure templates under ``root``, {variable: the first value its CMake files
+    set}); empty for a project of more than ``_SEARCH_LIMIT`` files."""
+    templates: dict = {}
+    values: dict = {}
+    for f in _project_files(root) or ():
+        if f.name.endswith(_TEMPLATE_SUFFIXES) and f.name != "CMakeLists.txt":
+            templates.setdefault(f.name, []).append(f)
+        if f.name == "CMakeLists.txt" or f.suffix == ".cmake":
+            text = re.sub(r"#[^\n]*", " ", f.read_text(errors="replace"))
+            for m in _CMAKE_SET.finditer(text):
+                values.setdefault(m.group(1), m.group(2).strip('"'))
+    return templates, values
+
+
+def _configure(template: str, values: dict) -> tuple[str, tuple]:
+    unset = set()
+
+    def value(var: str) -> str:
+        v = values.get(var)
+        if v is None or "$" in v:
+            unset.add(var)
+            return "0"
+        return v
+
+    def define(m) -> str:
+        indent, zero_one, var, rest = m.groups()
+        on = value(var).lower() not in _FALSE
+        if zero_one:
+            return f"{indent}#define {var} {int(on)}"
+        return f"{indent}#define {var}{rest}" if on else f"{indent}/* #undef {var} */"
+
+    text = _CMAKEDEFINE.sub(define, template)
+    text = _AT_VAR.sub(lambda m: value(m.group(1) or m.group(2)), text)
+    return text, tuple(sorted(unset))

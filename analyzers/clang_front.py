@@ -6,6 +6,7 @@ import os
 import re
 from pathlib import Path
 
+from . import build_flags
 from .ast import Func, Loc, Node, TypeInfo, Unit
 from .includers import includers, source_text
 from .launch import split_top
@@ -125,14 +126,21 @@ _STUB_FOR = {"cub": "#include <cub/cub.cuh>\n", "thrust": "#include <thrust/__ko
              **dict.fromkeys(_TORCH_ROOTS, "#include <__kopt_torch.h>\n")}
 
 
+def _missing_header_text(path: Path, name: str) -> str:
+    """What a header found nowhere reads as: its library's stub, the text a configure step would write from its
+    template (``build_flags.configured_header``), else nothing."""
+    configured = build_flags.configured_header(path, name)
+    return configured[0] if configured else _STUB_FOR.get(name.split("/")[0], "")
+
+
 def _strip_unknown_includes(path: Path, text: str, extra_dirs) -> str:
     """Blank ``#include`` lines that resolve nowhere (host headers, CUTLASS...), keeping line numbers."""
     dirs = [path.parent, STUBS, *map(Path, extra_dirs)]
 
     def repl(m):
         name = m.group(1)
-        if any((d / name).is_file() for d in dirs):
-            return m.group(0)
+        if any((d / name).is_file() for d in dirs) or build_flags.configured_header(path, name):
+            return m.group(0)  # (a configured header is read from its template: see translation_unit)
         if name.startswith("cub/"):  # every CUB header reads the one stub of what kernels use (include/cub)
             return m.group(0).replace(name, "cub/cub.cuh")
         if name.startswith("thrust/"):  # and every Thrust header the stub of its device value types
@@ -709,7 +717,7 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     if "asm" in text:
         text = _PTX_SPECIAL.sub(r"%\1", text)
         text = _asm_operand_commas(text)
-    unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", _STUB_FOR.get(h.split("/")[0], "")) for h in empty_headers]
+    unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", _missing_header_text(path, h)) for h in empty_headers]
     if empty_headers:
         args += ["-isystem", _EMPTY]
     if context is not None:
@@ -1049,6 +1057,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     unit.broken = broken
     unit.build_defines = build
     unit.build_includes = [(os.path.relpath(d, path.parent), f) for d, f in found_in]
+    unit.configured = [(h, *c[1:]) for h in missing for c in [build_flags.configured_header(path, h)] if c]
     unit.unknown_constants = unknown
     K = ci.CursorKind
     top = list(tu.cursor.get_children())  # walked twice: the file's own declarations, then its headers'
@@ -1065,7 +1074,9 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
                 unit.funcs.setdefault(f.name, []).append(f)
     own = set(unit.funcs)
     for f in _header_device_funcs(tu, top, patched):
-        if f.name not in own:  # the file's own definition of a name wins
+        if isinstance(f, Node):  # a `__device__`/`__constant__` variable a header declares (`extern`)
+            unit.globals.setdefault(f.name, f)
+        elif f.name not in own:  # the file's own definition of a name wins
             unit.funcs.setdefault(f.name, []).append(f)
     if not unit.kernels and broken:
         raise FrontendError(f"libclang: no kernel parses ({'; '.join(broken.values())[:300]})")
@@ -1510,7 +1521,8 @@ def _file_decls(cur, fname: str, children=None):
 
 def _header_device_funcs(tu, children: list, patched: dict):
     """The device functions (not kernels) defined in the user's headers the unit includes (`#include "utils.h"` with
-    `__device__ int gid() {...}`), so calls to them are inlined like the file's own helpers. The analyzer's own declarations come first in the unit (they are force-included): they are found by
+    `__device__ int gid() {...}`), so calls to them are inlined like the file's own helpers, and the `__device__` /
+    `__constant__` variables they declare (as declaration nodes), so the kernel's reads of them are memory. The analyzer's own declarations come first in the unit (they are force-included): they are found by
     bisection, so only the user's top-level declarations have their files looked up. ``children``: the unit's
     top-level cursors."""
     K = ci.CursorKind
@@ -1539,9 +1551,13 @@ def _header_device_funcs(tu, children: list, patched: dict):
             if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
                 walk(c.get_children())
                 continue
-            if c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD) and c.kind not in _CLASS_KINDS:
+            if c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.VAR_DECL) and \
+                    c.kind not in _CLASS_KINDS:
                 continue
-            if c.kind in _CLASS_KINDS or c.kind == K.CXX_METHOD:
+            if c.kind == K.VAR_DECL:
+                if not {x.kind for x in c.get_children()} & {K.CUDADEVICE_ATTR, K.CUDACONSTANT_ATTR}:
+                    continue
+            elif c.kind in _CLASS_KINDS or c.kind == K.CXX_METHOD:
                 if next(_device_methods(None, c), None) is None:
                     continue
             else:
@@ -1557,6 +1573,9 @@ def _header_device_funcs(tu, children: list, patched: dict):
                     except OSError:
                         continue
                 convs[path] = _Conv(path, text)
+            if c.kind == K.VAR_DECL:
+                out.append(convs[path].decl(c))
+                continue
             if c.kind in _CLASS_KINDS or c.kind == K.CXX_METHOD:
                 out.extend(_device_methods(convs[path], c))
                 continue

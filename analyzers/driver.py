@@ -6,6 +6,7 @@ pass become ``analysis.incomplete`` diagnostics and the remaining passes still r
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import time
 import traceback
@@ -229,6 +230,9 @@ def _targets(unit, notes, fname, text, defines, res):
         [f"{unit.skipped_host} host declaration(s) that did not parse were skipped"] if unit.skipped_host else []) + (
         [f"`-D{k}={v}` from {f}" for k, (v, f) in sorted(unit.build_defines.items())]) + (
         [f"`-I {d}` from {f}" for d, f in unit.build_includes]) + (
+        [f"`{h}` configured from {os.path.relpath(t, Path(fname).parent)}" + (
+            f" ({', '.join(unset)} set by no CMake file: 0)" if unset else "")
+         for h, t, unset in unit.configured]) + (
         [f"{', '.join(f'`{n}`' for n in unit.unknown_constants)} given no one value by the sources or the build "
          f"files (a value written in before the build, or chosen by it): read as an integer constant of any value"]
         if unit.unknown_constants else [])

@@ -395,6 +395,54 @@ __global__ void tiled(float *out) { out[blockIdx.x * blockDim.x + threadIdx.x] =
     assert res.paths["reduce"].startswith("tree-sitter")
 
 
+def test_a_header_a_configure_step_writes_is_read_from_its_template(tmp_path):
+    # config.h exists only after CMake's configure_file: kopt writes it from cmake/config.h.in with the values the
+    # CMake files set (an option's default; a variable no CMake file sets is 0), and says so on the path line
+    (tmp_path / "CMakeLists.txt").write_text('set(TILE_W 32)\noption(USE_FAST "fast path" ON)\n')
+    (tmp_path / "cmake").mkdir()
+    (tmp_path / "cmake" / "config.h.in").write_text(
+        "#pragma once\n#define IS_ON(F) F() == 1\n#define HAVE_SHFL() @HAVE_SHFL@\n#define TILE ${TILE_W}\n"
+        "#cmakedefine USE_FAST\n#cmakedefine01 USE_SLOW\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "k.cu").write_text("""#include "config.h"
+#if IS_ON(HAVE_SHFL) || USE_SLOW
+#error not this branch
+#endif
+#ifdef USE_FAST
+__global__ void k(float* out) {
+  __shared__ float s[TILE];
+  s[threadIdx.x] = out[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[TILE - 1 - threadIdx.x];
+}
+#endif
+""")
+    res = analyze(tmp_path / "src" / "k.cu", block=(32, 1, 1))
+    assert res.kernels == ["k"] and res.paths["k"].startswith("libclang")
+    assert "`config.h` configured from ../cmake/config.h.in (HAVE_SHFL, USE_SLOW set by no CMake file: 0)" in \
+        res.paths["k"]
+    assert not [d for d in res.diagnostics if d.rule in ("bounds.shared", "analysis.incomplete")]
+
+
+def test_a_device_variable_a_header_declares_is_memory(tmp_path):
+    # `dbuf` is declared in the header (defined in another file): its pointer field is a buffer of its own, so the
+    # store through it is placed, and a kernel that writes the counter the header declares races on it
+    (tmp_path / "bufs.h").write_text(
+        "struct Desc { float features[128]; };\nstruct Bufs { Desc* desc; int n; };\n"
+        "extern __device__ Bufs dbuf;\nextern __device__ int counter;\n")
+    (tmp_path / "k.cu").write_text("""#include "bufs.h"
+__global__ void k(int o) {
+  Desc* d = &dbuf.desc[o + blockIdx.x];
+  if (threadIdx.x < 128) d->features[threadIdx.x] = 1.f;
+}
+__global__ void count(int* out) { counter = threadIdx.x; out[0] = counter; }
+""")
+    res = analyze(tmp_path / "k.cu", block=(128, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+    (race,) = [d for d in res.diagnostics if d.rule == "race.global"]
+    assert race.witness["kernel"] == "count" and "`counter = threadIdx.x`" in race.message
+
+
 def test_a_switch_the_build_defines_is_taken_when_its_branch_defines_an_undeclared_name(tmp_path):
     # `-DDIM3` switches the header's `#ifdef DIM3` branch, which defines the FIELDS the kernel uses; the build's
     # -DDEBUG switches nothing the kernel needs and stays off (its racy store is not compiled)

@@ -1073,7 +1073,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
             for f in _device_methods(conv, c):
                 unit.funcs.setdefault(f.name, []).append(f)
     own = set(unit.funcs)
-    for f in _header_device_funcs(tu, top, patched):
+    for f in _header_device_decls(tu, top, patched):
         if isinstance(f, Node):  # a `__device__`/`__constant__` variable a header declares (`extern`)
             unit.globals.setdefault(f.name, f)
         elif f.name not in own:  # the file's own definition of a name wins
@@ -1519,7 +1519,7 @@ def _file_decls(cur, fname: str, children=None):
             yield c
 
 
-def _header_device_funcs(tu, children: list, patched: dict):
+def _header_device_decls(tu, children: list, patched: dict):
     """The device functions (not kernels) defined in the user's headers the unit includes (`#include "utils.h"` with
     `__device__ int gid() {...}`), so calls to them are inlined like the file's own helpers, and the `__device__` /
     `__constant__` variables they declare (as declaration nodes), so the kernel's reads of them are memory. The analyzer's own declarations come first in the unit (they are force-included): they are found by

@@ -2271,12 +2271,13 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
     if unlaunched and any(_IF_0.search(t) for t, _ in everything()):
         # a kernel the build launches nowhere, launched in code `#if 0` leaves out (an earlier or alternative
         # launch kept in the source): that launch is the best word on the block it is written for
+        # (its constant launches only: one whose block is not a constant, or no valid block, says nothing of it)
         alt = host_launches(source, {**(defines or {}), READ_IF_0: None}, path, unlaunched, configurations=False)
         for k in set(unlaunched) & set(alt):
             for h in alt[k].launches:
                 h.where += " (in code `#if 0` leaves out)"
-            alt[k].unknown = [f"{u} (in code `#if 0` leaves out)" for u in alt[k].unknown]
-            out[k] = alt[k]
+            if alt[k].launches:
+                out[k] = HostLaunches(launches=alt[k].launches)
     for entry in out.values():  # one configuration per (block, template arguments): grids merged (unknown unless equal)
         merged: dict = {}
         for h in entry.launches:

@@ -364,13 +364,16 @@ def test_a_kernel_the_build_never_launches_takes_its_launch_under_if_0(tmp_path)
     (tmp_path / "main.cu").write_text(
         "__global__ void k(float* x) { __shared__ float s[64]; s[threadIdx.x] = x[0]; x[1] = s[0]; }\n"
         "__global__ void old(float* x) { __shared__ float s[64]; s[threadIdx.x] = x[0]; x[1] = s[0]; }\n"
-        "void go(float* x) {\n#if 0\n  old<<<4, dim3(16, 2)>>>(x);\n  k<<<1, 256>>>(x);\n#else\n"
+        "__global__ void older(float* x) { x[threadIdx.x] = 0.f; }\n"
+        "void go(float* x, int n) {\n#if 0\n  old<<<4, dim3(16, 2)>>>(x);\n  k<<<1, 256>>>(x);\n"
+        "  older<<<1, dim3(68, 20)>>>(x);\n  older<<<1, n>>>(x);\n#else\n"
         "  k<<<1, 64>>>(x);\n#endif\n}\n")
     src = (tmp_path / "main.cu").read_text()
-    assert _shapes(src, path=tmp_path / "main.cu", kernels=["k", "old"]) == {
+    # (`older`'s launches there have no valid constant block: it stays a kernel with no launch)
+    assert _shapes(src, path=tmp_path / "main.cu", kernels=["k", "old", "older"]) == {
         "k": [((64, 1, 1), (1, 1, 1), ())], "old": [((16, 2, 1), (4, 1, 1), ())]}
     res = analyze(src, path=str(tmp_path / "main.cu"))
-    assert "block from the host code's launch at main.cu:5 (in code `#if 0` leaves out), block=(16, 2, 1)" in \
+    assert "block from the host code's launch at main.cu:6 (in code `#if 0` leaves out), block=(16, 2, 1)" in \
         res.assumed
     assert not _rules(res, "bounds.shared")  # k at 256 threads would overrun `s`: that launch is not the build's
 

@@ -50,6 +50,7 @@ _ASM_START = re.compile(r"\b(?:asm|__asm__)\b(?:\s+(?:volatile|__volatile__))?\s
 # two asm operands with no comma between them: `"r"(v) "l"(p)`
 _ASM_NO_COMMA = re.compile(r'("[=+&]*[A-Za-z]+"\s*\([^()]*\))\s(\s*"[=+&]*[A-Za-z]+"\s*\()')
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
+_DEFINES_GLOBAL = re.compile(r"^[ \t]*#[ \t]*define[ \t][^\n]*\b__global__\b", re.M)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
 
 _lib_ready = False
@@ -822,6 +823,8 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
     that uses a type, macro or function its includer declares first) is read again after the includer's
     preprocessor lines and typedefs up to its ``#include`` (``_includer_contexts``, each includer in turn) when names are undeclared;
     that reading is kept when it leaves fewer kernels unread."""
+    if not _may_declare_kernels(path, source, include_dirs):  # a header of device helpers, host code: no parse
+        return Unit(path=str(path), source=source, funcs={}, frontend="libclang")
     try:
         unit, err = _parse(path, source, defines=defines, include_dirs=include_dirs), None
     except FrontendError as exc:
@@ -1082,6 +1085,29 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         raise FrontendError(f"libclang: no kernel parses ({'; '.join(broken.values())[:300]})")
     unit.problems = conv.problems
     return unit
+
+
+def _may_declare_kernels(path: Path, source: str, include_dirs, limit: int = 300) -> bool:
+    """Whether ``source`` may declare a kernel: it names ``__global__``, or a header it includes (transitively, found
+    beside it or in ``include_dirs``) defines a macro that does (``#define KERNEL __global__``). A file that does not
+    is read as no kernels without a parse (a header of device helpers or host code, which its includers' parses
+    read)."""
+    if "__global__" in source:
+        return True
+    dirs = list(map(Path, include_dirs))
+    seen, todo = set(), [(path.parent, source)]
+    while todo and len(seen) < limit:
+        here, text = todo.pop()
+        for name in _INCLUDE.findall(text):
+            found = next((d / name for d in (here, *dirs) if (d / name).is_file()), None)
+            if found is None or found in seen:
+                continue
+            seen.add(found)
+            inner = source_text(found) or ""
+            if _DEFINES_GLOBAL.search(inner):
+                return True
+            todo.append((found.parent, inner))
+    return False
 
 
 def _unfound(path: Path, source: str, context, include_dirs) -> set:

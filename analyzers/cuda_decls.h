@@ -167,6 +167,15 @@ namespace std {
   template <class T> struct is_signed : integral_constant<bool, T(-1) < T(0)> {};
   template <class T> struct is_unsigned : integral_constant<bool, !(T(-1) < T(0))> {};
   template <class T> struct is_arithmetic : integral_constant<bool, is_integral<T>::value || is_floating_point<T>::value> {};
+  // the traits library headers assert of their types (glm: `static_assert(std::is_trivially_copyable<glm::dvec2>::value)`)
+  template <class T> struct is_trivially_copyable : integral_constant<bool, __is_trivially_copyable(T)> {};
+  template <class T> struct is_trivially_default_constructible : integral_constant<bool, __is_trivially_constructible(T)> {};
+  template <class T> struct is_trivially_copy_assignable
+    : integral_constant<bool, __is_trivially_assignable(T&, const T&)> {};
+  template <class T> struct is_copy_constructible : integral_constant<bool, __is_constructible(T, const T&)> {};
+  template <class T> struct is_default_constructible : integral_constant<bool, __is_constructible(T)> {};
+  template <class T> struct is_trivially_destructible : integral_constant<bool, __is_trivially_destructible(T)> {};
+  template <class T> struct is_standard_layout : integral_constant<bool, __is_standard_layout(T)> {};
   template <class T> constexpr bool is_floating_point_v = is_floating_point<T>::value;
   template <class T> constexpr bool is_integral_v = is_integral<T>::value;
   template <class T> struct numeric_limits { __host__ __device__ static constexpr T max(); __host__ __device__ static constexpr T min();

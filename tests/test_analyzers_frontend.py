@@ -443,6 +443,29 @@ __global__ void count(int* out) { counter = threadIdx.x; out[0] = counter; }
     assert race.witness["kernel"] == "count" and "`counter = threadIdx.x`" in race.message
 
 
+def test_the_type_traits_library_headers_assert_are_declared():
+    # glm asserts these of its vector types at namespace scope; a file that includes it is read by libclang
+    res = analyze("""#include <type_traits>
+struct V { float x, y; };
+static_assert(std::is_trivially_copyable<V>::value, "");
+static_assert(std::is_trivially_default_constructible<V>::value, "");
+static_assert(std::is_trivially_copy_assignable<V>::value && std::is_copy_constructible<V>::value, "");
+__global__ void k(V* v) { v[threadIdx.x].x = 1.f; }
+""", path="k.cu")
+    assert res.paths["k"].startswith("libclang")
+
+
+def test_a_file_that_declares_no_kernel_is_not_parsed(tmp_path):
+    # a header of host code that does not parse and no kernel: no kernels, no note (its includers' parses read it)
+    (tmp_path / "host.h").write_text("#include <tuple>\nstd::tuple<int, float> f(); broken code here\n")
+    res = analyze(tmp_path / "host.h")
+    assert res.kernels == [] and res.assumed == "no __global__ kernels found" and not res.diagnostics
+    # a kernel declared through a macro a header defines is still found
+    (tmp_path / "qual.h").write_text("#define KERNEL __global__\n")
+    (tmp_path / "k.cu").write_text('#include "qual.h"\nKERNEL void k(float* x) { x[threadIdx.x] = 0.f; }\n')
+    assert analyze(tmp_path / "k.cu").kernels == ["k"]
+
+
 def test_a_switch_the_build_defines_is_taken_when_its_branch_defines_an_undeclared_name(tmp_path):
     # `-DDIM3` switches the header's `#ifdef DIM3` branch, which defines the FIELDS the kernel uses; the build's
     # -DDEBUG switches nothing the kernel needs and stays off (its racy store is not compiled)

@@ -2268,7 +2268,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
             out[k] = alt[k]
         missing -= set(alt)
     unlaunched = sorted(k for k in kernels or () if k not in out) if configurations else ()
-    if unlaunched and any(_IF_0.search(t) for t, _ in everything()):
+    if unlaunched and any(_IF_0.search(t) for t, *_ in files):  # (the files read for the launches above)
         # a kernel the build launches nowhere, launched in code `#if 0` leaves out (an earlier or alternative
         # launch kept in the source): that launch is the best word on the block it is written for
         # (its constant launches only: one whose block is not a constant, or no valid block, says nothing of it)

@@ -1,5 +1,5 @@
 """The block a kernel's own code implies, for a kernel analyzed with no known block: the bounds its shared arrays
-set (``infer_block``), and whether it takes its lane from threadIdx.x alone (``lanes_in_x``)."""
+set (``infer_block``), and whether it takes its lane from threadIdx.x alone (``implied_block``)."""
 from __future__ import annotations
 
 from . import sym
@@ -12,9 +12,18 @@ _DIM = {"tx": "x", "ty": "y", "tz": "z", _FLAT: "threads"}
 _THREAD = {"x": "threadIdx.x", "y": "threadIdx.y", "z": "threadIdx.z", "threads": f"({_FLAT})"}
 
 
-def infer_block(km) -> dict:
+def implied_block(km) -> tuple[dict, bool]:
+    """(``infer_block``'s bounds, whether the kernel reads threadIdx.y and takes its lane from threadIdx.x alone:
+    ``threadIdx.x % 32`` or ``& 31`` in an access or its guard). Such a kernel is written for blocks whose x
+    dimension is a whole number of warps (``block(32, 4)``): over a narrower x the "lane" would not be the thread's
+    lane (``LaunchConfig.lanes_in_x``)."""
+    lane_use = _lane_use(km)
+    return infer_block(km, lane_use), lane_use[0] is not None
+
+
+def infer_block(km, lane_use) -> dict:
     """For a kernel analyzed with no known block (``source`` none or launch_bounds): the bounds on its block that
-    its own shared arrays imply, as {dim: (bound, why)}.
+    its own code implies, as {dim: (bound, why)}; ``lane_use``: ``_lane_use(km)``.
 
     Rule: a subscript of a shared array with a constant extent E whose index is ``k * threadIdx.f + c`` (in the
     symbolic interpreter's terms, so aliases such as ``int tx = threadIdx.x`` count; k >= 1 a constant, c a
@@ -39,7 +48,7 @@ def infer_block(km) -> dict:
       coefficient), keeps a row of threads within W and the rows within E; ``threadIdx.x + threadIdx.y *
       blockDim.x``, the thread's index over a 2-D block, bounds the block's threads (``"threads"``).
     - A kernel that reads threadIdx.y and takes its lane as ``threadIdx.x % 32`` with no warp index from
-      threadIdx.x (``threadIdx.x / 32``) is one warp across: blockDim.x <= 32 (``lanes_in_x`` presumes it a whole
+      threadIdx.x (``threadIdx.x / 32``) is one warp across: blockDim.x <= 32 (``implied_block`` presumes it a whole
       number of warps besides).
     """
     cfg = km.launch
@@ -83,7 +92,7 @@ def infer_block(km) -> dict:
                 if 1 <= bound < min(_HW.get(f, MAX_THREADS), cfg.max_threads) and (
                         f not in best or bound < best[f][0]):
                     best[f] = (bound, why)
-    lane, warp_index = _lane_use(km)
+    lane, warp_index = lane_use
     if lane is not None and not warp_index and best.get("x", (MAX_THREADS, ""))[0] > 32:
         best["x"] = (32, f"`{lane.text}` at line {lane.loc.line} takes threadIdx.x % 32 as the lane, and no access "
                          f"takes a warp index from threadIdx.x: one warp across")
@@ -182,11 +191,8 @@ def _guards(cond, name: str) -> bool:
 
 
 
-def lanes_in_x(km) -> bool:
-    """Whether a kernel that reads threadIdx.y takes its lane from threadIdx.x alone (``threadIdx.x % 32``,
-    ``threadIdx.x & 31`` in an access or its guard): it is written for blocks whose x dimension is a whole number of
-    warps (``block(32, 4)``), since over a narrower x the "lane" would not be the thread's lane."""
-    return _lane_use(km)[0] is not None
+_LANE = {"%": 32, "&": 31}  # threadIdx.x % 32: the lane
+_WARP = {"/": 32, ">>": 5}  # threadIdx.x / 32: a warp index
 
 
 def _lane_use(km):
@@ -195,23 +201,23 @@ def _lane_use(km):
     otherwise."""
     if "y" not in km.dims_used:
         return None, False
+    lane, warp, seen = None, False, set()
 
-    def find(e, ops, seen) -> bool:
+    def visit(e, a) -> None:
+        nonlocal lane, warp
         if id(e) in seen:
-            return False
+            return
         seen.add(id(e))
-        if e.op in ops and e.args[0].op == "v" and e.args[0].val == "tx" and sym.is_const(e.args[1]) and \
-                e.args[1].val == ops[e.op]:
-            return True
-        return e.op != "uf" and any(find(x, ops, seen) for x in e.args)
+        if e.op in ("%", "&", "/", ">>") and e.args[0].op == "v" and e.args[0].val == "tx" and \
+                sym.is_const(e.args[1]):
+            if _LANE.get(e.op) == e.args[1].val:
+                lane = lane or a
+            warp = warp or _WARP.get(e.op) == e.args[1].val
+        if e.op != "uf":
+            for x in e.args:
+                visit(x, a)
 
-    lane = warp = None
-    lane_seen, warp_seen = set(), set()
     for a in km.accesses:
-        if lane is None and (find(a.offset, {"%": 32, "&": 31}, lane_seen) or find(a.cond, {"%": 32, "&": 31},
-                                                                                       lane_seen)):
-            lane = a
-        if warp is None and (find(a.offset, {"/": 32, ">>": 5}, warp_seen) or find(a.cond, {"/": 32, ">>": 5},
-                                                                                       warp_seen)):
-            warp = a
-    return lane, warp is not None
+        visit(a.offset, a)
+        visit(a.cond, a)
+    return lane, warp

@@ -204,34 +204,53 @@ def configured_header(path: Path, name: str) -> tuple[str, str, tuple] | None:
     CMake file of the project sets, taken as 0 / off). The template is the one file of that name in the projects at
     or up to three folders above ``path``'s (nearest first). ``@VAR@`` and ``${VAR}`` take the first value a CMake
     file ``set``s or an ``option`` defaults to; ``#cmakedefine VAR`` defines VAR when that value is true,
-    ``#cmakedefine01 VAR`` defines it 1 or 0. None when no template is found."""
+    ``#cmakedefine01 VAR`` defines it 1 or 0. None when no template is found. (A project's files are listed once
+    per process; the template and the CMake files are read as they are now.)"""
     base = Path(name).name
     folder = Path(path).resolve().parent
     for d in [folder, *folder.parents][:4]:
         if not any((d / m).exists() for m in _PROJECT_MARKS):
             continue
-        templates, values = _configure_inputs(d)
+        templates, cmake_files = _configure_inputs(d)
         hits = [t for s in _TEMPLATE_SUFFIXES for t in templates.get(base + s, ())]
         if len(hits) == 1:
-            text, unset = _configure(hits[0].read_text(errors="replace"), values)
+            values: dict = {}
+            for f in (f for f in cmake_files if f != hits[0]):  # (a `config.h.cmake` template sets nothing)
+                try:
+                    sets = _cmake_sets(str(f), f.stat().st_mtime_ns)
+                except OSError:
+                    continue
+                for var, value in sets:
+                    values.setdefault(var, value)
+            try:
+                template = hits[0].read_text(errors="replace")
+            except OSError:
+                return None
+            text, unset = _configure(template, values)
             return text, str(hits[0]), unset
     return None
 
 
 @lru_cache(maxsize=64)
-def _configure_inputs(root: Path) -> tuple[dict, dict]:
-    """({file name: [paths]} of the configure templates under ``root``, {variable: the first value its CMake files
-    set}); empty for a project of more than ``_SEARCH_LIMIT`` files."""
+def _configure_inputs(root: Path) -> tuple[dict, list]:
+    """({file name: [paths]} of the configure templates under ``root``, its CMake files); empty for a project of
+    more than ``_SEARCH_LIMIT`` files."""
     templates: dict = {}
-    values: dict = {}
+    cmake_files = []
     for f in _project_files(root) or ():
         if f.name.endswith(_TEMPLATE_SUFFIXES) and f.name != "CMakeLists.txt":
             templates.setdefault(f.name, []).append(f)
         if f.name == "CMakeLists.txt" or f.suffix == ".cmake":
-            text = re.sub(r"#[^\n]*", " ", f.read_text(errors="replace"))
-            for m in _CMAKE_SET.finditer(text):
-                values.setdefault(m.group(1), m.group(2).strip('"'))
-    return templates, values
+            cmake_files.append(f)
+    return templates, cmake_files
+
+
+@lru_cache(maxsize=256)
+def _cmake_sets(path: str, mtime_ns: int) -> tuple:
+    """(variable, value) for each ``set(VAR value)`` and ``option(VAR "doc" value)`` of a CMake file, read once per
+    version."""
+    text = re.sub(r"#[^\n]*", " ", Path(path).read_text(errors="replace"))
+    return tuple((m.group(1), m.group(2).strip('"')) for m in _CMAKE_SET.finditer(text))
 
 
 def _configure(template: str, values: dict) -> tuple[str, tuple]:

@@ -1087,27 +1087,13 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     return unit
 
 
-def _may_declare_kernels(path: Path, source: str, include_dirs, limit: int = 300) -> bool:
+def _may_declare_kernels(path: Path, source: str, include_dirs) -> bool:
     """Whether ``source`` may declare a kernel: it names ``__global__``, or a header it includes (transitively, found
     beside it or in ``include_dirs``) defines a macro that does (``#define KERNEL __global__``). A file that does not
     is read as no kernels without a parse (a header of device helpers or host code, which its includers' parses
     read)."""
-    if "__global__" in source:
-        return True
-    dirs = list(map(Path, include_dirs))
-    seen, todo = set(), [(path.parent, source)]
-    while todo and len(seen) < limit:
-        here, text = todo.pop()
-        for name in _INCLUDE.findall(text):
-            found = next((d / name for d in (here, *dirs) if (d / name).is_file()), None)
-            if found is None or found in seen:
-                continue
-            seen.add(found)
-            inner = source_text(found) or ""
-            if _DEFINES_GLOBAL.search(inner):
-                return True
-            todo.append((found.parent, inner))
-    return False
+    return "__global__" in source or any(
+        _DEFINES_GLOBAL.search(text) for _, found, text in _reached_headers(path, source, include_dirs) if found)
 
 
 def _unfound(path: Path, source: str, context, include_dirs) -> set:
@@ -1296,23 +1282,30 @@ def _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missi
     return best
 
 
-def _missing_headers(path: Path, source: str, include_dirs, limit: int = 300) -> list[str]:
+def _missing_headers(path: Path, source: str, include_dirs) -> list[str]:
     """Names the file's headers include (transitively) that resolve nowhere: clang stops at the first one."""
+    return sorted({name for name, found, _ in _reached_headers(path, source, include_dirs) if found is None})
+
+
+def _reached_headers(path: Path, source: str, include_dirs, limit: int = 300):
+    """(name as included, the file it resolves to or None, its text) for each ``#include`` the file reaches,
+    transitively, each file followed once (the analyzer's own stubs are not followed)."""
     dirs = [STUBS, *map(Path, include_dirs)]
-    missing, seen, todo = set(), set(), [(path.parent, source)]
+    seen, todo = set(), [(path.parent, source)]
     while todo and len(seen) < limit:
         here, text = todo.pop()
         for name in _INCLUDE.findall(text):
             found = next((d / name for d in (here, *dirs) if (d / name).is_file()), None)
             if found is None:
-                missing.add(name)
+                yield name, None, ""
             elif found not in seen and STUBS not in found.parents:
                 seen.add(found)
                 try:
-                    todo.append((found.parent, found.read_text(errors="replace")))
+                    inner = found.read_text(errors="replace")
                 except OSError:
-                    pass
-    return sorted(missing)
+                    continue
+                yield name, found, inner
+                todo.append((found.parent, inner))
 
 
 def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_headers=(), context=None, patched=None):

@@ -17,7 +17,7 @@ from kopt.diagnostic import Diagnostic, Location
 from kopt.rules import RULES
 
 from . import assume as assumemod, block_names, clang_front, host_assume, host_launch, launch as launchmod
-from .block_bounds import infer_block, lanes_in_x
+from .block_bounds import implied_block
 from .build import build_kernel
 from .includers import source_text
 from .result import AnalysisResult
@@ -266,8 +266,7 @@ def _analyze_kernel(unit, func, cfg, defines, fname, lines, assumed, path_note="
         _debug(exc)
         return [_incomplete(fname, f"could not model kernel `{func.name}`: {exc.__class__.__name__}: {exc}",
                             func.loc)]
-    cfg.inferred = infer_block(km)
-    cfg.lanes_in_x = lanes_in_x(km)
+    cfg.inferred, cfg.lanes_in_x = implied_block(km)
     if launchmod.infer_one_block(cfg, km):
         out.append(RULES["launch.inferred-grid"].diag(
             f"no launch of `{func.name}` found and it reads no blockIdx or gridDim: analyzed as one block (each block "

@@ -32,7 +32,7 @@ from kopt.source import c_macros
 from . import build_flags
 from .includers import included_by, includers, includers_beside, source_text
 from .launch import MAX_THREADS, conjuncts, evaluate, source_macros, split_top
-from .preproc import READ_IF_0, active_lines
+from .preproc import IF_0_LINE, READ_IF_0, active_lines
 
 _LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _PROJECT_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
@@ -1803,7 +1803,6 @@ def _unspaced_chevrons(text: str) -> str:
     return "".join(out) + text[last:]
 
 
-_IF_0 = re.compile(r"^[ \t]*#[ \t]*if[ \t]+0\b", re.M)
 _IFDEF = re.compile(r"^[ \t]*#[ \t]*(?:ifdef[ \t]+|(?:el)?if[ \t]+defined[ \t]*\(?[ \t]*)([A-Za-z_]\w*)", re.M)
 _MARKERS = ("<<<", "<< <", "< < <", "cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cuLaunchKernel",
             "cuLaunchCooperativeKernel", "cudaGraphAdd", "hipLaunchKernelGGL")
@@ -2268,7 +2267,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
             out[k] = alt[k]
         missing -= set(alt)
     unlaunched = sorted(k for k in kernels or () if k not in out) if configurations else ()
-    if unlaunched and any(_IF_0.search(t) for t, *_ in files):  # (the files read for the launches above)
+    if unlaunched and any(IF_0_LINE.search(t) for t, *_ in files):  # (the files read for the launches above)
         # a kernel the build launches nowhere, launched in code `#if 0` leaves out (an earlier or alternative
         # launch kept in the source): that launch is the best word on the block it is written for
         # (its constant launches only: one whose block is not a constant, or no valid block, says nothing of it)

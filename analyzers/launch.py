@@ -56,7 +56,7 @@ class LaunchConfig:
     # block sizes, nothing left to concrete shapes, no incomplete note): the verdict holds whatever the launch picks
     all_blocks: bool = False
     presumed: str = ""  # dims of the block no launch pins, given by the kernel's own names (block_names.presume)
-    lanes_in_x: bool = False  # the kernel takes its lane as threadIdx.x % 32 (block_bounds.lanes_in_x)
+    lanes_in_x: bool = False  # the kernel takes its lane as threadIdx.x % 32 (block_bounds.implied_block)
 
     @property
     def known_block(self) -> bool:

@@ -29,7 +29,8 @@ READ_IF_0 = "__kopt_read_if_0__"
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b(.*)$")
 _DEFINED = re.compile(r"\bdefined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
-_IF_0 = re.compile(r"0\s*(?://.*|/\*.*)?$")
+IF_0_LINE = re.compile(r"^[ \t]*#[ \t]*if[ \t]+0\b", re.M)  # a text that holds an `#if 0` branch
+_IF_0 = re.compile(r"0\s*(?://.*|/\*.*)?$")  # the condition of one
 
 
 def _condition(text: str, macros: dict) -> bool | None:

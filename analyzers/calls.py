@@ -112,7 +112,12 @@ def _atomic(b, n, name, short):
         if m.group(1) in ("Add", "Sub", "Inc") and isinstance(step, sym.S) and sym.is_const(step) and step.val \
                 and not sym.thread_dependent(p.off) and m.group(2) is None:
             # a counter at one address hands every thread a different old value (slot reservation)
-            return sym.var(f"uniq#{next(sym._ids)}:{short} slot", "thread")
+            slot = f"uniq#{next(sym._ids)}:{short} slot"
+            if p.space in ("shared", "global") and (
+                    m.group(1) == "Inc" or (m.group(1) == "Add" and isinstance(step.val, int) and step.val > 0)):
+                b.model.counters[slot] = (p.space, p.base, p.off.key())
+                b.model.counter_steps.add(b.model.accesses[-1].seq)
+            return sym.var(slot, "thread")
     return opaque(f"{short} result")
 
 

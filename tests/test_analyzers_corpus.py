@@ -111,7 +111,9 @@ EXACT = ["i23_rows_grid_wider_precondition.cu", "i23_rows_grid_wider_stated.cu",
     "i23_const_row_reversed_race.cu", "i23_const_row_block_decomposition_race.cu",
     "i23_loop_result_same_value_ok.cu", "i23_loop_result_thread_value_race.cu",
     "i23_loop_result_carried_thread_race.cu", "i23_dependent_3d_shared_ok.cu", "i23_dependent_3d_shared_oob.cu",
-    "i23_fixed_parameters_tile_race.cu", "i23_fixed_parameters_tile_guarded_ok.cu"]
+    "i23_fixed_parameters_tile_race.cu", "i23_fixed_parameters_tile_guarded_ok.cu", "i23_counter_queue_ok.cu",
+    "i23_counter_queue_from_minus_one_race.cu", "i23_barrier_loop_count_divergent.cu",
+    "i23_barrier_loop_count_uniform_ok.cu"]
 
 
 @pytest.mark.parametrize("name", EXACT)

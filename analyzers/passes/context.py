@@ -35,6 +35,22 @@ class Undecided:
         self.rows = rows
 
 
+def counting_slots(km) -> set:
+    """The slots drawn from a counter the kernel only counts up: every write the kernel makes at the counter's
+    address is an ``atomicAdd`` of a positive constant, an ``atomicInc``, or a plain store of a non-negative constant
+    (``*tail = 0``). Such a slot (the counter's old value) is presumed in [0, 2^31): the counter starts non-negative
+    (at the kernel's own reset, or at what the host set) and one launch does not count 2^31 slots, as the slots'
+    distinctness already presumes it does not wrap. A witness that needs a slot of -1 (`q[slot]` reaching the counter
+    itself, one word before the queue) or a wrapped counter is not a race the kernel can have."""
+    out = set()
+    for slot, where in km.counters.items():
+        if all(a.seq in km.counter_steps or (not a.atomic and a.value is not None and sym.is_const(a.value)
+                                             and isinstance(a.value.val, int) and a.value.val >= 0)
+               for a in km.accesses if a.write and (a.space, a.base, a.offset.key()) == where):
+            out.add(slot)
+    return out
+
+
 class Ctx:
     def __init__(self, km: KernelModel, source_lines: list[str], budget: int = KERNEL_RLIMIT):
         self.km = km
@@ -46,6 +62,10 @@ class Ctx:
         self.spent = 0  # resource units used by this kernel's queries
         self.incomplete: list[str] = []
         self.presumptions: set = set()  # texts a race check was decided under when it was not decided without them
+        self.counting_slots = counting_slots(km)
+        # the per-thread trip counts of loops that hold a block barrier
+        self.barrier_trips = {n for k, N in km.loop_trip.items() if km.deltas.get(k, sym.ZERO).key() != sym.ZERO.key()
+                              for n, kind in sym.free_vars(N).items() if kind == "thread"}
         self.dims_1d = km.dims_used <= {"x"}
         self._pairs: dict = {}
         self._asked: dict = {}  # (solver, constraint ids) -> (constraints, (model,) or (limit it exceeded, why))

@@ -273,6 +273,9 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
     slots = {n for x in (a.offset, a.cond) for n in sym.free_vars(x) if n.startswith("uniq#")} & \
             {n for x in (b.offset, b.cond) for n in sym.free_vars(x) if n.startswith("uniq#")}
     cons += [e1.var(n, "thread") != e2.var(n, "thread") for n in slots]  # distinct atomic slots
+    for x, e in ((a, e1), (b, e2)):
+        for n in ctx.counting_slots & {*sym.free_vars(x.offset), *sym.free_vars(x.cond)}:
+            cons += [e.var(n, "thread") >= 0, e.var(n, "thread") < 2 ** 31]
     if space == "global":
         cons += _in_extents(a, e1) + _in_extents(b, e2)
     ia, ib = _element(a), _element(b)
@@ -301,6 +304,12 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
                               z3.Or(w1 != w2, e1.int(a.wphase) == e2.int(b.wphase)))
     if space == "shared":
         cons.append(ordered_free)
+        # threads of one block run a loop that holds a block barrier equally often; when the loop's count depends on
+        # the thread, barrier.divergent reports the hang, and a pair that meets only by running it unequally often
+        # is that finding again
+        trips = ctx.barrier_trips
+        cons += [e1.var(n, "thread") == e2.var(n, "thread") for n in sorted(
+            trips & {*sym.free_vars(a.phase), *sym.free_vars(a.cond)} & {*sym.free_vars(b.phase), *sym.free_vars(b.cond)})]
     elif ctx.last_block.ordered(a, b):
         cons += [info["same_block"], ordered_free]
     else:

@@ -213,11 +213,11 @@ namespace std {
 
 
 #define __KOPT_VEC2(T, N) struct __attribute__((aligned(2 * sizeof(T)))) N##2 { T x, y; }; \
-  __device__ N##2 make_##N##2(T, T);
+  __host__ __device__ N##2 make_##N##2(T, T);
 #define __KOPT_VEC4(T, N) struct __attribute__((aligned(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)))) N##4 { T x, y, z, w; }; \
-  __device__ N##4 make_##N##4(T, T, T, T);
-#define __KOPT_VEC3(T, N) struct N##3 { T x, y, z; }; __device__ N##3 make_##N##3(T, T, T);
-#define __KOPT_VEC1(T, N) struct N##1 { T x; }; __device__ N##1 make_##N##1(T);
+  __host__ __device__ N##4 make_##N##4(T, T, T, T);
+#define __KOPT_VEC3(T, N) struct N##3 { T x, y, z; }; __host__ __device__ N##3 make_##N##3(T, T, T);
+#define __KOPT_VEC1(T, N) struct N##1 { T x; }; __host__ __device__ N##1 make_##N##1(T);
 #define __KOPT_VECS(T, N) __KOPT_VEC1(T, N) __KOPT_VEC2(T, N) __KOPT_VEC3(T, N) __KOPT_VEC4(T, N)
 __KOPT_VECS(float, float) __KOPT_VECS(double, double) __KOPT_VECS(int, int) __KOPT_VECS(unsigned int, uint)
 __KOPT_VECS(char, char) __KOPT_VECS(unsigned char, uchar) __KOPT_VECS(short, short)
@@ -241,8 +241,10 @@ struct __attribute__((aligned(2))) __half { unsigned short __x; __half() = defau
   __device__ __half(const __half_raw&); __device__ operator float() const; __device__ operator __half_raw() const; };
 struct __attribute__((aligned(4))) __half2 { __half x, y; __half2() = default;
   __device__ __half2(const __half& a, const __half& b) : x(a), y(b) {} };
+struct __nv_bfloat16_raw { unsigned short x; }; struct __nv_bfloat162_raw { unsigned short x, y; };
 struct __attribute__((aligned(2))) __nv_bfloat16 { unsigned short __x; __nv_bfloat16() = default;
-  __device__ __nv_bfloat16(float); __device__ operator float() const; };
+  __device__ __nv_bfloat16(float); __device__ __nv_bfloat16(const __nv_bfloat16_raw&); __device__ operator float() const;
+  __device__ operator __nv_bfloat16_raw() const; };
 struct __attribute__((aligned(4))) __nv_bfloat162 { __nv_bfloat16 x, y; __nv_bfloat162() = default;
   __device__ __nv_bfloat162(const __nv_bfloat16& a, const __nv_bfloat16& b) : x(a), y(b) {} };
 // <cuda_fp8.h>: one-byte floats and their pairs and quads
@@ -307,6 +309,8 @@ __device__ unsigned __activemask();
 __device__ void __nanosleep(unsigned);
 __device__ void __trap(); __device__ void __brkpt();
 __device__ long long clock64(); __device__ long long clock();
+// programmatic dependent launch (sm_90): order this grid against the one before it, not threads within it
+__device__ void cudaGridDependencySynchronize(); __device__ void cudaTriggerProgrammaticLaunchCompletion();
 // warp shuffles and votes
 #define __KOPT_SHFL(T) __device__ T __shfl_sync(unsigned, T, int, int = 32); \
   __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32); __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32); \
@@ -367,14 +371,37 @@ __device__ int __popc(unsigned); __device__ int __popcll(unsigned long long); __
 __device__ int __ffs(int); __device__ unsigned __brev(unsigned); __device__ unsigned __byte_perm(unsigned, unsigned, unsigned);
 __device__ int __mul24(int, int); __device__ unsigned __umul24(unsigned, unsigned); __device__ int __mulhi(int, int);
 __device__ unsigned __funnelshift_l(unsigned, unsigned, unsigned); __device__ unsigned __funnelshift_r(unsigned, unsigned, unsigned);
+__device__ unsigned __funnelshift_lc(unsigned, unsigned, unsigned); __device__ unsigned __funnelshift_rc(unsigned, unsigned, unsigned);
 __device__ int __float_as_int(float); __device__ float __int_as_float(int); __device__ unsigned __float_as_uint(float);
 __device__ float __uint_as_float(unsigned); __device__ long long __double_as_longlong(double);
 __device__ double __longlong_as_double(long long);
 __device__ int __float2int_rn(float); __device__ int __float2int_rz(float); __device__ float __int2float_rn(int);
 __device__ unsigned __float2uint_rn(float);
+// integer dot products, sums of absolute differences, averages, wide products and per-byte / per-halfword SIMD
+__device__ int __dp4a(int, int, int); __device__ unsigned __dp4a(unsigned, unsigned, unsigned);
+__device__ int __dp2a_lo(int, int, int); __device__ unsigned __dp2a_lo(unsigned, unsigned, unsigned);
+__device__ int __dp2a_hi(int, int, int); __device__ unsigned __dp2a_hi(unsigned, unsigned, unsigned);
+__device__ unsigned __sad(int, int, unsigned); __device__ unsigned __usad(unsigned, unsigned, unsigned);
+__device__ int __rhadd(int, int); __device__ unsigned __urhadd(unsigned, unsigned); __device__ unsigned __uhadd(unsigned, unsigned);
+__device__ long long __mul64hi(long long, long long); __device__ unsigned long long __umul64hi(unsigned long long, unsigned long long);
+__device__ double __fma_rn(double, double, double); __device__ unsigned __fns(unsigned, unsigned, int);
+#define __KOPT_SIMD(n) __device__ unsigned __v##n##2(unsigned, unsigned); __device__ unsigned __v##n##4(unsigned, unsigned);
+__KOPT_SIMD(absdiffs) __KOPT_SIMD(absdiffu) __KOPT_SIMD(add) __KOPT_SIMD(addss) __KOPT_SIMD(addus) __KOPT_SIMD(avgs)
+__KOPT_SIMD(avgu) __KOPT_SIMD(cmpeq) __KOPT_SIMD(cmpges) __KOPT_SIMD(cmpgeu) __KOPT_SIMD(cmpgts) __KOPT_SIMD(cmpgtu)
+__KOPT_SIMD(cmples) __KOPT_SIMD(cmpleu) __KOPT_SIMD(cmplts) __KOPT_SIMD(cmpltu) __KOPT_SIMD(cmpne) __KOPT_SIMD(hadd)
+__KOPT_SIMD(haddu) __KOPT_SIMD(maxs) __KOPT_SIMD(maxu) __KOPT_SIMD(mins) __KOPT_SIMD(minu) __KOPT_SIMD(sads)
+__KOPT_SIMD(sadu) __KOPT_SIMD(seteq) __KOPT_SIMD(setges) __KOPT_SIMD(setgeu) __KOPT_SIMD(setgts) __KOPT_SIMD(setgtu)
+__KOPT_SIMD(setles) __KOPT_SIMD(setleu) __KOPT_SIMD(setlts) __KOPT_SIMD(setltu) __KOPT_SIMD(setne) __KOPT_SIMD(sub)
+__KOPT_SIMD(subss) __KOPT_SIMD(subus)
+#undef __KOPT_SIMD
+__device__ unsigned __vabs2(unsigned); __device__ unsigned __vabs4(unsigned); __device__ unsigned __vabsss2(unsigned);
+__device__ unsigned __vabsss4(unsigned); __device__ unsigned __vneg2(unsigned); __device__ unsigned __vneg4(unsigned);
+__device__ unsigned __vnegss2(unsigned); __device__ unsigned __vnegss4(unsigned);
 template <class T> __device__ T __ldg(const T*); template <class T> __device__ T __ldcg(const T*);
 template <class T> __device__ T __ldcs(const T*); template <class T> __device__ T __ldlu(const T*);
 template <class T> __device__ void __stcg(T*, T); template <class T> __device__ void __stcs(T*, T);
+template <class T> __device__ T __ldca(const T*); template <class T> __device__ T __ldcv(const T*);
+template <class T> __device__ void __stwb(T*, T); template <class T> __device__ void __stwt(T*, T);
 __device__ size_t __cvta_generic_to_shared(const void*); __device__ void* __cvta_shared_to_generic(size_t);
 __device__ size_t __cvta_generic_to_global(const void*);
 __device__ unsigned __isShared(const void*); __device__ unsigned __isGlobal(const void*);

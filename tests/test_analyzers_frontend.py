@@ -455,6 +455,32 @@ __global__ void k(V* v) { v[threadIdx.x].x = 1.f; }
     assert res.paths["k"].startswith("libclang")
 
 
+def test_the_toolkit_device_functions_of_current_llm_kernels_are_declared():
+    # half and bfloat16 conversions, packing and comparisons, e8m0 scales and four-bit floats (CUDA 12.8), byte dot
+    # products and SIMD, funnel shifts, programmatic dependent launch, and a vector made in a host function: each
+    # was an undeclared name that sent whole files (quantized GEMMs, KV caches) to the syntax-only fallback
+    res = analyze("""#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <cuda_fp8.h>
+#include <cuda_fp4.h>
+static __host__ uint3 divisor(unsigned d) { return make_uint3(1u, 2u, d); }
+__global__ void k(half* h, nv_bfloat16* b, const int* q, const unsigned char* e, float* f) {
+  cudaGridDependencySynchronize();
+  int i = threadIdx.x;
+  half2 p = __half2half2(__int2half_rn(q[i])) ;
+  p = __lowhigh2highlow(__hmax2(p, make_half2(h[0], h[1])));
+  bool lt = __hblt2(p, p) || __hltu(h[i], h[0]);
+  b[i] = __float2bfloat16_rz(__uint2float_rn(__vsubss4(q[i], 0x01010101)) + __dp4a(q[i], q[i + 1], 0));
+  nv_bfloat16 s = __nv_cvt_e8m0_to_bf16raw(e[i]);
+  __nv_fp4x4_e2m1 four(make_float4(1.f, 2.f, 3.f, 4.f));
+  __half2_raw lo = __nv_cvt_fp4x2_to_halfraw2((__nv_fp4x2_storage_t) four.__x, __NV_E2M1);
+  f[i] = (float) s + __half2float(__ushort_as_half(lo.x)) + __funnelshift_rc(q[i], q[i], 3) + lt;
+  cudaTriggerProgrammaticLaunchCompletion();
+}
+""", path="k.cu")
+    assert res.paths["k"] == "libclang", res.paths
+
+
 def test_a_file_that_declares_no_kernel_is_not_parsed(tmp_path):
     # a header of host code that does not parse and no kernel: no kernels, no note (its includers' parses read it)
     (tmp_path / "host.h").write_text("#include <tuple>\nstd::tuple<int, float> f(); broken code here\n")

@@ -1407,7 +1407,9 @@ _SIZES = {"char": 1, "unsigned char": 1, "uchar": 1, "int8_t": 1, "uint8_t": 1, 
           "ushort": 2, "half": 2, "__half": 2, "int": 4, "unsigned int": 4, "unsigned": 4, "uint": 4, "float": 4,
           "int32_t": 4, "uint32_t": 4, "uchar4": 4, "char4": 4, "double": 8, "long long": 8, "int64_t": 8,
           "uint64_t": 8, "size_t": 8, "float2": 8, "int2": 8, "uint2": 8, "float3": 12, "int3": 12,
-          "float4": 16, "int4": 16, "uint4": 16, "double2": 16}
+          "float4": 16, "int4": 16, "uint4": 16, "double2": 16, "unsigned long long": 8, "long": 8,
+          "unsigned long": 8, "signed char": 1, "bool": 1, "half2": 4, "__half2": 4, "nv_bfloat16": 2,
+          "__nv_bfloat16": 2, "nv_bfloat162": 4, "__nv_bfloat162": 4, "double4": 32, "longlong2": 16}
 
 
 def sizeof_types(text: str, texts) -> str:

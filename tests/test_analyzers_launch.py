@@ -1097,6 +1097,21 @@ void run(float* x) {
     assert [(h.block, h.grid) for h in host_launches(src)["k"].launches] == [((128, 1, 1), (2, 1, 1))]
 
 
+def test_a_block_sized_by_the_bits_of_a_wide_integer_is_a_constant():
+    # a non-maximum-suppression mask of one `unsigned long long` per 64 boxes: one thread per bit
+    src = """
+const int THREADS = sizeof(unsigned long long) * 8;
+__global__ void nms(unsigned long long* mask) {}
+void run(unsigned long long* mask, int n) {
+  dim3 threads(THREADS);
+  nms<<<(n + THREADS - 1) / THREADS, threads>>>(mask);
+}
+"""
+    from analyzers.host_launch import host_launches
+
+    assert [h.block for h in host_launches(src)["nms"].launches] == [(64, 1, 1)]
+
+
 def test_a_wrapper_with_a_long_commented_parameter_list_takes_its_callers_block():
     params = ",\n".join(f"    int a{i} /* {'the parameter ' * 6} */" for i in range(8))
     src = (f"__global__ void k(float* x) {{}}\nvoid launch(\n{params},\n    float* x, const dim3 threads) {{\n"

@@ -136,6 +136,17 @@ def _race_div(rule: str) -> bool:
     return rule.startswith(RACE_DIV)
 
 
+def _elsewhere(d, analyzed: Path, folder: Path) -> str | None:
+    """Where a finding is when its line is in another file than the one analyzed (a header's helper inlined into
+    the kernel): that file (relative to the suite's folder when inside it) and line. Keys keep the analyzed file, so
+    a header line reached from two files is reviewed once per file."""
+    loc = d.locations[0] if d.locations else None
+    if loc is None or not loc.file or Path(loc.file).resolve() == analyzed.resolve():
+        return None
+    p = Path(loc.file).resolve()
+    return f"{p.relative_to(folder.resolve()) if p.is_relative_to(folder.resolve()) else p.name}:{loc.line}"
+
+
 def _flags(res) -> list:
     """Errors and warnings of the race, barrier and bounds families."""
     return [d for d in res.diagnostics if d.severity.value in ("error", "warning") and
@@ -326,8 +337,9 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
             r = _reviewed(review, key, (d.witness or {}).get("kernel"), provenance)
             if r is None:
                 unreviewed += 1
+            at = _elsewhere(d, f, folder)
             findings.append({"key": key, "kernel": (d.witness or {}).get("kernel"), "severity": d.severity.value,
-                             "message": d.message[:300],
+                             **({"at": at} if at else {}), "message": d.message[:300],
                              "verdict": r["verdict"] if r else "unreviewed", "why": r["why"] if r else ""})
         if findings:
             flagged_files += 1

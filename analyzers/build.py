@@ -107,14 +107,32 @@ def _barriers_so_far(delta: S, k: S, N: S) -> tuple[S, S]:
 def _one_pass_apart(delta: S, k: S):
     """(L, usual, other) when an iteration's barrier count ``delta`` is ``k != L ? usual : other`` (or the ``==``
     form), L, usual and other not depending on the iteration ``k``; else None."""
-    if delta.op != "ite" or delta.args[0].op not in ("!=", "==") or len(delta.args[0].args) != 2:
+    if delta.op != "ite" or len(delta.args[0].args) != 2:
         return None
     c, yes, no = delta.args
+    c = _first_pass_test(c, k) or c
+    if c.op not in ("!=", "=="):
+        return None
     x, y = c.args
     L = y if x.op == "v" and x.val == k.val else x if y.op == "v" and y.val == k.val else None
     if L is None or any(k.val in sym.free_vars(e) for e in (L, yes, no)):
         return None
     return (L, yes, no) if c.op == "!=" else (L, no, yes)
+
+
+def _first_pass_test(c: S, k: S) -> S | None:
+    """``k > 0`` (``k >= 1``, ``0 < k``, ``1 <= k``) as ``k != 0``, and ``k < 1`` (``k <= 0``...) as ``k == 0``: the test
+    that sets the first pass of a loop apart (`if (k > 0) __syncthreads();`), for an iteration number ``k >= 0``."""
+    if c.op not in ("<", "<=", ">", ">=") or len(c.args) != 2:
+        return None
+    x, y = c.args
+    op = c.op
+    if y.op == "v" and y.val == k.val:  # `0 < k` is `k > 0`
+        x, y, op = y, x, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+    if not (x.op == "v" and x.val == k.val and sym.is_const(y)):
+        return None
+    first = y.val + (1 if op in (">", "<=") else 0) == 1  # the bound splits pass 0 from the rest
+    return (binop("!=" if op in (">", ">=") else "==", k, ZERO)) if first else None
 
 
 def _dependent_scalar(v):
@@ -504,6 +522,8 @@ class Builder:
 
     def if_stmt(self, n: Node):
         c = self.cond_val(n.a)
+        if c.key() in {x.key() for x in sym.operands(self.st.cond, "&&")}:
+            c = ONE  # a test the path has passed already (a loop's own test repeated in its body)
         if sym.is_const(c):
             self.stmt(n.b if c.val else n.c)
             return
@@ -955,8 +975,9 @@ class Builder:
             v = eval_text(str(self.macros[nm]), self.macros)
             if v is not None:
                 return const(v)
-        if n.ref == "tparam":
-            return opaque(f"template value {nm}", uniform=True)
+        if n.ref == "tparam":  # a template value the analysis is not given: one unknown, the same at every use
+            self.tbind[nm] = opaque(f"template value {nm}", uniform=True)
+            return self.tbind[nm]
         return opaque(f"unknown name {nm}", uniform=True)
 
     def _member_base(self, n: Node):
@@ -1261,8 +1282,8 @@ class Builder:
                 return f
         return next((f for f in fs if not f.kernel), None)
 
-    def inline(self, fn: Func, n: Node):
-        this = self._object(n) if fn.method else None
+    def inline(self, fn: Func, n: Node, this=None):
+        this = this if this is not None else self._object(n) if fn.method else None
         args = [self.eval(a) for a in n.args]
         scope = {}
         for (pname, ti), a, an in zip(fn.params, args, n.args):

@@ -259,6 +259,12 @@ def _move(b, n, name, short):
 def _constructor(b, n, name, short):
     if name.startswith("cub::"):
         return NotImplemented  # a CUB collective (below)
+    ctor = next((f for f in b.unit.funcs.get(name) or () if f.method and len(f.params) == len(n.args)), None) \
+        if "::" in name else None
+    if ctor is not None:  # the class's own constructor: run it on a new object
+        obj = Agg("struct", name.removesuffix("::__ctor__"))
+        b.inline(ctor, n, this=obj)
+        return obj
     vals = [b.rval(a) for a in n.args]
     if len(vals) == 1 and isinstance(vals[0], (sym.S, Ptr)):
         return vals[0]

@@ -1744,7 +1744,8 @@ def _device_methods(conv: _Conv | None, c):
         # array), converted to wherever it is constructed (``Class::__conv__``)
         conversion = m.kind == K.CONVERSION_FUNCTION and m.result_type.kind == ci.TypeKind.POINTER and \
             not any(x.kind == K.FIELD_DECL for x in m.semantic_parent.get_children())
-        if not (conversion or m.kind in (K.CXX_METHOD, K.FUNCTION_TEMPLATE)) or not m.is_definition():
+        constructor = m.kind == K.CONSTRUCTOR
+        if not (conversion or constructor or m.kind in (K.CXX_METHOD, K.FUNCTION_TEMPLATE)) or not m.is_definition():
             continue
         if m.kind == K.FUNCTION_TEMPLATE and m.semantic_parent is not None and m.semantic_parent.kind not in _CLASS_KINDS:
             continue
@@ -1755,14 +1756,34 @@ def _device_methods(conv: _Conv | None, c):
             continue
         f = _func(conv, m, conv.source)
         if f is not None:
-            f.name = "::".join([*_scope(m), "__conv__" if conversion else m.spelling])
+            f.name = "::".join([*_scope(m), "__conv__" if conversion else "__ctor__" if constructor else m.spelling])
             f.method = not conversion and not m.is_static_method()
+            if constructor:  # its member initializers (`: data(data), width(width)`) run first, as assignments
+                f.body = Node("block", f.body.loc, body=[*_member_inits(conv, m), f.body])
             owner = m.semantic_parent
             if owner is not None and owner.kind == K.CLASS_TEMPLATE:
                 f.class_tparams = [(x.spelling, "type" if x.kind == K.TEMPLATE_TYPE_PARAMETER else "value")
                                    for x in owner.get_children()
                                    if x.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER)]
             yield f
+
+
+def _member_inits(conv: _Conv, ctor) -> list:
+    """A constructor's member initializers as assignments to ``this``'s fields (a base class's initializer, and a
+    member initialized by a constructor of several arguments, are left out: the field stays unknown)."""
+    K = ci.CursorKind
+    out, ch = [], list(ctor.get_children())
+    for m, init in zip(ch, ch[1:]):
+        if m.kind != K.MEMBER_REF or m.referenced is None or m.referenced.kind != K.FIELD_DECL or \
+                not init.kind.is_expression():
+            continue
+        if init.kind == K.CALL_EXPR and len([x for x in init.get_children() if x.kind.is_expression()]) > 1:
+            continue
+        loc = conv.loc(m)
+        field = Node("member", loc, a=Node("unknown", loc, text="this"), name=m.spelling, op="->",
+                     ty=conv.typeinfo(m.referenced.type))
+        out.append(Node("expr", loc, a=Node("assign", loc, op="=", a=field, b=conv.expr(init))))
+    return out
 
 
 def _func(conv: _Conv, c, source: str) -> Func | None:

@@ -266,7 +266,32 @@ def binop(op: str, a: S, b: S) -> S:
         return ONE
     elif op in ("!=", "<", ">") and a.key() == b.key():
         return ZERO
+    if op in ("==", "!=", "<", "<=", ">", ">=") and (a.op == "+" or b.op == "+"):
+        a, b = _cancel_terms(a, b)
     return _node(op, (a, b))
+
+
+def _cancel_terms(a: S, b: S) -> tuple:
+    """Both sides of a comparison without the summands they share: ``t0 + tid + k*C < t1 + tid`` (a loop that
+    starts and ends at the thread's offset) is ``t0 + k*C < t1``, whose truth no longer reads the thread."""
+    xs, ys = list(operands(a, "+")), list(operands(b, "+"))
+    keys = [y.key() for y in ys]
+    kept = []
+    for x in xs:
+        if x.key() in keys:
+            del ys[keys.index(x.key())]
+            keys.remove(x.key())
+        else:
+            kept.append(x)
+    if len(kept) == len(xs):
+        return a, b
+
+    def total(ts):
+        out = ZERO
+        for t in ts:
+            out = binop("+", out, t)
+        return out
+    return total(kept), total(ys)
 
 
 def unop(op: str, a: S) -> S:

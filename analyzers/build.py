@@ -121,8 +121,8 @@ def _one_pass_apart(delta: S, k: S):
 
 
 def _first_pass_test(c: S, k: S) -> S | None:
-    """``k > 0`` (``k >= 1``, ``0 < k``, ``1 <= k``) as ``k != 0``, and ``k < 1`` (``k <= 0``...) as ``k == 0``: the test
-    that sets the first pass of a loop apart (`if (k > 0) __syncthreads();`), for an iteration number ``k >= 0``."""
+    """``k > 0`` (``k >= 1``, ``0 < k``, ``1 <= k``) as ``k != 0``, and ``k < 1`` (``k <= 0``...) as ``k == 0``:
+    the test that sets the first pass of a loop apart (`if (k > 0) __syncthreads();`), for an iteration ``k >= 0``."""
     if c.op not in ("<", "<=", ">", ">=") or len(c.args) != 2:
         return None
     x, y = c.args

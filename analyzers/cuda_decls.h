@@ -243,8 +243,8 @@ struct __attribute__((aligned(4))) __half2 { __half x, y; __half2() = default;
   __device__ __half2(const __half& a, const __half& b) : x(a), y(b) {} };
 struct __nv_bfloat16_raw { unsigned short x; }; struct __nv_bfloat162_raw { unsigned short x, y; };
 struct __attribute__((aligned(2))) __nv_bfloat16 { unsigned short __x; __nv_bfloat16() = default;
-  __device__ __nv_bfloat16(float); __device__ __nv_bfloat16(const __nv_bfloat16_raw&); __device__ operator float() const;
-  __device__ operator __nv_bfloat16_raw() const; };
+  __device__ __nv_bfloat16(float); __device__ __nv_bfloat16(const __nv_bfloat16_raw&);
+  __device__ operator float() const; __device__ operator __nv_bfloat16_raw() const; };
 struct __attribute__((aligned(4))) __nv_bfloat162 { __nv_bfloat16 x, y; __nv_bfloat162() = default;
   __device__ __nv_bfloat162(const __nv_bfloat16& a, const __nv_bfloat16& b) : x(a), y(b) {} };
 // <cuda_fp8.h>: one-byte floats and their pairs and quads
@@ -371,7 +371,8 @@ __device__ int __popc(unsigned); __device__ int __popcll(unsigned long long); __
 __device__ int __ffs(int); __device__ unsigned __brev(unsigned); __device__ unsigned __byte_perm(unsigned, unsigned, unsigned);
 __device__ int __mul24(int, int); __device__ unsigned __umul24(unsigned, unsigned); __device__ int __mulhi(int, int);
 __device__ unsigned __funnelshift_l(unsigned, unsigned, unsigned); __device__ unsigned __funnelshift_r(unsigned, unsigned, unsigned);
-__device__ unsigned __funnelshift_lc(unsigned, unsigned, unsigned); __device__ unsigned __funnelshift_rc(unsigned, unsigned, unsigned);
+__device__ unsigned __funnelshift_lc(unsigned, unsigned, unsigned);
+__device__ unsigned __funnelshift_rc(unsigned, unsigned, unsigned);
 __device__ int __float_as_int(float); __device__ float __int_as_float(int); __device__ unsigned __float_as_uint(float);
 __device__ float __uint_as_float(unsigned); __device__ long long __double_as_longlong(double);
 __device__ double __longlong_as_double(long long);
@@ -382,10 +383,13 @@ __device__ int __dp4a(int, int, int); __device__ unsigned __dp4a(unsigned, unsig
 __device__ int __dp2a_lo(int, int, int); __device__ unsigned __dp2a_lo(unsigned, unsigned, unsigned);
 __device__ int __dp2a_hi(int, int, int); __device__ unsigned __dp2a_hi(unsigned, unsigned, unsigned);
 __device__ unsigned __sad(int, int, unsigned); __device__ unsigned __usad(unsigned, unsigned, unsigned);
-__device__ int __rhadd(int, int); __device__ unsigned __urhadd(unsigned, unsigned); __device__ unsigned __uhadd(unsigned, unsigned);
-__device__ long long __mul64hi(long long, long long); __device__ unsigned long long __umul64hi(unsigned long long, unsigned long long);
+__device__ int __rhadd(int, int); __device__ unsigned __urhadd(unsigned, unsigned);
+__device__ unsigned __uhadd(unsigned, unsigned);
+__device__ long long __mul64hi(long long, long long);
+__device__ unsigned long long __umul64hi(unsigned long long, unsigned long long);
 __device__ double __fma_rn(double, double, double); __device__ unsigned __fns(unsigned, unsigned, int);
-#define __KOPT_SIMD(n) __device__ unsigned __v##n##2(unsigned, unsigned); __device__ unsigned __v##n##4(unsigned, unsigned);
+#define __KOPT_SIMD(n) __device__ unsigned __v##n##2(unsigned, unsigned); \
+  __device__ unsigned __v##n##4(unsigned, unsigned);
 __KOPT_SIMD(absdiffs) __KOPT_SIMD(absdiffu) __KOPT_SIMD(add) __KOPT_SIMD(addss) __KOPT_SIMD(addus) __KOPT_SIMD(avgs)
 __KOPT_SIMD(avgu) __KOPT_SIMD(cmpeq) __KOPT_SIMD(cmpges) __KOPT_SIMD(cmpgeu) __KOPT_SIMD(cmpgts) __KOPT_SIMD(cmpgtu)
 __KOPT_SIMD(cmples) __KOPT_SIMD(cmpleu) __KOPT_SIMD(cmplts) __KOPT_SIMD(cmpltu) __KOPT_SIMD(cmpne) __KOPT_SIMD(hadd)

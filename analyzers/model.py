@@ -99,7 +99,7 @@ class KernelModel:
     int_fields: set = field(default_factory=set)  # integer fields of by-value struct parameters (``args.n``)
     problems: list = field(default_factory=list)  # (Loc | None, reason)
     # slot var -> (space, base, offset key) of the counter a positive constant step drew it from, and the seqs of
-    # those steps (see races._counting_slots)
+    # those steps (see passes.context.counting_slots)
     counters: dict = field(default_factory=dict)
     counter_steps: set = field(default_factory=set)
     frontend: str = "libclang"

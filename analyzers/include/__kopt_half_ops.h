@@ -1,7 +1,8 @@
 #pragma once
 // kopt analyzer stub: the half, bfloat16 and fp8 types come from analyzers/cuda_decls.h (force-included); the rest of
 // cuda_fp16.hpp's and cuda_bf16.hpp's operators and math is declared here, read only by the files that include
-// <cuda_fp16.h>, <cuda_bf16.h>, <cuda_fp8.h> or <cuda_fp4.h>, as with nvcc (declared for every file, it cost each parse a few ms)
+// <cuda_fp16.h>, <cuda_bf16.h>, <cuda_fp8.h> or <cuda_fp4.h>, as with nvcc (declared for every file, it cost each
+// parse a few ms)
 // (a helper doing `val += __shfl_xor_sync(mask, val, 16)` on a half, or calling `hexp`, must not send the kernels
 // that use it to the fallback)
 #define __KOPT_HALF_OPS(T) \
@@ -46,7 +47,8 @@ __KOPT_SHFL(__nv_bfloat16) __KOPT_SHFL(__nv_bfloat162)
   __device__ H __float2##n##_rz(float); __device__ H __float2##n##_rd(float); __device__ H __float2##n##_ru(float); \
   __device__ H __double2##n(double); __device__ signed char __##n##2char_rz(H); \
   __device__ unsigned char __##n##2uchar_rz(H); __device__ short __##n##_as_short(H); \
-  __device__ unsigned short __##n##_as_ushort(H); __device__ H __short_as_##n(short); __device__ H __ushort_as_##n(unsigned short);
+  __device__ unsigned short __##n##_as_ushort(H); __device__ H __short_as_##n(short); \
+  __device__ H __ushort_as_##n(unsigned short);
 #define __KOPT_PACK16(H, H2, n) __device__ H2 __##n##2##n##2(H); __device__ H2 __low2##n##2(H2); \
   __device__ H2 __high2##n##2(H2); __device__ H2 __lows2##n##2(H2, H2); __device__ H2 __highs2##n##2(H2, H2);
 #define __KOPT_MORE16(H, H2) __device__ H2 __lowhigh2highlow(H2); \
@@ -69,7 +71,8 @@ __KOPT_ALL16(__half, __half2) __KOPT_ALL16(__nv_bfloat16, __nv_bfloat162)
 #undef __KOPT_PACK16
 #undef __KOPT_CVTS16
 #undef __KOPT_CVT16
-__host__ __device__ __half2 make_half2(__half, __half); __host__ __device__ __nv_bfloat162 make_bfloat162(__nv_bfloat16, __nv_bfloat16);
+__host__ __device__ __half2 make_half2(__half, __half);
+__host__ __device__ __nv_bfloat162 make_bfloat162(__nv_bfloat16, __nv_bfloat16);
 __device__ __half2 __float22half2_rn(float2); __device__ __nv_bfloat162 __float22bfloat162_rn(float2);
 __device__ float __low2float(__nv_bfloat162); __device__ float __high2float(__nv_bfloat162);
 // <cuda_fp8.h>'s power-of-two scale (e8m0) and <cuda_fp4.h>'s four-bit floats (CUDA 12.8)

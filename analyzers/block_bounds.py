@@ -190,7 +190,6 @@ def _guards(cond, name: str) -> bool:
     return walk(cond)
 
 
-
 _LANE = {"%": 32, "&": 31}  # threadIdx.x % 32: the lane
 _WARP = {"/": 32, ">>": 5}  # threadIdx.x / 32: a warp index
 

@@ -20,18 +20,13 @@ from .launch import LaunchConfig, evaluate as eval_text, source_macros
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
 from .spin_barrier import grid_barrier
 from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
+from .type_sizes import TYPE_SIZES
 from .uniform_carried import uniform_carried, uniform_helper
 from .values import Agg, Mem, State, VarRef, same_struct
 
 _POINTER_BYTES = 8  # a loaded pointer's size, for the stores that may overwrite it
 # `at::PackedTensorAccessor64<scalar_t, 3, at::RestrictPtrTraits>`: element type and rank
 _ACCESSOR = re.compile(r"\b(?:Generic)?(?:Packed)?TensorAccessor(?:32|64)?\s*<\s*([^,<>]+?)\s*,\s*(\d+)\b")
-TYPE_SIZES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "unsigned int": 4, "uint32_t": 4, "int32_t": 4,
-              "half": 2, "__half": 2, "nv_bfloat16": 2, "__nv_bfloat16": 2, "bf16": 2, "char": 1, "int8_t": 1,
-              "uint8_t": 1, "unsigned char": 1, "short": 2, "int16_t": 2, "uint16_t": 2, "long": 8,
-              "long long": 8, "int64_t": 8, "uint64_t": 8, "unsigned long long": 8, "size_t": 8, "float2": 8,
-              "float4": 16, "int4": 16, "uint4": 16, "int2": 8, "uint2": 8, "double2": 16, "half2": 4,
-              "__half2": 4, "bool": 1}
 MAX_INLINE = 8
 MAX_STEPS = 150_000  # statements the builder runs per kernel, inlined helpers included (a logic-synthesis
 # kernel's helper tree ran 670,000 in 15 s); past it a helper's call is an unknown result and the kernel incomplete

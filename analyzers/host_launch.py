@@ -33,6 +33,7 @@ from . import build_flags
 from .includers import included_by, includers, includers_beside, source_text
 from .launch import MAX_THREADS, conjuncts, evaluate, source_macros, split_top
 from .preproc import IF_0_LINE, READ_IF_0, active_lines
+from .type_sizes import TYPE_SIZES
 
 _LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _PROJECT_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
@@ -1403,23 +1404,14 @@ class _Scan:
                 yield args[0], "", args[1], args[2], m.start()
 
 
-_SIZES = {"char": 1, "unsigned char": 1, "uchar": 1, "int8_t": 1, "uint8_t": 1, "short": 2, "unsigned short": 2,
-          "ushort": 2, "half": 2, "__half": 2, "int": 4, "unsigned int": 4, "unsigned": 4, "uint": 4, "float": 4,
-          "int32_t": 4, "uint32_t": 4, "uchar4": 4, "char4": 4, "double": 8, "long long": 8, "int64_t": 8,
-          "uint64_t": 8, "size_t": 8, "float2": 8, "int2": 8, "uint2": 8, "float3": 12, "int3": 12,
-          "float4": 16, "int4": 16, "uint4": 16, "double2": 16, "unsigned long long": 8, "long": 8,
-          "unsigned long": 8, "signed char": 1, "bool": 1, "half2": 4, "__half2": 4, "nv_bfloat16": 2,
-          "__nv_bfloat16": 2, "nv_bfloat162": 4, "__nv_bfloat162": 4, "double4": 32, "longlong2": 16}
-
-
 def sizeof_types(text: str, texts) -> str:
     """``text`` with ``sizeof(T)`` replaced by the size of the built-in or vector type T (through the
     ``typedef``s of ``texts``); an unknown type is left as it is (the text then does not evaluate)."""
     def size(m):
         ty = " ".join(m.group(1).split())
         for _ in range(3):
-            if ty in _SIZES:
-                return str(_SIZES[ty])
+            if ty in TYPE_SIZES:
+                return str(TYPE_SIZES[ty])
             td = next((d.group(1) for t in texts
                        for d in re.finditer(rf"\btypedef\s+([\w\s]+?)\s+{re.escape(ty)}\s*;", t)), None)
             if td is None:

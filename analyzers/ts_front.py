@@ -9,12 +9,9 @@ from pathlib import Path
 from .preproc import active_lines
 from .ast import Func, Loc, Node, TypeInfo, Unit
 from .launch import evaluate as eval_text
+from .type_sizes import TYPE_SIZES
 
 _PARSER = None
-SIZES = {"float": 4, "double": 8, "int": 4, "unsigned": 4, "uint32_t": 4, "int32_t": 4, "half": 2, "__half": 2,
-         "char": 1, "bool": 1, "short": 2, "long": 8, "size_t": 8, "int64_t": 8, "uint64_t": 8, "float2": 8,
-         "float4": 16, "int2": 8, "int4": 16, "uint2": 8, "uint4": 16, "double2": 16, "half2": 4, "__half2": 4,
-         "nv_bfloat16": 2, "__nv_bfloat16": 2, "uint8_t": 1, "int8_t": 1, "uint16_t": 2, "int16_t": 2}
 INTEGRAL = {"int", "unsigned", "uint32_t", "int32_t", "char", "bool", "short", "long", "size_t", "int64_t",
             "uint64_t", "uint8_t", "int8_t", "uint16_t", "int16_t", "unsigned int", "long long",
             "unsigned long long"}
@@ -80,7 +77,7 @@ class _Conv:
                     "field_identifier")), None)
             d = nxt
         var = self.t(d) if d is not None else "?"
-        size = SIZES.get(base.split("::")[-1])
+        size = TYPE_SIZES.get(base.split("::")[-1])
         ti = TypeInfo(spelling=name, size=size, pointer=pointer or bool(dims), pointee=base, pointee_size=size,
                       dims=tuple(dims), ref=ref, integral=(base in INTEGRAL) and not pointer and not dims)
         if pointer and not dims:
@@ -153,8 +150,8 @@ class _Conv:
         if k == "sizeof_expression":
             txt = self.t(n)
             m = re.search(r"sizeof\s*\(\s*([\w:]+)\s*\)", txt)
-            if m and m.group(1) in SIZES:
-                return Node("lit", loc, val=SIZES[m.group(1)])
+            if m and m.group(1) in TYPE_SIZES:
+                return Node("lit", loc, val=TYPE_SIZES[m.group(1)])
             return Node("sizeof", loc, text=txt)
         if k in ("initializer_list", "argument_list"):
             return Node("init", loc, args=[self.expr(c) for c in n.named_children])
@@ -167,7 +164,7 @@ class _Conv:
     def _cast_type(self, tyname: str) -> TypeInfo:
         base = tyname.replace("const", "").replace("*", "").strip()
         ptr = "*" in tyname
-        size = SIZES.get(base)
+        size = TYPE_SIZES.get(base)
         return TypeInfo(spelling=tyname, pointer=ptr, pointee=base, pointee_size=size, size=None if ptr else size,
                         integral=(base in INTEGRAL) and not ptr)
 
@@ -192,7 +189,7 @@ class _Conv:
             obj = self.expr(self.f(fn, "argument"))
             return Node("call", loc, name=self.t(self.f(fn, "field")), a=obj, args=argn, text=self.t(n))
         name = re.sub(r"<.*", "", ftxt).strip()
-        if name.split("::")[-1] in SIZES or name in ("dim3",):
+        if name.split("::")[-1] in TYPE_SIZES or name in ("dim3",):
             return Node("call", loc, name="__ctor__", args=argn, text=self.t(n))
         return Node("call", loc, name=name, args=argn, targs=targs, text=self.t(n))
 

@@ -59,7 +59,9 @@ def _include_dirs(text: str, folder: Path, cmake: bool) -> list[Path]:
     for d in found:
         if "$" in d:
             continue  # a variable kopt does not know (the toolkit's CUDA_PATH, a configure-time path)
-        p = (folder / d) if not Path(d).is_absolute() else Path(d)
+        if Path(d).is_absolute() and folder.resolve() not in Path(d).resolve().parents:
+            continue  # a folder of the machine (`-I/usr/local/cuda/include`): kopt's declarations stand in for it
+        p = folder / d
         if p.is_dir() and p.resolve() not in out:
             out.append(p.resolve())
     return out

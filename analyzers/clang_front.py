@@ -712,12 +712,7 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     # `__device__ __shared__ float s[N];` in a kernel body: nvcc takes the redundant `__device__` (old CUDA SDK
     # code writes it), clang rejects a `__device__` local; blanked, columns kept
     text = _DEVICE_SHARED.sub(lambda m: " " * 10 + m.group(1) if m.group(1) else m.group(2) + " " * 10, text)
-    # PTX special registers in inline asm (`%globaltimer`, `%laneid`): nvcc passes them through, clang reads `%g...`
-    # as an operand reference and rejects the statement; `%%` is the escaped form (the rest of the line moves one
-    # column per register)
-    if "asm" in text:
-        text = _PTX_SPECIAL.sub(r"%\1", text)
-        text = _asm_operand_commas(text)
+    text = _asm_as_clang_reads(text)
     unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", _missing_header_text(path, h)) for h in empty_headers]
     if empty_headers:
         args += ["-isystem", _EMPTY]
@@ -745,6 +740,28 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         return _index.parse(fname, args=args, unsaved_files=unsaved, options=options)
     except ci.TranslationUnitLoadError as exc:
         raise FrontendError(f"libclang could not parse the file: {exc}")
+
+
+def _asm_as_clang_reads(text: str) -> str:
+    """``text`` with its inline asm written as clang accepts what nvcc does. PTX special registers (`%globaltimer`,
+    `%laneid`): nvcc passes them through, clang reads `%g...` as an operand reference and rejects the statement;
+    `%%` is the escaped form (the rest of the line moves one column per register). Operands without a comma
+    between them: see ``_asm_operand_commas``."""
+    if "asm" not in text:
+        return text
+    return _asm_operand_commas(_PTX_SPECIAL.sub(r"%\1", text))
+
+
+def _asm_headers(path: Path, source: str, include_dirs) -> dict:
+    """Header path -> its text with its inline asm rewritten (``_asm_as_clang_reads``), for each header the file
+    reaches whose asm clang would reject (a `getLaneMaskLt()` helper reading `%lanemask_lt` in a utility header)."""
+    out = {}
+    for _, found, text in _reached_headers(path, source, include_dirs):
+        if found is not None and "asm" in text:
+            fixed = _asm_as_clang_reads(text)
+            if fixed != text:
+                out[str(found)] = fixed
+    return out
 
 
 def _asm_operand_commas(text: str) -> str:
@@ -983,34 +1000,37 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     host code is blanked, macro-style names still undeclared are read as integer constants of any value
     (``_unknown_constants``; ``parse`` asks for it last)."""
     fname = str(path)
-    tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context)
+    patched = _asm_headers(path, source, include_dirs)  # header path -> the text read in its place
+    tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context, patched=patched)
     errors = _errors(tu, fname)
     # (a quoted include found nowhere is left out of the parse: its names are undeclared, or it is reported unfound)
     unfound = _unfound(path, source, context, include_dirs) if errors else set()
     found_in = _build_includes(path, unfound)
     if found_in:  # headers the build's -I folders hold (`-I $(INC_DIR)` in the Makefile above src/)
         include_dirs = [*include_dirs, *(str(d) for d, _ in found_in)]
-        tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context)
+        patched = _asm_headers(path, source, include_dirs)
+        tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context,
+                              patched=patched)
         errors = _errors(tu, fname)
         unfound = _unfound(path, source, context, include_dirs)
     # a header that includes a file found nowhere (<vector> from a helper header) stops clang: make those empty
     missing = sorted(unfound) if any(_NOT_FOUND.match(e.spelling) for e in errors) else []
     if missing:
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
-                              context=context)
+                              context=context, patched=patched)
         errors = _errors(tu, fname)
     build = _build_defines(path, errors, defines, tu, missing)
     if build:  # names the build defines (-DWARP_SIZE=32 in the Makefile beside the file)
         defines = {**(defines or {}), **{k: v for k, (v, _) in build.items()}}
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
-                              context=context)
+                              context=context, patched=patched)
         errors = _errors(tu, fname)
-    skipped, broken, patched = 0, {}, {}
+    skipped, broken = 0, {}
     if any(_WANTS_DECL.search(e.spelling) for e in errors):
         tu, errors = _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missing, context, patched)
     if any(_DEVICE_LAUNCH.search(e.spelling) for e in errors):
         source, n = _blank_device_launches(fname, source, errors)
-        tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context)
+        tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context, patched)
     for step in range(5):  # first host declarations that hold errors, the file's and its headers' (blanking exposes more)
         if not errors:
             break
@@ -1565,10 +1585,12 @@ def _header_device_decls(tu, children: list, patched: dict):
 
     def walk(cs):
         for c in cs:
-            if in_main(c.location) or ours(c):
+            if ours(c):
                 continue
-            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
-                walk(c.get_children())
+            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):  # the file's own namespace may
+                walk(c.get_children())  # include a header's functions (`namespace CR { #include "BinRaster.inl" }`)
+                continue
+            if in_main(c.location):
                 continue
             if c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.VAR_DECL) and \
                     c.kind not in _CLASS_KINDS:

@@ -638,6 +638,45 @@ def test_headers_the_builds_include_folders_hold_are_read(tmp_path):
     assert analyze(tmp_path / "src" / "k.cu", block=(128, 1, 1)).paths["k"].startswith("tree-sitter")
 
 
+def test_a_builds_include_folder_outside_its_project_is_not_read(tmp_path):
+    # darknet's Makefile passes -I/usr/local/cuda/include: on a machine with a CUDA toolkit there, its headers took
+    # the place of kopt's declarations and no kernel parsed; a machine's folders are not the project's
+    from analyzers import build_flags
+
+    (tmp_path / "machine" / "include").mkdir(parents=True)
+    (tmp_path / "proj" / "include").mkdir(parents=True)
+    (tmp_path / "proj" / "src").mkdir()
+    (tmp_path / "proj" / "Makefile").write_text(
+        f"FLAGS = -I{tmp_path}/machine/include -I{tmp_path}/proj/include -I include\n")
+    got = [d for d, _ in build_flags.include_dirs_for(tmp_path / "proj" / "src" / "k.cu")]
+    assert got == [(tmp_path / "proj" / "include").resolve()]
+
+
+def test_inline_asm_in_a_header_is_read_as_nvcc_reads_it(tmp_path):
+    # a utility header's lane-mask helper reads the PTX special register %lanemask_lt, which clang takes for an
+    # operand reference: rewritten in headers as in the file itself, the kernel that calls it parses
+    (tmp_path / "util.h").write_text(
+        '__device__ __inline__ unsigned lanemask_lt() { unsigned r; asm("mov.u32 %0, %lanemask_lt;" : "=r"(r)); '
+        'return r; }\n')
+    (tmp_path / "k.cu").write_text('#include "util.h"\n'
+                                   '__global__ void k(unsigned *x) { x[threadIdx.x] = __popc(lanemask_lt()); }\n')
+    res = analyze(tmp_path / "k.cu", block=(128, 1, 1))
+    assert res.paths["k"].startswith("libclang"), res.paths
+
+
+def test_functions_a_header_defines_inside_the_files_namespace_are_inlined(tmp_path):
+    # nvdiffrast's rasterizer: `namespace CR { #include "BinRaster.inl" }`, then kernels calling CR::binRasterImpl;
+    # the header's functions sit under the file's own namespace declaration, and the race in one is found
+    (tmp_path / "Impl.inl").write_text(
+        "__device__ void stepImpl(float *out) {\n  __shared__ float s[256];\n  s[threadIdx.x] = out[threadIdx.x];\n"
+        "  out[threadIdx.x] = s[(threadIdx.x + 1) % 256];\n}\n")
+    (tmp_path / "k.cu").write_text('namespace CR {\n#include "Impl.inl"\n}\n'
+                                   "__global__ void step(float *out) { CR::stepImpl(out); }\n")
+    res = analyze(tmp_path / "k.cu", block=(256, 1, 1))
+    assert res.paths["step"].startswith("libclang"), res.paths
+    assert [d.rule for d in res.diagnostics if d.rule.startswith(("race", "sync"))] == ["sync.missing"]
+
+
 def test_an_automake_projects_include_folder_and_headers_are_read(tmp_path):
     # ccminer-style: kernels in algo/ include "helper.h", which only the project root holds; the root's Makefile.am
     # passes `-I.` to nvcc (automake's file is make syntax); without it, configure.ac marks the project whose one

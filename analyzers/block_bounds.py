@@ -73,7 +73,7 @@ def infer_block(km, lane_use) -> dict:
             if not ks or not isinstance(extent, int) or (hi + width > min(ks.values()) and not a.write) or \
                     any(_guards(a.cond, n) for n in guarded):
                 continue
-            off = "" if hi == 0 else f" + {hi}" if lo == hi else f" + up to {hi}"
+            off = "" if hi == 0 else (f" + {hi}" if hi > 0 else f" - {-hi}") if lo == hi else f" + up to {hi}"
             at = " + ".join(f"{k} * {_THREAD[f]}" if k > 1 else _THREAD[f]
                             for f, k in sorted(ks.items(), key=lambda fk: -fk[1]))
             wide = f", {width}{unit or ' elements'} wide" if width > 1 else ""
@@ -169,7 +169,8 @@ def _is_flat(e) -> bool:
 
 def _guards(cond, name: str) -> bool:
     """Whether ``cond`` compares the thread index variable ``name`` with something independent of the block
-    index (loaded values, inside ``uf``, are not looked into)."""
+    index (loaded values, inside ``uf``, are not looked into). A lower bound by a constant (``threadIdx.y > 0``
+    before ``s[threadIdx.y - 1]``) leaves out the first threads, never the last: it is no such comparison."""
     def names(e, out):
         if e.op == "v":
             out[e.val] = e.kind
@@ -178,14 +179,23 @@ def _guards(cond, name: str) -> bool:
                 names(x, out)
         return out
 
-    def walk(e):
+    def lower_bound(e, negated: bool) -> bool:
+        a, b = e.args
+        below = (">", ">=") if not negated else ("<", "<=")
+        above = ("<", "<=") if not negated else (">", ">=")
+        return (e.op in below and a.op == "v" and a.val == name and sym.is_const(b)) or \
+            (e.op in above and sym.is_const(a) and b.op == "v" and b.val == name)
+
+    def walk(e, negated=False):
         if e.op == "uf":
             return False
+        if e.op == "!":
+            return walk(e.args[0], not negated)
         if e.op in _COMPARE:
             seen = names(e, {})
-            if name in seen and "block" not in seen.values():
+            if name in seen and "block" not in seen.values() and not lower_bound(e, negated):
                 return True
-        return any(walk(x) for x in e.args)
+        return any(walk(x, negated) for x in e.args)
 
     return walk(cond)
 

@@ -168,6 +168,7 @@ class Builder:
         self.steps = 0  # statements run so far (MAX_STEPS)
         self.over_budget = False
         self.tbind: dict = {}  # template value params -> S
+        self.fbind: dict = {}  # template function params -> the function's name (`dequantize_kernel`: dequantize_q4_0)
         self.typebind: dict = {}  # template type params -> size
         self.macros = dict(source_macros(unit.source))
         for k, v in (defines or {}).items():
@@ -1222,7 +1223,7 @@ class Builder:
             if not made.args else None
         if conv:
             return self.inline(conv[0], made)
-        fn = self._method(n) or self._find(short, len(n.args))
+        fn = self._method(n) or self._find(self.fbind.get(short, short), len(n.args))
         if fn is not None and grid_barrier(fn):
             for a in n.args:
                 self.rval(a)
@@ -1268,6 +1269,17 @@ class Builder:
             return Mem(obj, obj.elem)
         return obj if isinstance(obj, (Agg, Mem)) else None
 
+    def _function_named(self, text: str) -> str | None:
+        """The device function a template argument names (``dequantize_q4_0``, ``&f``, a function parameter of the
+        template being inlined), for calls through the template's function parameter; None for a value."""
+        name = text.strip().lstrip("&").strip().split("::")[-1]
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            return None
+        if name in self.fbind:
+            return self.fbind[name]
+        fs = self.unit.funcs.get(name)
+        return name if fs and not any(f.kernel for f in fs) else None
+
     def _find(self, short, nargs):
         fs = self.unit.funcs.get(short)
         if not fs:
@@ -1289,12 +1301,16 @@ class Builder:
                 if es != a.elem and self._elem(ti) and ti.pointee_size:
                     a = Ptr(a.space, a.base, a.off, es, (), a.subs, a.volatile)
             scope[pname] = a if a is not None else opaque(f"argument {pname}")
-        saved_t, saved_tb = dict(self.tbind), dict(self.typebind)
+        saved_t, saved_tb, saved_fb = dict(self.tbind), dict(self.typebind), dict(self.fbind)
         for (tn, kind), size in zip(fn.class_tparams, n.val if fn.method and isinstance(n.val, list) else ()):
             if kind == "type" and isinstance(size, int) and size > 0:
                 self.typebind[tn] = size  # `T *data_` of a View<LaneCounters>: elements of LaneCounters' size
         for (tn, kind), text in zip(fn.tparams, n.targs):
             if kind == "value":
+                called = self._function_named(text)
+                if called is not None:
+                    self.fbind[tn] = called
+                    continue
                 v = eval_text(text, self.macros)
                 if v is None:
                     try:
@@ -1319,7 +1335,7 @@ class Builder:
             self.stmt(fn.body)
         finally:
             self.depth -= 1
-            self.tbind, self.typebind = saved_t, saved_tb
+            self.tbind, self.typebind, self.fbind = saved_t, saved_tb, saved_fb
             self.helper, self.this = saved_helper, saved_this
         res = self.st
         self.st = outer

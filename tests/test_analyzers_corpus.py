@@ -115,7 +115,9 @@ EXACT = ["i23_rows_grid_wider_precondition.cu", "i23_rows_grid_wider_stated.cu",
     "i23_counter_queue_from_minus_one_race.cu", "i23_barrier_loop_count_divergent.cu",
     "i23_barrier_loop_count_uniform_ok.cu", "i23_view_ctor_ok.cu", "i23_view_ctor_race.cu",
     "i23_loop_offset_by_thread_ok.cu", "i23_loop_offset_by_thread_divergent.cu", "i23_loop_test_repeated_ok.cu",
-    "i23_loop_test_repeated_race.cu"]
+    "i23_loop_test_repeated_race.cu", "i23_implied_block_lower_guard_ok.cu", "i23_implied_block_lower_guard_oob.cu",
+    "i23_template_function_arg_ok.cu", "i23_template_function_arg_race.cu", "i23_grid_height_limit_ok.cu",
+    "i23_grid_height_limit_race.cu"]
 
 
 @pytest.mark.parametrize("name", EXACT)

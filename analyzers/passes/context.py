@@ -51,6 +51,9 @@ def counting_slots(km) -> set:
     return out
 
 
+MAX_GRID = (2 ** 31 - 1, 65535, 65535)  # the hardware's largest grid in x, y and z
+
+
 class Ctx:
     def __init__(self, km: KernelModel, source_lines: list[str], budget: int = KERNEL_RLIMIT):
         self.km = km
@@ -925,7 +928,7 @@ class Ctx:
                 v = 1  # the kernel never looks at blockIdx.f / gridDim.f: a 1-wide grid in that dimension
             if v is None:
                 t = enc.var(f"gd{f}", "uniform")
-                cons += [t >= 1, t <= 2 ** 31 - 1]
+                cons += [t >= 1, t <= MAX_GRID[i]]
             else:
                 t = enc.const(v)
             gd.append(t)

@@ -1046,8 +1046,12 @@ class Builder:
         return var(name, kind)
 
     def linear_tid(self) -> S:
+        """The thread's index in its block, for a warp's lanes: no use of a dimension the kernel's own code does not
+        name (a block 1 deep in it is presumed, as for any kernel that never reads threadIdx.z)."""
+        used = set(self.model.dims_used)
         tx, ty, tz = (self._builtin("threadIdx", f) for f in "xyz")
         bx, by = self._builtin("blockDim", "x"), self._builtin("blockDim", "y")
+        self.model.dims_used = used
         return binop("+", tx, binop("*", bx, binop("+", ty, binop("*", by, tz))))
 
     def index(self, n: Node):

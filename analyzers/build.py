@@ -15,7 +15,8 @@ from pathlib import Path
 from . import asm as asmlib
 from . import sym
 from .ast import Func, Node, TypeInfo, Unit, short_name
-from .calls import handle_call
+from . import butterfly
+from .calls import handle_call, same_in_group
 from .launch import LaunchConfig, evaluate as eval_text, source_macros
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
 from .spin_barrier import grid_barrier
@@ -290,6 +291,8 @@ class Builder:
     # ------------------------------------------------------------------ recording
     def _rec_access(self, m: Mem, write: bool, node: Node, atomic=False, value=None, via=""):
         p = m.ptr
+        if p.space == "local" and write:
+            self._forget_local(p.base, p.off, m.size)
         if p.space not in ("shared", "global"):
             return
         self.model.accesses.append(Access(
@@ -376,7 +379,8 @@ class Builder:
         if ti.dims:
             if n.a is not None:
                 self.eval(n.a)
-            self.st.scopes[-1][n.name] = Ptr("local", n.name, ZERO, self._elem(ti), self._dims(ti))
+            base = f"{self.helper}::{n.name}" if self.helper else n.name  # (a helper's array is its own)
+            self.st.scopes[-1][n.name] = Ptr("local", base, ZERO, self._elem(ti), self._dims(ti))
             return
         if n.a is not None:
             init = n.a
@@ -489,6 +493,8 @@ class Builder:
                 va, vb = sa.get(k), sb.get(k)
                 m[k] = va if va is vb else self._merge_val(c, va, vb, k)
             r.scopes.append(m)
+        r.locals = {k: va if va[1] is vb[1] else (va[0], ite(c, va[1], vb[1]))
+                    for k in a.locals.keys() & b.locals.keys() for va, vb in [(a.locals[k], b.locals[k])]}
         r.phase = ite(c, a.phase, b.phase)
         r.wphase = ite(c, a.wphase, b.wphase)
         r.gphase = ite(c, a.gphase, b.gphase)
@@ -527,6 +533,8 @@ class Builder:
 
     # ------------------------------------------------------------------ loops
     def loop(self, n: Node):
+        if self._butterfly(n):
+            return
         st = self.st
         st.scopes.append({})
         if n.kind == "for" and n.init is not None:
@@ -641,11 +649,32 @@ class Builder:
         self._havoc_escaped("after a loop")
         st.scopes.pop()
 
+    def _butterfly(self, n: Node) -> bool:
+        """A warp's xor-butterfly all-reduce loop (``butterfly``): each variable it reduces becomes the value its
+        group of lanes shares, the step variable its last value. Whether it ran."""
+        def constant(x):
+            v = self.ival(x)
+            return v.val if sym.is_const(v) else None
+
+        got = butterfly.match(n, constant)
+        if got is None:
+            return False
+        targets, size, step = got
+        if not all(self.st.has(t) and isinstance(self.st.lookup(t), S) for t in targets):
+            return False
+        for t in targets:
+            self.st.set(t, same_in_group(self, "xor all-reduce", size))
+        if n.init.kind != "decl" and self.st.has(step):
+            self.st.set(step, opaque(f"{step} after an all-reduce", uniform=True))
+        return True
+
     def _havoc_escaped(self, when: str):
         """The fields of local structs whose address a helper took (an iterator advanced by `gpu_next(&it)`) are
         unknowns in a loop and after it: the body may change them through the pointer, which the loop's induction
         analysis (names only) does not see. Each keeps its uniformity: a field every thread of the block holds
-        alike is one unknown per iteration the block shares."""
+        alike is one unknown per iteration the block shares. So are the elements of local arrays the path stored
+        (``State.locals``): read back within one straight stretch of a loop's body or after the loop only."""
+        self.st.locals = {}
         for scope in self.st.scopes:
             for v in scope.values():
                 if isinstance(v, Agg) and v.escaped:
@@ -815,7 +844,8 @@ class Builder:
         if p.dims:  # an array lvalue decays to a pointer
             return p
         if p.space == "local":
-            return opaque(f"local array {p.base}")
+            got = self.st.locals.get((p.base, p.off.key(), m.size))
+            return got[1] if got is not None else opaque(f"local array {p.base}")
         self._rec_access(m, False, n)
         if p.space == "shared":
             loaded = self._shared_pointers.get((p.base, p.off.key())) if self._shared_pointers else None
@@ -826,6 +856,19 @@ class Builder:
         if p.space in ("shared", "global", "const"):
             return uf(f"ld:{p.base}", p.off)
         return opaque("load")
+
+    def _forget_local(self, base: str, off: S, size: int) -> None:
+        """A store to a thread's local array: the values the path stored where it may land are no longer known
+        (an element ``size`` bytes or more away, by a constant, keeps its value). ``base`` alone (``off`` None): the
+        whole array (handed to a function kopt does not follow)."""
+        for key, (at, _) in list(self.st.locals.items()):
+            if key[0] != base:
+                continue
+            if off is not None:
+                d = binop("-", off, at)
+                if sym.is_const(d) and (d.val >= key[2] or -d.val >= size):
+                    continue
+            del self.st.locals[key]
 
     def _share_pointer(self, lv: Mem, value: Ptr) -> None:
         """A pointer the block shares through a `__shared__` variable (`__shared__ float *row; row = base +
@@ -868,6 +911,8 @@ class Builder:
                 self._share_pointer(lv, value)
                 value = _address(value)
             self._rec_access(lv, True, n, value=value if isinstance(value, S) else None)
+            if lv.ptr.space == "local" and isinstance(value, S) and not lv.ptr.dims:
+                self.st.locals[(lv.ptr.base, lv.ptr.off.key(), lv.size)] = (lv.ptr.off, value)
         elif isinstance(lv, tuple) and lv[0] == "field":
             _, agg, fname = lv
             agg.fields[fname] = value
@@ -1243,6 +1288,9 @@ class Builder:
         args = [self.rval(a) for a in n.args]
         if n.a is not None:
             self.rval(n.a)
+        for a in args:  # a function kopt does not follow may store to a local array it is handed (sincosf(x, &s[i], ...))
+            if isinstance(a, Ptr) and a.space == "local":
+                self._forget_local(a.base, None, 0)
         ints = [a for a in args if isinstance(a, S)]
         if not over and len(ints) == len(args) and not any(isinstance(a, Ptr) for a in args):
             return uf(f"fn:{short}", *ints)  # a pure function of its arguments (e.g. expf, __builtin_huge_valf)
@@ -1351,6 +1399,9 @@ class Builder:
                     outer.set(an.name, nv)
         outer.phase, outer.wphase, outer.gphase = res.phase, res.wphase, res.gphase
         rets = list(inner.rets or [])
+        # the local arrays the helper stored to: as its one path left them (a helper with a return before its end
+        # leaves them unknown)
+        outer.locals = res.locals if not rets or (len(rets) == 1 and res.dead) else {}
         if not rets:
             return None
         val = rets[-1][1]

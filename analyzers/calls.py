@@ -334,7 +334,7 @@ def _cg_collective(b, n, name, short):
     vals = [b.rval(a) for a in n.args]
     g = vals[0] if vals else None
     if short == "reduce" and isinstance(g, Agg) and g.kind == "cg_tile":
-        return _same_in_group(b, "cg::reduce", g.size or 32)
+        return same_in_group(b, "cg::reduce", g.size or 32)
     return opaque(f"cg::{short} result")
 
 
@@ -438,7 +438,7 @@ def _memcpy(b, n, short, args):
     return dst if isinstance(dst, Ptr) else None
 
 
-def _same_in_group(b, what: str, size: int, *keys):
+def same_in_group(b, what: str, size: int, *keys):
     """A value every thread of its group of ``size`` consecutive threads shares (and other groups may not): an
     uninterpreted function of the group's index, so two lanes storing it store the same value."""
     return sym.uf(f"{what}#{next(sym._ids)}", binop("/", b.linear_tid(), const(size)), *keys)
@@ -451,9 +451,9 @@ def _warp_value(b, short, vals, args):
         if len(vals) > BROADCAST[short] + 1 and isinstance(vals[-1], sym.S) and sym.is_const(vals[-1]):
             width = vals[-1].val or 32
         if isinstance(lane, sym.S) and not (sym.kinds(lane) & {"thread", "iter"}) and 0 < width <= 32:
-            return _same_in_group(b, short, width, lane)
+            return same_in_group(b, short, width, lane)
     if short in WARP_SAME:
-        return _same_in_group(b, short, 32)
+        return same_in_group(b, short, 32)
     return opaque(f"{short} result")
 
 
@@ -475,9 +475,9 @@ def _group_method(b, g, short, n):
     size = g.size or 32
     if short == "shfl" and g.kind == "cg_tile" and len(vals) == 2 and isinstance(vals[1], sym.S) and \
             not (sym.kinds(vals[1]) & {"thread", "iter"}):
-        return _same_in_group(b, "tile.shfl", size, vals[1])
+        return same_in_group(b, "tile.shfl", size, vals[1])
     if short in ("ballot", "any", "all") and g.kind == "cg_tile":
-        return _same_in_group(b, f"tile.{short}", size)
+        return same_in_group(b, f"tile.{short}", size)
     if short in ("sync", "barrier_wait"):
         return _group_sync(b, g, n)
     bd = [b._builtin("blockDim", f) for f in "xyz"] if g.kind in ("cg_block", "cg_grid") else None

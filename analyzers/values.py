@@ -38,7 +38,7 @@ class VarRef:
 
 
 class State:
-    __slots__ = ("scopes", "cond", "phase", "wphase", "gphase", "dead", "returned", "rets")
+    __slots__ = ("scopes", "cond", "phase", "wphase", "gphase", "dead", "returned", "rets", "locals")
 
     def __init__(self):
         self.scopes: list[dict] = [{}]
@@ -49,12 +49,16 @@ class State:
         self.dead = False
         self.returned = False
         self.rets: list | None = None
+        # (local array, byte offset key, size) -> (offset, the value the path stored there last): Builder.load
+        # reads it back
+        self.locals: dict = {}
 
     def clone(self) -> "State":
         s = State()
         s.scopes = [dict(x) for x in self.scopes]
         s.cond, s.phase, s.wphase, s.gphase = self.cond, self.phase, self.wphase, self.gphase
         s.dead, s.returned, s.rets = self.dead, self.returned, self.rets
+        s.locals = dict(self.locals)
         return s
 
     def lookup(self, name):

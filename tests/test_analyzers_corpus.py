@@ -117,7 +117,9 @@ EXACT = ["i23_rows_grid_wider_precondition.cu", "i23_rows_grid_wider_stated.cu",
     "i23_loop_offset_by_thread_ok.cu", "i23_loop_offset_by_thread_divergent.cu", "i23_loop_test_repeated_ok.cu",
     "i23_loop_test_repeated_race.cu", "i23_implied_block_lower_guard_ok.cu", "i23_implied_block_lower_guard_oob.cu",
     "i23_template_function_arg_ok.cu", "i23_template_function_arg_race.cu", "i23_grid_height_limit_ok.cu",
-    "i23_grid_height_limit_race.cu"]
+    "i23_grid_height_limit_race.cu", "i23_warp_vote_no_z_ok.cu", "i23_warp_vote_no_z_race.cu",
+    "i23_warp_allreduce_local_ok.cu", "i23_warp_allreduce_local_overwritten_race.cu", "i23_warp_shfl_down_race.cu",
+    "i23_warp_allreduce_max_up_ok.cu"]
 
 
 @pytest.mark.parametrize("name", EXACT)

@@ -677,6 +677,17 @@ def test_functions_a_header_defines_inside_the_files_namespace_are_inlined(tmp_p
     assert [d.rule for d in res.diagnostics if d.rule.startswith(("race", "sync"))] == ["sync.missing"]
 
 
+def test_a_torch_complex_value_is_constructed_and_computed_with(tmp_path):
+    # mamba's selective scan: `complex_t(re, im)` and complex arithmetic on c10::complex<float>
+    (tmp_path / "k.cu").write_text(
+        "#include <c10/util/complex.h>\nusing complex_t = c10::complex<float>;\n"
+        "__global__ void k(float *out, const float *in) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  complex_t z = complex_t(in[2 * i], in[2 * i + 1]) * 2.0f;\n  z += complex_t(1.f, 0.f);\n"
+        "  out[i] = (z * z).real_ + z.imag();\n}\n")
+    res = analyze(tmp_path / "k.cu", block=(128, 1, 1))
+    assert res.paths["k"] == "libclang", res.paths
+
+
 def test_an_automake_projects_include_folder_and_headers_are_read(tmp_path):
     # ccminer-style: kernels in algo/ include "helper.h", which only the project root holds; the root's Makefile.am
     # passes `-I.` to nvcc (automake's file is make syntax); without it, configure.ac marks the project whose one

@@ -11,7 +11,28 @@
 namespace c10 {
 using Half = __half;
 using BFloat16 = __nv_bfloat16;
-template <typename T> struct complex { T real_, imag_; };
+template <typename T> struct complex {  // c10/util/complex.h: the members, constructors and arithmetic kernels use
+  T real_, imag_;
+  __host__ __device__ constexpr complex(const T &re = T(), const T &im = T()) : real_(re), imag_(im) {}
+  template <typename U>
+  __host__ __device__ explicit constexpr complex(const complex<U> &o) : real_(T(o.real_)), imag_(T(o.imag_)) {}
+  __host__ __device__ constexpr T real() const { return real_; }
+  __host__ __device__ constexpr T imag() const { return imag_; }
+  __host__ __device__ complex &operator+=(const complex &o) { real_ += o.real_; imag_ += o.imag_; return *this; }
+  __host__ __device__ complex &operator-=(const complex &o) { real_ -= o.real_; imag_ -= o.imag_; return *this; }
+  __host__ __device__ complex &operator*=(const complex &o) { return *this = *this * o; }
+  __host__ __device__ friend complex operator+(const complex &a, const complex &b) { return complex(a.real_ + b.real_, a.imag_ + b.imag_); }
+  __host__ __device__ friend complex operator-(const complex &a, const complex &b) { return complex(a.real_ - b.real_, a.imag_ - b.imag_); }
+  __host__ __device__ friend complex operator-(const complex &a) { return complex(-a.real_, -a.imag_); }
+  __host__ __device__ friend complex operator*(const complex &a, const complex &b) {
+    return complex(a.real_ * b.real_ - a.imag_ * b.imag_, a.real_ * b.imag_ + a.imag_ * b.real_);
+  }
+  __host__ __device__ friend complex operator*(const complex &a, const T &b) { return complex(a.real_ * b, a.imag_ * b); }
+  __host__ __device__ friend complex operator*(const T &a, const complex &b) { return complex(a * b.real_, a * b.imag_); }
+  __host__ __device__ friend complex operator+(const complex &a, const T &b) { return complex(a.real_ + b, a.imag_); }
+  __host__ __device__ friend complex operator/(const complex &a, const T &b) { return complex(a.real_ / b, a.imag_ / b); }
+  __host__ __device__ friend bool operator==(const complex &a, const complex &b) { return a.real_ == b.real_ && a.imag_ == b.imag_; }
+};
 }  // namespace c10
 namespace at {
 using c10::Half;

@@ -545,8 +545,8 @@ class Builder:
         lid = next(self.loop_ids)
         k = var(f"k{lid}", "iter")
         entry, carried_unknowns = {}, {}  # the unknowns standing for carried values inside the loop -> their names
-        same_in_block = uniform_carried(list(body), self._entry_uniform, set(self.unit.funcs), inc,
-                                        self._uniform_helper)
+        same_in_block = uniform_carried(list(body), self._entry_uniform, self.unit.funcs, inc,
+                                        self._uniform_helper, self._read_only)
         for name, sites in assigned.items():
             if any(d == -1 for _, d in sites) or not st.has(name):
                 continue
@@ -717,6 +717,20 @@ class Builder:
         if mode == "sub":
             return ("add", unop("neg", s))
         return (mode, s)
+
+    def _read_only(self, name: str) -> bool:
+        """Whether ``name`` is still a kernel parameter that points to const memory (``const int *__restrict
+        bounds``), at a block-uniform offset, or a ``__constant__`` array: memory the kernel cannot write."""
+        if not self.st.has(name):
+            return False
+        v = self.st.lookup(name)
+        if not isinstance(v, Ptr) or sym.thread_dependent(v.off):
+            return False
+        if v.space == "const":
+            return True
+        ti = dict(self.func.params).get(name)
+        return v.space == "global" and v.base == name and ti is not None and ti.pointer and \
+            ti.pointee.split()[:1] == ["const"] and not self.depth
 
     def _entry_uniform(self, name: str) -> bool:
         """Whether ``name``'s current value is the same in every thread of a block (a local struct: each field)."""

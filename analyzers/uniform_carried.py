@@ -7,7 +7,8 @@ other such names) under block-uniform conditions, the unknown is the same in eve
 the loop's trip count is uniform and a barrier in it is reached by all threads or none. The test is syntactic and
 conservative: a memory read (even at a uniform address: a warp that reads a shared counter while other warps still
 add to it sees another value), a call other than plain arithmetic, an address taken or a thread-dependent exit
-makes a name non-uniform."""
+makes a name non-uniform. A read at a uniform index of memory the kernel cannot write (a `const T *` parameter: a
+table of expert bounds) is the one exception."""
 from __future__ import annotations
 
 import re
@@ -56,14 +57,17 @@ def uniform_helper(func, funcs: dict, depth: int = 0) -> bool:
     return func.body is not None and not func.kernel and plain(func.body)
 
 
-def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: set, increment=None,
-                    uniform_call: Callable[[str], bool] = lambda name: False) -> set:
+def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: dict, increment=None,
+                    uniform_call: Callable[[str], bool] = lambda name: False,
+                    read_only: Callable[[str], bool] = lambda name: False) -> set:
     """The names assigned in ``nodes`` (a loop's body) and ``increment`` (a ``for`` loop's, which a ``continue``
     runs too) that are block-uniform at every iteration. ``entry_uniform(name)``: whether a name's value before the
-    loop is the same in every thread of a block (False for names it does not know to be); ``calls``: the names of the
-    unit's own functions (which may write through a reference argument); ``uniform_call(name)``: whether such a
+    loop is the same in every thread of a block (False for names it does not know to be); ``calls``: the unit's own
+    functions, name -> its overloads (which may write through a reference parameter); ``uniform_call(name)``: whether such a
     function is a ``uniform_helper``, whose result is uniform when its arguments are (a local struct passed by
-    address counts as uniform when it is at the loop's entry and the loop changes it only through such helpers)."""
+    address counts as uniform when it is at the loop's entry and the loop changes it only through such helpers);
+    ``read_only(name)``: whether a name points to memory the kernel cannot write (read at a uniform index, alike in
+    every thread)."""
     sites: dict[str, list] = {}  # name -> [(value node or None, [conditions])]
     declared, spoiled = set(), set()
     changed_structs = set()  # local structs the loop changes other than through a uniform helper
@@ -71,23 +75,31 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
     later: dict[str, int] = {}  # name -> how many sites were recorded before its last assignment in the body
     count = [0]
 
+    order: list = []  # (name, index in sites[name]) of each site, in the order walked
+    exits: list = []  # per nested loop being walked: the conditions of its own `break`s and `continue`s
+
     def site(name, val, conds):
         sites.setdefault(name, []).append((val, conds))
+        order.append((name, len(sites[name]) - 1))
         count[0] += 1
         later[name] = count[0]
 
-    def walk(n, conds):
+    def walk(n, conds, inner=""):
+        """``inner``: "loop" inside a loop nested in the body (its `break` and `continue` are its own), "switch"
+        inside a nested switch (its `break` is its own; a `continue` there is the loop's)."""
         if isinstance(n, list):
             for x in n:
-                walk(x, conds)
+                walk(x, conds, inner)
             return
         if not isinstance(n, Node):
             return
         k = n.kind
-        if k == "continue":  # the iteration's later assignments are skipped, not the loop's test or increment
-            skips.append((conds, count[0]))
-        elif k in ("break", "return", "goto"):
+        if k == "continue" and inner != "loop":  # the iteration's later assignments are skipped, not the loop's
+            skips.append((conds, count[0]))  # test or increment
+        elif k in ("return", "goto") or k == "break" and not inner:
             sites.setdefault(_EXIT, []).append((None, conds))
+        elif k in ("break", "continue"):  # leaves the nested construct: what it assigns is uniform only if every
+            exits[-1].extend(conds)  # thread leaves alike
         elif k in ("unknown", "asm"):
             sites.setdefault(_EXIT, []).append((n, conds))  # anything may happen: never uniform
         elif k == "decl":
@@ -100,7 +112,8 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
         elif k == "un" and n.op == "&" and n.a is not None and n.a.kind == "name":
             spoiled.add(n.a.name)
         elif k == "call" and short_name(n) in calls:
-            spoiled.update(x.name for x in n.args if isinstance(x, Node) and x.kind == "name")
+            spoiled.update(x.name for i, x in enumerate(n.args) if isinstance(x, Node) and x.kind == "name" and
+                           _by_reference(calls[short_name(n)], i, len(n.args)))
             if not uniform_call(short_name(n)):
                 changed_structs.update(x.a.name for x in n.args if _address_of_name(x))
         elif k == "call" and n.a is not None and (n.name or "").startswith("cub::"):
@@ -119,23 +132,33 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
         if k == "assign" and n.a is not None and n.a.kind == "member" and n.a.a is not None and n.a.a.kind == "name":
             changed_structs.add(n.a.a.name)
         if k == "if":
-            walk(n.a, conds)
-            walk(n.b, conds + [n.a])
-            walk(n.c, conds + [n.a])
+            walk(n.a, conds, inner)
+            walk(n.b, conds + [n.a], inner)
+            walk(n.c, conds + [n.a], inner)
         elif k in ("for", "while", "do", "switch"):
-            walk(n.init, conds)
-            inner = conds + ([n.a] if n.a is not None else [])
-            walk(n.a, inner)
-            walk(n.b, inner)
-            walk(n.body, inner)
+            walk(n.init, conds, inner)
+            within = conds + ([n.a] if n.a is not None else [])
+            nested = "loop" if k != "switch" or inner == "loop" else "switch"
+            first = len(order)
+            exits.append([])
+            walk(n.a, within, nested)
+            walk(n.b, within, nested)
+            walk(n.body, within, nested)
+            left = exits.pop()
+            if left:
+                for nm, i in order[first:]:
+                    val, cs = sites[nm][i]
+                    sites[nm][i] = (val, cs + left)
+                if exits:  # (and the enclosing nested construct's, conservatively)
+                    exits[-1].extend(left)
         elif k in ("cond", "bin") and (k == "cond" or n.op in ("&&", "||")):
-            walk(n.a, conds)
-            walk([n.b, n.c], conds + [n.a])
+            walk(n.a, conds, inner)
+            walk([n.b, n.c], conds + [n.a], inner)
         else:
             for ch in (n.a, n.b, n.c, n.init):
-                walk(ch, conds)
+                walk(ch, conds, inner)
             for lst in (n.args, n.body):
-                walk(lst, conds)
+                walk(lst, conds, inner)
 
     walk(nodes, [])
     in_body = dict(later)
@@ -168,6 +191,9 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
             return value(e.a) and value(e.b) and value(e.c)
         if k == "un":
             return e.op not in ("*", "&") and value(e.a)
+        if k == "index" and e.a is not None and e.a.kind == "name" and e.a.name not in sites and \
+                e.a.name not in spoiled and read_only(e.a.name):
+            return value(e.b)
         return False  # memory reads, initializer lists, assignments used as values, anything unknown
 
     def holds(site) -> bool:
@@ -187,6 +213,13 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: se
     if not all(holds(s) for s in sites.get(_EXIT, ())):
         return set()
     return uniform
+
+
+def _by_reference(overloads, i: int, nargs: int) -> bool:
+    """Whether a call's argument ``i`` (of ``nargs``) may be bound to a reference parameter of one of the function's
+    overloads (any overload kopt cannot match by its count of parameters counts)."""
+    fits = [f for f in overloads if len(f.params) == nargs]
+    return not fits or any(f.params[i][1].ref for f in fits)
 
 
 def _address_of_name(x) -> bool:

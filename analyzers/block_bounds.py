@@ -12,13 +12,19 @@ _DIM = {"tx": "x", "ty": "y", "tz": "z", _FLAT: "threads"}
 _THREAD = {"x": "threadIdx.x", "y": "threadIdx.y", "z": "threadIdx.z", "threads": f"({_FLAT})"}
 
 
-def implied_block(km) -> tuple[dict, bool]:
-    """(``infer_block``'s bounds, whether the kernel reads threadIdx.y and takes its lane from threadIdx.x alone:
-    ``threadIdx.x % 32`` or ``& 31`` in an access or its guard). Such a kernel is written for blocks whose x
-    dimension is a whole number of warps (``block(32, 4)``): over a narrower x the "lane" would not be the thread's
-    lane (``LaunchConfig.lanes_in_x``)."""
+def implied_block(km) -> tuple[dict, str]:
+    """(``infer_block``'s bounds, why blockDim.x is a whole number of warps, or ""): a kernel that reads threadIdx.y
+    and takes its lane from threadIdx.x alone (``threadIdx.x % 32`` or ``& 31`` in an access or its guard), or
+    reduces across a whole warp with an xor butterfly, is written for blocks whose x dimension is a whole number of
+    warps (``block(32, 4)``): over a narrower x the "lane" would not be the thread's lane, nor a warp one row of
+    threads (``LaunchConfig.lanes_in_x``)."""
     lane_use = _lane_use(km)
-    return infer_block(km, lane_use), lane_use[0] is not None
+    why = ""
+    if lane_use[0] is not None:
+        why = "the kernel takes its lane as threadIdx.x % 32"
+    elif "y" in km.dims_used and km.warp_allreduces:
+        why = f"the kernel reduces across a whole warp at line {km.warp_allreduces[0].line}"
+    return infer_block(km, lane_use), why
 
 
 def infer_block(km, lane_use) -> dict:

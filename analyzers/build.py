@@ -664,6 +664,8 @@ class Builder:
             return False
         for t in targets:
             self.st.set(t, same_in_group(self, "xor all-reduce", size))
+        if size == 32:
+            self.model.warp_allreduces.append(n.loc)
         if n.init.kind != "decl" and self.st.has(step):
             self.st.set(step, opaque(f"{step} after an all-reduce", uniform=True))
         return True

@@ -56,7 +56,7 @@ class LaunchConfig:
     # block sizes, nothing left to concrete shapes, no incomplete note): the verdict holds whatever the launch picks
     all_blocks: bool = False
     presumed: str = ""  # dims of the block no launch pins, given by the kernel's own names (block_names.presume)
-    lanes_in_x: bool = False  # the kernel takes its lane as threadIdx.x % 32 (block_bounds.implied_block)
+    lanes_in_x: str = ""  # why blockDim.x is presumed whole warps in a 2-D block (block_bounds.implied_block)
 
     @property
     def known_block(self) -> bool:
@@ -130,7 +130,7 @@ class LaunchConfig:
                 b += " in x and y (the kernel uses no threadIdx.z)"
             if self.warp_multiple(dims_used):
                 b += ", a whole number of warps (presumed)" if not self.lanes_in_x else (
-                    ", blockDim.x a whole number of warps (presumed: the kernel takes its lane as threadIdx.x % 32)")
+                    f", blockDim.x a whole number of warps (presumed: {self.lanes_in_x})")
         if self.inferred and not self.known_block:
             b += ", " + self.inferred_text()
         if self.all_blocks:

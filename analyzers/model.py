@@ -90,6 +90,7 @@ class KernelModel:
     asyncs: list[AsyncOp] = field(default_factory=list)
     shared: dict = field(default_factory=dict)  # name -> SharedArray
     dims_used: set = field(default_factory=set)  # "x", "y", "z" of threadIdx/blockDim
+    warp_allreduces: list = field(default_factory=list)  # Loc of each xor-butterfly all-reduce over a whole warp
     grid_used: set = field(default_factory=set)  # "x", "y", "z" of blockIdx/gridDim
     trips: dict = field(default_factory=dict)  # uniform trip-count var N -> (iteration var k, loop test at k)
     thread_trips: dict = field(default_factory=dict)  # the same for loops whose trip count depends on the thread

@@ -13,9 +13,8 @@ import re
 from pathlib import Path
 
 from . import asm as asmlib
-from . import sym
+from . import butterfly, sym
 from .ast import Func, Node, TypeInfo, Unit, short_name
-from . import butterfly
 from .calls import handle_call, same_in_group
 from .launch import LaunchConfig, evaluate as eval_text, source_macros
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
@@ -177,6 +176,7 @@ class Builder:
         self.st = State()
         self.loop_stack: list = []
         self._member_uses: dict = {}  # local struct name -> members used (see _members_used)
+        self._local_arrays: set = set()  # the thread's local arrays (whose stores State.locals keeps)
 
     # ------------------------------------------------------------------ entry
     def build(self) -> KernelModel:
@@ -380,6 +380,7 @@ class Builder:
             if n.a is not None:
                 self.eval(n.a)
             base = f"{self.helper}::{n.name}" if self.helper else n.name  # (a helper's array is its own)
+            self._local_arrays.add(base)
             self.st.scopes[-1][n.name] = Ptr("local", base, ZERO, self._elem(ti), self._dims(ti))
             return
         if n.a is not None:
@@ -927,7 +928,8 @@ class Builder:
                 self._share_pointer(lv, value)
                 value = _address(value)
             self._rec_access(lv, True, n, value=value if isinstance(value, S) else None)
-            if lv.ptr.space == "local" and isinstance(value, S) and not lv.ptr.dims:
+            if lv.ptr.space == "local" and lv.ptr.base in self._local_arrays and isinstance(value, S) and \
+                    not lv.ptr.dims:  # (not a scalar's address, `int *p = &x`: `x = 2` would not update it)
                 self.st.locals[(lv.ptr.base, lv.ptr.off.key(), lv.size)] = (lv.ptr.off, value)
         elif isinstance(lv, tuple) and lv[0] == "field":
             _, agg, fname = lv
@@ -1084,6 +1086,7 @@ class Builder:
         if ti is None or ti.pointer or ti.ref:
             return None
         if ti.dims:
+            self._local_arrays.add(f"{base.name}.{n.name}")
             return Ptr("local", f"{base.name}.{n.name}", ZERO, self._elem(ti), self._dims(ti))
         if not ti.integral and ti.size and not _floating(ti.spelling):
             base.fields[n.name] = Agg("struct", f"{base.name}.{n.name}", uniform=False, size=ti.size)

@@ -653,7 +653,9 @@ class Builder:
     def _butterfly(self, n: Node) -> bool:
         """A warp's xor-butterfly all-reduce loop (``butterfly``): each variable it reduces becomes the value its
         group of lanes shares, the step variable its last value. Whether it ran."""
-        def constant(x):
+        def constant(x):  # (only an expression without effects is evaluated: a loop's init runs once, in loop())
+            if not _pure(x, self.unit.funcs):
+                return None
             v = self.ival(x)
             return v.val if sym.is_const(v) else None
 

@@ -15,7 +15,7 @@ _COMBINE_CALLS = {"max", "min", "fmaxf", "fminf", "fmax", "fmin", "__hmax", "__h
 def match(n: Node, constant) -> tuple[list[str], int, str] | None:
     """(the variables the loop reduces, the group size W, the step's variable) when ``n`` is such a loop; else
     None. ``constant``: a node's integer value when the analysis knows it (template values bound), else None."""
-    if n.kind != "for" or n.init is None or n.a is None or n.b is None:
+    if n.kind != "for" or n.init is None or n.a is None or n.b is None or not _statements(n.body):
         return None
     step, start = _counter(n.init, constant)
     if step is None or start is None or start < 1 or start & (start - 1):

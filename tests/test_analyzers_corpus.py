@@ -121,7 +121,8 @@ EXACT = ["i23_rows_grid_wider_precondition.cu", "i23_rows_grid_wider_stated.cu",
     "i23_warp_allreduce_local_ok.cu", "i23_warp_allreduce_local_overwritten_race.cu", "i23_warp_shfl_down_race.cu",
     "i23_warp_allreduce_max_up_ok.cu", "i23_carried_inner_break_ok.cu", "i23_carried_outer_break_divergent.cu",
     "i23_carried_const_table_ok.cu", "i23_carried_table_by_thread_divergent.cu", "i23_carried_by_value_helper_ok.cu",
-    "i23_carried_by_reference_helper_divergent.cu", "i23_warp_allreduce_rows_ok.cu", "i23_warp_allreduce_rows_race.cu"]
+    "i23_carried_by_reference_helper_divergent.cu", "i23_warp_allreduce_rows_ok.cu", "i23_warp_allreduce_rows_race.cu",
+    "i23_loop_init_helper_barrier_ok.cu"]
 
 
 @pytest.mark.parametrize("name", EXACT)

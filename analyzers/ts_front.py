@@ -14,7 +14,8 @@ from .type_sizes import TYPE_SIZES
 _PARSER = None
 INTEGRAL = {"int", "unsigned", "uint32_t", "int32_t", "char", "bool", "short", "long", "size_t", "int64_t",
             "uint64_t", "uint8_t", "int8_t", "uint16_t", "int16_t", "unsigned int", "long long",
-            "unsigned long long"}
+            "unsigned long long", "uint", "ushort", "uchar", "unsigned short", "unsigned char", "signed char",
+            "unsigned long"}
 BUILTINS = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"}
 
 

@@ -1583,3 +1583,21 @@ __global__ void k(int *o) {
 """
     res = analyze(src, path="c.cu", block=(64, 1, 1))
     assert not [d for d in res.diagnostics if d.rule.startswith(("race", "analysis"))]
+
+
+def test_the_fallback_reads_the_short_unsigned_type_names_as_integers():
+    # arrayfire's scan kernels bound their barrier loops by a `uint lim` parameter; read by the syntax-only parser, a
+    # `uint` it took for a non-integer made the loop's trip count an unknown of each thread
+    src = """
+__global__ void scan(float *out, const float *in, uint lim) {
+  __shared__ float s[256];
+  for (uint k = 0; k < lim; k++) {
+    s[threadIdx.x] = in[k * 256 + threadIdx.x];
+    __syncthreads();
+    out[k * 256 + threadIdx.x] = s[255 - threadIdx.x];
+    __syncthreads();
+  }
+}
+"""
+    res = analyze(src, path="scan.cu", block=(256, 1, 1), frontend="tree-sitter")
+    assert not [d for d in res.diagnostics if d.rule.startswith(("barrier", "race", "sync"))], res.diagnostics

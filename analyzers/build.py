@@ -65,6 +65,19 @@ _VECTOR_TYPE = re.compile(r"(?:char|short|int|long|float|double|half|bfloat16|bf
 _UNSIGNED_NARROW = re.compile(r"(?:std::)?(?:unsigned\b.*|u(?:int)?(?:8|16)(?:_t)?|uchar|ushort)$")
 
 
+def _small(e: S, limit: int = 16) -> bool:
+    """Whether ``e`` has at most ``limit`` distinct terms."""
+    seen, todo = set(), [e]
+    while todo:
+        x = todo.pop()
+        if id(x) not in seen:
+            seen.add(id(x))
+            if len(seen) > limit:
+                return False
+            todo.extend(x.args)
+    return True
+
+
 def _narrowed(v: S, ti: TypeInfo) -> S:
     """``v`` converted to ``ti`` when that is an unsigned 8- or 16-bit integer: the value modulo 2^8 / 2^16, as C
     converts it (``unsigned char b = v >> 8`` indexes at most 255). Other types keep the value."""
@@ -931,7 +944,8 @@ class Builder:
                 value = _address(value)
             self._rec_access(lv, True, n, value=value if isinstance(value, S) else None)
             if lv.ptr.space == "local" and lv.ptr.base in self._local_arrays and isinstance(value, S) and \
-                    not lv.ptr.dims:  # (not a scalar's address, `int *p = &x`: `x = 2` would not update it)
+                    not lv.ptr.dims and _small(value):  # (not a scalar's address, `int *p = &x`: `x = 2` would
+                # not update it; not a hash round's state, whose terms would grow with every round read back)
                 self.st.locals[(lv.ptr.base, lv.ptr.off.key(), lv.size)] = (lv.ptr.off, value)
         elif isinstance(lv, tuple) and lv[0] == "field":
             _, agg, fname = lv

@@ -1323,7 +1323,8 @@ class Builder:
         args = [self.rval(a) for a in n.args]
         if n.a is not None:
             self.rval(n.a)
-        for a in args:  # a function kopt does not follow may store to a local array it is handed (sincosf(x, &s[i], ...))
+        # a function kopt does not follow may store to a local array it is handed (`sincosf(x, &s[i], &c[i])`)
+        for a in args:
             if isinstance(a, Ptr) and a.space == "local":
                 self._forget_local(a.base, None, 0)
         ints = [a for a in args if isinstance(a, S)]

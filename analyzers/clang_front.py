@@ -842,8 +842,9 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
     that reading is kept when it leaves fewer kernels unread."""
     if not _may_declare_kernels(path, source, include_dirs):  # a header of device helpers, host code: no parse
         return Unit(path=str(path), source=source, funcs={}, frontend="libclang")
+    asm = _asm_headers(path, source, include_dirs)  # (the same for each reading below)
     try:
-        unit, err = _parse(path, source, defines=defines, include_dirs=include_dirs), None
+        unit, err = _parse(path, source, defines=defines, include_dirs=include_dirs, asm_headers=asm), None
     except FrontendError as exc:
         unit, err = None, exc
     if unit is not None and not unit.broken:
@@ -852,7 +853,7 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
     if hip:  # a HIP-ported project whose device qualifiers come with the HIP runtime: read as hipcc on NVIDIA
         try:
             again = _parse(path, source, defines={**(defines or {}), **{k: v for k, (v, _) in hip.items()}},
-                           include_dirs=include_dirs)
+                           include_dirs=include_dirs, asm_headers=asm)
         except FrontendError:
             again = None
         if again is not None and (unit is None or len(again.broken) < len(unit.broken)):
@@ -870,7 +871,8 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
         again = None
         for context in contexts:  # with every include of the includer, then with only those of its own folder
             try:
-                again = _parse(path, source, defines=defines, include_dirs=include_dirs, context=context)
+                again = _parse(path, source, defines=defines, include_dirs=include_dirs, context=context,
+                               asm_headers=asm)
                 break
             except FrontendError:
                 continue
@@ -884,7 +886,7 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
         # which may define them)
         try:
             again = _parse(path, source, defines=defines, include_dirs=include_dirs, context=best_context,
-                           unknown_constants=True)
+                           unknown_constants=True, asm_headers=asm)
         except FrontendError:
             again = None
         if again is not None and again.unknown_constants and (best is None or len(again.broken) < len(best.broken)):
@@ -989,7 +991,7 @@ def _includer_contexts(path: Path, include_dirs, level: int = 0):
 
 
 def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=(), context=None,
-           unknown_constants: bool = False) -> Unit:
+           unknown_constants: bool = False, asm_headers: dict | None = None) -> Unit:
     """Parse ``source`` (the contents of ``path``).
 
     Host code is not the analyzers' business: when the file has errors, the ``#include``s of headers that hold
@@ -998,9 +1000,11 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     ``unit.broken`` (name -> reason) for the fallback. The unit libclang finally walks has no errors (invalid types
     can crash it): ``FrontendError`` when some remain, or when no kernel is left. ``unknown_constants``: after the
     host code is blanked, macro-style names still undeclared are read as integer constants of any value
-    (``_unknown_constants``; ``parse`` asks for it last)."""
+    (``_unknown_constants``; ``parse`` asks for it last). ``asm_headers``: ``_asm_headers`` of the file, when the
+    caller has it already."""
     fname = str(path)
-    patched = _asm_headers(path, source, include_dirs)  # header path -> the text read in its place
+    # header path -> the text read in its place
+    patched = dict(asm_headers) if asm_headers is not None else _asm_headers(path, source, include_dirs)
     tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context, patched=patched)
     errors = _errors(tu, fname)
     # (a quoted include found nowhere is left out of the parse: its names are undeclared, or it is reported unfound)

@@ -63,11 +63,11 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: di
     """The names assigned in ``nodes`` (a loop's body) and ``increment`` (a ``for`` loop's, which a ``continue``
     runs too) that are block-uniform at every iteration. ``entry_uniform(name)``: whether a name's value before the
     loop is the same in every thread of a block (False for names it does not know to be); ``calls``: the unit's own
-    functions, name -> its overloads (which may write through a reference parameter); ``uniform_call(name)``: whether such a
-    function is a ``uniform_helper``, whose result is uniform when its arguments are (a local struct passed by
-    address counts as uniform when it is at the loop's entry and the loop changes it only through such helpers);
-    ``read_only(name)``: whether a name points to memory the kernel cannot write (read at a uniform index, alike in
-    every thread)."""
+    functions, name -> its overloads (which may write through a reference parameter); ``uniform_call(name)``:
+    whether such a function is a ``uniform_helper``, whose result is uniform when its arguments are (a local struct
+    passed by address counts as uniform when it is at the loop's entry and the loop changes it only through such
+    helpers); ``read_only(name)``: whether a name points to memory the kernel cannot write (read at a uniform
+    index, alike in every thread)."""
     sites: dict[str, list] = {}  # name -> [(value node or None, [conditions])]
     declared, spoiled = set(), set()
     changed_structs = set()  # local structs the loop changes other than through a uniform helper

@@ -21,17 +21,29 @@ template <typename T> struct complex {  // c10/util/complex.h: the members, cons
   __host__ __device__ complex &operator+=(const complex &o) { real_ += o.real_; imag_ += o.imag_; return *this; }
   __host__ __device__ complex &operator-=(const complex &o) { real_ -= o.real_; imag_ -= o.imag_; return *this; }
   __host__ __device__ complex &operator*=(const complex &o) { return *this = *this * o; }
-  __host__ __device__ friend complex operator+(const complex &a, const complex &b) { return complex(a.real_ + b.real_, a.imag_ + b.imag_); }
-  __host__ __device__ friend complex operator-(const complex &a, const complex &b) { return complex(a.real_ - b.real_, a.imag_ - b.imag_); }
+  __host__ __device__ friend complex operator+(const complex &a, const complex &b) {
+    return complex(a.real_ + b.real_, a.imag_ + b.imag_);
+  }
+  __host__ __device__ friend complex operator-(const complex &a, const complex &b) {
+    return complex(a.real_ - b.real_, a.imag_ - b.imag_);
+  }
   __host__ __device__ friend complex operator-(const complex &a) { return complex(-a.real_, -a.imag_); }
   __host__ __device__ friend complex operator*(const complex &a, const complex &b) {
     return complex(a.real_ * b.real_ - a.imag_ * b.imag_, a.real_ * b.imag_ + a.imag_ * b.real_);
   }
-  __host__ __device__ friend complex operator*(const complex &a, const T &b) { return complex(a.real_ * b, a.imag_ * b); }
-  __host__ __device__ friend complex operator*(const T &a, const complex &b) { return complex(a * b.real_, a * b.imag_); }
+  __host__ __device__ friend complex operator*(const complex &a, const T &b) {
+    return complex(a.real_ * b, a.imag_ * b);
+  }
+  __host__ __device__ friend complex operator*(const T &a, const complex &b) {
+    return complex(a * b.real_, a * b.imag_);
+  }
   __host__ __device__ friend complex operator+(const complex &a, const T &b) { return complex(a.real_ + b, a.imag_); }
-  __host__ __device__ friend complex operator/(const complex &a, const T &b) { return complex(a.real_ / b, a.imag_ / b); }
-  __host__ __device__ friend bool operator==(const complex &a, const complex &b) { return a.real_ == b.real_ && a.imag_ == b.imag_; }
+  __host__ __device__ friend complex operator/(const complex &a, const T &b) {
+    return complex(a.real_ / b, a.imag_ / b);
+  }
+  __host__ __device__ friend bool operator==(const complex &a, const complex &b) {
+    return a.real_ == b.real_ && a.imag_ == b.imag_;
+  }
 };
 }  // namespace c10
 namespace at {

@@ -20,7 +20,7 @@ from .launch import LaunchConfig, evaluate as eval_text, source_macros
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
 from .spin_barrier import grid_barrier
 from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
-from .type_sizes import TYPE_SIZES
+from .type_sizes import TYPE_SIZES, unsigned_integer
 from .uniform_carried import uniform_carried, uniform_helper
 from .values import Agg, Mem, State, VarRef, same_struct
 
@@ -61,8 +61,8 @@ def _assigned(nodes) -> dict:
     return out
 
 
+_IDENT = re.compile(r"[A-Za-z_]\w*")
 _VECTOR_TYPE = re.compile(r"(?:char|short|int|long|float|double|half|bfloat16|bf16)[1-4]\b")
-_UNSIGNED_NARROW = re.compile(r"(?:std::)?(?:unsigned\b.*|u(?:int)?(?:8|16)(?:_t)?|uchar|ushort)$")
 
 
 def _small(e: S, limit: int = 16) -> bool:
@@ -81,9 +81,17 @@ def _small(e: S, limit: int = 16) -> bool:
 def _narrowed(v: S, ti: TypeInfo) -> S:
     """``v`` converted to ``ti`` when that is an unsigned 8- or 16-bit integer: the value modulo 2^8 / 2^16, as C
     converts it (``unsigned char b = v >> 8`` indexes at most 255). Other types keep the value."""
-    if not ti.integral or ti.size not in (1, 2) or ti.pointer or not _UNSIGNED_NARROW.match(ti.spelling.strip()):
+    if not ti.integral or ti.size not in (1, 2) or ti.pointer or not unsigned_integer(ti.spelling):
         return v
     return binop("&", v, const((1 << (8 * ti.size)) - 1))
+
+
+_NONNEGATIVE = re.compile(r"(?:t|b|bd|gd)[xyz]$|[Nk]\d+$")  # thread, block and launch geometry, loop counters
+
+
+def _maybe_negative(e: S) -> bool:
+    """Whether ``e`` reads anything but the launch geometry and loop counters (a parameter, a load, a local)."""
+    return any(not _NONNEGATIVE.match(name) for name in sym.free_vars(e))
 
 
 def _barriers_so_far(delta: S, k: S, N: S) -> tuple[S, S]:
@@ -1182,6 +1190,11 @@ class Builder:
             return self._ptr_arith(op, a, b)
         if not isinstance(a, S) or not isinstance(b, S):
             return opaque(f"operator {op} on non-integers")
+        if op == ">>" and n.ty is not None and n.ty.integral and not n.ty.pointer and n.ty.size in (4, 8) and \
+                unsigned_integer(n.ty.spelling) and _maybe_negative(a):
+            # a logical shift: the operand as the unsigned value it is (`x >> 24` of a uint32_t is at most 255,
+            # even when x is a sum the model lets go below 0 or past 2^32)
+            a = binop("&", a, const((1 << (8 * n.ty.size)) - 1))
         if op in ("+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="):
             return binop(op, a, b)
         return opaque(f"operator {op}")
@@ -1400,9 +1413,12 @@ class Builder:
                     self.fbind[tn] = called
                     continue
                 v = eval_text(text, self.macros)
-                if v is None:
+                name = text.strip()
+                if v is None and (name in self.tbind or _IDENT.fullmatch(name) and self.st.has(name)):
+                    # the caller's own template value or constant local (`constexpr int Num = N * Batch;`)
                     try:
-                        v = self.ival(Node("name", name=text.strip())).val if text.strip() in self.tbind else None
+                        r = self.ival(Node("name", name=name))
+                        v = r.val if sym.is_const(r) else None
                     except Exception:
                         v = None
                 self.tbind[tn] = const(v) if isinstance(v, int) else opaque(f"template value {tn}", uniform=True)

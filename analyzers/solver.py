@@ -38,10 +38,12 @@ def needs_bv(e: S) -> bool:
 
 class Enc:
     """Translates expressions for one copy of a thread. ``suffix`` renames variables whose kind is in ``kinds``.
-    ``bv``: 64-bit bit-vectors (C integer semantics, fast for XOR/AND swizzles) instead of mathematical integers."""
+    ``bv``: 64-bit bit-vectors (C integer semantics, fast for XOR/AND swizzles) instead of mathematical integers.
+    ``unsigned``: the kernel's unsigned integer parameters (never below 0)."""
 
-    def __init__(self, suffix: str = "", kinds=("thread", "iter"), bv: bool = False):
+    def __init__(self, suffix: str = "", kinds=("thread", "iter"), bv: bool = False, unsigned=frozenset()):
         self.suffix = suffix
+        self.unsigned = unsigned
         self.kinds = set(kinds)
         self.bv = bv
         self.vars: dict[str, z3.ArithRef] = {}
@@ -59,10 +61,11 @@ class Enc:
             counter = n[:1] in ("N", "k") and n[1:].isdigit()
             if counter:
                 self.side.append(v >= 0)  # loop trip counts and iteration numbers
+            low = 0 if n.startswith("p:") and n[2:] in self.unsigned else -(1 << 31)
             if self.bv:  # keep 64-bit arithmetic from wrapping: counters and values stay in C int ranges
-                self.side.append(v < (1 << 24) if counter else z3.And(v >= -(1 << 31), v < (1 << 32)))
+                self.side.append(v < (1 << 24) if counter else z3.And(v >= low, v < (1 << 32)))
             elif n.startswith("p:"):  # kernel parameters are C integers
-                self.side.append(z3.And(v >= -(1 << 31), v < (1 << 32)))
+                self.side.append(z3.And(v >= low, v < (1 << 32)))
         return v
 
     def const(self, v: int):

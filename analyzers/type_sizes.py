@@ -2,6 +2,8 @@
 the builder (element sizes when libclang gives none), the tree-sitter fallback and the host-side ``sizeof``."""
 from __future__ import annotations
 
+import re
+
 TYPE_SIZES = {
     "bool": 1, "char": 1, "signed char": 1, "unsigned char": 1, "uchar": 1, "int8_t": 1, "uint8_t": 1,
     "short": 2, "unsigned short": 2, "ushort": 2, "int16_t": 2, "uint16_t": 2,
@@ -14,3 +16,11 @@ TYPE_SIZES = {
     "float4": 16, "int4": 16, "uint4": 16, "double2": 16, "longlong2": 16,
     "double4": 32,
 }
+
+_UNSIGNED = re.compile(r"(?:(?:const|volatile)\s+)*(?:std::)?(?:unsigned\b.*|u(?:int)?(?:8|16|32|64)?(?:_t)?|"
+                       r"u(?:char|short|long|longlong)|size_t|__uint(?:8|16|32|64)_t)\s*(?:const\s*)?$")
+
+
+def unsigned_integer(spelling: str) -> bool:
+    """Whether ``spelling`` names an unsigned integer type (``unsigned``, ``uint32_t``, ``u8``, ``size_t``...)."""
+    return bool(_UNSIGNED.match(spelling.strip()))

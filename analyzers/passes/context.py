@@ -11,6 +11,7 @@ from .. import assume, digits, sym
 from kopt.diagnostic import Location
 from ..model import Access, KernelModel
 from ..solver import Enc, GaveUp, check, model_int, needs_bv, one_shot
+from ..type_sizes import unsigned_integer
 
 # Solver budgets in z3 resource units (deterministic: the same on any machine and under load; on this project's
 # 2-core CI machine one million units take roughly 0.3-1 s).
@@ -81,6 +82,8 @@ class Ctx:
         self._stored = None  # load names of the arrays the kernel stores to (_index_lists)
         self.int_params = {n for n, t in km.func.params if t.integral and not t.pointer and not t.dims} | \
             km.int_fields
+        self.unsigned_params = frozenset(n for n, t in km.func.params if n in self.int_params and
+                                         unsigned_integer(t.spelling))
 
     # ---- the row-pitch layout of pitched indices
     def layout(self) -> None:
@@ -99,7 +102,7 @@ class Ctx:
             return
         self._layout_done = True
         fixed = {n for a in self.launch.assume for n in a.names}
-        enc = Enc("@0", ("thread", "iter", "block"))
+        enc = Enc("@0", ("thread", "iter", "block"), unsigned=self.unsigned_params)
         cons, _, _, _ = self.thread(enc)
         solver = z3.Solver()
         solver.add(*cons, *enc.side)
@@ -197,7 +200,7 @@ class Ctx:
         reads = [acc for acc in self.km.accesses if not acc.write and acc.space == "global" and acc.base in stored]
         if not pitches or not reads:
             return
-        enc = Enc("@0", ("thread", "iter", "block"))
+        enc = Enc("@0", ("thread", "iter", "block"), unsigned=self.unsigned_params)
         cons, _, _, _ = self.thread(enc)
         solver = z3.Solver()
         solver.add(*cons, *enc.side)
@@ -312,7 +315,7 @@ class Ctx:
         """The outer pitch of a layout of several levels (``x + y * pitch + z * slice``) covers its rows: with the
         row pitches assumed, ``slice >= height * pitch`` when the index's terms below the slice stay below
         ``height * pitch`` (``height`` a parameter bounding the row, the kernel's guard). Returns assumptions."""
-        enc = Enc("@0", ("thread", "iter", "block"))
+        enc = Enc("@0", ("thread", "iter", "block"), unsigned=self.unsigned_params)
         cons, _, _, _ = self.thread(enc)  # with the row pitches now assumed
         solver = z3.Solver()
         solver.add(*cons, *enc.side)
@@ -723,7 +726,7 @@ class Ctx:
         self.layout()
         kinds = {"shared": ("thread", "iter"), "global": ("thread", "iter", "block"), "block": ("thread",),
                  "block2": ("thread", "iter"), "single": ("thread", "iter")}[mode]
-        e1, e2 = Enc("@1", kinds, bv), Enc("@2", kinds, bv)
+        e1, e2 = Enc("@1", kinds, bv, self.unsigned_params), Enc("@2", kinds, bv, self.unsigned_params)
         c1, t1, b1, lin1 = self.thread(e1)
         solver = one_shot(z3.Solver()) if bv else z3.Solver()
         solver.add(*c1)

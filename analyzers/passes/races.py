@@ -11,8 +11,6 @@ Findings are split into:
 """
 from __future__ import annotations
 
-import re
-
 import z3
 
 from kopt.diagnostic import Diagnostic, Severity
@@ -199,11 +197,6 @@ def _is_last_index(e) -> bool:
     return all(x.op == "v" and x.val in ("gdx", "gdy", "gdz") for x in sym.operands(n, "*"))
 
 
-# an unsigned integer parameter's type (never negative, whatever the solver's encoding allows of it)
-_UNSIGNED = re.compile(r"(?:const\s+)?(?:std::)?"
-                       r"(?:unsigned\b.*|size_t|uint|u(?:int)?(?:8|16|32|64)_t|uchar|ushort|ulong)(?:\s+const)?")
-
-
 def run(ctx: Ctx) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     seen = set()
@@ -212,8 +205,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
     # parameters the launch's assumptions bound below: a remainder or quotient by one at least 1 is a digit
     given = ctx.lows()
     positive = frozenset(n for n, v in given.items() if v >= 1)
-    nonneg = frozenset(n for n, v in given.items() if v == 0) | \
-        {f"p:{n}" for n, t in ctx.km.func.params if n in ctx.int_params and _UNSIGNED.fullmatch(t.spelling.strip())}
+    nonneg = frozenset(n for n, v in given.items() if v == 0) | {f"p:{n}" for n in ctx.unsigned_params}
     for space in ("shared", "global"):
         accs = [a for a in ctx.km.accesses if a.space == space and a.via not in ("cp.async", "tma")]
         rmw = {(a.base, a.offset.key()) for a in accs if not a.write}

@@ -266,30 +266,39 @@ def binop(op: str, a: S, b: S) -> S:
         return ONE
     elif op in ("!=", "<", ">") and a.key() == b.key():
         return ZERO
-    if op in ("==", "!=", "<", "<=", ">", ">=") and (a.op == "+" or b.op == "+"):
+    if op in ("==", "!=", "<", "<=", ">", ">=") and (a.op in ("+", "-") or b.op in ("+", "-")):
         a, b = _cancel_terms(a, b)
     return _node(op, (a, b))
 
 
+def _signed_terms(e: S, sign: int = 1) -> list:
+    """The summands of ``e`` through ``+`` and ``-``, as (sign, term)."""
+    if e.op == "+":
+        return _signed_terms(e.args[0], sign) + _signed_terms(e.args[1], sign)
+    if e.op == "-" and len(e.args) == 2:
+        return _signed_terms(e.args[0], sign) + _signed_terms(e.args[1], -sign)
+    return [(sign, e)]
+
+
 def _cancel_terms(a: S, b: S) -> tuple:
-    """Both sides of a comparison without the summands they share: ``t0 + tid + k*C < t1 + tid`` (a loop that
-    starts and ends at the thread's offset) is ``t0 + k*C < t1``, whose truth no longer reads the thread."""
-    xs, ys = list(operands(a, "+")), list(operands(b, "+"))
-    keys = [y.key() for y in ys]
+    """Both sides of a comparison without the summands they share: ``t0 + tid + k*C < t1 + tid - 2*C`` (a loop that
+    starts and ends at the thread's offset) is ``t0 + k*C < t1 - 2*C``, whose truth no longer reads the thread."""
+    xs, ys = _signed_terms(a), _signed_terms(b)
+    keys = [(sg, y.key()) for sg, y in ys]
     kept = []
-    for x in xs:
-        if x.key() in keys:
-            del ys[keys.index(x.key())]
-            keys.remove(x.key())
+    for sg, x in xs:
+        if (sg, x.key()) in keys:
+            i = keys.index((sg, x.key()))
+            del ys[i], keys[i]
         else:
-            kept.append(x)
+            kept.append((sg, x))
     if len(kept) == len(xs):
         return a, b
 
     def total(ts):
         out = ZERO
-        for t in ts:
-            out = binop("+", out, t)
+        for sg, t in ts:
+            out = binop("+" if sg > 0 else "-", out, t)
         return out
     return total(kept), total(ys)
 

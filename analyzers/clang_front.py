@@ -1457,6 +1457,11 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
             body = _BODY_AFTER.match(data, b)  # a signature written in `#if` branches: its body stands alone,
             if body:                           # and the other branches' signatures go with it
                 a, b = _group_start(data, a), _closing(data, body.end() - 1)
+            first = data.find(b"{", a, b)
+            if first >= 0 and not data[b:_closing(data, first)].strip(b"} \t\r\n;"):
+                # tree-sitter's recovery ended a definition before its last brace (an `#ifdef` between the arms of
+                # an `else if` chain): the brace would be left alone
+                b = _closing(data, first)
             linkage = _LINKAGE_BEFORE.search(data, max(a - 400, 0), a)  # `extern "C"` alone would not parse
             blanked.append((linkage.start() if linkage else a, b))
         for a, b in blanked:

@@ -366,19 +366,24 @@ class _Launch:
             not re.search(r"\b(?:if|for|while|switch|else|do)\b", head)
 
     def _fields(self, name: str) -> list:
-        """A ``dim3`` declared without values and set field by field before the launch (``b.x = hsize; b.y =
-        1;``): its components, a field never set being 1 and one set otherwise than once, always, before the
-        launch being unknown ("?"); raises _Unknown when it is set whole or declared with values."""
+        """A ``dim3`` set field by field before the launch (``b.x = hsize; b.y = 1;``): its components, a field
+        never set being 1 (or its declared value), one set once, always, before the launch that value, and one set
+        otherwise unknown ("?"); raises _Unknown when it is set whole."""
         ev = self.scan.scoped_events(name, self.pos)
         decl = [e for e in ev if e[1] == "dim3"]
-        if len(decl) != 1 or decl[0][0] >= self.pos or any(e[1] == "set" for e in ev) or \
-                not re.fullmatch(r"(?:dim3\s*(?:\(\s*\)|\{\s*\})?)?", (decl[0][2] or "").strip()):
+        if len(decl) != 1 or decl[0][0] >= self.pos or any(e[1] == "set" for e in ev):
             raise _Unknown(name)
+        init = (decl[0][2] or "").strip()
+        given = re.fullmatch(r"(?:dim3\s*[({]|\{)(.*)[)}]", init, re.S) if init else None
+        parts = [p for p in split_top(given.group(1)) if p.strip()] if given else []
+        if len(parts) > 3 or not given and not re.fullmatch(r"(?:dim3\s*(?:\(\s*\)|\{\s*\})?)?", init):
+            raise _Unknown(name)
+        declared = (parts + ["1"] * 3)[:3]  # `dim3 grid(q, b, h); grid.x = ...`: y and z stay as declared
         out = []
-        for f in "xyz":
+        for i, f in enumerate("xyz"):
             sets = [e for e in ev if e[1] == f"field:{f}"]
             if not sets:
-                out.append("1")
+                out.append(declared[i])
             elif len(sets) == 1 and sets[0][2] and self._always_before(sets[0][0]):
                 out.append(sets[0][2])
             else:

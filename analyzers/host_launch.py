@@ -53,7 +53,7 @@ _EV_INIT = re.compile(r"\s*=[^=]|\s*\{|\s*\((?!\s*\)|\s*(?:void|const|unsigned|s
 _EV_FPTR_HEAD = re.compile(r"\(\s*\*\s*$")
 _EV_FPTR_TAIL = re.compile(r"\s*\)\s*\(")
 _EV_FPTR = re.compile(r"\s*\)\s*\([^;{}]*?\)\s*(?:=\s*([^;{}]*))?;")
-_EV_FIELD = re.compile(r"\s*\.\s*([xyz])\s*=(?!=)([^;{}]*);")
+_EV_FIELD = re.compile(r"\s*\.\s*([xyz])\s*([-+*/%&|^]|<<|>>)?=(?!=)([^;{}]*);")
 _CHAINED = re.compile(r"[A-Za-z_]\w*\s*=(?!=)(.*)", re.S)
 _EV_SET = re.compile(r"\s*(=(?!=)|[-+*/%&|^]=|<<=|>>=|\+\+|--)([^;{}]*)")
 _EV_PREINC = re.compile(r"(?:\+\+|--)\s*$")
@@ -314,8 +314,8 @@ class _Scan:
                 f = _EV_FPTR.match(tail)
                 if f and f.group(1):
                     out.append((p, "decl", f.group(1).strip()))
-            elif f := _EV_FIELD.match(tail):
-                out.append((p, "field:" + f.group(1), f.group(2).strip()))
+            elif f := _EV_FIELD.match(tail):  # (`grid.x /= 4`: a value the field's own history decides)
+                out.append((p, "field:" + f.group(1), None if f.group(2) else f.group(3).strip()))
             elif f := _EV_SET.match(tail):
                 value = f.group(2).strip() if f.group(1) == "=" else None
                 while value and (c := _CHAINED.match(value)):  # `N = M = K = 2048;`: every name gets the value

@@ -904,3 +904,28 @@ void run(int *out, int n) { K(NumBlocks(1, n), 256, out, n); }
 """)
     res = analyze(tmp_path / "k.cu")
     assert "gridDim.y == 1" not in res.assumed and "blockDim.x == 256" in res.assumed
+
+
+def test_a_grid_declared_with_values_keeps_the_ones_no_later_statement_changes(tmp_path):
+    # FasterTransformer's masked softmax: `grid.x` is changed under an `if` (and `/= 4` in a launch macro); the
+    # heads and batch stay the grid's z and y, and a witness may not put a block past the last head
+    text = _implied("void run(float *d, int w, int h, bool many) {\n  dim3 grid(w, h, 2);\n"
+                    "  if (many) {\n    grid.x = (w + 31) / 32;\n  }\n  grid.x /= 4;\n"
+                    "  fill<<<grid, 32>>>(d, h, 3);\n}\n", tmp_path)
+    assert "gridDim.y == width" in text and "gridDim.z == 2" in text and "gridDim.x" not in text
+    (tmp_path / "h.cu").write_text("""
+__global__ void softmax(float *score, int heads, int q_len, int k_len) {
+  for (int qi = blockIdx.x; qi < q_len; qi += gridDim.x)
+    for (int ki = threadIdx.x; ki < k_len; ki += blockDim.x)
+      score[((blockIdx.y * heads + blockIdx.z) * q_len + qi) * k_len + ki] *= 0.5f;
+}
+void run(float *score, int batch, int heads, int q_len, int k_len) {
+  dim3 grid(q_len, batch, heads);
+  if (batch * heads > 360) {
+    grid.x = (q_len + 31) / 32;
+  }
+  softmax<<<grid, 128>>>(score, heads, q_len, k_len);
+}
+""")
+    res = analyze(tmp_path / "h.cu")
+    assert "gridDim.z == heads" in res.assumed and not _races(res)

@@ -89,6 +89,10 @@ extern "C++" {
 #define INT64_MIN (-INT64_MAX - 1L)
 #define UINT64_MAX 18446744073709551615UL
 #define SIZE_MAX 18446744073709551615UL
+#define INT8_C(c) c
+#define UINT8_C(c) c
+#define INT16_C(c) c
+#define UINT16_C(c) c
 #define INT32_C(c) c
 #define UINT32_C(c) c ## U
 #define INT64_C(c) c ## L
@@ -472,7 +476,8 @@ __device__ int abs(int); __device__ float abs(float); __device__ long long llabs
 __device__ double abs(double); __device__ long abs(long); __device__ long long abs(long long); __device__ long labs(long);
 namespace std { using ::abs; using ::labs; using ::llabs; }
 extern "C" __device__ int printf(const char*, ...);
-extern "C" __device__ void* memcpy(void*, const void*, size_t); extern "C" __device__ void* memset(void*, int, size_t);
+extern "C" __host__ __device__ void* memcpy(void*, const void*, size_t);  // host and device, as the toolkit has them
+extern "C" __host__ __device__ void* memset(void*, int, size_t);
 extern "C" __device__ void* malloc(size_t); extern "C" __device__ void free(void*);  // the device heap
 // Ampere async copies (pipeline primitives)
 __device__ void __pipeline_memcpy_async(void*, const void*, size_t, size_t = 0);

@@ -1644,3 +1644,13 @@ def test_a_host_template_with_an_ifdef_between_else_if_arms_is_blanked_to_its_la
     res = analyze(tmp_path / "k.cu", block=(128, 1, 1), grid=(1, 1, 1))
     assert res.frontend == "libclang" and "sync.missing" in _rules(res)
     assert "(1 host declaration(s) that did not parse were skipped)" in res.assumed
+
+
+def test_host_code_may_call_memcpy_and_memset_and_use_the_narrow_integer_constant_macros():
+    # the toolkit declares memcpy/memset for host and device alike (ggml-impl.h's host helpers call them)
+    src = ("#include <stdint.h>\nstruct params { int32_t op[4]; };\n"
+           "static void set_params(struct params *p, const void *v, size_t n) { memcpy(p->op, v, n); }\n"
+           "static void clear(struct params *p) { memset(p->op, 0, sizeof(p->op)); p->op[0] = UINT16_C(7); }\n"
+           "__global__ void k(float *x) { x[threadIdx.x] *= 2.f; }\n")
+    res = analyze(src, path="m.cu", block=(32, 1, 1), grid=(1, 1, 1))
+    assert res.frontend == "libclang" and "did not parse" not in res.assumed

@@ -198,6 +198,7 @@ class Builder:
         self.loop_stack: list = []
         self._member_uses: dict = {}  # local struct name -> members used (see _members_used)
         self._local_arrays: set = set()  # the thread's local arrays (whose stores State.locals keeps)
+        self._choices: dict = {}  # a pointer's base that is one of two arrays -> (selector, condition, base, base)
 
     # ------------------------------------------------------------------ entry
     def build(self) -> KernelModel:
@@ -312,12 +313,23 @@ class Builder:
     # ------------------------------------------------------------------ recording
     def _rec_access(self, m: Mem, write: bool, node: Node, atomic=False, value=None, via=""):
         p = m.ptr
+        choice = self._choices.get(p.base)
+        if choice is not None:  # one access on each array the pointer may be into, under its side of the choice
+            sel, c, a, b = choice
+            cond0 = self.st.cond
+            for pick, side, arm in ((ONE, c, a), (ZERO, unop("!", c), b)):
+                self.st.cond = sym.land(cond0, side)
+                self._rec_access(Mem(Ptr(arm.space, arm.base, sym.subst(p.off, {sel: pick}), p.elem, (), (),
+                                         p.volatile), m.size), write, node, atomic, value, via)
+            self.st.cond = cond0
+            return
         if p.space == "local" and write:
             self._forget_local(p.base, p.off, m.size)
         if p.space not in ("shared", "global"):
             return
         self.model.accesses.append(Access(
-            space=p.space, base=p.base, offset=p.off, size=m.size, write=write, atomic=atomic, value=value,
+            space=p.space, base=p.base, offset=sym.under(p.off, self.st.cond), size=m.size, write=write,
+            atomic=atomic, value=value,
             cond=self.st.cond, phase=self.st.phase, wphase=self.st.wphase, loc=node.loc, text=_text(node),
             seq=next(self.seq), elem=p.elem if not p.intaddr else m.size, subs=p.subs, volatile=p.volatile, via=via,
             loops=tuple(self.loop_stack), gphase=self.st.gphase))
@@ -531,6 +543,9 @@ class Builder:
         if isinstance(va, Ptr) and isinstance(vb, Ptr) and va.base == vb.base and va.space == vb.space:
             return Ptr(va.space, va.base, ite(c, va.off, vb.off), va.elem, va.dims if va.dims == vb.dims else (),
                        (), va.volatile or vb.volatile, va.intaddr)
+        if isinstance(va, Ptr) and isinstance(vb, Ptr) and va.space == vb.space and va.space in ("shared", "global") \
+                and va.elem == vb.elem and not va.intaddr and not vb.intaddr:
+            return self._choice(c, va, vb)
         if va is None:
             return vb
         if vb is None:
@@ -543,6 +558,16 @@ class Builder:
         if isinstance(vb, Ptr) and _is_null(va):
             return vb
         return opaque(f"merged value of {name}")
+
+    def _choice(self, c: S, va: Ptr, vb: Ptr) -> Ptr:
+        """``c ? va : vb`` for pointers into two arrays (`T *dst = handle_k ? k_cache : v_cache`, a ping-pong
+        queue): one pointer whose offset reads a selector; each access through it is recorded on both arrays, each
+        under its side of ``c`` (``_rec_access``)."""
+        sel = var(f"sel#{len(self._choices)}", "thread")
+        base = f"{va.base}|{vb.base}#{len(self._choices)}"
+        self._choices[base] = (sel.val, c, va, vb)
+        return Ptr(va.space, base, ite(sel, va.off, vb.off), va.elem, va.dims if va.dims == vb.dims else (), (),
+                   va.volatile or vb.volatile)
 
     def if_stmt(self, n: Node):
         c = self.cond_val(n.a)
@@ -887,6 +912,11 @@ class Builder:
             got = self.st.locals.get((p.base, p.off.key(), m.size))
             return got[1] if got is not None else opaque(f"local array {p.base}")
         self._rec_access(m, False, n)
+        choice = self._choices.get(p.base)
+        if choice is not None:  # the value of the array the choice picks
+            sel, c, a, b = choice
+            return ite(c, uf(f"ld:{a.base}", sym.subst(p.off, {sel: ONE})),
+                       uf(f"ld:{b.base}", sym.subst(p.off, {sel: ZERO})))
         if p.space == "shared":
             loaded = self._shared_pointers.get((p.base, p.off.key())) if self._shared_pointers else None
         else:

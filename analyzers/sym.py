@@ -363,22 +363,46 @@ def subst(e: S, mapping: dict, memo: dict | None = None) -> S:
     hit = memo.get(id(e))
     if hit is not None and hit[0] is e:
         return hit[1]
-    if e.op == "v":
-        r = mapping[e.val]
-    else:
-        args = tuple(subst(a, mapping, memo) for a in e.args)
-        if e.op in _FOLD:
-            r = binop(e.op, *args)
-        elif e.op in ("neg", "!", "~"):
-            r = unop(e.op, args[0])
-        elif e.op == "ite":
-            r = ite(*args)
-        elif e.op == "geo":
-            r = geometric(e.val, *args)
-        else:
-            r = S(e.op, args, e.val, e.kind)
+    r = mapping[e.val] if e.op == "v" else _rebuilt(e, tuple(subst(a, mapping, memo) for a in e.args))
     memo[id(e)] = (e, r)
     return r
+
+
+def _rebuilt(e: S, args: tuple) -> S:
+    """``e``'s operation over new arguments, folded and simplified as built."""
+    if e.op in _FOLD:
+        return binop(e.op, *args)
+    if e.op in ("neg", "!", "~"):
+        return unop(e.op, args[0])
+    if e.op == "ite":
+        return ite(*args)
+    if e.op == "geo":
+        return geometric(e.val, *args)
+    return S(e.op, args, e.val, e.kind)
+
+
+def under(e: S, cond: S) -> S:
+    """``e`` with each conditional whose test is a conjunct of ``cond`` (or whose negation is) replaced by the arm
+    that condition takes: ``idx = is_k ? g : g - n`` read where the path has passed ``is_k`` is ``g``."""
+    facts = list(operands(cond, "&&"))
+    yes = {f.key() for f in facts}
+    no = {f.args[0].key() for f in facts if f.op == "!"}
+    memo: dict = {}
+
+    def walk(x: S) -> S:
+        if not x.args:
+            return x
+        hit = memo.get(id(x))
+        if hit is not None:
+            return hit
+        if x.op == "ite" and x.args[0].key() in yes | no:
+            r = walk(x.args[1] if x.args[0].key() in yes else x.args[2])
+        else:
+            args = tuple(walk(a) for a in x.args)
+            r = x if all(a is b for a, b in zip(args, x.args)) else _rebuilt(x, args)
+        memo[id(x)] = r
+        return r
+    return walk(e) if yes else e
 
 
 class Unknown(Exception):

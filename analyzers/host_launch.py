@@ -125,6 +125,7 @@ _ELEMENT_CALLEE = re.compile(rf"(?<![\w.>])([A-Za-z_]\w*{_SUBSCRIPTS})\s*$")  # 
 # the runtime's launch calls: (kernel, grid, block, ...) and cudaLaunchKernelEx(&config, kernel, ...)
 _LAUNCH_CALL = re.compile(r"\b(cudaLaunchKernel|cudaLaunchCooperativeKernel|cudaLaunchKernelEx(?:C)?)\s*"
                           + _TARGS + r"\s*\(")
+_TYPE_NAME = re.compile(r"(?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*")
 _TYPES = {"float", "double", "int", "unsigned", "unsigned int", "char", "short", "long", "bool", "half", "__half",
           "__nv_bfloat16", "float2", "float4", "int2", "int4", "uint", "size_t", "long long", "unsigned long",
           "unsigned long long", "unsigned char", "signed char", "unsigned short", "uchar", "ushort", "int8_t",
@@ -1508,7 +1509,8 @@ def _as_shape(v) -> tuple | None:
 
 
 def _const_targs(text: str, scan: _Scan, pos: int) -> list:
-    """The template arguments of a launch when every one is a constant or a builtin type; else []."""
+    """The template arguments of a launch when every one is a constant or a type: a builtin type as itself, another
+    (`scalar_t` where the launcher's instantiations differ, `at::BFloat16`) as "?", generic; else []."""
     inner = text.strip()[1:-1] if text.strip() else ""
     out = []
     for a in split_top(inner) if inner.strip() else []:
@@ -1521,10 +1523,14 @@ def _const_targs(text: str, scan: _Scan, pos: int) -> list:
             out.append(a)
             continue
         v = scan.scalar(a, pos)
+        if v is None and _TYPE_NAME.fullmatch(a) and not scan.env.get(a) and (
+                "::" in a or re.search(rf"\btypename\s+{re.escape(a)}\b|\bclass\s+{re.escape(a)}\b", scan.text)):
+            out.append("?")
+            continue
         if v is None:
             return []
         out.append(str(v))
-    return out
+    return out if any(a != "?" for a in out) else []
 
 
 # `static const int BLOCK_SIZE = 128;`, `constexpr unsigned N = 4;`: an integer constant a header declares
@@ -2080,6 +2086,9 @@ def template_instantiations(function: str, count: int, depth: int, files, scan_o
                             vals.append(a)
                             continue
                         v = sc.scalars(a, m.start(), depth + 1)
+                        if v is None and _TYPE_NAME.fullmatch(a) and "::" in a:
+                            vals.append(a)  # a library's type (`at::BFloat16`): generic, the others still bound
+                            continue
                         if v is None or len(v) != 1:
                             return None
                         vals.append(v[0])

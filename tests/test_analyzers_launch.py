@@ -836,8 +836,9 @@ template <typename T, int B> __global__ void kt(T* x) { x[threadIdx.x] = 0; }
 template <typename T, int B> void run(T* x, int n) { kt<T, B><<<n / B, B>>>(x); }
 void go(float* x, int* y) { run<float, 64>(x, 512); run<int, 32>(y, 512); }
 """
-    # a type argument that differs between instantiations stays generic; the value arguments pair with their blocks
-    assert _shapes(src) == {"kt": [((32, 1, 1), (16, 1, 1), ()), ((64, 1, 1), (8, 1, 1), ())]}
+    # a type argument that differs between instantiations stays generic ("?"); the value arguments pair with their
+    # blocks and bind the kernel's
+    assert _shapes(src) == {"kt": [((32, 1, 1), (16, 1, 1), ("?", "32")), ((64, 1, 1), (8, 1, 1), ("?", "64"))]}
     same = src.replace("run<int, 32>(y", "run<float, 32>(x")
     assert _shapes(same) == {"kt": [((32, 1, 1), (16, 1, 1), ("float", "32")), ((64, 1, 1), (8, 1, 1), ("float", "64"))]}
     # an instantiation with a run-time argument: not a constant
@@ -1811,3 +1812,41 @@ def test_a_kernel_header_takes_the_launch_of_a_file_in_a_cousin_folder(tmp_path)
         '#include "op_kernel.cuh"\nvoid run(float *x) { op<<<8, 128>>>(x); }\n')
     res = analyze(tmp_path / "common" / "cuda" / "op_kernel.cuh")
     assert [l["block"] for l in res.launches] == [[128, 1, 1]]
+
+
+def test_a_launcher_templates_type_argument_of_a_library_leaves_its_block_argument_bound(tmp_path):
+    # RWKV-LM's cross-entropy kernels: launch<at::BFloat16, threads> and launch<float, threads> with `constexpr int
+    # threads = 512`; the kernel reads 16 warps' slots below BLOCK_SIZE / 32
+    (tmp_path / "ce.cu").write_text("""
+template <typename scalar_t, int BLOCK_SIZE>
+__global__ void row_max(const scalar_t *x, float *out, long vocab) {
+  constexpr int kWarps = BLOCK_SIZE / 32;
+  __shared__ float warp_val[16];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float m = -1e30f;
+  for (long c = threadIdx.x; c < vocab; c += BLOCK_SIZE) m = fmaxf(m, (float)x[blockIdx.x * vocab + c]);
+  if (lane == 0) warp_val[warp] = m;
+  __syncthreads();
+  if (warp == 0) {
+    float b = lane < kWarps ? warp_val[lane] : -1e30f;
+    if (lane == 0) out[blockIdx.x] = b;
+  }
+}
+
+template <typename scalar_t, int BLOCK_SIZE>
+void launch_row_max(const scalar_t *x, float *out, long rows, long vocab) {
+  dim3 blocks(rows);
+  row_max<scalar_t, BLOCK_SIZE><<<blocks, BLOCK_SIZE>>>(x, out, vocab);
+}
+
+void forward(const void *x, float *out, long rows, long vocab, bool bf16) {
+  constexpr int threads = 512;
+  if (bf16)
+    launch_row_max<at::BFloat16, threads>((const at::BFloat16 *)x, out, rows, vocab);
+  else
+    launch_row_max<float, threads>((const float *)x, out, rows, vocab);
+}
+""")
+    res = analyze(tmp_path / "ce.cu")
+    assert "template <?, 512>" in res.assumed and "blockDim.x == 512" in res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith(("bounds", "race"))]

@@ -1457,11 +1457,12 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
             body = _BODY_AFTER.match(data, b)  # a signature written in `#if` branches: its body stands alone,
             if body:                           # and the other branches' signatures go with it
                 a, b = _group_start(data, a), _closing(data, body.end() - 1)
-            first = data.find(b"{", a, b)
-            if first >= 0 and not data[b:_closing(data, first)].strip(b"} \t\r\n;"):
-                # tree-sitter's recovery ended a definition before its last brace (an `#ifdef` between the arms of
-                # an `else if` chain): the brace would be left alone
-                b = _closing(data, first)
+            code = _COMMENT.sub(b" ", data[a:b])
+            after = re.match(rb"\s*\}", data[b:])
+            if after and code.count(b"{") - code.count(b"}") == 1:
+                # tree-sitter's recovery ended a definition one brace short (an `#ifdef` between the arms of an
+                # `else if` chain): its last brace would be left alone
+                b += after.end()
             linkage = _LINKAGE_BEFORE.search(data, max(a - 400, 0), a)  # `extern "C"` alone would not parse
             blanked.append((linkage.start() if linkage else a, b))
         for a, b in blanked:

@@ -31,6 +31,8 @@ extern "C++" {
 #define __noinline__ __attribute__((noinline))
 #define __grid_constant__
 #define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(n) __attribute__((aligned(n)))
+#define __device_builtin__  // (host_defines.h: marks the toolkit's own types and functions)
 #define __cluster_dims__(...)
 #define CUDART_INF_F __builtin_huge_valf()
 #define INFINITY __builtin_huge_valf()

@@ -1654,3 +1654,13 @@ def test_host_code_may_call_memcpy_and_memset_and_use_the_narrow_integer_constan
            "__global__ void k(float *x) { x[threadIdx.x] *= 2.f; }\n")
     res = analyze(src, path="m.cu", block=(32, 1, 1), grid=(1, 1, 1))
     assert res.frontend == "libclang" and "did not parse" not in res.assumed
+
+
+def test_the_toolkits_builtin_markers_are_declared():
+    # ccminer's cuda_helper.h redeclares `extern __device__ __device_builtin__ void __syncthreads(void);`
+    src = ("extern __device__ __device_builtin__ void __syncthreads(void);\n"
+           "typedef struct __device_builtin__ __builtin_align__(16) { unsigned a, b, c, d; } quad;\n"
+           "__global__ void k(quad *q) { __shared__ quad s[32]; s[threadIdx.x] = q[threadIdx.x]; __syncthreads();\n"
+           "  q[threadIdx.x] = s[31 - threadIdx.x]; }\n")
+    res = analyze(src, path="h.cu", block=(32, 1, 1), grid=(1, 1, 1))
+    assert res.paths == {"k": "libclang"} and not _rules(res) & {"race.shared", "analysis.incomplete"}

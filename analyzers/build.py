@@ -61,7 +61,6 @@ def _assigned(nodes) -> dict:
     return out
 
 
-_IDENT = re.compile(r"[A-Za-z_]\w*")
 _VECTOR_TYPE = re.compile(r"(?:char|short|int|long|float|double|half|bfloat16|bf16)[1-4]\b")
 
 
@@ -1444,12 +1443,9 @@ class Builder:
                     self.fbind[tn] = called
                     continue
                 v = eval_text(text, self.macros)
-                name = text.strip()
-                if v is None and (name in self.tbind or _IDENT.fullmatch(name) and self.st.has(name)):
-                    # the caller's own template value or constant local (`constexpr int Num = N * Batch;`)
+                if v is None:
                     try:
-                        r = self.ival(Node("name", name=name))
-                        v = r.val if sym.is_const(r) else None
+                        v = self.ival(Node("name", name=text.strip())).val if text.strip() in self.tbind else None
                     except Exception:
                         v = None
                 self.tbind[tn] = const(v) if isinstance(v, int) else opaque(f"template value {tn}", uniform=True)

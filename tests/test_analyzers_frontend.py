@@ -2,6 +2,8 @@
 read falls back alone, and inactive preprocessor branches are never analyzed (on either path)."""
 from __future__ import annotations
 
+import pytest
+
 from analyzers.preproc import active_lines
 from kopt.analyze import analyze
 
@@ -1618,21 +1620,20 @@ def test_a_host_template_with_an_ifdef_between_else_if_arms_is_blanked_to_its_la
     assert "(1 host declaration(s) that did not parse were skipped)" in res.assumed
 
 
-def test_host_code_may_call_memcpy_and_memset_and_use_the_narrow_integer_constant_macros():
+
+@pytest.mark.parametrize("src", [
     # the toolkit declares memcpy/memset for host and device alike (ggml-impl.h's host helpers call them)
-    src = ("#include <stdint.h>\nstruct params { int32_t op[4]; };\n"
-           "static void set_params(struct params *p, const void *v, size_t n) { memcpy(p->op, v, n); }\n"
-           "static void clear(struct params *p) { memset(p->op, 0, sizeof(p->op)); p->op[0] = UINT16_C(7); }\n"
-           "__global__ void k(float *x) { x[threadIdx.x] *= 2.f; }\n")
-    res = analyze(src, path="m.cu", block=(32, 1, 1), grid=(1, 1, 1))
-    assert res.frontend == "libclang" and "did not parse" not in res.assumed
-
-
-def test_the_toolkits_builtin_markers_are_declared():
+    "#include <stdint.h>\nstruct params { int32_t op[4]; };\n"
+    "static void set_params(struct params *p, const void *v, size_t n) { memcpy(p->op, v, n); }\n"
+    "static void clear(struct params *p) { memset(p->op, 0, sizeof(p->op)); p->op[0] = UINT16_C(7); }\n"
+    "__global__ void k(float *x) { x[threadIdx.x] *= 2.f; }\n",
     # ccminer's cuda_helper.h redeclares `extern __device__ __device_builtin__ void __syncthreads(void);`
-    src = ("extern __device__ __device_builtin__ void __syncthreads(void);\n"
-           "typedef struct __device_builtin__ __builtin_align__(16) { unsigned a, b, c, d; } quad;\n"
-           "__global__ void k(quad *q) { __shared__ quad s[32]; s[threadIdx.x] = q[threadIdx.x]; __syncthreads();\n"
-           "  q[threadIdx.x] = s[31 - threadIdx.x]; }\n")
-    res = analyze(src, path="h.cu", block=(32, 1, 1), grid=(1, 1, 1))
-    assert res.paths == {"k": "libclang"} and not _rules(res) & {"race.shared", "analysis.incomplete"}
+    "extern __device__ __device_builtin__ void __syncthreads(void);\n"
+    "typedef struct __device_builtin__ __builtin_align__(16) { unsigned a, b, c, d; } quad;\n"
+    "__global__ void k(quad *q) { __shared__ quad s[32]; s[threadIdx.x] = q[threadIdx.x]; __syncthreads();\n"
+    "  q[threadIdx.x] = s[31 - threadIdx.x]; }\n",
+], ids=["memcpy-and-constant-macros", "builtin-markers"])
+def test_what_the_toolkit_declares_is_declared(src):
+    res = analyze(src, path="m.cu", block=(32, 1, 1), grid=(1, 1, 1))
+    assert res.paths == {"k": "libclang"} and "did not parse" not in res.assumed
+    assert not _rules(res) & {"race.shared", "analysis.incomplete"}

@@ -1220,7 +1220,7 @@ class Builder:
         if not isinstance(a, S) or not isinstance(b, S):
             return opaque(f"operator {op} on non-integers")
         if op == ">>" and n.ty is not None and n.ty.integral and not n.ty.pointer and n.ty.size in (4, 8) and \
-                unsigned_integer(n.ty.spelling) and _maybe_negative(a) and not sym.has_data(a) and not sym.has_opaque(a):
+                unsigned_integer(n.ty.spelling) and _maybe_negative(a) and not (sym.has_data(a) or sym.has_opaque(a)):
             # a logical shift: the operand as the unsigned value it is (`x >> 24` of a uint32_t is at most 255,
             # even when x is a sum the model lets go below 0 or past 2^32); not a loaded or unmodelled value, whose
             # wrap-around the model never follows (a radix sort's ranks: the extra remainder only burdens the solver)

@@ -383,14 +383,16 @@ def _rebuilt(e: S, args: tuple) -> S:
 
 def under(e: S, cond: S) -> S:
     """``e`` with each conditional whose test is a conjunct of ``cond`` (or whose negation is) replaced by the arm
-    that condition takes: ``idx = is_k ? g : g - n`` read where the path has passed ``is_k`` is ``g``."""
+    that condition takes: ``idx = is_k ? g : g - n`` read where the path has passed ``is_k`` is ``g``. Only the
+    index's arithmetic is looked through (sums, products, quotients, shifts, conditionals), not the values it reads
+    nor bitwise mixing: a hash's table index built from thousands of terms is left as it is."""
     facts = list(operands(cond, "&&"))
     yes = {f.key() for f in facts}
     no = {f.args[0].key() for f in facts if f.op == "!"}
     memo: dict = {}
 
     def walk(x: S) -> S:
-        if not x.args:
+        if not x.args or x.op not in ("+", "-", "*", "/", "%", "<<", ">>", "neg", "ite"):
             return x
         hit = memo.get(id(x))
         if hit is not None:

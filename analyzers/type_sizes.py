@@ -17,7 +17,7 @@ TYPE_SIZES = {
     "double4": 32,
 }
 
-_UNSIGNED = re.compile(r"(?:(?:const|volatile)\s+)*(?:std::)?(?:unsigned\b.*|u(?:int)?(?:8|16|32|64)?(?:_t)?|"
+_UNSIGNED = re.compile(r"(?:(?:const|volatile)\s+)*(?:std::)?(?:unsigned\b.*|u(?:int(?:8|16|32|64)?|8|16|32|64)(?:_t)?|"
                        r"u(?:char|short|long|longlong)|size_t|__uint(?:8|16|32|64)_t)\s*(?:const\s*)?$")
 
 

@@ -312,14 +312,11 @@ class Builder:
     # ------------------------------------------------------------------ recording
     def _rec_access(self, m: Mem, write: bool, node: Node, atomic=False, value=None, via=""):
         p = m.ptr
-        choice = self._choices.get(p.base)
-        if choice is not None:  # one access on each array the pointer may be into, under its side of the choice
-            sel, c, a, b = choice
+        if p.base in self._choices:  # one access on each array the pointer may be into, under its side of the choice
             cond0 = self.st.cond
-            for pick, side, arm in ((ONE, c, a), (ZERO, unop("!", c), b)):
+            for side, arm in self._arms(p):
                 self.st.cond = sym.land(cond0, side)
-                self._rec_access(Mem(Ptr(arm.space, arm.base, sym.subst(p.off, {sel: pick}), p.elem, (), (),
-                                         p.volatile), m.size), write, node, atomic, value, via)
+                self._rec_access(Mem(arm, m.size), write, node, atomic, value, via)
             self.st.cond = cond0
             return
         if p.space == "local" and write:
@@ -567,6 +564,12 @@ class Builder:
         self._choices[base] = (sel.val, c, va, vb)
         return Ptr(va.space, base, ite(sel, va.off, vb.off), va.elem, va.dims if va.dims == vb.dims else (), (),
                    va.volatile or vb.volatile)
+
+    def _arms(self, p: Ptr) -> tuple:
+        """((condition, pointer), (its negation, pointer)) into each array a ``_choice`` pointer ``p`` may be into."""
+        sel, c, a, b = self._choices[p.base]
+        return tuple((side, Ptr(arm.space, arm.base, sym.subst(p.off, {sel: pick}), p.elem, (), (), p.volatile))
+                     for pick, side, arm in ((ONE, c, a), (ZERO, unop("!", c), b)))
 
     def if_stmt(self, n: Node):
         c = self.cond_val(n.a)
@@ -911,11 +914,9 @@ class Builder:
             got = self.st.locals.get((p.base, p.off.key(), m.size))
             return got[1] if got is not None else opaque(f"local array {p.base}")
         self._rec_access(m, False, n)
-        choice = self._choices.get(p.base)
-        if choice is not None:  # the value of the array the choice picks
-            sel, c, a, b = choice
-            return ite(c, uf(f"ld:{a.base}", sym.subst(p.off, {sel: ONE})),
-                       uf(f"ld:{b.base}", sym.subst(p.off, {sel: ZERO})))
+        if p.base in self._choices:  # the value of the array the choice picks
+            (c, a), (_, b) = self._arms(p)
+            return ite(c, uf(f"ld:{a.base}", a.off), uf(f"ld:{b.base}", b.off))
         if p.space == "shared":
             loaded = self._shared_pointers.get((p.base, p.off.key())) if self._shared_pointers else None
         else:

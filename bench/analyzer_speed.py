@@ -17,6 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # this tree's kopt and analyzers, not an installed copy (a results file names its commit)
 
 from analyzer_labels import corpus_files, observed, parse_labels  # noqa: E402
 

@@ -88,6 +88,24 @@ def _narrowed(v: S, ti: TypeInfo) -> S:
 _NONNEGATIVE = re.compile(r"(?:t|b|bd|gd)[xyz]$|[Nk]\d+$")  # thread, block and launch geometry, loop counters
 
 
+def _base_type(spelling: str) -> str:
+    return re.sub(r"\b(?:const|volatile)\b|[\s&*()]", "", spelling)
+
+
+def _instantiation(fn, n: Node) -> list[str]:
+    """The template arguments of the call ``n`` of helper ``fn``: those written out, then the type parameters a
+    parameter's type names deduced from the argument (``blockReduceSum(i)`` of an int is ``blockReduceSum<int>``:
+    each instantiation has its own static ``__shared__`` arrays)."""
+    out = [re.sub(r"[\s()]", "", t) for t in n.targs]
+    types = {tn for tn, kind in fn.tparams[len(out):] if kind == "type"}
+    deduced = {}
+    for (_, ti), an in zip(fn.params, n.args):
+        tn = _base_type(ti.spelling)
+        if tn in types and tn not in deduced and an.ty is not None and an.ty.spelling:
+            deduced[tn] = _base_type(an.ty.spelling)
+    return out + [deduced.get(tn, "?") for tn, _ in fn.tparams[len(out):]] if deduced else out
+
+
 def _maybe_negative(e: S) -> bool:
     """Whether ``e`` reads anything but the launch geometry and loop counters (a parameter, a load, a local)."""
     return any(not _NONNEGATIVE.match(name) for name in sym.free_vars(e))
@@ -180,6 +198,7 @@ class Builder:
         self._helper_uniform: dict = {}  # a device function name -> whether it is a uniform_helper
         self.depth = 0
         self.helper = ""  # the inlined helper being read (its own static __shared__ arrays), "" in the kernel
+        self._open_fields: set[str] = set()  # fields of shared structs whose offsets clang leaves open (``_field``)
         self.this = None  # in an inlined member function: its object (Agg, or Mem for one in memory)
         self.accessors: dict = {}  # a tensor accessor parameter -> its sizes (``_param_value``)
         self._shared_pointers: dict = {}  # (shared variable, offset key) -> the pointer stored there, or None
@@ -1013,10 +1032,17 @@ class Builder:
         return v if isinstance(v, Mem) else None
 
     def _field(self, m: Mem, n: Node) -> Mem:
-        off = n.val if isinstance(n.val, int) else 0
         size = (n.ty.size if n.ty and n.ty.size else 4)
         p = m.ptr
-        dims = n.ty.dims if n.ty is not None and n.ty.dims else ()
+        if not isinstance(n.val, int):
+            # a field whose offset clang leaves open (a struct of a template's sizes): a memory of its own at the
+            # struct's offset, since no two fields overlap (at offset 0 every field would alias every other one)
+            p, off = Ptr(p.space, f"{p.base}.{n.name}", p.off, p.elem, (), p.subs, p.volatile), 0
+            if p.space == "shared":
+                self._open_fields.add(p.base)
+        else:
+            off = n.val
+        dims = self._dims(n.ty) if n.ty is not None and n.ty.dims else ()
         elem = self._elem(n.ty) if dims else size
         # a member declared volatile is read with volatile loads (for a pointer member the flag is its pointee's)
         volatile = p.volatile or (n.ty is not None and n.ty.volatile and not n.ty.pointer)
@@ -1173,6 +1199,13 @@ class Builder:
         return binop("+", tx, binop("*", bx, binop("+", ty, binop("*", by, tz))))
 
     def index(self, n: Node):
+        if n.a is not None and n.a.kind == "member":
+            m = self.lval(n.a)
+            if isinstance(m, Mem) and m.ptr.base in self._open_fields and not m.ptr.dims:
+                # an array field of a struct of a template's sizes, whose type clang leaves dependent: elements of
+                # one byte when their size is unknown too (distinct indices stay apart, equal ones meet)
+                p, size = m.ptr, n.ty.size if n.ty is not None and n.ty.size else 1
+                return self._subscript(Ptr(p.space, p.base, p.off, size, (), p.subs, p.volatile), self.ival(n.b))
         base = self.rval(n.a)
         idx = self.ival(n.b)
         if isinstance(base, Ptr):
@@ -1460,7 +1493,7 @@ class Builder:
         self.st = inner
         self.depth += 1
         saved_helper, saved_this = self.helper, self.this
-        targs = ",".join(re.sub(r"[\s()]", "", t) for t in n.targs)
+        targs = ",".join(_instantiation(fn, n))
         self.helper = f"{fn.name}<{targs}>" if targs else fn.name
         self.this = this
         try:

@@ -286,7 +286,9 @@ def _group_handle(b, n, name, short):
 
 @intrinsic("tiled_partition", "coalesced_threads")
 def _tile(b, n, name, short):
-    _read_args(b, n)
+    parent = [b.rval(a) for a in n.args][:1]
+    # the tile of a tile (`tiled_partition<4>(warp)`): its meta group is the parent tile's
+    within = parent[0].size if parent and isinstance(parent[0], Agg) and parent[0].kind == "cg_tile" else None
     size = None
     if n.targs:
         size = evaluate(n.targs[0], b.macros)
@@ -295,7 +297,7 @@ def _tile(b, n, name, short):
     elif len(n.args) == 2:
         v = b.ival(n.args[1])
         size = v.val if sym.is_const(v) else None
-    return Agg("cg_tile", size=size or 32)
+    return Agg("cg_tile", size=size or 32, fields={"within": within} if within else None)
 
 
 @intrinsic("sync", "synchronize")
@@ -504,7 +506,14 @@ def _group_method(b, g, short, n):
             return binop("*", block_threads, binop("*", gd[0], binop("*", gd[1], gd[2])))
         return opaque("group size", uniform=True)
     if short == "meta_group_rank" and g.kind == "cg_tile":
-        return binop("/", b.linear_tid(), const(size))
+        within = g.fields.get("within")
+        lt = b.linear_tid()
+        return binop("/", binop("%", lt, const(within)) if within else lt, const(size))
+    if short == "meta_group_size" and g.kind == "cg_tile" and g.fields.get("within"):
+        return const(max(g.fields["within"] // size, 1))
+    if short == "meta_group_size" and g.kind == "cg_tile":  # the tiles of the block: ceil(threads / size)
+        bt = binop("*", b._builtin("blockDim", "x"), binop("*", b._builtin("blockDim", "y"), b._builtin("blockDim", "z")))
+        return binop("/", binop("+", bt, const(size - 1)), const(size))
     if short in ("meta_group_size",):
         return opaque("meta group size", uniform=True)
     if short in ("group_index", "thread_index"):

@@ -237,6 +237,21 @@ class _Conv:
     def children(self, c):
         return list(c.get_children())
 
+    def enumerator(self, ref, loc) -> Node:
+        """An enumerator declared in a template (`enum { kVECS = tTHREADS / 2 };` in a kernel template), whose value
+        libclang reports as 0, dependent or not: its initializer, or the last initializer before it plus the
+        enumerators between them."""
+        consts = [x for x in ref.semantic_parent.get_children() if x.kind == ci.CursorKind.ENUM_CONSTANT_DECL]
+        i = next((n for n, x in enumerate(consts) if x == ref), None)
+        if i is None:
+            return Node("lit", loc, val=ref.enum_value)
+        for j in range(i, -1, -1):
+            init = next((x for x in consts[j].get_children() if x.kind.is_expression()), None)
+            if init is not None:
+                v = self.expr(init)
+                return v if j == i else Node("bin", loc, op="+", a=v, b=Node("lit", loc, val=i - j), ty=v.ty)
+        return Node("lit", loc, val=i)
+
     # ---- expressions
     def expr(self, c) -> Node:
         K = ci.CursorKind
@@ -269,7 +284,7 @@ class _Conv:
             name = c.spelling
             rk = ref.kind if ref is not None else None
             if rk == K.ENUM_CONSTANT_DECL:
-                return Node("lit", loc, val=ref.enum_value)
+                return self.enumerator(ref, loc) if _in_template(ref) else Node("lit", loc, val=ref.enum_value)
             kind = {K.PARM_DECL: "param", K.VAR_DECL: "var", K.TEMPLATE_NON_TYPE_PARAMETER: "tparam",
                     K.FUNCTION_DECL: "func", K.FUNCTION_TEMPLATE: "func"}.get(rk, "")
             if kind == "var" and ref.semantic_parent is not None and ref.semantic_parent.kind in (
@@ -302,7 +317,9 @@ class _Conv:
                     off = o // 8 if o is not None and o >= 0 else None
                 except Exception:
                     off = None
-            return Node("member", loc, a=base, name=c.spelling, op="->" if arrow else ".", val=off,
+            # a member of a dependent object has no spelling: its name is the text after the last `.` / `->`
+            name = c.spelling or re.split(r"\.|->", self.text(c))[-1].strip()
+            return Node("member", loc, a=base, name=name, op="->" if arrow else ".", val=off,
                         ty=self.typeinfo(c.type))
         if k == K.ARRAY_SUBSCRIPT_EXPR:
             ch = self.children(c)
@@ -650,6 +667,18 @@ def _header_close(c):
 def _unquote(s: str) -> str:
     s = s[1:-1] if len(s) >= 2 else s
     return s.replace("\\n", "\n").replace("\\t", "\t").replace('\\"', '"')
+
+
+_TEMPLATES = ("FUNCTION_TEMPLATE", "CLASS_TEMPLATE", "CLASS_TEMPLATE_PARTIAL_SPECIALIZATION")
+
+
+def _in_template(c) -> bool:
+    p = c.semantic_parent
+    while p is not None and p.kind != ci.CursorKind.TRANSLATION_UNIT:
+        if p.kind.name in _TEMPLATES:
+            return True
+        p = p.semantic_parent
+    return False
 
 
 def _is_constexpr(ref) -> bool:

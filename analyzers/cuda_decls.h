@@ -324,7 +324,7 @@ __device__ void cudaGridDependencySynchronize(); __device__ void cudaTriggerProg
   __device__ T __shfl(T, int, int = 32); __device__ T __shfl_up(T, unsigned, int = 32); \
   __device__ T __shfl_down(T, unsigned, int = 32); __device__ T __shfl_xor(T, int, int = 32);
 __KOPT_SHFL(int) __KOPT_SHFL(unsigned) __KOPT_SHFL(float) __KOPT_SHFL(double) __KOPT_SHFL(long long)
-__KOPT_SHFL(unsigned long long) __KOPT_SHFL(__half) __KOPT_SHFL(__half2)
+__KOPT_SHFL(unsigned long long) __KOPT_SHFL(long) __KOPT_SHFL(unsigned long) __KOPT_SHFL(__half) __KOPT_SHFL(__half2)
 __device__ unsigned __ballot_sync(unsigned, int); __device__ int __all_sync(unsigned, int); __device__ int __any_sync(unsigned, int);
 __device__ unsigned __match_any_sync(unsigned, int);
 __device__ unsigned __ballot(int); __device__ int __all(int); __device__ int __any(int);  // before CUDA 9
@@ -434,12 +434,14 @@ __KOPT_F1(lgamma) __KOPT_F1(tgamma) __KOPT_F1(erfc) __KOPT_F1(erfinv) __KOPT_F1(
 __KOPT_F1(normcdfinv) __KOPT_F1(sinpi) __KOPT_F1(cospi) __KOPT_F1(rcbrt) __KOPT_F1(asinh) __KOPT_F1(acosh)
 __KOPT_F1(atanh) __KOPT_F1(exp10) __KOPT_F1(logb)
 __KOPT_F2(fdim) __KOPT_F2(nextafter) __KOPT_F2(remainder)
-__device__ float frexpf(float, int*); __device__ double frexp(double, int*); __device__ float ldexpf(float, int);
-__device__ double ldexp(double, int); __device__ float modff(float, float*); __device__ double modf(double, double*);
-__device__ float scalbnf(float, int); __device__ double scalbn(double, int); __device__ int ilogbf(float);
-__device__ int ilogb(double); __device__ long lrintf(float); __device__ long lrint(double);
-__device__ long long llrintf(float); __device__ long long llrint(double); __device__ long lroundf(float);
-__device__ long lround(double); __device__ long long llroundf(float); __device__ long long llround(double);
+// C's functions with integer or pointer arguments, host and device too (a host helper calls ldexpf)
+#define __KOPT_HD __host__ __device__
+__KOPT_HD float frexpf(float, int*); __KOPT_HD double frexp(double, int*); __KOPT_HD float ldexpf(float, int);
+__KOPT_HD double ldexp(double, int); __KOPT_HD float modff(float, float*); __KOPT_HD double modf(double, double*);
+__KOPT_HD float scalbnf(float, int); __KOPT_HD double scalbn(double, int); __KOPT_HD int ilogbf(float);
+__KOPT_HD int ilogb(double); __KOPT_HD long lrintf(float); __KOPT_HD long lrint(double);
+__KOPT_HD long long llrintf(float); __KOPT_HD long long llrint(double); __KOPT_HD long lroundf(float);
+__KOPT_HD long lround(double); __KOPT_HD long long llroundf(float); __KOPT_HD long long llround(double);
 __device__ float __fsub_rn(float, float); __device__ float __fdiv_rn(float, float); __device__ float __log2f(float);
 __device__ float __tanf(float); __device__ float __log10f(float); __device__ double __dadd_rn(double, double);
 __device__ double __dmul_rn(double, double); __device__ double __ddiv_rn(double, double); __device__ double __drcp_rn(double);
@@ -451,10 +453,11 @@ __device__ float __expf(float); __device__ float __logf(float); __device__ float
 __device__ float __powf(float, float); __device__ float __fdividef(float, float); __device__ float __frcp_rn(float);
 __device__ float __fsqrt_rn(float); __device__ float __frsqrt_rn(float); __device__ float __saturatef(float); __device__ float __exp10f(float);
 __device__ float __fmaf_rn(float, float, float); __device__ float __fadd_rn(float, float); __device__ float __fmul_rn(float, float);
-__device__ void sincosf(float, float*, float*); __device__ void __sincosf(float, float*, float*);
-__device__ void sincos(double, double*, double*); __device__ void sincospif(float, float*, float*); __device__ int isnan(float); __device__ int isinf(float);
-__device__ int isfinite(float); __device__ int signbit(float);
-__device__ int isnan(double); __device__ int isinf(double); __device__ int isfinite(double); __device__ int signbit(double);
+__KOPT_HD void sincosf(float, float*, float*); __device__ void __sincosf(float, float*, float*);
+__KOPT_HD void sincos(double, double*, double*); __KOPT_HD void sincospif(float, float*, float*);
+__KOPT_HD int isnan(float); __KOPT_HD int isinf(float); __KOPT_HD int isfinite(float); __KOPT_HD int signbit(float);
+__KOPT_HD int isnan(double); __KOPT_HD int isinf(double); __KOPT_HD int isfinite(double); __KOPT_HD int signbit(double);
+#undef __KOPT_HD
 namespace std { using ::isnan; using ::isinf; using ::isfinite; using ::signbit; }
 __device__ int min(int, int); __device__ unsigned min(unsigned, unsigned); __device__ long long min(long long, long long);
 __device__ float min(float, float); __device__ double min(double, double);

@@ -1,6 +1,6 @@
 #pragma once
 // kopt analyzer stub: what a PyTorch CUDA extension's kernels use of PyTorch's C++ API (ATen, c10, torch): tensor
-// accessors, the half types, gpuAtomicAdd, accumulate types and the launch macros. Read for any <ATen/...>,
+// accessors, the half types, gpuAtomicAdd, accumulate types, the launch macros, the current stream and TensorInfo. Read for any <ATen/...>,
 // <c10/...> or <torch/...> header kopt does not have; host code using the rest of the API does not parse and is
 // skipped like other host code. The analyzer models an accessor as a row-major tensor of its sizes (distinct index
 // tuples within the sizes are distinct elements, as they are in any tensor a kernel may write).
@@ -84,6 +84,26 @@ template <typename T> struct numeric_limits {
 template <typename T, bool is_cuda> struct AccumulateType { using type = float; };
 template <> struct AccumulateType<double, true> { using type = double; };
 template <typename T, bool is_cuda> using acc_type = typename AccumulateType<T, is_cuda>::type;
+namespace cuda {
+struct CUDAStream {
+  operator cudaStream_t() const;
+  cudaStream_t stream() const;
+};
+CUDAStream getCurrentCUDAStream(signed char device = -1);
+namespace detail {  // ATen/cuda/detail/TensorInfo.cuh and IndexUtils.cuh: a tensor's pointer, sizes and strides
+template <typename T, typename IndexType> struct TensorInfo {
+  T *data;
+  IndexType sizes[25];
+  IndexType strides[25];
+  int dims;
+  __host__ __device__ bool isContiguous() const;
+};
+template <typename T, typename IndexType, int Dims> struct IndexToOffset {
+  static __host__ __device__ IndexType get(IndexType linearId, const TensorInfo<T, IndexType> &info);
+};
+template <typename T, typename IndexType> TensorInfo<T, IndexType> getTensorInfo(...);
+}  // namespace detail
+}  // namespace cuda
 }  // namespace at
 namespace torch {
 using namespace at;

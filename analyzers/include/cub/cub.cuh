@@ -4,6 +4,7 @@
 // reusing the storage without a __syncthreads() in between is a race, and calling it under a thread-dependent
 // branch is a divergent barrier; Load/Store touch the block's tile of the array.
 #pragma once
+#include <cuda/functional>
 
 namespace cub {
 
@@ -156,6 +157,50 @@ __KOPT_CUB_WARP(WarpStore)
   template <typename... A> __device__ void Store(A &&...);
 };
 #undef __KOPT_CUB_WARP
+
+// The thread-level tile loads and stores, as CUB writes them (striped: item i at tid + i * BLOCK_THREADS; blocked:
+// at tid * ITEMS + i; the guarded forms touch the first valid_items of the tile only)
+template <int BLOCK_THREADS, typename T, int ITEMS, typename It>
+__device__ void LoadDirectStriped(int tid, It in, T (&items)[ITEMS]) {
+  for (int i = 0; i < ITEMS; i++) items[i] = in[tid + i * BLOCK_THREADS];
+}
+template <int BLOCK_THREADS, typename T, int ITEMS, typename It>
+__device__ void LoadDirectStriped(int tid, It in, T (&items)[ITEMS], int valid_items) {
+  for (int i = 0; i < ITEMS; i++) if (tid + i * BLOCK_THREADS < valid_items) items[i] = in[tid + i * BLOCK_THREADS];
+}
+template <int BLOCK_THREADS, typename T, int ITEMS, typename It>
+__device__ void StoreDirectStriped(int tid, It out, T (&items)[ITEMS]) {
+  for (int i = 0; i < ITEMS; i++) out[tid + i * BLOCK_THREADS] = items[i];
+}
+template <int BLOCK_THREADS, typename T, int ITEMS, typename It>
+__device__ void StoreDirectStriped(int tid, It out, T (&items)[ITEMS], int valid_items) {
+  for (int i = 0; i < ITEMS; i++) if (tid + i * BLOCK_THREADS < valid_items) out[tid + i * BLOCK_THREADS] = items[i];
+}
+template <typename T, int ITEMS, typename It> __device__ void LoadDirectBlocked(int tid, It in, T (&items)[ITEMS]) {
+  for (int i = 0; i < ITEMS; i++) items[i] = in[tid * ITEMS + i];
+}
+template <typename T, int ITEMS, typename It>
+__device__ void LoadDirectBlocked(int tid, It in, T (&items)[ITEMS], int valid_items) {
+  for (int i = 0; i < ITEMS; i++) if (tid * ITEMS + i < valid_items) items[i] = in[tid * ITEMS + i];
+}
+template <typename T, int ITEMS, typename It> __device__ void StoreDirectBlocked(int tid, It out, T (&items)[ITEMS]) {
+  for (int i = 0; i < ITEMS; i++) out[tid * ITEMS + i] = items[i];
+}
+template <typename T, int ITEMS, typename It>
+__device__ void StoreDirectBlocked(int tid, It out, T (&items)[ITEMS], int valid_items) {
+  for (int i = 0; i < ITEMS; i++) if (tid * ITEMS + i < valid_items) out[tid * ITEMS + i] = items[i];
+}
+
+// Radix-sortable bits of a key type (cub/util_type.cuh): the unsigned integer of the key's size
+template <int BYTES> struct __kopt_unsigned_bits { typedef unsigned int type; };
+template <> struct __kopt_unsigned_bits<1> { typedef unsigned char type; };
+template <> struct __kopt_unsigned_bits<2> { typedef unsigned short type; };
+template <> struct __kopt_unsigned_bits<8> { typedef unsigned long long type; };
+template <typename T> struct Traits {
+  typedef typename __kopt_unsigned_bits<sizeof(T)>::type UnsignedBits;
+  static __host__ __device__ UnsignedBits TwiddleIn(UnsignedBits key);
+  static __host__ __device__ UnsignedBits TwiddleOut(UnsignedBits key);
+};
 
 template <CacheLoadModifier M = LOAD_DEFAULT, typename T> __device__ T ThreadLoad(T *ptr);
 template <CacheStoreModifier M = STORE_DEFAULT, typename T> __device__ void ThreadStore(T *ptr, T value);

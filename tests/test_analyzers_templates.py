@@ -1,0 +1,97 @@
+"""What a kernel template declares in terms of its parameters: enumerators (libclang reports every enumerator of a
+template as 0), the fields of a struct whose offsets clang leaves open, a helper's static ``__shared__`` array per
+deduced instantiation; and a cooperative-groups tile's meta group."""
+from __future__ import annotations
+
+from kopt.analyze import analyze
+
+ENUMS = """
+template <int W, int ROW>
+__global__ void rows(signed char *out, float *red_out) {
+  enum { kTHREADS = W * 32 };
+  enum { kBYTES = 16, kNEXT, kVECS = ROW / 2 };
+  __shared__ float red[kVECS][W];
+  const int row = threadIdx.x / ROW, col = threadIdx.x % ROW;
+  red[col / 2][threadIdx.x / 32] = 1.0f;
+  *reinterpret_cast<uint4 *>(out + (blockIdx.x * kTHREADS + row * ROW + col) * STEP) = uint4{0, 0, 0, 0};
+  red_out[blockIdx.x * kTHREADS + threadIdx.x] = kNEXT;
+}
+void launch(signed char *o, float *r, int n) { rows<4, 8><<<n, 128>>>(o, r); }
+"""
+
+STRUCT = """
+template <int N>
+__global__ void fields(int *out) {
+  __shared__ struct { int ref[N + 1]; bool mark[N]; int done; } s;
+  if (threadIdx.x == 0) s.done = 0;
+  s.mark[threadIdx.x] = true;
+  __syncthreads();
+  if (s.ref[threadIdx.x] == 0) atomicAdd(&s.done, 1);
+  out[threadIdx.x] = s.mark[threadIdx.x];
+}
+void launch(int *o) { fields<64><<<1, 64>>>(o); }
+"""
+
+REDUCE = """
+template <typename T>
+__device__ T blockReduceSum(T val) {
+  static __shared__ T shared[32];
+  int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+  if (lane == 0) shared[wid] = val;
+  __syncthreads();
+  return threadIdx.x < ((blockDim.x + 31) >> 5) ? shared[lane] : (T)0;
+}
+__global__ void two(float *out, const int *in) {
+  int a = blockReduceSum(in[threadIdx.x]);
+  float b = blockReduceSum(float(a));
+  THIRD
+  out[threadIdx.x] = b;
+}
+void launch(float *o, const int *i) { two<<<1, 256>>>(o, i); }
+"""
+
+TILES = """
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void partial(float *out, const float *in) {
+  __shared__ float red[1024 / 32];
+  cg::thread_block cta = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cta);
+  if (tile.thread_rank() == 0) red[tile.meta_group_rank()] = in[threadIdx.x];
+  cg::sync(cta);
+  if (cta.thread_rank() == 0) {
+    float s = 0;
+    for (int i = 0; i < tile.meta_group_size() + EXTRA; ++i) s += red[i];
+    out[blockIdx.x] = s;
+  }
+}
+void launch(float *o, const float *i, int n, int b) { partial<<<n, b>>>(o, i); }
+"""
+
+
+def _rules(src: str) -> set[str]:
+    res = analyze(src, path="k.cu")
+    return {d.rule for d in res.diagnostics if d.severity.value in ("error", "warning") and
+            d.rule not in ("bank-conflict", "coalescing")}
+
+
+def test_an_enumerator_of_a_kernel_template_has_its_value():
+    assert _rules(ENUMS.replace("STEP", "kBYTES")) == set()  # 16 bytes per thread
+    assert _rules(ENUMS.replace("STEP", "8")) == {"race.global"}  # 16-byte stores 8 bytes apart
+
+
+def test_the_fields_of_a_template_struct_are_apart():
+    assert _rules(STRUCT) == set()
+    # a field still races with itself
+    assert "race.shared" in _rules(STRUCT.replace("s.mark[threadIdx.x] = true", "s.mark[0] = threadIdx.x & 1"))
+
+
+def test_a_helper_instantiated_for_two_types_has_two_static_arrays():
+    assert _rules(REDUCE.replace("THIRD", "")) == set()  # blockReduceSum<int>, then <float>
+    # a second float reduction reuses <float>'s array with no barrier after the first one's reads
+    assert _rules(REDUCE.replace("THIRD", "b = blockReduceSum<float>(b);")) == {"race.shared"}
+
+
+def test_a_tiles_meta_group_is_the_blocks_warps():
+    assert _rules(TILES.replace("EXTRA", "0")) == set()
+    assert _rules(TILES.replace("EXTRA", "1")) == {"bounds.shared"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from . import sym
-from .launch import evaluate
+from .launch import MAX_THREADS, evaluate
 from .model import Ptr
 from .sym import ZERO, binop, const, opaque
 from .values import Agg, Mem, same_struct
@@ -511,9 +511,15 @@ def _group_method(b, g, short, n):
         return binop("/", binop("%", lt, const(within)) if within else lt, const(size))
     if short == "meta_group_size" and g.kind == "cg_tile" and g.fields.get("within"):
         return const(max(g.fields["within"] // size, 1))
-    if short == "meta_group_size" and g.kind == "cg_tile":  # the tiles of the block: ceil(threads / size)
+    if short == "meta_group_size" and g.kind == "cg_tile":
+        # the tiles of the block, ceil(threads / size); under a block not fixed, one unknown within what any block
+        # allows (the quotient of a symbolic block burdens every query the loops over it reach)
         bt = binop("*", b._builtin("blockDim", "x"), binop("*", b._builtin("blockDim", "y"), b._builtin("blockDim", "z")))
-        return binop("/", binop("+", bt, const(size - 1)), const(size))
+        tiles = binop("/", binop("+", bt, const(size - 1)), const(size))
+        if sym.is_const(tiles):
+            return tiles
+        some = binop("max", opaque("meta group size", uniform=True), const(1))
+        return binop("min", some, const(-(-MAX_THREADS // size)))
     if short in ("meta_group_size",):
         return opaque("meta group size", uniform=True)
     if short in ("group_index", "thread_index"):

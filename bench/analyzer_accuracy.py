@@ -112,13 +112,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT))  # this tree's kopt and analyzers, not an installed copy (a results file names its commit)
 
 from analyzer_labels import corpus_files, observed, parse_labels  # noqa: E402
 
 import envelope  # noqa: E402
 from kopt.annotations import split_kernel  # noqa: E402
 from kopt.errors import KoptError  # noqa: E402
+
+import analyzers  # noqa: E402
+import kopt  # noqa: E402
+
+envelope.require_this_tree(kopt)
+envelope.require_this_tree(analyzers)
 
 FAMILIES = ("race", "barrier", "bounds")  # the families a false alarm is counted in (kopt.rules families)
 RACE_DIV = ("race.", "sync.missing", "warp.implicit-sync", "barrier.")

@@ -17,11 +17,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT))  # this tree's kopt and analyzers, not an installed copy (a results file names its commit)
 
 from analyzer_labels import corpus_files, observed, parse_labels  # noqa: E402
 
 import envelope  # noqa: E402
+import analyzers  # noqa: E402
+import kopt  # noqa: E402
+
+envelope.require_this_tree(kopt)
+envelope.require_this_tree(analyzers)
 
 TARGET_MEDIAN_MS, TARGET_P90_MS, TARGET_MAX_MS = 50.0, 300.0, 2000.0  # per file (issue 23)
 RULES = ["race.shared", "race.global", "barrier.divergent", "sync.missing", "warp.implicit-sync", "bounds.shared",

@@ -8,7 +8,9 @@ submodules it needs) and, per results file, the analyzer_accuracy.py processes t
       each suite's paths at its commit are written to ROOT/SUITE (``git archive``; no checkout is changed).
   python bench/analyzer_suites.py run --root ROOT --out-dir OUT [--jobs 2] [RESULTS...]
       runs the processes of each results file (all by default) against ROOT and writes OUT/<results file>,
-      the processes' results lists joined in order. Then compare with bench/results/ or copy over it.
+      the processes' results lists joined in order. Then compare with bench/results/ or copy over it. Run it
+      from the checkout kopt is installed from (the benchmark refuses another), with no change to kopt/ or
+      analyzers/ while it runs: each process imports them when it starts.
 """
 from __future__ import annotations
 

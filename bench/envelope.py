@@ -16,10 +16,22 @@ def commit() -> str:
     if os.environ.get("KOPT_COMMIT"):
         return os.environ["KOPT_COMMIT"]
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              check=True).stdout.strip()
+        sha = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.strip()
+        changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "kopt", "analyzers",
+                                  "csrc"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+    return f"{sha}+dirty" if changed else sha  # code that differs from the commit is not the commit's figure
+
+
+def require_this_tree(module) -> None:
+    """Exit unless ``module`` (kopt, analyzers) was imported from this checkout: an editable install of another
+    checkout takes precedence over sys.path, and its figures would be recorded under this tree's commit."""
+    where = Path(module.__file__).resolve()
+    if ROOT not in where.parents:
+        raise SystemExit(f"{module.__name__} is imported from {where.parent}, not from this checkout ({ROOT}): run "
+                         f"the benchmark from the checkout kopt is installed from, or install this one")
 
 
 def cpu_device() -> dict:

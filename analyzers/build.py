@@ -1199,11 +1199,12 @@ class Builder:
         return binop("+", tx, binop("*", bx, binop("+", ty, binop("*", by, tz))))
 
     def index(self, n: Node):
-        if n.a is not None and n.a.kind == "member":
+        if n.a is not None and n.a.kind == "member" and not (n.a.ty is not None and n.a.ty.pointer):
             m = self.lval(n.a)
             if isinstance(m, Mem) and m.ptr.base in self._open_fields and not m.ptr.dims:
-                # an array field of a struct of a template's sizes, whose type clang leaves dependent: elements of
-                # one byte when their size is unknown too (distinct indices stay apart, equal ones meet)
+                # an array field of a struct of a template's sizes, whose type clang leaves dependent (a pointer
+                # field's subscript goes through the pointer): elements of one byte when their size is unknown too
+                # (distinct indices stay apart, equal ones meet)
                 p, size = m.ptr, n.ty.size if n.ty is not None and n.ty.size else 1
                 return self._subscript(Ptr(p.space, p.base, p.off, size, (), p.subs, p.volatile), self.ival(n.b))
         base = self.rval(n.a)

@@ -86,6 +86,37 @@ def test_the_fields_of_a_template_struct_are_apart():
     assert "race.shared" in _rules(STRUCT.replace("s.mark[threadIdx.x] = true", "s.mark[0] = threadIdx.x & 1"))
 
 
+POINTER_MEMBER = """
+template <typename T>
+struct Stack {
+  T *data;
+  int top;
+  __device__ void push(T e) {
+    if (data) {
+      int i = atomicAdd(&top, 1);
+      data[i + 1] = e;
+    }
+  }
+};
+__global__ void stacks(int *out) {
+  __shared__ unsigned char buffer[sizeof(Stack<int>)];
+  __shared__ int items[1024];
+  __shared__ Stack<int> *s;
+  if (threadIdx.x == 0) { s = reinterpret_cast<Stack<int> *>(buffer); s->data = items; s->top = -1; }
+  __syncthreads();
+  s->push(threadIdx.x);
+  __syncthreads();
+  out[threadIdx.x] = items[threadIdx.x];
+}
+void launch(int *o) { stacks<<<1, 256>>>(o); }
+"""
+
+
+def test_a_pointer_field_of_a_template_struct_is_followed_not_indexed_in_place():
+    # `data[i + 1]` stores through the pointer (into items, a distinct slot per thread), not into the struct
+    assert "race.shared" not in _rules(POINTER_MEMBER)
+
+
 def test_a_helper_instantiated_for_two_types_has_two_static_arrays():
     assert _rules(REDUCE.replace("THIRD", "")) == set()  # blockReduceSum<int>, then <float>
     # a second float reduction reuses <float>'s array with no barrier after the first one's reads

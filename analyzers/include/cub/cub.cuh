@@ -4,7 +4,6 @@
 // reusing the storage without a __syncthreads() in between is a race, and calling it under a thread-dependent
 // branch is a divergent barrier; Load/Store touch the block's tile of the array.
 #pragma once
-#include <cuda/functional>
 
 namespace cub {
 

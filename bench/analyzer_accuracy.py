@@ -6,74 +6,10 @@ Usage:
        [--skip RELPATH] [--only GLOB]]... [--real-only]
   python bench/analyzer_accuracy.py --rescore   # apply the review file to the recorded results
 
-The recorded figures (each suite's source files checked out at the commit named, outside the repository):
-  python bench/analyzer_accuracy.py --real CUDA_SAMPLES/Samples --provenance NVIDIA/cuda-samples@c94ff366 \
-      --real RODINIA/cuda --provenance yuhc/gpu-rodinia@9c10d3e \
-      --real POLYBENCH_ACC/CUDA --provenance cavazos-lab/PolyBench-ACC@70ea4ca \
-      --include CUDA_SAMPLES/Common --include POLYBENCH_ACC/CUDA/utilities
-  and SHOC's (its own includes, so its own file):
-  python bench/analyzer_accuracy.py --real-only --real SHOC/src/cuda --provenance vetter/shoc@0aea03b \
-      --include SHOC/src/common --include SHOC/src/cuda/common --out bench/results/analyzer_accuracy_shoc.json
-  and HeCBench's samples (zjin-lcf/HeCBench@f27000a; every 8th `src/*-cuda` folder in sorted order, with src/include
-  and the folders' Makefiles, for R = 1 (first), 5 (development), 3 (second), 0 (third), 2 (second development
-  sample), 4 (fourth, held out until its first run), 6 (fifth, held out until its first run), 7 (held out last)):
-  git ls-tree -d --name-only HEAD src/ | grep -- '-cuda$' | sort | awk 'NR % 8 == R'
-  python bench/analyzer_accuracy.py --real-only --real HEC_R/src --provenance zjin-lcf/HeCBench@f27000a \
-      --include HEC_R/src/include \
-      --out bench/results/analyzer_accuracy_hecbench[_dev|_heldout|_heldout2|_dev2|_heldout3|_heldout4|_heldout5].json
-  and the suites run after them, one --real per suite (the repository's tree at the commit named; the file that
-  holds each is named in its results):
-      --real LLMC --provenance karpathy/llm.c@f1e2ace  --real LEARN_CUDA --provenance \
-      PacktPublishing/Learn-CUDA-Programming@10bd9b5  --real BLOG --provenance NVIDIA-developer-blog/code-samples@72d62ec
-      (analyzer_accuracy_heldout6.json); --real PARBOIL/benchmarks --include PARBOIL/common/include --provenance
-      yuhc/gpu-parboil@ccf3d31  --real LEETCUDA/kernels --provenance xlite-dev/LeetCUDA@cb6a049 (_heldout7);
-      --real BRUCEFAN/src --provenance brucefan1983/CUDA-Programming@8b6c96b  --real COFFEE --provenance
-      CoffeeBeforeArch/cuda_programming@8711be0 (_heldout8_first_run); --real LIU --provenance
-      Liu-xiandong/How_to_optimize_in_GPU@5d2def3  --real CBE --provenance jiekebo/CUDA-By-Example@cbf50ef
-      --real BBUF --provenance BBuf/how-to-optim-algorithm-in-cuda@10a3a8d (_heldout9_first_run, _heldout9)
-      --real FRESHMAN --provenance Tony-Tan/CUDA_Freshman@9799382  --real SGEMM --provenance
-      siboehm/SGEMM_CUDA@60cba6f  --real OLCF --provenance olcf/cuda-training-series@9cd77d5
-      (_heldout10_first_run, _heldout10)
-      --real COURSE --provenance Infatoshi/cuda-course@79681bf  --real GPUMODE --provenance gpu-mode/lectures@7cb40f6
-      --real CISMINE --provenance CisMine/Parallel-Computing-Cuda-C@bf0fb6a  --real PADDLE --provenance
-      PaddleJitLab/CUDATutorial@7499a37  --real EUNOMIA --provenance eunomia-bpf/basic-cuda-tutorial@beb32ec
-      --real SGEMM_PRACTICE --provenance wangzyon/NVIDIA_SGEMM_PRACTICE@d6068b1 --include SGEMM_PRACTICE/src
-      (_heldout11_first_run, _heldout11; run as two processes of three suites each, the results lists joined)
-      --real HANDS_ON_CV --provenance \
-      PacktPublishing/Hands-On-GPU-Accelerated-Computer-Vision-with-OpenCV-and-CUDA@47aa495  --real HGEMM --provenance
-      Bruce-Lee-LY/cuda_hgemm@0d26c2e  --real HW_EFFECTS --provenance Kobzol/hardware-effects-gpu@1b03fa9
-      --real MATRIX_CUDA --provenance lzhengchun/matrix-cuda@b26497c (_heldout12_first_run, _heldout12; run as two
-      processes, the first suite alone and the other three together, the results lists joined)
-      --real AS/src/cuda --provenance accel-sim/gpu-app-collection@52c11fb (its src/cuda folders pannotia,
-      proxy-apps-doe, lonestargpu-2.0 and GPU_Microbenchmark only)  --real ISPASS --provenance
-      gpgpu-sim/ispass2009-benchmarks@1716296  --real PRK --provenance ParRes/Kernels@04248b6  --real MGPU --provenance
-      NVIDIA/multi-gpu-programming-models@9a600f5  --real NBODY --provenance harrism/mini-nbody@38fda67  --real FAMIN
-      --provenance tspeterkim/flash-attention-minimal@00f8f46  --real TURING --provenance
-      yzhaiustc/Optimizing-SGEMM-on-NVIDIA-Turing-GPUs@a5c0d6c  --real BABEL --provenance UoB-HPC/BabelStream@57637d5
-      (_heldout13_first_run, _heldout13; run as two processes, the accel-sim folders alone and the other seven
-      together, the results lists joined)
-      --real AS2/src/cuda --provenance accel-sim/gpu-app-collection@52c11fb (its src/cuda folders custom-apps,
-      dragon_li, gpuwattch-ubench and microbench only)  --real CLOVER --provenance UK-MAC/CloverLeaf_CUDA@03c7803
-      --real TEA --provenance UK-MAC/TeaLeaf_CUDA@2ac2460  --real MIXB --provenance ekondis/mixbench@236a0be
-      (_heldout14_first_run, _heldout14; run as two processes, the accel-sim folders alone and the other three
-      together, the results lists joined)
-      --real CCMINER --provenance tpruvot/ccminer@6ff4e50  --real MUMAX/cuda --provenance mumax/3@a0c5126
-      --real CAFFE/src --include CAFFE/include --provenance BVLC/caffe@9b89154  --real CHAI --provenance
-      chai-benchmarks/chai@1ad38e3 (_heldout15_first_run, _heldout15; run as two processes, ccminer alone and the
-      other three together, the results lists joined)
-      --real CUDPP --include CUDPP/include --provenance cudpp/cudpp@9dc7357  --real XMRIG --provenance
-      xmrig/xmrig-cuda@01d5348  --real CONVNET2 --provenance akrizhevsky/cuda-convnet2@3238bf0  --real
-      PT3D/pytorch3d/csrc --provenance facebookresearch/pytorch3d@9381c40  --real KTUNER/examples/cuda --provenance
-      KernelTuner/kernel_tuner@96a6abc (_heldout16_first_run, _heldout16; run as three processes, cudpp alone,
-      xmrig-cuda with cuda-convnet2, pytorch3d with kernel_tuner, the results lists joined)
-      --real KALDI/src --include KALDI/src --provenance kaldi-asr/kaldi@f400766  --real HOOMD/hoomd --include HOOMD
-      --provenance glotzerlab/hoomd-blue@967b6a4 (_heldout17_first_run, _heldout17; run as two processes, one per
-      suite, the results lists joined)
-      --real DSPEED --include DSPEED/csrc/includes --include DSPEED/deepspeed/inference/v2/kernels/includes
-      --provenance microsoft/DeepSpeed@38327e0 (its csrc/ and deepspeed/inference/ folders)  --real
-      AFIRE/src/backend/cuda --include AFIRE/src/backend --include AFIRE/include --provenance
-      arrayfire/arrayfire@492718b (_heldout18_first_run, _heldout18; run as two processes, one per suite with its
-      own --include folders, the results lists joined)
+The recorded figures: bench/analyzer_suites.json names each suite (a public repository at a commit, the paths read)
+and the processes, with their --real, --provenance and --include arguments, behind each results file;
+bench/analyzer_suites.py extracts the suites and reruns them. The labeled corpus runs in the process that writes
+analyzer_accuracy.json.
 
 Definitions (issue 23):
 - Race and divergence families: race.*, sync.missing, warp.implicit-sync, barrier.divergent. A true positive is an

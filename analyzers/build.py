@@ -1199,7 +1199,8 @@ class Builder:
         return binop("+", tx, binop("*", bx, binop("+", ty, binop("*", by, tz))))
 
     def index(self, n: Node):
-        if n.a is not None and n.a.kind == "member" and not (n.a.ty is not None and n.a.ty.pointer):
+        if self._open_fields and n.a is not None and n.a.kind == "member" and \
+                not (n.a.ty is not None and n.a.ty.pointer):
             m = self.lval(n.a)
             if isinstance(m, Mem) and m.ptr.base in self._open_fields and not m.ptr.dims:
                 # an array field of a struct of a template's sizes, whose type clang leaves dependent (a pointer

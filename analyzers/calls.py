@@ -482,7 +482,8 @@ def _group_method(b, g, short, n):
         return same_in_group(b, f"tile.{short}", size)
     if short in ("sync", "barrier_wait"):
         return _group_sync(b, g, n)
-    bd = [b._builtin("blockDim", f) for f in "xyz"] if g.kind in ("cg_block", "cg_grid") else None
+    bd = [b._builtin("blockDim", f) for f in "xyz"] if g.kind in ("cg_block", "cg_grid") or \
+        short == "meta_group_size" else None
     block_threads = binop("*", bd[0], binop("*", bd[1], bd[2])) if bd else None
     if short == "thread_rank":
         lt = b.linear_tid()
@@ -509,19 +510,18 @@ def _group_method(b, g, short, n):
         within = g.fields.get("within")
         lt = b.linear_tid()
         return binop("/", binop("%", lt, const(within)) if within else lt, const(size))
-    if short == "meta_group_size" and g.kind == "cg_tile" and g.fields.get("within"):
-        return const(max(g.fields["within"] // size, 1))
-    if short == "meta_group_size" and g.kind == "cg_tile":
+    if short == "meta_group_size":
+        if g.kind != "cg_tile":
+            return opaque("meta group size", uniform=True)
+        if g.fields.get("within"):  # a tile of a tile: the parent's tiles
+            return const(max(g.fields["within"] // size, 1))
         # the tiles of the block, ceil(threads / size); under a block not fixed, one unknown within what any block
         # allows (the quotient of a symbolic block burdens every query the loops over it reach)
-        bt = binop("*", b._builtin("blockDim", "x"), binop("*", b._builtin("blockDim", "y"), b._builtin("blockDim", "z")))
-        tiles = binop("/", binop("+", bt, const(size - 1)), const(size))
+        tiles = binop("/", binop("+", block_threads, const(size - 1)), const(size))
         if sym.is_const(tiles):
             return tiles
         some = binop("max", opaque("meta group size", uniform=True), const(1))
         return binop("min", some, const(-(-MAX_THREADS // size)))
-    if short in ("meta_group_size",):
-        return opaque("meta group size", uniform=True)
     if short in ("group_index", "thread_index"):
         src = "blockIdx" if short == "group_index" else "threadIdx"
         return Agg("builtin", src)

@@ -58,8 +58,7 @@ from kopt.errors import KoptError  # noqa: E402
 import analyzers  # noqa: E402
 import kopt  # noqa: E402
 
-envelope.require_this_tree(kopt)
-envelope.require_this_tree(analyzers)
+envelope.require_this_tree(kopt, analyzers)
 
 FAMILIES = ("race", "barrier", "bounds")  # the families a false alarm is counted in (kopt.rules families)
 RACE_DIV = ("race.", "sync.missing", "warp.implicit-sync", "barrier.")

@@ -24,8 +24,7 @@ import envelope  # noqa: E402
 import analyzers  # noqa: E402
 import kopt  # noqa: E402
 
-envelope.require_this_tree(kopt)
-envelope.require_this_tree(analyzers)
+envelope.require_this_tree(kopt, analyzers)
 
 TARGET_MEDIAN_MS, TARGET_P90_MS, TARGET_MAX_MS = 50.0, 300.0, 2000.0  # per file (issue 23)
 RULES = ["race.shared", "race.global", "barrier.divergent", "sync.missing", "warp.implicit-sync", "bounds.shared",

@@ -25,13 +25,14 @@ def commit() -> str:
     return f"{sha}+dirty" if changed else sha  # code that differs from the commit is not the commit's figure
 
 
-def require_this_tree(module) -> None:
-    """Exit unless ``module`` (kopt, analyzers) was imported from this checkout: an editable install of another
-    checkout takes precedence over sys.path, and its figures would be recorded under this tree's commit."""
-    where = Path(module.__file__).resolve()
-    if ROOT not in where.parents:
-        raise SystemExit(f"{module.__name__} is imported from {where.parent}, not from this checkout ({ROOT}): run "
-                         f"the benchmark from the checkout kopt is installed from, or install this one")
+def require_this_tree(*modules) -> None:
+    """Exit unless each of ``modules`` (kopt, analyzers) was imported from this checkout: an editable install of
+    another checkout takes precedence over sys.path, and its figures would be recorded under this tree's commit."""
+    for module in modules:
+        where = Path(module.__file__).resolve()
+        if ROOT not in where.parents:
+            raise SystemExit(f"{module.__name__} is imported from {where.parent}, not from this checkout ({ROOT}): "
+                             f"run the benchmark from the checkout kopt is installed from, or install this one")
 
 
 def cpu_device() -> dict:

@@ -16,7 +16,7 @@ from . import asm as asmlib
 from . import butterfly, sym
 from .ast import Func, Node, TypeInfo, Unit, short_name
 from .calls import handle_call, same_in_group
-from .launch import LaunchConfig, evaluate as eval_text, source_macros
+from .launch import LaunchConfig, evaluate as eval_text, source_macros, split_top
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
 from .spin_barrier import grid_barrier
 from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
@@ -25,6 +25,8 @@ from .uniform_carried import uniform_carried, uniform_helper
 from .values import Agg, Mem, State, VarRef, same_struct
 
 _POINTER_BYTES = 8  # a loaded pointer's size, for the stores that may overwrite it
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_CLASS_ARGS = re.compile(r"^(?:const\s+)?(?:\w+\s*::\s*)*(\w+)\s*<(.*)>\s*(?:const\s*)?[&*]?\s*$")  # `const Array<T, N> &`
 # `at::PackedTensorAccessor64<scalar_t, 3, at::RestrictPtrTraits>`: element type and rank
 _ACCESSOR = re.compile(r"\b(?:Generic)?(?:Packed)?TensorAccessor(?:32|64)?\s*<\s*([^,<>]+?)\s*,\s*(\d+)\b")
 MAX_INLINE = 8
@@ -195,6 +197,8 @@ class Builder:
         self.model = KernelModel(name=func.name, func=func, launch=launch, frontend=unit.frontend)
         self.seq = itertools.count()
         self.loop_ids = itertools.count()
+        self.loop_exits: list = []  # per loop being built: the path condition at each way out (None: a switch's)
+        self._read_params = None  # the pointer parameters the kernel only reads elements of (``_only_read``)
         self._helper_uniform: dict = {}  # a device function name -> whether it is a uniform_helper
         self.depth = 0
         self.helper = ""  # the inlined helper being read (its own static __shared__ arrays), "" in the kernel
@@ -239,6 +243,26 @@ class Builder:
                 break
         return self.model
 
+    def _bind_deduced(self, fn: Func, n: Node, tbind: dict, typebind: dict):
+        """Bind the template parameters of helper ``fn`` that a parameter's class type deduces from the call's
+        argument (``Store(T *, const Array<T, N> &)`` called with an ``Array<T, V>``: ``N`` is the caller's ``V``),
+        where the call does not write them out; ``tbind``/``typebind``: the caller's bindings."""
+        kinds = dict(fn.tparams[len(n.targs):])  # (the caller's binding of a parameter of the same name is not it)
+        for (_, ti), an in zip(fn.params, n.args):
+            want = _CLASS_ARGS.match(ti.spelling or "")
+            got = _CLASS_ARGS.match(an.ty.spelling or "") if an.ty is not None else None
+            if not want or not got or want.group(1) != got.group(1):
+                continue
+            for w, g in zip(split_top(want.group(2)), split_top(got.group(2))):
+                w, g = w.strip(), g.strip()
+                kind = kinds.pop(w, None)
+                if kind == "value":
+                    v = eval_text(g, self.macros)
+                    self.tbind[w] = const(v) if isinstance(v, int) else tbind.get(g) or \
+                        opaque(f"template value {w}", uniform=True)
+                elif kind == "type":
+                    self.typebind[w] = typebind.get(g) or TYPE_SIZES.get(g, 4)
+
     def _bind_template(self, f: Func, targs):
         env = dict(self.macros)
         for (name, kind), text in zip(f.tparams, targs or []):
@@ -261,7 +285,7 @@ class Builder:
         p = p.split("::")[-1].strip()
         if p in self.typebind:
             return self.typebind[p]
-        return TYPE_SIZES.get(p, 4)
+        return TYPE_SIZES.get(p) or self._class_size(p) or 4
 
     def _retyped(self, v: Ptr, ti: TypeInfo, volatile: bool) -> Ptr:
         """``v`` seen through the pointer type ``ti`` (a cast, a declaration, an inlined call's parameter): its element
@@ -396,9 +420,14 @@ class Builder:
             val = self.eval(n.a) if n.a is not None else None
             if self.st.rets is not None:
                 self.st.rets.append((self.st.cond, val))
+            for exits in self.loop_exits:
+                if exits is not None:
+                    exits.append(self.st.cond)
             self.st.dead = True
             self.st.returned = True
         elif k in ("break", "continue"):
+            if k == "break" and self.loop_exits and self.loop_exits[-1] is not None:
+                self.loop_exits[-1].append(self.st.cond)
             self.st.dead = True
         elif k == "asm":
             self.asm(n)
@@ -407,8 +436,12 @@ class Builder:
 
             def cases():
                 returned = self.st.returned
-                for x in n.body:
-                    self.stmt(x)
+                self.loop_exits.append(None)  # a `break` here leaves the switch
+                try:
+                    for x in n.body:
+                        self.stmt(x)
+                finally:
+                    self.loop_exits.pop()
                 if self.st.dead and not (self.st.returned and not returned):
                     self.st.dead = False  # `break` leaves the switch, not the path
             self._branch(c, cases, None)
@@ -614,7 +647,7 @@ class Builder:
         k = var(f"k{lid}", "iter")
         entry, carried_unknowns = {}, {}  # the unknowns standing for carried values inside the loop -> their names
         same_in_block = uniform_carried(list(body), self._entry_uniform, self.unit.funcs, inc,
-                                        self._uniform_helper, self._read_only)
+                                        self._uniform_helper, self._read_only, self._shared_array)
         for name, sites in assigned.items():
             if any(d == -1 for _, d in sites) or not st.has(name):
                 continue
@@ -644,15 +677,19 @@ class Builder:
         st.phase, st.wphase, st.gphase = ph, wph, gph
         first_acc, first_bar = len(self.model.accesses), len(self.model.barriers)
         self.loop_stack.append(lid)
+        self.loop_exits.append([])
         returned_before = st.returned
-        for x in body:
-            if self.st.dead:
-                break
-            self.stmt(x)
-        if inc is not None and not self.st.dead:
-            self.eval(inc)
-        if n.kind == "do" and n.a is not None and not self.st.dead:
-            self.cond_val(n.a)
+        try:
+            for x in body:
+                if self.st.dead:
+                    break
+                self.stmt(x)
+            if inc is not None and not self.st.dead:
+                self.eval(inc)
+            if n.kind == "do" and n.a is not None and not self.st.dead:
+                self.cond_val(n.a)
+        finally:
+            exits = self.loop_exits.pop()
         self.loop_stack.pop()
         st = self.st
         delta = sym.subst(st.phase, {ph.val: ZERO}) if not st.dead else ZERO
@@ -669,6 +706,11 @@ class Builder:
             # a barrier in a loop whose trip count depends on the thread: each thread's count is pinned by its test
             # (only there, where it decides which threads reach the barrier: the facts cost every query)
             self.model.thread_trips[N.val] = (k.val, c)
+        if nk != "uniform" and n.kind != "do" and trip is None and not _contains(body, "unknown") and \
+                not _contains(body, "goto") and any(b.kind != "warp" for b in self.model.barriers[first_bar:]):
+            # `for (i = tid; i < round_up(n, 256); i += 256) { ...; __syncthreads(); if (done) break; }`: the test
+            # reads the thread, yet every thread may run the same iterations
+            self.model.maybe_uniform_trips[N.val] = (k.val, c, exits)
         # barriers before iteration k and after the loop: k * delta, unless an iteration's count depends on k (a
         # barrier skipped on the last pass), summed pass by pass when the trip count is a small constant
         steps = [_barriers_so_far(d, k, N) for d in (delta, wdelta, gdelta)]
@@ -792,7 +834,8 @@ class Builder:
 
     def _read_only(self, name: str) -> bool:
         """Whether ``name`` is still a kernel parameter that points to const memory (``const int *__restrict
-        bounds``), at a block-uniform offset, or a ``__constant__`` array: memory the kernel cannot write."""
+        bounds``) or that the kernel only reads elements of, at a block-uniform offset, or a ``__constant__``
+        array: memory the kernel cannot write."""
         if not self.st.has(name):
             return False
         v = self.st.lookup(name)
@@ -801,8 +844,15 @@ class Builder:
         if v.space == "const":
             return True
         ti = dict(self.func.params).get(name)
+        if self._read_params is None:
+            self._read_params = _only_read(self.func)
         return v.space == "global" and v.base == name and ti is not None and ti.pointer and \
-            ti.pointee.split()[:1] == ["const"] and not self.depth
+            (ti.pointee.split()[:1] == ["const"] or name in self._read_params) and not self.depth
+
+    def _shared_array(self, name: str) -> bool:
+        """Whether ``name`` is a ``__shared__`` array (or a pointer to one at a block-uniform offset)."""
+        v = self.st.lookup(name) if self.st.has(name) else None
+        return isinstance(v, Ptr) and v.space == "shared" and not sym.thread_dependent(v.off)
 
     def _entry_uniform(self, name: str) -> bool:
         """Whether ``name``'s current value is the same in every thread of a block (a local struct: each field)."""
@@ -1097,7 +1147,7 @@ class Builder:
             m = re.fullmatch(r"sizeof\s*\(\s*(?:const\s+)?(\w+)\s*\)", (n.text or "").strip())
             if m and m.group(1) in self.typebind:
                 return const(self.typebind[m.group(1)])
-            return opaque("sizeof", uniform=True)
+            return self._sizeof_unknown(n.text or "")
         return opaque(f"unsupported expression `{n.text[:30]}`")
 
     def name(self, n: Node):
@@ -1354,6 +1404,69 @@ class Builder:
         self.store(lv, v, n)
         return v
 
+    def _sizeof_unknown(self, text: str) -> S:
+        """An unknown `sizeof(Array<T, N>)`: one value, the same in every thread and wherever the same type is
+        named under the same template bindings (a `Load` helper's `if constexpr` on it must pick the branch the
+        `Store` helper picks for the same type)."""
+        m = re.fullmatch(r"sizeof\s*\((.*)\)", text.strip(), re.S)
+        size = self._class_size(m.group(1)) if m else None
+        if size is not None:
+            return const(size)
+
+        def bound(m):
+            w = m.group()
+            if w in self.typebind:
+                return f"{w}={self.typebind[w]}"
+            if w not in self.tbind:
+                return w
+            t = self.tbind[w]
+            return f"{w}={t.val if t.op in ('c', 'v') else sym.show(t)}"
+        key = _IDENTIFIER.sub(bound, " ".join(text.split()))
+        return var(f"uopq#sizeof:{key}", "uniform")
+
+    def _class_size(self, spelling: str, depth: int = 0) -> int | None:
+        """The size of ``Name<args>`` for a class template whose layout the front end recorded (``Unit.
+        class_layouts``), its arguments the types and values bound here (an unknown type counted as the builder's
+        default element of 4 bytes, as pointer arithmetic on it counts), else None."""
+        m = _CLASS_ARGS.match(spelling.strip())
+        layout = self.unit.class_layouts.get(m.group(1)) if m and depth < 3 else None
+        if layout is None:
+            return None
+        params, fields = layout
+        args = [a.strip() for a in split_top(m.group(2))]
+        if len(args) != len(params):
+            return None
+        types, values = {}, dict(self.macros)
+        for (name, kind), a in zip(params, args):
+            if kind == "type":
+                types[name] = self._type_size(a, depth)
+            else:
+                v = eval_text(a, self.macros)
+                if v is None and a in self.tbind and sym.is_const(self.tbind[a]):
+                    v = self.tbind[a].val
+                if v is None:
+                    return None
+                values[name] = v
+        total, widest = 0, 1
+        for ty, dims in fields:  # each field at a multiple of its element's size (up to 16 bytes), as C lays it out
+            elem = types.get(ty) or self._type_size(ty, depth)
+            size = elem
+            for d in dims:
+                n = eval_text(d, values)
+                if n is None:
+                    return None
+                size *= n
+            align = min(elem, 16)
+            widest = max(widest, align)
+            total = -(-total // align) * align + size
+        return -(-total // widest) * widest
+
+    def _type_size(self, text: str, depth: int) -> int:
+        text = text.replace("const", "").replace("volatile", "").strip()
+        if text.endswith("*"):
+            return 8
+        return self.typebind.get(text) or TYPE_SIZES.get(text) or self._class_size(text, depth + 1) or 4
+
     def cast(self, n: Node):
         v = self.rval(n.a)
         ti = n.ty
@@ -1368,6 +1481,13 @@ class Builder:
                 return Ptr(v.space, v.base, v.off, 1, (), v.subs, v.volatile, True)
         if isinstance(v, S) and ti is not None and ti.pointer:
             return Ptr("unknown", "?", v, self._elem(ti))
+        if isinstance(v, Agg) and v.kind == "struct" and not v.uniform and ti is not None and ti.pointer:
+            # a thread's own object read or written as raw words (`*((uint4*)&frag + i) = ...`): private memory,
+            # no race; its scalar fields may then hold anything
+            for k, f in v.fields.items():
+                if isinstance(f, S):
+                    v.fields[k] = opaque(f"{v.name}.{k} through a cast pointer")
+            return Ptr("local", v.name or "?", ZERO, self._elem(ti))
         return v
 
     # ------------------------------------------------------------------ calls
@@ -1487,6 +1607,7 @@ class Builder:
                 self.tbind[tn] = const(v) if isinstance(v, int) else opaque(f"template value {tn}", uniform=True)
             else:
                 self.typebind[tn] = TYPE_SIZES.get(text.strip(), 4)
+        self._bind_deduced(fn, n, saved_t, saved_tb)
         outer = self.st
         inner = outer.clone()
         inner.scopes = [outer.scopes[0], scope]
@@ -1498,12 +1619,14 @@ class Builder:
         targs = ",".join(_instantiation(fn, n))
         self.helper = f"{fn.name}<{targs}>" if targs else fn.name
         self.this = this
+        saved_exits, self.loop_exits = self.loop_exits, []  # its `return` leaves the helper, not the caller's loops
         try:
             self.stmt(fn.body)
         finally:
             self.depth -= 1
             self.tbind, self.typebind, self.fbind = saved_t, saved_tb, saved_fb
             self.helper, self.this = saved_helper, saved_this
+            self.loop_exits = saved_exits
         res = self.st
         self.st = outer
         # references: write back
@@ -1677,6 +1800,41 @@ def _one_less(e, bound) -> bool:
     if e.kind == "lit" and bound.kind == "lit":
         return isinstance(e.val, int) and isinstance(bound.val, int) and e.val == bound.val - 1
     return e.kind == "bin" and e.op == "-" and _same(e.a, bound) and e.b.kind == "lit" and e.b.val == 1
+
+
+def _only_read(func: Func) -> set:
+    """The pointer parameters of kernel ``func`` whose name its body uses only to read an element (``p[i]`` as a
+    value): never stored through, handed to a call, copied, offset or dereferenced."""
+    params = {name for name, ti in func.params if ti.pointer}
+    spoiled: set = set()
+
+    def walk(n, target=False):
+        """``target``: ``n`` is (part of) what an assignment, increment or ``&`` acts on."""
+        if isinstance(n, list):
+            for x in n:
+                walk(x)
+            return
+        if not isinstance(n, Node):
+            return
+        if n.kind == "name":
+            spoiled.add(n.name)
+            return
+        if n.kind == "index" and n.a is not None and n.a.kind == "name":
+            if target:
+                spoiled.add(n.a.name)  # stored to, or an element's address taken
+            walk(n.b)
+            return
+        if n.kind == "assign" or n.kind == "un" and n.op in ("pre++", "pre--", "post++", "post--", "&"):
+            walk(n.a, target=True)
+            walk(n.b)
+            return
+        for ch in (n.a, n.b, n.c, n.init):
+            walk(ch, target and n.kind in ("member", "cast", "index"))
+        for lst in (n.args, n.body):
+            walk(lst)
+
+    walk(func.body)
+    return params - spoiled
 
 
 def _contains(n, kind, own: bool = False) -> bool:

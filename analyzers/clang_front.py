@@ -5,6 +5,7 @@ import ctypes
 import os
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 from . import build_flags
 from .ast import Func, Loc, Node, TypeInfo, Unit
@@ -25,6 +26,11 @@ _WANTS_DECL = re.compile(r"use of undeclared identifier '(\w+)'|call to '(\w+)'"
 _SHARED_ALIGNAS = re.compile(r"(__shared__)(\s+)(alignas\s*\((?:[^()]|\([^()]*\))*\))")
 _DEVICE_SHARED = re.compile(r"\b__device__(\s+__shared__\b)|\b(__shared__\s+)__device__\b")
 _INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[^;{}()<>]*$")
+_UNDEFINED_INSTANTIATION = re.compile(r"explicit instantiation of undefined")
+_INVOCATION_LINE = re.compile(r"[A-Za-z_]\w*\s*\((?:[^()]|\([^()]*\))*\)\s*;?\s*$")  # `DECLARE_IMPL(float)`
+_FIELD_TYPE = re.compile(r"^((?:[^\[\]<>]|<[^<>]*(?:<[^<>]*>[^<>]*)*>)+?)\s*((?:\[[^\]]*\]\s*)*)$")  # `T [N]`
+_BLOCK_OPENER = re.compile(r'(?:\bnamespace(?:\s+[\w:]+)?|\bextern\s*"C(?:\+\+)?")\s*$')
+_QUALIFIER_BEFORE = re.compile(r"(?:\b[A-Za-z_]\w*\s*::\s*)*$")
 _TEMPLATE_HEADER = re.compile(r"\btemplate\s*<[^;{}]*>\s*$")
 _LINKAGE_BEFORE = re.compile(
     rb'\bextern\s*"C(?:\+\+)?"(?:\s|^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*)*\Z', re.M)
@@ -1128,8 +1134,10 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         elif c.kind in _CLASS_KINDS or c.kind == K.CXX_METHOD:
             for f in _device_methods(conv, c):
                 unit.funcs.setdefault(f.name, []).append(f)
+            if c.kind == K.CLASS_TEMPLATE:
+                _record_layout(c, unit.class_layouts)
     own = set(unit.funcs)
-    for f in _header_device_decls(tu, top, patched):
+    for f in _header_device_decls(tu, top, patched, unit.class_layouts):
         if isinstance(f, Node):  # a `__device__`/`__constant__` variable a header declares (`extern`)
             unit.globals.setdefault(f.name, f)
         elif f.name not in own:  # the file's own definition of a name wins
@@ -1486,7 +1494,10 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
             body = _BODY_AFTER.match(data, b)  # a signature written in `#if` branches: its body stands alone,
             if body:                           # and the other branches' signatures go with it
                 a, b = _group_start(data, a), _closing(data, body.end() - 1)
-            code = _COMMENT.sub(b" ", data[a:b])
+            # (comments blanked in place: offsets in ``code`` are offsets in ``data``)
+            code = _COMMENT.sub(lambda m: b" " * len(m.group()), data[a:b])
+            b = a + _unopened_closer(code)  # tree-sitter's recovery can take in the `}` of enclosing namespaces
+            code = code[:b - a]
             after = re.match(rb"\s*\}", data[b:])
             if after and code.count(b"{") - code.count(b"}") == 1:
                 # tree-sitter's recovery ended a definition one brace short (an `#ifdef` between the arms of an
@@ -1507,6 +1518,54 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
     rest = [e for e, o in at if not any(a <= o < b for a, b in spans)]
     text, n = _blank(tu, fname, text, rest, device=False) if rest else (text, 0)
     return text, len(spans) + n
+
+
+def _unopened_closer(code: bytes) -> int:
+    """The position of the first ``}`` in ``code`` that closes a brace opened before it, when only such closers
+    follow it (the ends of enclosing namespaces), else the length of ``code``."""
+    depth = 0
+    for i, c in enumerate(code):
+        depth += (c == 123) - (c == 125)
+        if depth < 0:
+            return i if not code[i:].strip(b"}; \t\r\n") else len(code)
+    return len(code)
+
+
+def _closes_namespace(text: str, at: int) -> bool:
+    """Whether the ``}`` at ``text[at]`` closes a ``namespace`` or ``extern "C"`` block (comments skipped)."""
+    code = _COMMENTS.sub(lambda m: " " * len(m.group()), text[:at])
+    depth = 0
+    for i in range(len(code) - 1, -1, -1):
+        c = code[i]
+        if c == "}":
+            depth += 1
+        elif c == "{":
+            if not depth:
+                return bool(_BLOCK_OPENER.search(code, max(0, i - 200), i))
+            depth -= 1
+    return False
+
+
+class _Position(NamedTuple):
+    line: int
+    column: int
+
+
+def _before_unopened_closers(lines: list, s, t):
+    """The end ``t`` of an extent starting at ``s`` (1-based line and column), moved before the ``}`` that close
+    braces opened before the extent (error recovery can stretch a declaration over its namespaces' ends)."""
+    if not 0 < s.line <= t.line <= len(lines):
+        return t
+    chunk = "\n".join(lines[s.line - 1:t.line])
+    first = s.column - 1
+    end = len(chunk) - len(lines[t.line - 1]) + t.column - 1
+    code = _COMMENT.sub(lambda m: b" " * len(m.group()), chunk[first:end].encode(errors="replace"))
+    cut = _unopened_closer(code)
+    if cut == len(code):
+        return t
+    at = first + len(code[:cut].decode(errors="replace"))
+    line = s.line + chunk.count("\n", 0, at)
+    return _Position(line, at - (chunk.rfind("\n", 0, at) + 1) + 1)
 
 
 def _group_start(data: bytes, a: int) -> int:
@@ -1597,12 +1656,38 @@ def _file_decls(cur, fname: str, children=None):
             yield c
 
 
-def _header_device_decls(tu, children: list, patched: dict):
+def _record_layout(c, layouts: dict) -> None:
+    """Record in ``layouts`` the template parameters and fields of class template ``c`` when its size is the sum of
+    its fields' (no base class, no alignment attribute, no template template parameter); the first definition of a
+    name wins."""
+    K = ci.CursorKind
+    if c.spelling in layouts:
+        return
+    params, fields = [], []
+    for x in c.get_children():
+        k = x.kind
+        if k == K.TEMPLATE_TYPE_PARAMETER:
+            params.append((x.spelling, "type"))
+        elif k == K.TEMPLATE_NON_TYPE_PARAMETER:
+            params.append((x.spelling, "value"))
+        elif k in (K.TEMPLATE_TEMPLATE_PARAMETER, K.CXX_BASE_SPECIFIER) or k.is_attribute() and "ALIGN" in k.name:
+            return
+        elif k == K.FIELD_DECL:
+            m = _FIELD_TYPE.match(x.type.spelling)
+            if m is None:
+                return
+            fields.append((m.group(1).strip(), re.findall(r"\[([^\]]*)\]", m.group(2) or "")))
+    if fields:
+        layouts[c.spelling] = (params, fields)
+
+
+def _header_device_decls(tu, children: list, patched: dict, layouts: dict):
     """The device functions (not kernels) defined in the user's headers the unit includes (`#include "utils.h"` with
     `__device__ int gid() {...}`), so calls to them are inlined like the file's own helpers, and the `__device__` /
-    `__constant__` variables they declare (as declaration nodes), so the kernel's reads of them are memory. The analyzer's own declarations come first in the unit (they are force-included): they are found by
-    bisection, so only the user's top-level declarations have their files looked up. ``children``: the unit's
-    top-level cursors."""
+    `__constant__` variables they declare (as declaration nodes), so the kernel's reads of them are memory. The
+    analyzer's force-included declarations come first in the unit: they are found by bisection, so only the later
+    top-level declarations have their files looked up. ``children``: the unit's
+    top-level cursors; ``layouts``: where the class templates' layouts are recorded (``_record_layout``)."""
     K = ci.CursorKind
     if not any(not str(i.include.name).startswith(str(HERE)) for i in tu.get_includes() if i.include is not None):
         return []
@@ -1611,10 +1696,14 @@ def _header_device_decls(tu, children: list, patched: dict):
         f = c.location.file
         return f is None or f.name.startswith(str(HERE))
 
+    def forced(c):  # force-included before the file: the first declarations of the unit, all together
+        f = c.location.file
+        return f is None or f.name in (str(DECLS), str(HOST_DECLS))
+
     lo, hi = 0, len(children)
-    while lo < hi:  # the first declaration not in the analyzer's own headers
-        mid = (lo + hi) // 2
-        if ours(children[mid]):
+    while lo < hi:  # the first declaration not force-included (a stub header the user's headers include, such as
+        mid = (lo + hi) // 2  # <cassert>, comes later, among theirs: ``walk`` skips it)
+        if forced(children[mid]):
             lo = mid + 1
         else:
             hi = mid
@@ -1634,6 +1723,8 @@ def _header_device_decls(tu, children: list, patched: dict):
             if c.kind not in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD, K.VAR_DECL) and \
                     c.kind not in _CLASS_KINDS:
                 continue
+            if c.kind == K.CLASS_TEMPLATE:
+                _record_layout(c, layouts)
             if c.kind == K.VAR_DECL:
                 if not {x.kind for x in c.get_children()} & {K.CUDADEVICE_ATTR, K.CUDACONSTANT_ATTR}:
                     continue
@@ -1706,6 +1797,7 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
 
     def blank(c):
         s, t = c.extent.start, c.extent.end
+        t = _before_unopened_closers(lines, s, t)
         for ln in range(s.line, t.line + 1):
             if not 0 < ln <= len(lines):
                 continue
@@ -1713,9 +1805,9 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
             if _CONDITIONAL_LINE.match(text):  # kept, as by _blank_host: blanking one of a group would unbalance it
                 continue
             a = s.column - 1 if ln == s.line else 0
-            if ln == s.line:  # an explicit instantiation's extent leaves out `[extern] template <return type>`
-                m = _INSTANTIATION_KEYWORD.search(text[:a])
-                a = m.start() if m else a
+            if ln == s.line:  # an explicit instantiation's extent leaves out `[extern] template <return type>`,
+                m = _INSTANTIATION_KEYWORD.search(text[:a])  # a member of a class that did not parse its `A::`
+                a = m.start() if m else _QUALIFIER_BEFORE.search(text[:a]).start()
             b = t.column - 1 if ln == t.line else len(text)
             lines[ln - 1] = text[:a] + " " * (b - a) + text[b:]
         # a declaration error recovery cut off from its `template <...>` header (an out-of-line member of a class
@@ -1761,14 +1853,46 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
                  if c.location.file is not None and c.location.file.name == fname]
         for e in errors:
             ln = e.location.line
-            if e.location.file is not None and e.location.file.name == fname and 0 < ln <= len(lines) and \
-                    not any(a <= ln <= b for a, b in spans) and not lines[ln - 1].lstrip().startswith("#"):
-                col = e.location.column - 1
+            if e.location.file is None or e.location.file.name != fname or not 0 < ln <= len(lines) or \
+                    lines[ln - 1].lstrip().startswith("#"):
+                continue
+            col = e.location.column - 1
+            if _UNDEFINED_INSTANTIATION.match(e.spelling):
+                # clang drops the declaration, so no cursor holds it (inside a namespace): an instantiation of a host
+                # template blanked as undefined, written out or through a macro (`DECLARE_IMPL(float)`)
+                count += _blank_instantiation(lines, ln, col)
+            elif not any(a <= ln <= b for a, b in spans):
                 kw = _INSTANTIATION_KEYWORD.search(lines[ln - 1][:col])  # `template void f<int>(...)`: all of it
-                col = kw.start() if kw else col
-                lines[ln - 1] = lines[ln - 1][:col] + " " * len(lines[ln - 1][col:])
+                col = kw.start() if kw else _QUALIFIER_BEFORE.search(lines[ln - 1][:col]).start()
+                # a `}` that closes a namespace stays (error recovery left it outside every declaration)
+                at = sum(len(x) + 1 for x in lines[:ln - 1]) + col
+                text = "\n".join(lines)
+                rest = lines[ln - 1][col:]
+                kept = [i for i, ch in enumerate(rest) if ch == "}" and _closes_namespace(text, at + i)]
+                lines[ln - 1] = lines[ln - 1][:col] + "".join(ch if i in kept else " " for i, ch in enumerate(rest))
                 count += 1
     return "\n".join(lines), count
+
+
+def _blank_instantiation(lines: list, ln: int, col: int) -> int:
+    """Blank the explicit instantiation at line ``ln`` (1-based), column ``col`` of ``lines``: a macro invocation
+    alone on its line, or `[extern] template ... ;` up to its semicolon. How many were blanked (0 or 1)."""
+    text = lines[ln - 1]
+    if _INVOCATION_LINE.match(text[col:]):
+        lines[ln - 1] = text[:col] + " " * len(text[col:])
+        return 1
+    kw = _INSTANTIATION_KEYWORD.search(text[:col])
+    if kw is None:
+        return 0
+    col = kw.start()
+    for i in range(ln - 1, min(ln + 20, len(lines))):
+        text = lines[i]
+        end = text.find(";", col)
+        lines[i] = text[:col] + " " * ((end + 1 if end >= 0 else len(text)) - col) + (text[end + 1:] if end >= 0 else "")
+        if end >= 0:
+            return 1
+        col = 0
+    return 1
 
 
 def _release():

@@ -119,6 +119,7 @@ namespace std {
   };
   using ::size_t; using ::int8_t; using ::int16_t; using ::int32_t; using ::int64_t;
   using ::uint8_t; using ::uint16_t; using ::uint32_t; using ::uint64_t;
+  using ::ptrdiff_t; using ::intptr_t; using ::uintptr_t; typedef decltype(nullptr) nullptr_t;
   template <class T> struct remove_reference { typedef T type; };
   template <class T> struct remove_reference<T&> { typedef T type; };
   template <class T> struct remove_reference<T&&> { typedef T type; };

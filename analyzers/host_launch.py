@@ -119,6 +119,7 @@ _PARAM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$")
 _FN_POINTER = re.compile(r"\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(")  # a function pointer's declarator: `void (*k)(float *)`
 _TARGS = r"(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?"
 _CALLEE = re.compile(r"\b([A-Za-z_][\w:]*)\s*(" + _TARGS + r")\s*$")  # the kernel named before a `<<<`
+_PAREN_CALLEE = re.compile(r"\(\s*([A-Za-z_][\w:]*)\s*(" + _TARGS + r")\s*\)\s*$")  # `(k<T, 256>)<<<...`
 _SUBSCRIPTS = r"(?:\s*\[[^\[\]]+\])+"
 _ELEMENT = re.compile(rf"([A-Za-z_]\w*)({_SUBSCRIPTS})")  # an array's element: `fns[i]`, `block[d][i]`
 _ELEMENT_CALLEE = re.compile(rf"(?<![\w.>])([A-Za-z_]\w*{_SUBSCRIPTS})\s*$")  # `fns[i]<<<...`
@@ -1382,7 +1383,7 @@ class _Scan:
             return
         for m in re.finditer("<<<", t):
             lo = max(0, m.start() - 400)
-            callee = _CALLEE.search(t, lo, m.start())
+            callee = _CALLEE.search(t, lo, m.start()) or _PAREN_CALLEE.search(t, lo, m.start())
             element = _ELEMENT_CALLEE.search(t, lo, m.start()) if callee is None else None
             end = t.find(">>>", m.end())
             if callee is None and element is None or end < 0:
@@ -1853,7 +1854,7 @@ def _siblings(path) -> list:
 _FACTS: dict = {}  # path text -> ((mtime, size), quoted include names, kernel names looked up by name through the
 # driver API, names launched, the text when small): read once per version of the file
 _KEEP_TEXT = 300_000  # characters of a folder file kept in memory between analyses
-_LAUNCH_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;(]*>)?\s*<<\s*<|\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?"
+_LAUNCH_NAME = re.compile(r"\b([A-Za-z_]\w*)\s*(?:<[^<>;(]*>)?\s*\)?\s*<<\s*<|\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?"
                           r"void\s*\*\s*\)\s*)?&?\s*(\w+)")
 
 

@@ -94,6 +94,9 @@ class KernelModel:
     grid_used: set = field(default_factory=set)  # "x", "y", "z" of blockIdx/gridDim
     trips: dict = field(default_factory=dict)  # uniform trip-count var N -> (iteration var k, loop test at k)
     thread_trips: dict = field(default_factory=dict)  # the same for loops whose trip count depends on the thread
+    # a thread-dependent trip count N of a loop around a barrier that may still be the same in every thread ->
+    # (k, loop test at k, path condition of each `break`/`return` leaving it): passes.divergence tries to prove it
+    maybe_uniform_trips: dict = field(default_factory=dict)
     deltas: dict = field(default_factory=dict)  # iteration var k -> block barriers per iteration of its loop (S)
     loop_trip: dict = field(default_factory=dict)  # iteration var k -> trip count (S) of its loop
     after_loop: dict = field(default_factory=dict)  # unknown of a value after a loop -> the variables it is a function of

@@ -59,7 +59,8 @@ def uniform_helper(func, funcs: dict, depth: int = 0) -> bool:
 
 def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: dict, increment=None,
                     uniform_call: Callable[[str], bool] = lambda name: False,
-                    read_only: Callable[[str], bool] = lambda name: False) -> set:
+                    read_only: Callable[[str], bool] = lambda name: False,
+                    shared: Callable[[str], bool] = lambda name: False) -> set:
     """The names assigned in ``nodes`` (a loop's body) and ``increment`` (a ``for`` loop's, which a ``continue``
     runs too) that are block-uniform at every iteration. ``entry_uniform(name)``: whether a name's value before the
     loop is the same in every thread of a block (False for names it does not know to be); ``calls``: the unit's own
@@ -67,7 +68,10 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: di
     whether such a function is a ``uniform_helper``, whose result is uniform when its arguments are (a local struct
     passed by address counts as uniform when it is at the loop's entry and the loop changes it only through such
     helpers); ``read_only(name)``: whether a name points to memory the kernel cannot write (read at a uniform
-    index, alike in every thread)."""
+    index, alike in every thread); ``shared(name)``: whether a name is a block's shared array, read at a uniform
+    index alike in every thread where no statement between the same two barriers of the body writes it
+    (``_quiet_reads``: an NMS loop scanning the flags the previous phase set)."""
+    quiet = _quiet_reads(nodes, shared)
     sites: dict[str, list] = {}  # name -> [(value node or None, [conditions])]
     declared, spoiled = set(), set()
     changed_structs = set()  # local structs the loop changes other than through a uniform helper
@@ -192,7 +196,7 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: di
         if k == "un":
             return e.op not in ("*", "&") and value(e.a)
         if k == "index" and e.a is not None and e.a.kind == "name" and e.a.name not in sites and \
-                e.a.name not in spoiled and read_only(e.a.name):
+                e.a.name not in spoiled and (read_only(e.a.name) or id(e) in quiet):
             return value(e.b)
         return False  # memory reads, initializer lists, assignments used as values, anything unknown
 
@@ -213,6 +217,66 @@ def uniform_carried(nodes: list, entry_uniform: Callable[[str], bool], calls: di
     if not all(holds(s) for s in sites.get(_EXIT, ())):
         return set()
     return uniform
+
+
+def _quiet_reads(body: list, shared: Callable[[str], bool]) -> set:
+    """The ids of the reads ``a[i]`` of shared arrays in ``body`` (a loop's statements) that no other thread can be
+    writing: the body's top-level ``__syncthreads()`` cut it into phases, the last joined to the first of the next
+    iteration; a read in a phase after the first whose joined phases never write the array (an assignment,
+    increment or address of an element, or the array handed to a call) sees what every thread sees."""
+    while len(body) == 1 and isinstance(body[0], Node) and body[0].kind == "block":
+        body = list(body[0].body)
+    phases, phase = [], 0
+    for st in body:
+        call = st.a if isinstance(st, Node) and st.kind == "expr" else st
+        if isinstance(call, Node) and call.kind == "call" and not call.args and short_name(call) == "__syncthreads":
+            phase += 1
+        phases.append(phase)
+    if not phase:
+        return set()
+    written: dict[str, set] = {}  # array -> phases that write it
+    reads: list = []  # (phase, index node)
+
+    def walk(n, ph, target=False):
+        if isinstance(n, list):
+            for x in n:
+                walk(x, ph, target)
+            return
+        if not isinstance(n, Node):
+            return
+        k = n.kind
+        if k == "index" and n.a is not None and n.a.kind == "name" and shared(n.a.name):
+            if target:
+                written.setdefault(n.a.name, set()).add(ph)
+            else:
+                reads.append((ph, n))
+            walk(n.b, ph)
+            return
+        if k == "name" and shared(n.name):  # the array itself: handed on, or its address taken
+            written.setdefault(n.name, set()).add(ph)
+            return
+        if k == "assign":
+            walk(n.a, ph, True)
+            if n.op != "=":
+                walk(n.a, ph)
+            walk(n.b, ph)
+            return
+        if k == "un" and n.op in ("pre++", "pre--", "post++", "post--", "&"):
+            walk(n.a, ph, True)
+            return
+        for ch in (n.a, n.b, n.c, n.init):
+            walk(ch, ph, target and k in ("member", "cast"))
+        for lst in (n.args, n.body):
+            walk(lst, ph)
+
+    for st, ph in zip(body, phases):
+        walk(st, ph)
+    last = phase
+
+    def joined(ph):
+        return {0, last} if ph in (0, last) else {ph}
+
+    return {id(n) for ph, n in reads if ph > 0 and not written.get(n.a.name, set()) & joined(ph)}
 
 
 def _by_reference(overloads, i: int, nargs: int) -> bool:

@@ -1637,3 +1637,77 @@ def test_what_the_toolkit_declares_is_declared(src):
     res = analyze(src, path="m.cu", block=(32, 1, 1), grid=(1, 1, 1))
     assert res.paths == {"k": "libclang"} and "did not parse" not in res.assumed
     assert not _rules(res) & {"race.shared", "analysis.incomplete"}
+
+
+def test_an_instantiation_of_a_host_template_that_did_not_parse_is_left_out(tmp_path):
+    # CTranslate2's `DECLARE_IMPL(float)` instantiates a member whose definition was skipped (it names host-only
+    # code): clang drops the instantiation, so no declaration holds the error
+    (tmp_path / "ops.h").write_text(
+        "#pragma once\nnamespace ops {\nenum class Device { CPU, CUDA };\nstruct View { float *data; int n; };\n"
+        "struct Norm {\n  template <Device D, typename T> void compute(const View &in, View &out) const;\n};\n}\n")
+    (tmp_path / "norm.cu").write_text(
+        '#include "ops.h"\nnamespace ops {\n'
+        "__global__ void norm(const float *in, float *out, int n) {\n"
+        "  __shared__ float s[256];\n  s[threadIdx.x] = in[threadIdx.x];\n"
+        "  out[threadIdx.x] = s[255 - threadIdx.x];\n}\n"
+        "template <Device D, typename T>\nvoid Norm::compute(const View &in, View &out) const {\n"
+        "  host_only_logger().info(in.n);\n  norm<<<1, 256>>>(in.data, out.data, in.n);\n}\n"
+        "#define DECLARE_IMPL(T) \\\n  template void Norm::compute<Device::CUDA, T>(const View &, View &) const;\n"
+        "DECLARE_IMPL(float)\nDECLARE_IMPL(double)\n"
+        "template void Norm::compute<Device::CPU, float>(const View &in,\n"
+        "                                                View &out) const;\n}\n")
+    res = analyze(tmp_path / "norm.cu", block=(256, 1, 1), grid=(1, 1, 1))
+    assert res.paths["norm"].startswith("libclang"), res.paths
+    assert "sync.missing" in _rules(res)
+
+
+def test_a_class_that_did_not_parse_leaves_its_namespaces_closed(tmp_path):
+    # MNN's `class X :\n#ifdef ... #else public Execution #endif {`: error recovery stretches the class over the
+    # `}` of its namespaces; blanking those as well left the file unbalanced
+    (tmp_path / "exec.hpp").write_text('#pragma once\nnamespace eng {\nnamespace gpu {\nclass Matmul :\n    #ifdef TUNED\n    public TunedBase\n    #else\n    public Execution\n    #endif\n{\npublic:\n    Matmul(bool transposeA, Backend *backend, int aS = 1);\n    virtual ~Matmul();\n    virtual ErrorCode onExecute(const std::vector<Tensor *> &inputs, const std::vector<Tensor *> &outputs) override;\nprivate:\n    bool mTransposeA;\n    Backend* mBackend = nullptr;\n    std::shared_ptr<Tensor> mBiasTensor;\n    GemmBatched_F16_Row_Column mGemmBatched;\n    GemmTensor_F32_Sm75 mGemm;\n};\n} // namespace gpu\n} // namespace eng\n')
+    (tmp_path / "exec.cu").write_text('#include "exec.hpp"\nnamespace eng {\nnamespace gpu {\n__global__ void pack(const float *in, float *out) {\n  __shared__ float s[128];\n  s[threadIdx.x] = in[threadIdx.x];\n  out[threadIdx.x] = s[127 - threadIdx.x];\n}\nMatmul::Matmul(bool transposeA, Backend *backend, int aS) :\n    #ifdef TUNED\n    TunedBase(backend)\n    #else\n    Execution(backend)\n    #endif\n{\n    mTransposeA = transposeA;\n}\nErrorCode Matmul::onExecute(const std::vector<Tensor *> &inputs, const std::vector<Tensor *> &outputs) {\n  pack<<<1, 128>>>(nullptr, nullptr);\n  return NO_ERROR;\n}\n}\n}\n')
+    res = analyze(tmp_path / "exec.cu", block=(128, 1, 1), grid=(1, 1, 1))
+    assert res.paths["pack"].startswith("libclang"), res.paths
+    assert "sync.missing" in _rules(res)
+
+
+def test_cub_fp_limits_are_declared():
+    # CTranslate2's top-k keeps `T u = cub::FpLimits<T>::Lowest();` in a struct its kernels use
+    src = """
+#include <cub/cub.cuh>
+template <typename T> struct TopK {
+  int p = -1;
+  T u = cub::FpLimits<T>::Lowest();
+  __device__ void insert(T e, int i) { if (e > u) { u = e; p = i; } }
+};
+template <typename T, int B>
+__global__ void topk(const T *x, int *out, int n) {
+  typedef cub::BlockReduce<int, B> R;
+  __shared__ typename R::TempStorage tmp;
+  TopK<T> best;
+  for (int i = threadIdx.x; i < n; i += B) best.insert(x[i], i);
+  int p = R(tmp).Reduce(best.p, cub::Max());
+  if (threadIdx.x == 0) out[blockIdx.x] = p;
+}
+void run(const float *x, int *o, int n) { topk<float, 128><<<4, 128>>>(x, o, n); }
+"""
+    res = analyze(src, path="topk.cu")
+    assert res.paths["topk"] == "libclang", res.paths
+
+
+def test_a_header_helper_declared_after_a_standard_header_is_inlined(tmp_path):
+    # a kopt stub header (<vector>) a user's header includes after its helpers: the stub's declarations came among
+    # the user's, and the search for where those begin skipped the helpers before them (lmdeploy's `round_up`)
+    (tmp_path / "math.h").write_text(
+        "#pragma once\nnamespace tm {\n"
+        "template <class T> __host__ __device__ constexpr T round_up(T a, T b) { return (a + b - 1) / b * b; }\n}\n"
+        "#include <vector>\n")
+    (tmp_path / "k.cu").write_text(
+        '#include "math.h"\nnamespace tm {\n__global__ void scan(const float *x, int n) {\n'
+        "  __shared__ float s[256];\n"
+        "  for (int i = threadIdx.x; i < round_up(n, 256); i += 256) {\n"
+        "    s[threadIdx.x] = i < n ? x[i] : 0.f;\n    __syncthreads();\n  }\n}\n"
+        "void run(const float *x, int n) { scan<<<1, 256>>>(x, n); }\n}\n")
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["scan"].startswith("libclang"), res.paths
+    assert "barrier.divergent" not in {d.rule for d in res.diagnostics}, res.diagnostics

@@ -1850,3 +1850,17 @@ void forward(const void *x, float *out, long rows, long vocab, bool bf16) {
     res = analyze(tmp_path / "ce.cu")
     assert "template <?, 512>" in res.assumed and "blockDim.x == 512" in res.assumed
     assert not [d for d in res.diagnostics if d.rule.startswith(("bounds", "race"))]
+
+
+def test_a_launch_of_a_parenthesized_kernel_name_is_read():
+    # MNN's `(splitGeLUKernel<T, 1280, kTPB>) <<<grid, kTPB, 0, stream>>>(...)`
+    src = """
+template <typename T, int C, int TPB> __global__ void k(T *x) {
+  for (int i = threadIdx.x; i < C; i += TPB) x[blockIdx.x * C + i] *= 2;
+}
+void run(float *x, int c) {
+  switch (c) { case 320: (k<float, 320, 64>) <<<8, 64, 0, 0>>>(x); break; }
+}
+"""
+    res = analyze(src, path="p.cu")
+    assert "block=(64, 1, 1)" in res.assumed, res.assumed

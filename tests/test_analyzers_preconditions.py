@@ -241,3 +241,41 @@ __global__ void k(unsigned *g, unsigned n) {
     assert not [d for d in res.diagnostics if d.rule == "race.shared"]
     notes = [d for d in res.diagnostics if d.rule == "race.precondition"]
     assert notes and all("n / 2 a power of two" in d.message for d in notes)
+
+
+def test_a_divisor_in_a_guard_is_not_zero_in_a_witness():
+    # with groups >= 1 only thread 0 passes (n <= 1); z3 gives n / 0 any value, which let more threads through
+    src = """
+__global__ void first(float *out, unsigned n, unsigned groups) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (n > 1 || t >= n / groups) return;
+  out[0] = (float)t;
+}
+void run(float *x, unsigned n, unsigned g) { first<<<1, 256>>>(x, n, g); }
+"""
+    res = analyze(src, path="f.cu")
+    assert not [d for d in res.diagnostics if d.rule.startswith("race.")], res.diagnostics
+
+
+def test_a_row_is_presumed_to_hold_the_width_its_guard_names():
+    # lmdeploy's activation: `dim /= V; if (c >= dim) return;` then `row[c]` of `row = x + blockIdx.x * stride`:
+    # rows overlap only where stride is below the dim the guard names, the caller's layout: a note naming the
+    # presumption, not an error (`x <= width` beside `y * pitch` stays one: corpus i23_layout_pitch_offbyone.cu)
+    src = """
+template <int V>
+__global__ void act(float *x, long stride, int dim) {
+  int c = threadIdx.x + blockIdx.y * blockDim.x;
+  dim /= V;
+  if (c >= dim) return;
+  float4 *row = reinterpret_cast<float4 *>(x + blockIdx.x * stride);
+  float4 v = row[c];
+  v.x *= 2.f;
+  row[c] = v;
+}
+template <int V> void run(float *x, long s, int n, int d) { act<V><<<dim3(n, (d / V + 511) / 512), 512>>>(x, s, d); }
+"""
+    res = analyze(src, path="a.cu")
+    rules = {d.rule for d in res.diagnostics}
+    assert "race.global" not in rules and "race.precondition" in rules, res.diagnostics
+    (note,) = [d for d in res.diagnostics if d.rule == "race.precondition"]
+    assert "dim / <template value V> * 16 <= 4 * stride" in note.witness["precondition"], note.witness

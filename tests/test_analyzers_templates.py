@@ -126,3 +126,55 @@ def test_a_helper_instantiated_for_two_types_has_two_static_arrays():
 def test_a_tiles_meta_group_is_the_blocks_warps():
     assert _rules(TILES.replace("EXTRA", "0")) == set()
     assert _rules(TILES.replace("EXTRA", "1")) == {"bounds.shared"}
+
+
+ARRAY = """
+template <typename T, int N> struct Array { T a[N]; __device__ T &operator[](int i) { return a[i]; } };
+template <typename T, int N> __device__ void Load(Array<T, N> &dst, const T *src) {
+  if constexpr (sizeof(Array<T, N>) == sizeof(uint4)) { (uint4 &)dst = *(const uint4 *)src; }
+  else if constexpr (sizeof(Array<T, N>) == sizeof(uint2)) { (uint2 &)dst = *(const uint2 *)src; }
+  else { for (int i = 0; i < N; ++i) dst[i] = src[i]; }
+}
+template <typename T, int N> __device__ void Store(T *dst, const Array<T, N> &src) {
+  if constexpr (sizeof(Array<T, N>) == sizeof(uint4)) { *(uint4 *)dst = (const uint4 &)src; }
+  else if constexpr (sizeof(Array<T, N>) == sizeof(uint2)) { *(uint2 *)dst = (const uint2 &)src; }
+  else { for (int i = 0; i < N; ++i) dst[i] = src[i]; }
+}
+template <typename T, int V>
+__global__ void scale(T *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n / V) return;
+  Array<T, V> v;
+  Load(v, x + i * V);
+  %s
+  Store(x + i * V, v);
+}
+void run(float *x, int n) { scale<float, 4><<<(n / 4 + 255) / 256, 256>>>(x, n); }
+"""
+
+
+def test_one_sizeof_picks_one_branch_in_both_helpers():
+    # lmdeploy's Load/Store: `if constexpr (sizeof(Array<T, N>) == sizeof(uint4))` is one unknown for the type in
+    # both helpers, and Store's `N` is deduced from the Array it is handed (its loop bounded by it)
+    res = analyze(ARRAY % "for (int j = 0; j < V; ++j) v[j] *= 2.f;", path="a.cu")
+    assert not {d.rule for d in res.diagnostics} & {"race.global", "analysis.incomplete"}, res.diagnostics
+
+
+RAW = """
+template <typename T, int N> struct Array { T a[N]; };
+template <typename T, int N> __device__ void Copy(Array<T, N> &dst, const T *src) {
+  for (int i = 0; i < (int)(sizeof(Array<T, N>) / sizeof(uint4)); ++i) *((uint4 *)&dst + i) = *((const uint4 *)src + i);
+}
+__global__ void k(const float *x, float *y) {
+  Array<float, 8> v;
+  Copy(v, x + 8 * threadIdx.x);
+  y[threadIdx.x] = v.a[0];
+}
+void run(const float *x, float *y) { k<<<1, 128>>>(x, y); }
+"""
+
+
+def test_a_private_struct_written_as_raw_words_is_placed():
+    # `*((uint4 *)&dst + i) = ...` on the caller's own Array: memory no other thread sees
+    res = analyze(RAW, path="r.cu")
+    assert not [d for d in res.diagnostics if "cannot place" in d.message], res.diagnostics

@@ -78,3 +78,89 @@ __global__ void k(float *out, const float *in) {
         return any(d.rule == "barrier.divergent" for d in res.diagnostics)
     assert not divergent("__constant__")
     assert divergent("__device__")
+
+
+ROUNDED = """
+#define B 256
+__global__ void k(const float *x, int n) {
+  __shared__ float s[B];
+  int end = (n + B - 1) / B * B;
+  for (int i = threadIdx.x; %s; i += B) {
+    s[threadIdx.x] = i < n ? x[i] : 0.f;
+    __syncthreads();
+    int c = __syncthreads_count(s[threadIdx.x] > 0.f);
+    if (%s) break;
+  }
+}
+void run(const float *x, int n) { k<<<4, B>>>(x, n); }
+"""
+
+
+@pytest.mark.parametrize("test, leave, divergent", [
+    ("i < end", "c != 0 || i + B >= end", False),
+    ("i < n", "c != 0", True),
+    ("i < end", "s[threadIdx.x] > 0.f", True),
+])
+
+
+def test_a_loop_every_thread_runs_as_often_keeps_its_barriers_uniform(test, leave, divergent):
+    # `i = tid + 256 k < round_up(n, 256)` with 256 threads: the same truth in every thread at each iteration, and
+    # so the `break` on a block-wide count; a bound not a multiple of the block, or a thread's own break, diverges
+    res = analyze(ROUNDED % (test, leave), path="r.cu")
+    assert ("barrier.divergent" in {d.rule for d in res.diagnostics}) == divergent, res.diagnostics
+
+
+NMS = """
+__global__ void nms(const float *score, int *keep, int n, float thr) {
+  __shared__ bool flag[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) flag[i] = i < n && score[i] > 0.f;
+  int ref = 0;
+  while (ref < n) {
+    float s = score[ref];
+    __syncthreads();
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x)
+      if (flag[i] && i > ref && score[i] * s > thr) flag[i] = false;
+    %s
+    do { ref++; } while (ref < n && !flag[ref]);
+  }
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) keep[blockIdx.x * 1024 + i] = flag[i];
+}
+void run(const float *s, int *k, int n, float t) { nms<<<1, 256>>>(s, k, n, t); }
+"""
+
+
+@pytest.mark.parametrize("sep, divergent", [("__syncthreads();", False), ("", True)])
+def test_a_scan_of_shared_flags_a_barrier_settled_is_alike_in_every_thread(sep, divergent):
+    # the NMS loop: every thread advances `ref` over the flags the phase before the barrier wrote; without that
+    # barrier other threads may still be clearing them
+    res = analyze(NMS % sep, path="nms.cu")
+    assert ("barrier.divergent" in {d.rule for d in res.diagnostics}) == divergent, res.diagnostics
+
+
+LISTED = """
+__global__ void nms(int *order, int *keep, int n) {
+  __shared__ bool flag[1024];
+  for (int i = threadIdx.x; i < 1024; i += blockDim.x) flag[i] = i < n;
+  int ref = 0, box = order[0];
+  while (ref < n && box >= 0) {
+    __syncthreads();
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x)
+      if (flag[i] && i > ref && order[i] %% 7 == box %% 7) flag[i] = false;
+    __syncthreads();
+    do { ref++; } while (ref < n && !flag[ref]);
+    box = ref < n ? order[ref] : -1;
+  }
+  %s
+}
+void run(int *o, int *k, int n) { nms<<<1, 256>>>(o, k, n); }
+"""
+
+
+@pytest.mark.parametrize("after, divergent", [("keep[threadIdx.x] = flag[threadIdx.x];", False),
+                                              ("order[threadIdx.x] = flag[threadIdx.x];", True)])
+
+
+def test_a_pointer_the_kernel_only_reads_is_alike_at_a_uniform_index(after, divergent):
+    # `order` is not const, yet the kernel never stores through it; a store anywhere makes its elements unknown
+    res = analyze(LISTED % after, path="nms.cu")
+    assert ("barrier.divergent" in {d.rule for d in res.diagnostics}) == divergent, res.diagnostics

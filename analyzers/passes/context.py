@@ -374,8 +374,9 @@ class Ctx:
         column lies within one row (``0 <= column < unit * stride``, the column being the index terms that contain
         no stride), and a text of each. A stride some assumption already constrains is left out: the caller said
         what it passes, and the pair is checked at those values. So is a row whose column the access's guard
-        compares with a parameter (``if (x <= width)``): the kernel then states how wide its row is, and a race past
-        it is the kernel's own; and an index with no column term (``out[i * stride]``) is no 2-D layout.
+        compares with the stride's own parameter (``if (x <= width)`` beside ``y * width``): the kernel then states
+        how wide its row is, and a race past it is the kernel's own; and an index with no column term
+        (``out[i * stride]``) is no 2-D layout.
         ``given``: the (stride, unit) pairs of the other access of a pair, for an index with no stride of its own
         (``od[x]`` beside ``od[x + y * w]``): it is row 0 of the same layout. The pairs used are kept in
         ``self.row_strides`` (access seq -> [(stride, unit)])."""
@@ -446,8 +447,12 @@ class Ctx:
             if own_bound:
                 # the kernel bounds the column by a parameter (`if (x <= width)`): how far the row reaches is the
                 # kernel's own (the layout assumptions relate a pitch to it); only a column below the row's start
-                # leaves it
-                out.append((enc.int(col) >= 0, f"0 <= {shown_col}"))
+                # leaves it, and a row narrower than the width the guard names (`if (x < dim) row[x]`, `row = out + y
+                # * stride` with stride < dim: the caller's layout; `x <= width` still reaches past a row of width)
+                held = [(enc.int(w) * c <= bound, f"{_plain(sym.show(w))}{f' * {c}' if c > 1 else ''} <= {stride}")
+                        for w, c in _guard_widths(acc.cond, col, enc) if not names & set(sym.free_vars(w))]
+                out.append((z3.And(enc.int(col) >= 0, *[h for h, _ in held]),
+                            "; ".join([f"0 <= {shown_col}", *[t for _, t in held]])))
                 continue
             out.append((z3.And(enc.int(col) >= 0, enc.int(col) + size <= bound),
                         f"0 <= {_plain(sym.show(c))} < {stride}{last}" if not last else
@@ -1185,6 +1190,57 @@ def _guarded(cond, col, params=None) -> bool:
                 return True
         stack.extend(e.args)
     return False
+
+
+def _guard_widths(cond, col, enc) -> list:
+    """(width, scale) for each comparison of ``cond`` that keeps an expression ``e`` of the thread, block or loop
+    below a width made of parameters and template values (``e < w``, ``e <= w``, ``!(e >= w)``...) where the
+    column is ``scale * e``
+    (z3 proves it within a small budget): the row widths the kernel's guard names."""
+    out = []
+    for a, b in _order_comparisons(cond):
+        if not sym.kinds(a) & {"thread", "block", "iter"} or not sym.free_vars(b) or sym.has_data(b) or \
+                not all(n.startswith(("p:", "uopq#")) for n in sym.free_vars(b)):  # (not a loop's trip count)
+            continue
+        scale = _scale_of(col, a, enc)
+        if scale:
+            out.append((b, scale))
+    return out
+
+
+def _order_comparisons(cond, negated: bool = False):
+    """(lesser side, greater side) of each order comparison ``cond`` holds, through `&&` and negations (``_upper_bounds``
+    gives a column's bounds with `<=` made `<`; a row width the guard names is its parameter as written)."""
+    if cond.op == "!":
+        yield from _order_comparisons(cond.args[0], not negated)
+    elif cond.op == ("||" if negated else "&&"):
+        for x in cond.args:
+            yield from _order_comparisons(x, negated)
+    elif cond.op in ("<", "<=", ">", ">="):
+        a, b = cond.args
+        less = cond.op in ("<", "<=")
+        yield (a, b) if less != negated else (b, a)
+
+
+def _scale_of(col, e, enc) -> int | None:
+    """The constant ``k`` with ``col == k * e``: the ratio of their changes as ``e``'s first variable steps by one,
+    then proved for every value (z3, a small budget), else None."""
+    fv = sorted(sym.free_vars(e))
+    if not fv or sym.has_data(col) or sym.has_opaque(col):
+        return None
+    zero = {n: sym.ZERO for n in set(fv) | set(sym.free_vars(col))}
+    step = {**zero, fv[0]: sym.ONE}
+    d_col = sym.binop("-", sym.subst(col, step), sym.subst(col, zero))
+    d_e = sym.binop("-", sym.subst(e, step), sym.subst(e, zero))
+    if not (sym.is_const(d_col) and sym.is_const(d_e)) or d_e.val == 0 or d_col.val % d_e.val:
+        return None
+    k = d_col.val // d_e.val
+    if k <= 0:
+        return None
+    solver = z3.Solver()
+    solver.set("rlimit", 20_000)
+    solver.add(enc.int(col) != k * enc.int(e))
+    return k if solver.check() == z3.unsat else None
 
 
 def _row_number(terms, stride, unit: int):

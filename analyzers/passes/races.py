@@ -425,10 +425,11 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
         return None
     d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv)
     if d is not None and d.severity != Severity.NOTE:
-        # an access that runs computed its index, so a divisor there is not 0 (dividing by zero is undefined
-        # behaviour, and z3 gives x / 0 any value): a finding whose witness divides by zero is asked for again
+        # an access that runs computed its index and its guard, so a divisor there is not 0 (dividing by zero is
+        # undefined behaviour, and z3 gives x / 0 any value): a finding whose witness divides by zero is asked again
         # without it (only then: the facts would burden every query); when that is too hard, the pair is undecided
-        nonzero = [(enc.bool(acc.cond), enc.int(x)) for acc, enc in ((a, e1), (b, e2)) for x in sym.divisors(acc.offset)]
+        nonzero = [(enc.bool(acc.cond), enc.int(x)) for acc, enc in ((a, e1), (b, e2))
+                   for x in sym.divisors(acc.offset) + sym.divisors(acc.cond)]
         if any(z3.is_true(m.eval(z3.And(c, x == 0), model_completion=True)) for c, x in nonzero):
             defined = cons + [z3.Implies(c, x != 0) for c, x in nonzero]
             try:

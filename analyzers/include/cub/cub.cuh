@@ -201,6 +201,12 @@ template <typename T> struct Traits {
   static __host__ __device__ UnsignedBits TwiddleOut(UnsignedBits key);
 };
 
+// A floating-point key's extreme values (cub/util_type.cuh)
+template <typename T> struct FpLimits {
+  static __host__ __device__ T Max();
+  static __host__ __device__ T Lowest();
+};
+
 template <CacheLoadModifier M = LOAD_DEFAULT, typename T> __device__ T ThreadLoad(T *ptr);
 template <CacheStoreModifier M = STORE_DEFAULT, typename T> __device__ void ThreadStore(T *ptr, T value);
 __device__ unsigned int LaneId(); __device__ unsigned int WarpId();

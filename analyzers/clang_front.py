@@ -1686,8 +1686,8 @@ def _header_device_decls(tu, children: list, patched: dict, layouts: dict):
     `__device__ int gid() {...}`), so calls to them are inlined like the file's own helpers, and the `__device__` /
     `__constant__` variables they declare (as declaration nodes), so the kernel's reads of them are memory. The
     analyzer's force-included declarations come first in the unit: they are found by bisection, so only the later
-    top-level declarations have their files looked up. ``children``: the unit's
-    top-level cursors; ``layouts``: where the class templates' layouts are recorded (``_record_layout``)."""
+    top-level declarations have their files looked up. ``children``: the unit's top-level cursors; ``layouts``:
+    where the class templates' layouts are recorded (``_record_layout``)."""
     K = ci.CursorKind
     if not any(not str(i.include.name).startswith(str(HERE)) for i in tu.get_includes() if i.include is not None):
         return []
@@ -1864,11 +1864,13 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
             elif not any(a <= ln <= b for a, b in spans):
                 kw = _INSTANTIATION_KEYWORD.search(lines[ln - 1][:col])  # `template void f<int>(...)`: all of it
                 col = kw.start() if kw else _QUALIFIER_BEFORE.search(lines[ln - 1][:col]).start()
-                # a `}` that closes a namespace stays (error recovery left it outside every declaration)
+                # a `}` that closes a namespace stays (error recovery left it outside every declaration), unless
+                # clang finds it extraneous (a macro's blanked continuation lines closed the namespace before it)
                 at = sum(len(x) + 1 for x in lines[:ln - 1]) + col
                 text = "\n".join(lines)
                 rest = lines[ln - 1][col:]
-                kept = [i for i, ch in enumerate(rest) if ch == "}" and _closes_namespace(text, at + i)]
+                kept = [] if "extraneous" in e.spelling else \
+                    [i for i, ch in enumerate(rest) if ch == "}" and _closes_namespace(text, at + i)]
                 lines[ln - 1] = lines[ln - 1][:col] + "".join(ch if i in kept else " " for i, ch in enumerate(rest))
                 count += 1
     return "\n".join(lines), count

@@ -128,13 +128,18 @@ def free_vars(e: S) -> dict:
 
 def divisors(e: S) -> list:
     """The non-constant divisors of the quotients and remainders in ``e`` (each once)."""
+    return right_operands(e, ("/", "%"))
+
+
+def right_operands(e: S, ops: tuple) -> list:
+    """The non-constant right operands of the operations ``ops`` in ``e`` (each once): divisors, shift amounts."""
     out, seen, todo = {}, set(), [e]
     while todo:
         x = todo.pop()
         if id(x) in seen or not x.args:
             continue
         seen.add(id(x))
-        if x.op in ("/", "%") and not is_const(x.args[1]):
+        if x.op in ops and not is_const(x.args[1]):
             out.setdefault(x.args[1].key(), x.args[1])
         todo += list(x.args)
     return list(out.values())

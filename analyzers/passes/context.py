@@ -450,8 +450,8 @@ class Ctx:
                 # leaves it, and a row narrower than the width the guard names (`if (x < dim) row[x]`, `row = out + y
                 # * stride` with stride < dim: the caller's layout; `x <= width` still reaches past a row of width)
                 held = [(enc.int(w) * c <= bound, f"{_plain(sym.show(w))}{f' * {c}' if c > 1 else ''} <= {stride}")
-                        for w, c in _guard_widths(acc.cond, col, enc) if not names & set(sym.free_vars(w))]
-                out.append((z3.And(enc.int(col) >= 0, *[h for h, _ in held]),
+                        for w, c in _guard_widths(acc.cond, col) if not names & set(sym.free_vars(w))]
+                out.append((z3.And(enc.int(col) >= 0, *[h for h, _ in held]) if held else enc.int(col) >= 0,
                             "; ".join([f"0 <= {shown_col}", *[t for _, t in held]])))
                 continue
             out.append((z3.And(enc.int(col) >= 0, enc.int(col) + size <= bound),
@@ -1192,17 +1192,18 @@ def _guarded(cond, col, params=None) -> bool:
     return False
 
 
-def _guard_widths(cond, col, enc) -> list:
+def _guard_widths(cond, col) -> list:
     """(width, scale) for each comparison of ``cond`` that keeps an expression ``e`` of the thread, block or loop
-    below a width made of parameters and template values (``e < w``, ``e <= w``, ``!(e >= w)``...) where the
-    column is ``scale * e``
-    (z3 proves it within a small budget): the row widths the kernel's guard names."""
+    below a width computed from parameters and a constant kopt does not know (``dim / V`` of a template value
+    ``V``: ``e < w``, ``e <= w``, ``!(e >= w)``...) where the column is ``scale * e``: the row widths the kernel's
+    guard names that the layout assumptions cannot."""
     out = []
     for a, b in _order_comparisons(cond):
-        if not sym.kinds(a) & {"thread", "block", "iter"} or not sym.free_vars(b) or sym.has_data(b) or \
-                not all(n.startswith(("p:", "uopq#")) for n in sym.free_vars(b)):  # (not a loop's trip count)
-            continue
-        scale = _scale_of(col, a, enc)
+        names = set(sym.free_vars(b))
+        if not sym.kinds(a) & {"thread", "block", "iter"} or sym.has_data(b) or \
+                not all(n.startswith(("p:", "uopq#")) for n in names) or not any(n.startswith("uopq#") for n in names):
+            continue  # (a width of parameters alone the layout assumptions relate to a pitch; a loop's trip count)
+        scale = _scale_of(col, a)
         if scale:
             out.append((b, scale))
     return out
@@ -1222,25 +1223,32 @@ def _order_comparisons(cond, negated: bool = False):
         yield (a, b) if less != negated else (b, a)
 
 
-def _scale_of(col, e, enc) -> int | None:
+def _scale_of(col, e) -> int | None:
     """The constant ``k`` with ``col == k * e``: the ratio of their changes as ``e``'s first variable steps by one,
-    then proved for every value (z3, a small budget), else None."""
+    checked at a few fixed points of every variable (no solver: its work would count against the kernel's budget),
+    else None."""
     fv = sorted(sym.free_vars(e))
+    names = sorted(set(fv) | set(sym.free_vars(col)))
     if not fv or sym.has_data(col) or sym.has_opaque(col):
         return None
-    zero = {n: sym.ZERO for n in set(fv) | set(sym.free_vars(col))}
-    step = {**zero, fv[0]: sym.ONE}
-    d_col = sym.binop("-", sym.subst(col, step), sym.subst(col, zero))
-    d_e = sym.binop("-", sym.subst(e, step), sym.subst(e, zero))
-    if not (sym.is_const(d_col) and sym.is_const(d_e)) or d_e.val == 0 or d_col.val % d_e.val:
+
+    def at(x, values):
+        v = sym.subst(x, {n: sym.const(values.get(n, 0)) for n in names})
+        return v.val if sym.is_const(v) and isinstance(v.val, int) else None
+
+    c0, e0 = at(col, {}), at(e, {})
+    c1, e1 = at(col, {fv[0]: 1}), at(e, {fv[0]: 1})
+    if None in (c0, e0, c1, e1) or e1 == e0 or (c1 - c0) % (e1 - e0):
         return None
-    k = d_col.val // d_e.val
+    k = (c1 - c0) // (e1 - e0)
     if k <= 0:
         return None
-    solver = z3.Solver()
-    solver.set("rlimit", 20_000)
-    solver.add(enc.int(col) != k * enc.int(e))
-    return k if solver.check() == z3.unsat else None
+    for i in range(4):  # fixed points, so the same index gives the same answer on every run
+        values = {n: 3 + 7 * i + 5 * j for j, n in enumerate(names)}
+        cv, ev = at(col, values), at(e, values)
+        if cv is None or ev is None or cv != k * ev:
+            return None
+    return k
 
 
 def _row_number(terms, stride, unit: int):

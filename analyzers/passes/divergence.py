@@ -76,19 +76,5 @@ def _defined(e, e1, e2) -> list:
     out = []
     for enc in (e1, e2):
         out += [enc.int(d) != 0 for d in sym.divisors(e)]
-        out += [z3.And(enc.int(a) >= 0, enc.int(a) < 64) for a in _shift_amounts(e)]
+        out += [z3.And(enc.int(a) >= 0, enc.int(a) < 64) for a in sym.right_operands(e, ("<<", ">>"))]
     return out
-
-
-def _shift_amounts(e) -> list:
-    """The non-constant right operands of the shifts in ``e``."""
-    out, seen, todo = {}, set(), [e]
-    while todo:
-        x = todo.pop()
-        if id(x) in seen or not x.args:
-            continue
-        seen.add(id(x))
-        if x.op in ("<<", ">>") and not sym.is_const(x.args[1]):
-            out.setdefault(x.args[1].key(), x.args[1])
-        todo += list(x.args)
-    return list(out.values())

@@ -425,11 +425,13 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
         return None
     d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv)
     if d is not None and d.severity != Severity.NOTE:
-        # an access that runs computed its index and its guard, so a divisor there is not 0 (dividing by zero is
-        # undefined behaviour, and z3 gives x / 0 any value): a finding whose witness divides by zero is asked again
-        # without it (only then: the facts would burden every query); when that is too hard, the pair is undecided
+        # an access that runs computed its index, so a divisor there is not 0 (dividing by zero is undefined
+        # behaviour, and z3 gives x / 0 any value), nor is a template value or `sizeof` its guard divides by (`dim /=
+        # V; if (c >= dim) return;`; a parameter there, asked too, burdened queries past their budget): a finding
+        # whose witness divides by zero is asked again without it (only then: the facts would burden every query);
+        # when that is too hard, the pair is undecided
         nonzero = [(enc.bool(acc.cond), enc.int(x)) for acc, enc in ((a, e1), (b, e2))
-                   for x in sym.divisors(acc.offset) + sym.divisors(acc.cond)]
+                   for x in sym.divisors(acc.offset) + _unknown_constants(sym.divisors(acc.cond))]
         if any(z3.is_true(m.eval(z3.And(c, x == 0), model_completion=True)) for c, x in nonzero):
             defined = cons + [z3.Implies(c, x != 0) for c, x in nonzero]
             try:
@@ -647,3 +649,8 @@ def _raw_only(ctx, cons, writer, reader, ew, eo, space, bv) -> bool:
     if ctx.solve_in(space, *cons, _before(writer, ew, reader, eo), bv=bv) is None:
         return False
     return ctx.solve_in(space, *cons, _before(reader, eo, writer, ew), bv=bv) is None
+
+
+def _unknown_constants(terms) -> list:
+    """The terms that are compile-time constants kopt does not know (a template value, a `sizeof`)."""
+    return [t for t in terms if t.op == "v" and str(t.val).startswith("uopq#")]

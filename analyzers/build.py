@@ -21,7 +21,7 @@ from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
 from .spin_barrier import grid_barrier
 from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
 from .type_sizes import TYPE_SIZES, unsigned_integer
-from .uniform_carried import uniform_carried, uniform_helper
+from .uniform_carried import uniform_carried, uniform_helper, written_names
 from .values import Agg, Mem, State, VarRef, same_struct
 
 _POINTER_BYTES = 8  # a loaded pointer's size, for the stores that may overwrite it
@@ -1805,36 +1805,7 @@ def _one_less(e, bound) -> bool:
 def _only_read(func: Func) -> set:
     """The pointer parameters of kernel ``func`` whose name its body uses only to read an element (``p[i]`` as a
     value): never stored through, handed to a call, copied, offset or dereferenced."""
-    params = {name for name, ti in func.params if ti.pointer}
-    spoiled: set = set()
-
-    def walk(n, target=False):
-        """``target``: ``n`` is (part of) what an assignment, increment or ``&`` acts on."""
-        if isinstance(n, list):
-            for x in n:
-                walk(x)
-            return
-        if not isinstance(n, Node):
-            return
-        if n.kind == "name":
-            spoiled.add(n.name)
-            return
-        if n.kind == "index" and n.a is not None and n.a.kind == "name":
-            if target:
-                spoiled.add(n.a.name)  # stored to, or an element's address taken
-            walk(n.b)
-            return
-        if n.kind == "assign" or n.kind == "un" and n.op in ("pre++", "pre--", "post++", "post--", "&"):
-            walk(n.a, target=True)
-            walk(n.b)
-            return
-        for ch in (n.a, n.b, n.c, n.init):
-            walk(ch, target and n.kind in ("member", "cast", "index"))
-        for lst in (n.args, n.body):
-            walk(lst)
-
-    walk(func.body)
-    return params - spoiled
+    return {name for name, ti in func.params if ti.pointer} - written_names(func.body)
 
 
 def _contains(n, kind, own: bool = False) -> bool:

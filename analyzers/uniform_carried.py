@@ -235,48 +235,66 @@ def _quiet_reads(body: list, shared: Callable[[str], bool]) -> set:
     if not phase:
         return set()
     written: dict[str, set] = {}  # array -> phases that write it
-    reads: list = []  # (phase, index node)
-
-    def walk(n, ph, target=False):
-        if isinstance(n, list):
-            for x in n:
-                walk(x, ph, target)
-            return
-        if not isinstance(n, Node):
-            return
-        k = n.kind
-        if k == "index" and n.a is not None and n.a.kind == "name" and shared(n.a.name):
-            if target:
-                written.setdefault(n.a.name, set()).add(ph)
-            else:
-                reads.append((ph, n))
-            walk(n.b, ph)
-            return
-        if k == "name" and shared(n.name):  # the array itself: handed on, or its address taken
-            written.setdefault(n.name, set()).add(ph)
-            return
-        if k == "assign":
-            walk(n.a, ph, True)
-            if n.op != "=":
-                walk(n.a, ph)
-            walk(n.b, ph)
-            return
-        if k == "un" and n.op in ("pre++", "pre--", "post++", "post--", "&"):
-            walk(n.a, ph, True)
-            return
-        for ch in (n.a, n.b, n.c, n.init):
-            walk(ch, ph, target and k in ("member", "cast"))
-        for lst in (n.args, n.body):
-            walk(lst, ph)
-
+    reads: list = []  # (phase, index node): every element read or written (a written one's phase writes it)
     for st, ph in zip(body, phases):
-        walk(st, ph)
+        for name in written_names(st):
+            if shared(name):
+                written.setdefault(name, set()).add(ph)
+        reads += [(ph, n) for n in _indexes(st) if shared(n.a.name)]
     last = phase
 
     def joined(ph):
         return {0, last} if ph in (0, last) else {ph}
 
     return {id(n) for ph, n in reads if ph > 0 and not written.get(n.a.name, set()) & joined(ph)}
+
+
+def written_names(n) -> set:
+    """The names ``n`` may write through or hand on: the base of an element stored to, incremented or whose address
+    is taken (``a[i] = x``, ``a[i][j]++``, ``&a[i].f``), and any name used other than as an element's base (``f(a)``,
+    ``p = a``, ``*a``). What is left of a pointer or array only ever has its elements read."""
+    out: set = set()
+
+    def walk(n, target=False):
+        if isinstance(n, list):
+            for x in n:
+                walk(x)
+            return
+        if not isinstance(n, Node):
+            return
+        if n.kind == "name":
+            out.add(n.name)
+            return
+        if n.kind == "index" and n.a is not None and n.a.kind == "name":
+            if target:
+                out.add(n.a.name)
+            walk(n.b)
+            return
+        if n.kind == "assign" or n.kind == "un" and n.op in ("pre++", "pre--", "post++", "post--", "&"):
+            walk(n.a, target=True)
+            walk(n.b)
+            return
+        for ch in (n.a, n.b, n.c, n.init):
+            walk(ch, target and n.kind in ("member", "cast", "index"))
+        for lst in (n.args, n.body):
+            walk(lst)
+
+    walk(n)
+    return out
+
+
+def _indexes(n) -> list:
+    """The element accesses ``a[i]`` of a named array in ``n``."""
+    out, todo = [], [n]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, list):
+            todo += x
+        elif isinstance(x, Node):
+            if x.kind == "index" and x.a is not None and x.a.kind == "name":
+                out.append(x)
+            todo += [x.a, x.b, x.c, x.init, x.args, x.body]
+    return out
 
 
 def _by_reference(overloads, i: int, nargs: int) -> bool:

@@ -656,6 +656,9 @@ class Builder:
             got = self._induction(name, sites, v0, k, lid, set(assigned), name in same_in_block)
             if isinstance(got, S) and got.op == "v" and str(got.val).startswith("opq#"):
                 carried_unknowns[got.val] = name
+                way = _monotone(name, sites, list(body) + ([inc] if inc is not None else []))
+                if way is not None and isinstance(v0, S):  # a counter only raised, a tile size only lowered
+                    self.model.carried_bounds.append(binop("<=" if way == "down" else ">=", got, v0))
             st.set(name, got)
         self._havoc_escaped("at a loop's iteration")
         cond0 = st.cond
@@ -1751,6 +1754,50 @@ def _exits_early(n) -> bool:
     if n.kind in ("for", "while", "do"):
         return any(_contains(x, "return") for x in n.body)
     return any(_exits_early(x) for x in (n.b, n.c)) or any(_exits_early(x) for x in n.body)
+
+
+def _monotone(name: str, sites: list, body: list) -> str | None:
+    """"up" when every update of ``name`` in a loop's ``body`` (``sites``: its assignments) can only raise it (``++``,
+    ``+=`` a non-negative literal, ``= max(name, e)``, ``if (e > name) name = e``), "down" when every one can only
+    lower it (``= min(name, e)``, ``if (e < name) name = e``): its value in any iteration is then at least (at
+    most) its value before the loop. None otherwise (a decrement is left out: an unsigned count wraps below 0)."""
+    guarded = {}  # an assignment `name = e` -> the direction of the `if` that is its only statement
+    def visit(n):
+        if isinstance(n, list):
+            for x in n:
+                visit(x)
+            return
+        if not isinstance(n, Node):
+            return
+        if n.kind == "if" and n.c is None and n.a is not None and n.a.kind == "bin":
+            then = n.b.body[0] if isinstance(n.b, Node) and n.b.kind == "block" and len(n.b.body) == 1 else n.b
+            st = then.a if isinstance(then, Node) and then.kind == "expr" else then
+            if isinstance(st, Node) and st.kind == "assign" and st.op == "=" and st.a is not None and \
+                    st.a.kind == "name" and st.a.name == name:
+                c = n.a
+                lower = {"<": "down", "<=": "down", ">": "up", ">=": "up"}.get(c.op)
+                if lower and _same(c.a, st.b) and c.b is not None and c.b.kind == "name" and c.b.name == name:
+                    guarded[id(st)] = lower  # if (e < v) v = e
+                elif lower and _same(c.b, st.b) and c.a is not None and c.a.kind == "name" and c.a.name == name:
+                    guarded[id(st)] = {"down": "up", "up": "down"}[lower]  # if (v > e) v = e
+        for ch in (n.a, n.b, n.c, n.init):
+            visit(ch)
+        for lst in (n.args, n.body):
+            visit(lst)
+    visit(body)
+    ways = set()
+    for n, _ in sites:
+        if n.kind == "un":
+            ways.add("up" if n.op.endswith("++") else None)
+        elif n.op == "+=" and isinstance(n.b, Node) and n.b.kind == "lit" and isinstance(n.b.val, int) and n.b.val >= 0:
+            ways.add("up")
+        elif n.op == "=" and isinstance(n.b, Node) and n.b.kind == "call" and len(n.b.args) == 2 and \
+                re.sub(r".*::", "", n.b.name or "") in ("min", "max") and \
+                any(a.kind == "name" and a.name == name for a in n.b.args if isinstance(a, Node)):
+            ways.add("down" if n.b.name.endswith("min") else "up")
+        else:
+            ways.add(guarded.get(id(n)))
+    return ways.pop() if len(ways) == 1 and None not in ways else None
 
 
 def _same(x, y) -> bool:

@@ -364,7 +364,8 @@ def _method(b, n, short):
     if isinstance(o, Agg) and o.kind.startswith("cg_"):
         return _group_method(b, o, short, n)
     if (isinstance(o, (Agg, Mem)) or _barrier_object(n.a)) and short in ("arrive_and_wait", "wait", "arrive",
-                                                                          "arrive_and_drop"):
+                                                                          "arrive_and_drop") and \
+            b._method(n) is None:  # (a class of the program's own with a `wait()`: inlined, not a barrier)
         _read_args(b, n)
         if short in ("arrive_and_wait", "wait"):
             b.barrier("cuda::barrier", n)

@@ -1070,11 +1070,11 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     if any(_DEVICE_LAUNCH.search(e.spelling) for e in errors):
         source, n = _blank_device_launches(fname, source, errors)
         tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context, patched)
-    for step in range(5):  # first host declarations that hold errors, the file's and its headers' (blanking exposes more)
+    for step in range(8):  # first host declarations that hold errors, the file's and its headers' (blanking exposes more)
         if not errors:
             break
         source, n = _blank_host(tu, fname, source, errors)
-        h = _patch_headers(tu, fname, errors, patched, context) if step < 3 else 0
+        h = _patch_headers(tu, fname, errors, patched, context) if step < 6 else 0
         # a header of host code only that still has errors is read empty (a host library such as a hash map
         # whose templates clang's recovery cuts apart); one with device code or macros the file's kernels may
         # need is left out altogether, with the include that reaches it

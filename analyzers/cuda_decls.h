@@ -185,6 +185,52 @@ namespace std {
   template <class T> struct is_standard_layout : integral_constant<bool, __is_standard_layout(T)> {};
   template <class T> constexpr bool is_floating_point_v = is_floating_point<T>::value;
   template <class T> constexpr bool is_integral_v = is_integral<T>::value;
+  template <class T> struct remove_const { typedef T type; }; template <class T> struct remove_const<const T> { typedef T type; };
+  template <class T> struct remove_volatile { typedef T type; };
+  template <class T> struct remove_volatile<volatile T> { typedef T type; };
+  template <class T> struct remove_pointer { typedef T type; }; template <class T> struct remove_pointer<T*> { typedef T type; };
+  template <class T> struct remove_pointer<T* const> { typedef T type; };
+  template <class T> struct add_const { typedef const T type; }; template <class T> struct add_pointer { typedef T* type; };
+  template <class T> using remove_const_t = typename remove_const<T>::type;
+  template <class T> using remove_volatile_t = typename remove_volatile<T>::type;
+  template <class T> using remove_pointer_t = typename remove_pointer<T>::type;
+  template <class T> using add_const_t = typename add_const<T>::type;
+  template <class T> struct remove_cvref { typedef typename remove_cv<typename remove_reference<T>::type>::type type; };
+  template <class T> using remove_cvref_t = typename remove_cvref<T>::type;
+  template <class T> struct is_const : false_type {}; template <class T> struct is_const<const T> : true_type {};
+  template <class T> struct is_void : is_same<typename remove_cv<T>::type, void> {};
+  template <class T> struct is_reference : false_type {}; template <class T> struct is_reference<T&> : true_type {};
+  template <class T> struct is_reference<T&&> : true_type {};
+  template <class T> struct is_array : false_type {}; template <class T> struct is_array<T[]> : true_type {};
+  template <class T, size_t N> struct is_array<T[N]> : true_type {};
+  template <class T, unsigned I = 0> struct extent : integral_constant<size_t, 0> {};
+  template <class T, size_t N> struct extent<T[N], 0> : integral_constant<size_t, N> {};
+  template <class T, unsigned I, size_t N> struct extent<T[N], I> : extent<T, I - 1> {};
+  template <class T, unsigned I = 0> constexpr size_t extent_v = extent<T, I>::value;
+  template <class T> struct is_class : integral_constant<bool, __is_class(T)> {};
+  template <class T> struct is_enum : integral_constant<bool, __is_enum(T)> {};
+  template <class B, class D> struct is_base_of : integral_constant<bool, __is_base_of(B, D)> {};
+  template <class F, class T> struct is_convertible : integral_constant<bool, __is_convertible_to(F, T)> {};
+  template <class T> struct underlying_type { typedef __underlying_type(T) type; };
+  template <class T> using underlying_type_t = typename underlying_type<T>::type;
+  template <class... T> using void_t = void;
+  template <class T> constexpr bool is_pointer_v = is_pointer<T>::value;
+  template <class T> constexpr bool is_signed_v = is_signed<T>::value;
+  template <class T> constexpr bool is_unsigned_v = is_unsigned<T>::value;
+  template <class T> constexpr bool is_arithmetic_v = is_arithmetic<T>::value;
+  template <class T> constexpr bool is_const_v = is_const<T>::value;
+  template <class T> constexpr bool is_void_v = is_void<T>::value;
+  template <class T> constexpr bool is_enum_v = is_enum<T>::value;
+  template <class T> constexpr bool is_class_v = is_class<T>::value;
+  template <class B, class D> constexpr bool is_base_of_v = is_base_of<B, D>::value;
+  template <class F, class T> constexpr bool is_convertible_v = is_convertible<F, T>::value;
+  template <class T> __host__ __device__ T&& forward(typename remove_reference<T>::type& t);
+  template <class T> __host__ __device__ constexpr const T& as_const(T& t);
+  template <class T, T... I> struct integer_sequence { static constexpr size_t size() { return sizeof...(I); } };
+  template <size_t... I> using index_sequence = integer_sequence<size_t, I...>;
+  template <class T, T N> using make_integer_sequence = __make_integer_seq<integer_sequence, T, N>;
+  template <size_t N> using make_index_sequence = make_integer_sequence<size_t, N>;
+  template <class... T> using index_sequence_for = make_index_sequence<sizeof...(T)>;
   template <class T> struct numeric_limits { __host__ __device__ static constexpr T max(); __host__ __device__ static constexpr T min();
     __host__ __device__ static constexpr T lowest(); __host__ __device__ static constexpr T infinity();
     __host__ __device__ static constexpr T epsilon(); static constexpr bool is_signed = T(-1) < T(0);
@@ -605,6 +651,31 @@ typedef CUtensorMap CUtensorMap_st;
 
 // device-visible runtime and driver types, texture/surface enums, graph conditionals, placement new
 typedef struct CUstream_st* cudaStream_t; typedef struct CUevent_st* cudaEvent_t;
+// the driver API's handles and the enums of <cuda.h> and <library_types.h> that host code around kernels names
+typedef enum cudaError_enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_OUT_OF_MEMORY = 2,
+                              CUDA_ERROR_NOT_INITIALIZED = 3, CUDA_ERROR_NOT_FOUND = 500 } CUresult;
+typedef int CUdevice; typedef unsigned long long CUdeviceptr; typedef cudaStream_t CUstream; typedef cudaEvent_t CUevent;
+typedef struct CUctx_st* CUcontext; typedef struct CUmod_st* CUmodule; typedef struct CUfunc_st* CUfunction;
+typedef struct CUlib_st* CUlibrary; typedef struct CUkern_st* CUkernel;
+typedef int CUfunction_attribute; typedef int CUfunc_cache; typedef int CUdevice_attribute; typedef int CUjit_option;
+typedef enum CUtensorMapDataType_enum { CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0, CU_TENSOR_MAP_DATA_TYPE_UINT16,
+  CU_TENSOR_MAP_DATA_TYPE_UINT32, CU_TENSOR_MAP_DATA_TYPE_INT32, CU_TENSOR_MAP_DATA_TYPE_UINT64,
+  CU_TENSOR_MAP_DATA_TYPE_INT64, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+  CU_TENSOR_MAP_DATA_TYPE_FLOAT64, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ,
+  CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ, CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B,
+  CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B, CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B } CUtensorMapDataType;
+typedef enum CUtensorMapInterleave_enum { CU_TENSOR_MAP_INTERLEAVE_NONE = 0, CU_TENSOR_MAP_INTERLEAVE_16B,
+  CU_TENSOR_MAP_INTERLEAVE_32B } CUtensorMapInterleave;
+typedef enum CUtensorMapSwizzle_enum { CU_TENSOR_MAP_SWIZZLE_NONE = 0, CU_TENSOR_MAP_SWIZZLE_32B,
+  CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B,
+  CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B, CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B } CUtensorMapSwizzle;
+typedef enum CUtensorMapL2promotion_enum { CU_TENSOR_MAP_L2_PROMOTION_NONE = 0, CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
+  CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B } CUtensorMapL2promotion;
+typedef enum CUtensorMapFloatOOBfill_enum { CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0,
+  CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA } CUtensorMapFloatOOBfill;
+typedef enum cudaDataType_t { CUDA_R_32F = 0, CUDA_R_64F = 1, CUDA_R_16F = 2, CUDA_R_8I = 3, CUDA_C_32F = 4,
+  CUDA_C_64F = 5, CUDA_C_16F = 6, CUDA_R_8U = 8, CUDA_R_32I = 10, CUDA_R_16BF = 14, CUDA_R_8F_E4M3 = 28,
+  CUDA_R_8F_E5M2 = 29 } cudaDataType;
 #ifndef KOPT_HOST_API
 enum cudaError { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInvalidValue = 1 };
 typedef enum cudaError cudaError_t;

@@ -119,7 +119,8 @@ _PARAM = re.compile(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=[^,]*)?$")
 _FN_POINTER = re.compile(r"\(\s*\*\s*([A-Za-z_]\w*)\s*\)\s*\(")  # a function pointer's declarator: `void (*k)(float *)`
 _TARGS = r"(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?"
 _CALLEE = re.compile(r"\b([A-Za-z_][\w:]*)\s*(" + _TARGS + r")\s*$")  # the kernel named before a `<<<`
-_PAREN_CALLEE = re.compile(r"\(\s*([A-Za-z_][\w:]*)\s*(" + _TARGS + r")\s*\)\s*$")  # `(k<T, 256>)<<<...`
+# `(k<T, 256>)<<<...`, `((k<T>))<<<...` (a macro's `(kernel)<<<` given a parenthesized argument)
+_PAREN_CALLEE = re.compile(r"\(\s*(?:\(\s*)?([A-Za-z_][\w:]*)\s*(" + _TARGS + r")\s*\)(?:\s*\))?\s*$")
 _SUBSCRIPTS = r"(?:\s*\[[^\[\]]+\])+"
 _ELEMENT = re.compile(rf"([A-Za-z_]\w*)({_SUBSCRIPTS})")  # an array's element: `fns[i]`, `block[d][i]`
 _ELEMENT_CALLEE = re.compile(rf"(?<![\w.>])([A-Za-z_]\w*{_SUBSCRIPTS})\s*$")  # `fns[i]<<<...`
@@ -1388,7 +1389,7 @@ class _Scan:
             end = t.find(">>>", m.end())
             if callee is None and element is None or end < 0:
                 continue
-            parts = split_top(t[m.end():end])
+            parts = [_unparenthesized(x) for x in split_top(t[m.end():end])]
             name, targs, at = (callee.group(1), callee.group(2), callee.start()) if callee else (
                 " ".join(element.group(1).split()), "", element.start())
             yield name, targs, parts[0] if parts else "", parts[1] if len(parts) > 1 else "", at
@@ -1480,6 +1481,14 @@ def _factors(text: str) -> list:
     parts = [x.strip() for x in split_top(text, "*")]
     ok = all(re.fullmatch(r"\w+", x) or x.startswith("(") and paren_end(x, 0) == len(x) - 1 for x in parts)
     return parts if ok else [text]
+
+
+def _unparenthesized(t: str) -> str:
+    """``t`` without parentheses around all of it (a macro's `<<<(nblks), (nthrs)>>>`)."""
+    t = t.strip()
+    while t.startswith("(") and paren_end(t, 0) == len(t) - 1:
+        t = t[1:-1].strip()
+    return t
 
 
 def paren_end(t: str, i: int) -> int:
@@ -2007,7 +2016,7 @@ def _defines(text: str, kernel: str) -> bool:
 def _launched(text: str) -> set:
     """Names that appear before a ``<<<`` or as a launch call's kernel argument (a cheap superset test)."""
     names = {m.group(1).split("::")[-1]
-             for m in re.finditer(r"\b([A-Za-z_][\w:]*)\s*(?:<[^<>;(]*>)?\s*<<\s*<", text)}
+             for m in re.finditer(r"\b([A-Za-z_][\w:]*)\s*(?:<[^<>;(]*>)?\s*\)*\s*<<\s*<", text)}
     if "cudaLaunch" in text:
         names |= set(re.findall(r"\bcudaLaunch\w*\s*\(\s*(?:\(\s*(?:const\s+)?void\s*\*\s*\)\s*)?&?\s*(\w+)", text))
     if "hipLaunchKernelGGL" in text:
@@ -2241,8 +2250,9 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
     for text, name, driver_only, only in files:
         if text is own[0] and (kernels is None or not set(kernels) <= _launched(text)) and path is not None:
             files += launching_files(path, text, kernels, siblings(), text_of)
-        if only is None and not any(k in text for k in _MARKERS):
-            continue  # (a file read for the kernels it launches may launch them through a header's macro)
+        if only is None and not any(k in text for k in _MARKERS) and not (
+                text is own[0] and any(k in scan_of(text, name).text for k in _MARKERS)):
+            continue  # (the file may launch through a header's macro: `CUDA_KERNEL_CALL(k, grid, block, ...)`)
         scan = scan_of(text, name)
         for callee, targs, grid, block, pos in scan.launches(driver_only):
             for bound in launch_instances(scan, pos, (callee, targs, grid, block), instantiations):

@@ -377,14 +377,19 @@ _DECLARATIONS = {"function_definition", "template_declaration", "declaration", "
 _DEVICE_WORDS = re.compile(rb"\b__(?:device|global|constant|shared|managed)__\b")
 
 
+def _is_static(field) -> bool:
+    return any(c.type == "storage_class_specifier" and c.text == b"static" for c in field.children)
+
+
 def host_declarations(source: str) -> list[tuple[int, int]]:
     """(start, end) byte offsets of each top-level host declaration of ``source`` (through namespaces, linkage
     blocks and conditional groups): a definition or declaration with no CUDA device qualifier in its text. clang's
     error recovery can cut a declaration that does not parse into pieces; tree-sitter gives its whole extent, so
     the front end can blank it at once (see ``clang_front._patch_headers``). In a class that has device members,
     each member function with no device qualifier is one such declaration (a RAII wrapper's constructor calling
-    the host runtime beside the ``__host__ __device__`` accessors kernels use). So is each member function of a
-    host class, listed after the class: the caller blanks the innermost declaration that holds an error."""
+    the host runtime beside the ``__host__ __device__`` accessors kernels use). So is each member function, friend
+    and static data member of a host class, listed after the class: the caller blanks the innermost declaration
+    that holds an error."""
     src = source.encode()
     out = []
 
@@ -411,9 +416,10 @@ def host_declarations(source: str) -> list[tuple[int, int]]:
         if n.type in ("class_specifier", "struct_specifier"):
             fields = n.child_by_field_name("body")
             for m in fields.children if fields is not None else ():
-                if m.type in ("function_definition", "template_declaration") and \
-                        not _DEVICE_WORDS.search(src[m.start_byte:m.end_byte]):
-                    out.append((m.start_byte, m.end_byte))
+                if m.type in ("function_definition", "template_declaration", "friend_declaration") or \
+                        m.type == "field_declaration" and _is_static(m):  # (a static member: no layout)
+                    if not _DEVICE_WORDS.search(src[m.start_byte:m.end_byte]):
+                        out.append((m.start_byte, m.end_byte))
             return
         for c in n.children:
             if c.type in ("class_specifier", "struct_specifier", "template_declaration", "declaration",

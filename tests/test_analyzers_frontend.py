@@ -1711,3 +1711,70 @@ def test_a_header_helper_declared_after_a_standard_header_is_inlined(tmp_path):
     res = analyze(tmp_path / "k.cu")
     assert res.paths["scan"].startswith("libclang"), res.paths
     assert "barrier.divergent" not in {d.rule for d in res.diagnostics}, res.diagnostics
+
+
+def test_a_host_class_keeps_its_type_when_only_a_friend_or_a_static_member_does_not_parse(tmp_path):
+    # the class's friend operator and static constant name what kopt's host library lacks: dropping them, not the
+    # class, keeps the structs built on it (and the functions built on those) declared for the kernel, where
+    # dropping each declaration that names a dropped one took more rounds than the front end makes
+    (tmp_path / "common.h").write_text("""#pragma once
+#include <algorithm>
+#include <type_traits>
+namespace te {
+struct NVTEShape { unsigned long data[8]; unsigned long ndim; };
+class Shape {
+ public:
+  static constexpr unsigned long max_ndim = std::extent_v<decltype(NVTEShape::data)>;
+  friend bool operator==(const Shape &a, const Shape &b) noexcept {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
+  const unsigned long *begin() const { return data_.data; }
+  const unsigned long *end() const { return data_.data + data_.ndim; }
+ private:
+  NVTEShape data_{};
+};
+struct SimpleTensor { void *dptr; Shape shape; };
+struct Tensor { SimpleTensor data; SimpleTensor scale_inv; };
+struct GroupedTensor { Tensor *tensors; int num; };
+struct Workspace { GroupedTensor groups[2]; };
+inline int groups_of(const Workspace &w) { return w.groups[0].num + w.groups[1].num; }
+inline bool same_shape(const Tensor &a, const Tensor &b) { return a.data.shape == b.data.shape; }
+inline void *data_of(const Tensor &t) { return t.data.dptr; }
+constexpr int kThreads = 256;
+__device__ inline float scaled(float x, float s) { return x * s; }
+}  // namespace te
+""")
+    (tmp_path / "k.cu").write_text('#include "common.h"\n'
+                                   "__global__ void scale(float *out, const float *in, float s, int n) {\n"
+                                   "  int i = blockIdx.x * te::kThreads + threadIdx.x;\n"
+                                   "  if (i < n) out[i] = te::scaled(in[i], s);\n}\n")
+    res = analyze(tmp_path / "k.cu", block=(256, 1, 1))
+    assert res.paths["scale"].startswith("libclang"), res.paths["scale"]
+
+
+def test_a_classs_own_wait_member_is_inlined_not_read_as_a_cuda_barrier():
+    # a loader whose `wait()` is a warp barrier: one warp per token leaves the loop together, so no divergence;
+    # the same loop around a block barrier in the member function does diverge
+    src = """
+struct Loader { float *buf; __device__ void wait() { __syncwarp(); } };
+struct Gate { float *buf; __device__ void wait() { __syncthreads(); } };
+__global__ void per_warp(float *out, int num_tokens) {
+  int per_block = blockDim.x / 32, warp_id = threadIdx.x / 32;
+  Loader l{out};
+  for (int round = blockIdx.x; round < 100; round += gridDim.x) {
+    if (round * per_block + warp_id >= num_tokens) break;
+    l.wait();
+  }
+}
+__global__ void per_block(float *out, int num_tokens) {
+  int per_block = blockDim.x / 32, warp_id = threadIdx.x / 32;
+  Gate l{out};
+  for (int round = blockIdx.x; round < 100; round += gridDim.x) {
+    if (round * per_block + warp_id >= num_tokens) break;
+    l.wait();
+  }
+}
+"""
+    res = analyze(src, path="m.cu", block=(128, 1, 1))
+    divergent = {d.witness.get("kernel") for d in res.diagnostics if d.rule == "barrier.divergent"}
+    assert divergent == {"per_block"}, [d.message for d in res.diagnostics]

@@ -164,3 +164,53 @@ def test_a_pointer_the_kernel_only_reads_is_alike_at_a_uniform_index(after, dive
     # `order` is not const, yet the kernel never stores through it; a store anywhere makes its elements unknown
     res = analyze(LISTED % after, path="nms.cu")
     assert ("barrier.divergent" in {d.rule for d in res.diagnostics}) == divergent, res.diagnostics
+
+
+TILED = """
+__global__ void tiled(const float *A, float *out, int in_len) {
+  __shared__ float tile[4 * 64];
+  int lane = threadIdx.x & 31, row = threadIdx.x >> 5;
+  int a_tile = 64;
+  for (int k = 0; k < in_len; k += 64) {
+    %s
+    for (int l = lane; l < a_tile; l += 32) tile[row * 64 + l] = A[k + l];
+    __syncwarp();
+    float acc = 0.0f;
+    for (int i = 0; i < a_tile; i++) acc += tile[row * 64 + i];
+    out[blockIdx.x * 128 + threadIdx.x] += acc;
+    __syncwarp();
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("update, beyond", [
+    ("if (in_len - k < a_tile) a_tile = in_len - k;", False),  # only lowered: at most 64, within its row
+    ("a_tile = min(a_tile, in_len - k);", False),
+    ("if (in_len - k > a_tile) a_tile = in_len - k;", True),  # raised past the row: out of bounds
+    ("a_tile = in_len - k;", True),
+])
+def test_a_carried_size_only_lowered_stays_within_its_first_value(update, beyond):
+    res = analyze(TILED % update, path="t.cu", block=(128, 1, 1))
+    bounds = {d.rule for d in res.diagnostics if d.rule == "bounds.shared" and d.is_error}
+    assert bool(bounds) == beyond, [d.message for d in res.diagnostics]
+
+
+def test_a_count_only_raised_is_never_below_its_first_value():
+    # `done` starts at 0 and only grows: a row never takes more than its 64 columns
+    src = """
+__global__ void rest(const float *A, float *out, int in_len) {
+  __shared__ float tile[4 * 64];
+  int lane = threadIdx.x & 31, row = threadIdx.x >> 5;
+  int done = 0;
+  for (int k = 0; k < in_len; k += 64) {
+    for (int l = lane; l < 64 - done; l += 32) tile[row * 64 + l] = A[k + l];
+    __syncwarp();
+    out[blockIdx.x * 128 + threadIdx.x] += tile[row * 64 + lane];
+    __syncwarp();
+    if (A[k] > 0.0f) done += 32;
+  }
+}
+"""
+    res = analyze(src, path="r.cu", block=(128, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule == "bounds.shared"], [d.message for d in res.diagnostics]

@@ -49,6 +49,9 @@ class string {
   string substr(unsigned long = 0, unsigned long = npos) const; unsigned long find(const string &) const;
   unsigned long find(char) const; int compare(const string &) const; void clear(); void resize(unsigned long);
   void push_back(char); char *begin(); char *end(); const char *begin() const; const char *end() const;
+  void reserve(unsigned long); string &append(const string &); string &append(const char *);
+  unsigned long rfind(const string &) const; unsigned long rfind(char) const; unsigned long find(const char *) const;
+  char &back(); char &front();
 };
 string operator+(const string &, const string &); string operator+(const string &, const char *);
 string operator+(const char *, const string &); bool operator==(const string &, const string &);
@@ -87,6 +90,7 @@ template <class T, class A = void> class vector {
  public:
   typedef T value_type; typedef unsigned long size_type; typedef T *iterator; typedef const T *const_iterator;
   vector(); explicit vector(unsigned long); vector(unsigned long, const T &); vector(const vector &);
+  vector(initializer_list<T>);
   template <class It> vector(It, It);
   vector &operator=(const vector &);
   T &operator[](unsigned long); const T &operator[](unsigned long) const; T &at(unsigned long);
@@ -95,6 +99,7 @@ template <class T, class A = void> class vector {
   void resize(unsigned long); void resize(unsigned long, const T &); void reserve(unsigned long); void clear();
   void assign(unsigned long, const T &); T &front(); T &back(); const T &front() const; const T &back() const;
   T *begin(); T *end(); const T *begin() const; const T *end() const;
+  const T *cbegin() const; const T *cend() const;
   T *insert(const T *, const T &); T *erase(const T *);
 };
 template <class K, class V, class C = void, class A = void> class map {
@@ -119,4 +124,77 @@ template <class K, class C = void, class A = void> class set {
 };
 template <class K, class H = void, class E = void, class A = void> class unordered_set
     : public set<K> { public: using set<K>::set; };
+
+// <stdexcept>, <string_view>, <memory>, <mutex>, <tuple>, <functional>, the host side of <algorithm> and <numeric>
+class exception { public: exception(); virtual ~exception(); virtual const char *what() const noexcept; };
+class runtime_error : public exception {
+ public: explicit runtime_error(const string &); explicit runtime_error(const char *);
+};
+class logic_error : public exception { public: explicit logic_error(const string &); explicit logic_error(const char *); };
+class invalid_argument : public logic_error { public: using logic_error::logic_error; };
+class out_of_range : public logic_error { public: using logic_error::logic_error; };
+class overflow_error : public runtime_error { public: using runtime_error::runtime_error; };
+class bad_alloc : public exception {};
+class string_view {
+ public:
+  static const unsigned long npos = ~0ul;
+  string_view(); string_view(const char *); string_view(const char *, unsigned long); string_view(const string &);
+  const char *data() const; unsigned long size() const; unsigned long length() const; bool empty() const;
+  const char *begin() const; const char *end() const; char operator[](unsigned long) const;
+  string_view substr(unsigned long = 0, unsigned long = npos) const; unsigned long find(char) const;
+  explicit operator string() const;
+};
+bool operator==(string_view, string_view); bool operator!=(string_view, string_view);
+template <class T> struct default_delete {};
+template <class T, class D = default_delete<T>> class unique_ptr {
+ public:
+  unique_ptr(); unique_ptr(decltype(nullptr)); explicit unique_ptr(T *); unique_ptr(T *, D); unique_ptr(unique_ptr &&);
+  unique_ptr &operator=(unique_ptr &&); T *get() const; T *operator->() const; T &operator*() const;
+  explicit operator bool() const; void reset(T * = nullptr); T *release(); D &get_deleter();
+};
+template <class T, class D> class unique_ptr<T[], D> {
+ public:
+  unique_ptr(); explicit unique_ptr(T *); unique_ptr(unique_ptr &&); unique_ptr &operator=(unique_ptr &&);
+  T *get() const; T &operator[](unsigned long) const; explicit operator bool() const; void reset(T * = nullptr);
+  T *release();
+};
+template <class T> class shared_ptr {
+ public:
+  shared_ptr(); shared_ptr(decltype(nullptr)); explicit shared_ptr(T *); template <class D> shared_ptr(T *, D);
+  shared_ptr(const shared_ptr &); template <class U> shared_ptr(const shared_ptr<U> &);
+  shared_ptr &operator=(const shared_ptr &); T *get() const; T *operator->() const; T &operator*() const;
+  explicit operator bool() const; void reset(); long use_count() const;
+};
+template <class T, class... A> unique_ptr<T> make_unique(A &&...);
+template <class T, class... A> shared_ptr<T> make_shared(A &&...);
+class mutex { public: mutex(); void lock(); void unlock(); bool try_lock(); };
+template <class M> class lock_guard { public: explicit lock_guard(M &); };
+template <class M> class unique_lock { public: explicit unique_lock(M &); void lock(); void unlock(); };
+struct once_flag { once_flag(); };
+template <class F, class... A> void call_once(once_flag &, F &&, A &&...);
+template <class... T> class tuple { public: tuple(); tuple(const T &...); };
+template <unsigned long I, class T> struct tuple_element;
+template <unsigned long I, class H, class... T> struct tuple_element<I, tuple<H, T...>> : tuple_element<I - 1, tuple<T...>> {};
+template <class H, class... T> struct tuple_element<0, tuple<H, T...>> { typedef H type; };
+template <unsigned long I, class T> using tuple_element_t = typename tuple_element<I, T>::type;
+template <class T> struct tuple_size;
+template <class... T> struct tuple_size<tuple<T...>> : integral_constant<unsigned long, sizeof...(T)> {};
+template <class T> constexpr unsigned long tuple_size_v = tuple_size<T>::value;
+template <unsigned long I, class... T> typename tuple_element<I, tuple<T...>>::type &get(tuple<T...> &);
+template <unsigned long I, class... T> const typename tuple_element<I, tuple<T...>>::type &get(const tuple<T...> &);
+template <class... T> tuple<T...> make_tuple(T...);
+template <class... T> tuple<T &...> tie(T &...);
+template <class F> class function;
+template <class R, class... A> class function<R(A...)> {
+ public: function(); function(decltype(nullptr)); template <class F> function(F); R operator()(A...) const;
+  explicit operator bool() const;
+};
+template <class I, class P> bool all_of(I, I, P); template <class I, class P> bool any_of(I, I, P);
+template <class I, class P> bool none_of(I, I, P); template <class I, class T> I find(I, I, const T &);
+template <class I, class P> I find_if(I, I, P); template <class I> void sort(I, I); template <class I, class C> void sort(I, I, C);
+template <class I> I max_element(I, I); template <class I> I min_element(I, I);
+template <class A, class B> bool equal(A, A, B); template <class A, class B> bool equal(A, A, B, B);
+template <class I, class T> T accumulate(I, I, T); template <class I, class T, class O> T accumulate(I, I, T, O);
+template <class I, class T> void iota(I, I, T);
+template <class I, class P> long count_if(I, I, P); template <class I, class T> long count(I, I, const T &);
 }  // namespace std

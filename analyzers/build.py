@@ -743,7 +743,7 @@ class Builder:
         for name, v0 in entry.items():
             if st.has(name):
                 after = self._after_loop(name, assigned[name], v0, N, lid, carried_unknowns if uniform_loop else None,
-                                         carried_unknowns if straight else None, inputs, whole)
+                                         carried_unknowns if straight else None, inputs, whole, same_in_block)
                 counted_after |= name not in st.scopes[-1] and isinstance(after, S) and N.op == "v" and \
                     N.val in sym.free_vars(after)
                 st.set(name, after)
@@ -836,9 +836,9 @@ class Builder:
         return (mode, s)
 
     def _read_only(self, name: str) -> bool:
-        """Whether ``name`` is still a kernel parameter that points to const memory (``const int *__restrict
-        bounds``) or that the kernel only reads elements of, at a block-uniform offset, or a ``__constant__``
-        array: memory the kernel cannot write."""
+        """Whether ``name`` points, at a block-uniform offset, into a kernel parameter that points to const memory
+        (``const int *__restrict bounds``, in the kernel or as a helper's parameter) or that the kernel only reads
+        elements of, or into a ``__constant__`` array: memory the kernel cannot write."""
         if not self.st.has(name):
             return False
         v = self.st.lookup(name)
@@ -846,11 +846,12 @@ class Builder:
             return False
         if v.space == "const":
             return True
-        ti = dict(self.func.params).get(name)
+        # (the kernel parameter the pointer is an offset of: a helper's own name for it, or a local copy)
+        ti = dict(self.func.params).get(v.base)
         if self._read_params is None:
             self._read_params = _only_read(self.func)
-        return v.space == "global" and v.base == name and ti is not None and ti.pointer and \
-            (ti.pointee.split()[:1] == ["const"] or name in self._read_params) and not self.depth
+        return v.space == "global" and ti is not None and ti.pointer and \
+            (ti.pointee.split()[:1] == ["const"] or v.base in self._read_params)
 
     def _shared_array(self, name: str) -> bool:
         """Whether ``name`` is a ``__shared__`` array (or a pointer to one at a block-uniform offset)."""
@@ -912,7 +913,7 @@ class Builder:
         return sym.geometric(mode, v0, s, k)
 
     def _after_loop(self, name, sites, v0, N, lid, carried_unknowns=None, straight=None, inputs=None,
-                    whole: bool = False):
+                    whole: bool = False, same_in_block=frozenset()):
         """``name``'s value after the loop. ``carried_unknowns``: the loop runs the same iterations in every thread
         (None: not known), and these are the unknowns standing for its carried values inside it; a value that
         depends on nothing else thread-dependent is the same in every thread after the loop. ``straight``: every
@@ -922,7 +923,9 @@ class Builder:
         ``whole`` (no ``continue`` either), one set in several places whose value at the end of a pass depends on no
         carried value. ``inputs(name)``: the
         variables the value is a function of (``_loop_inputs``; None: not known); an unknown value after the loop
-        records them in ``model.after_loop``, so two threads that agree on them store the same value."""
+        records them in ``model.after_loop``, so two threads that agree on them store the same value; where none
+        depends on the thread, the value is a function of them (a row's maximum: alike in every thread of the row's
+        blocks). ``same_in_block``: the names the loop computes alike in every thread of a block."""
         if len(sites) == 1 and sites[0][1] == 0 and isinstance(v0, S):
             step = self._step(name, sites[0][0], set())
             if step is not None:
@@ -951,8 +954,21 @@ class Builder:
         if isinstance(cur, Ptr):
             return Ptr(cur.space, cur.base, opaque(f"pointer {name} after loop"), cur.elem, (), (), cur.volatile,
                        cur.intaddr)
-        after = opaque(f"{name} after loop")
         got = inputs(name) if inputs is not None else None
+        if got is not None and all(kind in ("uniform", "block", "iter") for kind in got.values()):
+            # a function of values alike in every thread of a block (parameters, block indices, enclosing loops'
+            # iterations): two threads that agree on them agree on it (a row's maximum, for the row's blocks)
+            return sym.uf(f"{name} after loop@{next(sym._ids)}", *(var(n, kind) for n, kind in sorted(got.items())))
+        if got is None and carried_unknowns is not None and name in same_in_block and isinstance(cur, S) and \
+                isinstance(v0, S):
+            # computed alike in every thread of a block from reads of memory the kernel cannot write too (a binary
+            # search of a block's tensor in an offsets table): one value per block and iteration of the loops around
+            names = {**sym.free_vars(cur), **sym.free_vars(v0)}
+            own = {f"k{lid}"} | {n for n, nm in carried_unknowns.items() if nm in same_in_block}
+            if all(kind in ("uniform", "block", "iter") or n in own for n, kind in names.items()):
+                keys = [var(n, kind) for n, kind in sorted(names.items()) if n not in own]
+                return sym.uf(f"{name} after loop@{next(sym._ids)}", *keys)
+        after = opaque(f"{name} after loop")
         if got is not None:
             self.model.after_loop[after.val] = tuple(var(n, kind) for n, kind in sorted(got.items()))
         return after

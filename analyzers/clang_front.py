@@ -1849,8 +1849,15 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
 
     visit(tu.cursor)
     if not device:  # stray tokens no declaration holds (a brace left by error recovery): blank to the line's end
-        spans = [(c.extent.start.line, c.extent.end.line) for c in tu.cursor.get_children()
-                 if c.location.file is not None and c.location.file.name == fname]
+        def decl_spans(cur):  # the file's declarations, through namespaces (a stray `});` inside one is stray)
+            for c in cur.get_children():
+                if c.location.file is None or c.location.file.name != fname:
+                    continue
+                if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+                    yield from decl_spans(c)
+                else:
+                    yield c.extent.start.line, c.extent.end.line
+        spans = list(decl_spans(tu.cursor))
         for e in errors:
             ln = e.location.line
             if e.location.file is None or e.location.file.name != fname or not 0 < ln <= len(lines) or \

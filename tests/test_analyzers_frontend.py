@@ -1778,3 +1778,26 @@ __global__ void per_block(float *out, int num_tokens) {
     res = analyze(src, path="m.cu", block=(128, 1, 1))
     divergent = {d.witness.get("kernel") for d in res.diagnostics if d.rule == "barrier.divergent"}
     assert divergent == {"per_block"}, [d.message for d in res.diagnostics]
+
+
+def test_stray_tokens_inside_a_namespace_are_blanked_like_those_at_file_scope():
+    # what error recovery can leave of a host function whose body is a macro's lambda-like argument (the tail
+    # `});  );` after the function's blanked extent): inside a namespace it holds no declaration either
+    src = """
+namespace te {
+namespace detail {
+constexpr int kWarps = 8;
+__global__ void k(float *o, int n) {
+  int tile = blockIdx.x + (threadIdx.x / 32) / kWarps;
+  if (tile >= n) return;
+  o[tile * 256 + threadIdx.x] = 1.f;
+  __syncthreads();
+}
+          });  // NOLINT(*)
+  );           // NOLINT(*)
+}  // namespace detail
+}  // namespace te
+"""
+    res = analyze(src, path="t.cu", block=(256, 1, 1))
+    assert res.paths["k"].startswith("libclang"), res.paths["k"]
+    assert not [d for d in res.diagnostics if d.rule == "barrier.divergent"]

@@ -214,3 +214,34 @@ __global__ void rest(const float *A, float *out, int in_len) {
 """
     res = analyze(src, path="r.cu", block=(128, 1, 1))
     assert not [d for d in res.diagnostics if d.rule == "bounds.shared"], [d.message for d in res.diagnostics]
+
+
+SEARCH = """
+__device__ int find_tensor(const long *%s offsets, int n, long offset) {
+  int low = 1, hi = n;
+  while (low < hi) {
+    int mid = low + (hi - low) / 2;
+    if (offsets[mid] <= offset) low = mid + 1; else hi = mid;
+  }
+  return low - 1;
+}
+__global__ void grouped(%slong *offsets, float *out, int n, long rows) {
+  __shared__ float tile[128];
+  int t = find_tensor(offsets, n, (long)blockIdx.y * 128);
+  if ((long)blockIdx.y * 128 >= offsets[t + 1]) return;
+  tile[threadIdx.x] = out[blockIdx.y * 128 + threadIdx.x];
+  __syncthreads();
+  out[blockIdx.y * 128 + threadIdx.x] = tile[127 - threadIdx.x];
+  %s
+}
+"""
+
+
+@pytest.mark.parametrize("const, write, divergent", [
+    ("const", "", False),  # a binary search of read-only offsets by the block's index: the block returns together
+    ("", "offsets[threadIdx.x] = 0;", True),  # offsets the kernel writes: each thread may read its own
+])
+def test_a_search_of_a_read_only_table_by_the_block_index_is_alike_in_the_block(const, write, divergent):
+    res = analyze(SEARCH % ("", const + " ", write), path="s.cu", block=(128, 1, 1))
+    found = any(d.rule == "barrier.divergent" for d in res.diagnostics)
+    assert found == divergent, [d.message for d in res.diagnostics]

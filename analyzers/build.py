@@ -658,7 +658,7 @@ class Builder:
                 carried_unknowns[got.val] = name
                 way = _monotone(name, sites, list(body) + ([inc] if inc is not None else []))
                 if way is not None and isinstance(v0, S):  # a counter only raised, a tile size only lowered
-                    self.model.carried_bounds.append(binop("<=" if way == "down" else ">=", got, v0))
+                    self.model.facts.append(binop("<=" if way == "down" else ">=", got, v0))
             st.set(name, got)
         self._havoc_escaped("at a loop's iteration")
         cond0 = st.cond

@@ -7,7 +7,7 @@ import re
 from . import sym
 from .launch import MAX_THREADS, evaluate
 from .model import Ptr
-from .sym import ZERO, binop, const, opaque
+from .sym import ZERO, binop, const, opaque, unop
 from .values import Agg, Mem, same_struct
 
 ATOMICS = re.compile(r"^atomic(Add|Sub|Exch|Min|Max|Inc|Dec|CAS|And|Or|Xor)(_block|_system)?$")
@@ -21,7 +21,7 @@ WARP_SAME = {"__ballot_sync", "__all_sync", "__any_sync", "__ballot", "__all", "
              "__reduce_min_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"}
 BROADCAST = {"__shfl_sync": 2, "__shfl": 1}  # name -> position of the source-lane argument
 BLOCK_VOTE = {"__syncthreads_count", "__syncthreads_and", "__syncthreads_or"}
-NOTHING = {"__threadfence_block", "printf", "__nanosleep", "assert",
+NOTHING = {"__threadfence_block", "printf", "__nanosleep",
            "__trap", "__brkpt", "__prefetch_global_l1", "__prefetch_global_l2"}
 LOADS = {"__ldg", "__ldcg", "__ldcs", "__ldlu", "__ldca", "__ldcv"}
 STORES = {"__stcg", "__stcs", "__stwb", "__stwt"}
@@ -73,6 +73,19 @@ def _block_vote(b, n, name, short):
     _read_args(b, n)
     b.barrier("block", n)
     return _same_in_block(short)  # one value per block: two blocks' counts may differ
+
+
+@intrinsic("__kopt_assert", "assert", "__builtin_assume")
+def _assert(b, n, name, short):
+    """An assertion (``assert(blockDim.x == CTA_SIZE)``): a thread goes on only where it holds (a failed one traps the
+    whole grid: no thread goes on), so it is a fact of every thread that reaches it, not a branch some threads take.
+    Inside a loop it is left out (a fact names no iteration)."""
+    if len(n.args) != 1:
+        return NotImplemented
+    held = b.cond_val(n.args[0])
+    if not b.loop_stack:
+        b.model.facts.append(binop("||", unop("!", b.st.cond), held))
+    return None
 
 
 @intrinsic("__syncwarp")

@@ -100,7 +100,9 @@ extern "C++" {
 #define INT64_C(c) c ## L
 #define UINT64_C(c) c ## UL
 #define NULL 0
-#define assert(x) ((void)0)
+// an assertion is a fact the analysis keeps (a failed one stops the grid); host code calls it too
+__host__ __device__ void __kopt_assert(bool);
+#define assert(x) __kopt_assert(x)
 
 typedef unsigned long size_t; typedef long ssize_t;
 typedef long ptrdiff_t;

@@ -97,9 +97,9 @@ class KernelModel:
     # a thread-dependent trip count N of a loop around a barrier that may still be the same in every thread ->
     # (k, loop test at k, path condition of each `break`/`return` leaving it): passes.divergence tries to prove it
     maybe_uniform_trips: dict = field(default_factory=dict)
-    # facts on loop-carried unknowns, true in every thread at every iteration (a count only raised is at least its
-    # value before the loop)
-    carried_bounds: list = field(default_factory=list)
+    # facts true in every thread: bounds on loop-carried unknowns (a count only raised is at least its value before
+    # the loop), assertions the thread passed (`assert(blockDim.x == 128)`)
+    facts: list = field(default_factory=list)
     deltas: dict = field(default_factory=dict)  # iteration var k -> block barriers per iteration of its loop (S)
     loop_trip: dict = field(default_factory=dict)  # iteration var k -> trip count (S) of its loop
     after_loop: dict = field(default_factory=dict)  # unknown of a value after a loop -> the variables it is a function of

@@ -281,3 +281,26 @@ template <int V> void run(float *x, long s, int n, int d) { act<V><<<dim3(n, (d 
     assert "race.global" not in rules and "race.precondition" in rules, res.diagnostics
     (note,) = [d for d in res.diagnostics if d.rule == "race.precondition"]
     assert "dim / <template value V> * 16 <= 4 * stride" in note.witness["precondition"], note.witness
+
+
+def test_an_assertion_is_a_fact_of_the_threads_that_pass_it_not_a_branch():
+    # `assert(blockDim.x == 64)`: the kernel runs on 64-thread blocks or traps, so wider blocks' collisions are not
+    # races; a thread-dependent assertion before a barrier is no divergence (a failed one stops every thread)
+    src = """
+__global__ void fill(float *out, const float *in) {
+  %s
+  out[blockIdx.x * 64 + threadIdx.x %% 64] = in[threadIdx.x];
+}
+__global__ void stage(float *out, const float *in) {
+  __shared__ float s[128];
+  assert(threadIdx.x < 128);
+  s[threadIdx.x] = in[blockIdx.x * 128 + threadIdx.x];
+  __syncthreads();
+  out[blockIdx.x * 128 + threadIdx.x] = s[127 - threadIdx.x];
+}
+"""
+    checked = analyze(src % "assert(blockDim.x == 64);", path="a.cu", block=None)
+    unchecked = analyze(src % "", path="a.cu", block=None)
+    assert not [d for d in checked.diagnostics if d.rule.startswith(("race", "barrier", "bounds"))], \
+        [d.message for d in checked.diagnostics]
+    assert {d.witness.get("kernel") for d in unchecked.diagnostics if d.rule == "race.global"} == {"fill"}

@@ -953,7 +953,7 @@ class Ctx:
         for i in range(3):
             cons += [t[i] >= 0, t[i] < bd[i], b[i] >= 0, b[i] < gd[i]]
         lin = t[0] + bd[0] * (t[1] + bd[1] * t[2])
-        return cons + self._trip_facts(enc) + [enc.bool(f) for f in self.km.carried_bounds], t, b, lin
+        return cons + self._trip_facts(enc) + [enc.bool(f) for f in self.km.facts], t, b, lin
 
     def _trip_facts(self, enc: Enc) -> list:
         """What defines each uniform loop's trip count N: the loop test fails at iteration N and held at N - 1 (or N

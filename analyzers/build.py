@@ -1778,6 +1778,7 @@ def _monotone(name: str, sites: list, body: list) -> str | None:
     lower it (``= min(name, e)``, ``if (e < name) name = e``): its value in any iteration is then at least (at
     most) its value before the loop. None otherwise (a decrement is left out: an unsigned count wraps below 0)."""
     guarded = {}  # an assignment `name = e` -> the direction of the `if` that is its only statement
+
     def visit(n):
         if isinstance(n, list):
             for x in n:

@@ -376,9 +376,9 @@ def _method(b, n, short):
     o = b.eval(n.a)
     if isinstance(o, Agg) and o.kind.startswith("cg_"):
         return _group_method(b, o, short, n)
-    if (isinstance(o, (Agg, Mem)) or _barrier_object(n.a)) and short in ("arrive_and_wait", "wait", "arrive",
-                                                                          "arrive_and_drop") and \
-            b._method(n) is None:  # (a class of the program's own with a `wait()`: inlined, not a barrier)
+    # (an object of a class of the program's own with a `wait()` member: inlined, not a barrier)
+    if short in ("arrive_and_wait", "wait", "arrive", "arrive_and_drop") and (
+            _barrier_object(n.a) or isinstance(o, (Agg, Mem)) and b._method(n) is None):
         _read_args(b, n)
         if short in ("arrive_and_wait", "wait"):
             b.barrier("cuda::barrier", n)

@@ -102,7 +102,7 @@ extern "C++" {
 #define NULL 0
 // an assertion is a fact the analysis keeps (a failed one stops the grid); host code calls it too
 __host__ __device__ void __kopt_assert(bool);
-#define assert(x) __kopt_assert(x)
+#define assert(x) __kopt_assert(!!(x))
 
 typedef unsigned long size_t; typedef long ssize_t;
 typedef long ptrdiff_t;

@@ -250,8 +250,8 @@ namespace std {
   __KOPT_LIMITS(long long, -9223372036854775807LL - 1, 9223372036854775807LL)
   __KOPT_LIMITS(unsigned long long, 0ull, ~0ull)
 #undef __KOPT_LIMITS
-  template <class T> __host__ __device__ const T& min(const T& a, const T& b);
-  template <class T> __host__ __device__ const T& max(const T& a, const T& b);
+  template <class T> __device__ const T& min(const T& a, const T& b);
+  template <class T> __device__ const T& max(const T& a, const T& b);
   // <algorithm>, <iterator>, <utility>: what host-and-device helpers of a kernel's headers call
   template <class A, class B> struct pair { A first; B second; __host__ __device__ pair();
     __host__ __device__ pair(const A& a, const B& b); };

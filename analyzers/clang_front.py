@@ -1768,7 +1768,33 @@ def _from_main_file():
 
 
 def _errors(tu, fname: str) -> list:
-    return [d for d in tu.diagnostics if d.severity >= 3]
+    return [_at_user_line(d) for d in tu.diagnostics if d.severity >= 3]
+
+
+def _kopts(name: str | None) -> bool:
+    return name is not None and (name in (str(DECLS), str(HOST_DECLS)) or name.startswith(str(STUBS) + os.sep))
+
+
+class _Moved:
+    """An error clang reports inside kopt's own declarations, which no blanking may change (a stub's ``T
+    &operator*()`` instantiated for ``std::unique_ptr<void>``), placed where the user's code asked for them: the
+    first of its notes in the user's files ("in instantiation of ... requested here")."""
+
+    def __init__(self, d, location):
+        self.d, self.location = d, location
+
+    def __getattr__(self, name):
+        return getattr(self.d, name)
+
+
+def _at_user_line(d):
+    if not _kopts(d.location.file.name if d.location.file else None):
+        return d
+    for note in d.children:
+        if note.location.file is not None and not _kopts(note.location.file.name) and \
+                not note.spelling.startswith("in file included from"):
+            return _Moved(d, note.location)
+    return d
 
 
 def _inside(c, errors):

@@ -193,6 +193,8 @@ namespace std {
   template <class T> struct remove_pointer { typedef T type; }; template <class T> struct remove_pointer<T*> { typedef T type; };
   template <class T> struct remove_pointer<T* const> { typedef T type; };
   template <class T> struct add_const { typedef const T type; }; template <class T> struct add_pointer { typedef T* type; };
+  template <class T> struct add_lvalue_reference { typedef T& type; };
+  template <> struct add_lvalue_reference<void> { typedef void type; };
   template <class T> using remove_const_t = typename remove_const<T>::type;
   template <class T> using remove_volatile_t = typename remove_volatile<T>::type;
   template <class T> using remove_pointer_t = typename remove_pointer<T>::type;

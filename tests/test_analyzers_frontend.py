@@ -1801,3 +1801,21 @@ __global__ void k(float *o, int n) {
     res = analyze(src, path="t.cu", block=(256, 1, 1))
     assert res.paths["k"].startswith("libclang"), res.paths["k"]
     assert not [d for d in res.diagnostics if d.rule == "barrier.divergent"]
+
+
+def test_an_error_inside_kopts_stub_declarations_is_blanked_where_the_users_code_asked_for_them(tmp_path):
+    # host code instantiating a stub type the stub cannot hold (`std::vector<void>`: its `T &operator[]`): clang
+    # reports the error inside kopt's declarations, which no blanking may change, so it is placed at the user's
+    # line that asked for it and that host declaration is blanked
+    (tmp_path / "pool.h").write_text("""#pragma once
+#include <vector>
+struct RawPool { std::vector<void> blocks; int count; };
+inline int pooled(const RawPool &p) { return p.count; }
+__device__ inline float twice(float x) { return 2.0f * x; }
+""")
+    (tmp_path / "k.cu").write_text('#include "pool.h"\n'
+                                   "__global__ void scale(float *out, int n) {\n"
+                                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                   "  if (i < n) out[i] = twice(out[i]);\n}\n")
+    res = analyze(tmp_path / "k.cu", block=(256, 1, 1))
+    assert res.paths["scale"].startswith("libclang"), res.paths["scale"]

@@ -149,7 +149,8 @@ template <class T> struct default_delete {};
 template <class T, class D = default_delete<T>> class unique_ptr {
  public:
   unique_ptr(); unique_ptr(decltype(nullptr)); explicit unique_ptr(T *); unique_ptr(T *, D); unique_ptr(unique_ptr &&);
-  unique_ptr &operator=(unique_ptr &&); T *get() const; T *operator->() const; T &operator*() const;
+  unique_ptr &operator=(unique_ptr &&); T *get() const; T *operator->() const;
+  typename add_lvalue_reference<T>::type operator*() const;
   explicit operator bool() const; void reset(T * = nullptr); T *release(); D &get_deleter();
 };
 template <class T, class D> class unique_ptr<T[], D> {
@@ -162,7 +163,8 @@ template <class T> class shared_ptr {
  public:
   shared_ptr(); shared_ptr(decltype(nullptr)); explicit shared_ptr(T *); template <class D> shared_ptr(T *, D);
   shared_ptr(const shared_ptr &); template <class U> shared_ptr(const shared_ptr<U> &);
-  shared_ptr &operator=(const shared_ptr &); T *get() const; T *operator->() const; T &operator*() const;
+  shared_ptr &operator=(const shared_ptr &); T *get() const; T *operator->() const;
+  typename add_lvalue_reference<T>::type operator*() const;
   explicit operator bool() const; void reset(); long use_count() const;
 };
 template <class T, class... A> unique_ptr<T> make_unique(A &&...);

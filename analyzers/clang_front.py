@@ -1875,7 +1875,7 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
 
     visit(tu.cursor)
     if not device:  # stray tokens no declaration holds (a brace left by error recovery): blank to the line's end
-        def decl_spans(cur):  # the file's declarations, through namespaces (a stray `});` inside one is stray)
+        def decl_spans(cur):  # the file's declarations, through namespaces
             for c in cur.get_children():
                 if c.location.file is None or c.location.file.name != fname:
                     continue
@@ -1883,7 +1883,9 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
                     yield from decl_spans(c)
                 else:
                     yield c.extent.start.line, c.extent.end.line
-        spans = list(decl_spans(tu.cursor))
+        spans = [(c.extent.start.line, c.extent.end.line) for c in tu.cursor.get_children()
+                 if c.location.file is not None and c.location.file.name == fname]
+        inner = None
         for e in errors:
             ln = e.location.line
             if e.location.file is None or e.location.file.name != fname or not 0 < ln <= len(lines) or \
@@ -1894,7 +1896,10 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
                 # clang drops the declaration, so no cursor holds it (inside a namespace): an instantiation of a host
                 # template blanked as undefined, written out or through a macro (`DECLARE_IMPL(float)`)
                 count += _blank_instantiation(lines, ln, col)
-            elif not any(a <= ln <= b for a, b in spans):
+            elif not any(a <= ln <= b for a, b in spans) or _CLOSERS_ONLY.match(lines[ln - 1][col:]) and \
+                    not _within(ln, inner if inner is not None else (inner := list(decl_spans(tu.cursor)))):
+                # (inside a namespace, only closers no declaration holds: the `});` a blanked host launcher whose
+                # body is a macro's argument leaves behind)
                 kw = _INSTANTIATION_KEYWORD.search(lines[ln - 1][:col])  # `template void f<int>(...)`: all of it
                 col = kw.start() if kw else _QUALIFIER_BEFORE.search(lines[ln - 1][:col]).start()
                 # a `}` that closes a namespace stays (error recovery left it outside every declaration), unless
@@ -1907,6 +1912,13 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
                 lines[ln - 1] = lines[ln - 1][:col] + "".join(ch if i in kept else " " for i, ch in enumerate(rest))
                 count += 1
     return "\n".join(lines), count
+
+
+_CLOSERS_ONLY = re.compile(r"[\s});]*(?://.*)?$")
+
+
+def _within(line: int, spans: list) -> bool:
+    return any(a <= line <= b for a, b in spans)
 
 
 def _blank_instantiation(lines: list, ln: int, col: int) -> int:

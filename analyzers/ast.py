@@ -107,3 +107,14 @@ class Unit:
 def short_name(n: "Node") -> str:
     """A call's callee without namespace or template arguments (``cg::sync``, ``f<4>`` -> ``sync``, ``f``)."""
     return re.sub(r"<.*", "", (n.name or "").split("::")[-1]).strip()
+
+
+def nodes(n):
+    """Every node under ``n`` (a node or a list of them), in source order."""
+    if isinstance(n, list):
+        for x in n:
+            yield from nodes(x)
+    elif isinstance(n, Node):
+        yield n
+        for x in (n.a, n.b, n.c, n.args, n.init, n.body):
+            yield from nodes(x)

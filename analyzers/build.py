@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import asm as asmlib
 from . import butterfly, sym
-from .ast import Func, Node, TypeInfo, Unit, short_name
+from .ast import Func, Node, TypeInfo, Unit, nodes, short_name
 from .calls import handle_call, same_in_group
 from .launch import LaunchConfig, evaluate as eval_text, source_macros, split_top
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
@@ -955,19 +955,22 @@ class Builder:
             return Ptr(cur.space, cur.base, opaque(f"pointer {name} after loop"), cur.elem, (), (), cur.volatile,
                        cur.intaddr)
         got = inputs(name) if inputs is not None else None
-        if got is not None and all(kind in ("uniform", "block", "iter") for kind in got.values()):
+        alike = ("uniform", "block", "iter")  # kinds of values alike in every thread of a block
+        keys = None
+        if got is not None and all(kind in alike for kind in got.values()):
             # a function of values alike in every thread of a block (parameters, block indices, enclosing loops'
             # iterations): two threads that agree on them agree on it (a row's maximum, for the row's blocks)
-            return sym.uf(f"{name} after loop@{next(sym._ids)}", *(var(n, kind) for n, kind in sorted(got.items())))
-        if got is None and carried_unknowns is not None and name in same_in_block and isinstance(cur, S) and \
+            keys = got
+        elif got is None and carried_unknowns is not None and name in same_in_block and isinstance(cur, S) and \
                 isinstance(v0, S):
             # computed alike in every thread of a block from reads of memory the kernel cannot write too (a binary
             # search of a block's tensor in an offsets table): one value per block and iteration of the loops around
             names = {**sym.free_vars(cur), **sym.free_vars(v0)}
             own = {f"k{lid}"} | {n for n, nm in carried_unknowns.items() if nm in same_in_block}
-            if all(kind in ("uniform", "block", "iter") or n in own for n, kind in names.items()):
-                keys = [var(n, kind) for n, kind in sorted(names.items()) if n not in own]
-                return sym.uf(f"{name} after loop@{next(sym._ids)}", *keys)
+            if all(kind in alike or n in own for n, kind in names.items()):
+                keys = {n: kind for n, kind in names.items() if n not in own}
+        if keys is not None:
+            return sym.uf(f"{name} after loop@{next(sym._ids)}", *(var(n, kind) for n, kind in sorted(keys.items())))
         after = opaque(f"{name} after loop")
         if got is not None:
             self.model.after_loop[after.val] = tuple(var(n, kind) for n, kind in sorted(got.items()))
@@ -1778,14 +1781,7 @@ def _monotone(name: str, sites: list, body: list) -> str | None:
     lower it (``= min(name, e)``, ``if (e < name) name = e``): its value in any iteration is then at least (at
     most) its value before the loop. None otherwise (a decrement is left out: an unsigned count wraps below 0)."""
     guarded = {}  # an assignment `name = e` -> the direction of the `if` that is its only statement
-
-    def visit(n):
-        if isinstance(n, list):
-            for x in n:
-                visit(x)
-            return
-        if not isinstance(n, Node):
-            return
+    for n in nodes(body):
         if n.kind == "if" and n.c is None and n.a is not None and n.a.kind == "bin":
             then = n.b.body[0] if isinstance(n.b, Node) and n.b.kind == "block" and len(n.b.body) == 1 else n.b
             st = then.a if isinstance(then, Node) and then.kind == "expr" else then
@@ -1797,11 +1793,6 @@ def _monotone(name: str, sites: list, body: list) -> str | None:
                     guarded[id(st)] = lower  # if (e < v) v = e
                 elif lower and _same(c.b, st.b) and c.a is not None and c.a.kind == "name" and c.a.name == name:
                     guarded[id(st)] = {"down": "up", "up": "down"}[lower]  # if (v > e) v = e
-        for ch in (n.a, n.b, n.c, n.init):
-            visit(ch)
-        for lst in (n.args, n.body):
-            visit(lst)
-    visit(body)
     ways = set()
     for n, _ in sites:
         if n.kind == "un":

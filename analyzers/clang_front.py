@@ -1896,7 +1896,7 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
                 # clang drops the declaration, so no cursor holds it (inside a namespace): an instantiation of a host
                 # template blanked as undefined, written out or through a macro (`DECLARE_IMPL(float)`)
                 count += _blank_instantiation(lines, ln, col)
-            elif not any(a <= ln <= b for a, b in spans) or _CLOSERS_ONLY.match(lines[ln - 1][col:]) and \
+            elif not _within(ln, spans) or _CLOSERS_ONLY.match(lines[ln - 1][col:]) and \
                     not _within(ln, inner if inner is not None else (inner := list(decl_spans(tu.cursor)))):
                 # (inside a namespace, only closers no declaration holds: the `});` a blanked host launcher whose
                 # body is a macro's argument leaves behind)

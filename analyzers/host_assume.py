@@ -67,9 +67,7 @@ def _strip_casts(t: str) -> str:
 def _ternary(body: str) -> str:
     """C ``c ? a : b`` (at the top level of ``body``, parentheses stripped) as the expression language's
     ``(a if c else b)``; other text unchanged."""
-    t = body.strip()
-    while t.startswith("(") and hl.paren_end(t, 0) == len(t) - 1:
-        t = t[1:-1].strip()
+    t = hl.unparenthesized(body)
     depth, q = 0, -1
     for i, ch in enumerate(t):
         depth += (ch == "(") - (ch == ")")
@@ -462,9 +460,7 @@ class _Launch:
         """A constant the host value ``text`` is always a multiple of (1 when none is known): a product with a
         constant factor (``numk * 1024``, ``block_length * ((n / block_length) + ...)``), through the locals that
         hold it."""
-        t = _strip_casts(text).strip()
-        while t.startswith("(") and hl.paren_end(t, 0) == len(t) - 1:
-            t = t[1:-1].strip()
+        t = hl.unparenthesized(_strip_casts(text))
         if depth > 3 or not t:
             return 1
         top, inner = t, None

@@ -1389,7 +1389,7 @@ class _Scan:
             end = t.find(">>>", m.end())
             if callee is None and element is None or end < 0:
                 continue
-            parts = [_unparenthesized(x) for x in split_top(t[m.end():end])]
+            parts = [unparenthesized(x) for x in split_top(t[m.end():end])]
             name, targs, at = (callee.group(1), callee.group(2), callee.start()) if callee else (
                 " ".join(element.group(1).split()), "", element.start())
             yield name, targs, parts[0] if parts else "", parts[1] if len(parts) > 1 else "", at
@@ -1483,8 +1483,8 @@ def _factors(text: str) -> list:
     return parts if ok else [text]
 
 
-def _unparenthesized(t: str) -> str:
-    """``t`` without parentheses around all of it (a macro's `<<<(nblks), (nthrs)>>>`)."""
+def unparenthesized(t: str) -> str:
+    """``t`` stripped, without parentheses around all of it (a macro's `<<<(nblks), (nthrs)>>>`)."""
     t = t.strip()
     while t.startswith("(") and paren_end(t, 0) == len(t) - 1:
         t = t[1:-1].strip()

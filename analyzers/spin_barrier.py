@@ -8,29 +8,18 @@ from __future__ import annotations
 
 import re
 
-from .ast import Func, Node, short_name
+from .ast import Func, Node, nodes, short_name
 
 _ATOMIC = re.compile(r"atomic(?:Add|Inc|Sub|Exch|CAS|Or|Max)(?:_\w+)?$")
 
 
-def _nodes(n):
-    """Every node under ``n``, in source order."""
-    if isinstance(n, list):
-        for x in n:
-            yield from _nodes(x)
-    elif isinstance(n, Node):
-        yield n
-        for x in (n.a, n.b, n.c, n.args, n.init, n.body):
-            yield from _nodes(x)
-
-
 def _globals(n) -> set:
-    return {x.name for x in _nodes(n) if x.kind == "name" and x.ref == "global"}
+    return {x.name for x in nodes(n) if x.kind == "name" and x.ref == "global"}
 
 
 def _idle(body) -> bool:
     """A spin loop's body: nothing, or empty statements."""
-    return all(x.kind in ("block", "expr") and x.a is None and not x.body for x in _nodes(body))
+    return all(x.kind in ("block", "expr") and x.a is None and not x.body for x in nodes(body))
 
 
 def _block_barrier(n: Node) -> bool:
@@ -50,7 +39,7 @@ def _grid_barrier(fn: Func) -> bool:
     body = fn.body.body if isinstance(fn.body, Node) and fn.body.kind == "block" else []
     for i, st in enumerate(body):
         counters, spins = set(), False
-        for x in _nodes(st):
+        for x in nodes(st):
             if x.kind == "call" and _ATOMIC.match(short_name(x)) and x.args:
                 counters |= _globals(x.args[0])
             elif x.kind in ("while", "do") and counters & _globals(x.a) and _idle(x.body):

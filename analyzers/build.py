@@ -201,6 +201,7 @@ class Builder:
         self._read_params = None  # the pointer parameters the kernel only reads elements of (``_only_read``)
         self._helper_uniform: dict = {}  # a device function name -> whether it is a uniform_helper
         self.depth = 0
+        self._own_dims: set = set()  # the dimensions of threadIdx/blockDim the kernel's own code names
         self.helper = ""  # the inlined helper being read (its own static __shared__ arrays), "" in the kernel
         self._open_fields: set[str] = set()  # fields of shared structs whose offsets clang leaves open (``_field``)
         self.this = None  # in an inlined member function: its object (Agg, or Mem for one in memory)
@@ -236,6 +237,10 @@ class Builder:
             self.stmt(f.body)
         except RecursionError:
             self.model.problems.append((f.loc, "kernel too deeply nested to analyze"))
+        if self._own_dims:
+            # a kernel whose own code names its threads in x only is launched 1-deep in y and z; the helpers it calls
+            # that name threadIdx.y (a block reduction written for any block) are used as 1-D ones
+            self.model.dims_used = set(self._own_dims)
         for (base, _), (name, off) in self._loaded.items():
             if any(a.write and a.base == base and _may_overlap(a, off, _POINTER_BYTES) for a in self.model.accesses):
                 # the buffer a loaded pointer names may change while threads use it
@@ -1215,6 +1220,8 @@ class Builder:
                         return Agg("struct", f"{base.name}.{n.name}", uniform=True, size=ti.size)
                     if ti is not None and ti.integral:
                         self.model.int_fields.add(f"{base.name.removeprefix('p:')}.{n.name}")
+                        if unsigned_integer(ti.spelling):
+                            self.model.unsigned_fields.add(f"{base.name.removeprefix('p:')}.{n.name}")
                     return var(f"{base.name}.{n.name}", "uniform")
                 local = self._local_field(base, n)
                 if local is not None:
@@ -1250,6 +1257,8 @@ class Builder:
             return opaque(f"{obj}.{f}")
         if obj in ("threadIdx", "blockDim"):
             self.model.dims_used.add(f)
+            if self.depth == 0:
+                self._own_dims.add(f)
         else:
             self.model.grid_used.add(f)
         name = {"threadIdx": "t", "blockIdx": "b", "blockDim": "bd", "gridDim": "gd"}[obj] + f
@@ -1264,10 +1273,10 @@ class Builder:
     def linear_tid(self) -> S:
         """The thread's index in its block, for a warp's lanes: no use of a dimension the kernel's own code does not
         name (a block 1 deep in it is presumed, as for any kernel that never reads threadIdx.z)."""
-        used = set(self.model.dims_used)
+        used, own = set(self.model.dims_used), set(self._own_dims)
         tx, ty, tz = (self._builtin("threadIdx", f) for f in "xyz")
         bx, by = self._builtin("blockDim", "x"), self._builtin("blockDim", "y")
-        self.model.dims_used = used
+        self.model.dims_used, self._own_dims = used, own
         return binop("+", tx, binop("*", bx, binop("+", ty, binop("*", by, tz))))
 
     def index(self, n: Node):
@@ -1688,10 +1697,13 @@ class Builder:
         pure = pure and all(isinstance(v, S) for v in inputs)
         asmlib.handle(self, n, ops)
         text = " ".join(n.text.replace("#", " ").split()) if pure else ""
+        lane = asmlib.LANE_ID.match(n.text)  # `mov.u32 %0, %%laneid;`: the thread's lane, its linear index mod 32
         for i, x in enumerate(n.outs):
             lv = ops[i]
             if isinstance(lv, (VarRef, Mem)) or (isinstance(lv, tuple) and lv and lv[0] == "field"):
-                self.store(lv, uf(f"asm[{i}]:{text}", *inputs) if pure else opaque("asm output"), x)
+                value = binop("%", self.linear_tid(), const(32)) if lane and i == 0 else \
+                    uf(f"asm[{i}]:{text}", *inputs) if pure else opaque("asm output")
+                self.store(lv, value, x)
 
 
 def _constant_trip(test: S, k: str, limit: int = 4096):

@@ -129,6 +129,7 @@ def _atomic(b, n, name, short):
             if p.space in ("shared", "global") and (
                     m.group(1) == "Inc" or (m.group(1) == "Add" and isinstance(step.val, int) and step.val > 0)):
                 b.model.counters[slot] = (p.space, p.base, p.off.key())
+                b.model.slot_steps[slot] = 1 if m.group(1) == "Inc" else step.val
                 b.model.counter_steps.add(b.model.accesses[-1].seq)
             return sym.var(slot, "thread")
     return opaque(f"{short} result")

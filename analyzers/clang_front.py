@@ -58,6 +58,7 @@ _ASM_NO_COMMA = re.compile(r'("[=+&]*[A-Za-z]+"\s*\([^()]*\))\s(\s*"[=+&]*[A-Za-
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 _DEFINES_GLOBAL = re.compile(r"^[ \t]*#[ \t]*define[ \t][^\n]*\b__global__\b", re.M)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+_RESTRICT_BEFORE_STAR = re.compile(r"\b(__restrict__|__restrict)(\s*)\*")
 
 _lib_ready = False
 ci = None  # clang.cindex, imported lazily so a missing libclang only disables this front end
@@ -466,6 +467,12 @@ class _Conv:
             m = re.search(r"<(.*)>\s*$", t)
             if m:
                 targs = split_top(m.group(1))
+                named = [x for x in callee.walk_preorder() if x.kind == K.DECL_REF_EXPR and x.spelling] \
+                    if any(re.fullmatch(r"[A-Za-z_][\w:]*", a.strip()) for a in targs) else []
+                for x in named:  # `scan<T, NUM_THREADS>(...)`, NUM_THREADS a constant: its value
+                    v = _evaluate(x)
+                    if isinstance(v, int):
+                        targs = [str(v) if a.strip().split("::")[-1] == x.spelling else a for a in targs]
         if not args and ch[1:]:
             args = [x for x in ch[1:] if x.kind.is_expression()]
         ty = self.typeinfo(c.type)
@@ -706,6 +713,53 @@ def _is_constexpr(ref) -> bool:
 
 
 _LB = re.compile(r"__launch_bounds__\s*\(\s*([^,)]+)")
+_SCOPES = {"NAMESPACE", "STRUCT_DECL", "CLASS_DECL"}
+
+
+def _scope_path(c) -> tuple[list[str], object]:
+    """The names of the namespaces and classes enclosing cursor ``c`` (outermost first) and its translation unit's
+    cursor."""
+    path, scope = [], c.semantic_parent
+    while scope is not None and scope.kind.name != "TRANSLATION_UNIT":
+        path.insert(0, scope.spelling)
+        scope = scope.semantic_parent
+    return path, scope
+
+
+def _blocks(tu, path: list[str]) -> list:
+    """Every block of the namespace or class named by ``path`` (a namespace is reopened in many headers)."""
+    found = [tu]
+    for q in path:
+        found = [x for s in found for x in s.get_children() if x.kind.name in _SCOPES and x.spelling == q]
+    return found
+
+
+def _named_constant(func, name: str) -> int | None:
+    """The value of the integer constant ``name`` (``kThreads``, ``Traits::kThreads``) as seen from ``func``: a const
+    or constexpr variable of one of the namespaces enclosing it (any of their blocks, in any header), the innermost
+    first, or of a namespace one of them uses (``using namespace``). ``__launch_bounds__`` is an attribute libclang
+    does not expose, so its argument is looked up by name."""
+    path, tu = _scope_path(func)
+    if tu is None:
+        return None
+    *qual, last = name.split("::")
+    for depth in range(len(path), -1, -1):
+        scopes = _blocks(tu, path[:depth])
+        for s in list(scopes):
+            for x in s.get_children():
+                refs = [r.referenced for r in x.get_children() if r.kind.name == "NAMESPACE_REF"] \
+                    if x.kind.name == "USING_DIRECTIVE" else []
+                if refs and refs[-1] is not None:  # `using namespace a::b;`: its last name is the namespace
+                    scopes += _blocks(tu, _scope_path(refs[-1])[0] + [refs[-1].spelling])
+        for q in qual:
+            scopes = [x for s in scopes for x in s.get_children() if x.kind.name in _SCOPES and x.spelling == q]
+        for s in scopes:
+            for x in s.get_children():
+                if x.kind.name == "VAR_DECL" and x.spelling == last and _is_constexpr(x):
+                    v = _evaluate(x)
+                    if isinstance(v, int) and v > 0:
+                        return v
+    return None
 
 
 def translation_unit(path: Path, source: str, *, defines: dict | None = None, include_dirs=(), host: bool = False,
@@ -747,6 +801,8 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     # `__device__ __shared__ float s[N];` in a kernel body: nvcc takes the redundant `__device__` (old CUDA SDK
     # code writes it), clang rejects a `__device__` local; blanked, columns kept
     text = _DEVICE_SHARED.sub(lambda m: " " * 10 + m.group(1) if m.group(1) else m.group(2) + " " * 10, text)
+    # `half __restrict *p`: nvcc takes the qualifier before the `*`, clang wants it on the pointer (`*__restrict`)
+    text = _RESTRICT_BEFORE_STAR.sub(lambda m: "*" + m.group(1) + (m.group(2) or " "), text)
     text = _asm_as_clang_reads(text)
     unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", _missing_header_text(path, h)) for h in empty_headers]
     if empty_headers:
@@ -1064,6 +1120,8 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
                               context=context, patched=patched)
         errors = _errors(tu, fname)
+    source, n = _blank_error_directives(fname, source, errors, patched)
+    tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context, patched)
     skipped, broken = 0, {}
     if any(_WANTS_DECL.search(e.spelling) for e in errors):
         tu, errors = _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missing, context, patched)
@@ -1382,6 +1440,42 @@ def _blanked(chunk: str) -> str:
     are written in `#if` branches would otherwise leave an `#if` without its `#endif`)."""
     return "\n".join(ln if _CONDITIONAL_LINE.match(ln) and i else " " * len(ln)
                      for i, ln in enumerate(chunk.split("\n")))
+
+
+_ERROR_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*error\b")
+
+
+def _blank_error_directives(fname: str, source: str, errors, patched: dict) -> tuple[str, int]:
+    """``source`` with the ``#error`` lines that fired blanked, in the file and in the headers it reads (their new
+    text in ``patched``), and how many. Such a line asks for a build setting (``#error "X is undefined. The build
+    system should define it"``) or an architecture the analysis does not need: the code around it is read as it
+    is, the setting's macro undefined."""
+    fired: dict = {}
+    for e in errors:
+        if e.location.file is not None and e.location.line > 0:
+            fired.setdefault(e.location.file.name, set()).add(e.location.line)
+    count = 0
+    for name, lines in fired.items():
+        if name == fname:
+            text = source
+        elif name.startswith(_EMPTY) or STUBS in Path(name).parents or name in (_CONTEXT, _TOOLKIT):
+            continue
+        else:
+            try:
+                text = patched.get(name) or Path(name).read_text(errors="replace")
+            except OSError:
+                continue
+        rows = text.split("\n")
+        hit = [i for i in sorted(lines) if i <= len(rows) and _ERROR_DIRECTIVE.match(rows[i - 1])]
+        for i in hit:
+            rows[i - 1] = ""
+        if hit:
+            count += len(hit)
+            if name == fname:
+                source = "\n".join(rows)
+            else:
+                patched[name] = "\n".join(rows)
+    return source, count
 
 
 def _blank_device_launches(fname: str, source: str, errors) -> tuple[str, int]:
@@ -2031,9 +2125,14 @@ def _func(conv: _Conv, c, source: str) -> Func | None:
     lb = None
     if kernel:
         start = c.extent.start
-        line_text = "\n".join(conv.lines[max(start.line - 3, 0): c.location.line])
+        at = c.location
+        line_text = "\n".join(conv.lines[max(start.line - 3, 0): at.line - 1] +
+                              [conv.lines[at.line - 1][:at.column - 1]] if 0 < at.line <= len(conv.lines) else [])
+        line_text = re.split(r"[;}]", line_text)[-1]  # the text before the kernel's name, not the declaration before
         m = _LB.search(line_text)
         if m:
             lb = m.group(1).strip()
+            if re.fullmatch(r"[A-Za-z_]\w*(::[A-Za-z_]\w*)*", lb):
+                lb = _named_constant(c, lb) or lb
     return Func(name=c.spelling, params=params, body=conv.stmt(body), kernel=kernel, loc=conv.loc(c),
                 tparams=tparams, launch_bounds=lb)

@@ -237,13 +237,19 @@ namespace std {
   template <class... T> using index_sequence_for = make_index_sequence<sizeof...(T)>;
   template <class T> struct numeric_limits { __host__ __device__ static constexpr T max(); __host__ __device__ static constexpr T min();
     __host__ __device__ static constexpr T lowest(); __host__ __device__ static constexpr T infinity();
-    __host__ __device__ static constexpr T epsilon(); static constexpr bool is_signed = T(-1) < T(0);
+    __host__ __device__ static constexpr T epsilon(); __host__ __device__ static constexpr T quiet_NaN();
+    __host__ __device__ static constexpr T signaling_NaN(); __host__ __device__ static constexpr T denorm_min();
+    __host__ __device__ static constexpr T round_error(); static constexpr bool is_signed = T(-1) < T(0);
+    static constexpr bool is_integer = T(1) / T(2) == T(0); static constexpr bool has_infinity = !is_integer;
+    static constexpr bool has_quiet_NaN = !is_integer; static constexpr bool is_specialized = true;
     static constexpr int digits = sizeof(T) * 8; };
   // the integer types' limits have values (constexpr code computes with them: `numeric_limits<short>::max() + 1`)
 #define __KOPT_LIMITS(T, LO, HI) template <> struct numeric_limits<T> { \
     __host__ __device__ static constexpr T max() { return HI; } __host__ __device__ static constexpr T min() { return LO; } \
     __host__ __device__ static constexpr T lowest() { return LO; } \
     static constexpr bool is_signed = static_cast<T>(-1) < static_cast<T>(0); \
+    static constexpr bool is_integer = true; static constexpr bool is_specialized = true; \
+    static constexpr bool has_infinity = false; static constexpr bool has_quiet_NaN = false; \
     static constexpr int digits = sizeof(T) * 8 - is_signed; };
   __KOPT_LIMITS(char, -128, 127) __KOPT_LIMITS(signed char, -128, 127) __KOPT_LIMITS(unsigned char, 0, 255)
   __KOPT_LIMITS(short, -32768, 32767) __KOPT_LIMITS(unsigned short, 0, 65535)

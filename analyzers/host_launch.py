@@ -101,7 +101,9 @@ _NOT_NEWLINE = re.compile(r"[^\n]")
 _BRACE = re.compile(r"[{}]")
 _FUNC_END = re.compile(r"\)\s*(?:const\s*)?(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\s*$")  # a body's `{` follows it
 _CONTROL = re.compile(r"\b(?:if|for|while|switch|catch)\s*\([^;{}]*$")
-_MACRO_STATEMENT = re.compile(r"\)[ \t]*\n")  # a line that ends a call with no `;` (a macro used as a statement)
+# a line that ends a call with no `;`, or holds one upper-case name (a macro used as a statement: `CHECK(...)`,
+# `NCV_SKIP_COND_BEGIN`)
+_MACRO_STATEMENT = re.compile(r"(?:\)|^[ \t]*[A-Z_][A-Z0-9_]*)[ \t]*\n", re.M)
 _DEFINED_NAME = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)  # valued or not (`#define GPU`)
 _LOOP_HEAD = re.compile(r"(?:for|while)\s*\(|do\b")  # a statement head: a loop's body follows
 _BRANCH_HEAD = re.compile(r"(?:if\s*\(|else\b|case\b|default\s*:)")

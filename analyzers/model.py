@@ -104,9 +104,11 @@ class KernelModel:
     loop_trip: dict = field(default_factory=dict)  # iteration var k -> trip count (S) of its loop
     after_loop: dict = field(default_factory=dict)  # unknown of a value after a loop -> the variables it is a function of
     int_fields: set = field(default_factory=set)  # integer fields of by-value struct parameters (``args.n``)
+    unsigned_fields: set = field(default_factory=set)  # those of an unsigned type
     problems: list = field(default_factory=list)  # (Loc | None, reason)
     # slot var -> (space, base, offset key) of the counter a positive constant step drew it from, and the seqs of
     # those steps (see passes.context.counting_slots)
     counters: dict = field(default_factory=dict)
+    slot_steps: dict = field(default_factory=dict)  # a counter's slot -> how many it reserves (the atomicAdd's step)
     counter_steps: set = field(default_factory=set)
     frontend: str = "libclang"

@@ -122,7 +122,12 @@ EXACT = ["i23_rows_grid_wider_precondition.cu", "i23_rows_grid_wider_stated.cu",
     "i23_warp_allreduce_max_up_ok.cu", "i23_carried_inner_break_ok.cu", "i23_carried_outer_break_divergent.cu",
     "i23_carried_const_table_ok.cu", "i23_carried_table_by_thread_divergent.cu", "i23_carried_by_value_helper_ok.cu",
     "i23_carried_by_reference_helper_divergent.cu", "i23_warp_allreduce_rows_ok.cu", "i23_warp_allreduce_rows_race.cu",
-    "i23_loop_init_helper_barrier_ok.cu"]
+    "i23_loop_init_helper_barrier_ok.cu", "i23_launch_bounds_named_ok.cu", "i23_launch_bounds_named_overrun.cu",
+    "i23_helper_2d_reduce_in_1d_kernel_ok.cu", "i23_helper_2d_reduce_in_2d_kernel_race.cu",
+    "i23_ticket_two_sites_ok.cu", "i23_ticket_two_counters_race.cu", "i23_template_named_arg_guard_ok.cu",
+    "i23_template_named_arg_guard_race.cu", "i23_roi_pitch_ok.cu", "i23_roi_pitch_given_race.cu",
+    "i23_asm_laneid_guard_ok.cu", "i23_asm_laneid_guard_race.cu", "i23_shared_counter_block_slots_ok.cu",
+    "i23_shared_counter_block_slots_loop_race.cu"]
 
 
 @pytest.mark.parametrize("name", EXACT)

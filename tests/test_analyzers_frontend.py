@@ -1819,3 +1819,45 @@ __device__ inline float twice(float x) { return 2.0f * x; }
                                    "  if (i < n) out[i] = twice(out[i]);\n}\n")
     res = analyze(tmp_path / "k.cu", block=(256, 1, 1))
     assert res.paths["scale"].startswith("libclang"), res.paths["scale"]
+
+
+def test_a_headers_error_directive_asking_for_a_build_setting_does_not_stop_libclang(tmp_path):
+    # tiny-cuda-nn style: a header refuses to be read unless the build defines a switch
+    (tmp_path / "common.h").write_text("""#ifndef HALF_PRECISION
+#error "HALF_PRECISION is undefined. The build system should define it."
+#endif
+#if HALF_PRECISION
+typedef short scalar_t;
+#else
+typedef float scalar_t;
+#endif
+""")
+    (tmp_path / "k.cu").write_text('#include "common.h"\n__global__ void k(scalar_t* x) { x[threadIdx.x] = 1; }\n')
+    res = analyze(tmp_path / "k.cu", block=(32, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_restrict_written_before_the_star_and_limits_of_floats_parse():
+    src = """#include <limits>
+#include <cuda_fp16.h>
+__global__ void k(const __half *__restrict a, half __restrict *b, half __restrict__* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { b[i] = a[i]; c[i] = a[i]; }
+  if (i == n) b[0] = __float2half(std::numeric_limits<float>::quiet_NaN());
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_a_launch_bounds_constant_is_looked_up_through_namespaces_and_using_directives():
+    src = """namespace lib { namespace detail { constexpr int kThreads = 128; } struct Cfg { static constexpr int W = 64; }; }
+namespace lib { namespace {
+using namespace detail;
+__global__ void __launch_bounds__(kThreads) a(float* x) { x[threadIdx.x] = 1; }
+__global__ void __launch_bounds__(Cfg::W) b(float* x) { x[threadIdx.x] = 1; }
+} }
+"""
+    res = analyze(src, path="k.cu")
+    assumed = " ".join(res.assumed) if isinstance(res.assumed, list) else str(res.assumed)
+    assert "a: from __launch_bounds__(128)" in assumed and "b: from __launch_bounds__(64)" in assumed, assumed

@@ -1864,3 +1864,22 @@ void run(float *x, int c) {
 """
     res = analyze(src, path="p.cu")
     assert "block=(64, 1, 1)" in res.assumed, res.assumed
+
+
+def test_a_block_declared_after_a_macro_used_as_a_statement_is_read():
+    # `NCV_SKIP_COND_BEGIN` (a macro that opens a block) on its own line, no `;`, before `dim3 block(...)`
+    src = """
+const unsigned NUM_THREADS = 256;
+template <bool A> __global__ void scan(int* p) {}
+int run(int n, bool skip) {
+    SKIP_COND_BEGIN
+    dim3 block(NUM_THREADS);
+    scan
+        <true>
+        <<<n, block>>>
+        (0);
+    SKIP_COND_END
+    return 0;
+}
+"""
+    assert _shapes(src)["scan"] == [((256, 1, 1), (None, None, None), ("true",))]

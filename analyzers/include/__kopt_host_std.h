@@ -100,7 +100,8 @@ template <class T, class A = void> class vector {
   void assign(unsigned long, const T &); T &front(); T &back(); const T &front() const; const T &back() const;
   T *begin(); T *end(); const T *begin() const; const T *end() const;
   const T *cbegin() const; const T *cend() const;
-  T *insert(const T *, const T &); T *erase(const T *);
+  T *rbegin(); T *rend(); const T *rbegin() const; const T *rend() const;
+  T *insert(const T *, const T &); T *erase(const T *); void swap(vector &);
 };
 template <class K, class V, class C = void, class A = void> class map {
  public:
@@ -167,6 +168,12 @@ template <class T> class shared_ptr {
   typename add_lvalue_reference<T>::type operator*() const;
   explicit operator bool() const; void reset(); long use_count() const;
 };
+template <class T> bool operator==(const shared_ptr<T> &, decltype(nullptr));
+template <class T> bool operator!=(const shared_ptr<T> &, decltype(nullptr));
+template <class T, class U> bool operator==(const shared_ptr<T> &, const shared_ptr<U> &);
+template <class T, class U> bool operator!=(const shared_ptr<T> &, const shared_ptr<U> &);
+template <class T, class D> bool operator==(const unique_ptr<T, D> &, decltype(nullptr));
+template <class T, class D> bool operator!=(const unique_ptr<T, D> &, decltype(nullptr));
 template <class T, class... A> unique_ptr<T> make_unique(A &&...);
 template <class T, class... A> shared_ptr<T> make_shared(A &&...);
 class mutex { public: mutex(); void lock(); void unlock(); bool try_lock(); };
@@ -198,5 +205,7 @@ template <class I> I max_element(I, I); template <class I> I min_element(I, I);
 template <class A, class B> bool equal(A, A, B); template <class A, class B> bool equal(A, A, B, B);
 template <class I, class T> T accumulate(I, I, T); template <class I, class T, class O> T accumulate(I, I, T, O);
 template <class I, class T> void iota(I, I, T);
+template <class I, class O> O move(I, I, O); template <class I, class N, class T> I fill_n(I, N, const T &); template <class I> void reverse(I, I);
+void abort(); void exit(int);
 template <class I, class P> long count_if(I, I, P); template <class I, class T> long count(I, I, const T &);
 }  // namespace std

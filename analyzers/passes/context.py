@@ -52,6 +52,24 @@ def counting_slots(km) -> set:
     return out
 
 
+def block_counts(km, slots: set) -> dict:
+    """For each slot of ``slots`` drawn from a ``__shared__`` counter the kernel resets to 0 and steps only at sites
+    outside any loop (``if (tid == 0) n = 0; __syncthreads(); ... i = atomicAdd(&n, 1)``): the most the counter
+    counts per thread of the block (the sum of its sites' steps). A slot stays below that times the block's size."""
+    out = {}
+    for slot in slots:
+        where = km.counters[slot]
+        if where[0] != "shared":
+            continue
+        sites = [s for s, w in km.counters.items() if w == where]
+        steps = [a for a in km.accesses if a.seq in km.counter_steps and (a.space, a.base, a.offset.key()) == where]
+        resets = [a for a in km.accesses if a.write and not a.atomic and (a.space, a.base, a.offset.key()) == where]
+        if len(steps) == len(sites) and not any(a.loops for a in steps) and resets and \
+                all(a.value is not None and sym.is_const(a.value) and a.value.val == 0 for a in resets):
+            out[slot] = sum(km.slot_steps[s] for s in sites)
+    return out
+
+
 MAX_GRID = (2 ** 31 - 1, 65535, 65535)  # the hardware's largest grid in x, y and z
 
 
@@ -67,6 +85,7 @@ class Ctx:
         self.incomplete: list[str] = []
         self.presumptions: set = set()  # texts a race check was decided under when it was not decided without them
         self.counting_slots = counting_slots(km)
+        self.block_counts = block_counts(km, self.counting_slots)
         # the per-thread trip counts of loops that hold a block barrier
         self.barrier_trips = {n for k, N in km.loop_trip.items() if km.deltas.get(k, sym.ZERO).key() != sym.ZERO.key()
                               for n, kind in sym.free_vars(N).items() if kind == "thread"}
@@ -80,10 +99,12 @@ class Ctx:
         self.row_strides: dict = {}  # access seq -> [(stride, unit)] of its row constraints (``rows``)
         self.data_texts: set = set()  # precondition texts about data (data_orders), not parameters
         self._stored = None  # load names of the arrays the kernel stores to (_index_lists)
-        self.int_params = {n for n, t in km.func.params if t.integral and not t.pointer and not t.dims} | \
-            km.int_fields
+        # integer parameters, and those of a template's type parameter (`size_type const n`, analyzed generically)
+        generic = {name for name, kind in km.func.tparams if kind == "type"}
+        self.int_params = {n for n, t in km.func.params if not t.pointer and not t.dims and (
+            t.integral or t.spelling.replace("const", "").strip() in generic)} | km.int_fields
         self.unsigned_params = frozenset(n for n, t in km.func.params if n in self.int_params and
-                                         unsigned_integer(t.spelling))
+                                         unsigned_integer(t.spelling)) | frozenset(km.unsigned_fields)
 
     # ---- the row-pitch layout of pitched indices
     def layout(self) -> None:
@@ -163,12 +184,19 @@ class Ctx:
                         and not any(sym.is_const(t) for t in _sum_terms(e))]
                 if sums and self._column_bound(solver, enc, acc, col, pitch, c):
                     sums = []
+                # a region's column offset (`dst[(ix + roi.x) + (iy + roi.y) * step]`, ix below roi.width): the
+                # offset shifts every row's columns alike, so the rows stay apart when the rest of the column does
+                parts = _sum_terms(col)
+                shifted = [sym.free_vars(t) and all(n.startswith("p:") and n != pitch for n in sym.free_vars(t))
+                           for t in parts]
+                core = reduce(lambda x, y: sym.binop("+", x, y), [t for t, s in zip(parts, shifted) if not s],
+                              sym.ZERO) if any(shifted) else col
                 for q in [*params, *sums]:
                     # the least multiple of q the column stays below: the row's unit, else the column's step
-                    m = next((m for m in sorted({c, k}) if self._column_bound(solver, enc, acc, col, q, m)), None)
+                    m = next((m for m in sorted({c, k}) if self._column_bound(solver, enc, acc, core, q, m)), None)
                     if m is None:
                         continue
-                    if self._nonnegative(solver, enc, acc, col):
+                    if core is col and self._nonnegative(solver, enc, acc, col):
                         self.in_row.setdefault(acc.seq, set()).add((pitch, c))  # 0 <= col < c * pitch
                         tried[key] = True
                     g = math.gcd(c, m)
@@ -919,6 +947,7 @@ class Ctx:
             v = self.launch.block[i]
             if v is None and f != "x" and f not in self.km.dims_used:
                 v = 1  # the kernel never looks at threadIdx.f / blockDim.f: a block 1 thread deep in that dimension
+                cons.append(enc.var(f"bd{f}", "uniform") == 1)  # as a helper of a 1-D kernel that names it reads it
             if v is None:  # at most the hardware's, __launch_bounds__' and the inferred bound (LaunchConfig.dim_max)
                 t = enc.var(f"bd{f}", "uniform")
                 cons += [t >= 1, t <= self.launch.dim_max(i)]

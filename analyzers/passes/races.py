@@ -259,15 +259,33 @@ def _drop_subsumed(out: list[Diagnostic]) -> list[Diagnostic]:
     return keep
 
 
+def _disjoint_draws(ctx: Ctx, a: Access, b: Access, e1, e2) -> list:
+    """Slots two different atomics drew from one counter the kernel only counts up (``i = atomicAdd(n, 1)`` in two
+    branches, each followed by ``out[i] = ...``): each draw reserves its own range [slot, slot + step)."""
+    km, out = ctx.km, []
+    mine = [n for x in (a.offset, a.cond) for n in sym.free_vars(x) if n in ctx.counting_slots]
+    theirs = [n for x in (b.offset, b.cond) for n in sym.free_vars(x) if n in ctx.counting_slots]
+    for n1 in dict.fromkeys(mine):
+        for n2 in dict.fromkeys(theirs):
+            if n1 != n2 and km.counters[n1] == km.counters[n2]:
+                v1, v2 = e1.var(n1, "thread"), e2.var(n2, "thread")
+                out.append(z3.Or(v1 + km.slot_steps[n1] <= v2, v2 + km.slot_steps[n2] <= v1))
+    return out
+
+
 def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
     _, e1, e2, info = ctx.pair(space, bv)
     cons = [e1.bool(a.cond), e2.bool(b.cond)]
     slots = {n for x in (a.offset, a.cond) for n in sym.free_vars(x) if n.startswith("uniq#")} & \
             {n for x in (b.offset, b.cond) for n in sym.free_vars(x) if n.startswith("uniq#")}
     cons += [e1.var(n, "thread") != e2.var(n, "thread") for n in slots]  # distinct atomic slots
+    cons += _disjoint_draws(ctx, a, b, e1, e2)
     for x, e in ((a, e1), (b, e2)):
         for n in ctx.counting_slots & {*sym.free_vars(x.offset), *sym.free_vars(x.cond)}:
             cons += [e.var(n, "thread") >= 0, e.var(n, "thread") < 2 ** 31]
+            if n in ctx.block_counts:  # a block's counter each thread steps at most once per site
+                bd, _, _ = ctx.dims(e)
+                cons.append(e.var(n, "thread") + ctx.km.slot_steps[n] <= ctx.block_counts[n] * bd[0] * bd[1] * bd[2])
     if space == "global":
         cons += _in_extents(a, e1) + _in_extents(b, e2)
     ia, ib = _element(a), _element(b)

@@ -1116,7 +1116,8 @@ def _selections(cond, kind: str) -> set:
             continue
         x, y = c.args
         for p, q in ((x, y), (y, x)):
-            if not _is_load(p) or "thread" not in sym.kinds(p.args[0]):
+            if not _is_load(p) or not sym.kinds(p.args[0]) & ({"thread"} if kind == "distinct" else
+                                                              {"thread", "block"}):
                 continue
             if kind == "distinct" and c.op == "==" and "thread" not in sym.kinds(q):
                 out.add(p.val)
@@ -1125,6 +1126,12 @@ def _selections(cond, kind: str) -> set:
                     out.add(p.val)
                 if "thread" not in sym.kinds(q) and c.op != "==":
                     against.setdefault((p.val, q.key()), []).append(p.args[0])
+        if kind == "sorted" and c.op in ("<", "<="):
+            # a range between two neighbours walked (`for (i = ptr[b] + t; i < ptr[b + 1]; ...)`): CSR offsets
+            for hi in _loads(None, y):
+                if sym.kinds(hi.args[0]) & {"thread", "block"} and \
+                        any(_apart(hi.args[0], lo.args[0]) for lo in _loads(hi.val, x)):
+                    out.add(hi.val)
     for (base, _), offs in against.items():
         if any(_apart(u, v) for i, u in enumerate(offs) for v in offs[i + 1:]):
             out.add(base)

@@ -49,6 +49,9 @@ _RETURN_FN = re.compile(r"\b([A-Za-z_]\w*)\s*\(([^()]*)\)\s*(?:const\s*)?\{\s*re
 _C_INT = re.compile(r"\b(?:unsigned|signed|int|long|short|char|size_t|ssize_t|uint|u?int(?:8|16|32|64)_t|"
                     r"ptrdiff_t|bool)\b")
 _MAX_TEXT = 400
+_ACCESSOR_ARG = re.compile(r"([A-Za-z_]\w*)\s*\.\s*(?:packed_accessor(?:32|64)?|generic_packed_accessor|accessor)\s*"
+                           r"<[^;]*>\s*\(\s*\)", re.S)
+_SIZE_CALL = re.compile(r"\s*\.\s*size\s*\(\s*(\d+)\s*\)")
 
 
 class _Unknown(Exception):
@@ -167,9 +170,13 @@ class _Launch:
         self.value_macros = value_macros  # function-like macros that cannot change an argument
         self.args = [_strip_casts(a) for a in args]
         self.passed = {}  # host name -> kernel parameter
+        self.accessors = {}  # host tensor -> the kernel's accessor parameter (`t.packed_accessor32<...>()`)
         for a, (p, _) in zip(self.args, params):
             if re.fullmatch(r"[A-Za-z_]\w*(?:\.[xyz])?", a):
                 self.passed.setdefault(a, p)
+            acc = _ACCESSOR_ARG.fullmatch(a)
+            if acc:
+                self.accessors.setdefault(acc.group(1), p)
         b = block_text.strip()
         whole = re.fullmatch(r"dim3\(\s*([A-Za-z_]\w*)\.x\s*,\s*\1\.y\s*,\s*\1\.z\s*\)", b)  # driver API form
         self.block_name = whole.group(1) if whole else b if re.fullmatch(r"[A-Za-z_]\w*", b) else None
@@ -428,6 +435,11 @@ class _Launch:
                 if init is None or not init.startswith("dim3"):
                     raise _Unknown(text)
                 out.append(f"({self.translate(self.dims(name)['xyz'.index(f)], depth + 1)})")
+                continue
+            size = _SIZE_CALL.match(text, m.end()) if name in self.accessors and not field else None
+            if size:  # `tokens.size(3)` of a tensor passed as an accessor: that accessor's size
+                out.append(f"{self.accessors[name]}.size{size.group(1)}")
+                last = size.end()
                 continue
             if name in self.passed:
                 out.append(self.passed[name])

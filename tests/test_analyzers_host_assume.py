@@ -929,3 +929,24 @@ void run(float *score, int batch, int heads, int q_len, int k_len) {
 """)
     res = analyze(tmp_path / "h.cu")
     assert "gridDim.z == heads" in res.assumed and not _races(res)
+
+
+def test_a_tensors_size_reads_as_the_size_of_the_accessor_it_is_passed_as(tmp_path):
+    # PyTorch extension style: the block is a tensor's size, the tensor is passed as a packed accessor
+    src = """#include <torch/extension.h>
+template <typename scalar_t>
+__global__ void rope(torch::PackedTensorAccessor32<scalar_t, 4, torch::RestrictPtrTraits> tokens, float base) {
+  const int n = blockIdx.x % tokens.size(1), b = blockIdx.x / tokens.size(1);
+  for (int h = 0; h < tokens.size(2); h++)
+    tokens[b][n][h][threadIdx.x] = tokens[b][n][h][threadIdx.x] * base;
+}
+void run(torch::Tensor tokens, float base) {
+  const int B = tokens.size(0), N = tokens.size(1);
+  const int D = tokens.size(3);
+  rope<float><<<B * N, D>>>(tokens.packed_accessor32<float, 4, torch::RestrictPtrTraits>(), base);
+}
+"""
+    p = tmp_path / "rope.cu"
+    p.write_text(src)
+    res = analyze(p)
+    assert "blockDim.x == tokens.size3" in res.assumed and not _races(res), (res.assumed, _races(res))

@@ -125,7 +125,7 @@ namespace std {
   template <class T> struct remove_reference { typedef T type; };
   template <class T> struct remove_reference<T&> { typedef T type; };
   template <class T> struct remove_reference<T&&> { typedef T type; };
-  template <class T> __device__ typename remove_reference<T>::type&& move(T&& t);
+  template <class T> __host__ __device__ typename remove_reference<T>::type&& move(T&& t);
   // <type_traits> and <limits>: what device code reads at compile time
   template <class T, T v> struct integral_constant { static constexpr T value = v; typedef T value_type;
     constexpr operator T() const { return v; } };
@@ -258,8 +258,26 @@ namespace std {
   __KOPT_LIMITS(long long, -9223372036854775807LL - 1, 9223372036854775807LL)
   __KOPT_LIMITS(unsigned long long, 0ull, ~0ull)
 #undef __KOPT_LIMITS
-  template <class T> __device__ const T& min(const T& a, const T& b);
-  template <class T> __device__ const T& max(const T& a, const T& b);
+  // the floating types' too (`constexpr float kFloatMin = std::numeric_limits<float>::lowest();`)
+#define __KOPT_FLIMITS(T, MAX, MIN, EPS, DEN, INF, NAN_, DIG) template <> struct numeric_limits<T> { \
+    __host__ __device__ static constexpr T max() { return MAX; } __host__ __device__ static constexpr T min() { return MIN; } \
+    __host__ __device__ static constexpr T lowest() { return -(MAX); } \
+    __host__ __device__ static constexpr T epsilon() { return EPS; } \
+    __host__ __device__ static constexpr T denorm_min() { return DEN; } \
+    __host__ __device__ static constexpr T round_error() { return T(0.5); } \
+    __host__ __device__ static constexpr T infinity() { return INF; } \
+    __host__ __device__ static constexpr T quiet_NaN() { return NAN_; } \
+    __host__ __device__ static constexpr T signaling_NaN() { return NAN_; } \
+    static constexpr bool is_signed = true; static constexpr bool is_integer = false; \
+    static constexpr bool is_specialized = true; static constexpr bool has_infinity = true; \
+    static constexpr bool has_quiet_NaN = true; static constexpr int digits = DIG; };
+  __KOPT_FLIMITS(float, 3.40282347e+38F, 1.17549435e-38F, 1.19209290e-07F, 1.40129846e-45F, __builtin_huge_valf(),
+                 __builtin_nanf(""), 24)
+  __KOPT_FLIMITS(double, 1.7976931348623157e+308, 2.2250738585072014e-308, 2.2204460492503131e-16,
+                 4.9406564584124654e-324, __builtin_huge_val(), __builtin_nan(""), 53)
+#undef __KOPT_FLIMITS
+  template <class T> __host__ __device__ const T& min(const T& a, const T& b);
+  template <class T> __host__ __device__ const T& max(const T& a, const T& b);
   // <algorithm>, <iterator>, <utility>: what host-and-device helpers of a kernel's headers call
   template <class A, class B> struct pair { A first; B second; __host__ __device__ pair();
     __host__ __device__ pair(const A& a, const B& b); };

@@ -114,6 +114,7 @@ template <class K, class V, class C = void, class A = void> class map {
   pair<iterator, bool> insert(const value_type &); template <class... X> pair<iterator, bool> emplace(X &&...);
   iterator begin(); iterator end(); const_iterator begin() const; const_iterator end() const;
 };
+template <class T> struct hash { unsigned long operator()(const T &) const; };
 template <class K, class V, class H = void, class E = void, class A = void> class unordered_map
     : public map<K, V> { public: using map<K, V>::map; };
 template <class K, class C = void, class A = void> class set {

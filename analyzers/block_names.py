@@ -46,12 +46,38 @@ def named_extents(func, text: str, targs: list, env: dict) -> dict:
         for name in {*(n for n in env if n in body), *(n for n, kind in func.tparams if kind == "value" and n in args)}:
             for f in _tiled(body, name):
                 _add(found, f, evaluate(args.get(name, name), env), name)
+    warps = _warps(body, func, targs, env) if body and "y" not in found and re.search(r"\bthreadIdx\s*\.\s*y\b",
+                                                                                       text) else None
+    if warps is not None:  # `const int nwarps = 4;` in a kernel whose code reads threadIdx.y: blocks of (32, nwarps)
+        _add(found, "y", warps[0], warps[1])
+        if "x" not in found:
+            _add(found, "x", 32, "32 lanes")
     named = {f: v for f, v in found.items() if v is not None}
     if named and body:  # the dimensions the kernel does not read are 1 (presumed with the named ones)
         for f in "xyz":
             if f not in named and not re.search(rf"\b(?:threadIdx|blockDim)\s*\.\s*{f}\b", body):
                 named[f] = (1, None)
     return named
+
+
+_WARPS = re.compile(r"n_?warps|num_?warps|warps_?per_?block", re.I)
+
+
+def _warps(body: str, func, targs: list, env: dict):
+    """(value, name) of the kernel's own count of warps per block: a value template parameter, or a constant the
+    kernel's body declares (`const int nwarps = NWARPS_Q4_0;`), named so; None when there is none."""
+    for (name, kind), arg in zip(func.tparams, targs or ()):
+        if kind == "value" and _WARPS.fullmatch(name):
+            v = evaluate(arg, env)
+            if isinstance(v, int):
+                return v, name
+    for m in re.finditer(r"\b(?:static\s+)?(?:const|constexpr)\s+(?:unsigned\s+)?int\s+([A-Za-z_]\w*)\s*=\s*([^;]+);",
+                         body):
+        if _WARPS.fullmatch(m.group(1)):
+            v = evaluate(m.group(2), env)
+            if isinstance(v, int):
+                return v, m.group(1)
+    return None
 
 
 def _tiled(body: str, name: str) -> set:

@@ -463,6 +463,11 @@ def same_in_group(b, what: str, size: int, *keys):
 
 def _warp_value(b, short, vals, args):
     width = 32
+    if short.startswith("__shfl"):
+        # a value every lane holds alike (a constant, a parameter) reads the same from whichever lane it comes
+        v = vals[1 if short.endswith("_sync") else 0] if len(vals) > 1 else None
+        if isinstance(v, sym.S) and not (sym.kinds(v) & {"thread", "iter"}):
+            return v
     if short in BROADCAST and len(args) > BROADCAST[short]:
         lane = vals[BROADCAST[short]]
         if len(vals) > BROADCAST[short] + 1 and isinstance(vals[-1], sym.S) and sym.is_const(vals[-1]):

@@ -128,7 +128,8 @@ EXACT = ["i23_rows_grid_wider_precondition.cu", "i23_rows_grid_wider_stated.cu",
     "i23_template_named_arg_guard_race.cu", "i23_roi_pitch_ok.cu", "i23_roi_pitch_given_race.cu",
     "i23_asm_laneid_guard_ok.cu", "i23_asm_laneid_guard_race.cu", "i23_shared_counter_block_slots_ok.cu",
     "i23_shared_counter_block_slots_loop_race.cu", "i23_csr_segments_precondition.cu",
-    "i23_csr_segments_inclusive_race.cu"]
+    "i23_csr_segments_inclusive_race.cu", "i23_shfl_uniform_value_ok.cu", "i23_shfl_lane_value_race.cu",
+    "i23_nwarps_named_block_ok.cu", "i23_nwarps_named_block_race.cu"]
 
 
 @pytest.mark.parametrize("name", EXACT)

@@ -1861,3 +1861,29 @@ __global__ void __launch_bounds__(Cfg::W) b(float* x) { x[threadIdx.x] = 1; }
     res = analyze(src, path="k.cu")
     assumed = " ".join(res.assumed) if isinstance(res.assumed, list) else str(res.assumed)
     assert "a: from __launch_bounds__(128)" in assumed and "b: from __launch_bounds__(64)" in assumed, assumed
+
+
+def test_host_helpers_around_a_kernel_that_use_the_host_library_parse():
+    # host code beside kernels: std::hash, host calls of std::min/max/move, reverse ends, smart pointers against
+    # nullptr, constexpr limits of floats, a restrict qualifier inside a comment
+    src = """#include <unordered_map>
+#include <vector>
+#include <memory>
+#include <string>
+#include <limits>
+#include <algorithm>
+constexpr float kFloatMin = std::numeric_limits<float>::lowest();
+struct CaseHash { unsigned long operator()(const std::string& v) const { return std::hash<std::string>{}(v); } };
+struct Shape {
+  std::vector<int> dims;
+  Shape(std::vector<int>&& d) : dims(std::move(d)) {}
+  int last() const { return *dims.rbegin() + std::max(dims[0], 1) + std::min(dims[0], 2); }
+};
+inline bool ready(const std::shared_ptr<Shape>& s) { return s != nullptr; }
+__global__ void k(float* out, const float */*__restrict*/ in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] > kFloatMin ? in[i] : 0.f;
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths

@@ -304,3 +304,29 @@ __global__ void stage(float *out, const float *in) {
     assert not [d for d in checked.diagnostics if d.rule.startswith(("race", "barrier", "bounds"))], \
         [d.message for d in checked.diagnostics]
     assert {d.witness.get("kernel") for d in unchecked.diagnostics if d.rule == "race.global"} == {"fill"}
+
+
+def test_a_stride_typed_by_a_template_parameter_is_a_precondition_not_a_race():
+    # MinkowskiEngine style: `size_type const coordinate_size`, analyzed generically; rows collide only at stride 0
+    src = """template <typename T, typename size_type>
+__global__ void copy_rows(const T* src, T* dst, size_type const n, size_type const coordinate_size) {
+  auto const x = blockDim.x * blockIdx.x + threadIdx.x;
+  if (x < n) dst[x * coordinate_size] = src[x];
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    rules = {d.rule for d in res.diagnostics}
+    assert "race.precondition" in rules and "race.global" not in rules, rules
+
+
+def test_a_region_given_by_a_struct_of_unsigned_fields_gets_the_row_pitch_of_its_width():
+    src = """struct Rect { unsigned x, y, width, height; };
+__global__ void fill(float* dst, unsigned step, Rect roi) {
+  const int ix = blockIdx.x * blockDim.x + threadIdx.x, iy = blockIdx.y * blockDim.y + threadIdx.y;
+  if (ix >= roi.width || iy >= roi.height) return;
+  dst[(ix + roi.x) + (iy + roi.y) * step] = ix;
+}
+"""
+    res = analyze(src, path="k.cu", block=(32, 6, 1))
+    assert "step >= roi.width" in res.assumed and not [d for d in res.diagnostics if d.rule.startswith("race.")], (
+        res.assumed, [d.rule for d in res.diagnostics])

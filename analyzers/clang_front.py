@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import re
 from pathlib import Path
@@ -719,11 +720,7 @@ _SCOPES = {"NAMESPACE", "STRUCT_DECL", "CLASS_DECL"}
 def _scope_path(c) -> tuple[list[str], object]:
     """The names of the namespaces and classes enclosing cursor ``c`` (outermost first) and its translation unit's
     cursor."""
-    path, scope = [], c.semantic_parent
-    while scope is not None and scope.kind.name != "TRANSLATION_UNIT":
-        path.insert(0, scope.spelling)
-        scope = scope.semantic_parent
-    return path, scope
+    return _scope(c), c.translation_unit.cursor
 
 
 def _blocks(tu, path: list[str]) -> list:
@@ -926,11 +923,26 @@ def _preamble(args: list) -> str | None:
     return _PCH[key]
 
 
+def _nearest_first(path: Path, include_dirs) -> list:
+    """``include_dirs`` with the folders nearest ``path`` first (the longest path in common), else in their order: a
+    project of modules each with its own ``src/internal.hpp`` builds each module with its own folder, so a quoted
+    include found in several folders given resolves to the file's module."""
+    here = os.path.abspath(Path(path).parent)
+
+    def shared(d):
+        try:
+            return len(os.path.commonpath([here, os.path.abspath(d)]))
+        except ValueError:  # (another drive)
+            return 0
+    return sorted(include_dirs, key=lambda d: -shared(d))
+
+
 def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=()) -> Unit:
     """Parse ``source`` (the contents of ``path``); see ``_parse``. A file written to be included (a kernel header
     that uses a type, macro or function its includer declares first) is read again after the includer's
     preprocessor lines and typedefs up to its ``#include`` (``_includer_contexts``, each includer in turn) when names are undeclared;
     that reading is kept when it leaves fewer kernels unread."""
+    include_dirs = _nearest_first(path, include_dirs)
     if not _may_declare_kernels(path, source, include_dirs):  # a header of device helpers, host code: no parse
         return Unit(path=str(path), source=source, funcs={}, frontend="libclang")
     asm = _asm_headers(path, source, include_dirs)  # (the same for each reading below)
@@ -1122,7 +1134,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         errors = _errors(tu, fname)
     source, n = _blank_error_directives(fname, source, errors, patched)
     tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context, patched)
-    skipped, broken = 0, {}
+    skipped, broken, held = 0, {}, []
     if any(_WANTS_DECL.search(e.spelling) for e in errors):
         tu, errors = _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missing, context, patched)
     if any(_DEVICE_LAUNCH.search(e.spelling) for e in errors):
@@ -1134,10 +1146,16 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         source, n = _blank_host(tu, fname, source, errors)
         h = _patch_headers(tu, fname, errors, patched, context) if step < 6 else 0
         # a header of host code only that still has errors is read empty (a host library such as a hash map
-        # whose templates clang's recovery cuts apart); one with device code or macros the file's kernels may
-        # need is left out altogether, with the include that reaches it
+        # whose templates clang's recovery cuts apart), also while other code is blanked once four steps in a
+        # row left errors in it (each blanking exposes errors further on in a large host library); one with
+        # device code or macros the file's kernels may need is left out altogether, with the include that reaches it
+        held.append({e.location.file.name for e in errors if e.location.file is not None})
         if not n + h:
-            h = _empty_host_headers(fname, errors, patched)
+            h = _empty_host_headers(tu, fname, errors, patched)
+        elif len(held) > 3:
+            h += _empty_host_headers(tu, fname, errors, patched, only=set.intersection(*held[-4:]))
+        source, fired = _blank_error_directives(fname, source, errors, patched)  # (an `#error` blanking exposed)
+        n += fired
         if not n + h:  # then a header's device functions that hold errors, its macros and types kept
             h = _patch_headers(tu, fname, errors, patched, context, device=True)
         source, m = _blank_includes(tu, fname, source, errors) if not n + h else (source, 0)
@@ -1263,6 +1281,13 @@ _GROUP_TEST = re.compile(r"\s*\(?\s*(?:defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?|([A-
                          r"\s*\)?\s*(?://.*|/\*.*)?$")
 
 
+# the compiler's and platform's own macros: a branch they pick is another compiler's (`#ifdef _MSC_VER` typedefs
+# `__int16`), never a configuration choice
+_PLATFORM_MACROS = {"_MSC_VER", "_WIN32", "_WIN64", "WIN32", "_WINDOWS", "__APPLE__", "__MINGW32__", "__CYGWIN__",
+                    "__FreeBSD__", "__OpenBSD__", "__ANDROID__", "__EMSCRIPTEN__", "__sun", "__INTEL_COMPILER",
+                    "__HIP_PLATFORM_AMD__", "__HIPCC__"}
+
+
 def _avoiding_missing(file: str, line: int, known, wanted: set) -> dict:
     """name -> (value, where) for the configuration macro that picked the branch holding the include at ``file``:
     ``line`` of a header found nowhere, when another branch of its group declares a name of ``wanted`` (names the
@@ -1286,7 +1311,7 @@ def _avoiding_missing(file: str, line: int, known, wanted: set) -> dict:
     # the include in the #else (or first #elif) of a first branch a value of an undefined macro picks
     t = _GROUP_TEST.match(name) if word == "if" else None
     name = name if word == "ifdef" else (t.group(1) or t.group(2)) if t else ""
-    if not re.fullmatch(r"[A-Za-z_]\w*", name) or name in known:
+    if not re.fullmatch(r"[A-Za-z_]\w*", name) or name in known or name in _PLATFORM_MACROS:
         return {}
     value = "1" if word == "ifdef" or t.group(1) else str(int(t.group(4)) + (t.group(3) == ">"))
     return {name: (value, where)}
@@ -1414,8 +1439,8 @@ def _reached_headers(path: Path, source: str, include_dirs, limit: int = 300):
     while todo and len(seen) < limit:
         here, text = todo.pop()
         for name in _INCLUDE.findall(text):
-            found = next((d / name for d in (here, *dirs) if (d / name).is_file()), None)
-            if found is None:
+            found = next((Path(os.path.normpath(d / name)) for d in (here, *dirs) if (d / name).is_file()), None)
+            if found is None:  # (normalized: `./base.h` and `../x/base.h` reach a header many times over)
                 yield name, None, ""
             elif found not in seen and STUBS not in found.parents:
                 seen.add(found)
@@ -1437,9 +1462,12 @@ def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_header
 
 def _blanked(chunk: str) -> str:
     """``chunk`` as spaces, its line breaks and its whole conditional-directive lines kept (a launch whose arguments
-    are written in `#if` branches would otherwise leave an `#if` without its `#endif`)."""
-    return "\n".join(ln if _CONDITIONAL_LINE.match(ln) and i else " " * len(ln)
-                     for i, ln in enumerate(chunk.split("\n")))
+    are written in `#if` branches would otherwise leave an `#if` without its `#endif`), and the backslash that
+    continues a line (a launch inside a macro's definition: the rest of the macro stays in it)."""
+    lines = chunk.split("\n")
+    return "\n".join(ln if _CONDITIONAL_LINE.match(ln) and i else
+                     " " * (len(ln) - 1) + "\\" if i < len(lines) - 1 and ln.endswith("\\") else " " * len(ln)
+                     for i, ln in enumerate(lines))
 
 
 _ERROR_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*error\b")
@@ -1547,11 +1575,18 @@ _DEVICE_CODE = re.compile(r"__(?:device|global|constant|shared|managed|launch_bo
                           r"__syncthreads)\b")
 
 
-def _empty_host_headers(fname: str, errors, patched: dict) -> int:
-    """Record an empty text in ``patched`` for each header (not the file) that holds errors and no device code (no
-    ``__device__``/``__global__`` function, no ``__constant__``/``__shared__`` variable); how many."""
+def _empty_host_headers(tu, fname: str, errors, patched: dict, only=None) -> int:
+    """Record an empty text in ``patched`` for each header (not the file; of ``only`` when given) that holds errors
+    and no device code (no ``__device__``/``__global__`` function, no ``__constant__``/``__shared__`` variable, no
+    macro the unit defines as such: ``HOST_DEVICE``); how many."""
     count = 0
+    device = _DEVICE_CODE
+    named = sorted(_device_macros(tu))
+    if named:
+        device = re.compile(_DEVICE_CODE.pattern + r"|\b(?:" + "|".join(map(re.escape, named)) + r")\b")
     for name in sorted({e.location.file.name for e in errors if e.location.file is not None} - {fname}):
+        if only is not None and name not in only:
+            continue
         if name.startswith(_EMPTY) or name in (_CONTEXT, _TOOLKIT, str(DECLS), str(HOST_DECLS)) or \
                 Path(name).parent == STUBS or STUBS in Path(name).parents or patched.get(name) == "":
             continue
@@ -1559,10 +1594,30 @@ def _empty_host_headers(fname: str, errors, patched: dict) -> int:
             original = Path(name).read_text(errors="replace")
         except OSError:
             continue
-        if not _DEVICE_CODE.search(_COMMENTS.sub(" ", original)):
+        if not device.search(_COMMENTS.sub(" ", original)):
             patched[name] = ""
             count += 1
     return count
+
+
+_DEVICE_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\b.*__(?:device|global)__", re.M)
+
+
+def _device_macros(tu) -> set:
+    """The names of the macros the unit's headers define as ``__device__`` or ``__global__`` (``#define HOST_DEVICE
+    __host__ __device__``), as their files are written (read once per unit)."""
+    names = getattr(tu, "_kopt_device_macros", None)
+    if names is None:
+        names = set()
+        for f in {i.include.name for i in tu.get_includes() if i.include is not None}:
+            names.update(_defined_device_macros(source_text(Path(f)) or ""))
+        tu._kopt_device_macros = names
+    return names
+
+
+@functools.lru_cache(maxsize=1024)
+def _defined_device_macros(text: str) -> tuple:
+    return tuple(_DEVICE_MACRO.findall(text))
 
 
 def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
@@ -1576,7 +1631,7 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
     data = text.encode()
     starts = [0] + [i + 1 for i, b in enumerate(data) if b == 10]
     at = [(e, starts[e.location.line - 1] + e.location.column - 1) for e in mine if 0 < e.location.line <= len(starts)]
-    decls = host_declarations(text)
+    decls = host_declarations(text, _device_macros(tu))
     # the innermost declaration that holds each error: a host class's member function rather than the whole class
     # (a kernel may use the class's data)
     spans = sorted({min((d for d in decls if d[0] <= o < d[1]), key=lambda d: d[1] - d[0])
@@ -1592,11 +1647,10 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
             code = _COMMENT.sub(lambda m: b" " * len(m.group()), data[a:b])
             b = a + _unopened_closer(code)  # tree-sitter's recovery can take in the `}` of enclosing namespaces
             code = code[:b - a]
-            after = re.match(rb"\s*\}", data[b:])
-            if after and code.count(b"{") - code.count(b"}") == 1:
-                # tree-sitter's recovery ended a definition one brace short (an `#ifdef` between the arms of an
-                # `else if` chain): its last brace would be left alone
-                b += after.end()
+            if code.count(b"{") > code.count(b"}"):
+                # tree-sitter's recovery ended a definition short of its last brace (an `#if` between the arms of an
+                # `else if` chain): the definition runs to the brace that closes its first
+                b = max(b, _closing(data, a + code.index(b"{")))
             linkage = _LINKAGE_BEFORE.search(data, max(a - 400, 0), a)  # `extern "C"` alone would not parse
             blanked.append((linkage.start() if linkage else a, b))
         for a, b in blanked:

@@ -36,6 +36,8 @@ extern "C++" {
 #define __cluster_dims__(...)
 #define CUDART_INF_F __builtin_huge_valf()
 #define INFINITY __builtin_huge_valf()
+#define HUGE_VALF __builtin_huge_valf()
+#define HUGE_VAL __builtin_huge_val()
 #define NAN __builtin_nanf("")
 #define FLT_MAX 3.402823466e+38F
 #define FLT_MIN 1.175494351e-38F
@@ -492,17 +494,17 @@ __device__ size_t __cvta_generic_to_global(const void*);
 __device__ unsigned __isShared(const void*); __device__ unsigned __isGlobal(const void*);
 // math (host and device functions, as in CUDA's math headers: a host function or a class's host member may call them)
 // each function's float and double forms, the float overload CUDA's headers add, an integer argument read as double,
-// and the name in std (std::sqrt)
+// and both names in std (std::sqrt, std::sqrtf)
 #define __KOPT_F1(n) __host__ __device__ float n##f(float); __host__ __device__ double n(double); \
   __host__ __device__ float n(float); \
   template <class T, class = typename std::enable_if<std::is_integral<T>::value>::type> __host__ __device__ double n(T); \
-  namespace std { using ::n; }
+  namespace std { using ::n; using ::n##f; }
 __KOPT_F1(exp) __KOPT_F1(exp2) __KOPT_F1(log) __KOPT_F1(log2) __KOPT_F1(log1p) __KOPT_F1(expm1) __KOPT_F1(sqrt)
 __KOPT_F1(rsqrt) __KOPT_F1(sin) __KOPT_F1(cos) __KOPT_F1(tan) __KOPT_F1(tanh) __KOPT_F1(erf) __KOPT_F1(fabs)
 __KOPT_F1(floor) __KOPT_F1(ceil) __KOPT_F1(round) __KOPT_F1(trunc) __KOPT_F1(cbrt) __KOPT_F1(log10) __KOPT_F1(sinh)
 __KOPT_F1(cosh) __KOPT_F1(atan) __KOPT_F1(asin) __KOPT_F1(acos) __KOPT_F1(rint) __KOPT_F1(nearbyint)
 #define __KOPT_F2(n) __host__ __device__ float n##f(float, float); __host__ __device__ double n(double, double); \
-  __host__ __device__ float n(float, float); namespace std { using ::n; }
+  __host__ __device__ float n(float, float); namespace std { using ::n; using ::n##f; }
 __KOPT_F2(pow) __KOPT_F2(fmax) __KOPT_F2(fmin) __KOPT_F2(fmod) __KOPT_F2(atan2) __KOPT_F2(hypot) __KOPT_F2(copysign)
 __host__ __device__ float fmaf(float, float, float); __host__ __device__ double fma(double, double, double);
 __KOPT_F1(lgamma) __KOPT_F1(tgamma) __KOPT_F1(erfc) __KOPT_F1(erfinv) __KOPT_F1(erfcinv) __KOPT_F1(normcdf)
@@ -532,6 +534,8 @@ __KOPT_HD void sincosf(float, float*, float*); __device__ void __sincosf(float, 
 __KOPT_HD void sincos(double, double*, double*); __KOPT_HD void sincospif(float, float*, float*);
 __KOPT_HD int isnan(float); __KOPT_HD int isinf(float); __KOPT_HD int isfinite(float); __KOPT_HD int signbit(float);
 __KOPT_HD int isnan(double); __KOPT_HD int isinf(double); __KOPT_HD int isfinite(double); __KOPT_HD int signbit(double);
+__KOPT_HD int isnan(long double); __KOPT_HD int isinf(long double); __KOPT_HD int isfinite(long double);
+__KOPT_HD int signbit(long double);
 #undef __KOPT_HD
 namespace std { using ::isnan; using ::isinf; using ::isfinite; using ::signbit; }
 __device__ int min(int, int); __device__ unsigned min(unsigned, unsigned); __device__ long long min(long long, long long);

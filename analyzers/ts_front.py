@@ -381,9 +381,10 @@ def _is_static(field) -> bool:
     return any(c.type == "storage_class_specifier" and c.text == b"static" for c in field.children)
 
 
-def host_declarations(source: str) -> list[tuple[int, int]]:
+def host_declarations(source: str, device_macros=()) -> list[tuple[int, int]]:
     """(start, end) byte offsets of each top-level host declaration of ``source`` (through namespaces, linkage
-    blocks and conditional groups): a definition or declaration with no CUDA device qualifier in its text. clang's
+    blocks and conditional groups): a definition or declaration with no CUDA device qualifier in its text (nor a
+    name of ``device_macros``, the macros the unit defines as one: ``HOST_DEVICE_INLINE``). clang's
     error recovery can cut a declaration that does not parse into pieces; tree-sitter gives its whole extent, so
     the front end can blank it at once (see ``clang_front._patch_headers``). In a class that has device members,
     each member function with no device qualifier is one such declaration (a RAII wrapper's constructor calling
@@ -392,13 +393,21 @@ def host_declarations(source: str) -> list[tuple[int, int]]:
     that holds an error."""
     src = source.encode()
     out = []
+    device, parsed = _DEVICE_WORDS, src
+    if device_macros:  # (read as blanks: `HOST_DEVICE Shape(...) : a_(a) {}` is then a constructor to tree-sitter)
+        names = re.compile(rb"\b(?:" + b"|".join(re.escape(m.encode()) for m in sorted(device_macros)) + rb")\b")
+        device = re.compile(_DEVICE_WORDS.pattern + b"|" + names.pattern)
+        parsed = names.sub(lambda m: b" " * len(m.group(0)), src)
+
+    def is_device(n) -> bool:  # (from its line's start: a blanked macro before the node is read too)
+        return bool(device.search(src[src.rfind(b"\n", 0, n.start_byte) + 1:n.end_byte]))
 
     def walk(n):
         for c in n.children:
             body = c.child_by_field_name("body") if c.type == "linkage_specification" else None
             if c.type in _CONTAINERS and (body is None or body.type == "declaration_list"):
                 walk(c)
-            elif (c.type in _DECLARATIONS or body is not None) and not _DEVICE_WORDS.search(src[c.start_byte:c.end_byte]):
+            elif (c.type in _DECLARATIONS or body is not None) and not is_device(c):
                 end = c.end_byte
                 nxt = c.next_sibling  # `class X {...};`: the semicolon is the next node
                 if nxt is not None and nxt.type == ";":
@@ -418,7 +427,7 @@ def host_declarations(source: str) -> list[tuple[int, int]]:
             for m in fields.children if fields is not None else ():
                 if m.type in ("function_definition", "template_declaration", "friend_declaration") or \
                         m.type == "field_declaration" and _is_static(m):  # (a static member: no layout)
-                    if not _DEVICE_WORDS.search(src[m.start_byte:m.end_byte]):
+                    if not is_device(m):
                         out.append((m.start_byte, m.end_byte))
             return
         for c in n.children:
@@ -426,5 +435,5 @@ def host_declarations(source: str) -> list[tuple[int, int]]:
                           "type_definition"):
                 members(c, depth + 1)
 
-    walk(_parser().parse(src).root_node)
+    walk(_parser().parse(parsed).root_node)
     return out

@@ -1887,3 +1887,154 @@ __global__ void k(float* out, const float */*__restrict*/ in, int n) {
 """
     res = analyze(src, path="k.cu", block=(128, 1, 1))
     assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_a_launch_blanked_inside_a_macro_definition_keeps_the_macro_whole(tmp_path):
+    # faiss style: a host function defines a launching macro in its body; the launch is blanked (device-only parse)
+    # and the rest of the macro must stay in the macro, not spill into the function as stray statements
+    src = """__global__ void fill(float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 0.f;
+}
+void run(float* out, int n, cudaStream_t stream) {
+#define RUN_FILL                                  \\
+    do {                                          \\
+        fill<<<(n + 127) / 128, 128, 0, stream>>>( \\
+                out, n);                          \\
+    } while (0)
+    RUN_FILL;
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert res.paths["fill"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_headers_reached_by_relative_paths_are_each_read_once(tmp_path):
+    from analyzers.clang_front import _reached_headers
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "base.h").write_text('#include "./base.h"\n#include "../a/base.h"\n#include "./more.h"\n')
+    (tmp_path / "a" / "more.h").write_text('#include "./base.h"\n#include <gone.h>\n')
+    src = '#include "a/base.h"\n#include "a/./base.h"\n'
+    reached = list(_reached_headers(tmp_path / "k.cu", src, [str(tmp_path)]))
+    names = sorted(str(f.relative_to(tmp_path)) for _, f, _ in reached if f is not None)
+    assert names == ["a/base.h", "a/more.h"] and ("gone.h", None, "") in reached, reached
+
+
+def test_another_compilers_branch_is_not_taken_to_avoid_a_missing_header(tmp_path):
+    # dmlc-core style: `#ifdef _MSC_VER` typedefs what `<sys/types.h>` declares; defining _MSC_VER would read the
+    # MSVC branch (here one that redefines a keyword), not a configuration choice
+    (tmp_path / "base.h").write_text("""#pragma once
+#ifdef _MSC_VER
+#define constexpr const
+typedef int ssize_type;
+#else
+#include <sys/not_here.h>
+#endif
+""")
+    (tmp_path / "k.cu").write_text("""#include "base.h"
+#include <functional>
+inline ssize_type count(const char* s) { ssize_type n = 0; while (s[n]) ++n; return n; }
+__global__ void k(float* x) { x[threadIdx.x] = std::plus<float>()(x[threadIdx.x], 1.f); }
+""")
+    res = analyze(tmp_path / "k.cu", block=(32, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_host_code_using_the_c_library_exceptions_and_atomics_parses_beside_a_kernel():
+    src = """#include <cstdio>
+#include <cstring>
+#include <cstdlib>
+#include <exception>
+#include <atomic>
+#include <functional>
+#include <cmath>
+struct Err { std::exception_ptr p; void keep() { p = std::current_exception(); } };
+struct Counter { std::atomic<int> n{0}; int bump() { return n.fetch_add(1, std::memory_order_relaxed); } };
+template <typename T> struct Plus : public std::binary_function<T, T, T> {
+  __host__ __device__ T operator()(T a, T b) const { return a + b; } };
+inline void report(const char* what) {
+  char buf[64];
+  snprintf(buf, sizeof(buf), "%s %d", what, (int)std::strlen(what));
+  if (std::getenv("QUIET") == nullptr) fprintf(stderr, "%s\\n", buf);
+}
+inline float next_up(float x) { return std::nextafterf(x, HUGE_VALF); }
+__global__ void k(float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = Plus<float>()(out[i], 1.f);
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_a_host_member_of_a_class_whose_device_members_use_a_macro_is_its_own_host_declaration():
+    # marian style: `HOST_DEVICE` members (one with a constructor's initializer list over several lines) beside a
+    # host constructor; the host constructor alone is blanked when it does not parse, the class and its device
+    # members stay (read with the macro as written, tree-sitter ends the class early and the whole class is taken)
+    from analyzers.ts_front import host_declarations
+
+    src = """#define HOST_DEVICE __host__ __device__
+template <int N> struct Shape {
+  int dims[N];
+  int stride[N];
+  HOST_DEVICE Shape() { dims[0] = 1; }
+  HOST_DEVICE Shape(const int* d,
+                    const int* s)
+  : dims{d[0]}, stride{s[0]} {
+    dims[0] += 0;
+  }
+  Shape(const char* text) {
+    parse_dims_from_text(text);
+  }
+  HOST_DEVICE int size() const { return dims[0]; }
+};
+"""
+    data = src.encode()
+    lines = [(data[:a].count(b"\n") + 1, data[:b].count(b"\n") + 1)
+             for a, b in host_declarations(src, device_macros={"HOST_DEVICE"})]
+    assert lines == [(11, 13)], lines
+
+
+def test_a_quoted_include_found_in_several_include_folders_resolves_to_the_files_module(tmp_path):
+    # PCL style: each module has its own src/internal.hpp; the benchmark passes every module's folder
+    for mod, body in (("containers", "struct Other {};"), ("octree", "struct Impl { int n; };")):
+        (tmp_path / mod / "src" / "cuda").mkdir(parents=True)
+        (tmp_path / mod / "src" / "internal.hpp").write_text(f"#pragma once\n{body}\n")
+    k = tmp_path / "octree" / "src" / "cuda" / "k.cu"
+    k.write_text('#include "internal.hpp"\n__global__ void k(int* out, Impl impl) { out[threadIdx.x] = impl.n; }\n')
+    res = analyze(k, block=(32, 1, 1), include_dirs=[str(tmp_path / m / "src") for m in ("containers", "octree")])
+    assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_a_host_library_header_whose_errors_move_on_at_every_blanking_is_read_empty(tmp_path):
+    # dmlc-core style: each host class blanked leaves the next one naming it undeclared; after four blanking steps
+    # with errors in the header, the header (host code only) is read empty rather than spending every step on it
+    chain = ["struct C0 { MissingType m; int f() const; };"]
+    chain += [f"struct C{i} {{ C{i - 1} prev; int f() const {{ return prev.f(); }} }};" for i in range(1, 12)]
+    (tmp_path / "lib.h").write_text("#pragma once\n" + "\n".join(chain) + "\n")
+    # (and the file's own host code takes blanking steps of its own meanwhile)
+    own = ["struct H0 { OtherMissing m; int f() const; };"]
+    own += [f"struct H{i} {{ H{i - 1} prev; int f() const {{ return prev.f(); }} }};" for i in range(1, 8)]
+    (tmp_path / "k.cu").write_text('#include "lib.h"\n' + "\n".join(own) +
+                                   '\n__global__ void k(float* x) { x[threadIdx.x] = 1; }\n')
+    res = analyze(tmp_path / "k.cu", block=(32, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_a_host_definition_tree_sitter_ends_early_is_blanked_to_the_brace_closing_its_own(monkeypatch):
+    # lmdeploy's fused_allreduce.cu: in an out-of-line member full of lambdas (an `#if 1` around one arm of an
+    # `else if` chain), tree-sitter's recovery ends the definition at the end of its first lambda; blanking only
+    # that much left the rest of the body at file scope
+    from types import SimpleNamespace
+
+    from analyzers import clang_front, ts_front
+
+    text = ("void Comm::run(int n)\n{\n    auto f = [&](int k) {\n        return k + n;\n    };\n"
+            "    if (f(1)) {\n        return;\n    }\n    this->other(n);\n}\n__global__ void k(int* x) { x[0] = 1; }\n")
+    end_of_lambda = text.index("};") + 2
+    monkeypatch.setattr(ts_front, "host_declarations", lambda source, device_macros=(): [(0, end_of_lambda)])
+    error = SimpleNamespace(location=SimpleNamespace(file=SimpleNamespace(name="k.cu"), line=1, column=6))
+    tu = SimpleNamespace(get_includes=lambda: [])
+    blanked, n = clang_front._blank_host(tu, "k.cu", text, [error])
+    assert n == 1 and not blanked.split("__global__")[0].strip() and "__global__ void k" in blanked, blanked

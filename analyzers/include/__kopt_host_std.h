@@ -2,6 +2,7 @@
 // kopt analyzer stub: the host library types that declarations around kernels name (a class's
 // `friend std::ostream& operator<<`, a std::string member, a std::vector of sizes, a std::map of names). Host code
 // is not analyzed; these only let such declarations parse, so the kernels that use them stay on the libclang path.
+#include "__kopt_host_c.h"
 namespace std {
 class ostream;
 typedef ostream &(*__kopt_manip)(ostream &);
@@ -127,7 +128,7 @@ template <class K, class C = void, class A = void> class set {
 template <class K, class H = void, class E = void, class A = void> class unordered_set
     : public set<K> { public: using set<K>::set; };
 
-// <stdexcept>, <string_view>, <memory>, <mutex>, <tuple>, <functional>, the host side of <algorithm> and <numeric>
+// <exception>, <stdexcept>, <string_view>, <memory>, <mutex>, <atomic>, <tuple>, <functional>, the host side of <algorithm> and <numeric>
 class exception { public: exception(); virtual ~exception(); virtual const char *what() const noexcept; };
 class runtime_error : public exception {
  public: explicit runtime_error(const string &); explicit runtime_error(const char *);
@@ -137,6 +138,10 @@ class invalid_argument : public logic_error { public: using logic_error::logic_e
 class out_of_range : public logic_error { public: using logic_error::logic_error; };
 class overflow_error : public runtime_error { public: using runtime_error::runtime_error; };
 class bad_alloc : public exception {};
+class exception_ptr { public: exception_ptr(); exception_ptr(decltype(nullptr)); explicit operator bool() const; };
+exception_ptr current_exception() noexcept;
+[[noreturn]] void rethrow_exception(exception_ptr);
+template <class E> exception_ptr make_exception_ptr(E) noexcept;
 class string_view {
  public:
   static const unsigned long npos = ~0ul;
@@ -207,6 +212,21 @@ template <class A, class B> bool equal(A, A, B); template <class A, class B> boo
 template <class I, class T> T accumulate(I, I, T); template <class I, class T, class O> T accumulate(I, I, T, O);
 template <class I, class T> void iota(I, I, T);
 template <class I, class O> O move(I, I, O); template <class I, class N, class T> I fill_n(I, N, const T &); template <class I> void reverse(I, I);
-void abort(); void exit(int);
 template <class I, class P> long count_if(I, I, P); template <class I, class T> long count(I, I, const T &);
+// <atomic> (the host's: a reference count or a flag member of a host class)
+enum memory_order { memory_order_relaxed, memory_order_consume, memory_order_acquire, memory_order_release,
+                    memory_order_acq_rel, memory_order_seq_cst };
+template <class T> struct atomic {
+  atomic(); constexpr atomic(T); atomic(const atomic &) = delete;
+  T load(memory_order = memory_order_seq_cst) const; void store(T, memory_order = memory_order_seq_cst);
+  T exchange(T, memory_order = memory_order_seq_cst); operator T() const; T operator=(T);
+  bool compare_exchange_weak(T &, T, memory_order = memory_order_seq_cst);
+  bool compare_exchange_strong(T &, T, memory_order = memory_order_seq_cst);
+  T fetch_add(T, memory_order = memory_order_seq_cst); T fetch_sub(T, memory_order = memory_order_seq_cst);
+  T operator++(); T operator++(int); T operator--(); T operator--(int); T operator+=(T); T operator-=(T);
+};
+typedef atomic<bool> atomic_bool; typedef atomic<int> atomic_int; typedef atomic<unsigned> atomic_uint;
+typedef atomic<long> atomic_long; typedef atomic<unsigned long> atomic_size_t;
+struct atomic_flag { bool test_and_set(memory_order = memory_order_seq_cst); void clear(memory_order = memory_order_seq_cst); };
+void atomic_thread_fence(memory_order);
 }  // namespace std

@@ -132,6 +132,7 @@ def _evaluate(c):
 # rewritten to it in _strip_unknown_includes)
 _TORCH_ROOTS = ("ATen", "c10", "torch")  # PyTorch's header folders: their stub is of what extension kernels use
 _STUB_FOR = {"cub": "#include <cub/cub.cuh>\n", "thrust": "#include <thrust/__kopt_thrust.h>\n",
+             "cuda": "#include <cuda/std/__kopt_cuda_std.h>\n",
              **dict.fromkeys(_TORCH_ROOTS, "#include <__kopt_torch.h>\n")}
 
 
@@ -154,6 +155,8 @@ def _strip_unknown_includes(path: Path, text: str, extra_dirs) -> str:
             return m.group(0).replace(name, "cub/cub.cuh")
         if name.startswith("thrust/"):  # and every Thrust header the stub of its device value types
             return m.group(0).replace(name, "thrust/__kopt_thrust.h")
+        if name.startswith("cuda/"):  # and every libcu++ header kopt has no stub of, its `cuda::std` stub
+            return m.group(0).replace(name, "cuda/std/__kopt_cuda_std.h")
         if name.split("/")[0] in _TORCH_ROOTS:
             return m.group(0).replace(name, "__kopt_torch.h")
         return "//" + m.group(0)[2:] if len(m.group(0)) >= 2 else ""
@@ -1121,11 +1124,10 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         errors = _errors(tu, fname)
         unfound = _unfound(path, source, context, include_dirs)
     # a header that includes a file found nowhere (<vector> from a helper header) stops clang: make those empty
-    missing = sorted(unfound) if any(_NOT_FOUND.match(e.spelling) for e in errors) else []
-    if missing:
-        tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
-                              context=context, patched=patched)
-        errors = _errors(tu, fname)
+    stopped = any(_NOT_FOUND.match(e.spelling) for e in errors)
+    missing = sorted(unfound) if stopped else []
+    if stopped:
+        tu, errors = _reparse(tu, path, source, defines, include_dirs, 1, missing, context, patched)
     build = _build_defines(path, errors, defines, tu, missing)
     if build:  # names the build defines (-DWARP_SIZE=32 in the Makefile beside the file)
         defines = {**(defines or {}), **{k: v for k, (v, _) in build.items()}}
@@ -1453,11 +1455,19 @@ def _reached_headers(path: Path, source: str, include_dirs, limit: int = 300):
 
 
 def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_headers=(), context=None, patched=None):
-    if not changed:
-        return tu, _errors(tu, str(path))
-    tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=empty_headers,
-                          context=context, patched=patched)
-    return tu, _errors(tu, str(path))
+    """The unit of ``source`` again when ``changed``, and its errors. A header found nowhere that stops the parse and
+    the scan for such headers could not name (``#include DMLC_EXECINFO_H``: a macro names it) is added to
+    ``empty_headers`` (a list) and read empty, as those the scan names are."""
+    errors = _errors(tu, str(path))
+    for _ in range(8) if changed else ():
+        tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=empty_headers,
+                              context=context, patched=patched)
+        errors = _errors(tu, str(path))
+        fresh = [m.group(1) for e in errors for m in [_NOT_FOUND.match(e.spelling)] if m]
+        if not isinstance(empty_headers, list) or not fresh or fresh[0] in empty_headers:
+            break
+        empty_headers.append(fresh[0])
+    return tu, errors
 
 
 def _blanked(chunk: str) -> str:

@@ -37,6 +37,7 @@ extern "C++" {
 #define CUDART_INF_F __builtin_huge_valf()
 #define INFINITY __builtin_huge_valf()
 #define HUGE_VALF __builtin_huge_valf()
+#define offsetof(T, M) __builtin_offsetof(T, M)
 #define HUGE_VAL __builtin_huge_val()
 #define NAN __builtin_nanf("")
 #define FLT_MAX 3.402823466e+38F
@@ -194,7 +195,7 @@ namespace std {
   template <class T> struct remove_volatile<volatile T> { typedef T type; };
   template <class T> struct remove_pointer { typedef T type; }; template <class T> struct remove_pointer<T*> { typedef T type; };
   template <class T> struct remove_pointer<T* const> { typedef T type; };
-  template <class T> struct add_const { typedef const T type; }; template <class T> struct add_pointer { typedef T* type; };
+  template <class T> struct add_const { typedef const T type; }; template <class T> struct add_pointer { typedef typename remove_reference<T>::type* type; };
   template <class T> struct add_lvalue_reference { typedef T& type; };
   template <> struct add_lvalue_reference<void> { typedef void type; };
   template <class T> using remove_const_t = typename remove_const<T>::type;
@@ -292,7 +293,109 @@ namespace std {
   template <class C> __host__ __device__ auto end(C& c) -> decltype(c.end());
   template <class T, size_t N> __host__ __device__ T* begin(T (&a)[N]);
   template <class T, size_t N> __host__ __device__ T* end(T (&a)[N]);
+  // the rest of <type_traits> that library headers test (xgboost's span: `is_reference_v`), from clang's builtins
+  template <class T> struct is_lvalue_reference : false_type {};
+  template <class T> struct is_lvalue_reference<T&> : true_type {};
+  template <class T> struct is_rvalue_reference : false_type {};
+  template <class T> struct is_rvalue_reference<T&&> : true_type {};
+  template <class T> struct is_volatile : false_type {}; template <class T> struct is_volatile<volatile T> : true_type {};
+  template <class T> struct is_function : integral_constant<bool, __is_function(T)> {};
+  template <class T> struct is_union : integral_constant<bool, __is_union(T)> {};
+  template <class T> struct is_empty : integral_constant<bool, __is_empty(T)> {};
+  template <class T> struct is_polymorphic : integral_constant<bool, __is_polymorphic(T)> {};
+  template <class T> struct is_abstract : integral_constant<bool, __is_abstract(T)> {};
+  template <class T> struct is_final : integral_constant<bool, __is_final(T)> {};
+  template <class T> struct is_trivial : integral_constant<bool, __is_trivial(T)> {};
+  template <class T> struct is_pod : integral_constant<bool, __is_pod(T)> {};
+  template <class T> struct is_scalar : integral_constant<bool, __is_scalar(T)> {};
+  template <class T> struct is_fundamental : integral_constant<bool, __is_fundamental(T)> {};
+  template <class T> struct is_object : integral_constant<bool, __is_object(T)> {};
+  template <class T> struct is_member_pointer : integral_constant<bool, __is_member_pointer(T)> {};
+  template <class T, class... A> struct is_constructible : integral_constant<bool, __is_constructible(T, A...)> {};
+  template <class T, class... A> struct is_trivially_constructible
+      : integral_constant<bool, __is_trivially_constructible(T, A...)> {};
+  template <class T, class... A> struct is_nothrow_constructible
+      : integral_constant<bool, __is_nothrow_constructible(T, A...)> {};
+  template <class T> struct is_move_constructible : integral_constant<bool, __is_constructible(T, T&&)> {};
+  template <class T, class U> struct is_assignable : integral_constant<bool, __is_assignable(T, U)> {};
+  template <class T> struct alignment_of : integral_constant<size_t, alignof(T)> {};
+  template <class T> struct type_identity { typedef T type; };
+  template <class T> using type_identity_t = typename type_identity<T>::type;
+  template <class... B> struct conjunction : true_type {};
+  template <class B, class... R> struct conjunction<B, R...> : conditional<B::value, conjunction<R...>, B>::type {};
+  template <class... B> struct disjunction : false_type {};
+  template <class B, class... R> struct disjunction<B, R...> : conditional<B::value, B, disjunction<R...>>::type {};
+  template <class B> struct negation : integral_constant<bool, !B::value> {};
+  template <class... B> constexpr bool conjunction_v = conjunction<B...>::value;
+  template <class... B> constexpr bool disjunction_v = disjunction<B...>::value;
+  template <class B> constexpr bool negation_v = negation<B>::value;
+  template <class T> constexpr bool is_reference_v = is_reference<T>::value;
+  template <class T> constexpr bool is_lvalue_reference_v = is_lvalue_reference<T>::value;
+  template <class T> constexpr bool is_rvalue_reference_v = is_rvalue_reference<T>::value;
+  template <class T> constexpr bool is_volatile_v = is_volatile<T>::value;
+  template <class T> constexpr bool is_array_v = is_array<T>::value;
+  template <class T> constexpr bool is_function_v = is_function<T>::value;
+  template <class T> constexpr bool is_union_v = is_union<T>::value;
+  template <class T> constexpr bool is_empty_v = is_empty<T>::value;
+  template <class T> constexpr bool is_polymorphic_v = is_polymorphic<T>::value;
+  template <class T> constexpr bool is_abstract_v = is_abstract<T>::value;
+  template <class T> constexpr bool is_final_v = is_final<T>::value;
+  template <class T> constexpr bool is_trivial_v = is_trivial<T>::value;
+  template <class T> constexpr bool is_pod_v = is_pod<T>::value;
+  template <class T> constexpr bool is_scalar_v = is_scalar<T>::value;
+  template <class T> constexpr bool is_fundamental_v = is_fundamental<T>::value;
+  template <class T> constexpr bool is_object_v = is_object<T>::value;
+  template <class T> constexpr bool is_member_pointer_v = is_member_pointer<T>::value;
+  template <class T, class... A> constexpr bool is_constructible_v = is_constructible<T, A...>::value;
+  template <class T, class... A> constexpr bool is_trivially_constructible_v = is_trivially_constructible<T, A...>::value;
+  template <class T, class... A> constexpr bool is_nothrow_constructible_v = is_nothrow_constructible<T, A...>::value;
+  template <class T> constexpr bool is_move_constructible_v = is_move_constructible<T>::value;
+  template <class T, class U> constexpr bool is_assignable_v = is_assignable<T, U>::value;
+  template <class T> constexpr bool is_trivially_copyable_v = is_trivially_copyable<T>::value;
+  template <class T> constexpr bool is_trivially_destructible_v = is_trivially_destructible<T>::value;
+  template <class T> constexpr bool is_default_constructible_v = is_default_constructible<T>::value;
+  template <class T> constexpr bool is_copy_constructible_v = is_copy_constructible<T>::value;
+  template <class T> constexpr bool is_standard_layout_v = is_standard_layout<T>::value;
+  template <class T> constexpr size_t alignment_of_v = alignment_of<T>::value;
+  template <class F, class... A> struct invoke_result { typedef decltype(declval<F>()(declval<A>()...)) type; };
+  template <class F, class... A> using invoke_result_t = typename invoke_result<F, A...>::type;
+  template <class, class F, class... A> struct __kopt_invocable : false_type {};
+  template <class F, class... A>
+  struct __kopt_invocable<void_t<decltype(declval<F>()(declval<A>()...))>, F, A...> : true_type {};
+  template <class F, class... A> struct is_invocable : __kopt_invocable<void, F, A...> {};
+  template <class F, class... A> constexpr bool is_invocable_v = is_invocable<F, A...>::value;
+  // <iterator>'s traits and tags (device code templated on iterators names them)
+  struct input_iterator_tag {}; struct output_iterator_tag {}; struct forward_iterator_tag : input_iterator_tag {};
+  struct bidirectional_iterator_tag : forward_iterator_tag {};
+  struct random_access_iterator_tag : bidirectional_iterator_tag {};
+  template <class I> struct iterator_traits {
+    typedef typename I::value_type value_type; typedef typename I::difference_type difference_type;
+    typedef typename I::pointer pointer; typedef typename I::reference reference;
+    typedef typename I::iterator_category iterator_category; };
+  template <class T> struct iterator_traits<T*> {
+    typedef typename remove_cv<T>::type value_type; typedef long difference_type; typedef T* pointer;
+    typedef T& reference; typedef random_access_iterator_tag iterator_category; };
+  template <class I> class reverse_iterator {
+   public:
+    typedef typename iterator_traits<I>::value_type value_type;
+    typedef typename iterator_traits<I>::difference_type difference_type;
+    typedef typename iterator_traits<I>::pointer pointer; typedef typename iterator_traits<I>::reference reference;
+    typedef typename iterator_traits<I>::iterator_category iterator_category;
+    __host__ __device__ constexpr reverse_iterator(); __host__ __device__ constexpr explicit reverse_iterator(I);
+    __host__ __device__ constexpr I base() const; __host__ __device__ constexpr reference operator*() const;
+    __host__ __device__ constexpr reference operator[](difference_type) const;
+    __host__ __device__ constexpr reverse_iterator& operator++(); __host__ __device__ constexpr reverse_iterator operator++(int);
+    __host__ __device__ constexpr reverse_iterator& operator--(); __host__ __device__ constexpr reverse_iterator operator--(int);
+    __host__ __device__ constexpr reverse_iterator operator+(difference_type) const;
+    __host__ __device__ constexpr reverse_iterator operator-(difference_type) const;
+    __host__ __device__ constexpr reverse_iterator& operator+=(difference_type);
+    __host__ __device__ constexpr reverse_iterator& operator-=(difference_type);
+    __host__ __device__ constexpr bool operator==(const reverse_iterator&) const;
+    __host__ __device__ constexpr bool operator!=(const reverse_iterator&) const;
+  };
 }
+// glibc's assert expands to it (a library's own check macro may call it directly)
+extern "C" __host__ __device__ void __assert_fail(const char*, const char*, unsigned, const char*);
 
 
 #define __KOPT_VEC2(T, N) struct __attribute__((aligned(2 * sizeof(T)))) N##2 { T x, y; }; \
@@ -612,6 +715,29 @@ namespace cooperative_groups {
 }
 namespace cuda {
   enum thread_scope { thread_scope_system, thread_scope_device, thread_scope_block, thread_scope_thread };
+  // libcu++'s scoped atomics (their operations are declared only: a call is an opaque function of the analysis)
+  enum memory_order { memory_order_relaxed, memory_order_consume, memory_order_acquire, memory_order_release,
+                      memory_order_acq_rel, memory_order_seq_cst };
+#define __KOPT_ATOMIC_OPS(C) \
+    __host__ __device__ T load(memory_order = memory_order_seq_cst) const C; \
+    __host__ __device__ void store(T, memory_order = memory_order_seq_cst) C; \
+    __host__ __device__ T exchange(T, memory_order = memory_order_seq_cst) C; \
+    __host__ __device__ bool compare_exchange_strong(T&, T, memory_order = memory_order_seq_cst) C; \
+    __host__ __device__ bool compare_exchange_weak(T&, T, memory_order = memory_order_seq_cst) C; \
+    __host__ __device__ T fetch_add(T, memory_order = memory_order_seq_cst) C; \
+    __host__ __device__ T fetch_sub(T, memory_order = memory_order_seq_cst) C; \
+    __host__ __device__ T fetch_and(T, memory_order = memory_order_seq_cst) C; \
+    __host__ __device__ T fetch_or(T, memory_order = memory_order_seq_cst) C; \
+    __host__ __device__ T fetch_xor(T, memory_order = memory_order_seq_cst) C; \
+    __host__ __device__ T fetch_min(T, memory_order = memory_order_seq_cst) C; \
+    __host__ __device__ T fetch_max(T, memory_order = memory_order_seq_cst) C; \
+    __host__ __device__ operator T() const; __host__ __device__ T operator=(T) C;
+  template <class T, thread_scope S = thread_scope_system> struct atomic_ref {
+    __host__ __device__ explicit atomic_ref(T&); __KOPT_ATOMIC_OPS(const) };
+  template <class T, thread_scope S = thread_scope_system> struct atomic {
+    __host__ __device__ atomic(); __host__ __device__ constexpr atomic(T); __KOPT_ATOMIC_OPS() };
+#undef __KOPT_ATOMIC_OPS
+  __host__ __device__ void atomic_thread_fence(memory_order, thread_scope = thread_scope_system);
   template <thread_scope S = thread_scope_system> struct barrier {
     struct arrival_token {};
     __device__ arrival_token arrive(long = 1); __device__ void wait(arrival_token&&) const;

@@ -1909,6 +1909,20 @@ void run(float* out, int n, cudaStream_t stream) {
     assert res.paths["fill"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
 
 
+def test_a_missing_header_named_by_a_macro_is_read_empty_and_its_includer_kept(tmp_path):
+    # dmlc-core style: `#include DMLC_EXECINFO_H`; the scan for missing headers cannot name it, so the parse stops
+    # there; it is read empty like the others, and the header around it (whose macro the kernel uses) stays
+    (tmp_path / "log.h").write_text("""#pragma once
+#define TRACE_HEADER <not_shipped_trace.h>
+#include TRACE_HEADER
+#define IS_POSITIVE(x) ((x) > 0)
+""")
+    (tmp_path / "k.cu").write_text('#include "log.h"\n'
+                                   "__global__ void k(float* x, int n) { if (IS_POSITIVE(n)) x[threadIdx.x] = 1; }\n")
+    res = analyze(tmp_path / "k.cu", block=(32, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths
+
+
 def test_headers_reached_by_relative_paths_are_each_read_once(tmp_path):
     from analyzers.clang_front import _reached_headers
 
@@ -2038,3 +2052,34 @@ def test_a_host_definition_tree_sitter_ends_early_is_blanked_to_the_brace_closin
     tu = SimpleNamespace(get_includes=lambda: [])
     blanked, n = clang_front._blank_host(tu, "k.cu", text, [error])
     assert n == 1 and not blanked.split("__global__")[0].strip() and "__global__ void k" in blanked, blanked
+
+
+def test_library_headers_using_the_standard_and_libcudacxx_names_parse():
+    # what library headers around kernels take from the C++17/20 library and libcu++ (xgboost's span, NCCL's
+    # device API, cuCollections): the rest of <type_traits>, iterator traits, reverse iterators, `__assert_fail`,
+    # `offsetof`, `std::optional`, `cuda::atomic_ref` with its memory orders, `cuda::std` names and <bit>
+    src = """#include <optional>
+#include <functional>
+#include <cuda/atomic>
+#include <cuda/std/bit>
+#include <cuda/std/span>
+template <typename T> struct Span {
+  static_assert(!std::is_reference_v<T> && std::is_trivially_copyable_v<std::remove_cv_t<T>>, "");
+  using iterator_category = std::iterator_traits<T*>::iterator_category;
+  using reverse = std::reverse_iterator<T*>;
+  using callable = std::invoke_result_t<std::plus<T>, T, T>;
+  T* data; unsigned n;
+  __host__ __device__ T& operator[](unsigned i) const { if (i >= n) __assert_fail("i < n", __FILE__, __LINE__, ""); return data[i]; }
+};
+struct Hdr { int id; float v[4]; };
+static_assert(offsetof(Hdr, v) == 4, "");
+inline std::optional<int> parse(const char* s) { return s ? std::optional<int>(1) : std::nullopt; }
+__device__ unsigned flag_of(unsigned* p) { return cuda::atomic_ref<unsigned, cuda::thread_scope_device>{*p}.load(cuda::memory_order_acquire); }
+__global__ void k(Span<float> s, unsigned* flags) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  cuda::std::span<float> view(s.data, s.n);
+  if (i < s.n && cuda::std::has_single_bit(s.n) && flag_of(flags) != 0u) view[i] = s[i] * 2.f;
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths

@@ -128,7 +128,7 @@ template <class K, class C = void, class A = void> class set {
 template <class K, class H = void, class E = void, class A = void> class unordered_set
     : public set<K> { public: using set<K>::set; };
 
-// <exception>, <stdexcept>, <string_view>, <memory>, <mutex>, <atomic>, <tuple>, <functional>, the host side of <algorithm> and <numeric>
+// <exception>, <stdexcept>, <string_view>, <memory>, <mutex>, <atomic>, <optional>, <tuple>, <functional>, the host side of <algorithm> and <numeric>
 class exception { public: exception(); virtual ~exception(); virtual const char *what() const noexcept; };
 class runtime_error : public exception {
  public: explicit runtime_error(const string &); explicit runtime_error(const char *);
@@ -213,6 +213,18 @@ template <class I, class T> T accumulate(I, I, T); template <class I, class T, c
 template <class I, class T> void iota(I, I, T);
 template <class I, class O> O move(I, I, O); template <class I, class N, class T> I fill_n(I, N, const T &); template <class I> void reverse(I, I);
 template <class I, class P> long count_if(I, I, P); template <class I, class T> long count(I, I, const T &);
+// <optional> (the host's)
+struct nullopt_t { explicit constexpr nullopt_t(int) {} };
+constexpr nullopt_t nullopt{0};
+template <class T> class optional {
+ public:
+  constexpr optional(); constexpr optional(nullopt_t); optional(const T &); optional(T &&);
+  template <class U> optional(U &&); optional &operator=(nullopt_t);
+  constexpr bool has_value() const; constexpr explicit operator bool() const;
+  T &value(); const T &value() const; template <class U> T value_or(U &&) const;
+  T &operator*(); const T &operator*() const; T *operator->(); const T *operator->() const; void reset();
+};
+template <class T> optional<T> make_optional(T);
 // <atomic> (the host's: a reference count or a flag member of a host class)
 enum memory_order { memory_order_relaxed, memory_order_consume, memory_order_acquire, memory_order_release,
                     memory_order_acq_rel, memory_order_seq_cst };

@@ -1136,26 +1136,24 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         errors = _errors(tu, fname)
     source, n = _blank_error_directives(fname, source, errors, patched)
     tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context, patched)
-    skipped, broken, held = 0, {}, []
+    skipped, broken = 0, {}
     if any(_WANTS_DECL.search(e.spelling) for e in errors):
         tu, errors = _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missing, context, patched)
     if any(_DEVICE_LAUNCH.search(e.spelling) for e in errors):
         source, n = _blank_device_launches(fname, source, errors)
         tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context, patched)
-    for step in range(8):  # first host declarations that hold errors, the file's and its headers' (blanking exposes more)
+    # first host declarations that hold errors, the file's and its headers' (blanking exposes more: a large host
+    # library such as dmlc-core's takes a step for each layer of classes built on one that did not parse)
+    for step in range(10):
         if not errors:
             break
         source, n = _blank_host(tu, fname, source, errors)
-        h = _patch_headers(tu, fname, errors, patched, context) if step < 6 else 0
+        h = _patch_headers(tu, fname, errors, patched, context) if step < 8 else 0
         # a header of host code only that still has errors is read empty (a host library such as a hash map
-        # whose templates clang's recovery cuts apart), also while other code is blanked once four steps in a
-        # row left errors in it (each blanking exposes errors further on in a large host library); one with
-        # device code or macros the file's kernels may need is left out altogether, with the include that reaches it
-        held.append({e.location.file.name for e in errors if e.location.file is not None})
+        # whose templates clang's recovery cuts apart); one with device code or macros the file's kernels may
+        # need is left out altogether, with the include that reaches it
         if not n + h:
             h = _empty_host_headers(tu, fname, errors, patched)
-        elif len(held) > 3:
-            h += _empty_host_headers(tu, fname, errors, patched, only=set.intersection(*held[-4:]))
         source, fired = _blank_error_directives(fname, source, errors, patched)  # (an `#error` blanking exposed)
         n += fired
         if not n + h:  # then a header's device functions that hold errors, its macros and types kept
@@ -1585,18 +1583,16 @@ _DEVICE_CODE = re.compile(r"__(?:device|global|constant|shared|managed|launch_bo
                           r"__syncthreads)\b")
 
 
-def _empty_host_headers(tu, fname: str, errors, patched: dict, only=None) -> int:
-    """Record an empty text in ``patched`` for each header (not the file; of ``only`` when given) that holds errors
-    and no device code (no ``__device__``/``__global__`` function, no ``__constant__``/``__shared__`` variable, no
-    macro the unit defines as such: ``HOST_DEVICE``); how many."""
+def _empty_host_headers(tu, fname: str, errors, patched: dict) -> int:
+    """Record an empty text in ``patched`` for each header (not the file) that holds errors and no device code (no
+    ``__device__``/``__global__`` function, no ``__constant__``/``__shared__`` variable, no macro the unit defines as
+    such: ``HOST_DEVICE``); how many."""
     count = 0
     device = _DEVICE_CODE
     named = sorted(_device_macros(tu))
     if named:
         device = re.compile(_DEVICE_CODE.pattern + r"|\b(?:" + "|".join(map(re.escape, named)) + r")\b")
     for name in sorted({e.location.file.name for e in errors if e.location.file is not None} - {fname}):
-        if only is not None and name not in only:
-            continue
         if name.startswith(_EMPTY) or name in (_CONTEXT, _TOOLKIT, str(DECLS), str(HOST_DECLS)) or \
                 Path(name).parent == STUBS or STUBS in Path(name).parents or patched.get(name) == "":
             continue

@@ -1653,10 +1653,11 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
             code = _COMMENT.sub(lambda m: b" " * len(m.group()), data[a:b])
             b = a + _unopened_closer(code)  # tree-sitter's recovery can take in the `}` of enclosing namespaces
             code = code[:b - a]
-            if code.count(b"{") > code.count(b"}"):
+            braces = _LITERAL.sub(lambda m: b" " * len(m.group()), code)  # (a `"{}"` format string is no brace)
+            if braces.count(b"{") > braces.count(b"}"):
                 # tree-sitter's recovery ended a definition short of its last brace (an `#if` between the arms of an
                 # `else if` chain): the definition runs to the brace that closes its first
-                b = max(b, _closing(data, a + code.index(b"{")))
+                b = max(b, _closing(data, a + braces.index(b"{")))
             linkage = _LINKAGE_BEFORE.search(data, max(a - 400, 0), a)  # `extern "C"` alone would not parse
             blanked.append((linkage.start() if linkage else a, b))
         for a, b in blanked:
@@ -1672,6 +1673,9 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
     rest = [e for e, o in at if not any(a <= o < b for a, b in spans)]
     text, n = _blank(tu, fname, text, rest, device=False) if rest else (text, 0)
     return text, len(spans) + n
+
+
+_LITERAL = re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')  # string and character literals
 
 
 def _unopened_closer(code: bytes) -> int:

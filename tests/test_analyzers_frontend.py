@@ -2083,3 +2083,20 @@ __global__ void k(Span<float> s, unsigned* flags) {
 """
     res = analyze(src, path="k.cu", block=(128, 1, 1))
     assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_a_brace_in_a_string_of_a_blanked_host_function_does_not_stretch_the_blanking(monkeypatch):
+    # a brace inside a string literal made a blanked host declaration look unclosed, and its blanking ran on from
+    # that brace to the next closing one, taking the declarations after it (tiny-cuda-nn's host helpers: instant-ngp's
+    # kernels fell back in a trial run)
+    from types import SimpleNamespace
+
+    from analyzers import clang_front, ts_front
+
+    text = ('inline const char* open_brace = broken_literal("{");\n'
+            "struct Device { int n; };\n__global__ void k(Device* d) { d->n = 0; }\n")
+    first = text.index("\n") + 1
+    monkeypatch.setattr(ts_front, "host_declarations", lambda source, device_macros=(): [(0, first)])
+    error = SimpleNamespace(location=SimpleNamespace(file=SimpleNamespace(name="k.cu"), line=1, column=40))
+    blanked, n = clang_front._blank_host(SimpleNamespace(get_includes=lambda: []), "k.cu", text, [error])
+    assert n == 1 and blanked.split("\n")[1:] == text.split("\n")[1:], blanked

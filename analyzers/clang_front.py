@@ -1653,11 +1653,11 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
             code = _COMMENT.sub(lambda m: b" " * len(m.group()), data[a:b])
             b = a + _unopened_closer(code)  # tree-sitter's recovery can take in the `}` of enclosing namespaces
             code = code[:b - a]
-            braces = _LITERAL.sub(lambda m: b" " * len(m.group()), code)  # (a `"{}"` format string is no brace)
-            if braces.count(b"{") > braces.count(b"}"):
-                # tree-sitter's recovery ended a definition short of its last brace (an `#if` between the arms of an
-                # `else if` chain): the definition runs to the brace that closes its first
-                b = max(b, _closing(data, a + braces.index(b"{")))
+            after = re.match(rb"\s*\}", data[b:])
+            if after and code.count(b"{") - code.count(b"}") == 1:
+                # tree-sitter's recovery ended a definition one brace short (an `#ifdef` between the arms of an
+                # `else if` chain): its last brace would be left alone
+                b += after.end()
             linkage = _LINKAGE_BEFORE.search(data, max(a - 400, 0), a)  # `extern "C"` alone would not parse
             blanked.append((linkage.start() if linkage else a, b))
         for a, b in blanked:
@@ -1673,9 +1673,6 @@ def _blank_host(tu, fname: str, text: str, errors) -> tuple[str, int]:
     rest = [e for e, o in at if not any(a <= o < b for a, b in spans)]
     text, n = _blank(tu, fname, text, rest, device=False) if rest else (text, 0)
     return text, len(spans) + n
-
-
-_LITERAL = re.compile(rb'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')  # string and character literals
 
 
 def _unopened_closer(code: bytes) -> int:

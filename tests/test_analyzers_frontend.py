@@ -2036,24 +2036,6 @@ def test_a_host_library_header_whose_errors_move_on_at_every_blanking_gets_round
     assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths
 
 
-def test_a_host_definition_tree_sitter_ends_early_is_blanked_to_the_brace_closing_its_own(monkeypatch):
-    # lmdeploy's fused_allreduce.cu: in an out-of-line member full of lambdas (an `#if 1` around one arm of an
-    # `else if` chain), tree-sitter's recovery ends the definition at the end of its first lambda; blanking only
-    # that much left the rest of the body at file scope
-    from types import SimpleNamespace
-
-    from analyzers import clang_front, ts_front
-
-    text = ("void Comm::run(int n)\n{\n    auto f = [&](int k) {\n        return k + n;\n    };\n"
-            "    if (f(1)) {\n        return;\n    }\n    this->other(n);\n}\n__global__ void k(int* x) { x[0] = 1; }\n")
-    end_of_lambda = text.index("};") + 2
-    monkeypatch.setattr(ts_front, "host_declarations", lambda source, device_macros=(): [(0, end_of_lambda)])
-    error = SimpleNamespace(location=SimpleNamespace(file=SimpleNamespace(name="k.cu"), line=1, column=6))
-    tu = SimpleNamespace(get_includes=lambda: [])
-    blanked, n = clang_front._blank_host(tu, "k.cu", text, [error])
-    assert n == 1 and not blanked.split("__global__")[0].strip() and "__global__ void k" in blanked, blanked
-
-
 def test_library_headers_using_the_standard_and_libcudacxx_names_parse():
     # what library headers around kernels take from the C++17/20 library and libcu++ (xgboost's span, NCCL's
     # device API, cuCollections): the rest of <type_traits>, iterator traits, reverse iterators, `__assert_fail`,
@@ -2083,20 +2065,3 @@ __global__ void k(Span<float> s, unsigned* flags) {
 """
     res = analyze(src, path="k.cu", block=(128, 1, 1))
     assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
-
-
-def test_a_brace_in_a_string_of_a_blanked_host_function_does_not_stretch_the_blanking(monkeypatch):
-    # a brace inside a string literal made a blanked host declaration look unclosed, and its blanking ran on from
-    # that brace to the next closing one, taking the declarations after it (tiny-cuda-nn's host helpers: instant-ngp's
-    # kernels fell back in a trial run)
-    from types import SimpleNamespace
-
-    from analyzers import clang_front, ts_front
-
-    text = ('inline const char* open_brace = broken_literal("{");\n'
-            "struct Device { int n; };\n__global__ void k(Device* d) { d->n = 0; }\n")
-    first = text.index("\n") + 1
-    monkeypatch.setattr(ts_front, "host_declarations", lambda source, device_macros=(): [(0, first)])
-    error = SimpleNamespace(location=SimpleNamespace(file=SimpleNamespace(name="k.cu"), line=1, column=40))
-    blanked, n = clang_front._blank_host(SimpleNamespace(get_includes=lambda: []), "k.cu", text, [error])
-    assert n == 1 and blanked.split("\n")[1:] == text.split("\n")[1:], blanked

@@ -1456,8 +1456,9 @@ def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_header
     """The unit of ``source`` again when ``changed``, and its errors. A header found nowhere that stops the parse and
     the scan for such headers could not name (``#include DMLC_EXECINFO_H``: a macro names it) is added to
     ``empty_headers`` (a list) and read empty, as those the scan names are."""
-    errors = _errors(tu, str(path))
-    for _ in range(8) if changed else ():
+    if not changed:
+        return tu, _errors(tu, str(path))
+    for _ in range(8):
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=empty_headers,
                               context=context, patched=patched)
         errors = _errors(tu, str(path))

@@ -515,6 +515,8 @@ class _Conv:
             return Node("if", loc, a=self.expr(cond), b=self.stmt(then), c=self.stmt(els) if els is not None else None)
         if k == K.FOR_STMT:
             return self.for_stmt(c, loc)
+        if k == K.CXX_FOR_RANGE_STMT:
+            return self.range_for(c, loc)
         if k == K.WHILE_STMT:
             ch = self.children(c)
             return Node("while", loc, a=self.expr(ch[-2]), body=[self.stmt(ch[-1])])
@@ -617,6 +619,26 @@ class _Conv:
         return Node("for", loc, init=init_n, a=self.expr(cond) if cond is not None else None,
                     b=self.expr(inc) if inc is not None else None,
                     body=[self.stmt(body)] if body is not None else [])
+
+    def range_for(self, c, loc) -> Node:
+        """``for (decl : array)`` over an array of known length, read as ``for (i = 0; i < N; i += 1) { decl =
+        array[i]; body }`` (a reference binds the element); over anything else (a container's iterators) it stays
+        unsupported."""
+        ch = self.children(c)
+        var = next((x for x in ch if x.kind == ci.CursorKind.VAR_DECL), None)
+        rng = [x for x in ch[:-1] if x.kind.is_expression()]
+        t = rng[-1].type.get_canonical() if rng else None
+        if var is None or len(ch) < 3 or t is None or t.kind != ci.TypeKind.CONSTANTARRAY:
+            return Node("unknown", loc, text=c.kind.name.lower())
+        i = f"__kopt_range{loc.line}_{loc.col}" if loc is not None else "__kopt_range"
+        ity = TypeInfo(spelling="long", size=8)
+        index = Node("name", loc, name=i, ref="var", ty=ity)
+        elem = Node("decl", self.loc(var), name=var.spelling, ty=self.typeinfo(var.type),
+                    a=Node("index", loc, a=self.expr(rng[-1]), b=index, ty=self.typeinfo(t.element_type)))
+        return Node("for", loc, init=Node("decl", loc, name=i, ty=ity, a=Node("lit", loc, val=0)),
+                    a=Node("bin", loc, op="<", a=index, b=Node("lit", loc, val=t.element_count), ty=ity),
+                    b=Node("assign", loc, op="+=", a=index, b=Node("lit", loc, val=1)),
+                    body=[Node("block", loc, body=[elem, self.stmt(ch[-1])])])
 
     def asm(self, c, loc) -> Node:
         toks = [t.spelling for t in c.get_tokens()]
@@ -1135,7 +1157,8 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
                               context=context, patched=patched)
         errors = _errors(tu, fname)
     source, n = _blank_error_directives(fname, source, errors, patched)
-    tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context, patched)
+    source, f = _keyword_fixits(fname, source, errors, patched)
+    tu, errors = _reparse(tu, path, source, defines, include_dirs, n + f, missing, context, patched)
     skipped, broken = 0, {}
     if any(_WANTS_DECL.search(e.spelling) for e in errors):
         tu, errors = _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missing, context, patched)
@@ -1147,6 +1170,10 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     for step in range(10):
         if not errors:
             break
+        source, fixed = _keyword_fixits(fname, source, errors, patched)  # (in code a blanking exposed)
+        if fixed:
+            tu, errors = _reparse(tu, path, source, defines, include_dirs, fixed, missing, context, patched)
+            continue
         source, n = _blank_host(tu, fname, source, errors)
         h = _patch_headers(tu, fname, errors, patched, context) if step < 8 else 0
         # a header of host code only that still has errors is read empty (a host library such as a hash map
@@ -1480,6 +1507,52 @@ def _blanked(chunk: str) -> str:
 
 
 _ERROR_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*error\b")
+
+
+# clang's errors for a keyword nvcc's front end does without (a dependent template or type named without
+# `template`/`typename`), each with the fix-it clang proposes: inserting the keyword
+_KEYWORD_FIXES = re.compile(r"use 'template' keyword to treat|missing 'template' keyword prior to|"
+                            r"missing 'typename' prior to dependent type name")
+
+
+def _keyword_fixits(fname: str, source: str, errors, patched: dict) -> tuple[str, int]:
+    """``source`` and the headers it reads (their new text in ``patched``) with the insertions clang proposes for
+    the errors ``_KEYWORD_FIXES`` names applied (``typename R::with_scope<S>`` -> ``typename R::template
+    with_scope<S>``, as nvcc reads it), and how many."""
+    edits: dict = {}
+    for e in errors:
+        if not _KEYWORD_FIXES.search(e.spelling):
+            continue
+        fixes = [(f.range.start, f.range.end, f.value) for f in e.fixits]
+        if not fixes and e.spelling.startswith("missing 'template' keyword prior to"):
+            fixes = [(e.location, e.location, "template ")]  # (proposed without a fix-it: before the name)
+        for start, end, value in fixes:
+            if start.file is None or (start.line, start.column) != (end.line, end.column):
+                continue  # insertions only
+            edits.setdefault(start.file.name, set()).add((start.line, start.column, value))
+    count = 0
+    for name, fixes in edits.items():
+        if name == fname:
+            text = source
+        elif name.startswith(_EMPTY) or STUBS in Path(name).parents or name in (_CONTEXT, _TOOLKIT, str(DECLS)):
+            continue
+        else:
+            try:
+                text = patched.get(name) or Path(name).read_text(errors="replace")
+            except OSError:
+                continue
+        rows = text.split("\n")
+        for line, col, value in sorted(fixes, reverse=True):  # right to left: earlier columns stay valid
+            if line > len(rows):
+                continue
+            raw = rows[line - 1].encode()
+            rows[line - 1] = (raw[:col - 1] + value.encode() + raw[col - 1:]).decode(errors="replace")
+            count += 1
+        if name == fname:
+            source = "\n".join(rows)
+        else:
+            patched[name] = "\n".join(rows)
+    return source, count
 
 
 def _blank_error_directives(fname: str, source: str, errors, patched: dict) -> tuple[str, int]:

@@ -181,6 +181,8 @@ namespace std {
   template <class T> struct is_arithmetic : integral_constant<bool, is_integral<T>::value || is_floating_point<T>::value> {};
   // the traits library headers assert of their types (glm: `static_assert(std::is_trivially_copyable<glm::dvec2>::value)`)
   template <class T> struct is_trivially_copyable : integral_constant<bool, __is_trivially_copyable(T)> {};
+  template <class T> struct has_unique_object_representations
+    : integral_constant<bool, __has_unique_object_representations(T)> {};
   template <class T> struct is_trivially_default_constructible : integral_constant<bool, __is_trivially_constructible(T)> {};
   template <class T> struct is_trivially_copy_assignable
     : integral_constant<bool, __is_trivially_assignable(T&, const T&)> {};
@@ -352,6 +354,7 @@ namespace std {
   template <class T> constexpr bool is_move_constructible_v = is_move_constructible<T>::value;
   template <class T, class U> constexpr bool is_assignable_v = is_assignable<T, U>::value;
   template <class T> constexpr bool is_trivially_copyable_v = is_trivially_copyable<T>::value;
+  template <class T> constexpr bool has_unique_object_representations_v = has_unique_object_representations<T>::value;
   template <class T> constexpr bool is_trivially_destructible_v = is_trivially_destructible<T>::value;
   template <class T> constexpr bool is_default_constructible_v = is_default_constructible<T>::value;
   template <class T> constexpr bool is_copy_constructible_v = is_copy_constructible<T>::value;
@@ -375,6 +378,12 @@ namespace std {
   template <class T> struct iterator_traits<T*> {
     typedef typename remove_cv<T>::type value_type; typedef long difference_type; typedef T* pointer;
     typedef T& reference; typedef random_access_iterator_tag iterator_category; };
+  enum class byte : unsigned char {};  // <cstddef>
+  template <class I> __host__ __device__ constexpr I to_integer(byte b) noexcept { return I(b); }
+  template <class I> __host__ __device__ constexpr typename iterator_traits<I>::difference_type distance(I, I);
+  template <class I, class D> __host__ __device__ constexpr void advance(I&, D);
+  template <class I> __host__ __device__ constexpr I next(I, typename iterator_traits<I>::difference_type = 1);
+  template <class I> __host__ __device__ constexpr I prev(I, typename iterator_traits<I>::difference_type = 1);
   template <class I> class reverse_iterator {
    public:
     typedef typename iterator_traits<I>::value_type value_type;
@@ -712,6 +721,8 @@ namespace cooperative_groups {
   template <class G, class T, class Op> __device__ T reduce(const G&, T, Op);
   template <class G, class T, class Op> __device__ T inclusive_scan(const G&, T, Op);
   template <class G, class T, class Op> __device__ T exclusive_scan(const G&, T, Op);
+  template <class G, class F, class... A> __device__ void invoke_one(const G&, F&&, A&&...);
+  template <class G, class F, class... A> __device__ auto invoke_one_broadcast(const G&, F&& f, A&&... a) -> decltype(f(a...));
 }
 namespace cuda {
   enum thread_scope { thread_scope_system, thread_scope_device, thread_scope_block, thread_scope_thread };

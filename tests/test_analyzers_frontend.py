@@ -2065,3 +2065,91 @@ __global__ void k(Span<float> s, unsigned* flags) {
 """
     res = analyze(src, path="k.cu", block=(128, 1, 1))
     assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_a_range_for_over_an_array_is_a_counted_loop():
+    # `for (auto &s : sh)` over a sized array reads as `for (i = 0; i < N; i += 1)` with the element bound: every
+    # thread storing its own index into every slot is a race; every thread storing the same zero is not
+    src = """__global__ void fill(float *out) {
+  __shared__ float sh[256];
+  float v[4] = {1, 2, 3, 4};
+  float acc = 0;
+  for (float x : v) acc += x;
+  for (auto &s : sh) s = VALUE;
+  __syncthreads();
+  out[threadIdx.x] = acc + sh[threadIdx.x];
+}
+"""
+    racy = analyze(src.replace("VALUE", "threadIdx.x"), path="k.cu", block=(256, 1, 1))
+    same = analyze(src.replace("VALUE", "0"), path="k.cu", block=(256, 1, 1))
+    assert racy.paths["fill"] == "libclang" and "race.shared" in _rules(racy)
+    assert [d.locations[0].line for d in racy.diagnostics if d.rule == "race.shared"] == [6]
+    assert not _rules(same) & {"race.shared", "analysis.incomplete"}, same.diagnostics
+
+
+def test_a_dependent_template_named_without_the_template_keyword_parses():
+    # nvcc reads `typename R::with_scope<S>` and `p.operator()<K>(x)` in a template; clang asks for `template` and
+    # proposes inserting it: kopt applies that fix-it (in the file and in its headers)
+    src = """template <int S> struct Ref { template <int T> using with_scope = Ref<T>;
+  template <int K> __device__ int operator()(int x) const { return x + K; }
+  __device__ int operator()(int x) const { return x + S; } };
+template <class R> __device__ int twice(R r, int x) {
+  using local = typename R::with_scope<2>;
+  local l;
+  return r.operator()<1>(x) + l(x);
+}
+__global__ void k(int *out) { out[threadIdx.x] = twice(Ref<0>{}, threadIdx.x); }
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_a_library_specializing_the_libcudacxx_tuple_protocol_parses():
+    # a pair type that specializes `tuple_size`/`tuple_element` inside `namespace cuda::std` (as libcu++ allows),
+    # packs itself when `has_unique_object_representations_v`, unwraps with `thrust::raw_reference_cast`, sizes a
+    # table by `std::array`'s deduction guide in a `__device__` variable, and rebinds an allocator in a host member
+    src = """#include <cuda/std/tuple>
+#include <thrust/device_reference.h>
+#include <array>
+#include <memory>
+namespace lib {
+template <class A, class B> struct pair { A first; B second; };
+template <class P> __host__ __device__ constexpr bool packable() { return std::has_unique_object_representations_v<P>; }
+template <class T, class Alloc = std::allocator<T>> struct table {
+  using slot_alloc = typename std::allocator_traits<Alloc>::template rebind_alloc<pair<T, T>>;
+  slot_alloc alloc; std::byte tag;
+  void clear() { alloc.deallocate(nullptr, 0); }
+};
+}
+namespace cuda::std {
+template <class A, class B> struct tuple_size<lib::pair<A, B>> : integral_constant<size_t, 2> {};
+template <size_t I, class A, class B> struct tuple_element<I, lib::pair<A, B>> { using type = A; };
+}
+__device__ static constexpr std::array primes{2, 3, 5, 7};
+__global__ void k(lib::pair<int, int> *p, int *out) {
+  static_assert(cuda::std::tuple_size<lib::pair<int, int>>::value == 2, "");
+  auto const &q = thrust::raw_reference_cast(p[threadIdx.x]);
+  out[threadIdx.x] = q.first * primes[threadIdx.x % 4] + lib::packable<lib::pair<int, int>>();
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_cub_storage_of_a_type_with_constructors_may_be_shared_and_in_a_union():
+    # CUB's TempStorage is raw bytes: a vector type with constructors reduces in __shared__ storage that a union
+    # shares with another collective's (clang rejects an initialized __shared__ variable)
+    src = """#include <cub/cub.cuh>
+struct vec3 { float x, y, z; __host__ __device__ vec3() : x(0), y(0), z(0) {}
+  __host__ __device__ vec3(float a) : x(a), y(a), z(a) {} };
+__global__ void bounds(const float *in, vec3 *out) {
+  typedef cub::BlockReduce<vec3, 256> Reduce;
+  typedef cub::BlockReduce<float, 256> Sum;
+  __shared__ union { typename Reduce::TempStorage reduce; typename Sum::TempStorage sum; } temp;
+  vec3 v(in[blockIdx.x * 256 + threadIdx.x]);
+  vec3 r = Reduce(temp.reduce).Sum(v);
+  if (threadIdx.x == 0) out[blockIdx.x] = r;
+}
+"""
+    res = analyze(src, path="k.cu", block=(256, 1, 1))
+    assert res.paths["bounds"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths

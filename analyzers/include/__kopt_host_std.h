@@ -153,6 +153,20 @@ class string_view {
 };
 bool operator==(string_view, string_view); bool operator!=(string_view, string_view);
 template <class T> struct default_delete {};
+template <class T> struct allocator {
+  typedef T value_type; typedef T *pointer; typedef unsigned long size_type;
+  allocator(); template <class U> allocator(const allocator<U> &); T *allocate(size_type); void deallocate(T *, size_type);
+};
+template <class A, class U> struct __kopt_rebind;  // Alloc<T, R...> -> Alloc<U, R...>
+template <template <class, class...> class A, class T, class... R, class U> struct __kopt_rebind<A<T, R...>, U> {
+  typedef A<U, R...> type; };
+template <class A> struct allocator_traits {
+  typedef A allocator_type; typedef typename A::value_type value_type; typedef value_type *pointer;
+  typedef unsigned long size_type;
+  template <class U> using rebind_alloc = typename __kopt_rebind<A, U>::type;
+  template <class U> using rebind_traits = allocator_traits<rebind_alloc<U>>;
+  static pointer allocate(A &, size_type); static void deallocate(A &, pointer, size_type);
+};
 template <class T, class D = default_delete<T>> class unique_ptr {
  public:
   unique_ptr(); unique_ptr(decltype(nullptr)); explicit unique_ptr(T *); unique_ptr(T *, D); unique_ptr(unique_ptr &&);

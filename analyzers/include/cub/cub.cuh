@@ -29,9 +29,10 @@ enum BlockHistogramAlgorithm { BLOCK_HISTO_SORT, BLOCK_HISTO_ATOMIC };
 enum CacheLoadModifier { LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_CS, LOAD_CV, LOAD_LDG, LOAD_VOLATILE };
 enum CacheStoreModifier { STORE_DEFAULT, STORE_WB, STORE_CG, STORE_CS, STORE_WT, STORE_VOLATILE };
 
-// A block collective over BLOCK_THREADS threads: TempStorage is shared memory the threads exchange values through.
+// A block collective over BLOCK_THREADS threads: TempStorage is shared memory the threads exchange values through,
+// raw bytes as CUB's own (a value type with constructors may live in __shared__ storage and in a union)
 #define __KOPT_CUB_BLOCK_STORAGE(NAME, T, N) \
-  struct TempStorage { T slots[N]; }; \
+  struct TempStorage { alignas(T) unsigned char slots[sizeof(T) * (N)]; }; \
   __device__ NAME(); __device__ NAME(TempStorage &storage);
 
 template <typename T, int BLOCK_DIM_X, BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS,
@@ -127,7 +128,7 @@ class BlockMergeSort { public:
 // Warp collectives: shuffles within a logical warp (their TempStorage is used only for types shuffles cannot move).
 #define __KOPT_CUB_WARP(NAME) \
   template <typename T, int LOGICAL_WARP_THREADS = 32, int LEGACY_PTX_ARCH = 0> class NAME { public: \
-    struct TempStorage { T slots[LOGICAL_WARP_THREADS]; }; \
+    struct TempStorage { alignas(T) unsigned char slots[sizeof(T) * LOGICAL_WARP_THREADS]; }; \
     __device__ NAME(); __device__ NAME(TempStorage &storage);
 __KOPT_CUB_WARP(WarpReduce)
   template <typename... A> __device__ T Sum(A &&...);

@@ -78,4 +78,10 @@ template <class T = void> struct identity { __host__ __device__ const T &operato
 template <class T> __host__ __device__ const T &min(const T &a, const T &b);
 template <class T> __host__ __device__ const T &max(const T &a, const T &b);
 template <class T> __host__ __device__ void swap(T &a, T &b);
+// a device_reference's value (device code passes plain references through it) and iterator arithmetic
+template <class T> __host__ __device__ T *raw_pointer_cast(T *p);
+template <class T> __host__ __device__ T &raw_reference_cast(T &r);
+template <class T> __host__ __device__ const T &raw_reference_cast(const T &r);
+template <class I> __host__ __device__ long distance(I first, I last);
+template <class I, class D> __host__ __device__ void advance(I &i, D n);
 }  // namespace thrust

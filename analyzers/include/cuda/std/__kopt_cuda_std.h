@@ -5,15 +5,30 @@
 // `cuda::` names beside them (the memory orders of <cuda/atomic>, `cuda::stream_ref`). Every `<cuda/...>` header kopt
 // has no stub of reads this one.
 #include <array>
+#include <tuple>
 namespace cuda {
 namespace std {
 using namespace ::std;
+enum class byte : unsigned char {};  // a type of its own, as libcu++'s (libraries overload on both bytes)
+template <class I> __host__ __device__ constexpr I to_integer(byte b) noexcept { return I(b); }
+// libcu++ declares its own tuple protocol: libraries specialize it inside `namespace cuda::std` (cuCollections'
+// pair), which names found only through the using-directive above do not allow
+template <class T> struct tuple_size;
+template <class T> struct tuple_size<const T> : tuple_size<T> {};
+template <class... T> struct tuple_size<::std::tuple<T...>> : ::std::tuple_size<::std::tuple<T...>> {};
+template <class A, class B> struct tuple_size<::std::pair<A, B>> : integral_constant<size_t, 2> {};
+template <size_t I, class T> struct tuple_element;
+template <size_t I, class T> struct tuple_element<I, const T> { typedef const typename tuple_element<I, T>::type type; };
+template <size_t I, class... T> struct tuple_element<I, ::std::tuple<T...>> : ::std::tuple_element<I, ::std::tuple<T...>> {};
+template <class A, class B> struct tuple_element<0, ::std::pair<A, B>> { typedef A type; };
+template <class A, class B> struct tuple_element<1, ::std::pair<A, B>> { typedef B type; };
+template <class T> constexpr size_t tuple_size_v = tuple_size<T>::value;
+template <size_t I, class T> using tuple_element_t = typename tuple_element<I, T>::type;
+using ::std::get;
 using ::cuda::memory_order; using ::cuda::memory_order_relaxed; using ::cuda::memory_order_consume;
 using ::cuda::memory_order_acquire; using ::cuda::memory_order_release; using ::cuda::memory_order_acq_rel;
 using ::cuda::memory_order_seq_cst; using ::cuda::atomic; using ::cuda::atomic_ref;
 using ::cuda::atomic_thread_fence;
-enum class byte : unsigned char {};
-template <class I> __host__ __device__ constexpr I to_integer(byte b) noexcept { return I(b); }
 template <class T> __host__ __device__ constexpr int popcount(T) noexcept;
 template <class T> __host__ __device__ constexpr int countl_zero(T) noexcept;
 template <class T> __host__ __device__ constexpr int countr_zero(T) noexcept;
@@ -44,7 +59,11 @@ template <class T, size_t E = dynamic_extent> class span {
   __host__ __device__ constexpr span<T> subspan(size_t, size_t = dynamic_extent) const;
 };
 }  // namespace std
+// <cuda/functional>: a callable whose result type is given (device lambdas passed to host algorithms)
+template <class R, class F> struct __kopt_proclaimed {
+  F f; template <class... A> __host__ __device__ R operator()(A &&...) const; };
+template <class R, class F> __host__ __device__ __kopt_proclaimed<R, F> proclaim_return_type(F f);
 struct stream_ref {
-  stream_ref(cudaStream_t); cudaStream_t get() const; void wait() const; bool ready() const;
+  stream_ref(); stream_ref(cudaStream_t); cudaStream_t get() const; void wait() const; bool ready() const;
 };
 }  // namespace cuda

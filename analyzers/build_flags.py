@@ -19,6 +19,8 @@ BUILD_FILES = ("Makefile", "makefile", "GNUmakefile", "Makefile.am", "CMakeLists
 _PROJECT_MARKS = (*BUILD_FILES, "configure.ac", "meson.build", "setup.py", "pyproject.toml", ".git")
 _LEVELS = 2  # the file's folder and two above (a project's src/ and its root)
 _SEARCH_LIMIT = 5000  # files looked at in a project for a header by name; a larger tree is not searched
+_TOP_LIMIT = 20000  # the same for the top of a CMake tree and for configure templates (listing 8k files: ~0.1 s)
+_TOP_LEVELS = 6  # how far above the file the top of a CMake tree (a CMakeLists.txt in every folder) is looked for
 _DASH_D = re.compile(r"(?<![\w-])-D\s*([A-Za-z_]\w*)(?:=(\"[^\"\n]*\"|'[^'\n]*'|[^\s\\\"')]+))?")
 _CMAKE_DEFS = re.compile(r"\b(?:target_compile_definitions|add_compile_definitions)\s*\(([^)]*)\)", re.I)
 _CMAKE_ITEM = re.compile(r"(?<![\w$-])([A-Za-z_]\w*)=([^\s\"')]+)")
@@ -128,15 +130,28 @@ def project_root(path: Path) -> Path | None:
     return None
 
 
-def _project_files(root: Path) -> list[Path] | None:
-    """Every file under ``root`` (hidden folders skipped); None when there are more than ``_SEARCH_LIMIT``."""
+def _project_files(root: Path, limit: int = _SEARCH_LIMIT) -> list[Path] | None:
+    """Every file under ``root`` (hidden folders skipped); None when there are more than ``limit``."""
     out = []
     for d, subdirs, files in os.walk(root):
         subdirs[:] = sorted(s for s in subdirs if not s.startswith("."))
-        out += [Path(d) / f for f in files]
-        if len(out) > _SEARCH_LIMIT:
+        out += [Path(d) / f for f in sorted(files)]
+        if len(out) > limit:
             return None
     return out
+
+
+def project_top(path: Path) -> Path | None:
+    """The top of the CMake tree holding ``path``: the outermost folder above it, up to ``_TOP_LEVELS``, from which
+    every folder down to ``path``'s holds a CMakeLists.txt (``add_subdirectory`` all the way down: a library whose
+    modules each have one and export their own ``include/``). None when that is the nearest project root."""
+    folder = Path(path).resolve().parent
+    top = None
+    for d in [folder, *folder.parents][:_TOP_LEVELS + 1]:
+        if not (d / "CMakeLists.txt").is_file():
+            break
+        top = d
+    return top if top is not None and top != project_root(path) else None
 
 
 def project_files(path: Path) -> tuple[Path | None, list[Path] | None]:
@@ -153,7 +168,7 @@ def headers_by_name(path: Path, names, project=None) -> list[tuple[Path, str]]:
     if not names:
         return []
     root, files = project if project is not None else project_files(path)
-    out = []
+    out, rest = [], []
     for name in sorted(names):
         parts = Path(name).parts
         hits = [f for f in files or () if f.parts[-len(parts):] == parts]
@@ -161,6 +176,19 @@ def headers_by_name(path: Path, names, project=None) -> list[tuple[Path, str]]:
             folder = hits[0].parents[len(parts) - 1]
             if folder not in (d for d, _ in out):
                 out.append((folder, f"the only {name} under {root.name}/"))
+        elif not hits and len(parts) > 1:
+            rest.append(name)
+    # a path-qualified header (`gromacs/pbcutil/pbc_aiuc.h`) the nearest project lacks: the one such file in the
+    # whole CMake tree (a sibling module's `include/` folder, which its CMakeLists.txt exports)
+    top = project_top(path) if rest else None
+    top_files = _tree_files(top) if top is not None else None
+    for name in rest:
+        parts = Path(name).parts
+        hits = [f for f in top_files or () if f.parts[-len(parts):] == parts]
+        if len(hits) == 1:
+            folder = hits[0].parents[len(parts) - 1]
+            if folder not in (d for d, _ in out):
+                out.append((folder, f"the only {name} under {top.name}/"))
     return out
 
 
@@ -193,8 +221,13 @@ def defines_for(path: Path, names) -> dict[str, tuple[str, str]]:
     return {n: (next(iter(v)), where[n]) for n, v in found.items() if len(v) == 1}
 
 
-_TEMPLATE_SUFFIXES = (".in", ".cmake", ".cmake.in")
-_CMAKE_SET = re.compile(r"\b(?:set|option)\s*\(\s*([A-Za-z_]\w*)\s+(?:\"[^\"]*\"\s+)?([^\s()\"]+|\"[^\"]*\")", re.I)
+_TEMPLATE_SUFFIXES = (".in", ".cmake", ".cmake.in", ".cmakein")  # (`config.h.cmakein`: GROMACS, zlib, libpng...)
+# a kernel file is compiled by the project's CUDA build: a configure switch of that build (`GMX_GPU_CUDA`, `USE_CUDA`,
+# `GMX_GPU`) is on there, one of another GPU backend (`GMX_GPU_HIP`, `USE_SYCL`) off, whatever the CMake default
+_CUDA_SWITCH = re.compile(r"^(?!(?:\w+_)?(?:NO|DISABLE|WITHOUT)_)(?:\w+_)?(?:CUDA|GPU)(?:_CUDA)?$|^CUDA_FOUND$", re.I)
+_OTHER_GPU = re.compile(r"(?:^|_)(?:HIP|ROCM|SYCL|OPENCL|OCL|METAL|VULKAN|ONEAPI|DPCPP|ACPP|HIPSYCL)$", re.I)
+_CMAKE_SET = re.compile(r"\bset\s*\(\s*([A-Za-z_]\w*)\s+([^\s()\"]+|\"[^\"]*\")", re.I)
+_CMAKE_OPTION = re.compile(r"\boption\s*\(\s*([A-Za-z_]\w*)\s+\"[^\"]*\"(?:\s+([^\s()\"]+))?\s*\)", re.I)  # (no default: OFF)
 _CMAKEDEFINE = re.compile(r"^([ \t]*)#[ \t]*cmakedefine(01)?[ \t]+([A-Za-z_]\w*)(.*)$", re.M)
 _AT_VAR = re.compile(r"@([A-Za-z_]\w*)@|\$\{([A-Za-z_]\w*)\}")
 _FALSE = {"", "0", "off", "false", "no", "n", "ignore", "notfound"}
@@ -216,14 +249,26 @@ def configured_header(path: Path, name: str) -> tuple[str, str, tuple] | None:
         templates, cmake_files = _configure_inputs(d)
         hits = [t for s in _TEMPLATE_SUFFIXES for t in templates.get(base + s, ())]
         if len(hits) == 1:
+            top = project_top(path)  # (the values: the whole CMake tree's, its root CMakeLists.txt and cmake/ too)
+            if top is not None and (top == d or top in d.parents):
+                cmake_files = _configure_inputs(top)[1]
             values: dict = {}
-            for f in (f for f in cmake_files if f != hits[0]):  # (a `config.h.cmake` template sets nothing)
-                try:
+            seen: dict = {}
+            for f in (f for f in cmake_files if f != hits[0] and not _other_gpu_file(f)):  # (a `config.h.cmake`
+                try:                                                                # template sets nothing)
                     sets = _cmake_sets(str(f), f.stat().st_mtime_ns)
                 except OSError:
                     continue
                 for var, value in sets:
-                    values.setdefault(var, value)
+                    if "$" not in value:  # (`set(N ${OLD_N})` before the default `set(N 2)`)
+                        seen.setdefault(var, []).append(value)
+            # an option's default, else the one value the files set; one set to different values in different
+            # branches (`if(GMX_MPI) set(GMX_LIB_MPI 1) else() set(GMX_LIB_MPI 0)`) is left unset (0 / off)
+            for var, vs in seen.items():
+                opt = [v[1:] for v in vs if v.startswith("\0")]
+                plain = {v.lower() for v in vs if not v.startswith("\0")}
+                if opt or len(plain) == 1:
+                    values[var] = opt[0] if opt else vs[0]
             try:
                 template = hits[0].read_text(errors="replace")
             except OSError:
@@ -233,13 +278,31 @@ def configured_header(path: Path, name: str) -> tuple[str, str, tuple] | None:
     return None
 
 
+_GPU_BACKENDS = ("hip", "rocm", "acpp", "metal", "vulkan")  # (words of the name)
+_GPU_BACKEND_NAMES = ("opencl", "sycl", "oneapi", "dpcpp", "adaptivecpp")  # (anywhere in it)
+
+
+def _other_gpu_file(f: Path) -> bool:
+    """Whether a CMake file is another GPU backend's (``gmxManageHip.cmake``, ``gmxManageSyclOneApi.cmake``,
+    ``FindOpenCL.cmake``): a CUDA build never reads it."""
+    stem = Path(f).name.split(".")[0]
+    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", stem)
+    return any(w.lower().startswith(_GPU_BACKENDS) for w in words) or any(n in stem.lower() for n in _GPU_BACKEND_NAMES)
+
+
+@lru_cache(maxsize=16)
+def _tree_files(top: Path) -> list[Path] | None:
+    """``_project_files`` of the top of a CMake tree, up to ``_TOP_LIMIT`` files (listed once per process)."""
+    return _project_files(top, _TOP_LIMIT)
+
+
 @lru_cache(maxsize=64)
 def _configure_inputs(root: Path) -> tuple[dict, list]:
     """({file name: [paths]} of the configure templates under ``root``, its CMake files); empty for a project of
-    more than ``_SEARCH_LIMIT`` files."""
+    more than ``_TOP_LIMIT`` files."""
     templates: dict = {}
     cmake_files = []
-    for f in _project_files(root) or ():
+    for f in _project_files(root, _TOP_LIMIT) or ():
         if f.name.endswith(_TEMPLATE_SUFFIXES) and f.name != "CMakeLists.txt":
             templates.setdefault(f.name, []).append(f)
         if f.name == "CMakeLists.txt" or f.suffix == ".cmake":
@@ -252,7 +315,22 @@ def _cmake_sets(path: str, mtime_ns: int) -> tuple:
     """(variable, value) for each ``set(VAR value)`` and ``option(VAR "doc" value)`` of a CMake file, read once per
     version."""
     text = re.sub(r"#[^\n]*", " ", Path(path).read_text(errors="replace"))
-    return tuple((m.group(1), m.group(2).strip('"')) for m in _CMAKE_SET.finditer(text))
+    text = _FOREACH.sub(_unrolled, text)  # (`foreach(_axis X Y Z) set(N_${_axis} 2 ...) endforeach()`)
+    # (an option's default marked with a leading NUL), in the order the file has them
+    found = [(m.start(), m.group(1), m.group(2).strip('"')) for m in _CMAKE_SET.finditer(text)]
+    found += [(m.start(), m.group(1), "\0" + (m.group(2) or "OFF")) for m in _CMAKE_OPTION.finditer(text)]
+    return tuple((var, value) for _, var, value in sorted(found))
+
+
+_FOREACH = re.compile(r"\bforeach\s*\(\s*([A-Za-z_]\w*)\s+([^)]*)\)(.*?)\bendforeach\s*\([^)]*\)", re.I | re.S)
+
+
+def _unrolled(m) -> str:
+    """A CMake ``foreach(v a b c)`` loop over literal items as its body once per item, ``${v}`` replaced."""
+    var, items, body = m.groups()
+    if "$" in items or re.match(r"\s*(?:RANGE|IN)\b", items):
+        return body
+    return "\n".join(body.replace("${" + var + "}", item) for item in items.split())
 
 
 def _configure(template: str, values: dict) -> tuple[str, tuple]:
@@ -267,7 +345,8 @@ def _configure(template: str, values: dict) -> tuple[str, tuple]:
 
     def define(m) -> str:
         indent, zero_one, var, rest = m.groups()
-        on = value(var).lower() not in _FALSE
+        on = (True if _CUDA_SWITCH.match(var) else False if _OTHER_GPU.search(var)
+              else value(var).lower() not in _FALSE)
         if zero_one:
             return f"{indent}#define {var} {int(on)}"
         return f"{indent}#define {var}{rest}" if on else f"{indent}/* #undef {var} */"

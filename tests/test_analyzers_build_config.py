@@ -1,0 +1,214 @@
+"""The analyzer's reading of a CMake project's configuration (``analyzers.build_flags``): the configure templates it
+writes headers from, the values it takes from the whole CMake tree, and the headers it finds in sibling modules."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzers import build_flags as bf
+
+
+def _tree(root: Path, files: dict) -> Path:
+    """Write ``files`` (relative path -> text) under ``root``; ``root``, resolved."""
+    for rel, text in files.items():
+        f = root / rel
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(text)
+    return root.resolve()
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+# a CMake project whose modules each have a CMakeLists.txt (add_subdirectory all the way down)
+_MODULES = {"CMakeLists.txt": "project(proj)\nadd_subdirectory(src)\n",
+            "src/CMakeLists.txt": "add_subdirectory(mod)\n",
+            "src/mod/CMakeLists.txt": "add_library(mod k.cu)\n",
+            "src/mod/k.cu": "\n"}
+
+
+def test_a_cmakein_template_is_configured(tmp_path):
+    """A project whose configure template is named `config.h.cmakein` (not `.in` / `.cmake`)."""
+    root = _tree(tmp_path, {"CMakeLists.txt": "set(PROJ_TILE 16)\n", "config.h.cmakein": "#define TILE @PROJ_TILE@\n",
+                            "k.cu": "\n"})
+    got = bf.configured_header(root / "k.cu", "config.h")
+    assert got is not None and got[1] == str(root / "config.h.cmakein")
+    assert _lines(got[0]) == ["#define TILE 16"]
+
+
+def test_the_cuda_builds_switches_are_on_whatever_the_cmake_default(tmp_path):
+    """A project with a GPU option defaulting to off: the kernel file is compiled by the CUDA build, so it is on."""
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": 'option(PROJ_GPU_CUDA "CUDA" OFF)\nset(PROJ_GPU OFF)\noption(USE_CUDA "CUDA" OFF)\n',
+        "config.h.in": "#cmakedefine01 PROJ_GPU_CUDA\n#cmakedefine PROJ_GPU\n#cmakedefine USE_CUDA 1\n", "k.cu": "\n"})
+    text = bf.configured_header(root / "k.cu", "config.h")[0]
+    assert _lines(text) == ["#define PROJ_GPU_CUDA 1", "#define PROJ_GPU", "#define USE_CUDA 1"]
+
+
+def test_another_gpu_backends_switches_are_off_whatever_the_cmake_value(tmp_path):
+    """A project that can build for HIP, SYCL or OpenCL too, with those set on: a CUDA build has them off."""
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": "set(PROJ_GPU_HIP ON)\nset(PROJ_GPU_SYCL 1)\noption(PROJ_GPU_OPENCL \"OpenCL\" ON)\n",
+        "config.h.in": "#cmakedefine01 PROJ_GPU_HIP\n#cmakedefine01 PROJ_GPU_SYCL\n#cmakedefine01 PROJ_GPU_OPENCL\n",
+        "k.cu": "\n"})
+    text = bf.configured_header(root / "k.cu", "config.h")[0]
+    assert _lines(text) == ["#define PROJ_GPU_HIP 0", "#define PROJ_GPU_SYCL 0", "#define PROJ_GPU_OPENCL 0"]
+
+
+def test_a_switch_of_no_gpu_backend_follows_its_cmake_value(tmp_path):
+    """A project's ordinary configure switches (double precision, MPI) keep the value CMake gives them."""
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": 'option(PROJ_DOUBLE "fp64" ON)\nset(PROJ_MPI OFF)\n',
+        "config.h.in": "#cmakedefine01 PROJ_DOUBLE\n#cmakedefine01 PROJ_MPI\n#cmakedefine PROJ_DOUBLE_ALIAS\n",
+        "k.cu": "\n"})
+    text, _, unset = bf.configured_header(root / "k.cu", "config.h")
+    assert _lines(text) == ["#define PROJ_DOUBLE 1", "#define PROJ_MPI 0", "/* #undef PROJ_DOUBLE_ALIAS */"]
+    assert unset == ("PROJ_DOUBLE_ALIAS",)
+
+
+def test_a_value_the_root_cmakelists_sets_configures_a_modules_template(tmp_path):
+    """A CMake project whose modules each have a CMakeLists.txt: the root one sets what a module's template reads."""
+    root = _tree(tmp_path, {**_MODULES, "CMakeLists.txt": "project(proj)\nset(PROJ_WIDTH 8)\nadd_subdirectory(src)\n",
+                            "src/mod/config.h.in": "#define WIDTH @PROJ_WIDTH@\n"})
+    text, _, unset = bf.configured_header(root / "src/mod/k.cu", "config.h")
+    assert _lines(text) == ["#define WIDTH 8"] and unset == ()
+
+
+def test_a_value_a_cmake_file_of_the_root_sets_configures_a_modules_template(tmp_path):
+    """The same, the value set in a `cmake/*.cmake` file of the project root (included by its CMakeLists.txt)."""
+    root = _tree(tmp_path, {**_MODULES, "cmake/ProjSettings.cmake": "set(PROJ_WIDTH 8)\n",
+                            "src/mod/config.h.in": "#define WIDTH @PROJ_WIDTH@\n"})
+    assert _lines(bf.configured_header(root / "src/mod/k.cu", "config.h")[0]) == ["#define WIDTH 8"]
+
+
+def test_the_root_is_not_read_when_a_folder_between_has_no_cmakelists(tmp_path):
+    """A project whose module is not reached by add_subdirectory from the root (src/ has no CMakeLists.txt)."""
+    files = {**_MODULES, "CMakeLists.txt": "set(PROJ_WIDTH 8)\n", "src/mod/config.h.in": "#define WIDTH @PROJ_WIDTH@\n"}
+    del files["src/CMakeLists.txt"]
+    root = _tree(tmp_path, files)
+    text, _, unset = bf.configured_header(root / "src/mod/k.cu", "config.h")
+    assert _lines(text) == ["#define WIDTH 0"] and unset == ("PROJ_WIDTH",)
+
+
+def test_a_foreach_loop_over_literal_items_sets_each_items_variable(tmp_path):
+    """A project that sets one size per axis in a `foreach(_axis X Y Z)` loop."""
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": "foreach(_axis X Y Z)\n  set(PROJ_N_${_axis} 2)\nendforeach()\n",
+        "config.h.in": "#define NX @PROJ_N_X@\n#define NZ @PROJ_N_Z@\n", "k.cu": "\n"})
+    assert _lines(bf.configured_header(root / "k.cu", "config.h")[0]) == ["#define NX 2", "#define NZ 2"]
+
+
+def test_a_value_naming_another_variable_does_not_hide_a_later_literal(tmp_path):
+    """A project that keeps a user's earlier value (`set(N ${OLD_N})`) before setting the default `set(N 2)`."""
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": "if(DEFINED PROJ_OLD_N)\n  set(PROJ_N ${PROJ_OLD_N})\nelse()\n  set(PROJ_N 2)\nendif()\n",
+        "config.h.in": "#define N @PROJ_N@\n", "k.cu": "\n"})
+    assert _lines(bf.configured_header(root / "k.cu", "config.h")[0]) == ["#define N 2"]
+
+
+def test_a_variable_set_to_different_values_in_different_branches_is_left_unset(tmp_path):
+    """A project that sets a switch per branch (`if(MPI) set(X 1) else() set(X 0)`): its value is not known."""
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": "if(PROJ_MPI)\n  set(PROJ_LIB_MPI 1)\nelse()\n  set(PROJ_LIB_MPI 0)\nendif()\n",
+        "cmake/ProjThreads.cmake": "set(PROJ_THREADS 4)\n", "src/CMakeLists.txt": "set(PROJ_THREADS 8)\n",
+        "config.h.in": "#cmakedefine01 PROJ_LIB_MPI\n#define THREADS @PROJ_THREADS@\n", "k.cu": "\n"})
+    text, _, unset = bf.configured_header(root / "k.cu", "config.h")
+    assert _lines(text) == ["#define PROJ_LIB_MPI 0", "#define THREADS 0"]
+    assert unset == ("PROJ_LIB_MPI", "PROJ_THREADS")
+
+
+def test_an_options_default_wins_over_values_set_in_branches(tmp_path):
+    """A project with `option(X ... ON)` that some branch later sets off: the option's default is taken."""
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": 'if(PROJ_TINY)\n  set(PROJ_FAST OFF)\nendif()\noption(PROJ_FAST "fast path" ON)\n'
+                          "if(PROJ_HUGE)\n  set(PROJ_FAST 1)\nendif()\n",
+        "config.h.in": "#cmakedefine01 PROJ_FAST\n", "k.cu": "\n"})
+    assert _lines(bf.configured_header(root / "k.cu", "config.h")[0]) == ["#define PROJ_FAST 1"]
+
+
+def test_another_gpu_backends_cmake_files_are_not_read(tmp_path):
+    """A project with HIP and OpenCL build files that set a value differently than its CUDA build does."""
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": "add_subdirectory(src)\n", "cmake/ProjManageHip.cmake": "set(PROJ_WARP 64)\n",
+        "cmake/FindOpenCL.cmake": "set(PROJ_WARP 16)\n", "src/CMakeLists.txt": "set(PROJ_WARP 32)\n",
+        "config.h.in": "#define WARP @PROJ_WARP@\n", "k.cu": "\n"})
+    assert _lines(bf.configured_header(root / "k.cu", "config.h")[0]) == ["#define WARP 32"]
+
+
+def test_the_top_of_the_cmake_tree_is_the_outermost_folder_with_cmakelists_all_the_way_down(tmp_path):
+    """A CMake project whose modules each have a CMakeLists.txt: its top is the root, above the module's own."""
+    root = _tree(tmp_path, {**_MODULES, "README": "not a module\n"})
+    assert bf.project_root(root / "src/mod/k.cu") == root / "src/mod"
+    assert bf.project_top(root / "src/mod/k.cu") == root
+
+
+def test_the_top_of_the_cmake_tree_is_none_when_it_is_the_nearest_project(tmp_path):
+    """A module that no CMakeLists.txt above adds (src/ has none): no tree beyond its own project."""
+    files = dict(_MODULES)
+    del files["src/CMakeLists.txt"]
+    root = _tree(tmp_path, files)
+    assert bf.project_top(root / "src/mod/k.cu") is None
+
+
+def test_the_top_of_the_cmake_tree_is_looked_for_up_to_six_folders_above(tmp_path):
+    """A deeply nested CMake tree: the top is taken no further than six folders above the file's."""
+    deep = "/".join(f"d{i}" for i in range(8))
+    root = _tree(tmp_path, {**{"/".join([*deep.split("/")[:i], "CMakeLists.txt"]): "\n" for i in range(9)},
+                            f"{deep}/k.cu": "\n"})
+    assert bf.project_top(root / deep / "k.cu") == root / "d0/d1"
+
+
+def test_a_path_qualified_header_of_a_sibling_module_is_found_in_the_cmake_tree(tmp_path):
+    """A CMake project whose modules each export an include/ folder: a module includes another's header by path."""
+    root = _tree(tmp_path, {**_MODULES, "src/other/CMakeLists.txt": "add_library(other o.cpp)\n",
+                            "src/other/include/proj/other/x.h": "\n"})
+    got = bf.headers_by_name(root / "src/mod/k.cu", {"proj/other/x.h"})
+    assert [d for d, _ in got] == [root / "src/other/include"]
+    assert got[0][1] == f"the only proj/other/x.h under {root.name}/"
+
+
+def test_a_path_qualified_header_the_cmake_tree_holds_twice_is_not_guessed(tmp_path):
+    """The same project with two modules exporting a header of that path: which one is ambiguous."""
+    root = _tree(tmp_path, {**_MODULES, "src/other/include/proj/other/x.h": "\n",
+                            "src/third/include/proj/other/x.h": "\n"})
+    assert bf.headers_by_name(root / "src/mod/k.cu", {"proj/other/x.h"}) == []
+
+
+def test_a_kernel_using_a_sibling_modules_type_under_a_configured_cuda_switch_parses(tmp_path):
+    """A CMake project whose modules each export an include/ folder, the header's type declared under the CUDA
+    build's switch of a `config.h.cmakein`, and its own header including a third module's."""
+    from analyzers import clang_front as cf
+
+    root = _tree(tmp_path, {
+        **_MODULES, "CMakeLists.txt": 'project(proj)\noption(PROJ_GPU_CUDA "CUDA" OFF)\nadd_subdirectory(src)\n',
+        "src/config.h.cmakein": "#cmakedefine01 PROJ_GPU_CUDA\n",
+        "src/CMakeLists.txt": "add_subdirectory(base)\nadd_subdirectory(other)\nadd_subdirectory(mod)\n",
+        "src/base/CMakeLists.txt": "add_library(base INTERFACE)\n",
+        "src/base/include/proj/base/real.h": "#pragma once\ntypedef float real_t;\n",
+        "src/other/CMakeLists.txt": "add_library(other INTERFACE)\n",
+        "src/other/include/proj/other/t.h": '#pragma once\n#include "config.h"\n#include "proj/base/real.h"\n'
+                                            "#if PROJ_GPU_CUDA\nstruct Pair { real_t a, b; };\n#endif\n",
+        "src/mod/k.cu": '#include "proj/other/t.h"\n'
+                        "__global__ void k(Pair *p) { p[threadIdx.x].a = p[threadIdx.x].b; }\n"})
+    p = root / "src/mod/k.cu"
+    u = cf.parse(p, p.read_text(), include_dirs=())
+    assert "k" in u.funcs and not u.broken
+
+
+def test_a_switch_that_turns_the_gpu_off_or_names_a_cuda_feature_follows_its_cmake_value(tmp_path):
+    """`PROJ_NO_GPU`, `DISABLE_CUDA` and `USE_CUDA_AWARE_MPI` are not the CUDA build's own switch: CMake decides."""
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": "set(PROJ_NO_GPU OFF)\nset(DISABLE_CUDA OFF)\nset(USE_CUDA_AWARE_MPI OFF)\n",
+        "config.h.in": "#cmakedefine01 PROJ_NO_GPU\n#cmakedefine01 DISABLE_CUDA\n#cmakedefine01 USE_CUDA_AWARE_MPI\n",
+        "k.cu": "\n"})
+    text = bf.configured_header(root / "k.cu", "config.h")[0]
+    assert _lines(text) == ["#define PROJ_NO_GPU 0", "#define DISABLE_CUDA 0", "#define USE_CUDA_AWARE_MPI 0"]
+
+
+def test_an_option_without_a_default_is_off_and_a_quoted_cached_value_is_its_value(tmp_path):
+    """`option(X "doc")` defaults to OFF (not to its doc string); `set(N "4" CACHE STRING "doc")` sets 4."""
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": 'option(PROJ_FAST "fast math")\nset(PROJ_N "4" CACHE STRING "the width")\n',
+        "config.h.in": "#cmakedefine01 PROJ_FAST\n#define N @PROJ_N@\n", "k.cu": "\n"})
+    text = bf.configured_header(root / "k.cu", "config.h")[0]
+    assert _lines(text) == ["#define PROJ_FAST 0", "#define N 4"]

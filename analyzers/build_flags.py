@@ -229,7 +229,8 @@ _OTHER_GPU = re.compile(r"(?:^|_)(?:HIP|ROCM|SYCL|OPENCL|OCL|METAL|VULKAN|ONEAPI
 _CMAKE_SET = re.compile(r"\bset\s*\(\s*([A-Za-z_]\w*)\s+([^\s()\"]+|\"[^\"]*\")", re.I)
 _CMAKE_OPTION = re.compile(r"\boption\s*\(\s*([A-Za-z_]\w*)\s+\"[^\"]*\"(?:\s+([^\s()\"]+))?\s*\)", re.I)  # (no default: OFF)
 _CMAKEDEFINE = re.compile(r"^([ \t]*)#[ \t]*cmakedefine(01)?[ \t]+([A-Za-z_]\w*)(.*)$", re.M)
-_AT_VAR = re.compile(r"@([A-Za-z_]\w*)@|\$\{([A-Za-z_]\w*)\}")
+# (`${nccl:Version}`: a placeholder a build's own sed or CMake script replaces, taken as an unset variable)
+_AT_VAR = re.compile(r"@([A-Za-z_]\w*)@|\$\{([A-Za-z_][^{}\s$]*)\}")
 _FALSE = {"", "0", "off", "false", "no", "n", "ignore", "notfound"}
 
 

@@ -499,6 +499,7 @@ __device__ __nv_bfloat162 operator*(const __nv_bfloat162&, const __nv_bfloat162&
 // synchronization
 __device__ void __syncwarp(unsigned mask = 0xffffffffu);
 __device__ int __syncthreads_count(int); __device__ int __syncthreads_and(int); __device__ int __syncthreads_or(int);
+__device__ void __barrier_sync(unsigned id); __device__ void __barrier_sync_count(unsigned id, unsigned cnt);
 __device__ void __threadfence(); __device__ void __threadfence_block(); __device__ void __threadfence_system();
 __device__ unsigned __activemask();
 __device__ void __nanosleep(unsigned);

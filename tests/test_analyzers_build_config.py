@@ -212,3 +212,12 @@ def test_an_option_without_a_default_is_off_and_a_quoted_cached_value_is_its_val
         "config.h.in": "#cmakedefine01 PROJ_FAST\n#define N @PROJ_N@\n", "k.cu": "\n"})
     text = bf.configured_header(root / "k.cu", "config.h")[0]
     assert _lines(text) == ["#define PROJ_FAST 0", "#define N 4"]
+
+
+def test_a_placeholder_a_build_script_replaces_is_an_unset_value(tmp_path):
+    """A template whose version placeholder a build script (not CMake) fills in, `${lib:Version}`: 0, reported unset,
+    so `#if LIB_VERSION_CODE >= ...` reads a number (the raw placeholder broke the directive)."""
+    root = _tree(tmp_path, {"CMakeLists.txt": "project(p)\n", "k.cu": "\n",
+                            "lib.h.in": "#define LIB_VERSION_CODE ${lib:Version}\n"})
+    text, _, unset = bf.configured_header(root / "k.cu", "lib.h")
+    assert _lines(text) == ["#define LIB_VERSION_CODE 0"] and unset == ("lib:Version",)

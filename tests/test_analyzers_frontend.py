@@ -2115,7 +2115,8 @@ def test_a_library_specializing_the_libcudacxx_tuple_protocol_parses():
 namespace lib {
 template <class A, class B> struct pair { A first; B second; };
 template <class P> __host__ __device__ constexpr bool packable() { return std::has_unique_object_representations_v<P>; }
-template <class T, class Alloc = std::allocator<T>> struct table {
+template <class T> struct device_alloc { using value_type = T; void deallocate(T *, unsigned long); };
+template <class T, class Alloc = device_alloc<T>> struct table {
   using slot_alloc = typename std::allocator_traits<Alloc>::template rebind_alloc<pair<T, T>>;
   slot_alloc alloc; std::byte tag;
   void clear() { alloc.deallocate(nullptr, 0); }
@@ -2153,3 +2154,18 @@ __global__ void bounds(const float *in, vec3 *out) {
 """
     res = analyze(src, path="k.cu", block=(256, 1, 1))
     assert res.paths["bounds"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_the_toolkits_half_constants_and_counted_named_barriers_are_declared():
+    # cuda_fp16.hpp's / cuda_bf16.hpp's CUDART_*_FP16 / _BF16 constants and `__barrier_sync_count` (a named barrier
+    # over some of the block's threads) are the toolkit's: a helper using them is not blanked
+    src = """#include <cuda_bf16.h>
+__device__ __nv_bfloat16 clamp_inf(__nv_bfloat16 v) { return __hisinf(v) ? CUDART_ZERO_BF16 : v; }
+__global__ void k(__nv_bfloat16 *x, __half *h) {
+  x[threadIdx.x] = clamp_inf(x[threadIdx.x]);
+  h[threadIdx.x] = CUDART_ONE_FP16;
+  if (threadIdx.x < 64) __barrier_sync_count(1, 64);
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths

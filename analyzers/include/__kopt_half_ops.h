@@ -75,6 +75,21 @@ __host__ __device__ __half2 make_half2(__half, __half);
 __host__ __device__ __nv_bfloat162 make_bfloat162(__nv_bfloat16, __nv_bfloat16);
 __device__ __half2 __float22half2_rn(float2); __device__ __nv_bfloat162 __float22bfloat162_rn(float2);
 __device__ float __low2float(__nv_bfloat162); __device__ float __high2float(__nv_bfloat162);
+// cuda_fp16.hpp's and cuda_bf16.hpp's constants
+#define CUDART_INF_FP16 __ushort_as_half((unsigned short)0x7C00U)
+#define CUDART_NAN_FP16 __ushort_as_half((unsigned short)0x7FFFU)
+#define CUDART_MIN_DENORM_FP16 __ushort_as_half((unsigned short)0x0001U)
+#define CUDART_MAX_NORMAL_FP16 __ushort_as_half((unsigned short)0x7BFFU)
+#define CUDART_NEG_ZERO_FP16 __ushort_as_half((unsigned short)0x8000U)
+#define CUDART_ZERO_FP16 __ushort_as_half((unsigned short)0x0000U)
+#define CUDART_ONE_FP16 __ushort_as_half((unsigned short)0x3C00U)
+#define CUDART_INF_BF16 __ushort_as_bfloat16((unsigned short)0x7F80U)
+#define CUDART_NAN_BF16 __ushort_as_bfloat16((unsigned short)0x7FFFU)
+#define CUDART_MIN_DENORM_BF16 __ushort_as_bfloat16((unsigned short)0x0001U)
+#define CUDART_MAX_NORMAL_BF16 __ushort_as_bfloat16((unsigned short)0x7F7FU)
+#define CUDART_NEG_ZERO_BF16 __ushort_as_bfloat16((unsigned short)0x8000U)
+#define CUDART_ZERO_BF16 __ushort_as_bfloat16((unsigned short)0x0000U)
+#define CUDART_ONE_BF16 __ushort_as_bfloat16((unsigned short)0x3F80U)
 // <cuda_fp8.h>'s power-of-two scale (e8m0) and <cuda_fp4.h>'s four-bit floats (CUDA 12.8)
 enum cudaRoundMode { cudaRoundNearest, cudaRoundZero, cudaRoundPosInf, cudaRoundMinInf };
 struct __attribute__((aligned(1))) __nv_fp8_e8m0 { __nv_fp8_storage_t __x; __nv_fp8_e8m0() = default;

@@ -153,13 +153,11 @@ class string_view {
 };
 bool operator==(string_view, string_view); bool operator!=(string_view, string_view);
 template <class T> struct default_delete {};
-template <class T> struct allocator {
-  typedef T value_type; typedef T *pointer; typedef unsigned long size_type;
-  allocator(); template <class U> allocator(const allocator<U> &); T *allocate(size_type); void deallocate(T *, size_type);
-};
 template <class A, class U> struct __kopt_rebind;  // Alloc<T, R...> -> Alloc<U, R...>
 template <template <class, class...> class A, class T, class... R, class U> struct __kopt_rebind<A<T, R...>, U> {
   typedef A<U, R...> type; };
+// (std::allocator itself is left undeclared: host code naming it is skipped, as before; declaring it lets clang
+// into host template libraries that crash it)
 template <class A> struct allocator_traits {
   typedef A allocator_type; typedef typename A::value_type value_type; typedef value_type *pointer;
   typedef unsigned long size_type;

@@ -2096,6 +2096,29 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
                 continue
             if _inside(c, errors) is None:
                 continue
+            if not device and c.kind in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE) and c.is_definition():
+                # a class whose errors all lie in host member functions (a `CHECK` in a host method, a call to a
+                # blanked host helper): those members rather than the whole class, whose types and device members
+                # kernels use (clang's extents; tree-sitter's host_declarations leave out a host member holding a
+                # device lambda). A data member holding an error still takes the whole class (its layout).
+                members = [m for m in c.get_children() if m.kind in (
+                    K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.FUNCTION_TEMPLATE, K.CONVERSION_FUNCTION)
+                    and m.is_definition()]
+                hosts, whole = [], False
+                for e in errors:
+                    if _inside(c, [e]) is None:
+                        continue
+                    m = next((m for m in members if _inside(m, [e]) is not None), None)
+                    if m is None or _is_device(m):
+                        whole = True
+                        break
+                    if m not in hosts:
+                        hosts.append(m)
+                if hosts and not whole:
+                    for m in hosts:
+                        blank(m)
+                    count += len(hosts)
+                    continue
             if not device and (_is_device(c) or c.kind == K.VAR_DECL and any(
                     x.kind in (K.CUDASHARED_ATTR, K.CUDACONSTANT_ATTR) for x in c.get_children())):
                 continue

@@ -367,6 +367,24 @@ namespace std {
   struct __kopt_invocable<void_t<decltype(declval<F>()(declval<A>()...))>, F, A...> : true_type {};
   template <class F, class... A> struct is_invocable : __kopt_invocable<void, F, A...> {};
   template <class F, class... A> constexpr bool is_invocable_v = is_invocable<F, A...>::value;
+  // <variant> / libcu++'s cuda::std::variant: device code visits a variant of view types
+  struct monostate {};
+  template <class... T> class variant {
+   public:
+    __host__ __device__ constexpr variant(); template <class U> __host__ __device__ constexpr variant(U&&);
+    template <class U> __host__ __device__ constexpr variant& operator=(U&&);
+    __host__ __device__ constexpr size_t index() const noexcept;
+  };
+  template <class V> struct __kopt_variant_first;
+  template <class H, class... T> struct __kopt_variant_first<variant<H, T...>> { typedef H type; };
+  template <class T, class... A> __host__ __device__ constexpr bool holds_alternative(const variant<A...>&) noexcept;
+  template <class T, class... A> __host__ __device__ constexpr T& get(variant<A...>&);
+  template <class T, class... A> __host__ __device__ constexpr const T& get(const variant<A...>&);
+  template <class T, class... A> __host__ __device__ constexpr T* get_if(variant<A...>*) noexcept;
+  template <class T, class... A> __host__ __device__ constexpr const T* get_if(const variant<A...>*) noexcept;
+  template <class F, class V, class... R> __host__ __device__ constexpr
+  decltype(declval<F>()(declval<typename __kopt_variant_first<typename remove_cvref<V>::type>::type&>()))
+  visit(F&& f, V&& v, R&&... r);
   // <iterator>'s traits and tags (device code templated on iterators names them)
   struct input_iterator_tag {}; struct output_iterator_tag {}; struct forward_iterator_tag : input_iterator_tag {};
   struct bidirectional_iterator_tag : forward_iterator_tag {};
@@ -380,6 +398,7 @@ namespace std {
     typedef T& reference; typedef random_access_iterator_tag iterator_category; };
   enum class byte : unsigned char {};  // <cstddef>
   template <class I> __host__ __device__ constexpr I to_integer(byte b) noexcept { return I(b); }
+  // <iterator>'s operations (libcu++'s cuda::std::distance in device code)
   template <class I> __host__ __device__ constexpr typename iterator_traits<I>::difference_type distance(I, I);
   template <class I, class D> __host__ __device__ constexpr void advance(I&, D);
   template <class I> __host__ __device__ constexpr I next(I, typename iterator_traits<I>::difference_type = 1);
@@ -778,7 +797,13 @@ namespace cuda {
     __device__ void cp_async_bulk_commit_group(); template <int N> __device__ void cp_async_bulk_wait_group_read();
   } }
   namespace ptx { struct space_shared_t {}; constexpr space_shared_t space_shared{};
-    __device__ void fence_proxy_async(); __device__ void fence_proxy_async(space_shared_t); }
+    __device__ void fence_proxy_async(); __device__ void fence_proxy_async(space_shared_t);
+    // <cuda/ptx>'s special-register reads (%laneid, %warpid, ...)
+    __device__ unsigned get_sreg_laneid(); __device__ unsigned get_sreg_warpid(); __device__ unsigned get_sreg_nwarpid();
+    __device__ unsigned get_sreg_smid(); __device__ unsigned get_sreg_nsmid(); __device__ unsigned get_sreg_lanemask_lt();
+    __device__ unsigned get_sreg_lanemask_le(); __device__ unsigned get_sreg_lanemask_eq();
+    __device__ unsigned get_sreg_lanemask_ge(); __device__ unsigned get_sreg_lanemask_gt();
+    __device__ unsigned long long get_sreg_clock64(); __device__ unsigned long long get_sreg_globaltimer(); }
   namespace std { using ::std::min; using ::std::max; }
 }
 namespace nvcuda { namespace wmma {

@@ -2169,3 +2169,58 @@ __global__ void k(__nv_bfloat16 *x, __half *h) {
 """
     res = analyze(src, path="k.cu", block=(128, 1, 1))
     assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_device_code_using_thrust_iterators_variants_and_cub_words_parses():
+    # what a gradient-boosting library's kernels use: thrust's transform/counting iterators searched under
+    # `thrust::seq`, a `cuda::std::variant` visited, CUB's Uninitialized storage and UnitWord, a warp reduction of a
+    # braced pair, the lane from `cuda::ptx::get_sreg_laneid()`, a tuple's structured binding, `cuda::std::identity`
+    src = """#include <thrust/iterator/transform_iterator.h>
+#include <thrust/binary_search.h>
+#include <cuda/std/variant>
+#include <cuda/std/functional>
+#include <cuda/ptx>
+#include <cub/cub.cuh>
+#include <tuple>
+struct Dense { const float *v; }; struct Sparse { const int *idx; };
+struct Twice { __device__ float operator()(int i) const { return 2.f * i; } };
+struct One { template <class V> __device__ float operator()(V) const { return 1.f; } };
+__device__ std::tuple<int, float> split(int i) { return std::make_tuple(i, 1.f); }
+__global__ void k(const int *seg, int n, cuda::std::variant<Dense, Sparse> view, float *out) {
+  __shared__ cub::Uninitialized<cub::KeyValuePair<int, float>> best;
+  typedef cub::WarpReduce<cub::KeyValuePair<int, float>> Reduce;
+  __shared__ typename Reduce::TempStorage tmp;
+  typename cub::UnitWord<float>::ShuffleWord w = 0;
+  auto it = thrust::make_transform_iterator(thrust::make_counting_iterator(0), Twice{});
+  auto pos = thrust::lower_bound(thrust::seq, seg, seg + n, (int)threadIdx.x) - seg;
+  float f = cuda::std::visit(One{}, view);
+  auto [i, g] = split(threadIdx.x);
+  auto r = Reduce(tmp).Reduce({i, g}, cub::ArgMax{});
+  if (cuda::ptx::get_sreg_laneid() == 0) best.Alias() = r;
+  out[threadIdx.x] = it[pos] + f + w + cuda::std::identity{}(g);
+}
+"""
+    res = analyze(src, path="k.cu", block=(32, 1, 1))
+    assert res.paths["k"] == "libclang", res.paths
+
+
+def test_a_host_member_that_does_not_parse_costs_its_class_only_that_member():
+    # a class whose only errors are in host member functions keeps its types and device members (kernels use its
+    # nested view struct); a host-only class whose data member's type does not parse keeps its typedefs
+    src = """struct Evaluator {
+  struct View { const float *w; __device__ float at(int i) const { return w[i]; } };
+  View view() const { return View{data}; }
+  void load(const char *path) { undeclared_reader r(path); r.fill(data); }
+  const float *data;
+};
+class Partitioner {
+ public:
+  using Index = unsigned;
+  undeclared_vector<Index> rows;
+};
+__global__ void k(Evaluator::View v, Partitioner::Index *idx, float *out) {
+  out[threadIdx.x] = v.at(idx[threadIdx.x]);
+}
+"""
+    res = analyze(src, path="k.cu", block=(128, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths

@@ -90,6 +90,8 @@ class stringstream : public iostream {
 template <class T, class A = void> class vector {
  public:
   typedef T value_type; typedef unsigned long size_type; typedef T *iterator; typedef const T *const_iterator;
+  typedef T *pointer; typedef const T *const_pointer; typedef T &reference; typedef const T &const_reference;
+  typedef long difference_type; typedef A allocator_type;
   vector(); explicit vector(unsigned long); vector(unsigned long, const T &); vector(const vector &);
   vector(initializer_list<T>);
   template <class It> vector(It, It);
@@ -199,7 +201,7 @@ template <class M> class lock_guard { public: explicit lock_guard(M &); };
 template <class M> class unique_lock { public: explicit unique_lock(M &); void lock(); void unlock(); };
 struct once_flag { once_flag(); };
 template <class F, class... A> void call_once(once_flag &, F &&, A &&...);
-template <class... T> class tuple { public: tuple(); tuple(const T &...); };
+template <class... T> class tuple { public: constexpr tuple(); constexpr tuple(const T &...); };
 template <unsigned long I, class T> struct tuple_element;
 template <unsigned long I, class H, class... T> struct tuple_element<I, tuple<H, T...>> : tuple_element<I - 1, tuple<T...>> {};
 template <class H, class... T> struct tuple_element<0, tuple<H, T...>> { typedef H type; };
@@ -207,10 +209,12 @@ template <unsigned long I, class T> using tuple_element_t = typename tuple_eleme
 template <class T> struct tuple_size;
 template <class... T> struct tuple_size<tuple<T...>> : integral_constant<unsigned long, sizeof...(T)> {};
 template <class T> constexpr unsigned long tuple_size_v = tuple_size<T>::value;
-template <unsigned long I, class... T> typename tuple_element<I, tuple<T...>>::type &get(tuple<T...> &);
-template <unsigned long I, class... T> const typename tuple_element<I, tuple<T...>>::type &get(const tuple<T...> &);
-template <class... T> tuple<T...> make_tuple(T...);
-template <class... T> tuple<T &...> tie(T &...);
+// constexpr, as in the standard library: clang (like nvcc's --expt-relaxed-constexpr) lets device code call them
+template <unsigned long I, class... T> constexpr typename tuple_element<I, tuple<T...>>::type &get(tuple<T...> &);
+template <unsigned long I, class... T> constexpr const typename tuple_element<I, tuple<T...>>::type &get(const tuple<T...> &);
+template <unsigned long I, class... T> constexpr typename tuple_element<I, tuple<T...>>::type &&get(tuple<T...> &&);
+template <class... T> constexpr tuple<T...> make_tuple(T...);
+template <class... T> constexpr tuple<T &...> tie(T &...);
 template <class F> class function;
 template <class R, class... A> class function<R(A...)> {
  public: function(); function(decltype(nullptr)); template <class F> function(F); R operator()(A...) const;

@@ -11,6 +11,22 @@ struct NullType {};
 template <typename K, typename V> struct KeyValuePair { K key; V value;
   __device__ KeyValuePair() {} __device__ KeyValuePair(K k, V v) : key(k), value(v) {} };
 
+// util_type.cuh: raw storage for a T (a `__shared__` T without running its constructor), and the word types CUB
+// moves a T in (the widest unsigned word dividing both its size and its alignment)
+template <typename T> struct Uninitialized {
+  alignas(T) unsigned char storage[sizeof(T)];
+  __host__ __device__ T &Alias();
+};
+template <typename T> struct UnitWord {
+  template <typename W> struct __kopt_fits { static constexpr bool value = alignof(T) % sizeof(W) == 0 &&
+                                                                           sizeof(T) % sizeof(W) == 0; };
+  typedef typename ::std::conditional<__kopt_fits<unsigned long long>::value, unsigned long long,
+      typename ::std::conditional<__kopt_fits<unsigned int>::value, unsigned int,
+      typename ::std::conditional<__kopt_fits<unsigned short>::value, unsigned short, unsigned char>::type>::type>::type
+      ShuffleWord;
+  typedef ShuffleWord VolatileWord; typedef ShuffleWord DeviceWord; typedef ShuffleWord TextureWord;
+};
+
 struct Sum { template <typename T> __device__ T operator()(const T &a, const T &b) const; };
 struct Max { template <typename T> __device__ T operator()(const T &a, const T &b) const; };
 struct Min { template <typename T> __device__ T operator()(const T &a, const T &b) const; };
@@ -133,6 +149,9 @@ class BlockMergeSort { public:
 __KOPT_CUB_WARP(WarpReduce)
   template <typename... A> __device__ T Sum(A &&...);
   template <typename... A> __device__ T Reduce(A &&...);
+  // the input as T, so a braced input (`Reduce({key, value}, cub::ArgMax{})`) converts as with CUB's signature
+  __device__ T Sum(T); __device__ T Sum(T, int);
+  template <typename Op> __device__ T Reduce(T, Op); template <typename Op> __device__ T Reduce(T, Op, int);
   template <typename... A> __device__ T HeadSegmentedSum(A &&...);
   template <typename... A> __device__ T TailSegmentedSum(A &&...);
   template <typename... A> __device__ T HeadSegmentedReduce(A &&...);

@@ -79,9 +79,75 @@ template <class T> __host__ __device__ const T &min(const T &a, const T &b);
 template <class T> __host__ __device__ const T &max(const T &a, const T &b);
 template <class T> __host__ __device__ void swap(T &a, T &b);
 // a device_reference's value (device code passes plain references through it) and iterator arithmetic
-template <class T> __host__ __device__ T *raw_pointer_cast(T *p);
 template <class T> __host__ __device__ T &raw_reference_cast(T &r);
 template <class T> __host__ __device__ const T &raw_reference_cast(const T &r);
 template <class I> __host__ __device__ long distance(I first, I last);
 template <class I, class D> __host__ __device__ void advance(I &i, D n);
+
+// Thrust's fancy iterators, device_ptr, and its algorithms under the sequential policy `thrust::seq`: device code
+// builds the iterators and searches with them in a thread (`thrust::lower_bound(thrust::seq, it, it + n, v)`)
+struct use_default {};
+struct __kopt_seq_t {}; constexpr __kopt_seq_t seq{};
+#define __KOPT_THRUST_RANDOM_ACCESS(IT) \
+  typedef long difference_type; typedef ::std::random_access_iterator_tag iterator_category; \
+  __host__ __device__ reference operator*() const; __host__ __device__ reference operator[](difference_type) const; \
+  __host__ __device__ IT &operator++(); __host__ __device__ IT operator++(int); \
+  __host__ __device__ IT &operator--(); __host__ __device__ IT operator--(int); \
+  __host__ __device__ IT &operator+=(difference_type); __host__ __device__ IT &operator-=(difference_type); \
+  __host__ __device__ IT operator+(difference_type) const; __host__ __device__ IT operator-(difference_type) const; \
+  __host__ __device__ difference_type operator-(const IT &) const; \
+  __host__ __device__ bool operator==(const IT &) const; __host__ __device__ bool operator!=(const IT &) const; \
+  __host__ __device__ bool operator<(const IT &) const; __host__ __device__ bool operator>(const IT &) const; \
+  __host__ __device__ bool operator<=(const IT &) const; __host__ __device__ bool operator>=(const IT &) const;
+template <class T> class device_ptr {
+ public:
+  typedef T value_type; typedef T &reference; typedef T *pointer;
+  __KOPT_THRUST_RANDOM_ACCESS(device_ptr)
+  __host__ __device__ device_ptr(); __host__ __device__ explicit device_ptr(T *);
+  template <class U> __host__ __device__ device_ptr(const device_ptr<U> &);
+  __host__ __device__ T *get() const; __host__ __device__ T *operator->() const;
+};
+template <class T> __host__ __device__ device_ptr<T> device_pointer_cast(T *);
+template <class T> __host__ __device__ T *raw_pointer_cast(const device_ptr<T> &);
+template <class T> __host__ __device__ T *raw_pointer_cast(T *);
+template <class I> class counting_iterator {
+ public:
+  typedef I value_type; typedef I reference; typedef const I *pointer;
+  __KOPT_THRUST_RANDOM_ACCESS(counting_iterator)
+  __host__ __device__ counting_iterator(); __host__ __device__ counting_iterator(I);
+};
+template <class I> __host__ __device__ counting_iterator<I> make_counting_iterator(I);
+template <class T> class constant_iterator {
+ public:
+  typedef T value_type; typedef T reference; typedef const T *pointer;
+  __KOPT_THRUST_RANDOM_ACCESS(constant_iterator)
+  __host__ __device__ constant_iterator(); __host__ __device__ constant_iterator(const T &);
+};
+template <class T> __host__ __device__ constant_iterator<T> make_constant_iterator(T);
+template <class R, class F, class It> struct __kopt_transform_ref { typedef R type; };
+template <class F, class It> struct __kopt_transform_ref<use_default, F, It> {
+  typedef decltype(::std::declval<const F &>()(*::std::declval<It &>())) type; };
+template <class F, class It, class R = use_default, class V = use_default> class transform_iterator {
+ public:
+  typedef typename __kopt_transform_ref<R, F, It>::type reference;
+  typedef typename ::std::remove_cvref<reference>::type value_type; typedef void pointer;
+  __KOPT_THRUST_RANDOM_ACCESS(transform_iterator)
+  __host__ __device__ transform_iterator(); __host__ __device__ transform_iterator(It, F);
+  __host__ __device__ It base() const;
+};
+template <class F, class It> __host__ __device__ transform_iterator<F, It> make_transform_iterator(It, F);
+template <class It> class reverse_iterator {
+ public:
+  typedef typename ::std::iterator_traits<It>::value_type value_type;
+  typedef typename ::std::iterator_traits<It>::reference reference; typedef void pointer;
+  __KOPT_THRUST_RANDOM_ACCESS(reverse_iterator)
+  __host__ __device__ reverse_iterator(); __host__ __device__ explicit reverse_iterator(It); __host__ __device__ It base() const;
+};
+template <class It> __host__ __device__ reverse_iterator<It> make_reverse_iterator(It);
+#undef __KOPT_THRUST_RANDOM_ACCESS
+#define __KOPT_THRUST_SEARCH(NAME, R) \
+  template <class It, class T> __host__ __device__ R NAME(const __kopt_seq_t &, It, It, const T &); \
+  template <class It, class T, class C> __host__ __device__ R NAME(const __kopt_seq_t &, It, It, const T &, C);
+__KOPT_THRUST_SEARCH(lower_bound, It) __KOPT_THRUST_SEARCH(upper_bound, It) __KOPT_THRUST_SEARCH(binary_search, bool)
+#undef __KOPT_THRUST_SEARCH
 }  // namespace thrust

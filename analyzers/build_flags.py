@@ -169,27 +169,33 @@ def headers_by_name(path: Path, names, project=None) -> list[tuple[Path, str]]:
         return []
     root, files = project if project is not None else project_files(path)
     out, rest = [], []
+
+    def take(name, hits, where):
+        folder = hits[0].parents[len(Path(name).parts) - 1]
+        if folder not in (d for d, _ in out):
+            out.append((folder, f"the only {name} under {where.name}/"))
+
     for name in sorted(names):
-        parts = Path(name).parts
-        hits = [f for f in files or () if f.parts[-len(parts):] == parts]
+        hits = _named(files, name)
         if len(hits) == 1:
-            folder = hits[0].parents[len(parts) - 1]
-            if folder not in (d for d, _ in out):
-                out.append((folder, f"the only {name} under {root.name}/"))
-        elif not hits and len(parts) > 1:
+            take(name, hits, root)
+        elif not hits and len(Path(name).parts) > 1:
             rest.append(name)
     # a path-qualified header (`gromacs/pbcutil/pbc_aiuc.h`) the nearest project lacks: the one such file in the
     # whole CMake tree (a sibling module's `include/` folder, which its CMakeLists.txt exports)
     top = project_top(path) if rest else None
     top_files = _tree_files(top) if top is not None else None
     for name in rest:
-        parts = Path(name).parts
-        hits = [f for f in top_files or () if f.parts[-len(parts):] == parts]
+        hits = _named(top_files, name)
         if len(hits) == 1:
-            folder = hits[0].parents[len(parts) - 1]
-            if folder not in (d for d, _ in out):
-                out.append((folder, f"the only {name} under {top.name}/"))
+            take(name, hits, top)
     return out
+
+
+def _named(files, name: str) -> list[Path]:
+    """The ``files`` whose path ends with the include path ``name``."""
+    parts = Path(name).parts
+    return [f for f in files or () if f.parts[-len(parts):] == parts]
 
 
 def _values(text: str, cmake: bool) -> list[tuple[str, str]]:

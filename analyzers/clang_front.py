@@ -1521,6 +1521,19 @@ _KEYWORD_FIXES = re.compile(r"use 'template' keyword to treat|missing 'template'
                             r"missing 'typename' prior to dependent type name")
 
 
+def _read_text(name: str, fname: str, source: str, patched: dict) -> str | None:
+    """The text the parse reads for ``name``: ``source`` for the file itself, a header's patched or stored text;
+    None for kopt's own inputs (stubs, declarations, empty headers, contexts) and an unreadable file."""
+    if name == fname:
+        return source
+    if name.startswith(_EMPTY) or STUBS in Path(name).parents or name in (_CONTEXT, _TOOLKIT, str(DECLS)):
+        return None
+    try:
+        return patched.get(name) or Path(name).read_text(errors="replace")
+    except OSError:
+        return None
+
+
 def _keyword_fixits(fname: str, source: str, errors, patched: dict) -> tuple[str, int]:
     """``source`` and the headers it reads (their new text in ``patched``) with the insertions clang proposes for
     the errors ``_KEYWORD_FIXES`` names applied (``typename R::with_scope<S>`` -> ``typename R::template
@@ -1538,15 +1551,9 @@ def _keyword_fixits(fname: str, source: str, errors, patched: dict) -> tuple[str
             edits.setdefault(start.file.name, set()).add((start.line, start.column, value))
     count = 0
     for name, fixes in edits.items():
-        if name == fname:
-            text = source
-        elif name.startswith(_EMPTY) or STUBS in Path(name).parents or name in (_CONTEXT, _TOOLKIT, str(DECLS)):
+        text = _read_text(name, fname, source, patched)
+        if text is None:
             continue
-        else:
-            try:
-                text = patched.get(name) or Path(name).read_text(errors="replace")
-            except OSError:
-                continue
         rows = text.split("\n")
         for line, col, value in sorted(fixes, reverse=True):  # right to left: earlier columns stay valid
             if line > len(rows):
@@ -1572,15 +1579,9 @@ def _blank_error_directives(fname: str, source: str, errors, patched: dict) -> t
             fired.setdefault(e.location.file.name, set()).add(e.location.line)
     count = 0
     for name, lines in fired.items():
-        if name == fname:
-            text = source
-        elif name.startswith(_EMPTY) or STUBS in Path(name).parents or name in (_CONTEXT, _TOOLKIT):
+        text = _read_text(name, fname, source, patched)
+        if text is None:
             continue
-        else:
-            try:
-                text = patched.get(name) or Path(name).read_text(errors="replace")
-            except OSError:
-                continue
         rows = text.split("\n")
         hit = [i for i in sorted(lines) if i <= len(rows) and _ERROR_DIRECTIVE.match(rows[i - 1])]
         for i in hit:

@@ -414,29 +414,26 @@ def host_declarations(source: str, device_macros=()) -> list[tuple[int, int]]:
                     end = nxt.end_byte
                 out.append((c.start_byte, end))
                 if c.type in _DECLARATIONS:  # a host class's members too: kernels may use its data (a base class
-                    members(c, 0, host=True)  # whose `operator new` calls the runtime)
+                    members(c, 0)             # whose `operator new` calls the runtime)
             elif c.type in _DECLARATIONS:
                 members(c, 0)
 
-    def members(n, depth, host=False):
-        """The host member functions of the class ``n`` is or defines (a template's, a typedef's); with ``host``
-        (a class with no device member), its data members too: one whose type does not parse (a host container
-        the stubs leave undeclared) has no layout to keep, and blanking it alone keeps the typedefs and other
-        members kernels name (``RowPartitioner::RowIndexT``)."""
+    def members(n, depth):
+        """The host member functions of the class ``n`` is or defines (a template's, a typedef's)."""
         if depth > 3:
             return
         if n.type in ("class_specifier", "struct_specifier"):
             fields = n.child_by_field_name("body")
             for m in fields.children if fields is not None else ():
                 if m.type in ("function_definition", "template_declaration", "friend_declaration") or \
-                        m.type == "field_declaration" and (host or _is_static(m)):  # (a static one: no layout)
+                        m.type == "field_declaration" and _is_static(m):  # (a static member: no layout)
                     if not is_device(m):
                         out.append((m.start_byte, m.end_byte))
             return
         for c in n.children:
             if c.type in ("class_specifier", "struct_specifier", "template_declaration", "declaration",
                           "type_definition"):
-                members(c, depth + 1, host)
+                members(c, depth + 1)
 
     walk(_parser().parse(parsed).root_node)
     return out

@@ -2206,19 +2206,14 @@ __global__ void k(const int *seg, int n, cuda::std::variant<Dense, Sparse> view,
 
 def test_a_host_member_that_does_not_parse_costs_its_class_only_that_member():
     # a class whose only errors are in host member functions keeps its types and device members (kernels use its
-    # nested view struct); a host-only class whose data member's type does not parse keeps its typedefs
+    # nested view struct)
     src = """struct Evaluator {
   struct View { const float *w; __device__ float at(int i) const { return w[i]; } };
   View view() const { return View{data}; }
   void load(const char *path) { undeclared_reader r(path); r.fill(data); }
   const float *data;
 };
-class Partitioner {
- public:
-  using Index = unsigned;
-  undeclared_vector<Index> rows;
-};
-__global__ void k(Evaluator::View v, Partitioner::Index *idx, float *out) {
+__global__ void k(Evaluator::View v, unsigned *idx, float *out) {
   out[threadIdx.x] = v.at(idx[threadIdx.x]);
 }
 """

@@ -1138,12 +1138,6 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     # (a quoted include found nowhere is left out of the parse: its names are undeclared, or it is reported unfound)
     unfound = _unfound(path, source, context, include_dirs) if errors else set()
     found_in = _build_includes(path, unfound)
-    for _ in range(4) if found_in else ():  # (a header found there includes others, found in further folders)
-        more = [(d, f) for d, f in _build_includes(path, _unfound(
-            path, source, context, [*include_dirs, *(str(d) for d, _ in found_in)])) if d not in {x for x, _ in found_in}]
-        if not more:
-            break
-        found_in += more
     if found_in:  # headers the build's -I folders hold (`-I $(INC_DIR)` in the Makefile above src/)
         include_dirs = [*include_dirs, *(str(d) for d, _ in found_in)]
         patched = _asm_headers(path, source, include_dirs)

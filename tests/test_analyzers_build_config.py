@@ -176,7 +176,7 @@ def test_a_path_qualified_header_the_cmake_tree_holds_twice_is_not_guessed(tmp_p
 
 def test_a_kernel_using_a_sibling_modules_type_under_a_configured_cuda_switch_parses(tmp_path):
     """A CMake project whose modules each export an include/ folder, the header's type declared under the CUDA
-    build's switch of a `config.h.cmakein`, and its own header including a third module's."""
+    build's switch of a `config.h.cmakein`, its field's type from a third module."""
     from analyzers import clang_front as cf
 
     root = _tree(tmp_path, {
@@ -188,7 +188,7 @@ def test_a_kernel_using_a_sibling_modules_type_under_a_configured_cuda_switch_pa
         "src/other/CMakeLists.txt": "add_library(other INTERFACE)\n",
         "src/other/include/proj/other/t.h": '#pragma once\n#include "config.h"\n#include "proj/base/real.h"\n'
                                             "#if PROJ_GPU_CUDA\nstruct Pair { real_t a, b; };\n#endif\n",
-        "src/mod/k.cu": '#include "proj/other/t.h"\n'
+        "src/mod/k.cu": '#include "proj/base/real.h"\n#include "proj/other/t.h"\n'
                         "__global__ void k(Pair *p) { p[threadIdx.x].a = p[threadIdx.x].b; }\n"})
     p = root / "src/mod/k.cu"
     u = cf.parse(p, p.read_text(), include_dirs=())

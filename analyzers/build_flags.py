@@ -15,6 +15,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from .preproc import gpu_switch
+
 BUILD_FILES = ("Makefile", "makefile", "GNUmakefile", "Makefile.am", "CMakeLists.txt")  # (automake's is make syntax)
 _PROJECT_MARKS = (*BUILD_FILES, "configure.ac", "meson.build", "setup.py", "pyproject.toml", ".git")
 _LEVELS = 2  # the file's folder and two above (a project's src/ and its root)
@@ -228,10 +230,6 @@ def defines_for(path: Path, names) -> dict[str, tuple[str, str]]:
 
 
 _TEMPLATE_SUFFIXES = (".in", ".cmake", ".cmake.in", ".cmakein")  # (`config.h.cmakein`: GROMACS, zlib, libpng...)
-# a kernel file is compiled by the project's CUDA build: a configure switch of that build (`GMX_GPU_CUDA`, `USE_CUDA`,
-# `GMX_GPU`) is on there, one of another GPU backend (`GMX_GPU_HIP`, `USE_SYCL`) off, whatever the CMake default
-_CUDA_SWITCH = re.compile(r"^(?!(?:\w+_)?(?:NO|DISABLE|WITHOUT)_)(?:\w+_)?(?:CUDA|GPU)(?:_CUDA)?$|^CUDA_FOUND$", re.I)
-_OTHER_GPU = re.compile(r"(?:^|_)(?:HIP|ROCM|SYCL|OPENCL|OCL|METAL|VULKAN|ONEAPI|DPCPP|ACPP|HIPSYCL)$", re.I)
 _CMAKE_SET = re.compile(r"\bset\s*\(\s*([A-Za-z_]\w*)\s+([^\s()\"]+|\"[^\"]*\")", re.I)
 _CMAKE_OPTION = re.compile(r"\boption\s*\(\s*([A-Za-z_]\w*)\s+\"[^\"]*\"(?:\s+([^\s()\"]+))?\s*\)", re.I)  # (no default: OFF)
 _CMAKEDEFINE = re.compile(r"^([ \t]*)#[ \t]*cmakedefine(01)?[ \t]+([A-Za-z_]\w*)(.*)$", re.M)
@@ -266,16 +264,16 @@ def configured_header(path: Path, name: str) -> tuple[str, str, tuple] | None:
                     sets = _cmake_sets(str(f), f.stat().st_mtime_ns)
                 except OSError:
                     continue
-                for var, value in sets:
+                for var, value, option in sets:
                     if "$" not in value:  # (`set(N ${OLD_N})` before the default `set(N 2)`)
-                        seen.setdefault(var, []).append(value)
+                        seen.setdefault(var, []).append((value, option))
             # an option's default, else the one value the files set; one set to different values in different
             # branches (`if(GMX_MPI) set(GMX_LIB_MPI 1) else() set(GMX_LIB_MPI 0)`) is left unset (0 / off)
             for var, vs in seen.items():
-                opt = [v[1:] for v in vs if v.startswith("\0")]
-                plain = {v.lower() for v in vs if not v.startswith("\0")}
+                opt = [v for v, option in vs if option]
+                plain = {v.lower() for v, option in vs if not option}
                 if opt or len(plain) == 1:
-                    values[var] = opt[0] if opt else vs[0]
+                    values[var] = opt[0] if opt else vs[0][0]
             try:
                 template = hits[0].read_text(errors="replace")
             except OSError:
@@ -299,7 +297,7 @@ def _other_gpu_file(f: Path) -> bool:
 
 @lru_cache(maxsize=16)
 def _tree_files(top: Path) -> list[Path] | None:
-    """``_project_files`` of the top of a CMake tree, up to ``_TOP_LIMIT`` files (listed once per process)."""
+    """``_project_files`` of a CMake tree's folder, up to ``_TOP_LIMIT`` files (listed once per process)."""
     return _project_files(top, _TOP_LIMIT)
 
 
@@ -309,7 +307,7 @@ def _configure_inputs(root: Path) -> tuple[dict, list]:
     more than ``_TOP_LIMIT`` files."""
     templates: dict = {}
     cmake_files = []
-    for f in _project_files(root, _TOP_LIMIT) or ():
+    for f in _tree_files(root) or ():
         if f.name.endswith(_TEMPLATE_SUFFIXES) and f.name != "CMakeLists.txt":
             templates.setdefault(f.name, []).append(f)
         if f.name == "CMakeLists.txt" or f.suffix == ".cmake":
@@ -319,14 +317,13 @@ def _configure_inputs(root: Path) -> tuple[dict, list]:
 
 @lru_cache(maxsize=256)
 def _cmake_sets(path: str, mtime_ns: int) -> tuple:
-    """(variable, value) for each ``set(VAR value)`` and ``option(VAR "doc" value)`` of a CMake file, read once per
-    version."""
+    """(variable, value, whether an option's default) for each ``set(VAR value)`` and ``option(VAR "doc" value)``
+    of a CMake file, in the file's order, read once per version."""
     text = re.sub(r"#[^\n]*", " ", Path(path).read_text(errors="replace"))
     text = _FOREACH.sub(_unrolled, text)  # (`foreach(_axis X Y Z) set(N_${_axis} 2 ...) endforeach()`)
-    # (an option's default marked with a leading NUL), in the order the file has them
-    found = [(m.start(), m.group(1), m.group(2).strip('"')) for m in _CMAKE_SET.finditer(text)]
-    found += [(m.start(), m.group(1), "\0" + (m.group(2) or "OFF")) for m in _CMAKE_OPTION.finditer(text)]
-    return tuple((var, value) for _, var, value in sorted(found))
+    found = [(m.start(), m.group(1), m.group(2).strip('"'), False) for m in _CMAKE_SET.finditer(text)]
+    found += [(m.start(), m.group(1), m.group(2) or "OFF", True) for m in _CMAKE_OPTION.finditer(text)]
+    return tuple(f[1:] for f in sorted(found))
 
 
 _FOREACH = re.compile(r"\bforeach\s*\(\s*([A-Za-z_]\w*)\s+([^)]*)\)(.*?)\bendforeach\s*\([^)]*\)", re.I | re.S)
@@ -352,8 +349,9 @@ def _configure(template: str, values: dict) -> tuple[str, tuple]:
 
     def define(m) -> str:
         indent, zero_one, var, rest = m.groups()
-        on = (True if _CUDA_SWITCH.match(var) else False if _OTHER_GPU.search(var)
-              else value(var).lower() not in _FALSE)
+        on = gpu_switch(var)  # (a kernel file is compiled by the project's CUDA build)
+        if on is None:
+            on = value(var).lower() not in _FALSE
         if zero_one:
             return f"{indent}#define {var} {int(on)}"
         return f"{indent}#define {var}{rest}" if on else f"{indent}/* #undef {var} */"

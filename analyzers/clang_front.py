@@ -1528,6 +1528,15 @@ def _read_text(name: str, fname: str, source: str, patched: dict) -> str | None:
         return None
 
 
+def _write_text(name: str, fname: str, source: str, text: str, patched: dict) -> str:
+    """``_read_text``'s counterpart: ``text`` as the file's new source (returned) or a header's new text (in
+    ``patched``); the file's source, as it now is."""
+    if name == fname:
+        return text
+    patched[name] = text
+    return source
+
+
 def _keyword_fixits(fname: str, source: str, errors, patched: dict) -> tuple[str, int]:
     """``source`` and the headers it reads (their new text in ``patched``) with the insertions clang proposes for
     the errors ``_KEYWORD_FIXES`` names applied (``typename R::with_scope<S>`` -> ``typename R::template
@@ -1555,10 +1564,7 @@ def _keyword_fixits(fname: str, source: str, errors, patched: dict) -> tuple[str
             raw = rows[line - 1].encode()
             rows[line - 1] = (raw[:col - 1] + value.encode() + raw[col - 1:]).decode(errors="replace")
             count += 1
-        if name == fname:
-            source = "\n".join(rows)
-        else:
-            patched[name] = "\n".join(rows)
+        source = _write_text(name, fname, source, "\n".join(rows), patched)
     return source, count
 
 
@@ -1582,10 +1588,7 @@ def _blank_error_directives(fname: str, source: str, errors, patched: dict) -> t
             rows[i - 1] = ""
         if hit:
             count += len(hit)
-            if name == fname:
-                source = "\n".join(rows)
-            else:
-                patched[name] = "\n".join(rows)
+            source = _write_text(name, fname, source, "\n".join(rows), patched)
     return source, count
 
 

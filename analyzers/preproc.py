@@ -23,6 +23,16 @@ NVCC = {"__CUDACC__": 1, "__NVCC__": 1, "CUDART_VERSION": 13000, "CUDA_VERSION":
 # among them (a project's HIP branch may be written for AMD's 64-lane wavefronts)
 GPU_BUILD_SWITCHES = ("HAVE_CUDA", "WITH_CUDA", "USE_CUDA", "ENABLE_CUDA", "GOOGLE_CUDA", "HAVE_GPU", "WITH_GPU",
                       "USE_GPU", "ENABLE_GPU")
+# the same by shape, for a configure template's switches (`GMX_GPU_CUDA`, `PROJ_GPU`): the CUDA build's own are on,
+# another GPU backend's (`GMX_GPU_HIP`, `USE_SYCL`) off, whatever the project's default
+_CUDA_SWITCH = re.compile(r"^(?!(?:\w+_)?(?:NO|DISABLE|WITHOUT)_)(?:\w+_)?(?:CUDA|GPU)(?:_CUDA)?$|^CUDA_FOUND$", re.I)
+_OTHER_GPU = re.compile(r"(?:^|_)(?:HIP|ROCM|SYCL|OPENCL|OCL|METAL|VULKAN|ONEAPI|DPCPP|ACPP|HIPSYCL)$", re.I)
+
+
+def gpu_switch(name: str) -> bool | None:
+    """Whether the CUDA build has the switch ``name`` on (True), off (another GPU backend's: False), or neither
+    (None: the project's own value decides)."""
+    return True if _CUDA_SWITCH.match(name) else False if _OTHER_GPU.search(name) else None
 # a -D name that makes ``#if 0`` branches active: host_launch reads the launches code left out that way (a kernel's
 # earlier launch kept under `#if 0`) when the build launches the kernel nowhere
 READ_IF_0 = "__kopt_read_if_0__"

@@ -672,6 +672,8 @@ class Builder:
             c = ONE
         nk = "thread" if sym.thread_dependent(c, iter_too=False) else "uniform"
         N = var(f"N{lid}", nk)
+        if nk == "thread" and self._warp_shared(c):
+            N = uf(f"N{lid}", self._warp_index())  # a warp vote's test: the lanes of one warp run alike
         if n.kind == "do":
             N = binop("+", N, ONE)  # a do-while runs its body at least once
         trip = _constant_trip(c, k.val) if n.kind != "do" and not _exits_early(body) else None
@@ -709,12 +711,12 @@ class Builder:
             gdelta = const(sum(1 for b in self.model.barriers[first_bar:] if b.kind == "grid"))
         self.model.deltas[k.val] = delta
         self.model.loop_trip[k.val] = N
-        if nk != "uniform" and n.kind != "do" and not _exits_early(body) and trip is None and \
+        if nk != "uniform" and N.op == "v" and n.kind != "do" and not _exits_early(body) and trip is None and \
                 any(b.kind != "warp" for b in self.model.barriers[first_bar:]):
             # a barrier in a loop whose trip count depends on the thread: each thread's count is pinned by its test
             # (only there, where it decides which threads reach the barrier: the facts cost every query)
             self.model.thread_trips[N.val] = (k.val, c)
-        if nk != "uniform" and n.kind != "do" and trip is None and not _contains(body, "unknown") and \
+        if nk != "uniform" and N.op == "v" and n.kind != "do" and trip is None and not _contains(body, "unknown") and \
                 not _contains(body, "goto") and any(b.kind != "warp" for b in self.model.barriers[first_bar:]):
             # `for (i = tid; i < round_up(n, 256); i += 256) { ...; __syncthreads(); if (done) break; }`: the test
             # reads the thread, yet every thread may run the same iterations
@@ -766,6 +768,24 @@ class Builder:
             self.model.thread_trips[N.val] = (k.val, c)
         self._havoc_escaped("after a loop")
         st.scopes.pop()
+
+    def _warp_index(self) -> S:
+        return binop("/", self.linear_tid(), const(32))
+
+    def _warp_shared(self, c: S) -> bool:
+        """Whether ``c`` reads the thread only through values every lane of its warp holds alike (a vote's result,
+        a broadcast): functions of the warp's index."""
+        wid, memo = self._warp_index().key(), {}
+
+        def strip(e):
+            if e.key() == wid:
+                return ZERO
+            if not e.args:
+                return e
+            if id(e) not in memo:
+                memo[id(e)] = S(e.op, tuple(strip(a) for a in e.args), e.val, e.kind)
+            return memo[id(e)]
+        return not sym.thread_dependent(strip(c), iter_too=False)
 
     def _butterfly(self, n: Node) -> bool:
         """A warp's xor-butterfly all-reduce loop (``butterfly``): each variable it reduces becomes the value its

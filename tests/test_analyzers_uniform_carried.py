@@ -245,3 +245,33 @@ def test_a_search_of_a_read_only_table_by_the_block_index_is_alike_in_the_block(
     res = analyze(SEARCH % ("", const + " ", write), path="s.cu", block=(128, 1, 1))
     found = any(d.rule == "barrier.divergent" for d in res.diagnostics)
     assert found == divergent, [d.message for d in res.diagnostics]
+
+
+VOTED = """
+__global__ void voted(const int *beg, const int *end, int *out) {
+  __shared__ volatile int s[128];
+  volatile int *mine = &s[16 * (threadIdx.x / 16)];
+  int lane = threadIdx.x %% 16, acc = 0;
+  int b = beg[threadIdx.x], e = end[threadIdx.x];
+  for (; %s; b += 16) {
+    mine[lane] = b;
+    __syncwarp();
+    acc += mine[(lane + 1) %% 16];
+    __syncwarp();
+  }
+  if (lane %% 4 == 0) mine[lane / 4] = acc;
+  __syncwarp();
+  out[threadIdx.x] = mine[lane / 4];
+}
+"""
+
+
+@pytest.mark.parametrize("test, races", [
+    ("__any_sync(0xffffffff, b < e)", False),  # a vote: every lane of a warp runs the same passes
+    ("__all_sync(0xffffffff, b < e)", False),
+    ("b < e", True),  # lanes leave at different passes: a lane's last store meets another's store after the loop
+])
+def test_a_loop_under_a_warp_vote_runs_alike_in_each_warp(test, races):
+    res = analyze(VOTED % test, path="v.cu", block=(128, 1, 1))
+    found = [d for d in res.diagnostics if d.rule == "race.shared"]
+    assert bool(found) == races, [d.message for d in res.diagnostics]

@@ -35,6 +35,7 @@ class _Conv:
         self.macros = macros
         self.problems: list = []
         self.tparams: set = set()
+        self.arrays: dict = {}  # local array name -> its length, for range-for loops (last declaration wins)
 
     def t(self, n) -> str:
         return self.src[n.start_byte:n.end_byte].decode(errors="replace")
@@ -226,6 +227,8 @@ class _Conv:
                 init_n = self.decl(init) if init.type == "declaration" else Node("expr", self.loc(init), a=self.expr(init))
             return Node("for", loc, init=init_n, a=self.expr(cond) if cond is not None else None,
                         b=self.expr(upd) if upd is not None else None, body=[self.stmt(body)] if body else [])
+        if k == "for_range_loop":
+            return self.range_for(n, loc)
         if k == "while_statement":
             return Node("while", loc, a=self.expr(self.f(n, "condition")), body=[self.stmt(self.f(n, "body"))])
         if k == "do_statement":
@@ -270,11 +273,31 @@ class _Conv:
             var, ti = self.typeinfo(name, d)
             ti.volatile = volatile
             ext = "extern" in self.t(n).split(var)[0]
+            if ti.dims and isinstance(ti.dims[0], int):
+                self.arrays[var] = ti.dims[0]
             out.append(Node("decl", self.loc(n), name=var, ty=ti, a=self.expr(init) if init is not None else None,
                             shared=shared, extern=ext))
         if len(out) == 1:
             return out[0]
         return Node("block", self.loc(n), body=out, val="decls")
+
+    def range_for(self, n, loc) -> Node:
+        """``for (decl : array)`` over a local array of known length, lowered as the libclang front end does (a
+        counted loop whose body first binds the element); over anything else it stays unsupported."""
+        right, decl, body = self.f(n, "right"), self.f(n, "declarator"), self.f(n, "body")
+        length = self.arrays.get(self.t(right)) if right is not None and right.type == "identifier" else None
+        if length is None or decl is None or body is None:
+            return Node("unknown", loc, text="for_range_loop")
+        ty = self.f(n, "type")
+        var, ti = self.typeinfo(self.t(ty).strip() if ty is not None else "int", decl)
+        i = f"__kopt_range{loc.line}_{loc.col}"
+        ity = TypeInfo(spelling="long", size=8)
+        index = Node("name", loc, name=i, ref="var", ty=ity)
+        elem = Node("decl", loc, name=var, ty=ti, a=Node("index", loc, a=self.expr(right), b=index))
+        return Node("for", loc, init=Node("decl", loc, name=i, ty=ity, a=Node("lit", loc, val=0)),
+                    a=Node("bin", loc, op="<", a=index, b=Node("lit", loc, val=length), ty=ity),
+                    b=Node("assign", loc, op="+=", a=index, b=Node("lit", loc, val=1)),
+                    body=[Node("block", loc, body=[elem, self.stmt(body)])])
 
     def asm(self, n, loc) -> Node:
         strings = [self.t(c)[1:-1] for c in n.named_children if c.type in ("string_literal", "concatenated_string")]

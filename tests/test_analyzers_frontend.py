@@ -2087,6 +2087,26 @@ def test_a_range_for_over_an_array_is_a_counted_loop():
     assert not _rules(same) & {"race.shared", "analysis.incomplete"}, same.diagnostics
 
 
+def test_the_fallback_reads_a_range_for_over_a_local_array_too():
+    # the same loops read by the syntax-only fallback (a kernel whose file libclang cannot parse): it had stopped
+    # at the range-for as an unsupported construct
+    src = """__global__ void fill(float *out) {
+  __shared__ float sh[256];
+  float v[4] = {1, 2, 3, 4};
+  float acc = 0;
+  for (float x : v) acc += x;
+  for (auto &s : sh) s = VALUE;
+  __syncthreads();
+  out[threadIdx.x] = acc + sh[threadIdx.x];
+}
+"""
+    racy = analyze(src.replace("VALUE", "threadIdx.x"), path="k.cu", frontend="tree-sitter", block=(256, 1, 1))
+    same = analyze(src.replace("VALUE", "0"), path="k.cu", frontend="tree-sitter", block=(256, 1, 1))
+    assert [d.locations[0].line for d in racy.diagnostics if d.rule == "race.shared"] == [6], racy.diagnostics
+    assert not [d for d in same.diagnostics if "unsupported" in d.message or d.rule == "race.shared"], \
+        same.diagnostics
+
+
 def test_a_dependent_template_named_without_the_template_keyword_parses():
     # nvcc reads `typename R::with_scope<S>` and `p.operator()<K>(x)` in a template; clang asks for `template` and
     # proposes inserting it: kopt applies that fix-it (in the file and in its headers)

@@ -241,9 +241,13 @@ class _Conv:
         if k == "continue_statement":
             return Node("continue", loc)
         if k in ("comment", "preproc_call", "preproc_def", "preproc_function_def", ";", "alias_declaration",
-                 "type_definition", "static_assert_declaration"):
-            return None  # a local `using T = ...;` / typedef: the fallback reads types by name only; a
-            # static_assert holds at compile time and does nothing when the kernel runs
+                 "type_definition", "static_assert_declaration", "using_declaration", "namespace_alias_definition",
+                 "struct_specifier", "union_specifier", "enum_specifier"):
+            return None  # a local `using T = ...;` / typedef / `using namespace`, a local type: the fallback reads
+            # types and names by name only; a static_assert holds at compile time and does nothing when it runs
+        if k == "attributed_statement":  # `[[likely]] stmt`: the statement
+            inner = [c for c in n.named_children if c.type != "attribute_declaration"]
+            return self.stmt(inner[-1]) if inner else None
         if k == "switch_statement":
             # as the libclang front end reads it: the controlling value and the body, whose case labels are blocks
             cond = self.f(n, "condition")

@@ -962,17 +962,23 @@ __global__ void bump(Element *e, int n) {
 
 
 def test_the_fallback_reads_a_switch_and_skips_local_type_aliases():
-    # a kernel the fallback reads (tree-sitter requested here): `using`/`typedef` inside the body name types only,
-    # and a switch's cases are branches on its value, as the libclang path reads them; each had ended the kernel's
-    # analysis as an unsupported construct
+    # a kernel the fallback reads (tree-sitter requested here): `using`/`typedef`, `using namespace` and local
+    # struct/enum types inside the body name types only, a `[[likely]]` statement is the statement, and a switch's
+    # cases are branches on its value, as the libclang path reads them; each had ended the kernel's analysis as an
+    # unsupported construct
     body = """
 __global__ void k(float *out, const int *op, int n) {
   __shared__ float s[256];
   using F = float;
   typedef int I;
+  using namespace std;
+  using std::min;
+  namespace q = std;
+  struct Pair { int a, b; };
+  enum Mode { ADD, MUL };
   int i = blockIdx.x * 256 + threadIdx.x;
   switch (op[0]) {
-    case 0: s[threadIdx.x] = 1.f; break;
+    [[likely]] case 0: s[threadIdx.x] = 1.f; break;
     case 1: s[threadIdx.x] = 2.f; break;
     default: s[threadIdx.x] = 0.f;
   }

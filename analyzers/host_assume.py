@@ -161,6 +161,27 @@ def _leaves(branch: str) -> bool:
     return False
 
 
+# a host check that aborts when its condition fails: glog's CHECK / CHECK_LE, TORCH_CHECK, TORCH_INTERNAL_ASSERT,
+# a project's XX_CHECK_LT, PADDLE_ENFORCE_EQ... (the comparison suffix names the operator between its first two
+# arguments; otherwise the first argument is the condition, the rest a message)
+_CHECK_MACRO = r"[A-Z0-9_]*?(?:CHECK|ASSERT|ENFORCE)(?:_MSG|M)?(?:_(?:EQ|NE|LT|LE|GT|GE))?"
+_CHECK_OPS = {"EQ": "==", "NE": "!=", "LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
+
+
+def _checked(macro: str, args: str) -> str | None:
+    """The condition an ``assert`` or check macro over ``args`` makes hold after it, or None (a check of a call's
+    error code, ``CUDA_CHECK(cudaMalloc(...))``, says nothing of the values)."""
+    if macro == "assert":
+        return args
+    parts = split_top(args)
+    op = _CHECK_OPS.get(macro.rsplit("_", 1)[-1])
+    if op is not None:
+        return f"({parts[0]}) {op} ({parts[1]})" if len(parts) >= 2 else None
+    if not parts or not re.search(r"[<>=!]|&&|\|\|", parts[0]):
+        return None
+    return parts[0]
+
+
 class _Launch:
     """One launch: its scan, position, argument texts and the kernel parameters they are passed as."""
 
@@ -653,7 +674,7 @@ class _Launch:
         if f is None:
             return []
         t, out = self.scan.text, []
-        for m in re.finditer(r"\b(if|assert|for|while)\s*\(", t[f[0]:self.pos]):
+        for m in re.finditer(rf"\b(if|assert|for|while|{_CHECK_MACRO})\s*\(", t[f[0]:self.pos]):
             start = f[0] + m.end() - 1
             close = hl.paren_end(t, start)
             if close < 0 or close > self.pos:
@@ -662,8 +683,9 @@ class _Launch:
                 out += self._loop_conditions(m.group(1), t[start + 1:close], close)
                 continue
             cond = " ".join(t[start + 1:close].split())
-            if m.group(1) == "assert":
-                if hl.block_end(t, f[0] + m.start()) > self.pos:
+            if m.group(1) != "if":  # assert(c), CHECK(c, "msg"), CHECK_LE(a, b): holds past it (else it aborts)
+                cond = _checked(m.group(1), cond)
+                if cond and hl.block_end(t, f[0] + m.start()) > self.pos and not self.changed(cond, close):
                     out.append(cond)
                 continue
             if self.changed(cond, close):

@@ -145,6 +145,17 @@ def test_conditions_around_the_launch_and_early_exits(tmp_path):
     assert "width == 4096" in second and "(!(n > 8))" in second and "4096)" not in second.replace("== 4096", "")
 
 
+def test_a_host_check_macro_before_the_launch_is_a_fact(tmp_path):
+    # glog/PyTorch-style checks abort when they fail: past them their condition holds; a comparison suffix names
+    # the operator, and a check of a call's error code says nothing of the values
+    host = ("void run(float *d, int w, int k) {\n  TORCH_CHECK(w % 64 == 0, \"width must be a multiple of 64\");\n"
+            "  MY_CHECK_LE(k, 8);\n  CUDA_CHECK(cudaGetLastError());\n  CHECK_GT(w, 0) << \"empty\";\n"
+            "  fill<<<w / 64, 64>>>(d, w, k);\n}\n")
+    text = _implied(host, tmp_path)
+    assert "(width % 64 == 0)" in text and "((n) <= (8))" in text and "((width) > (0))" in text, text
+    assert "cudaGetLastError" not in text and "multiple" not in text, text
+
+
 def test_a_condition_on_a_name_changed_before_the_launch_is_not_a_fact(tmp_path):
     host = "void run(float *d, int w) {\n  if (w < 64) {\n    w = 128;\n    fill<<<1, 64>>>(d, w, 0);\n  }\n}\n"
     assert "width < 64" not in _implied(host, tmp_path)

@@ -123,6 +123,19 @@ def include_dirs_for(path: Path) -> list[tuple[Path, str]]:
     return out
 
 
+_CXX20 = re.compile(r"(?<![\w-])-std=(?:c|gnu)\+\+(?:2[0-9a-z])\b|\bCMAKE_(?:CXX|CUDA)_STANDARD\s+2[0-9]\b|"
+                    r"\b(?:cxx|cuda)_std_2[0-9]\b|\b(?:CXX|CUDA)_STANDARD\s+2[0-9]\b")
+
+
+def cxx20(path: Path) -> str | None:
+    """The build file near ``path`` that compiles it as C++20 or later (``-std=c++20``, ``CMAKE_CUDA_STANDARD
+    20``, ``cxx_std_20``), or None: its headers may use concepts, ``requires`` and ``std::bit_cast``."""
+    for _, _, text, label, _ in _build_files(path):
+        if _CXX20.search(re.sub(r"#[^\n]*", " ", text)):
+            return label
+    return None
+
+
 def project_root(path: Path) -> Path | None:
     """The nearest folder at or up to ``_LEVELS`` above ``path``'s that holds a build file or ``.git``."""
     folder = Path(path).resolve().parent

@@ -800,8 +800,9 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         _index = ci.Index.create()
         import atexit
         atexit.register(_release)
+    std = "c++20" if build_flags.cxx20(path) else "c++17"
     args = ["-x", "cuda", "-nocudainc", "-nocudalib", "-nostdinc", "-nostdinc++", "--cuda-gpu-arch=sm_90",
-            "--cuda-device-only", "-std=c++17", "-Wno-unknown-cuda-version", "-ferror-limit=0",
+            "--cuda-device-only", f"-std={std}", "-Wno-unknown-cuda-version", "-ferror-limit=0",
             "-Wno-register",  # `register int i;`: an error in C++17 to clang, a warning to nvcc
             "-Wno-c++11-narrowing",  # `int a[] = {x * 0.5}`: likewise
             "-Wno-reserved-user-defined-literal",  # `"node ("fNID")"`: pre-C++11 code pastes a macro on a string
@@ -840,7 +841,8 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
         unsaved = [u for u in unsaved if u[0] != name] + [(name, patch)]
     options = ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD if host else 0
     try:
-        pch = _preamble(args)
+        # (libclang 18 crashes on some C++20 host code read after a precompiled preamble: C++20 parses without one)
+        pch = _preamble(args) if std == "c++17" else None
         if pch is not None:
             at = args.index(str(DECLS))
             try:
@@ -1130,7 +1132,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     host code is blanked, macro-style names still undeclared are read as integer constants of any value
     (``_unknown_constants``; ``parse`` asks for it last). ``asm_headers``: ``_asm_headers`` of the file, when the
     caller has it already."""
-    fname = str(path)
+    fname, original = str(path), source
     # header path -> the text read in its place
     patched = dict(asm_headers) if asm_headers is not None else _asm_headers(path, source, include_dirs)
     tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context, patched=patched)
@@ -1209,6 +1211,8 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         for name, why in _broken_kernels(tu, fname, errors).items():
             broken.setdefault(name, why)
         source, n = _blank(tu, fname, source, errors, device=True)
+        if not n:  # host declarations the blanking exposed (an explicit instantiation of a blanked host launcher)
+            source, n = _blank_host(tu, fname, source, errors)
         if not n:
             break
         tu, errors = _reparse(tu, path, source, defines, include_dirs, n, missing, context, patched)
@@ -1247,6 +1251,11 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
             unit.funcs.setdefault(f.name, []).append(f)
     if not unit.kernels and broken:
         raise FrontendError(f"libclang: no kernel parses ({'; '.join(broken.values())[:300]})")
+    if not unit.kernels and any("__global__" in a and "__global__" not in b
+                                for a, b in zip(original.split("\n"), source.split("\n"))):
+        # every kernel gone, some blanked as host code (clang dropped the `__global__` of one whose name a macro of
+        # the includer writes: `__global__ void NB_KERNEL_FUNC_NAME(k, _F)(...)`): the fallback reads them
+        raise FrontendError("libclang: the file's kernels were blanked")
     unit.problems = conv.problems
     return unit
 
@@ -1499,11 +1508,15 @@ def _reparse(tu, path, source, defines, include_dirs, changed: int, empty_header
 def _blanked(chunk: str) -> str:
     """``chunk`` as spaces, its line breaks and its whole conditional-directive lines kept (a launch whose arguments
     are written in `#if` branches would otherwise leave an `#if` without its `#endif`), and the backslash that
-    continues a line (a launch inside a macro's definition: the rest of the macro stays in it)."""
-    lines = chunk.split("\n")
-    return "\n".join(ln if _CONDITIONAL_LINE.match(ln) and i else
-                     " " * (len(ln) - 1) + "\\" if i < len(lines) - 1 and ln.endswith("\\") else " " * len(ln)
-                     for i, ln in enumerate(lines))
+    continues a line (a launch inside a macro's definition: the rest of the macro stays in it). A directive kept
+    keeps the lines its backslashes continue it onto (`#if defined(X) && \\` alone would not parse)."""
+    lines, out, kept = chunk.split("\n"), [], False
+    for i, ln in enumerate(lines):
+        kept = bool(i and (kept or _CONDITIONAL_LINE.match(ln)))
+        out.append(ln if kept else " " * (len(ln) - 1) + "\\" if i < len(lines) - 1 and ln.endswith("\\") else
+                   " " * len(ln))
+        kept = kept and ln.endswith("\\")
+    return "\n".join(out)
 
 
 _ERROR_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*error\b")
@@ -2057,11 +2070,16 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
     def blank(c):
         s, t = c.extent.start, c.extent.end
         t = _before_unopened_closers(lines, s, t)
+        kept = False
         for ln in range(s.line, t.line + 1):
             if not 0 < ln <= len(lines):
                 continue
             text = lines[ln - 1]
-            if _CONDITIONAL_LINE.match(text):  # kept, as by _blank_host: blanking one of a group would unbalance it
+            # kept, as by _blank_host: blanking one of a group would unbalance it; with the lines its backslashes
+            # continue it onto (`#if defined(X) && \` alone would not parse)
+            kept = kept or bool(_CONDITIONAL_LINE.match(text))
+            if kept:
+                kept = text.endswith("\\")
                 continue
             a = s.column - 1 if ln == s.line else 0
             if ln == s.line:  # an explicit instantiation's extent leaves out `[extern] template <return type>`,

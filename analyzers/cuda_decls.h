@@ -113,6 +113,12 @@ typedef long ptrdiff_t;
 typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;
 typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t;
 typedef unsigned long uint64_t; typedef unsigned long uintptr_t; typedef long intptr_t;
+// <cstdint>'s least/fast/max types (glibc LP64)
+typedef signed char int_least8_t; typedef short int_least16_t; typedef int int_least32_t; typedef long int_least64_t;
+typedef unsigned char uint_least8_t; typedef unsigned short uint_least16_t; typedef unsigned int uint_least32_t;
+typedef unsigned long uint_least64_t; typedef signed char int_fast8_t; typedef long int_fast16_t; typedef long int_fast32_t;
+typedef long int_fast64_t; typedef unsigned char uint_fast8_t; typedef unsigned long uint_fast16_t;
+typedef unsigned long uint_fast32_t; typedef unsigned long uint_fast64_t; typedef long intmax_t; typedef unsigned long uintmax_t;
 namespace std {
   template <class E> class initializer_list {
     const E* b_; size_t n_;
@@ -125,6 +131,10 @@ namespace std {
   using ::size_t; using ::int8_t; using ::int16_t; using ::int32_t; using ::int64_t;
   using ::uint8_t; using ::uint16_t; using ::uint32_t; using ::uint64_t;
   using ::ptrdiff_t; using ::intptr_t; using ::uintptr_t; typedef decltype(nullptr) nullptr_t;
+  using ::int_least8_t; using ::int_least16_t; using ::int_least32_t; using ::int_least64_t; using ::uint_least8_t;
+  using ::uint_least16_t; using ::uint_least32_t; using ::uint_least64_t; using ::int_fast8_t; using ::int_fast16_t;
+  using ::int_fast32_t; using ::int_fast64_t; using ::uint_fast8_t; using ::uint_fast16_t; using ::uint_fast32_t;
+  using ::uint_fast64_t; using ::intmax_t; using ::uintmax_t;
   template <class T> struct remove_reference { typedef T type; };
   template <class T> struct remove_reference<T&> { typedef T type; };
   template <class T> struct remove_reference<T&&> { typedef T type; };
@@ -136,6 +146,8 @@ namespace std {
   template <bool B> using bool_constant = integral_constant<bool, B>;
   template <class A, class B> struct is_same : false_type {}; template <class A> struct is_same<A, A> : true_type {};
   template <class A, class B> constexpr bool is_same_v = is_same<A, B>::value;
+  // <bit> (C++20): constexpr, so `constexpr float inf = std::bit_cast<float>(0x7f800000u)` is a constant
+  template <class To, class From> __host__ __device__ constexpr To bit_cast(const From& f) noexcept { return __builtin_bit_cast(To, f); }
   template <bool B, class T = void> struct enable_if {}; template <class T> struct enable_if<true, T> { typedef T type; };
   template <bool B, class T = void> using enable_if_t = typename enable_if<B, T>::type;
   template <unsigned long Len, unsigned long Align = 16> struct aligned_storage {
@@ -454,13 +466,13 @@ struct __half_raw { unsigned short x; }; struct __half2_raw { unsigned short x, 
 struct __attribute__((aligned(2))) __half { unsigned short __x; __half() = default; __device__ __half(float);
   __device__ __half(const __half_raw&); __device__ operator float() const; __device__ operator __half_raw() const; };
 struct __attribute__((aligned(4))) __half2 { __half x, y; __half2() = default;
-  __device__ __half2(const __half& a, const __half& b) : x(a), y(b) {} };
+  __host__ __device__ constexpr __half2(const __half& a, const __half& b) : x(a), y(b) {} };
 struct __nv_bfloat16_raw { unsigned short x; }; struct __nv_bfloat162_raw { unsigned short x, y; };
 struct __attribute__((aligned(2))) __nv_bfloat16 { unsigned short __x; __nv_bfloat16() = default;
   __device__ __nv_bfloat16(float); __device__ __nv_bfloat16(const __nv_bfloat16_raw&);
   __device__ operator float() const; __device__ operator __nv_bfloat16_raw() const; };
 struct __attribute__((aligned(4))) __nv_bfloat162 { __nv_bfloat16 x, y; __nv_bfloat162() = default;
-  __device__ __nv_bfloat162(const __nv_bfloat16& a, const __nv_bfloat16& b) : x(a), y(b) {} };
+  __host__ __device__ constexpr __nv_bfloat162(const __nv_bfloat16& a, const __nv_bfloat16& b) : x(a), y(b) {} };
 // <cuda_fp8.h>: one-byte floats and their pairs and quads
 typedef unsigned char __nv_fp8_storage_t; typedef unsigned short __nv_fp8x2_storage_t;
 typedef unsigned int __nv_fp8x4_storage_t;

@@ -221,3 +221,26 @@ def test_a_placeholder_a_build_script_replaces_is_an_unset_value(tmp_path):
                             "lib.h.in": "#define LIB_VERSION_CODE ${lib:Version}\n"})
     text, _, unset = bf.configured_header(root / "k.cu", "lib.h")
     assert _lines(text) == ["#define LIB_VERSION_CODE 0"] and unset == ("lib:Version",)
+
+
+def test_a_build_that_compiles_cpp20_is_read_by_the_parse(tmp_path):
+    """Concepts, `requires` and a constexpr `std::bit_cast` in a project built as C++20 (CMake's standard, or
+    `-std=c++20` in a makefile a Makefile includes): parsed as C++20; as C++17 the kernel went to the fallback."""
+    from kopt.analyze import analyze
+
+    kernel = """#include <bit>
+template <class T> concept small = sizeof(T) <= 4;
+constexpr float inf = std::bit_cast<float>(0x7f800000u);
+template <small T> __device__ T clamp_inf(T v) requires (sizeof(T) > 1) { return v < inf ? v : T(inf); }
+__global__ void k(float *x) { x[threadIdx.x] = clamp_inf(x[threadIdx.x]); }
+"""
+    cm = _tree(tmp_path / "cm", {"CMakeLists.txt": "set(CMAKE_CUDA_STANDARD 20)\nadd_library(k k.cu)\n", "k.cu": kernel})
+    mk = _tree(tmp_path / "mk", {"common.mk": "NVCCFLAGS += -std=c++20 -O3\n", "app/Makefile": "include ../common.mk\n",
+                                 "app/k.cu": kernel})
+    plain = _tree(tmp_path / "plain", {"k.cu": kernel})
+    assert bf.cxx20(cm / "k.cu") == "CMakeLists.txt" and bf.cxx20(mk / "app" / "k.cu") == "Makefile"
+    assert bf.cxx20(plain / "k.cu") is None
+    for f in (cm / "k.cu", mk / "app" / "k.cu"):
+        res = analyze(f, block=(128, 1, 1))
+        assert res.paths["k"].startswith("libclang"), res.paths
+    assert not analyze(plain / "k.cu", block=(128, 1, 1)).paths["k"].startswith("libclang")

@@ -1305,6 +1305,16 @@ def test_a_launch_blanked_across_conditional_branches_keeps_its_directive_lines(
     assert out == [" " * 21, "#else", " " * 19, "#endif", " " * 9]
 
 
+def test_a_kept_directive_keeps_the_lines_its_backslashes_continue_it_onto():
+    # `#if defined(X) && \` kept without the line it continues onto is an `#if` that does not parse: an error kopt
+    # had made itself, which no further blanking could remove (DeepSpeed's gemm_test.h spent the host rounds on it)
+    from analyzers.clang_front import _blanked
+
+    chunk = "  foo(a,\n#if defined(X) && \\\n    (Y < 2)\n   b);\n#else\n   c);\n#endif\n"
+    out = _blanked(chunk).split("\n")
+    assert out == [" " * 8, "#if defined(X) && \\", "    (Y < 2)", " " * 6, "#else", " " * 6, "#endif", ""]
+
+
 def test_a_projects_cuda_build_switch_is_on_unless_a_define_turns_it_off(tmp_path):
     (tmp_path / "common.h").write_text("""#if WITH_CUDA
 typedef float real;

@@ -108,6 +108,20 @@ template <class T> class device_ptr {
   __host__ __device__ T *get() const; __host__ __device__ T *operator->() const;
 };
 template <class T> __host__ __device__ device_ptr<T> device_pointer_cast(T *);
+// systems, policies and the tagged pointer (thrust/execution_policy.h, thrust/memory.h): libraries alias their
+// pointer types on them (`using device_ptr = thrust::pointer<T, thrust::device_system_tag>`)
+struct host_system_tag {}; struct device_system_tag {}; struct any_system_tag {};
+template <class Derived> struct execution_policy {};
+namespace detail { struct host_t : execution_policy<host_t> {}; struct device_t : execution_policy<device_t> {}; }
+static const detail::host_t host; static const detail::device_t device;
+template <class T, class Tag, class Ref = T &, class Derived = void> class pointer {
+ public:
+  typedef T value_type; typedef Ref reference; typedef T *raw_pointer;
+  __KOPT_THRUST_RANDOM_ACCESS(pointer)
+  __host__ __device__ pointer(); __host__ __device__ explicit pointer(T *);
+  __host__ __device__ T *get() const; __host__ __device__ T *operator->() const;
+};
+template <class T, class Tag, class R, class D> __host__ __device__ T *raw_pointer_cast(const pointer<T, Tag, R, D> &);
 template <class T> __host__ __device__ T *raw_pointer_cast(const device_ptr<T> &);
 template <class T> __host__ __device__ T *raw_pointer_cast(T *);
 template <class I> class counting_iterator {

@@ -104,6 +104,23 @@ class Unit:
         return [f for fs in self.funcs.values() for f in fs if f.kernel]
 
 
+def range_loop(loc: Loc | None, length: int, elem: "Node", body: "Node") -> "Node":
+    """A range-for over an array of ``length`` elements as both front ends read it: ``for (i = 0; i < length; i +=
+    1) { elem; body }``, where ``elem`` declares the loop variable from ``array[i]`` (``range_index(loc)``)."""
+    index = range_index(loc)
+    ity = index.ty
+    return Node("for", loc, init=Node("decl", loc, name=index.name, ty=ity, a=Node("lit", loc, val=0)),
+                a=Node("bin", loc, op="<", a=index, b=Node("lit", loc, val=length), ty=ity),
+                b=Node("assign", loc, op="+=", a=index, b=Node("lit", loc, val=1)),
+                body=[Node("block", loc, body=[elem, body])])
+
+
+def range_index(loc: Loc | None) -> "Node":
+    """The counter of the range-for at ``loc`` (a name no source uses)."""
+    name = f"__kopt_range{loc.line}_{loc.col}" if loc is not None else "__kopt_range"
+    return Node("name", loc, name=name, ref="var", ty=TypeInfo(spelling="long", size=8))
+
+
 def short_name(n: "Node") -> str:
     """A call's callee without namespace or template arguments (``cg::sync``, ``f<4>`` -> ``sync``, ``f``)."""
     return re.sub(r"<.*", "", (n.name or "").split("::")[-1]).strip()

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from . import build_flags
-from .ast import Func, Loc, Node, TypeInfo, Unit
+from .ast import Func, Loc, Node, TypeInfo, Unit, range_index, range_loop
 from .includers import includers, source_text
 from .launch import split_top
 from .preproc import GPU_BUILD_SWITCHES, switches_defining
@@ -630,15 +630,9 @@ class _Conv:
         t = rng[-1].type.get_canonical() if rng else None
         if var is None or len(ch) < 3 or t is None or t.kind != ci.TypeKind.CONSTANTARRAY:
             return Node("unknown", loc, text=c.kind.name.lower())
-        i = f"__kopt_range{loc.line}_{loc.col}" if loc is not None else "__kopt_range"
-        ity = TypeInfo(spelling="long", size=8)
-        index = Node("name", loc, name=i, ref="var", ty=ity)
         elem = Node("decl", self.loc(var), name=var.spelling, ty=self.typeinfo(var.type),
-                    a=Node("index", loc, a=self.expr(rng[-1]), b=index, ty=self.typeinfo(t.element_type)))
-        return Node("for", loc, init=Node("decl", loc, name=i, ty=ity, a=Node("lit", loc, val=0)),
-                    a=Node("bin", loc, op="<", a=index, b=Node("lit", loc, val=t.element_count), ty=ity),
-                    b=Node("assign", loc, op="+=", a=index, b=Node("lit", loc, val=1)),
-                    body=[Node("block", loc, body=[elem, self.stmt(ch[-1])])])
+                    a=Node("index", loc, a=self.expr(rng[-1]), b=range_index(loc), ty=self.typeinfo(t.element_type)))
+        return range_loop(loc, t.element_count, elem, self.stmt(ch[-1]))
 
     def asm(self, c, loc) -> Node:
         toks = [t.spelling for t in c.get_tokens()]

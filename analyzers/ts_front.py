@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from .preproc import active_lines
-from .ast import Func, Loc, Node, TypeInfo, Unit
+from .ast import Func, Loc, Node, TypeInfo, Unit, range_index, range_loop
 from .launch import evaluate as eval_text
 from .type_sizes import TYPE_SIZES
 
@@ -294,14 +294,8 @@ class _Conv:
             return Node("unknown", loc, text="for_range_loop")
         ty = self.f(n, "type")
         var, ti = self.typeinfo(self.t(ty).strip() if ty is not None else "int", decl)
-        i = f"__kopt_range{loc.line}_{loc.col}"
-        ity = TypeInfo(spelling="long", size=8)
-        index = Node("name", loc, name=i, ref="var", ty=ity)
-        elem = Node("decl", loc, name=var, ty=ti, a=Node("index", loc, a=self.expr(right), b=index))
-        return Node("for", loc, init=Node("decl", loc, name=i, ty=ity, a=Node("lit", loc, val=0)),
-                    a=Node("bin", loc, op="<", a=index, b=Node("lit", loc, val=length), ty=ity),
-                    b=Node("assign", loc, op="+=", a=index, b=Node("lit", loc, val=1)),
-                    body=[Node("block", loc, body=[elem, self.stmt(body)])])
+        elem = Node("decl", loc, name=var, ty=ti, a=Node("index", loc, a=self.expr(right), b=range_index(loc)))
+        return range_loop(loc, length, elem, self.stmt(body))
 
     def asm(self, n, loc) -> Node:
         strings = [self.t(c)[1:-1] for c in n.named_children if c.type in ("string_literal", "concatenated_string")]

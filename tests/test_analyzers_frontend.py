@@ -2083,10 +2083,7 @@ __global__ void k(Span<float> s, unsigned* flags) {
     assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
 
 
-def test_a_range_for_over_an_array_is_a_counted_loop():
-    # `for (auto &s : sh)` over a sized array reads as `for (i = 0; i < N; i += 1)` with the element bound: every
-    # thread storing its own index into every slot is a race; every thread storing the same zero is not
-    src = """__global__ void fill(float *out) {
+RANGE_FOR = """__global__ void fill(float *out) {
   __shared__ float sh[256];
   float v[4] = {1, 2, 3, 4};
   float acc = 0;
@@ -2096,6 +2093,12 @@ def test_a_range_for_over_an_array_is_a_counted_loop():
   out[threadIdx.x] = acc + sh[threadIdx.x];
 }
 """
+
+
+def test_a_range_for_over_an_array_is_a_counted_loop():
+    # `for (auto &s : sh)` over a sized array reads as `for (i = 0; i < N; i += 1)` with the element bound: every
+    # thread storing its own index into every slot is a race; every thread storing the same zero is not
+    src = RANGE_FOR
     racy = analyze(src.replace("VALUE", "threadIdx.x"), path="k.cu", block=(256, 1, 1))
     same = analyze(src.replace("VALUE", "0"), path="k.cu", block=(256, 1, 1))
     assert racy.paths["fill"] == "libclang" and "race.shared" in _rules(racy)
@@ -2106,16 +2109,7 @@ def test_a_range_for_over_an_array_is_a_counted_loop():
 def test_the_fallback_reads_a_range_for_over_a_local_array_too():
     # the same loops read by the syntax-only fallback (a kernel whose file libclang cannot parse): it had stopped
     # at the range-for as an unsupported construct
-    src = """__global__ void fill(float *out) {
-  __shared__ float sh[256];
-  float v[4] = {1, 2, 3, 4};
-  float acc = 0;
-  for (float x : v) acc += x;
-  for (auto &s : sh) s = VALUE;
-  __syncthreads();
-  out[threadIdx.x] = acc + sh[threadIdx.x];
-}
-"""
+    src = RANGE_FOR
     racy = analyze(src.replace("VALUE", "threadIdx.x"), path="k.cu", frontend="tree-sitter", block=(256, 1, 1))
     same = analyze(src.replace("VALUE", "0"), path="k.cu", frontend="tree-sitter", block=(256, 1, 1))
     assert [d.locations[0].line for d in racy.diagnostics if d.rule == "race.shared"] == [6], racy.diagnostics

@@ -129,8 +129,23 @@ _CXX20 = re.compile(r"(?<![\w-])-std=(?:c|gnu)\+\+(?:2[0-9a-z])\b|\bCMAKE_(?:CXX
 
 def cxx20(path: Path) -> str | None:
     """The build file near ``path`` that compiles it as C++20 or later (``-std=c++20``, ``CMAKE_CUDA_STANDARD
-    20``, ``cxx_std_20``), or None: its headers may use concepts, ``requires`` and ``std::bit_cast``."""
-    for _, _, text, label, _ in _build_files(path):
+    20``, ``cxx_std_20``), or None: its headers may use concepts, ``requires`` and ``std::bit_cast``. Asked at every
+    reparse of a file, so read once per version of the build files beside it and above (a makefile they include is
+    read with them, not watched itself)."""
+    folder = Path(path).resolve().parent
+    stamp = []
+    for d in [folder, *folder.parents][:_LEVELS + 1]:
+        for fname in BUILD_FILES:
+            try:
+                stamp.append((fname, (d / fname).stat().st_mtime_ns))
+            except OSError:
+                pass
+    return _cxx20_near(folder, tuple(stamp))
+
+
+@lru_cache(maxsize=256)
+def _cxx20_near(folder: Path, stamp: tuple) -> str | None:
+    for _, _, text, label, _ in _build_files(folder / "_"):
         if _CXX20.search(re.sub(r"#[^\n]*", " ", text)):
             return label
     return None

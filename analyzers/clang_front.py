@@ -12,7 +12,7 @@ from . import build_flags
 from .ast import Func, Loc, Node, TypeInfo, Unit, range_index, range_loop
 from .includers import includers, source_text
 from .launch import split_top
-from .preproc import GPU_BUILD_SWITCHES, switches_defining
+from .preproc import GPU_BUILD_SWITCHES, gpu_switch, switches_defining
 
 HERE = Path(__file__).parent
 DECLS = HERE / "cuda_decls.h"
@@ -21,6 +21,9 @@ _EMPTY = "/kopt-empty-headers"  # a folder that exists only in libclang's view (
 _CONTEXT = "/kopt-context/includer.h"  # the includer's declarations a header is read after (unsaved file)
 _TOOLKIT = "/kopt-context/toolkit.h"  # the CUDA toolkit's prototypes of names cuda_decls.h leaves out (unsaved)
 _UNDECLARED_NAME = re.compile(r"use of undeclared identifier '(\w+)'|unknown type name '(\w+)'")
+# clang's note on a call across the host/device boundary
+_WRONG_SIDE = re.compile(r"candidate function (?:template )?not viable: call to __(?:device|host)__ function from "
+                         r"__(?:host|device|global)__ function")
 _MISSING_NAME = re.compile(r"use of undeclared identifier '(\w+)'|unknown type name '(\w+)'|"
                            r"no (?:member|type) named '(\w+)' in the global namespace")
 _WANTS_DECL = re.compile(r"use of undeclared identifier '(\w+)'|call to '(\w+)'")  # no matching or an ambiguous call
@@ -133,7 +136,8 @@ def _evaluate(c):
 _TORCH_ROOTS = ("ATen", "c10", "torch")  # PyTorch's header folders: their stub is of what extension kernels use
 _STUB_FOR = {"cub": "#include <cub/cub.cuh>\n", "thrust": "#include <thrust/__kopt_thrust.h>\n",
              "cuda": "#include <cuda/std/__kopt_cuda_std.h>\n",
-             **dict.fromkeys(_TORCH_ROOTS, "#include <__kopt_torch.h>\n")}
+             **dict.fromkeys(_TORCH_ROOTS, "#include <__kopt_torch.h>\n"),
+             "nccl.h": "#include <__kopt_nccl.h>\n"}  # (one header: a library's types host classes hold)
 
 
 def _missing_header_text(path: Path, name: str) -> str:
@@ -159,6 +163,8 @@ def _strip_unknown_includes(path: Path, text: str, extra_dirs) -> str:
             return m.group(0).replace(name, "cuda/std/__kopt_cuda_std.h")
         if name.split("/")[0] in _TORCH_ROOTS:
             return m.group(0).replace(name, "__kopt_torch.h")
+        if name == "nccl.h":
+            return m.group(0).replace(name, "__kopt_nccl.h")
         return "//" + m.group(0)[2:] if len(m.group(0)) >= 2 else ""
 
     return _INCLUDE.sub(repl, text)
@@ -1300,6 +1306,17 @@ def _build_defines(path: Path, errors, defines, tu, missing=()) -> dict:
         for f, ln in reached if wanted else ():
             for n, v in _avoiding_missing(f, ln, {*(defines or ()), *found}, wanted).items():
                 found.setdefault(n, v)
+    if any(_WRONG_SIDE.match(c.spelling) for e in errors for c in e.children):
+        # a __host__ __device__ function read as host code (a kernel calls it, or it calls a device function): the
+        # switch whose branch defines the unit's device qualifier macros (`#ifdef BUILD_CUDA_MODULE` / `#define
+        # OPEN3D_HOST_DEVICE __host__ __device__` / `#else` / `#define OPEN3D_HOST_DEVICE`) is the CUDA build's,
+        # which compiles a kernel file; defined unless the build or the caller says otherwise
+        macros = _device_macros(tu)
+        files = sorted({i.include.name for i in tu.get_includes() if i.include is not None})
+        known = {*(defines or ()), *found}
+        for s in sorted(set().union(*(_switches_defining(f, macros) for f in files)) if macros else ()):
+            if s not in known and not s.startswith("__") and gpu_switch(s) is not False:  # (not `USE_HIP`)
+                found[s] = ("1", "the CUDA branch of its device qualifier macros")
     configured = _configured(errors, {*(defines or ()), *found})
     if configured:  # the build's value where it gives one, else the value the header's first branch tests
         given = build_flags.defines_for(path, set(configured))
@@ -1514,6 +1531,8 @@ def _blanked(chunk: str) -> str:
 
 
 _ERROR_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*error\b")
+_UNROLL_ORPHAN = re.compile(r"expected a for, while, or do-while loop to follow '#pragma (?:unroll|nounroll)'")
+_UNROLL_PRAGMA = re.compile(r"[ \t]*#[ \t]*pragma[ \t]+(?:unroll|nounroll)\b")
 
 
 # clang's errors for a keyword nvcc's front end does without (a dependent template or type named without
@@ -1591,6 +1610,13 @@ def _blank_error_directives(fname: str, source: str, errors, patched: dict) -> t
             continue
         rows = text.split("\n")
         hit = [i for i in sorted(lines) if i <= len(rows) and _ERROR_DIRECTIVE.match(rows[i - 1])]
+        # an unroll pragma before a statement that is no loop: nvcc warns and ignores it, clang stops there
+        for e in errors:
+            if e.location.file is not None and e.location.file.name == name and _UNROLL_ORPHAN.match(e.spelling):
+                i = next((j for j in range(e.location.line - 1, max(e.location.line - 4, 0), -1)
+                          if j <= len(rows) and _UNROLL_PRAGMA.match(rows[j - 1])), None)
+                if i is not None and i not in hit:
+                    hit.append(i)
         for i in hit:
             rows[i - 1] = ""
         if hit:
@@ -2053,6 +2079,12 @@ def _is_device(c) -> bool:
     return any(x.kind in (K.CUDAGLOBAL_ATTR, K.CUDADEVICE_ATTR) for x in c.get_children())
 
 
+def _is_host_device(c) -> bool:
+    K = ci.CursorKind
+    kinds = {x.kind for x in c.get_children()}
+    return K.CUDADEVICE_ATTR in kinds and K.CUDAHOST_ATTR in kinds
+
+
 def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]:
     """``source`` with the top-level declarations that hold an error replaced by spaces (line breaks kept), and how
     many were blanked: host declarations (``device`` False; device functions and __shared__/__constant__ variables
@@ -2119,7 +2151,10 @@ def _blank(tu, fname: str, source: str, errors, device: bool) -> tuple[str, int]
                     if _inside(c, [e]) is None:
                         continue
                     m = next((m for m in members if _inside(m, [e]) is not None), None)
-                    if m is None or _is_device(m):
+                    # (a `__host__ __device__` member too: its error is most often a call to a host helper blanked
+                    # before it, which nvcc takes until device code calls the member; a kernel that does falls
+                    # back alone, with the member gone)
+                    if m is None or _is_device(m) and not _is_host_device(m):
                         whole = True
                         break
                     if m not in hosts:

@@ -201,6 +201,10 @@ namespace std {
   template <class T> struct is_copy_constructible : integral_constant<bool, __is_constructible(T, const T&)> {};
   template <class T> struct is_default_constructible : integral_constant<bool, __is_constructible(T)> {};
   template <class T> struct is_trivially_destructible : integral_constant<bool, __is_trivially_destructible(T)> {};
+  template <class T> struct is_trivially_copy_constructible
+    : integral_constant<bool, __is_trivially_constructible(T, const T&)> {};
+  template <class T> struct is_trivially_move_constructible : integral_constant<bool, __is_trivially_constructible(T, T&&)> {};
+  template <class T> struct is_trivially_move_assignable : integral_constant<bool, __is_trivially_assignable(T&, T&&)> {};
   template <class T> struct is_standard_layout : integral_constant<bool, __is_standard_layout(T)> {};
   template <class T> constexpr bool is_floating_point_v = is_floating_point<T>::value;
   template <class T> constexpr bool is_integral_v = is_integral<T>::value;
@@ -455,7 +459,9 @@ typedef long off_t; typedef long ssize_t;
 typedef long clock_t;
 
 struct dim3 { unsigned int x, y, z;
-  __host__ __device__ dim3(unsigned int x = 1, unsigned int y = 1, unsigned int z = 1); };
+  __host__ __device__ dim3(unsigned int x = 1, unsigned int y = 1, unsigned int z = 1);
+  __host__ __device__ dim3(uint3 v);  // (as vector_types.h: `const dim3 tid = threadIdx`)
+  __host__ __device__ operator uint3() const; };
 extern __device__ const uint3 threadIdx;
 extern __device__ const uint3 blockIdx;
 extern __device__ const dim3 blockDim;
@@ -497,6 +503,8 @@ __device__ __nv_fp8_storage_t __nv_cvt_halfraw_to_fp8(__half, __nv_saturation_t,
 __device__ __half_raw __nv_cvt_fp8_to_halfraw(__nv_fp8_storage_t, __nv_fp8_interpretation_t);
 __device__ __half2_raw __nv_cvt_fp8x2_to_halfraw2(__nv_fp8x2_storage_t, __nv_fp8_interpretation_t);
 typedef __half half; typedef __half2 half2; typedef __nv_bfloat16 nv_bfloat16; typedef __nv_bfloat162 nv_bfloat162;
+typedef __half __nv_half; typedef __half2 __nv_half2; typedef __half nv_half; typedef __half2 nv_half2;  // (CUDA 12 cuda_fp16.h)
+typedef __half_raw __nv_half_raw; typedef __half2_raw __nv_half2_raw;
 __device__ __half operator+(const __half&, const __half&); __device__ __half operator*(const __half&, const __half&);
 __device__ __half operator-(const __half&, const __half&);
 __device__ __half2 operator+(const __half2&, const __half2&); __device__ __half2 operator*(const __half2&, const __half2&);
@@ -647,8 +655,12 @@ __KOPT_F1(exp) __KOPT_F1(exp2) __KOPT_F1(log) __KOPT_F1(log2) __KOPT_F1(log1p) _
 __KOPT_F1(rsqrt) __KOPT_F1(sin) __KOPT_F1(cos) __KOPT_F1(tan) __KOPT_F1(tanh) __KOPT_F1(erf) __KOPT_F1(fabs)
 __KOPT_F1(floor) __KOPT_F1(ceil) __KOPT_F1(round) __KOPT_F1(trunc) __KOPT_F1(cbrt) __KOPT_F1(log10) __KOPT_F1(sinh)
 __KOPT_F1(cosh) __KOPT_F1(atan) __KOPT_F1(asin) __KOPT_F1(acos) __KOPT_F1(rint) __KOPT_F1(nearbyint)
+// (and <cmath>'s promoting overload for other arithmetic pairs: pow(2.0f, x) of a double x, pow(i, 2) reads double)
 #define __KOPT_F2(n) __host__ __device__ float n##f(float, float); __host__ __device__ double n(double, double); \
-  __host__ __device__ float n(float, float); namespace std { using ::n; using ::n##f; }
+  __host__ __device__ float n(float, float); \
+  template <class A, class B, class = typename std::enable_if<std::is_arithmetic<A>::value && \
+    std::is_arithmetic<B>::value>::type> __host__ __device__ decltype(A() + B() + 0.0) n(A, B); \
+  namespace std { using ::n; using ::n##f; }
 __KOPT_F2(pow) __KOPT_F2(fmax) __KOPT_F2(fmin) __KOPT_F2(fmod) __KOPT_F2(atan2) __KOPT_F2(hypot) __KOPT_F2(copysign)
 __host__ __device__ float fmaf(float, float, float); __host__ __device__ double fma(double, double, double);
 __KOPT_F1(lgamma) __KOPT_F1(tgamma) __KOPT_F1(erfc) __KOPT_F1(erfinv) __KOPT_F1(erfcinv) __KOPT_F1(normcdf)
@@ -717,9 +729,20 @@ namespace cooperative_groups {
   struct thread_block : thread_group { __device__ dim3 group_index() const; __device__ dim3 thread_index() const;
     __device__ dim3 group_dim() const; __device__ dim3 dim_threads() const; };
   struct grid_group : thread_group { __device__ bool is_valid() const; __device__ unsigned long long thread_rank() const;
-    __device__ unsigned long long size() const; };
+    __device__ unsigned long long size() const; __device__ unsigned long long num_threads() const;
+    // CUDA 12's block and cluster queries of the grid
+    __device__ unsigned long long block_rank() const; __device__ unsigned long long num_blocks() const;
+    __device__ dim3 dim_blocks() const; __device__ dim3 block_index() const;
+    __device__ unsigned long long cluster_rank() const; __device__ unsigned long long num_clusters() const;
+    __device__ dim3 dim_clusters() const; __device__ dim3 cluster_index() const; };
   struct cluster_group : thread_group { __device__ unsigned block_rank() const; __device__ void barrier_wait();
-    __device__ unsigned barrier_arrive(); };
+    __device__ unsigned barrier_arrive(); __device__ void barrier_wait(unsigned);  // (barrier_arrive's token)
+    __device__ unsigned num_blocks() const; __device__ dim3 block_index() const;
+    __device__ dim3 dim_blocks() const; __device__ dim3 dim_threads() const;
+    // distributed shared memory: the address of a variable in the shared memory of the cluster's block `rank`
+    template <class T> __device__ T* map_shared_rank(T*, unsigned) const;
+    template <class T> __device__ T& map_shared_rank(T&, unsigned) const;
+    __device__ unsigned query_shared_rank(const void*) const; };
   struct __kopt_tile_ops : thread_group {
     __device__ unsigned meta_group_rank() const; __device__ unsigned meta_group_size() const;
     template <class T> __device__ T shfl(T, int) const; template <class T> __device__ T shfl_down(T, unsigned) const;

@@ -2249,3 +2249,103 @@ __global__ void k(Evaluator::View v, unsigned *idx, float *out) {
 """
     res = analyze(src, path="k.cu", block=(128, 1, 1))
     assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths
+
+
+# device code the toolkit's headers accept, each once a reason a file's kernels fell back to the syntax-only path
+_TOOLKIT_NAMES = {
+    "pow of mixed arithmetic types": """
+__device__ double phi(int l, double g) { return pow(2.0f, static_cast<double>(l)) - g + pow(l, 2) + std::pow(g, 2); }
+static_assert(sizeof(pow(1.0f, 2.0f)) == 4, "pow(float, float) stays float");
+__global__ void k(double *o, const int *l) { o[threadIdx.x] = phi(l[threadIdx.x], o[0]) + fmax(1.0f, o[1]); }
+""",
+    "CUDA 12 half spellings": """#include <cuda_fp16.h>
+template <class T> struct Tr;
+template <> struct Tr<nv_half> { using V = __nv_half2; };
+__global__ void k(__nv_half *o) { Tr<nv_half>::V v = __halves2half2(o[0], o[1]); o[threadIdx.x] = v.x; }
+""",
+    "libcu++ fast division": """#include <cuda/cmath>
+struct Div {
+  __host__ __device__ void divmod(unsigned n, unsigned &q, unsigned &r) const { q = n / impl; r = n - q * d; }
+  cuda::fast_mod_div<unsigned> impl; unsigned d;
+};
+__global__ void k(Div f, unsigned *o) { unsigned q, r; f.divmod(threadIdx.x, q, r); o[threadIdx.x] = q + r; }
+""",
+    "libcu++ names in a file that includes only CUB": """#include <cub/block/block_scan.cuh>
+__global__ void k(float *o) { o[threadIdx.x] = cuda::std::numeric_limits<float>::infinity(); }
+""",
+    "cooperative groups' cluster queries": """#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(float *o) {
+  __shared__ float s[4];
+  cg::cluster_group c = cg::this_cluster();
+  cg::grid_group g = cg::this_grid();
+  float *r = c.map_shared_rank(&s[0], 0);
+  o[g.cluster_rank()] = r[0] + c.num_blocks() + g.num_clusters();
+  c.barrier_wait(c.barrier_arrive());
+}
+""",
+    "an unroll pragma before a statement that is no loop": """__global__ void k(float *o) {
+  float a = o[0];
+#pragma unroll
+  a += 1.f;
+  o[threadIdx.x] = a;
+}
+""",
+    "trivially copy/move constructible traits": """#include <type_traits>
+template <class T, bool = std::is_trivially_copy_constructible<T>::value &&
+                          std::is_trivially_move_constructible<T>::value>
+struct Base { T v; };
+template <class T> struct Vec : Base<T> {};
+__global__ void k(float *o) { Vec<float> v; v.v = 1; o[threadIdx.x] = v.v; }
+""",
+    "a dim3 from threadIdx": """__device__ int f(const dim3 t = threadIdx) { return t.x; }
+__global__ void k(int *o) { o[threadIdx.x] = f(); }
+""",
+    "a host helper's error inside a __host__ __device__ member": """
+inline void report(int c) { undeclared_logger(c); }
+struct Buf {
+  int n; float *p;
+  __host__ __device__ ~Buf() { if (n) report(n); }
+};
+__global__ void k(Buf b, float *o) { o[threadIdx.x] = b.p[threadIdx.x]; }
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(_TOOLKIT_NAMES))
+def test_device_code_the_toolkit_accepts_parses(name):
+    res = analyze(_TOOLKIT_NAMES[name], path="k.cu", block=(32, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_a_host_class_holding_an_nccl_communicator_parses_without_nccl(tmp_path):
+    (tmp_path / "info.h").write_text("""#include <nccl.h>
+class Info {
+ public:
+  virtual void set(ncclComm_t c, int r) { comm_ = c; rank_ = r; }
+ protected:
+  ncclComm_t comm_ = nullptr; int rank_ = -1;
+};
+""")
+    src = """#include "info.h"
+struct Splits : Info { template <bool A> __device__ static double gain(double g) { return A ? g : -g; } };
+__global__ void k(double *o) { o[threadIdx.x] = Splits::gain<true>(o[0]); }
+"""
+    (tmp_path / "k.cu").write_text(src)
+    res = analyze(src, path=str(tmp_path / "k.cu"), block=(32, 1, 1))
+    assert res.paths["k"] == "libclang", res.paths
+
+
+def test_the_switch_that_turns_a_units_device_qualifier_macro_on_is_defined(tmp_path):
+    # `#ifdef BUILD_CUDA_MODULE / #define HD __host__ __device__ / #else / #define HD`: a kernel file is compiled by
+    # the CUDA build, so a helper the kernel calls is a device function
+    (tmp_path / "macros.h").write_text("#ifdef BUILD_CUDA_MODULE\n#define MY_HD __host__ __device__\n#else\n"
+                                       "#define MY_HD\n#endif\n")
+    src = """#include "macros.h"
+MY_HD inline float huber(float r) { return abs(r) < 1.f ? r : 1.f; }
+__global__ void k(float *o) { o[threadIdx.x] = huber(o[0]); }
+"""
+    (tmp_path / "k.cu").write_text(src)
+    res = analyze(src, path=str(tmp_path / "k.cu"), block=(32, 1, 1))
+    assert res.paths["k"] == ("libclang (`-DBUILD_CUDA_MODULE=1` from the CUDA branch of its device qualifier "
+                              "macros)"), res.paths

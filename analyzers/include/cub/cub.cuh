@@ -4,6 +4,8 @@
 // reusing the storage without a __syncthreads() in between is a race, and calling it under a thread-dependent
 // branch is a divergent barrier; Load/Store touch the block's tile of the array.
 #pragma once
+// (CUB is built on libcu++: code that includes only CUB names `cuda::std::numeric_limits`, `cuda::std::min`)
+#include <cuda/std/__kopt_cuda_std.h>
 
 namespace cub {
 

@@ -63,6 +63,14 @@ template <class T, size_t E = dynamic_extent> class span {
 template <class R, class F> struct __kopt_proclaimed {
   F f; template <class... A> __host__ __device__ R operator()(A &&...) const; };
 template <class R, class F> __host__ __device__ __kopt_proclaimed<R, F> proclaim_return_type(F f);
+// <cuda/cmath>'s fast division by a runtime divisor (its quotient and remainder operators)
+template <class T, bool DivisorIsNeverOne = false> class fast_mod_div {
+ public:
+  __host__ __device__ explicit fast_mod_div(T divisor) noexcept;
+  __host__ __device__ operator T() const noexcept;
+  template <class L> friend __host__ __device__ T operator/(L dividend, fast_mod_div divisor) noexcept;
+  template <class L> friend __host__ __device__ T operator%(L dividend, fast_mod_div divisor) noexcept;
+};
 struct stream_ref {
   stream_ref(); stream_ref(cudaStream_t); cudaStream_t get() const; void wait() const; bool ready() const;
 };

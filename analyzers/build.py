@@ -197,6 +197,7 @@ class Builder:
         self.model = KernelModel(name=func.name, func=func, launch=launch, frontend=unit.frontend)
         self.seq = itertools.count()
         self.loop_ids = itertools.count()
+        self.curand_seeds: dict = {}  # a thread's own generator state -> [curand_init's arguments, draws so far]
         self.loop_exits: list = []  # per loop being built: the path condition at each way out (None: a switch's)
         self._read_params = None  # the pointer parameters the kernel only reads elements of (``_only_read``)
         self._helper_uniform: dict = {}  # a device function name -> whether it is a uniform_helper

@@ -179,15 +179,29 @@ def _memcpy_call(b, n, name, short):
 
 @intrinsic(test=lambda name, short: short.startswith("curand"))
 def _curand(b, n, name, short):
+    """A generator call reads and advances the state it points to. The draws of a thread's own state are a function
+    of what ``curand_init`` seeded it with and of how many draws came before: threads that seed alike (the block
+    index as the subsequence) draw alike, as the generator guarantees."""
     if not n.args:
         return NotImplemented
     vals = [b.rval(a) for a in n.args]
     state = vals[-1] if short == "curand_init" else vals[0]
-    if isinstance(state, Ptr):  # a generator call reads and advances the state it points to
+    if isinstance(state, Ptr):
         m = Mem(state, state.elem or 4)
         b._rec_access(m, False, n, via="curand")
         b._rec_access(m, True, n, via="curand")
-    return None if short == "curand_init" else opaque(f"{short} result")
+    own = state.base if isinstance(state, Ptr) and state.space == "local" else \
+        state.name if isinstance(state, Agg) and state.kind == "struct" and not state.uniform else None
+    if short == "curand_init":
+        seeded = own is not None and len(vals) == 4 and all(isinstance(v, sym.S) for v in vals[:3])
+        b.curand_seeds[own] = [tuple(vals[:3]), 0] if seeded else None
+        return None
+    seed = b.curand_seeds.get(own) if own is not None else None
+    if seed is None:
+        return opaque(f"{short} result")
+    seed[1] += 1  # (a draw inside a loop is read once; the loops' iterations tell its draws apart)
+    iterations = [sym.var(f"k{lid}", "iter") for lid in b.loop_stack]
+    return sym.uf(f"{short} draw {seed[1]}", *seed[0], *iterations)
 
 
 @intrinsic(*LOADS)

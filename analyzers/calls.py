@@ -193,8 +193,9 @@ def _curand(b, n, name, short):
     own = state.base if isinstance(state, Ptr) and state.space == "local" else \
         state.name if isinstance(state, Agg) and state.kind == "struct" and not state.uniform else None
     if short == "curand_init":
-        seeded = own is not None and len(vals) == 4 and all(isinstance(v, sym.S) for v in vals[:3])
-        b.curand_seeds[own] = [tuple(vals[:3]), 0] if seeded else None
+        if own is not None:  # (a state in memory is not followed: its draws stay unknown, one per thread)
+            seeded = len(vals) == 4 and all(isinstance(v, sym.S) for v in vals[:3])
+            b.curand_seeds[own] = [tuple(vals[:3]), 0] if seeded else None
         return None
     seed = b.curand_seeds.get(own) if own is not None else None
     if seed is None:

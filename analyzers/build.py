@@ -79,6 +79,11 @@ def _small(e: S, limit: int = 16) -> bool:
     return True
 
 
+def _iteration(lid: int) -> S:
+    """The iteration count of loop ``lid``: the same in every thread that runs that iteration."""
+    return var(f"k{lid}", "iter")
+
+
 def _narrowed(v: S, ti: TypeInfo) -> S:
     """``v`` converted to ``ti`` when that is an unsigned 8- or 16-bit integer: the value modulo 2^8 / 2^16, as C
     converts it (``unsigned char b = v >> 8`` indexes at most 255). Other types keep the value."""
@@ -639,6 +644,10 @@ class Builder:
         self._branch(c, lambda: self.stmt(n.b), (lambda: self.stmt(n.c)) if n.c is not None else None)
 
     # ------------------------------------------------------------------ loops
+    def iterations(self) -> list:
+        """The iteration counts of the loops being built, outermost first."""
+        return [_iteration(lid) for lid in self.loop_stack]
+
     def loop(self, n: Node):
         if self._butterfly(n):
             return
@@ -650,7 +659,7 @@ class Builder:
         body = _last_pass_break_as_branch(n) or n.body
         assigned = _assigned(list(body) + ([inc] if inc is not None else []))
         lid = next(self.loop_ids)
-        k = var(f"k{lid}", "iter")
+        k = _iteration(lid)
         entry, carried_unknowns = {}, {}  # the unknowns standing for carried values inside the loop -> their names
         same_in_block = uniform_carried(list(body), self._entry_uniform, self.unit.funcs, inc,
                                         self._uniform_helper, self._read_only, self._shared_array)

@@ -201,8 +201,7 @@ def _curand(b, n, name, short):
     if seed is None:
         return opaque(f"{short} result")
     seed[1] += 1  # (a draw inside a loop is read once; the loops' iterations tell its draws apart)
-    iterations = [sym.var(f"k{lid}", "iter") for lid in b.loop_stack]
-    return sym.uf(f"{short} draw {seed[1]}", *seed[0], *iterations)
+    return sym.uf(f"{short} draw {seed[1]}", *seed[0], *b.iterations())
 
 
 @intrinsic(*LOADS)

@@ -134,17 +134,20 @@ def _evaluate(c):
 # a header found nowhere that a header includes reads the library's one stub (the main file's own includes are
 # rewritten to it in _strip_unknown_includes)
 _TORCH_ROOTS = ("ATen", "c10", "torch")  # PyTorch's header folders: their stub is of what extension kernels use
-_STUB_FOR = {"cub": "#include <cub/cub.cuh>\n", "thrust": "#include <thrust/__kopt_thrust.h>\n",
-             "cuda": "#include <cuda/std/__kopt_cuda_std.h>\n",
-             **dict.fromkeys(_TORCH_ROOTS, "#include <__kopt_torch.h>\n"),
-             "nccl.h": "#include <__kopt_nccl.h>\n"}  # (one header: a library's types host classes hold)
+# a library's header kopt lacks (by its first path component) -> the stub every such header reads: CUB's of what
+# kernels use, Thrust's device value types, libcu++'s `cuda::std`, PyTorch's, NCCL's types host classes hold
+_STUB_FOR = {"cub": "cub/cub.cuh", "thrust": "thrust/__kopt_thrust.h", "cuda": "cuda/std/__kopt_cuda_std.h",
+             **dict.fromkeys(_TORCH_ROOTS, "__kopt_torch.h"), "nccl.h": "__kopt_nccl.h"}
 
 
 def _missing_header_text(path: Path, name: str) -> str:
     """What a header found nowhere reads as: its library's stub, the text a configure step would write from its
     template (``build_flags.configured_header``), else nothing."""
     configured = build_flags.configured_header(path, name)
-    return configured[0] if configured else _STUB_FOR.get(name.split("/")[0], "")
+    if configured:
+        return configured[0]
+    stub = _STUB_FOR.get(name.split("/")[0])
+    return f"#include <{stub}>\n" if stub else ""
 
 
 def _strip_unknown_includes(path: Path, text: str, extra_dirs) -> str:
@@ -155,16 +158,9 @@ def _strip_unknown_includes(path: Path, text: str, extra_dirs) -> str:
         name = m.group(1)
         if any((d / name).is_file() for d in dirs) or build_flags.configured_header(path, name):
             return m.group(0)  # (a configured header is read from its template: see translation_unit)
-        if name.startswith("cub/"):  # every CUB header reads the one stub of what kernels use (include/cub)
-            return m.group(0).replace(name, "cub/cub.cuh")
-        if name.startswith("thrust/"):  # and every Thrust header the stub of its device value types
-            return m.group(0).replace(name, "thrust/__kopt_thrust.h")
-        if name.startswith("cuda/"):  # and every libcu++ header kopt has no stub of, its `cuda::std` stub
-            return m.group(0).replace(name, "cuda/std/__kopt_cuda_std.h")
-        if name.split("/")[0] in _TORCH_ROOTS:
-            return m.group(0).replace(name, "__kopt_torch.h")
-        if name == "nccl.h":
-            return m.group(0).replace(name, "__kopt_nccl.h")
+        stub = _STUB_FOR.get(name.split("/")[0])
+        if stub:  # a library's header kopt has no stub of reads its library's one stub
+            return m.group(0).replace(name, stub)
         return "//" + m.group(0)[2:] if len(m.group(0)) >= 2 else ""
 
     return _INCLUDE.sub(repl, text)

@@ -43,6 +43,7 @@ _COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
 # a conditional directive, kept when the declaration around it is blanked: a declaration written in two `#if`
 # branches (`#if INTEROP void f(a) #else void f(b) #endif { ... }`) would otherwise lose its `#endif` alone
 _CONDITIONAL_LINE = re.compile(r"[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b")
+_CONDITIONAL_TEXT = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*", re.M)
 _CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
 _PTX_SPECIAL = re.compile(r"(?<!%)(%(?:globaltimer(?:_lo|_hi)?|clock(?:64|_hi)?|laneid|n?warpid|n?smid|gridid|"
                           r"lanemask_(?:eq|le|lt|ge|gt)|dynamic_smem_size|total_smem_size|aggr_smem_size|envreg\d+)\b)")
@@ -1639,7 +1640,10 @@ def _blank_device_launches(fname: str, source: str, errors) -> tuple[str, int]:
         k = text.find("<<<", o)
         if k < 0 or ";" in text[o:k]:
             k = text.rfind("<<<", 0, o + 3)
-        callee = _CALLEE_BEFORE.search(text, max(0, k - 300), k) if k >= 0 else None
+        # (a configuration written in `#if` branches: the callee is before the group's directives)
+        w = max(0, k - 300)
+        callee = _CALLEE_BEFORE.search(_CONDITIONAL_TEXT.sub(lambda m: " " * len(m.group()), text[w:k])) \
+            if k >= 0 else None
         close = text.find(">>>", k)
         if callee is None or close < 0 or callee.start() in done:
             continue
@@ -1652,7 +1656,7 @@ def _blank_device_launches(fname: str, source: str, errors) -> tuple[str, int]:
             i += 1
         if i < 0 or i >= len(text):
             continue
-        a, b = callee.start(), i + 1
+        a, b = w + callee.start(), i + 1
         text = text[:a] + _blanked(text[a:b]) + text[b:]
         done.add(a)
     return text, len(done)

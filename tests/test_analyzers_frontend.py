@@ -2349,3 +2349,27 @@ __global__ void k(float *o) { o[threadIdx.x] = huber(o[0]); }
     res = analyze(src, path=str(tmp_path / "k.cu"), block=(32, 1, 1))
     assert res.paths["k"] == ("libclang (`-DBUILD_CUDA_MODULE=1` from the CUDA branch of its device qualifier "
                               "macros)"), res.paths
+
+
+def test_a_launch_whose_configuration_preprocessor_branches_choose_parses():
+    # deepmd-kit's launchers: `k<T, M>` / `#if GOOGLE_CUDA` / `<<<g, b>>>` / `#elif ...` / `#endif` / `(args);` in a
+    # host function that holds an error: the launch is blanked from the kernel's name, its directives kept
+    src = """template <typename T, int M>
+__global__ void k(T *out, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = 0; }
+template <typename T, int M>
+void launch(T *out, int n, int b) {
+  k<T, M>
+#if GOOGLE_CUDA
+      <<<n, b>>>
+#elif TENSORFLOW_USE_ROCM
+      <<<n, b, sizeof(T) * M * b>>>
+#else
+#error "should not touch here"
+#endif
+      (out, n);
+  undeclared_logger(out);
+}
+template void launch<float, 4>(float *, int, int);
+"""
+    res = analyze(src, path="k.cu", block=(32, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths

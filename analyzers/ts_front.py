@@ -373,10 +373,24 @@ def _functions(conv: _Conv, root, unit: Unit):
         unit.funcs.setdefault(fname, []).append(f)
 
 
+# a `#define` whose body is only blanks, continued or not (a launch the front end blanked inside a macro):
+# tree-sitter reads the next line that holds text (the declaration after it) as the macro's body
+_EMPTY_MACRO_BODY = re.compile(rb"^([ \t]*#[ \t]*define[ \t]+\w+(?:\([^)\n]*\))?)[ \t]*(?:\\\r?\n[ \t]*)*$", re.M)
+
+
+def _readable(src: bytes) -> bytes:
+    """``src`` as tree-sitter should read it, offsets and lines kept: a macro with a blank body ends at its name (or
+    parameters), its blanks moved before its ``#``."""
+    def end(m):
+        breaks = m.group().count(b"\n")
+        return b" " * (len(m.group()) - len(m.group(1)) - breaks) + m.group(1) + b"\n" * breaks
+    return _EMPTY_MACRO_BODY.sub(end, src)
+
+
 def parse(path: Path, source: str, *, defines: dict | None = None) -> Unit:
     source = active_lines(source, defines)  # tree-sitter sees every #if branch; keep only the active ones
     src = source.encode()
-    tree = _parser().parse(src)
+    tree = _parser().parse(_readable(src))
     macros: dict = {}
     for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([^\n]+?)[ \t]*(?://[^\n]*)?$", source, re.M):
         macros.setdefault(m.group(1), m.group(2))
@@ -414,11 +428,11 @@ def host_declarations(source: str, device_macros=()) -> list[tuple[int, int]]:
     that holds an error."""
     src = source.encode()
     out = []
-    device, parsed = _DEVICE_WORDS, src
+    device, parsed = _DEVICE_WORDS, _readable(src)
     if device_macros:  # (read as blanks: `HOST_DEVICE Shape(...) : a_(a) {}` is then a constructor to tree-sitter)
         names = re.compile(rb"\b(?:" + b"|".join(re.escape(m.encode()) for m in sorted(device_macros)) + rb")\b")
         device = re.compile(_DEVICE_WORDS.pattern + b"|" + names.pattern)
-        parsed = names.sub(lambda m: b" " * len(m.group(0)), src)
+        parsed = names.sub(lambda m: b" " * len(m.group(0)), parsed)
 
     def is_device(n) -> bool:  # (from its line's start: a blanked macro before the node is read too)
         return bool(device.search(src[src.rfind(b"\n", 0, n.start_byte) + 1:n.end_byte]))

@@ -2373,3 +2373,33 @@ template void launch<float, 4>(float *, int, int);
 """
     res = analyze(src, path="k.cu", block=(32, 1, 1))
     assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_a_host_launcher_after_a_macro_whose_launch_was_blanked_parses():
+    # ByteTransformer's fused attention: `#define LAUNCH(N) \` / `k<N><<<g, b>>>(o)` then a host template that
+    # holds an error; the macro's launch is blanked first and tree-sitter then read the template's header line as
+    # the macro's body, so blanking the launcher left `template <int T>` alone before the namespace's `}`
+    src = """namespace ns {
+template <int N> __global__ void k(float *o) { o[threadIdx.x] = N; }
+#define LAUNCH(N)                 \\
+  k<N><<<1, 32>>>(                 \\
+      o)
+
+template <int T>
+void launcher(float *o) {
+  undeclared_logger(o);
+  LAUNCH(4);
+}
+template void launcher<1>(float *);
+}  // namespace ns
+"""
+    res = analyze(src, path="k.cu", block=(32, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths
+
+
+@pytest.mark.parametrize("head", ["#define A(X) \\\n   \n", "#define A(X) \\\n   \\\n\n", "#define A  \n"])
+def test_tree_sitter_ends_a_macro_with_a_blank_body_before_the_next_declaration(head):
+    from analyzers.ts_front import host_declarations
+
+    src = head + "\ntemplate <int T>\nvoid f() { g(); }\n"
+    assert [src[a:b] for a, b in host_declarations(src)] == ["template <int T>\nvoid f() { g(); }"]

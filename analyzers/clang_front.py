@@ -1314,6 +1314,10 @@ def _build_defines(path: Path, errors, defines, tu, missing=()) -> dict:
         for s in sorted(set().union(*(_switches_defining(f, macros) for f in files)) if macros else ()):
             if s not in known and not s.startswith("__") and gpu_switch(s) is not False:  # (not `USE_HIP`)
                 found[s] = ("1", "the CUDA branch of its device qualifier macros")
+    if errors:
+        known = {*(defines or ()), *found}
+        for s in sorted(_stand_in_switches(tu) - known):
+            found[s] = ("1", "the CUDA build's, whose absence includes a CPU stand-in for CUDA")
     configured = _configured(errors, {*(defines or ()), *found})
     if configured:  # the build's value where it gives one, else the value the header's first branch tests
         given = build_flags.defines_for(path, set(configured))
@@ -1330,6 +1334,42 @@ _GROUP_TEST = re.compile(r"\s*\(?\s*(?:defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?|([A-
 _PLATFORM_MACROS = {"_MSC_VER", "_WIN32", "_WIN64", "WIN32", "_WINDOWS", "__APPLE__", "__MINGW32__", "__CYGWIN__",
                     "__FreeBSD__", "__OpenBSD__", "__ANDROID__", "__EMSCRIPTEN__", "__sun", "__INTEL_COMPILER",
                     "__HIP_PLATFORM_AMD__", "__HIPCC__"}
+
+
+# a header that defines CUDA's qualifiers away (`#define __device__`): a CPU build's stand-in for the toolkit
+_CUDA_STAND_IN = re.compile(r"^[ \t]*#[ \t]*define[ \t]+__(?:device|global|host|shared)__[ \t]*$", re.M)
+_NOT_DEFINED = re.compile(r"^[ \t]*#[ \t]*(?:ifndef[ \t]+([A-Za-z_]\w*)|if[ \t]*!\s*defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?)"
+                          r"[ \t]*(?://.*|/\*.*)?$")
+
+
+def _stand_in_switches(tu) -> set:
+    """The CUDA build's switches under whose ``#ifndef`` a header the unit reads includes a CPU stand-in for CUDA
+    (k2's ``#ifndef K2_WITH_CUDA`` / ``#include "k2/csrc/fake_cuda.h"``, which defines ``__device__`` away): a kernel
+    file is compiled by the CUDA build, which defines them."""
+    out = set()
+    for inc in tu.get_includes():
+        if inc.include is None or inc.location.file is None or \
+                not _CUDA_STAND_IN.search(source_text(Path(inc.include.name)) or ""):
+            continue
+        depth = 0  # the innermost conditional open at the include
+        lines = (source_text(Path(inc.location.file.name)) or "").split("\n")[:inc.location.line - 1]
+        for ln in reversed(lines):
+            word = re.match(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", ln)
+            if word is None:
+                continue
+            if word.group(1) == "endif":
+                depth += 1
+            elif word.group(1) in ("if", "ifdef", "ifndef"):
+                if depth == 0:
+                    m = _NOT_DEFINED.match(ln)
+                    name = m and (m.group(1) or m.group(2))
+                    if name and gpu_switch(name):
+                        out.add(name)
+                    break
+                depth -= 1
+            elif depth == 0:  # an `#else` or `#elif` branch: not the switch's absence alone
+                break
+    return out
 
 
 def _avoiding_missing(file: str, line: int, known, wanted: set) -> dict:

@@ -106,6 +106,10 @@ template <class T, class A = void> class vector {
   T *rbegin(); T *rend(); const T *rbegin() const; const T *rend() const;
   T *insert(const T *, const T &); T *erase(const T *); void swap(vector &);
 };
+template <class T, class A = void> class deque : public vector<T, A> {
+ public: using vector<T, A>::vector; void push_front(const T &); template <class... X> T &emplace_front(X &&...);
+  void pop_front();
+};
 template <class K, class V, class C = void, class A = void> class map {
  public:
   typedef K key_type; typedef V mapped_type; typedef pair<K, V> value_type; typedef value_type *iterator;
@@ -130,7 +134,7 @@ template <class K, class C = void, class A = void> class set {
 template <class K, class H = void, class E = void, class A = void> class unordered_set
     : public set<K> { public: using set<K>::set; };
 
-// <exception>, <stdexcept>, <string_view>, <memory>, <mutex>, <atomic>, <optional>, <tuple>, <functional>, the host side of <algorithm> and <numeric>
+// <exception>, <stdexcept>, <string_view>, <memory>, <mutex>, <condition_variable>, <atomic>, <optional>, <tuple>, <functional>, the host side of <algorithm> and <numeric>
 class exception { public: exception(); virtual ~exception(); virtual const char *what() const noexcept; };
 class runtime_error : public exception {
  public: explicit runtime_error(const string &); explicit runtime_error(const char *);
@@ -188,6 +192,15 @@ template <class T> class shared_ptr {
   typename add_lvalue_reference<T>::type operator*() const;
   explicit operator bool() const; void reset(); long use_count() const;
 };
+template <class T> class weak_ptr {
+ public:
+  weak_ptr(); weak_ptr(const shared_ptr<T> &); template <class U> weak_ptr(const shared_ptr<U> &);
+  shared_ptr<T> lock() const; bool expired() const; void reset();
+};
+template <class T> class enable_shared_from_this {
+ protected: enable_shared_from_this();
+ public: shared_ptr<T> shared_from_this(); shared_ptr<const T> shared_from_this() const; weak_ptr<T> weak_from_this();
+};
 template <class T> bool operator==(const shared_ptr<T> &, decltype(nullptr));
 template <class T> bool operator!=(const shared_ptr<T> &, decltype(nullptr));
 template <class T, class U> bool operator==(const shared_ptr<T> &, const shared_ptr<U> &);
@@ -199,6 +212,10 @@ template <class T, class... A> shared_ptr<T> make_shared(A &&...);
 class mutex { public: mutex(); void lock(); void unlock(); bool try_lock(); };
 template <class M> class lock_guard { public: explicit lock_guard(M &); };
 template <class M> class unique_lock { public: explicit unique_lock(M &); void lock(); void unlock(); };
+class condition_variable {
+ public: condition_variable(); void notify_one(); void notify_all(); void wait(unique_lock<mutex> &);
+  template <class P> void wait(unique_lock<mutex> &, P);
+};
 struct once_flag { once_flag(); };
 template <class F, class... A> void call_once(once_flag &, F &&, A &&...);
 template <class... T> class tuple { public: constexpr tuple(); constexpr tuple(const T &...); };

@@ -92,6 +92,26 @@ def _narrowed(v: S, ti: TypeInfo) -> S:
     return binop("&", v, const((1 << (8 * ti.size)) - 1))
 
 
+_COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
+
+
+def _unsigned_cast(n: Node | None) -> bool:
+    """Whether ``n`` is an explicit cast to a 32-bit unsigned integer."""
+    ti = n.ty if n is not None and n.kind == "cast" else None
+    return ti is not None and ti.integral and not ti.pointer and ti.size == 4 and unsigned_integer(ti.spelling)
+
+
+def _as_unsigned(n: Node, v: S, other: Node) -> S:
+    """The value ``v`` of the comparison operand ``n`` as the comparison reads it: modulo 2^32 when ``n`` casts to
+    unsigned and the other operand is no wider signed integer (which would convert it back); a loaded or unmodelled
+    value keeps its value (the model never follows its wrap-around)."""
+    o = other.ty if other is not None else None
+    if not _unsigned_cast(n) or sym.has_data(v) or sym.has_opaque(v) or \
+            (o is not None and o.integral and o.size == 8 and not unsigned_integer(o.spelling)):
+        return v
+    return binop("&", v, const((1 << 32) - 1))
+
+
 _NONNEGATIVE = re.compile(r"(?:t|b|bd|gd)[xyz]$|[Nk]\d+$")  # thread, block and launch geometry, loop counters
 
 
@@ -1366,6 +1386,11 @@ class Builder:
             return self._ptr_arith(op, a, b)
         if not isinstance(a, S) or not isinstance(b, S):
             return opaque(f"operator {op} on non-integers")
+        if op in _COMPARISONS:
+            # `(unsigned)(t - 64) <= 32`: a negative operand an explicit cast makes unsigned compares as 2^32 plus
+            # it, so one test bounds both sides (only where the code asks for it: the model's other signed values
+            # that may go below 0 keep their value)
+            a, b = _as_unsigned(n.a, a, n.b), _as_unsigned(n.b, b, n.a)
         if op == ">>" and n.ty is not None and n.ty.integral and not n.ty.pointer and n.ty.size in (4, 8) and \
                 unsigned_integer(n.ty.spelling) and _maybe_negative(a) and not (sym.has_data(a) or sym.has_opaque(a)):
             # a logical shift: the operand as the unsigned value it is (`x >> 24` of a uint32_t is at most 255,

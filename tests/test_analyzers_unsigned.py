@@ -52,3 +52,29 @@ def test_an_unsigned_parameter_is_never_negative(ty):
 def test_a_signed_parameter_can_be_negative():
     (d,) = _bounds(OFFSET, "int")
     assert d.witness["parameters"]["off"] < 0
+
+
+# k2's mutual information kernel: one unsigned comparison bounds a signed offset on both sides
+LEG = """
+__global__ void leg(const float *in, float *out) {
+  __shared__ float buf[33];
+  int t = (int)threadIdx.x - 64;
+  if (CAST(t) <= CAST(32))
+    buf[t] = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = buf[threadIdx.x % 33];
+}
+"""
+
+
+@pytest.mark.parametrize("cast", ["static_cast<unsigned int>", "(unsigned)", "(uint32_t)"])
+def test_a_signed_offset_cast_to_unsigned_is_bounded_on_both_sides_by_one_test(cast):
+    src = "#include <stdint.h>\n" + LEG.replace("CAST", cast)
+    res = analyze(src, path="k.cu", block=(128, 1, 1), grid=(1, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule.startswith(("bounds", "race"))], res.diagnostics
+
+
+def test_the_same_offset_compared_as_a_signed_int_can_be_negative():
+    src = LEG.replace("CAST", "(int)")
+    res = analyze(src, path="k.cu", block=(128, 1, 1), grid=(1, 1, 1))
+    assert [d for d in res.diagnostics if d.rule == "bounds.shared"]

@@ -1312,7 +1312,9 @@ def _build_defines(path: Path, errors, defines, tu, missing=()) -> dict:
         files = sorted({i.include.name for i in tu.get_includes() if i.include is not None})
         known = {*(defines or ()), *found}
         for s in sorted(set().union(*(_switches_defining(f, macros) for f in files)) if macros else ()):
-            if s not in known and not s.startswith("__") and gpu_switch(s) is not False:  # (not `USE_HIP`)
+            # (one named for the CUDA build: not `USE_HIP`, nor a platform's or a language's switch whose branch
+            # defines such a macro too, `NCCL_OS_WINDOWS`, `PNANOVDB_C`)
+            if s not in known and not s.startswith("__") and _CUDA_WORD.search(s) and gpu_switch(s) is not False:
                 found[s] = ("1", "the CUDA branch of its device qualifier macros")
     if errors:
         known = {*(defines or ()), *found}
@@ -1325,6 +1327,7 @@ def _build_defines(path: Path, errors, defines, tu, missing=()) -> dict:
     return found
 
 
+_CUDA_WORD = re.compile(r"CUDA|GPU|NVCC", re.I)
 _GROUP_TEST = re.compile(r"\s*\(?\s*(?:defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?|([A-Za-z_]\w*)\s*(==|>=|>)\s*(\d+)[uUlL]*)"
                          r"\s*\)?\s*(?://.*|/\*.*)?$")
 

@@ -2403,3 +2403,17 @@ def test_tree_sitter_ends_a_macro_with_a_blank_body_before_the_next_declaration(
 
     src = head + "\ntemplate <int T>\nvoid f() { g(); }\n"
     assert [src[a:b] for a, b in host_declarations(src)] == ["template <int T>\nvoid f() { g(); }"]
+
+
+def test_a_platform_switch_whose_branch_defines_a_device_qualifier_macro_stays_off(tmp_path):
+    # NCCL's `#if defined(NCCL_OS_WINDOWS)` branch defines its inline qualifier macro too: only a switch named for the
+    # CUDA build is turned on (turning the Windows branch on read a Windows header set)
+    (tmp_path / "macros.h").write_text("#if defined(MY_OS_WINDOWS)\n#define MY_HD __host__ __device__ __forceinline__\n"
+                                       "#else\n#define MY_HD\n#endif\n")
+    src = """#include "macros.h"
+MY_HD inline float huber(float r) { return abs(r) < 1.f ? r : 1.f; }
+__global__ void k(float *o) { o[threadIdx.x] = huber(o[0]); }
+"""
+    (tmp_path / "k.cu").write_text(src)
+    res = analyze(src, path=str(tmp_path / "k.cu"), block=(32, 1, 1))
+    assert "MY_OS_WINDOWS" not in res.paths["k"], res.paths

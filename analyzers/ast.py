@@ -75,6 +75,7 @@ class Func:
     launch_bounds: int | str | None = None  # __launch_bounds__ first argument (text until resolved)
     method: bool = False  # a class's non-static member function (name ``Class::f``): ``this`` is the called object
     class_tparams: list = field(default_factory=list)  # a class template's member function: the class's, as tparams
+    defaults: list = field(default_factory=list)  # per parameter, its default argument's Node or None (or empty)
 
 
 @dataclass

@@ -84,6 +84,13 @@ def _iteration(lid: int) -> S:
     return var(f"k{lid}", "iter")
 
 
+def _default_arguments(fn: Func, n: Node) -> list:
+    """The argument nodes of the call ``n`` of ``fn``: a parameter the call leaves out (libclang shows an unknown
+    node with no text there) takes its default argument, evaluated where the call is (`tid = threadIdx.x`)."""
+    return [d if a.kind == "unknown" and not a.text and d is not None else a
+            for a, d in zip(n.args, fn.defaults or [None] * len(n.args))] + n.args[len(fn.defaults or n.args):]
+
+
 def _narrowed(v: S, ti: TypeInfo) -> S:
     """``v`` converted to ``ti`` when that is an unsigned 8- or 16-bit integer: the value modulo 2^8 / 2^16, as C
     converts it (``unsigned char b = v >> 8`` indexes at most 255). Other types keep the value."""
@@ -1664,9 +1671,10 @@ class Builder:
 
     def inline(self, fn: Func, n: Node, this=None):
         this = this if this is not None else self._object(n) if fn.method else None
-        args = [self.eval(a) for a in n.args]
+        nodes_ = _default_arguments(fn, n)
+        args = [self.eval(a) for a in nodes_]
         scope = {}
-        for (pname, ti), a, an in zip(fn.params, args, n.args):
+        for (pname, ti), a, an in zip(fn.params, args, nodes_):
             if isinstance(a, Mem) and not ti.ref:
                 a = self.load(a, an)
             if isinstance(a, Ptr) and ti.pointer and not a.intaddr:

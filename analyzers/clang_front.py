@@ -2372,6 +2372,9 @@ def _func(conv: _Conv, c, source: str) -> Func | None:
         return None
     kernel = any(x.kind == K.CUDAGLOBAL_ATTR for x in ch)
     params = [(x.spelling, conv.typeinfo(x.type)) for x in ch if x.kind == K.PARM_DECL]
+    # each parameter's default argument (a call that leaves it out shows an unknown node in its place)
+    defaults = [next((conv.expr(e) for e in x.get_children() if e.kind.is_expression()), None)
+                for x in ch if x.kind == K.PARM_DECL]
     tparams = [(x.spelling, "type" if x.kind == K.TEMPLATE_TYPE_PARAMETER else "value") for x in ch
                if x.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER)]
     lb = None
@@ -2387,4 +2390,4 @@ def _func(conv: _Conv, c, source: str) -> Func | None:
             if re.fullmatch(r"[A-Za-z_]\w*(::[A-Za-z_]\w*)*", lb):
                 lb = _named_constant(c, lb) or lb
     return Func(name=c.spelling, params=params, body=conv.stmt(body), kernel=kernel, loc=conv.loc(c),
-                tparams=tparams, launch_bounds=lb)
+                tparams=tparams, launch_bounds=lb, defaults=defaults if any(defaults) else [])

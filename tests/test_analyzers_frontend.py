@@ -2417,3 +2417,20 @@ __global__ void k(float *o) { o[threadIdx.x] = huber(o[0]); }
     (tmp_path / "k.cu").write_text(src)
     res = analyze(src, path=str(tmp_path / "k.cu"), block=(32, 1, 1))
     assert "MY_OS_WINDOWS" not in res.paths["k"], res.paths
+
+
+def test_a_parameter_a_call_leaves_out_takes_its_default_argument():
+    # flashinfer's helpers: `uint32_t bx = blockIdx.x` as a default; read as an unknown per-thread value, the barrier
+    # under `bx < 4` was divergent
+    src = """__device__ void f(float *o, unsigned bx = blockIdx.x) {
+  __shared__ float s[256];
+  if (bx < 4) {
+    s[threadIdx.x] = o[blockIdx.x * 256 + threadIdx.x];
+    __syncthreads();
+    o[blockIdx.x * 256 + threadIdx.x] = s[255 - threadIdx.x];
+  }
+}
+__global__ void k(float *o) { f(o); }
+"""
+    res = analyze(src, path="k.cu", block=(256, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule.startswith(("barrier", "race", "sync"))], res.diagnostics

@@ -406,8 +406,11 @@ class _Launch:
             raise _Unknown(name)
         declared = (parts + ["1"] * 3)[:3]  # `dim3 grid(q, b, h); grid.x = ...`: y and z stay as declared
         out = []
+        # (a field set after the launch matters only when a loop takes the launch again: `grid.y = 1;` for the
+        # next launch does not change this one's)
+        again = self.scan._in_loop(self.scan.func_at(self.pos), self.pos)
         for i, f in enumerate("xyz"):
-            sets = [e for e in ev if e[1] == f"field:{f}"]
+            sets = [e for e in ev if e[1] == f"field:{f}" and (again or e[0] < self.pos)]
             if not sets:
                 out.append(declared[i])
             elif len(sets) == 1 and sets[0][2] and self._always_before(sets[0][0]):

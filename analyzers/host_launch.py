@@ -320,9 +320,10 @@ class _Scan:
                 if f and f.group(1):
                     out.append((p, "decl", f.group(1).strip()))
             elif f := _EV_FIELD.match(tail):  # (`grid.x /= 4`: a value the field's own history decides)
-                out.append((p, "field:" + f.group(1), None if f.group(2) else f.group(3).strip()))
+                # (`grid.x = n, grid.y = b;`: a comma ends the value an assignment takes)
+                out.append((p, "field:" + f.group(1), None if f.group(2) else (split_top(f.group(3)) or [""])[0].strip()))
             elif f := _EV_SET.match(tail):
-                value = f.group(2).strip() if f.group(1) == "=" else None
+                value = (split_top(f.group(2)) or [""])[0].strip() if f.group(1) == "=" else None
                 while value and (c := _CHAINED.match(value)):  # `N = M = K = 2048;`: every name gets the value
                     value = c.group(1).strip()
                 out.append((p, "set", value))

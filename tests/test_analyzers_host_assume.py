@@ -961,3 +961,20 @@ void run(torch::Tensor tokens, float base) {
     p.write_text(src)
     res = analyze(p)
     assert "blockDim.x == tokens.size3" in res.assumed and not _races(res), (res.assumed, _races(res))
+
+
+def test_grid_fields_set_in_one_comma_statement_each_take_their_value(tmp_path):
+    # ByteTransformer's launchers: `grid.x = seq_len, grid.y = batch_size;` (the comma ends the first value)
+    text = _implied("void run(float *d, int w, int n) {\n  dim3 grid, block;\n  grid.x = n, grid.y = w;\n"
+                    "  block.x = 32;\n  fill<<<grid, block>>>(d, w, n);\n}\n", tmp_path)
+    assert "gridDim.x == n" in text and "gridDim.y == width" in text, text
+
+
+def test_a_grid_field_set_after_the_launch_for_the_next_one_does_not_change_this_launch(tmp_path):
+    host = ("void run(float *d, int w, int n) {\n  dim3 grid, block(32);\n  grid.x = n;\n  grid.y = w;\n"
+            "  fill<<<grid, block>>>(d, w, n);\n  grid.y = 1;\n  fill<<<grid, block>>>(d, 1, n);\n}\n")
+    first = _implied(host, tmp_path).split(" / ")
+    assert any("gridDim.y == width" in t for t in first), first
+    looped = _implied(host.replace("  dim3 grid, block(32);\n", "  dim3 grid, block(32);\n  for (int r = 0; r < 2; r++) {\n")
+                      .replace("}\n", "}}\n"), tmp_path)
+    assert "gridDim.y == width" not in looped, looped  # a loop takes the first launch again after `grid.y = 1`

@@ -87,8 +87,11 @@ def _iteration(lid: int) -> S:
 def _default_arguments(fn: Func, n: Node) -> list:
     """The argument nodes of the call ``n`` of ``fn``: a parameter the call leaves out (libclang shows an unknown
     node with no text there) takes its default argument, evaluated where the call is (`tid = threadIdx.x`)."""
-    return [d if a.kind == "unknown" and not a.text and d is not None else a
-            for a, d in zip(n.args, fn.defaults or [None] * len(n.args))] + n.args[len(fn.defaults or n.args):]
+    out = list(n.args)
+    for i, d in enumerate(fn.defaults[:len(out)]):
+        if d is not None and out[i].kind == "unknown" and not out[i].text:
+            out[i] = d
+    return out
 
 
 def _narrowed(v: S, ti: TypeInfo) -> S:
@@ -1671,10 +1674,10 @@ class Builder:
 
     def inline(self, fn: Func, n: Node, this=None):
         this = this if this is not None else self._object(n) if fn.method else None
-        nodes_ = _default_arguments(fn, n)
-        args = [self.eval(a) for a in nodes_]
+        arg_nodes = _default_arguments(fn, n)
+        args = [self.eval(a) for a in arg_nodes]
         scope = {}
-        for (pname, ti), a, an in zip(fn.params, args, nodes_):
+        for (pname, ti), a, an in zip(fn.params, args, arg_nodes):
             if isinstance(a, Mem) and not ti.ref:
                 a = self.load(a, an)
             if isinstance(a, Ptr) and ti.pointer and not a.intaddr:

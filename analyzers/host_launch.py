@@ -321,7 +321,8 @@ class _Scan:
                     out.append((p, "decl", f.group(1).strip()))
             elif f := _EV_FIELD.match(tail):  # (`grid.x /= 4`: a value the field's own history decides)
                 # (`grid.x = n, grid.y = b;`: a comma ends the value an assignment takes)
-                out.append((p, "field:" + f.group(1), None if f.group(2) else (split_top(f.group(3)) or [""])[0].strip()))
+                value = None if f.group(2) else (split_top(f.group(3)) or [""])[0].strip()
+                out.append((p, "field:" + f.group(1), value))
             elif f := _EV_SET.match(tail):
                 value = (split_top(f.group(2)) or [""])[0].strip() if f.group(1) == "=" else None
                 while value and (c := _CHAINED.match(value)):  # `N = M = K = 2048;`: every name gets the value

@@ -1640,9 +1640,13 @@ def _blank_error_directives(fname: str, source: str, errors, patched: dict) -> t
     system should define it"``) or an architecture the analysis does not need: the code around it is read as it
     is, the setting's macro undefined."""
     fired: dict = {}
-    for e in errors:
-        if e.location.file is not None and e.location.line > 0:
-            fired.setdefault(e.location.file.name, set()).add(e.location.line)
+    orphans: dict = {}  # file -> lines of statements an unroll pragma precedes that are no loop
+    for e in errors:  # (once: a unit whose host headers are missing has tens of thousands of errors)
+        loc = e.location
+        if loc.file is not None and loc.line > 0:
+            fired.setdefault(loc.file.name, set()).add(loc.line)
+            if _UNROLL_ORPHAN.match(e.spelling):
+                orphans.setdefault(loc.file.name, []).append(loc.line)
     count = 0
     for name, lines in fired.items():
         text = _read_text(name, fname, source, patched)
@@ -1651,12 +1655,11 @@ def _blank_error_directives(fname: str, source: str, errors, patched: dict) -> t
         rows = text.split("\n")
         hit = [i for i in sorted(lines) if i <= len(rows) and _ERROR_DIRECTIVE.match(rows[i - 1])]
         # an unroll pragma before a statement that is no loop: nvcc warns and ignores it, clang stops there
-        for e in errors:
-            if e.location.file is not None and e.location.file.name == name and _UNROLL_ORPHAN.match(e.spelling):
-                i = next((j for j in range(e.location.line - 1, max(e.location.line - 4, 0), -1)
-                          if j <= len(rows) and _UNROLL_PRAGMA.match(rows[j - 1])), None)
-                if i is not None and i not in hit:
-                    hit.append(i)
+        for line in orphans.get(name, ()):
+            i = next((j for j in range(line - 1, max(line - 4, 0), -1)
+                      if j <= len(rows) and _UNROLL_PRAGMA.match(rows[j - 1])), None)
+            if i is not None and i not in hit:
+                hit.append(i)
         for i in hit:
             rows[i - 1] = ""
         if hit:
@@ -1713,7 +1716,11 @@ def _patch_headers(tu, fname: str, errors, patched: dict, context: str | None, d
     stays, where leaving it out through its ``#include`` would lose every macro the file's kernels use (a kernel
     calling a blanked helper then falls back alone). How many declarations were blanked."""
     count = 0
-    for name in sorted({e.location.file.name for e in errors if e.location.file is not None} - {fname}):
+    by_file: dict = {}  # (grouped once: each blanking reads only its header's errors, of tens of thousands)
+    for e in errors:
+        if e.location.file is not None:
+            by_file.setdefault(e.location.file.name, []).append(e)
+    for name in sorted(set(by_file) - {fname}):
         if name.startswith(_EMPTY) or Path(name).parent == STUBS or STUBS in Path(name).parents or \
                 name in (str(DECLS), str(HOST_DECLS)):
             continue
@@ -1726,7 +1733,8 @@ def _patch_headers(tu, fname: str, errors, patched: dict, context: str | None, d
                     text = Path(name).read_text(errors="replace")
                 except OSError:
                     continue
-        text, n = _blank(tu, name, text, errors, device=True) if device else _blank_host(tu, name, text, errors)
+        mine = by_file[name]
+        text, n = _blank(tu, name, text, mine, device=True) if device else _blank_host(tu, name, text, mine)
         if n:
             patched[name] = text
             count += n

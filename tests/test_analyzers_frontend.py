@@ -2336,10 +2336,12 @@ __global__ void k(double *o) { o[threadIdx.x] = Splits::gain<true>(o[0]); }
     assert res.paths["k"] == "libclang", res.paths
 
 
-def test_the_switch_that_turns_a_units_device_qualifier_macro_on_is_defined(tmp_path):
+@pytest.mark.parametrize("switch", ["BUILD_CUDA_MODULE", "MY_OS_WINDOWS"])
+def test_the_cuda_builds_switch_that_turns_a_units_device_qualifier_macro_on_is_defined(tmp_path, switch):
     # `#ifdef BUILD_CUDA_MODULE / #define HD __host__ __device__ / #else / #define HD`: a kernel file is compiled by
-    # the CUDA build, so a helper the kernel calls is a device function
-    (tmp_path / "macros.h").write_text("#ifdef BUILD_CUDA_MODULE\n#define MY_HD __host__ __device__\n#else\n"
+    # the CUDA build, so a helper the kernel calls is a device function; a switch not named for the CUDA build (NCCL's
+    # `NCCL_OS_WINDOWS` branch defines its inline qualifier macro too) stays off
+    (tmp_path / "macros.h").write_text(f"#ifdef {switch}\n#define MY_HD __host__ __device__\n#else\n"
                                        "#define MY_HD\n#endif\n")
     src = """#include "macros.h"
 MY_HD inline float huber(float r) { return abs(r) < 1.f ? r : 1.f; }
@@ -2347,8 +2349,11 @@ __global__ void k(float *o) { o[threadIdx.x] = huber(o[0]); }
 """
     (tmp_path / "k.cu").write_text(src)
     res = analyze(src, path=str(tmp_path / "k.cu"), block=(32, 1, 1))
-    assert res.paths["k"] == ("libclang (`-DBUILD_CUDA_MODULE=1` from the CUDA branch of its device qualifier "
-                              "macros)"), res.paths
+    if switch == "BUILD_CUDA_MODULE":
+        assert res.paths["k"] == ("libclang (`-DBUILD_CUDA_MODULE=1` from the CUDA branch of its device qualifier "
+                                  "macros)"), res.paths
+    else:
+        assert switch not in res.paths["k"], res.paths
 
 
 def test_a_launch_whose_configuration_preprocessor_branches_choose_parses():
@@ -2403,20 +2408,6 @@ def test_tree_sitter_ends_a_macro_with_a_blank_body_before_the_next_declaration(
 
     src = head + "\ntemplate <int T>\nvoid f() { g(); }\n"
     assert [src[a:b] for a, b in host_declarations(src)] == ["template <int T>\nvoid f() { g(); }"]
-
-
-def test_a_platform_switch_whose_branch_defines_a_device_qualifier_macro_stays_off(tmp_path):
-    # NCCL's `#if defined(NCCL_OS_WINDOWS)` branch defines its inline qualifier macro too: only a switch named for the
-    # CUDA build is turned on (turning the Windows branch on read a Windows header set)
-    (tmp_path / "macros.h").write_text("#if defined(MY_OS_WINDOWS)\n#define MY_HD __host__ __device__ __forceinline__\n"
-                                       "#else\n#define MY_HD\n#endif\n")
-    src = """#include "macros.h"
-MY_HD inline float huber(float r) { return abs(r) < 1.f ? r : 1.f; }
-__global__ void k(float *o) { o[threadIdx.x] = huber(o[0]); }
-"""
-    (tmp_path / "k.cu").write_text(src)
-    res = analyze(src, path=str(tmp_path / "k.cu"), block=(32, 1, 1))
-    assert "MY_OS_WINDOWS" not in res.paths["k"], res.paths
 
 
 def test_a_parameter_a_call_leaves_out_takes_its_default_argument():

@@ -119,7 +119,8 @@ def _as_unsigned(n: Node, v: S, other: Node) -> S:
     if not _unsigned_cast(n) or sym.has_data(v) or sym.has_opaque(v) or \
             (o is not None and o.integral and o.size == 8 and not unsigned_integer(o.spelling)):
         return v
-    return binop("&", v, const((1 << 32) - 1))
+    # (not `v & 0xffffffff`: the model does not bound an int to 32 bits, and a loop counter past 2^32 would wrap)
+    return sym.ite(binop("<", v, ZERO), binop("+", v, const(1 << 32)), v)
 
 
 _NONNEGATIVE = re.compile(r"(?:t|b|bd|gd)[xyz]$|[Nk]\d+$")  # thread, block and launch geometry, loop counters

@@ -928,6 +928,14 @@ template <class T> __device__ void surf2DLayeredwrite(T, cudaSurfaceObject_t, in
                                                       cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
 template <class T> __device__ void surf3Dwrite(T, cudaSurfaceObject_t, int, int, int,
                                                cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf1Dread(cudaSurfaceObject_t, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf1Dread(T*, cudaSurfaceObject_t, int, cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf3Dread(cudaSurfaceObject_t, int, int, int,
+                                           cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ void surf3Dread(T*, cudaSurfaceObject_t, int, int, int,
+                                              cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
+template <class T> __device__ T surf2DLayeredread(cudaSurfaceObject_t, int, int, int,
+                                                  cudaSurfaceBoundaryMode = cudaBoundaryModeTrap);
 // the device runtime (dynamic parallelism); code read with the host API declared gets the host's variadic ones
 #ifndef KOPT_HOST_API
 __device__ cudaError_t cudaMalloc(void**, size_t); __device__ cudaError_t cudaFree(void*);

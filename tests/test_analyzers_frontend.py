@@ -2425,3 +2425,16 @@ __global__ void k(float *o) { f(o); }
 """
     res = analyze(src, path="k.cu", block=(256, 1, 1))
     assert not [d for d in res.diagnostics if d.rule.startswith(("barrier", "race", "sync"))], res.diagnostics
+
+
+def test_three_dimensional_surface_reads_are_declared():
+    # gvdb-voxels' brick atlas: `surf3Dread<float>(atlas, x * sizeof(float), y, z)` in every apron and scatter kernel
+    src = """__global__ void k(cudaSurfaceObject_t atlas, float *o) {
+  float v = surf3Dread<float>(atlas, threadIdx.x * sizeof(float), 0, 0);
+  float w; surf3Dread(&w, atlas, 0, threadIdx.x, 0);
+  o[threadIdx.x] = v + w + surf1Dread<float>(atlas, 0) + surf2DLayeredread<float>(atlas, 0, 0, 1);
+  surf3Dwrite(v, atlas, threadIdx.x * sizeof(float), 1, 0);
+}
+"""
+    res = analyze(src, path="k.cu", block=(32, 1, 1))
+    assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths

@@ -134,7 +134,12 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
             # no launch given: the kernel's launches in host code, one configuration per constant shape, and one for
             # every block its launches with a block that is not a constant may take
             host = hosts.get(func.name) or host_launch.HostLaunches()
-            shapes = list(host.launches) + ([None] if host.unknown or not host.launches else [])
+            # (a launch with as many template arguments as another overload has parameters, and not as many as
+            # this one, is that overload's: `k<8, 256, 32>` and `k<256, 32>` of two kernel templates named `k`)
+            others = {len(f.tparams) for f in kunit.funcs.get(func.name, ()) if f is not func and f.kernel}
+            own = [s for s in host.launches
+                   if not (s.targs and len(s.targs) != len(func.tparams) and len(s.targs) in others)]
+            shapes = own + ([None] if host.unknown or not own else [])
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
                                           launch_bounds=func.launch_bounds, targs=targs or None, host=shape,
                                           host_unknown=host.unknown if shape is None else (), host_bound=host.bound,

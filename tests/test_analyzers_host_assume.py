@@ -978,3 +978,28 @@ def test_a_grid_field_set_after_the_launch_for_the_next_one_does_not_change_this
     looped = _implied(host.replace("  dim3 grid, block(32);\n", "  dim3 grid, block(32);\n  for (int r = 0; r < 2; r++) {\n")
                       .replace("}\n", "}}\n"), tmp_path)
     assert "gridDim.y == width" not in looped, looped  # a loop takes the first launch again after `grid.y = 1`
+
+
+def test_a_launch_of_an_overloaded_kernel_template_binds_the_overload_with_as_many_parameters():
+    # AMGX's estimate_c_hat_size_kernel: `template <int R, int C, int W>` beside `template <int C, int W>`, launched
+    # as `k<8, 256, 32>` and `k<256, 32>`; each launch is one overload's (C = 8 made a 256-slot array 8 long)
+    src = """template <int R, int C, int W> __global__ void k(int *o) {
+  __shared__ int s[C];
+  s[threadIdx.x] = R;
+  __syncthreads();
+  o[blockIdx.x * C + threadIdx.x] = s[C - 1 - threadIdx.x] + W;
+}
+template <int C, int W> __global__ void k(int *o) {
+  __shared__ int s[C];
+  s[threadIdx.x] = W;
+  __syncthreads();
+  o[blockIdx.x * C + threadIdx.x] = s[C - 1 - threadIdx.x];
+}
+void run(int *o, bool few) {
+  const int CTA = 256;
+  if (few) k<8, CTA, 32><<<64, CTA>>>(o);
+  else k<CTA, 32><<<64, CTA>>>(o);
+}
+"""
+    res = analyze(src, path="k.cu")
+    assert not [d for d in res.diagnostics if d.rule.startswith(("bounds", "race"))], res.diagnostics

@@ -42,8 +42,7 @@ _BODY_AFTER = re.compile(rb"(?:\s|^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|end
 _COMMENT = re.compile(rb"//[^\n]*|/\*.*?\*/", re.S)
 # a conditional directive, kept when the declaration around it is blanked: a declaration written in two `#if`
 # branches (`#if INTEROP void f(a) #else void f(b) #endif { ... }`) would otherwise lose its `#endif` alone
-_CONDITIONAL_LINE = re.compile(r"[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b")
-_CONDITIONAL_TEXT = re.compile(r"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b[^\n]*", re.M)
+_CONDITIONAL_LINE = re.compile(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
 _CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b(?:[^\n]*\\\r?\n)*[^\n]*", re.M)
 _PTX_SPECIAL = re.compile(r"(?<!%)(%(?:globaltimer(?:_lo|_hi)?|clock(?:64|_hi)?|laneid|n?warpid|n?smid|gridid|"
                           r"lanemask_(?:eq|le|lt|ge|gt)|dynamic_smem_size|total_smem_size|aggr_smem_size|envreg\d+)\b)")
@@ -1357,7 +1356,7 @@ def _stand_in_switches(tu) -> set:
         depth = 0  # the innermost conditional open at the include
         lines = (source_text(Path(inc.location.file.name)) or "").split("\n")[:inc.location.line - 1]
         for ln in reversed(lines):
-            word = re.match(r"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", ln)
+            word = _CONDITIONAL_LINE.match(ln)
             if word is None:
                 continue
             if word.group(1) == "endif":
@@ -1688,8 +1687,8 @@ def _blank_device_launches(fname: str, source: str, errors) -> tuple[str, int]:
             k = text.rfind("<<<", 0, o + 3)
         # (a configuration written in `#if` branches: the callee is before the group's directives)
         w = max(0, k - 300)
-        callee = _CALLEE_BEFORE.search(_CONDITIONAL_TEXT.sub(lambda m: " " * len(m.group()), text[w:k])) \
-            if k >= 0 else None
+        before = "\n".join(" " * len(ln) if _CONDITIONAL_LINE.match(ln) else ln for ln in text[w:k].split("\n"))
+        callee = _CALLEE_BEFORE.search(before) if k >= 0 else None
         close = text.find(">>>", k)
         if callee is None or close < 0 or callee.start() in done:
             continue

@@ -1418,6 +1418,25 @@ void launch(torch::Tensor t) {
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
 
 
+def test_an_accessor_subscript_stays_within_its_dimension_in_a_race_witness():
+    # each thread rotates the columns of its own row: two rows meet only if `poses[k][2]` ran past `poses.size(1)`
+    src = """#include <torch/extension.h>
+__global__ void rotate(torch::PackedTensorAccessor32<float, 2, torch::RestrictPtrTraits> poses, int t0, int t1) {
+  for (int k = t0 + threadIdx.x; k < t1; k += blockDim.x) {
+    float a = poses[k][0], b = poses[k][1], c = poses[k][2];
+    poses[k][0] = b; poses[k][1] = c; poses[k][2] = a;
+  }
+}
+__global__ void shift(torch::PackedTensorAccessor32<float, 2, torch::RestrictPtrTraits> poses) {
+  poses[threadIdx.x][1] = poses[threadIdx.x + 1][1];
+}
+"""
+    res = analyze(src, path="rows.cu", block=(64, 1, 1))
+    assert all(p.startswith("libclang") for p in res.paths.values()), res.paths
+    races = {d.locations[0].line for d in res.diagnostics if d.rule.startswith("race")}
+    assert races == {9}  # the neighbour's row, not a column past the row's end
+
+
 def test_the_shared_memory_class_idiom_hands_out_the_dynamic_shared_array():
     src = """
 template <class T> struct SharedMemory {

@@ -17,6 +17,7 @@ from kopt.diagnostic import Diagnostic, Severity
 from kopt.rules import RULES
 
 from .. import digits, sym
+from ..sym import S
 from ..model import Access
 from ..solver import Enc, GaveUp, model_int, needs_bv
 from .context import Ctx, Undecided, index_of
@@ -340,9 +341,12 @@ def _in_extents(acc: Access, enc) -> list:
     array) stays within its extent: leaving it is undefined behaviour, not a way to reach a neighbour's element, so
     a witness may not use it (a loop bound read from memory otherwise lets `leaves[i]` run into the next struct).
     Extents of 0 or 1 are left out: a trailing `data[1]` is the variable-length struct idiom. (Shared arrays keep
-    their indices free: ``bounds.shared`` reports the ones that leave them.)"""
-    return [c for idx, dim in acc.subs if isinstance(dim, int) and dim > 1 and not sym.has_opaque(idx)
-            for x in (enc.int(idx),) for c in (x >= 0, x < dim)]
+    their indices free: ``bounds.shared`` reports the ones that leave them.) So does a subscript of a tensor
+    accessor's inner dimension (`poses[k][6]` is within `poses.size(1)`): with the row stride the size, an index past
+    it would name the next row's element."""
+    return [c for idx, dim in acc.subs if (isinstance(dim, int) and dim > 1 or isinstance(dim, S) and not
+                                           sym.has_opaque(dim)) and not sym.has_opaque(idx)
+            for x in (enc.int(idx),) for c in (x >= 0, x < (dim if isinstance(dim, int) else enc.int(dim)))]
 
 
 def _same_iterations(ctx: Ctx, a: Access, b: Access):

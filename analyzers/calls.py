@@ -177,15 +177,27 @@ def _memcpy_call(b, n, name, short):
     return _memcpy(b, n, short, n.args) if len(n.args) == 3 else NotImplemented
 
 
+def _block_generator(b, arg, state) -> bool:
+    """Whether a cuRAND call's state is an MTGP32 state: by its type, or (the fallback has no types) by the kernel
+    parameter it points into."""
+    if arg.ty is not None:
+        return "Mtgp32" in (arg.ty.pointee or arg.ty.spelling)
+    return isinstance(state, Ptr) and any(name == state.base and "Mtgp32" in (ti.pointee or ti.spelling)
+                                          for name, ti in b.func.params)
+
+
 @intrinsic(test=lambda name, short: short.startswith("curand"))
 def _curand(b, n, name, short):
     """A generator call reads and advances the state it points to. The draws of a thread's own state are a function
     of what ``curand_init`` seeded it with and of how many draws came before: threads that seed alike (the block
-    index as the subsequence) draw alike, as the generator guarantees."""
+    index as the subsequence) draw alike, as the generator guarantees. An MTGP32 state is the block's by design
+    (each thread of a round draws its own element of it): its calls are not accesses of the state."""
     if not n.args:
         return NotImplemented
     vals = [b.rval(a) for a in n.args]
     state = vals[-1] if short == "curand_init" else vals[0]
+    if _block_generator(b, n.args[-1] if short == "curand_init" else n.args[0], state):
+        return opaque(f"{short} result")
     if isinstance(state, Ptr):
         m = Mem(state, state.elem or 4)
         b._rec_access(m, False, n, via="curand")

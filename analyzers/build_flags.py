@@ -266,7 +266,18 @@ _AT_VAR = re.compile(r"@([A-Za-z_]\w*)@|\$\{([A-Za-z_][^{}\s$]*)\}")
 _FALSE = {"", "0", "off", "false", "no", "n", "ignore", "notfound"}
 
 
-def configured_header(path: Path, name: str) -> tuple[str, str, tuple] | None:
+def configured_header(path: Path, name: str, include_dirs=()) -> tuple[str, str, tuple] | None:
+    """``_configured_near`` of ``path``, else of each include folder (a header of another project the build's
+    ``-I`` reaches includes its own configured header: cunn's kernels include cutorch's `THC.h`, which includes
+    `THCGeneral.h`, configured from cutorch's `THCGeneral.h.in`)."""
+    for anchor in [Path(path), *(Path(d) / "_" for d in include_dirs)]:
+        found = _configured_near(anchor, name)
+        if found:
+            return found
+    return None
+
+
+def _configured_near(path: Path, name: str) -> tuple[str, str, tuple] | None:
     """For a header ``name`` found nowhere that a configure step writes (CMake's ``configure_file``: ``config.h``
     from ``config.h.in`` or ``config.h.cmake``): (its text as configured, the template's path, the variables no
     CMake file of the project sets, taken as 0 / off). The template is the one file of that name in the projects at

@@ -140,10 +140,10 @@ _STUB_FOR = {"cub": "cub/cub.cuh", "thrust": "thrust/__kopt_thrust.h", "cuda": "
              **dict.fromkeys(_TORCH_ROOTS, "__kopt_torch.h"), "nccl.h": "__kopt_nccl.h"}
 
 
-def _missing_header_text(path: Path, name: str) -> str:
+def _missing_header_text(path: Path, name: str, include_dirs=()) -> str:
     """What a header found nowhere reads as: its library's stub, the text a configure step would write from its
     template (``build_flags.configured_header``), else nothing."""
-    configured = build_flags.configured_header(path, name)
+    configured = build_flags.configured_header(path, name, include_dirs)
     if configured:
         return configured[0]
     stub = _STUB_FOR.get(name.split("/")[0])
@@ -156,7 +156,7 @@ def _strip_unknown_includes(path: Path, text: str, extra_dirs) -> str:
 
     def repl(m):
         name = m.group(1)
-        if any((d / name).is_file() for d in dirs) or build_flags.configured_header(path, name):
+        if any((d / name).is_file() for d in dirs) or build_flags.configured_header(path, name, extra_dirs):
             return m.group(0)  # (a configured header is read from its template: see translation_unit)
         stub = _STUB_FOR.get(name.split("/")[0])
         if stub:  # a library's header kopt has no stub of reads its library's one stub
@@ -823,7 +823,7 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     # `half __restrict *p`: nvcc takes the qualifier before the `*`, clang wants it on the pointer (`*__restrict`)
     text = _RESTRICT_BEFORE_STAR.sub(lambda m: "*" + m.group(1) + (m.group(2) or " "), text)
     text = _asm_as_clang_reads(text)
-    unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", _missing_header_text(path, h)) for h in empty_headers]
+    unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", _missing_header_text(path, h, include_dirs)) for h in empty_headers]
     if empty_headers:
         args += ["-isystem", _EMPTY]
     if context is not None:
@@ -1222,7 +1222,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     unit.broken = broken
     unit.build_defines = build
     unit.build_includes = [(os.path.relpath(d, path.parent), f) for d, f in found_in]
-    unit.configured = [(h, *c[1:]) for h in missing for c in [build_flags.configured_header(path, h)] if c]
+    unit.configured = [(h, *c[1:]) for h in missing for c in [build_flags.configured_header(path, h, include_dirs)] if c]
     unit.unknown_constants = unknown
     K = ci.CursorKind
     top = list(tu.cursor.get_children())  # walked twice: the file's own declarations, then its headers'

@@ -195,6 +195,25 @@ def test_a_kernel_using_a_sibling_modules_type_under_a_configured_cuda_switch_pa
     assert "k" in u.funcs and not u.broken
 
 
+def test_a_header_of_another_project_reads_its_own_projects_configured_header(tmp_path):
+    """cunn's kernels include cutorch's `THC.h` (through `-I`), which includes `THCGeneral.h`, configured from
+    cutorch's `THCGeneral.h.in`: the template is looked for near the include folder too."""
+    from analyzers import clang_front as cf
+
+    root = _tree(tmp_path, {
+        "lib/CMakeLists.txt": "project(lib)\nset(LIB_TILE 16)\n",
+        "lib/THC/General.h.in": "#define LIB_CLASS\n#define LIB_TILE @LIB_TILE@\n",
+        "lib/THC/THC.h": '#pragma once\n#include "General.h"\ntypedef struct LIB_CLASS Buf { float v[LIB_TILE]; } Buf;\n',
+        "nn/CMakeLists.txt": "project(nn)\n",
+        "nn/k.cu": '#include "THC.h"\n__global__ void k(Buf *b) { b->v[threadIdx.x % 16] = 1; }\n'})
+    p = root / "nn/k.cu"
+    assert bf.configured_header(p, "General.h") is None
+    text = bf.configured_header(p, "General.h", [str(root / "lib/THC")])[0]
+    assert _lines(text) == ["#define LIB_CLASS", "#define LIB_TILE 16"]
+    u = cf.parse(p, p.read_text(), include_dirs=[str(root / "lib/THC")])
+    assert "k" in u.funcs and not u.broken and not u.skipped_host
+
+
 def test_a_switch_that_turns_the_gpu_off_or_names_a_cuda_feature_follows_its_cmake_value(tmp_path):
     """`PROJ_NO_GPU`, `DISABLE_CUDA` and `USE_CUDA_AWARE_MPI` are not the CUDA build's own switch: CMake decides."""
     root = _tree(tmp_path, {

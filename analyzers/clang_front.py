@@ -824,6 +824,10 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     text = _RESTRICT_BEFORE_STAR.sub(lambda m: "*" + m.group(1) + (m.group(2) or " "), text)
     text = _asm_as_clang_reads(text)
     unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", _missing_header_text(path, h, include_dirs)) for h in empty_headers]
+    if patched is not None:  # (a configured header's text, kept where its host declarations can be blanked)
+        for name, configured in unsaved[1:]:
+            if configured and not configured.startswith("#include <"):
+                patched.setdefault(name, configured)
     if empty_headers:
         args += ["-isystem", _EMPTY]
     if context is not None:
@@ -1720,9 +1724,9 @@ def _patch_headers(tu, fname: str, errors, patched: dict, context: str | None, d
         if e.location.file is not None:
             by_file.setdefault(e.location.file.name, []).append(e)
     for name in sorted(set(by_file) - {fname}):
-        if name.startswith(_EMPTY) or Path(name).parent == STUBS or STUBS in Path(name).parents or \
-                name in (str(DECLS), str(HOST_DECLS)):
-            continue
+        if name.startswith(_EMPTY) and name not in patched or Path(name).parent == STUBS or \
+                STUBS in Path(name).parents or name in (str(DECLS), str(HOST_DECLS)):
+            continue  # (kopt's own inputs; a configured header is patched as the header it stands for)
         text = patched.get(name)
         if text is None:
             if name == _CONTEXT:

@@ -214,6 +214,21 @@ def test_a_header_of_another_project_reads_its_own_projects_configured_header(tm
     assert "k" in u.funcs and not u.broken and not u.skipped_host
 
 
+def test_a_configured_headers_host_declarations_that_do_not_parse_are_skipped(tmp_path):
+    """A configured header holding a host struct of a library the suite lacks (cutorch's `THCState`, of TH's
+    `THAllocator`): that declaration is skipped, the header's macros and types kept."""
+    from analyzers import clang_front as cf
+
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": "project(lib)\nset(LIB_TILE 16)\n",
+        "General.h.in": "#define LIB_TILE @LIB_TILE@\nstruct State { THAllocator *host; int devices; };\n"
+                        "typedef struct Buf { float v[LIB_TILE]; } Buf;\n",
+        "k.cu": '#include "General.h"\n__global__ void k(Buf *b) { b->v[threadIdx.x % LIB_TILE] = 1; }\n'})
+    p = root / "k.cu"
+    u = cf.parse(p, p.read_text())
+    assert "k" in u.funcs and not u.broken and u.skipped_host == 1
+
+
 def test_a_switch_that_turns_the_gpu_off_or_names_a_cuda_feature_follows_its_cmake_value(tmp_path):
     """`PROJ_NO_GPU`, `DISABLE_CUDA` and `USE_CUDA_AWARE_MPI` are not the CUDA build's own switch: CMake decides."""
     root = _tree(tmp_path, {

@@ -1437,6 +1437,16 @@ __global__ void shift(torch::PackedTensorAccessor32<float, 2, torch::RestrictPtr
     assert races == {9}  # the neighbour's row, not a column past the row's end
 
 
+def test_host_structs_holding_cublas_and_cusparse_handles_parse():
+    src = """#include <cublas_v2.h>
+#include <cusparse.h>
+struct Resources { cublasHandle_t blas; cusparseHandle_t sparse; cublasOperation_t op; cusparseMatDescr_t desc; };
+__global__ void k(float *x) { x[threadIdx.x] = 1.f; }
+"""
+    res = analyze(src, path="res.cu", block=(64, 1, 1))
+    assert res.paths["k"] == "libclang", res.paths  # (no host declaration skipped)
+
+
 def test_the_shared_memory_class_idiom_hands_out_the_dynamic_shared_array():
     src = """
 template <class T> struct SharedMemory {

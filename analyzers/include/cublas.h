@@ -1,0 +1,2 @@
+#pragma once
+#include <cublas_v2.h>

@@ -1917,7 +1917,8 @@ def _includers(path, siblings) -> list:
 def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> list:
     """(text, name, driver API launches only, the only kernels read there or None) for each other file that may
     launch the kernels of ``path`` (contents ``text``) it does not launch itself: the files of its folder that
-    include it, those that load kernels by name through the driver API (nvrtc, cubin modules), those that launch a
+    include it, those that load kernels by name through the driver API (nvrtc, cubin modules), those it includes
+    that launch them, those that launch a
     kernel declared to them by a header or an `extern` (a .cu of kernels compiled on its own, launched from
     main.cpp), those that launch a function-pointer parameter the folder's files pass a kernel of it to, and the files
     above that include it. ``siblings``: ``_siblings(path)``; ``text_of(Path)``: a file's
@@ -1936,6 +1937,12 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
         if named:
             files.append((t, os.path.basename(p), False, named))
     missing -= {k for f in files for k in (f[3] or ())}
+    for p in included_by(path, text) if missing else ():  # or by a file it includes (Torch's `generic/X.cu`,
+        t = text_of(p) or ""                               # read once per element type, launches X.cu's kernels)
+        named = {k for k in missing & _launched(t) if not _defines(t, k)}
+        if named:
+            files.append((t, os.path.relpath(p, path.parent), False, named))  # (`generic/X.cu`: not X.cu's name)
+            missing -= named
     if missing:
         files += _launched_through_parameters(text, missing, siblings)
         missing -= {k for f in files for k in (f[3] or ())}

@@ -346,6 +346,17 @@ def test_a_kernel_in_a_header_takes_the_launches_of_the_files_that_include_it(tm
     assert "main.cu:2" in res.assumed
 
 
+def test_a_kernel_takes_the_launches_of_a_file_it_includes(tmp_path):
+    # the host half of a kernel file kept in a file it includes (Torch's `generic/X.cu`), of the same base name
+    (tmp_path / "generic").mkdir()
+    (tmp_path / "generic" / "k.cu").write_text("void go(float* x) { h<<<8, 128>>>(x); }\n")
+    (tmp_path / "k.cu").write_text('__global__ void h(float* x) { x[threadIdx.x] = 0; }\n#include "generic/k.cu"\n')
+    src = (tmp_path / "k.cu").read_text()
+    assert _shapes(src, path=tmp_path / "k.cu", kernels=["h"]) == {"h": [((128, 1, 1), (8, 1, 1), ())]}
+    res = analyze(tmp_path / "k.cu")
+    assert res.launches[0]["block"] == [128, 1, 1] and "generic/k.cu:1" in res.assumed
+
+
 def test_host_code_is_read_as_the_host_pass_compiles_it(tmp_path):
     # `#define GPU` (no value) in a quoted include enables the GPU branch; the CPU one is never compiled, and a
     # dim3 field set under an undefined #ifdef keeps the #else value

@@ -1938,7 +1938,7 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
             files.append((t, os.path.basename(p), False, named))
     missing -= {k for f in files for k in (f[3] or ())}
     for p in included_by(path, text) if missing else ():  # or by a file it includes (Torch's `generic/X.cu`,
-        t = text_of(p) or ""                               # read once per element type, launches X.cu's kernels)
+        t = _generic_body(text_of(p) or "", p.name)        # read once per element type, launches X.cu's kernels)
         named = {k for k in missing & _launched(t) if not _defines(t, k)}
         if named:
             files.append((t, os.path.relpath(p, path.parent), False, named))  # (`generic/X.cu`: not X.cu's name)
@@ -1954,6 +1954,19 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
         files += _launched_above(header, missing, [p for p, _ in siblings], beside=True)
         missing -= {k for f in files for k in (f[3] or ())}
     return files
+
+
+_SELF_NAMING = re.compile(r'\A(?:\s*//[^\n]*\n)*\s*(#\s*ifndef\s+(\w+))[ \t]*\n\s*#\s*define\s+\2\s+"([^"\n]+)"')
+
+
+def _generic_body(text: str, name: str) -> str:
+    """``text`` as its second reading compiles it when it is a file that names itself for a generator to include
+    again (Torch's `#ifndef THC_GENERIC_FILE / #define THC_GENERIC_FILE "generic/X.cu" / #else` body `#endif`,
+    included once per element type through the macro): its `#ifndef` written `#if 0`, columns kept; else ``text``."""
+    m = _SELF_NAMING.match(text)
+    if m is None or os.path.basename(m.group(3)) != name:
+        return text
+    return text[:m.start(1)] + "#if 0".ljust(len(m.group(1))) + text[m.end(1):]
 
 
 def _parameter_launchers(text: str) -> set:
@@ -2210,6 +2223,8 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
                     if p not in includer_env:
                         includer_env[p] = _scan_file(text_of(p), p.name, folder, defines).env
                     outer.update(includer_env[p])
+                if text is not own[0] and (folder / name).resolve() in {q.resolve() for q in included_by(path, own[0])}:
+                    outer.update(scan_of(*own).env)  # (a file the kernel's file includes: read with its macros)
             scans[name] = _scan_file(text, name, folder, defines, callers, outer, instantiations)
         return scans[name]
 

@@ -349,12 +349,17 @@ def test_a_kernel_in_a_header_takes_the_launches_of_the_files_that_include_it(tm
 def test_a_kernel_takes_the_launches_of_a_file_it_includes(tmp_path):
     # the host half of a kernel file kept in a file it includes (Torch's `generic/X.cu`), of the same base name
     (tmp_path / "generic").mkdir()
-    (tmp_path / "generic" / "k.cu").write_text("void go(float* x) { h<<<8, 128>>>(x); }\n")
-    (tmp_path / "k.cu").write_text('__global__ void h(float* x) { x[threadIdx.x] = 0; }\n#include "generic/k.cu"\n')
+    # naming itself for a generator to include again (its body is compiled on the second reading), its block a
+    # constant of a header the kernel's file includes
+    (tmp_path / "generic" / "k.cu").write_text('#ifndef GEN_FILE\n#define GEN_FILE "generic/k.cu"\n#else\n'
+                                               'void go(float* x) { h<<<8, THREADS>>>(x); }\n#endif\n')
+    (tmp_path / "common.h").write_text("const int THREADS = 128;\n")
+    (tmp_path / "k.cu").write_text('#include "common.h"\n__global__ void h(float* x) { x[threadIdx.x] = 0; }\n'
+                                   '#include "generic/k.cu"\n')
     src = (tmp_path / "k.cu").read_text()
     assert _shapes(src, path=tmp_path / "k.cu", kernels=["h"]) == {"h": [((128, 1, 1), (8, 1, 1), ())]}
     res = analyze(tmp_path / "k.cu")
-    assert res.launches[0]["block"] == [128, 1, 1] and "generic/k.cu:1" in res.assumed
+    assert res.launches[0]["block"] == [128, 1, 1] and "generic/k.cu:4" in res.assumed
 
 
 def test_host_code_is_read_as_the_host_pass_compiles_it(tmp_path):

@@ -1447,6 +1447,17 @@ __global__ void k(float *x) { x[threadIdx.x] = 1.f; }
     assert res.paths["k"] == "libclang", res.paths  # (no host declaration skipped)
 
 
+def test_curands_double_precision_draws_are_declared():
+    src = """#include <curand_kernel.h>
+__global__ void k(curandState *s, double *o) {
+  int i = threadIdx.x;
+  o[i] = curand_log_normal_double(&s[i], 0.0, 1.0) + curand_normal2_double(&s[i]).x;
+}
+"""
+    res = analyze(src, path="draws.cu", block=(64, 1, 1))
+    assert res.paths["k"] == "libclang", res.paths
+
+
 def test_the_shared_memory_class_idiom_hands_out_the_dynamic_shared_array():
     src = """
 template <class T> struct SharedMemory {

@@ -21,7 +21,8 @@ __device__ float curand_mtgp32_single_specific(curandStateMtgp32*, unsigned char
   __device__ void curand_init(unsigned long long, unsigned long long, unsigned long long, S*); \
   __device__ unsigned int curand(S*); __device__ float curand_uniform(S*); __device__ double curand_uniform_double(S*); \
   __device__ float curand_normal(S*); __device__ double curand_normal_double(S*); __device__ float2 curand_normal2(S*); \
-  __device__ float curand_log_normal(S*, float, float); __device__ unsigned int curand_poisson(S*, double);
+  __device__ float curand_log_normal(S*, float, float); __device__ double curand_log_normal_double(S*, double, double); \
+  __device__ double2 curand_normal2_double(S*); __device__ unsigned int curand_poisson(S*, double);
 __KOPT_CURAND(curandStateXORWOW) __KOPT_CURAND(curandStatePhilox4_32_10) __KOPT_CURAND(curandStateMRG32k3a) __KOPT_CURAND(curandStateMtgp32)
 __device__ float4 curand_uniform4(curandStatePhilox4_32_10*); __device__ float4 curand_normal4(curandStatePhilox4_32_10*);
 #undef __KOPT_CURAND

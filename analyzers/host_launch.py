@@ -1917,11 +1917,10 @@ def _includers(path, siblings) -> list:
 def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> list:
     """(text, name, driver API launches only, the only kernels read there or None) for each other file that may
     launch the kernels of ``path`` (contents ``text``) it does not launch itself: the files of its folder that
-    include it, those that load kernels by name through the driver API (nvrtc, cubin modules), those it includes
-    that launch them, those that launch a
+    include it, those that load kernels by name through the driver API (nvrtc, cubin modules), those that launch a
     kernel declared to them by a header or an `extern` (a .cu of kernels compiled on its own, launched from
-    main.cpp), those that launch a function-pointer parameter the folder's files pass a kernel of it to, and the files
-    above that include it. ``siblings``: ``_siblings(path)``; ``text_of(Path)``: a file's
+    main.cpp), those it includes, those that launch a function-pointer parameter the folder's files pass a kernel of
+    it to, and the files above that include it. ``siblings``: ``_siblings(path)``; ``text_of(Path)``: a file's
     text."""
     included = _includers(path, siblings)  # (path texts, as ``siblings`` gives them)
     inc = [Path(p) for p in included]
@@ -2213,6 +2212,10 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
 
     includer_env: dict = {}
 
+    @lru_cache(maxsize=1)
+    def own_includes() -> set:
+        return {q.resolve() for q in included_by(path, own[0])}
+
     def scan_of(text, name):
         if name not in scans:
             # a file read with its includer's macros: a kernel header, or a launching file the folder's main.cu
@@ -2223,7 +2226,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
                     if p not in includer_env:
                         includer_env[p] = _scan_file(text_of(p), p.name, folder, defines).env
                     outer.update(includer_env[p])
-                if text is not own[0] and (folder / name).resolve() in {q.resolve() for q in included_by(path, own[0])}:
+                if text is not own[0] and (folder / name).resolve() in own_includes():
                     outer.update(scan_of(*own).env)  # (a file the kernel's file includes: read with its macros)
             scans[name] = _scan_file(text, name, folder, defines, callers, outer, instantiations)
         return scans[name]

@@ -1458,6 +1458,20 @@ __global__ void k(curandState *s, double *o) {
     assert res.paths["k"] == "libclang", res.paths
 
 
+def test_host_code_with_variadic_lists_and_integer_formats_parses():
+    src = """#include <cstdarg>
+#include <cinttypes>
+#include <stdio.h>
+void log_line(const char *f, ...) {
+  va_list ap; va_start(ap, f); vfprintf(stderr, f, ap); va_end(ap);
+  fprintf(stderr, "%" PRIu64 "\\n", (uint64_t)1);
+}
+__global__ void k(float *x) { x[threadIdx.x] = 1.f; }
+"""
+    res = analyze(src, path="log.cu", block=(64, 1, 1))
+    assert res.paths["k"] == "libclang", res.paths  # (no host declaration skipped)
+
+
 def test_the_shared_memory_class_idiom_hands_out_the_dynamic_shared_array():
     src = """
 template <class T> struct SharedMemory {

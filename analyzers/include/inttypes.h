@@ -1,0 +1,23 @@
+#pragma once
+// kopt analyzer stub: the fixed-width integer types (analyzers/cuda_decls.h) and their printf formats (int64_t is
+// long there)
+#define PRId8 "d"
+#define PRId16 "d"
+#define PRId32 "d"
+#define PRId64 "ld"
+#define PRIi32 "i"
+#define PRIi64 "li"
+#define PRIu8 "u"
+#define PRIu16 "u"
+#define PRIu32 "u"
+#define PRIu64 "lu"
+#define PRIx32 "x"
+#define PRIx64 "lx"
+#define PRIX32 "X"
+#define PRIX64 "lX"
+#define PRIuPTR "lu"
+#define PRIxPTR "lx"
+#define SCNd32 "d"
+#define SCNd64 "ld"
+#define SCNu32 "u"
+#define SCNu64 "lu"

@@ -184,10 +184,18 @@ def project_top(path: Path) -> Path | None:
     return top if top is not None and top != project_root(path) else None
 
 
-def project_files(path: Path) -> tuple[Path | None, list[Path] | None]:
+def project_files(path: Path, include_dirs=()) -> tuple[Path | None, list[Path] | None]:
     """(the project holding ``path``, its files) for ``headers_by_name``; (None, None) when there is none to
-    search."""
+    search. With no build file or ``.git`` near ``path``, the nearest folder holding both ``path`` and one of the
+    ``include_dirs`` the caller was given, up to ``_TOP_LEVELS`` above ``path``'s (a tree whose build files live
+    elsewhere: PhysX's `physx/source/gpubroadphase/src/CUDA/` kernels, built by `physx/source/compiler/cmake`, given
+    `-I physx/include`)."""
     root = project_root(path)
+    if root is None:
+        folder = Path(path).resolve().parent
+        near = [folder, *folder.parents][1:_TOP_LEVELS + 1]
+        common = [Path(os.path.commonpath([folder, Path(d).resolve()])) for d in include_dirs]
+        root = next((c for c in near if c in common), None)
     return root, (_project_files(root) if root is not None else None)
 
 

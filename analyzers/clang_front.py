@@ -1139,7 +1139,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     errors = _errors(tu, fname)
     # (a quoted include found nowhere is left out of the parse: its names are undeclared, or it is reported unfound)
     unfound = _unfound(path, source, context, include_dirs) if errors else set()
-    found_in = _build_includes(path, unfound)
+    found_in = _build_includes(path, unfound, include_dirs)
     if found_in:  # headers the build's -I folders hold (`-I $(INC_DIR)` in the Makefile above src/)
         include_dirs = [*include_dirs, *(str(d) for d, _ in found_in)]
         patched = _asm_headers(path, source, include_dirs)
@@ -1274,16 +1274,18 @@ def _unfound(path: Path, source: str, context, include_dirs) -> set:
     return set(_missing_headers(path, source, include_dirs)) | set(_missing_headers(path, context or "", include_dirs))
 
 
-def _build_includes(path: Path, unfound: set) -> list:
+def _build_includes(path: Path, unfound: set, include_dirs=()) -> list:
     """(folder, where it came from) for each include folder of the build files near ``path`` (``build_flags``) that
-    holds one of the ``unfound`` headers, then for each header still unfound that the project holds once."""
+    holds one of the ``unfound`` headers, then for each header still unfound that the project holds once (the
+    project: ``build_flags.project_files`` of ``path`` and the ``include_dirs`` given)."""
     from . import build_flags
 
     if not unfound:
         return []
     out = [(d, f) for d, f in build_flags.include_dirs_for(path) if any((d / m).is_file() for m in unfound)]
     rest = {m for m in unfound if not any((d / m).is_file() for d, _ in out)}
-    return out + build_flags.headers_by_name(path, rest)
+    project = build_flags.project_files(path, include_dirs) if rest else None
+    return out + build_flags.headers_by_name(path, rest, project)
 
 
 def _build_defines(path: Path, errors, defines, tu, missing=()) -> dict:

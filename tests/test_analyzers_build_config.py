@@ -229,6 +229,24 @@ def test_a_configured_headers_host_declarations_that_do_not_parse_are_skipped(tm
     assert "k" in u.funcs and not u.broken and u.skipped_host == 1
 
 
+def test_headers_are_found_in_the_tree_the_include_folder_shares_with_a_file_far_from_any_build_file(tmp_path):
+    """PhysX's kernels sit three folders below `physx/source` with no build file near them (its CMake files are in
+    `physx/source/compiler/cmake`): given `-I physx/include`, a header of a sibling module is found in `physx/`."""
+    from analyzers import clang_front as cf
+
+    root = _tree(tmp_path, {
+        "physx/include/Pub.h": "#pragma once\nstruct Vec { float x, y; };\n",
+        "physx/source/mod/include/Agg.h": '#pragma once\n#include "Pub.h"\nstruct Agg { Vec v[4]; int n; };\n',
+        "physx/source/mod/src/CUDA/k.cu": '#include "Agg.h"\n'
+                                          "__global__ void k(Agg *a) { a[blockIdx.x].v[threadIdx.x % 4].x = 1.f; }\n"})
+    p = root / "physx/source/mod/src/CUDA/k.cu"
+    assert bf.project_files(p) == (None, None)
+    assert bf.project_files(p, [str(root / "physx/include")])[0] == root / "physx"
+    u = cf.parse(p, p.read_text(), include_dirs=[str(root / "physx/include")])
+    assert "k" in u.funcs and not u.broken
+    assert [f for _, f in u.build_includes] == ["the only Agg.h under physx/"]
+
+
 def test_a_switch_that_turns_the_gpu_off_or_names_a_cuda_feature_follows_its_cmake_value(tmp_path):
     """`PROJ_NO_GPU`, `DISABLE_CUDA` and `USE_CUDA_AWARE_MPI` are not the CUDA build's own switch: CMake decides."""
     root = _tree(tmp_path, {

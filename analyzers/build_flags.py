@@ -230,6 +230,19 @@ def headers_by_name(path: Path, names, project=None) -> list[tuple[Path, str]]:
     return out
 
 
+def ancestor_includes(path: Path, names) -> list[tuple[Path, str]]:
+    """(folder, why) for each folder up to ``_TOP_LEVELS`` above ``path``'s that holds one of the path-qualified
+    header ``names`` at that path (`common/launch.cuh` from `src/bevfusion/x.cu`: the build's `-I src`), nearest
+    first."""
+    folder = Path(path).resolve().parent
+    out = []
+    for name in sorted(n for n in names if len(Path(n).parts) > 1 and ".." not in Path(n).parts):
+        hit = next((d for d in [folder, *folder.parents][1:_TOP_LEVELS + 1] if (d / name).is_file()), None)
+        if hit is not None and hit not in (d for d, _ in out):
+            out.append((hit, f"{name} under {hit.name}/"))
+    return out
+
+
 def _named(files, name: str) -> list[Path]:
     """The ``files`` whose path ends with the include path ``name``."""
     parts = Path(name).parts

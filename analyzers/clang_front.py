@@ -1276,14 +1276,17 @@ def _unfound(path: Path, source: str, context, include_dirs) -> set:
 
 def _build_includes(path: Path, unfound: set, include_dirs=()) -> list:
     """(folder, where it came from) for each include folder of the build files near ``path`` (``build_flags``) that
-    holds one of the ``unfound`` headers, then for each header still unfound that the project holds once (the
-    project: ``build_flags.project_files`` of ``path`` and the ``include_dirs`` given)."""
+    holds one of the ``unfound`` headers, then each folder above ``path`` that holds a path-qualified one at that path,
+    then for each header still unfound that the project holds once (the project: ``build_flags.project_files`` of
+    ``path`` and the ``include_dirs`` given)."""
     from . import build_flags
 
     if not unfound:
         return []
     out = [(d, f) for d, f in build_flags.include_dirs_for(path) if any((d / m).is_file() for m in unfound)]
     rest = {m for m in unfound if not any((d / m).is_file() for d, _ in out)}
+    out += build_flags.ancestor_includes(path, rest)  # (`common/launch.cuh` from `src/bevfusion/`: `-I src`)
+    rest = {m for m in rest if not any((d / m).is_file() for d, _ in out)}
     project = build_flags.project_files(path, include_dirs) if rest else None
     return out + build_flags.headers_by_name(path, rest, project)
 

@@ -247,6 +247,22 @@ def test_headers_are_found_in_the_tree_the_include_folder_shares_with_a_file_far
     assert [f for _, f in u.build_includes] == ["the only Agg.h under physx/"]
 
 
+def test_a_path_qualified_header_is_found_under_a_folder_above_the_file(tmp_path):
+    """`#include "common/launch.cuh"` in `src/bevfusion/k.cu`, built with `-I src` by a build file kopt was not
+    given: the folder above that holds `common/launch.cuh` is the include folder."""
+    from analyzers import clang_front as cf
+
+    root = _tree(tmp_path, {
+        "app/src/common/launch.cuh": "#pragma once\n#define linear_index (blockDim.x * blockIdx.x + threadIdx.x)\n",
+        "app/src/bevfusion/k.cu": '#include "common/launch.cuh"\n'
+                                  "__global__ void k(float *x, int n) { int i = linear_index; if (i < n) x[i] = 1.f; }\n"})
+    p = root / "app/src/bevfusion/k.cu"
+    assert bf.ancestor_includes(p, {"common/launch.cuh", "launch.cuh", "../common/launch.cuh"}) == [
+        (root / "app/src", "common/launch.cuh under src/")]
+    u = cf.parse(p, p.read_text())
+    assert "k" in u.funcs and not u.broken
+
+
 def test_a_switch_that_turns_the_gpu_off_or_names_a_cuda_feature_follows_its_cmake_value(tmp_path):
     """`PROJ_NO_GPU`, `DISABLE_CUDA` and `USE_CUDA_AWARE_MPI` are not the CUDA build's own switch: CMake decides."""
     root = _tree(tmp_path, {

@@ -1436,7 +1436,9 @@ def _configured(errors, known) -> dict:
     """name -> (value, where) for each configuration macro an ``#error`` directive stops the parse for: the directive
     sits in the ``#else`` of a group whose first ``#if`` compares an undefined name with a constant (``#if
     HOOMD_LONGREAL_SIZE == 32 ... #elif ... #else #error``), a value a configure step writes into a header kopt does
-    not have. The first branch's value is taken."""
+    not have. The first branch's value is taken. So is the CUDA build's switch that group's first branch tests
+    (``#if defined(GKO_COMPILING_CUDA) ... #elif defined(GKO_COMPILING_HIP) ... #else #error "Executor definition
+    missing"``): the build a kernel file is compiled by defines it."""
     out = {}
     for e in errors:
         f = e.location.file
@@ -1450,7 +1452,13 @@ def _configured(errors, known) -> dict:
         c = re.match(r"\s*\(?\s*([A-Za-z_]\w*)\s*==\s*(\w+)\s*\)?\s*(?://.*|/\*.*)?$", g[2]) if g else None
         if g and g[1] == "if" and c and c.group(1) not in known:
             out.setdefault(c.group(1), (c.group(2), f"the first branch of {Path(f.name).name}:{g[0] + 1}"))
+        d = _SWITCH_TEST.match(g[2]) if g and g[1] in ("if", "ifdef") else None
+        if d and d.group(1) not in known and gpu_switch(d.group(1)):
+            out.setdefault(d.group(1), ("1", f"the CUDA build's branch of {Path(f.name).name}:{g[0] + 1}"))
     return out
+
+
+_SWITCH_TEST = re.compile(r"\s*\(?\s*(?:defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?\s*\)?\s*(?://.*|/\*.*)?$")
 
 
 

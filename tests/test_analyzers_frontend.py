@@ -1295,6 +1295,25 @@ __global__ void k(Scalar* x) { x[threadIdx.x] = 1; }
         res.paths["k"], res.paths
 
 
+def test_a_backend_switch_a_header_stops_on_takes_the_cuda_builds_branch(tmp_path):
+    # ginkgo's common device headers choose the backend by a switch its CMake passes the CUDA target
+    (tmp_path / "groups.hpp").write_text("""#if defined(PROJ_COMPILING_CUDA)
+#define WARP 32
+#elif defined(PROJ_COMPILING_HIP)
+#define WARP 64
+#else
+#error "Executor definition missing"
+#endif
+""")
+    (tmp_path / "k.cu").write_text("""#include "groups.hpp"
+__global__ void k(float* x) { x[threadIdx.x % WARP] = 1; }
+""")
+    res = analyze(tmp_path / "k.cu", block=(32, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "`-DPROJ_COMPILING_CUDA=1` from the CUDA build's branch of " \
+        "groups.hpp:1" in res.paths["k"], res.paths
+    assert not [d for d in res.diagnostics if d.rule.startswith("race")]
+
+
 def test_a_launch_blanked_across_conditional_branches_keeps_its_directive_lines():
     # (a launch whose arguments follow an `#else`: blanking `#else` and `#endif` but not the `#ifndef` before the
     # launch left the group unterminated, and the whole file to the fallback)

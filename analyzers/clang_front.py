@@ -867,6 +867,11 @@ def _asm_as_clang_reads(text: str) -> str:
     return _asm_operand_commas(_PTX_SPECIAL.sub(r"%\1", text))
 
 
+# in an asm string: `%` before a name that is no operand (`%0`), modifier (`%c0`), named operand (`%[x]`) or escape
+_PTX_LOCAL = re.compile(r"(?<!%)%(?=[A-Za-z_])(?![A-Za-z]\d)")
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
 def _asm_headers(path: Path, source: str, include_dirs) -> dict:
     """Header path -> its text with its inline asm rewritten (``_asm_as_clang_reads``), for each header the file
     reaches whose asm clang would reject (a `getLaneMaskLt()` helper reading `%lanemask_lt` in a utility header)."""
@@ -881,7 +886,8 @@ def _asm_headers(path: Path, source: str, include_dirs) -> dict:
 
 def _asm_operand_commas(text: str) -> str:
     """``text`` with the comma nvcc does without put between two operands of an inline asm statement (``::"r"(v)
-    "l"(p)``, which clang rejects): the blank before the second operand becomes the comma (columns kept)."""
+    "l"(p)``, which clang rejects): the blank before the second operand becomes the comma (columns kept); and its
+    strings' references to PTX registers the statement declares (``%v``) escaped."""
     out, at = [], 0
     for m in _ASM_START.finditer(text):
         if m.start() < at:
@@ -890,7 +896,10 @@ def _asm_operand_commas(text: str) -> str:
         while i < len(text) and d:
             d += {"(": 1, ")": -1}.get(text[i], 0)
             i += 1
-        out += [text[at:m.end()], _ASM_NO_COMMA.sub(r"\1,\2", text[m.end():i])]
+        # (and a PTX local register the statement declares, `.reg.pred %did;`: nvcc passes it through, `%%` for clang)
+        body = _STRING.sub(lambda x: _PTX_LOCAL.sub("%%", x.group(0)), text[m.end():i]) if "%" in text[m.end():i] \
+            else text[m.end():i]
+        out += [text[at:m.end()], _ASM_NO_COMMA.sub(r"\1,\2", body)]
         at = i
     return "".join(out) + text[at:]
 

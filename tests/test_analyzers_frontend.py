@@ -186,6 +186,24 @@ __global__ void parent(int* p) {
     assert "analysis.incomplete" not in _rules(res)
 
 
+def test_ptx_registers_an_asm_statement_declares_do_not_stop_libclang():
+    # (a warp scan in inline PTX with its own registers, as nvcc takes them; `a%b` outside asm is left alone)
+    src = """
+__device__ __forceinline__ unsigned scan(unsigned sum) {
+  for (unsigned off = 1; off < 32; off <<= 1)
+    asm("{ .reg.b32 %v; .reg.pred %did;"
+        "  shfl.sync.up.b32 %v|%did, %0, %1, 0, 0xffffffff;"
+        "  @%did add.u32 %0, %0, %v;"
+        "}" : "+r"(sum) : "r"(off));
+  return sum;
+}
+__global__ void k(unsigned* p, int b) { p[threadIdx.x] = scan(p[threadIdx.x]) + threadIdx.x%b; }
+"""
+    res = analyze(src, path="scan.cu", block=(32, 1, 1))
+    assert res.paths == {"k": "libclang"}, res.paths
+    assert "analysis.incomplete" not in _rules(res)
+
+
 def test_a_kernel_header_sees_the_device_functions_its_includer_defines_first(tmp_path):
     (tmp_path / "main.cu").write_text('#include <helper_cuda.h>\ntypedef unsigned int TColor;\n'
                                       'float host_only(std::vector<float>& v) { return v[0]; }\n'

@@ -59,6 +59,9 @@ _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _ASM_START = re.compile(r"\b(?:asm|__asm__)\b(?:\s+(?:volatile|__volatile__))?\s*\(")
 # two asm operands with no comma between them: `"r"(v) "l"(p)`
 _ASM_NO_COMMA = re.compile(r'("[=+&]*[A-Za-z]+"\s*\([^()]*\))\s(\s*"[=+&]*[A-Za-z]+"\s*\()')
+# in an asm string: `%` before a name that is no operand (`%0`), modifier (`%c0`), named operand (`%[x]`) or escape
+_PTX_LOCAL = re.compile(r"(?<!%)%(?=[A-Za-z_])(?![A-Za-z]\d)")
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 _DEFINES_GLOBAL = re.compile(r"^[ \t]*#[ \t]*define[ \t][^\n]*\b__global__\b", re.M)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
@@ -140,11 +143,17 @@ _STUB_FOR = {"cub": "cub/cub.cuh", "thrust": "thrust/__kopt_thrust.h", "cuda": "
              **dict.fromkeys(_TORCH_ROOTS, "__kopt_torch.h"), "nccl.h": "__kopt_nccl.h"}
 
 
-def _missing_header_text(path: Path, name: str, include_dirs=()) -> str:
-    """What a header found nowhere reads as: its library's stub, the text a configure step would write from its
-    template (``build_flags.configured_header``), else nothing."""
+def _missing_header_text(path: Path, name: str, include_dirs=(), patched: dict | None = None) -> str:
+    """What a header found nowhere reads as: the text a configure step would write from its template
+    (``build_flags.configured_header``; kept in ``patched`` under its empty-header name, where its host declarations
+    that do not parse are blanked as a header's are, and read from there after), its library's stub, else nothing."""
+    key = f"{_EMPTY}/{name}"
+    if patched is not None and key in patched:
+        return patched[key]
     configured = build_flags.configured_header(path, name, include_dirs)
     if configured:
+        if patched is not None:
+            patched[key] = configured[0]
         return configured[0]
     stub = _STUB_FOR.get(name.split("/")[0])
     return f"#include <{stub}>\n" if stub else ""
@@ -823,11 +832,8 @@ def translation_unit(path: Path, source: str, *, defines: dict | None = None, in
     # `half __restrict *p`: nvcc takes the qualifier before the `*`, clang wants it on the pointer (`*__restrict`)
     text = _RESTRICT_BEFORE_STAR.sub(lambda m: "*" + m.group(1) + (m.group(2) or " "), text)
     text = _asm_as_clang_reads(text)
-    unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", _missing_header_text(path, h, include_dirs)) for h in empty_headers]
-    if patched is not None:  # (a configured header's text, kept where its host declarations can be blanked)
-        for name, configured in unsaved[1:]:
-            if configured and not configured.startswith("#include <"):
-                patched.setdefault(name, configured)
+    unsaved = [(fname, text)] + [(f"{_EMPTY}/{h}", _missing_header_text(path, h, include_dirs, patched))
+                                 for h in empty_headers]
     if empty_headers:
         args += ["-isystem", _EMPTY]
     if context is not None:
@@ -867,11 +873,6 @@ def _asm_as_clang_reads(text: str) -> str:
     return _asm_operand_commas(_PTX_SPECIAL.sub(r"%\1", text))
 
 
-# in an asm string: `%` before a name that is no operand (`%0`), modifier (`%c0`), named operand (`%[x]`) or escape
-_PTX_LOCAL = re.compile(r"(?<!%)%(?=[A-Za-z_])(?![A-Za-z]\d)")
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
-
-
 def _asm_headers(path: Path, source: str, include_dirs) -> dict:
     """Header path -> its text with its inline asm rewritten (``_asm_as_clang_reads``), for each header the file
     reaches whose asm clang would reject (a `getLaneMaskLt()` helper reading `%lanemask_lt` in a utility header)."""
@@ -896,9 +897,9 @@ def _asm_operand_commas(text: str) -> str:
         while i < len(text) and d:
             d += {"(": 1, ")": -1}.get(text[i], 0)
             i += 1
-        # (and a PTX local register the statement declares, `.reg.pred %did;`: nvcc passes it through, `%%` for clang)
-        body = _STRING.sub(lambda x: _PTX_LOCAL.sub("%%", x.group(0)), text[m.end():i]) if "%" in text[m.end():i] \
-            else text[m.end():i]
+        body = text[m.end():i]
+        if "%" in body:  # (a PTX register the statement declares, `.reg.pred %did;`: nvcc passes it, clang wants `%%`)
+            body = _STRING.sub(lambda x: _PTX_LOCAL.sub("%%", x.group(0)), body)
         out += [text[at:m.end()], _ASM_NO_COMMA.sub(r"\1,\2", body)]
         at = i
     return "".join(out) + text[at:]
@@ -1468,7 +1469,6 @@ def _configured(errors, known) -> dict:
 
 
 _SWITCH_TEST = re.compile(r"\s*\(?\s*(?:defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?\s*\)?\s*(?://.*|/\*.*)?$")
-
 
 
 def _unknown_constants(errors, source: str, defines) -> list:

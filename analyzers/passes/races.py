@@ -344,9 +344,14 @@ def _in_extents(acc: Access, enc) -> list:
     their indices free: ``bounds.shared`` reports the ones that leave them.) So does a subscript of a tensor
     accessor's inner dimension (`poses[k][6]` is within `poses.size(1)`): with the row stride the size, an index past
     it would name the next row's element."""
-    return [c for idx, dim in acc.subs if (isinstance(dim, int) and dim > 1 or isinstance(dim, S) and not
-                                           sym.has_opaque(dim)) and not sym.has_opaque(idx)
-            for x in (enc.int(idx),) for c in (x >= 0, x < (dim if isinstance(dim, int) else enc.int(dim)))]
+    out = []
+    for idx, dim in acc.subs:
+        bounded = isinstance(dim, int) and dim > 1 or isinstance(dim, S) and not sym.has_opaque(dim)
+        if not bounded or sym.has_opaque(idx):
+            continue
+        x = enc.int(idx)
+        out += [x >= 0, x < (dim if isinstance(dim, int) else enc.int(dim))]
+    return out
 
 
 def _same_iterations(ctx: Ctx, a: Access, b: Access):

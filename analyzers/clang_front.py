@@ -1462,13 +1462,11 @@ def _configured(errors, known) -> dict:
         c = re.match(r"\s*\(?\s*([A-Za-z_]\w*)\s*==\s*(\w+)\s*\)?\s*(?://.*|/\*.*)?$", g[2]) if g else None
         if g and g[1] == "if" and c and c.group(1) not in known:
             out.setdefault(c.group(1), (c.group(2), f"the first branch of {Path(f.name).name}:{g[0] + 1}"))
-        d = _SWITCH_TEST.match(g[2]) if g and g[1] in ("if", "ifdef") else None
-        if d and d.group(1) not in known and gpu_switch(d.group(1)):
-            out.setdefault(d.group(1), ("1", f"the CUDA build's branch of {Path(f.name).name}:{g[0] + 1}"))
+        t = _GROUP_TEST.match(g[2]) if g and g[1] == "if" else None
+        switch = g[2].strip() if g and g[1] == "ifdef" else t.group(1) if t else None
+        if switch and switch not in known and gpu_switch(switch):
+            out.setdefault(switch, ("1", f"the CUDA build's branch of {Path(f.name).name}:{g[0] + 1}"))
     return out
-
-
-_SWITCH_TEST = re.compile(r"\s*\(?\s*(?:defined\s*\(?\s*)?([A-Za-z_]\w*)\s*\)?\s*\)?\s*(?://.*|/\*.*)?$")
 
 
 def _unknown_constants(errors, source: str, defines) -> list:

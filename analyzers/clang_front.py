@@ -138,9 +138,11 @@ def _evaluate(c):
 # rewritten to it in _strip_unknown_includes)
 _TORCH_ROOTS = ("ATen", "c10", "torch")  # PyTorch's header folders: their stub is of what extension kernels use
 # a library's header kopt lacks (by its first path component) -> the stub every such header reads: CUB's of what
-# kernels use, Thrust's device value types, libcu++'s `cuda::std`, PyTorch's, NCCL's types host classes hold
+# kernels use, Thrust's device value types, libcu++'s `cuda::std`, PyTorch's, NCCL's types host classes hold,
+# OpenCV core's CUDA device library
 _STUB_FOR = {"cub": "cub/cub.cuh", "thrust": "thrust/__kopt_thrust.h", "cuda": "cuda/std/__kopt_cuda_std.h",
-             **dict.fromkeys(_TORCH_ROOTS, "__kopt_torch.h"), "nccl.h": "__kopt_nccl.h"}
+             **dict.fromkeys(_TORCH_ROOTS, "__kopt_torch.h"), "nccl.h": "__kopt_nccl.h",
+             "opencv2": "opencv2/__kopt_opencv.h"}
 
 
 def _missing_header_text(path: Path, name: str, include_dirs=(), patched: dict | None = None) -> str:
@@ -468,6 +470,13 @@ class _Conv:
                 name = "::".join(scope) + "::" + name  # cub::BlockReduce::Sum
             elif obj is not None and obj.kind == "call" and obj.name.endswith("::__ctor__"):
                 name = obj.name.removesuffix("__ctor__") + name  # R(storage).Sum in a template
+        elif name == "operator()" and c.referenced is not None and c.referenced.kind == K.CXX_METHOD and args:
+            # `src(y, x)`: a call of the object's operator() (clang's first argument is the object), a member call
+            obj = self.expr(args[0])
+            class_args = _template_argument_sizes(args[0].type.get_canonical())
+            args = args[1:]
+            scope = _scope(c.referenced)
+            name = "::".join(scope) + "::" + name if scope else name
         if not name and callee is not None:
             name = callee.spelling or self.text(callee)
         qual = name
@@ -1149,9 +1158,18 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     errors = _errors(tu, fname)
     # (a quoted include found nowhere is left out of the parse: its names are undeclared, or it is reported unfound)
     unfound = _unfound(path, source, context, include_dirs) if errors else set()
-    found_in = _build_includes(path, unfound, include_dirs)
-    if found_in:  # headers the build's -I folders hold (`-I $(INC_DIR)` in the Makefile above src/)
-        include_dirs = [*include_dirs, *(str(d) for d, _ in found_in)]
+    given = list(include_dirs)
+    # headers the build's -I folders hold (`-I $(INC_DIR)` in the Makefile above src/), then those the headers found
+    # there include (PhysX's module headers each include another module's)
+    found_in = []
+    for _ in range(_INCLUDE_ROUNDS):
+        more = [(d, f) for d, f in _build_includes(path, unfound, given) if str(d) not in include_dirs]
+        if not more:
+            break
+        found_in += more
+        include_dirs = [*include_dirs, *(str(d) for d, _ in more)]
+        unfound = _unfound(path, source, context, include_dirs)
+    if include_dirs != given:
         patched = _asm_headers(path, source, include_dirs)
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context,
                               patched=patched)
@@ -1268,6 +1286,9 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
         raise FrontendError("libclang: the file's kernels were blanked")
     unit.problems = conv.problems
     return unit
+
+
+_INCLUDE_ROUNDS = 4  # rounds of looking for the folders of headers found nowhere, each after the last's were added
 
 
 def _may_declare_kernels(path: Path, source: str, include_dirs) -> bool:
@@ -2021,6 +2042,11 @@ def _record_layout(c, layouts: dict) -> None:
         layouts[c.spelling] = (params, fields)
 
 
+# stubs whose device definitions are a model of the library's (its pointer types' addressing, its atomics): read
+# like the user's headers' helpers, where the other stubs' are declarations kopt's own rules handle
+_MODEL_STUBS = {str(STUBS / "opencv2" / "__kopt_opencv.h")}
+
+
 def _header_device_decls(tu, children: list, patched: dict, layouts: dict):
     """The device functions (not kernels) defined in the user's headers the unit includes (`#include "utils.h"` with
     `__device__ int gid() {...}`), so calls to them are inlined like the file's own helpers, and the `__device__` /
@@ -2029,12 +2055,16 @@ def _header_device_decls(tu, children: list, patched: dict, layouts: dict):
     top-level declarations have their files looked up. ``children``: the unit's top-level cursors; ``layouts``:
     where the class templates' layouts are recorded (``_record_layout``)."""
     K = ci.CursorKind
-    if not any(not str(i.include.name).startswith(str(HERE)) for i in tu.get_includes() if i.include is not None):
+
+    def ours_file(name: str) -> bool:
+        return name.startswith(str(HERE)) and name not in _MODEL_STUBS
+
+    if not any(not ours_file(str(i.include.name)) for i in tu.get_includes() if i.include is not None):
         return []
 
     def ours(c):
         f = c.location.file
-        return f is None or f.name.startswith(str(HERE))
+        return f is None or ours_file(f.name)
 
     def forced(c):  # force-included before the file: the first declarations of the unit, all together
         f = c.location.file

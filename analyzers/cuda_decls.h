@@ -119,6 +119,10 @@ typedef unsigned char uint_least8_t; typedef unsigned short uint_least16_t; type
 typedef unsigned long uint_least64_t; typedef signed char int_fast8_t; typedef long int_fast16_t; typedef long int_fast32_t;
 typedef long int_fast64_t; typedef unsigned char uint_fast8_t; typedef unsigned long uint_fast16_t;
 typedef unsigned long uint_fast32_t; typedef unsigned long uint_fast64_t; typedef long intmax_t; typedef unsigned long uintmax_t;
+// glibc's own names for them (<bits/types.h>), which headers written for glibc name directly
+typedef signed char __int8_t; typedef short __int16_t; typedef int __int32_t; typedef long __int64_t;
+typedef unsigned char __uint8_t; typedef unsigned short __uint16_t; typedef unsigned int __uint32_t;
+typedef unsigned long __uint64_t;
 namespace std {
   template <class E> class initializer_list {
     const E* b_; size_t n_;
@@ -139,6 +143,7 @@ namespace std {
   template <class T> struct remove_reference<T&> { typedef T type; };
   template <class T> struct remove_reference<T&&> { typedef T type; };
   template <class T> __host__ __device__ typename remove_reference<T>::type&& move(T&& t);
+  template <class T, class U = T> __host__ __device__ T exchange(T& obj, U&& value);
   // <type_traits> and <limits>: what device code reads at compile time
   template <class T, T v> struct integral_constant { static constexpr T value = v; typedef T value_type;
     constexpr operator T() const { return v; } };
@@ -801,7 +806,8 @@ namespace cuda {
   template <class T, thread_scope S = thread_scope_system> struct atomic_ref {
     __host__ __device__ explicit atomic_ref(T&); __KOPT_ATOMIC_OPS(const) };
   template <class T, thread_scope S = thread_scope_system> struct atomic {
-    __host__ __device__ atomic(); __host__ __device__ constexpr atomic(T); __KOPT_ATOMIC_OPS() };
+    __host__ __device__ atomic(); __host__ __device__ constexpr atomic(T); __KOPT_ATOMIC_OPS()
+   private: T __value; };  // (its size is T's: code asserts `sizeof(cuda::atomic<int>) == sizeof(int)`)
 #undef __KOPT_ATOMIC_OPS
   __host__ __device__ void atomic_thread_fence(memory_order, thread_scope = thread_scope_system);
   template <thread_scope S = thread_scope_system> struct barrier {
@@ -906,10 +912,35 @@ typedef enum CUtensorMapFloatOOBfill_enum { CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 
 typedef enum cudaDataType_t { CUDA_R_32F = 0, CUDA_R_64F = 1, CUDA_R_16F = 2, CUDA_R_8I = 3, CUDA_C_32F = 4,
   CUDA_C_64F = 5, CUDA_C_16F = 6, CUDA_R_8U = 8, CUDA_R_32I = 10, CUDA_R_16BF = 14, CUDA_R_8F_E4M3 = 28,
   CUDA_R_8F_E5M2 = 29 } cudaDataType;
-#ifndef KOPT_HOST_API
 enum cudaError { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInvalidValue = 1 };
 typedef enum cudaError cudaError_t;
-#endif
+enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice,
+                      cudaMemcpyDefault };
+// the runtime's host API as variadic host functions (any call type-checks): host code in a kernel's unit (a class's
+// host constructor, a helper that synchronizes a stream) parses in the device parse too, so it is not blanked
+// with the class or namespace around it; the device runtime's own overloads follow
+#define KOPT_HOST_FN(name) extern "C" cudaError_t name(...);
+KOPT_HOST_FN(cudaMalloc) KOPT_HOST_FN(cudaMallocManaged) KOPT_HOST_FN(cudaMallocHost) KOPT_HOST_FN(cudaHostAlloc)
+KOPT_HOST_FN(cudaMallocPitch) KOPT_HOST_FN(cudaMallocAsync) KOPT_HOST_FN(cudaFree) KOPT_HOST_FN(cudaFreeHost)
+KOPT_HOST_FN(cudaFreeAsync) KOPT_HOST_FN(cudaMemcpy) KOPT_HOST_FN(cudaMemcpyAsync) KOPT_HOST_FN(cudaMemcpy2D)
+KOPT_HOST_FN(cudaMemcpy2DAsync) KOPT_HOST_FN(cudaMemcpyPeer) KOPT_HOST_FN(cudaMemset) KOPT_HOST_FN(cudaMemsetAsync)
+KOPT_HOST_FN(cudaMemset2D) KOPT_HOST_FN(cudaMemcpyToSymbol) KOPT_HOST_FN(cudaMemcpyToSymbolAsync)
+KOPT_HOST_FN(cudaMemcpyFromSymbol) KOPT_HOST_FN(cudaGetSymbolAddress) KOPT_HOST_FN(cudaMemPrefetchAsync)
+KOPT_HOST_FN(cudaMemGetInfo) KOPT_HOST_FN(cudaDeviceSynchronize) KOPT_HOST_FN(cudaDeviceReset)
+KOPT_HOST_FN(cudaGetLastError) KOPT_HOST_FN(cudaPeekAtLastError) KOPT_HOST_FN(cudaSetDevice) KOPT_HOST_FN(cudaGetDevice)
+KOPT_HOST_FN(cudaGetDeviceCount) KOPT_HOST_FN(cudaGetDeviceProperties) KOPT_HOST_FN(cudaDeviceGetAttribute)
+KOPT_HOST_FN(cudaFuncSetAttribute) KOPT_HOST_FN(cudaFuncGetAttributes) KOPT_HOST_FN(cudaFuncSetCacheConfig)
+KOPT_HOST_FN(cudaOccupancyMaxActiveBlocksPerMultiprocessor) KOPT_HOST_FN(cudaOccupancyMaxPotentialBlockSize)
+KOPT_HOST_FN(cudaStreamCreate) KOPT_HOST_FN(cudaStreamCreateWithFlags) KOPT_HOST_FN(cudaStreamDestroy)
+KOPT_HOST_FN(cudaStreamSynchronize) KOPT_HOST_FN(cudaStreamWaitEvent) KOPT_HOST_FN(cudaStreamQuery)
+KOPT_HOST_FN(cudaEventCreate) KOPT_HOST_FN(cudaEventCreateWithFlags) KOPT_HOST_FN(cudaEventRecord)
+KOPT_HOST_FN(cudaEventSynchronize) KOPT_HOST_FN(cudaEventElapsedTime) KOPT_HOST_FN(cudaEventDestroy)
+KOPT_HOST_FN(cudaEventQuery) KOPT_HOST_FN(cudaLaunchKernel) KOPT_HOST_FN(cudaLaunchCooperativeKernel)
+KOPT_HOST_FN(cudaProfilerStart) KOPT_HOST_FN(cudaProfilerStop)
+#undef KOPT_HOST_FN
+extern "C" const char* cudaGetErrorString(cudaError_t);
+extern "C" const char* cudaGetErrorName(cudaError_t);
+extern "C" int printf(const char*, ...);  // the host's; the device's is declared with the device built-ins
 struct cudaExtent { size_t width, height, depth; };
 struct cudaPitchedPtr { void* ptr; size_t pitch, xsize, ysize; }; struct cudaPos { size_t x, y, z; };
 __host__ __device__ cudaExtent make_cudaExtent(size_t, size_t, size_t);
@@ -941,11 +972,9 @@ template <class T> __device__ T surf2DLayeredread(cudaSurfaceObject_t, int, int,
 __device__ cudaError_t cudaMalloc(void**, size_t); __device__ cudaError_t cudaFree(void*);
 __device__ cudaError_t cudaDeviceSynchronize(); __device__ cudaError_t cudaGetLastError();
 __device__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t*, unsigned); __device__ cudaError_t cudaStreamDestroy(cudaStream_t);
-enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice,
-                      cudaMemcpyDefault };
 __device__ cudaError_t cudaMemcpyAsync(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t = 0);
 __device__ cudaError_t cudaMemsetAsync(void*, int, size_t, cudaStream_t = 0);
-__device__ cudaError_t cudaPeekAtLastError(); __device__ const char* cudaGetErrorString(cudaError_t);
+__device__ cudaError_t cudaPeekAtLastError(); extern "C" __device__ const char* cudaGetErrorString(cudaError_t);
 __device__ cudaError_t cudaEventCreateWithFlags(cudaEvent_t*, unsigned); __device__ cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);
 __device__ cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned);
 #define cudaStreamNonBlocking 0x01

@@ -247,6 +247,28 @@ def test_headers_are_found_in_the_tree_the_include_folder_shares_with_a_file_far
     assert [f for _, f in u.build_includes] == ["the only Agg.h under physx/"]
 
 
+def test_a_header_found_by_name_may_include_another_found_by_name(tmp_path):
+    """PhysX's `PxgArticulation.h` (found in `gpusimulationcontroller/include`) includes `PxSpatialMatrix.h` of
+    `gpucommon/include`, which the first search could not know it needed; and its foundation headers take their
+    SSE path, as nvcc's device pass does on x86."""
+    from analyzers import clang_front as cf
+
+    root = _tree(tmp_path, {
+        "physx/include/Pub.h": "#pragma once\n#include <xmmintrin.h>\n#include <alloca.h>\n"
+                               "struct Vec { float x, y; };\ntypedef __m128 Vec4V;\n"
+                               "inline Vec4V add4(Vec4V a, Vec4V b) { return _mm_add_ps(a, _mm_shuffle_ps(b, b, "
+                               "_MM_SHUFFLE(0, 1, 2, 3))); }\n"
+                               "inline void *scratch(int n) { return alloca(n); }\n",
+        "physx/source/common/include/Spatial.h": '#pragma once\n#include "Pub.h"\nstruct Spatial { Vec v[4]; };\n',
+        "physx/source/sim/include/Arti.h": '#pragma once\n#include "Spatial.h"\nstruct Arti { Spatial s; int n; };\n',
+        "physx/source/arti/src/CUDA/k.cu": '#include "Arti.h"\n'
+                                           "__global__ void k(Arti *a) { a[blockIdx.x].s.v[threadIdx.x % 4].x = 1.f; }\n"})
+    p = root / "physx/source/arti/src/CUDA/k.cu"
+    u = cf.parse(p, p.read_text(), include_dirs=[str(root / "physx/include")])
+    assert "k" in u.funcs and not u.broken
+    assert [f for _, f in u.build_includes] == ["the only Arti.h under physx/", "the only Spatial.h under physx/"]
+
+
 def test_a_path_qualified_header_is_found_under_a_folder_above_the_file(tmp_path):
     """`#include "common/launch.cuh"` in `src/bevfusion/k.cu`, built with `-I src` by a build file kopt was not
     given: the folder above that holds `common/launch.cuh` is the include folder."""

@@ -110,6 +110,9 @@ template <class T, class A = void> class deque : public vector<T, A> {
  public: using vector<T, A>::vector; void push_front(const T &); template <class... X> T &emplace_front(X &&...);
   void pop_front();
 };
+template <class T, class A = void> class list : public deque<T, A> {  // (no splice: what host code around kernels calls)
+ public: using deque<T, A>::deque; void remove(const T &); void sort(); void reverse();
+};
 template <class K, class V, class C = void, class A = void> class map {
  public:
   typedef K key_type; typedef V mapped_type; typedef pair<K, V> value_type; typedef value_type *iterator;

@@ -121,6 +121,11 @@ template <class T, class Tag, class Ref = T &, class Derived = void> class point
   __host__ __device__ pointer(); __host__ __device__ explicit pointer(T *);
   __host__ __device__ T *get() const; __host__ __device__ T *operator->() const;
 };
+// the pinned-memory allocator (a type host containers name: `std::vector<T, pinned_allocator<T>>`)
+namespace system { namespace cuda { namespace experimental {
+template <class T> class pinned_allocator { public: typedef T value_type; typedef T *pointer; };
+} } }
+namespace cuda { namespace experimental { using ::thrust::system::cuda::experimental::pinned_allocator; } }
 template <class T, class Tag, class R, class D> __host__ __device__ T *raw_pointer_cast(const pointer<T, Tag, R, D> &);
 template <class T> __host__ __device__ T *raw_pointer_cast(const device_ptr<T> &);
 template <class T> __host__ __device__ T *raw_pointer_cast(T *);

@@ -1,0 +1,3 @@
+#pragma once
+// kopt analyzer stub: the C library host functions of __kopt_host_c.h
+#include "__kopt_host_c.h"

@@ -1167,6 +1167,8 @@ class Builder:
                 return ("field", base, n.name)
             return None
         v = self.eval(n)
+        if not isinstance(v, Mem) and n.kind == "call":
+            self.unplaced = True  # a reference an unknown function returns (`dst(y, x) = v` through a library's type)
         return v if isinstance(v, Mem) else None
 
     def _field(self, m: Mem, n: Node) -> Mem:
@@ -1642,6 +1644,10 @@ class Builder:
     def _method(self, n: Node) -> Func | None:
         """The device member function a call names (``View::lane``, on an object or on ``this``), by arity."""
         fs = self.unit.funcs.get(n.name or "") if "::" in (n.name or "") else None
+        if fs is None and n.name and self.this is not None and _names_this(n.a) and "::" in (self.helper or ""):
+            # `ptr(y)` in another member function of a class template in a namespace (`cv::cuda::PtrStep`), whose
+            # implicit-this call clang leaves unqualified
+            fs = self.unit.funcs.get(f"{re.sub(r'<.*>$', '', self.helper).rsplit('::', 1)[0]}::{n.name}")
         return next((f for f in fs or () if f.method and len(f.params) == len(n.args)), None)
 
     def _object(self, n: Node):

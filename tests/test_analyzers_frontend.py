@@ -1509,6 +1509,81 @@ __global__ void k(float *x) { x[threadIdx.x] = 1.f; }
     assert res.paths["k"] == "libclang", res.paths  # (no host declaration skipped)
 
 
+def test_a_class_whose_host_members_call_the_runtime_keeps_its_device_members():
+    # the host constructor synchronizes a stream and prints: blanking it as unparsable host code took the class
+    # template with it, and every kernel taking the class fell back to the syntax-only path
+    src = """#include <cstdio>
+#include <list>
+#include <utility>
+#include <vector>
+#include <cuda/atomic>
+#include <thrust/system/cuda/experimental/pinned_allocator.h>
+template <class T> using pinned = std::vector<T, thrust::system::cuda::experimental::pinned_allocator<T>>;
+static_assert(sizeof(cuda::atomic<int>) == sizeof(int), "atomics hold their value");
+template <class T> class matrices {
+ public:
+  matrices(int n, cudaStream_t s) : n_(n) {
+    cudaMalloc((void **)&d_, n * 32 * sizeof(T));
+    cudaStreamSynchronize(s);
+    int dev = 0;
+    cudaGetDevice(&dev);
+    printf("device %d\\n", dev);
+    free_.push_back(std::exchange(n_, n));
+  }
+  __device__ T *get(int i) { return d_ + i * 32; }
+ private:
+  T *d_; int n_; pinned<int> offsets_; std::list<int> free_;
+};
+__global__ void fill(matrices<float> m) { m.get(blockIdx.x)[threadIdx.x] = 1.f; }
+"""
+    res = analyze(src, path="mats.cu", block=(32, 1, 1))
+    assert res.paths["fill"] == "libclang", res.paths  # (no host declaration skipped)
+
+
+def test_kernels_built_against_opencvs_cuda_device_library_are_read_by_libclang():
+    # opencv_contrib's CUDA modules include OpenCV core's device headers, which a checkout of them lacks
+    src = """#include "opencv2/core/cuda/common.hpp"
+#include "opencv2/core/cuda/vec_math.hpp"
+#include "opencv2/core/cuda/saturate_cast.hpp"
+#include "opencv2/core/cuda/emulation.hpp"
+#include "opencv2/core/cuda/functional.hpp"
+#include "opencv2/core/cuda/reduce.hpp"
+namespace cv { namespace cuda { namespace device {
+__global__ void histogram(const PtrStepSzb src, int *hist) {
+  __shared__ unsigned int shist[256];
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  shist[tid] = 0;
+  __syncthreads();
+  const int y = blockIdx.x * blockDim.y + threadIdx.y;
+  if (y < src.rows)
+    for (int x = threadIdx.x; x < src.cols; x += blockDim.x) Emulation::smem::atomicAdd(&shist[src(y, x)], 1u);
+  __syncthreads();
+  if (shist[tid] > 0) atomicAdd(hist + tid, shist[tid]);
+}
+template <int cn> __global__ void scale(const PtrStepSz<typename TypeVec<uchar, cn>::vec_type> src,
+                                        PtrStep<typename TypeVec<float, cn>::vec_type> dst, float s) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < src.cols && y < src.rows)
+    dst(y, x) = saturate_cast<typename TypeVec<float, cn>::vec_type>(src(y, x) * VecTraits<float4>::all(s).x);
+}
+template __global__ void scale<4>(const PtrStepSz<uchar4>, PtrStep<float4>, float);
+__global__ void sum_rows(const PtrStepSzf src, float *out) {
+  __shared__ float smem[256];
+  float v = 0.f;
+  for (int x = threadIdx.x; x < src.cols; x += 256) v += src(blockIdx.x, x);
+  smem[threadIdx.x] = v;
+  reduce<256>(smem, v, threadIdx.x, plus<float>());
+  if (threadIdx.x == 0) out[blockIdx.x] = v + smem[1];
+}
+__global__ void halve(PtrStepSzf dst) { dst(blockIdx.y, threadIdx.x / 2) = threadIdx.x; }  // two threads, a pixel
+}}}
+"""
+    res = analyze(src, path="hist.cu", block=(256, 1, 1))
+    assert set(res.paths.values()) == {"libclang"} and len(res.paths) == 4, res.paths
+    found = {(d.rule, d.locations[0].line) for d in res.diagnostics if d.rule.startswith(("race", "barrier", "bounds"))}
+    assert found == {("race.global", 34)}, res.diagnostics  # `ptr(y)` is `data + y * step` bytes: the pixel is shared
+
+
 def test_the_shared_memory_class_idiom_hands_out_the_dynamic_shared_array():
     src = """
 template <class T> struct SharedMemory {

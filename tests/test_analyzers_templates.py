@@ -178,3 +178,29 @@ def test_a_private_struct_written_as_raw_words_is_placed():
     # `*((uint4 *)&dst + i) = ...` on the caller's own Array: memory no other thread sees
     res = analyze(RAW, path="r.cu")
     assert not [d for d in res.diagnostics if "cannot place" in d.message], res.diagnostics
+
+
+IMAGE_VIEW = """
+namespace lib {
+template <class T> struct View {
+  T *data; size_t step;
+  __device__ T *row(int y) { return (T *)((char *)data + y * step); }
+  __device__ T &operator()(int y, int x) { return row(y)[x]; }
+};
+}
+struct Opaque;
+__device__ float &at(Opaque *o, int y, int x);
+__global__ void halves(lib::View<float> dst) { dst(blockIdx.y, threadIdx.x / 2) = threadIdx.x; }
+__global__ void rows(lib::View<float> dst) { dst(blockIdx.y, threadIdx.x) = threadIdx.x; }
+__global__ void unknown(Opaque *o) { at(o, blockIdx.y, threadIdx.x) = threadIdx.x; }
+"""
+
+
+def test_a_store_through_an_objects_call_operator_is_placed_or_said_unplaced():
+    # `dst(y, x) = v`: the class's operator() returns a reference its other member function computes (clang leaves
+    # that implicit-this call unqualified inside a namespace); an unknown function's reference is no silent drop
+    res = analyze(IMAGE_VIEW, path="view.cu", block=(64, 1, 1))
+    errors = {(d.rule, d.locations[0].line) for d in res.diagnostics if d.severity.value == "error"}
+    assert errors == {("race.global", 11)}, res.diagnostics  # (row 12's rows overlap only if step < width: a note)
+    incomplete = [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+    assert [d.locations[0].line for d in incomplete] == [13] and "cannot place" in incomplete[0].message

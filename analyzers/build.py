@@ -18,6 +18,7 @@ from .ast import Func, Node, TypeInfo, Unit, nodes, short_name
 from .calls import handle_call, same_in_group
 from .launch import LaunchConfig, evaluate as eval_text, source_macros, split_top
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
+from .model_stubs import model_stub
 from .spin_barrier import grid_barrier
 from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
 from .type_sizes import TYPE_SIZES, unsigned_integer
@@ -242,6 +243,7 @@ class Builder:
         self.helper = ""  # the inlined helper being read (its own static __shared__ arrays), "" in the kernel
         self._open_fields: set[str] = set()  # fields of shared structs whose offsets clang leaves open (``_field``)
         self.this = None  # in an inlined member function: its object (Agg, or Mem for one in memory)
+        self.site: Node | None = None  # in a library model kopt supplies (a stub's helper): the user's call of it
         self.accessors: dict = {}  # a tensor accessor parameter -> its sizes (``_param_value``)
         self._shared_pointers: dict = {}  # (shared variable, offset key) -> the pointer stored there, or None
         self._loaded: dict = {}  # (array, offset key) -> (name of the buffer a pointer loaded there points to, offset)
@@ -411,12 +413,14 @@ class Builder:
         self.model.accesses.append(Access(
             space=p.space, base=p.base, offset=sym.under(p.off, self.st.cond), size=m.size, write=write,
             atomic=atomic, value=value,
-            cond=self.st.cond, phase=self.st.phase, wphase=self.st.wphase, loc=node.loc, text=_text(node),
+            cond=self.st.cond, phase=self.st.phase, wphase=self.st.wphase, loc=(self.site or node).loc,
+            text=_text(self.site or node),
             seq=next(self.seq), elem=p.elem if not p.intaddr else m.size, subs=p.subs, volatile=p.volatile, via=via,
             loops=tuple(self.loop_stack), gphase=self.st.gphase))
 
     def barrier(self, kind: str, node: Node, checked=True):
-        self.model.barriers.append(Barrier(kind, self.st.cond, node.loc, _text(node), next(self.seq), self.st.phase,
+        site = self.site or node
+        self.model.barriers.append(Barrier(kind, self.st.cond, site.loc, _text(site), next(self.seq), self.st.phase,
                                            checked))
         if kind in ("block", "named", "grid", "cuda::barrier"):
             self.st.phase = binop("+", self.st.phase, ONE)
@@ -428,7 +432,8 @@ class Builder:
             self.async_op("wait", node, n=ZERO, text="barrier wait")
 
     def async_op(self, kind, node: Node, ptr=None, n=None, size=None, mbar=None, text=None):
-        self.model.asyncs.append(AsyncOp(kind, node.loc, text or _text(node), next(self.seq), self.st.cond, ptr, n,
+        site = self.site or node
+        self.model.asyncs.append(AsyncOp(kind, site.loc, text or _text(site), next(self.seq), self.st.cond, ptr, n,
                                          size, mbar, tuple(self.loop_stack)))
 
     # ------------------------------------------------------------------ statements
@@ -1719,7 +1724,9 @@ class Builder:
         inner.returned = False
         self.st = inner
         self.depth += 1
-        saved_helper, saved_this = self.helper, self.this
+        saved_helper, saved_this, saved_site = self.helper, self.this, self.site
+        if self.site is None and model_stub(fn.loc.file):
+            self.site = n  # what the library's model does is reported where the user's code calls it
         targs = ",".join(_instantiation(fn, n))
         self.helper = f"{fn.name}<{targs}>" if targs else fn.name
         self.this = this
@@ -1729,7 +1736,7 @@ class Builder:
         finally:
             self.depth -= 1
             self.tbind, self.typebind, self.fbind = saved_t, saved_tb, saved_fb
-            self.helper, self.this = saved_helper, saved_this
+            self.helper, self.this, self.site = saved_helper, saved_this, saved_site
             self.loop_exits = saved_exits
         res = self.st
         self.st = outer

@@ -12,6 +12,7 @@ from . import build_flags
 from .ast import Func, Loc, Node, TypeInfo, Unit, range_index, range_loop
 from .includers import includers, source_text
 from .launch import split_top
+from .model_stubs import model_stub
 from .preproc import GPU_BUILD_SWITCHES, gpu_switch, switches_defining
 
 HERE = Path(__file__).parent
@@ -2042,11 +2043,6 @@ def _record_layout(c, layouts: dict) -> None:
         layouts[c.spelling] = (params, fields)
 
 
-# stubs whose device definitions are a model of the library's (its pointer types' addressing, its atomics): read
-# like the user's headers' helpers, where the other stubs' are declarations kopt's own rules handle
-_MODEL_STUBS = {str(STUBS / "opencv2" / "__kopt_opencv.h")}
-
-
 def _header_device_decls(tu, children: list, patched: dict, layouts: dict):
     """The device functions (not kernels) defined in the user's headers the unit includes (`#include "utils.h"` with
     `__device__ int gid() {...}`), so calls to them are inlined like the file's own helpers, and the `__device__` /
@@ -2057,7 +2053,7 @@ def _header_device_decls(tu, children: list, patched: dict, layouts: dict):
     K = ci.CursorKind
 
     def ours_file(name: str) -> bool:
-        return name.startswith(str(HERE)) and name not in _MODEL_STUBS
+        return name.startswith(str(HERE)) and not model_stub(name)
 
     if not any(not ours_file(str(i.include.name)) for i in tu.get_includes() if i.include is not None):
         return []

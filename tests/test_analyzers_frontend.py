@@ -1584,6 +1584,28 @@ __global__ void halve(PtrStepSzf dst) { dst(blockIdx.y, threadIdx.x / 2) = threa
     assert found == {("race.global", 34)}, res.diagnostics  # `ptr(y)` is `data + y * step` bytes: the pixel is shared
 
 
+def test_what_a_library_model_does_is_reported_at_the_users_call():
+    # OpenCV's reduce over more than a warp holds a barrier, within a warp none; a divergent call is the user's line
+    src = """#include "opencv2/core/cuda/reduce.hpp"
+#include "opencv2/core/cuda/functional.hpp"
+namespace cv { namespace cuda { namespace device {
+template <int N> __global__ void rows(float *out, int n) {
+  __shared__ float smem[N * 4];
+  float v = out[threadIdx.z * N + threadIdx.x];
+  if (threadIdx.z < n) reduce<N>(smem + N * threadIdx.z, v, threadIdx.x, plus<float>());
+  if (threadIdx.x == 0) out[threadIdx.z] = v;
+}
+template __global__ void rows<32>(float *, int);
+template __global__ void rows<64>(float *, int);
+}}}
+"""
+    wide = analyze(src, path="rows.cu", block=(64, 1, 4), kernels=["rows<64>"])
+    found = [(d.rule, d.locations[0].file, d.locations[0].line) for d in wide.diagnostics if d.rule.startswith("barrier")]
+    assert found == [("barrier.divergent", "rows.cu", 7)], wide.diagnostics
+    narrow = analyze(src, path="rows.cu", block=(32, 1, 4), kernels=["rows<32>"])
+    assert not [d for d in narrow.diagnostics if d.rule.startswith("barrier")], narrow.diagnostics
+
+
 def test_the_shared_memory_class_idiom_hands_out_the_dynamic_shared_array():
     src = """
 template <class T> struct SharedMemory {

@@ -3,8 +3,9 @@
 // and operators, saturate_cast, the functors, the border readers, the shared-memory atomics, the block reduction, and
 // the few host names their launchers use. Every `#include <opencv2/...>` kopt finds nowhere reads this file.
 // What the analysis sees: the pointer types' addressing (`ptr(y)` is `data + y * step` bytes), the functors' and
-// atomics' bodies, and a barrier for each block reduction (its internal stores are not modeled); value functions
-// (saturate_cast, vector math, border index helpers) are declarations, opaque values.
+// atomics' bodies, and a barrier for each reduction over more than a warp (its stores are not modeled); value functions
+// (saturate_cast, vector math, border index helpers) are declarations, opaque values. What a model does (a store, a
+// barrier) is reported at the user's call of it.
 #pragma once
 #include <thrust/__kopt_thrust.h>
 
@@ -328,16 +329,18 @@ struct Emulation {
 #undef __KOPT_CV_ATOMICS
 };
 
-// opencv2/core/cuda/reduce.hpp: a block's reduction through shared memory (every thread takes part: a barrier)
+// opencv2/core/cuda/reduce.hpp: a reduction of N threads' values through shared memory (every thread takes part:
+// over more than a warp, a barrier; within one, warp-synchronous)
 template <class... T> __device__ __forceinline__ thrust::tuple<volatile T*...> smem_tuple(T*... t);
 template <int N, typename T, class Op>
-__device__ __forceinline__ void reduce(volatile T* smem, T& val, unsigned int tid, const Op& op) { __syncthreads(); }
+__device__ __forceinline__ void reduce(volatile T* smem, T& val, unsigned int tid, const Op& op) {
+  if (N > 32) __syncthreads(); }
 template <int N, class... P, class... R, class... Op>
 __device__ __forceinline__ void reduce(const thrust::tuple<P...>& smem, const thrust::tuple<R...>& val, unsigned int tid,
-                                       const thrust::tuple<Op...>& op) { __syncthreads(); }
+                                       const thrust::tuple<Op...>& op) { if (N > 32) __syncthreads(); }
 template <int N, typename K, typename V, class Cmp>
 __device__ __forceinline__ void reduceKeyVal(volatile K* skeys, K& key, volatile V* svals, V& val, unsigned int tid,
-                                             const Cmp& cmp) { __syncthreads(); }
+                                             const Cmp& cmp) { if (N > 32) __syncthreads(); }
 
 // opencv2/core/cuda/dynamic_smem.hpp
 template <class T> struct DynamicSharedMem {

@@ -2006,13 +2006,17 @@ def _file_decls(cur, fname: str, children=None):
     analysis)."""
     K = ci.CursorKind
     in_main = _from_main_file() if cur.translation_unit.spelling == fname else None
+    scopes = (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL)
     for c in cur.get_children() if children is None else children:
         if in_main is not None:
-            if not in_main(c.location):
+            # (a namespace a macro names, `namespace TNN_NS {`, is not from the main file to libclang: its file is
+            # asked, for the few scopes)
+            if not in_main(c.location) and (c.kind not in scopes or c.location.file is None or
+                                            c.location.file.name != fname):
                 continue
         elif c.location.file is None or c.location.file.name != fname:
             continue
-        if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC, K.UNEXPOSED_DECL):
+        if c.kind in scopes:
             yield from _file_decls(c, fname)
         else:
             yield c

@@ -916,6 +916,12 @@ enum cudaError { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInvali
 typedef enum cudaError cudaError_t;
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice,
                       cudaMemcpyDefault };
+// the configuration enums libraries name in device-visible templates (CUB 1.x's BlockRadixSort takes a bank size)
+enum cudaSharedMemConfig { cudaSharedMemBankSizeDefault = 0, cudaSharedMemBankSizeFourByte = 1,
+                           cudaSharedMemBankSizeEightByte = 2 };
+enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2,
+                     cudaFuncCachePreferEqual = 3 };
+enum cudaLimit { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2 };
 // the runtime's host API as variadic host functions (any call type-checks): host code in a kernel's unit (a class's
 // host constructor, a helper that synchronizes a stream) parses in the device parse too, so it is not blanked
 // with the class or namespace around it; the device runtime's own overloads follow
@@ -930,6 +936,7 @@ KOPT_HOST_FN(cudaMemGetInfo) KOPT_HOST_FN(cudaDeviceSynchronize) KOPT_HOST_FN(cu
 KOPT_HOST_FN(cudaGetLastError) KOPT_HOST_FN(cudaPeekAtLastError) KOPT_HOST_FN(cudaSetDevice) KOPT_HOST_FN(cudaGetDevice)
 KOPT_HOST_FN(cudaGetDeviceCount) KOPT_HOST_FN(cudaGetDeviceProperties) KOPT_HOST_FN(cudaDeviceGetAttribute)
 KOPT_HOST_FN(cudaFuncSetAttribute) KOPT_HOST_FN(cudaFuncGetAttributes) KOPT_HOST_FN(cudaFuncSetCacheConfig)
+KOPT_HOST_FN(cudaDeviceSetSharedMemConfig) KOPT_HOST_FN(cudaDeviceSetCacheConfig) KOPT_HOST_FN(cudaDeviceSetLimit)
 KOPT_HOST_FN(cudaOccupancyMaxActiveBlocksPerMultiprocessor) KOPT_HOST_FN(cudaOccupancyMaxPotentialBlockSize)
 KOPT_HOST_FN(cudaStreamCreate) KOPT_HOST_FN(cudaStreamCreateWithFlags) KOPT_HOST_FN(cudaStreamDestroy)
 KOPT_HOST_FN(cudaStreamSynchronize) KOPT_HOST_FN(cudaStreamWaitEvent) KOPT_HOST_FN(cudaStreamQuery)

@@ -2626,3 +2626,14 @@ def test_three_dimensional_surface_reads_are_declared():
 """
     res = analyze(src, path="k.cu", block=(32, 1, 1))
     assert res.paths["k"] == "libclang" and "analysis.incomplete" not in _rules(res), res.paths
+
+
+def test_a_kernel_in_a_namespace_a_macro_names_is_found(tmp_path):
+    # `namespace TNN_NS {` (TNN_NS defined in a header): libclang does not count that namespace as the main file's,
+    # and every kernel in it went unseen ("no __global__ kernels found")
+    (tmp_path / "ns.h").write_text("#pragma once\n#define PROJ_NS proj\n")
+    (tmp_path / "k.cu").write_text('#include "ns.h"\nnamespace PROJ_NS {\n'
+                                   "__global__ void k(float *x) { x[threadIdx.x / 2] = threadIdx.x; }\n}\n")
+    res = analyze(tmp_path / "k.cu", block=(64, 1, 1))
+    assert res.paths == {"k": "libclang"}, res.paths
+    assert [(d.rule, d.locations[0].line) for d in res.diagnostics if d.rule.startswith("race")] == [("race.global", 3)]

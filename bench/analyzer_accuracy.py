@@ -37,6 +37,7 @@ completeness is reported with and without the geometry condition.
 """
 from __future__ import annotations
 
+import _thread
 import argparse
 import json
 import re
@@ -200,6 +201,7 @@ def labeled(analyze) -> dict:
 
 STOP_S = 20.0  # the benchmark's own deadline per file (see _Deadline)
 STOP_PER_KERNEL_S = 1.0  # and per kernel the file defines (a file of 139 kernels is not one of 3)
+ABANDON_S = 120.0  # after the deadline, how long an analysis that does not return is waited for (see _Deadline)
 
 
 def _globals_in(path: Path) -> int:
@@ -215,18 +217,26 @@ class _Deadline:
 
     The analyzers bound each query by resource units only (deterministic); should z3 still spend a long time
     between its resource checks, the benchmark must finish, so it stops such files and records them as stopped
-    (not analyzed completely, time > STOP_S). This is the benchmark's guard, not the analyzer's."""
+    (not analyzed completely, time > STOP_S). Should the analysis still not return ABANDON_S later (time spent
+    outside the solver), the main thread is interrupted and the file recorded as one that did not finish. This is
+    the benchmark's guard, not the analyzer's."""
 
     def __init__(self, seconds: float = STOP_S):
         self.fired = False
+        self.abandoned = False
         self.timer = None
         self.seconds = seconds
+        self.waited = 0.0
 
     def _fire(self):
         from analyzers import solver
 
         self.fired = True
         solver.interrupt()
+        if self.waited >= ABANDON_S and not self.abandoned:
+            self.abandoned = True
+            _thread.interrupt_main()  # (a KeyboardInterrupt in the analysis, which ``real`` catches)
+        self.waited += 1.0
         self.timer = threading.Timer(1.0, self._fire)
         self.timer.start()
 
@@ -256,12 +266,19 @@ def real(analyze, folder: Path, provenance: str, include: list[str], review: dic
         rel = str(f.relative_to(folder))
         print(f"{rel} ...", end="", file=sys.stderr, flush=True)  # progress: long suites take minutes
         t = time.perf_counter()
+        deadline = _Deadline(STOP_S + STOP_PER_KERNEL_S * _globals_in(f))
         try:
-            with _Deadline(STOP_S + STOP_PER_KERNEL_S * _globals_in(f)) as deadline:
+            with deadline:
                 res = analyze(f, include_dirs=include)
         except KoptError as exc:  # kopt refused the file (not text, say): the row says why, the suite goes on
             print(f" refused: {exc}", file=sys.stderr, flush=True)
             rows.append({"file": rel, "kernels": 0, "refused": str(exc)})
+            continue
+        except KeyboardInterrupt:
+            if not deadline.abandoned:
+                raise
+            print(" did not finish", file=sys.stderr, flush=True)  # listed like a --skip file, not counted
+            skipped.append(rel)
             continue
         ms.append((time.perf_counter() - t) * 1e3)
         stopped += deadline.fired

@@ -223,3 +223,22 @@ def test_a_function_template_passed_to_a_dependent_call_does_not_kill_the_proces
     got = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert got.returncode == 0, got.stderr[-2000:]
     assert got.stdout.startswith("libclang")
+
+
+def test_the_loads_of_a_value_merged_many_times_are_found_in_time_linear_in_its_graph():
+    # a value merged at every branch of a long chain (GPUSorting's SplitSort) is a graph with exponentially many
+    # paths: walking it as a tree hung the race check, beyond the benchmark's solver-only deadline
+    import threading
+
+    from analyzers import sym
+    from analyzers.passes import context
+
+    e = sym.uf("ld:a", sym.var("threadIdx.x", "thread"))
+    for i in range(40):
+        e = sym.ite(sym.binop("<", sym.var(f"c{i}", "thread"), sym.const(i)), sym.binop("+", e, sym.const(1)),
+                    sym.binop("*", e, sym.const(3)))
+    found = []
+    walk = threading.Thread(target=lambda: found.append(context._loads(None, e)), daemon=True)
+    walk.start()
+    walk.join(20)
+    assert not walk.is_alive() and [x.val for x in found[0]] == ["ld:a"]

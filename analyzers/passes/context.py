@@ -1178,12 +1178,14 @@ def _adds_contributions(acc: Access, index_list: str) -> bool:
 
 
 def _loads(base: str | None, *exprs) -> list:
-    """The loads of array ``base`` (``ld:NAME``; None: of any array) in ``exprs``, each once."""
-    out, seen, stack = [], set(), list(exprs)
+    """The loads of array ``base`` (``ld:NAME``; None: of any array) in ``exprs``, each once (each shared
+    subexpression visited once: a value built by repeated merges is a graph whose paths are exponentially many)."""
+    out, seen, visited, stack = [], set(), set(), list(exprs)
     while stack:
         e = stack.pop()
-        if e is None:
+        if e is None or id(e) in visited:
             continue
+        visited.add(id(e))
         if _is_load(e) and (base is None or e.val == base) and e.key() not in seen:
             seen.add(e.key())
             out.append(e)

@@ -1132,6 +1132,8 @@ class _Scan:
                     self._loop_of(text, f, pos, self._in_scope(text, f, pos)[1]) is None:
                 return [text]  # a name this file never sets and no parameter of the function: a function (a kernel)
             return self.values(text, pos, depth)
+        if "::" in text and re.sub(r"\s|^::", "", text) in self.env:
+            return self.scalars(text, pos, depth)  # a namespace's constant (`config::block_size`), not a kernel
         if re.fullmatch(r"[A-Za-z_][\w:]*\s*" + _TARGS, text):
             return [text]  # a template kernel named with its arguments
         element = _ELEMENT.fullmatch(text)
@@ -1573,10 +1575,17 @@ def tag_targs(tparams: list, param_types: list, tags: dict) -> list:
     return [got.get(name, "?") for name, _ in tparams] if got else []
 
 
+# `#define DEF inline constexpr`: a macro that stands for declaration specifiers (`DEF int block = 256;`)
+_SPECIFIER_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+((?:(?:inline|constexpr|static|const|"
+                              r"__host__|__device__|__forceinline__)[ \t]*)+)$", re.M)
+
+
 def _constants(text: str) -> dict:
     """The integer constants ``text`` declares outside function bodies (a header's ``static const int``), as
     name -> value text: a quoted include's, which the launches read like its macros; a constant ``dim3`` (``const
     static dim3 block_shape(LOCAL_X, LOCAL_Y);``) as ``dim3(...)`` text."""
+    for m in list(_SPECIFIER_MACRO.finditer(text)):
+        text = re.sub(rf"\b{m.group(1)}\b", m.group(2).strip(), text)
     if "const" not in text:
         return {}
     t = _NOISE.sub(lambda m: " " * len(m.group(0)), text)

@@ -124,6 +124,19 @@ def test_const_after_the_type_keeps_a_constant_and_a_dim3(tmp_path):
     assert [l["block"] for l in res.launches] == [[256, 1, 1]]
 
 
+def test_a_constant_declared_through_a_specifier_macro_sizes_the_launch(tmp_path):
+    # gaussian-splatting-cuda: `#define DEF inline constexpr` and `namespace cfg { DEF int block = 128; }`
+    (tmp_path / "cfg.h").write_text("#pragma once\n#define DEF inline constexpr\n"
+                                    "namespace gs::cfg {\n    DEF int block = 128;\n}\n")
+    (tmp_path / "k.cu").write_text('#include "cfg.h"\nnamespace gs {\n'
+                                   "__global__ void k(float *x) { __shared__ float s[cfg::block];\n"
+                                   "  s[threadIdx.x] = x[threadIdx.x]; __syncthreads(); x[threadIdx.x] = s[0]; }\n"
+                                   "void run(float *x, int n) { k<<<(n + cfg::block - 1) / cfg::block, cfg::block>>>(x); }\n}\n")
+    res = analyze(tmp_path / "k.cu")
+    assert [l["block"] for l in res.launches] == [[128, 1, 1]], res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith("bounds")], res.diagnostics
+
+
 def test_the_candidates_tunables_and_d_values_set_the_analyzed_launch():
     src = "// kopt: tune BLOCK in [128, 256]\n// kopt: launch k grid=(8) block=(BLOCK, 1, 1) args=(x)\n" + BODY
     res = analyze(src, path="t.cu")

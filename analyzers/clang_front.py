@@ -421,7 +421,7 @@ class _Conv:
                 if op.endswith("=") and op not in ("==", "!=", "<=", ">="):
                     return Node("assign", loc, op=op, a=operands[0], b=operands[1])
                 return Node("bin", loc, op=op, a=operands[0], b=operands[1], ty=self.typeinfo(c.type))
-            if len(operands) == 1 and op in ("-", "!", "~", "+", "++", "--"):
+            if len(operands) == 1 and op in ("-", "!", "~", "+", "++", "--", "*", "&"):
                 return Node("un", loc, op={"++": "pre++", "--": "pre--"}.get(op, op), a=operands[0])
         if c.referenced is None and not args and len(ch) == 1 and callee is not None and callee.kind.is_expression() \
                 and not name.startswith("operator") and (

@@ -204,3 +204,20 @@ def test_a_store_through_an_objects_call_operator_is_placed_or_said_unplaced():
     assert errors == {("race.global", 11)}, res.diagnostics  # (row 12's rows overlap only if step < width: a note)
     incomplete = [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
     assert [d.locations[0].line for d in incomplete] == [13] and "cannot place" in incomplete[0].message
+
+
+def test_a_store_through_a_pointer_of_the_templates_type_is_placed():
+    # `*p = Convert<T>::to(v)` with `T *p` in a kernel template: clang keeps an unresolved `operator*` call, which the
+    # front end read as an unknown call (cunn's subsample: the store went unchecked)
+    src = """template <typename T> struct Convert { static __device__ T to(float v) { return T(v); } };
+template <typename T> __global__ void k(T *out, int n) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    T *p = out + i / 2;
+    *p = Convert<T>::to(i);
+  }
+}
+template __global__ void k<float>(float *, int);
+"""
+    res = analyze(src, path="deref.cu", block=(64, 1, 1))
+    assert [(d.rule, d.locations[0].line) for d in res.diagnostics if d.rule.startswith(("race", "analysis"))] == [
+        ("race.global", 5)], res.diagnostics

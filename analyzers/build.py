@@ -1610,7 +1610,7 @@ class Builder:
             if not made.args else None
         if conv:
             return self.inline(conv[0], made)
-        fn = self._method(n) or self._find(self.fbind.get(short, short), len(n.args))
+        fn = self._method(n) or self._find(self.fbind.get(short, short), len(n.args)) or self._static(n)
         if fn is not None and grid_barrier(fn):
             for a in n.args:
                 self.rval(a)
@@ -1654,6 +1654,16 @@ class Builder:
             # implicit-this call clang leaves unqualified
             fs = self.unit.funcs.get(f"{re.sub(r'<.*>$', '', self.helper).rsplit('::', 1)[0]}::{n.name}")
         return next((f for f in fs or () if f.method and len(f.params) == len(n.args)), None)
+
+    def _static(self, n: Node) -> Func | None:
+        """The class's static function a qualified call names through a name kopt does not resolve (`Matrix_t::
+        eltd(...)`, a typedef a template leaves dependent): the one static function of that name and arity."""
+        if "::" not in (n.name or ""):
+            return None
+        short = n.name.rsplit("::", 1)[1]
+        found = [f for k, fs in self.unit.funcs.items() if k.endswith("::" + short) for f in fs
+                 if not f.method and not f.kernel and len(f.params) == len(n.args)]
+        return found[0] if len(found) == 1 else None
 
     def _object(self, n: Node):
         """The object a member function is called on: a struct value (``Agg``) or one in memory (``Mem``)."""

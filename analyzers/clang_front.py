@@ -486,6 +486,10 @@ class _Conv:
             scope = _scope(ref, classes=False) if ref is not None else []
             if scope:
                 qual = "::".join(scope) + "::" + name
+        if obj is None and c.referenced is not None and c.referenced.kind == K.CXX_METHOD and \
+                c.referenced.is_static_method() and _scope(c.referenced):
+            # `Matrix_t::eltd(...)`, a class's static function named through a typedef: by its class's own name
+            qual = "::".join(_scope(c.referenced)) + "::" + c.referenced.spelling
         targs = []
         if callee is not None:
             t = self.text(callee)

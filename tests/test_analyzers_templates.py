@@ -221,3 +221,22 @@ template __global__ void k<float>(float *, int);
     res = analyze(src, path="deref.cu", block=(64, 1, 1))
     assert [(d.rule, d.locations[0].line) for d in res.diagnostics if d.rule.startswith(("race", "analysis"))] == [
         ("race.global", 5)], res.diagnostics
+
+
+def test_a_store_through_a_static_member_function_named_by_a_typedef_is_placed():
+    # HeCBench's sparkler: `Matrix_t::eltd(r, c, d, nru) = v`, a class's static function returning a reference,
+    # named through the kernel template's parameter
+    src = """template <typename T> struct Matrix {
+  typedef T P;
+  __device__ P &eltd(size_t i, size_t j);
+  static __device__ P &eltd(size_t i, size_t j, P *d, size_t rows) { return d[i + rows * j]; }
+};
+template <class Matrix_t> __global__ void fill(size_t nr, size_t rows, typename Matrix_t::P *d) {
+  const size_t i = threadIdx.x + blockDim.x * blockIdx.x;
+  Matrix_t::eltd(i / 2, 0, d, rows) = i;
+}
+template __global__ void fill<Matrix<float>>(size_t, size_t, float *);
+"""
+    res = analyze(src, path="eltd.cu", block=(64, 1, 1))
+    assert [(d.rule, d.locations[0].line) for d in res.diagnostics if d.rule.startswith(("race", "analysis"))] == [
+        ("race.global", 8)], res.diagnostics

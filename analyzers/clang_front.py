@@ -66,6 +66,7 @@ _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 _DEFINES_GLOBAL = re.compile(r"^[ \t]*#[ \t]*define[ \t][^\n]*\b__global__\b", re.M)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _RESTRICT_BEFORE_STAR = re.compile(r"\b(__restrict__|__restrict)(\s*)\*(?!/)")  # (not a comment's end)
 
 _lib_ready = False
@@ -1173,7 +1174,9 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
             break
         found_in += more
         include_dirs = [*include_dirs, *(str(d) for d, _ in more)]
-        unfound = _unfound(path, source, context, include_dirs)
+        # the headers those folders' headers include by quoted name (the project's own): an unfound <pthread.h> or
+        # <curl/curl.h> is the system's, whose copy in a project is a Windows build's (ccminer's `compat/`)
+        unfound = _unfound(path, source, context, include_dirs) & _quoted(path, source, include_dirs)
     if include_dirs != given:
         patched = _asm_headers(path, source, include_dirs)
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, context=context,
@@ -1560,6 +1563,12 @@ def _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missi
         best = (again, found)
         patched[_TOOLKIT] = trial[_TOOLKIT]
     return best
+
+
+def _quoted(path: Path, source: str, include_dirs) -> set:
+    """The header names the file and the headers it reaches include by quoted name (`#include "x.h"`)."""
+    return {n for _, found, text in [(None, None, source), *_reached_headers(path, source, include_dirs)] if text
+            for n in _QUOTED_INCLUDE.findall(text)}
 
 
 def _missing_headers(path: Path, source: str, include_dirs) -> list[str]:

@@ -269,6 +269,23 @@ def test_a_header_found_by_name_may_include_another_found_by_name(tmp_path):
     assert [f for _, f in u.build_includes] == ["the only Arti.h under physx/", "the only Spatial.h under physx/"]
 
 
+def test_a_system_header_a_found_header_includes_is_not_taken_from_a_projects_windows_copy(tmp_path):
+    """ccminer's `miner.h` (found by name) includes <pthread.h> and <getopt.h>, of which the project keeps Windows
+    copies in `compat/`: the later rounds look for quoted includes only, so those copies stay out of the parse."""
+    from analyzers import clang_front as cf
+
+    root = _tree(tmp_path, {
+        "proj/Makefile.am": "AM_CPPFLAGS = -I.\n",
+        "proj/miner.h": "#pragma once\n#include <pthread.h>\n#define MAX_GPUS 16\n",
+        "proj/compat/pthreads/pthread.h": "#pragma once\n#error this is the Windows build's pthread\n",
+        "proj/algo/k.cu": '#include "miner.h"\n'
+                          "__global__ void k(float *x) { __shared__ float s[MAX_GPUS]; s[threadIdx.x % MAX_GPUS] = x[0]; }\n"})
+    p = root / "proj/algo/k.cu"
+    u = cf.parse(p, p.read_text())
+    assert "k" in u.funcs and not u.broken, u.broken
+    assert not any("pthreads" in d for d, _ in u.build_includes), u.build_includes
+
+
 def test_a_path_qualified_header_is_found_under_a_folder_above_the_file(tmp_path):
     """`#include "common/launch.cuh"` in `src/bevfusion/k.cu`, built with `-I src` by a build file kopt was not
     given: the folder above that holds `common/launch.cuh` is the include folder."""

@@ -22,7 +22,7 @@ size_t strlen(const char *); int strcmp(const char *, const char *); int strncmp
 char *strcpy(char *, const char *); char *strncpy(char *, const char *, size_t); char *strcat(char *, const char *);
 char *strncat(char *, const char *, size_t); char *strtok(char *, const char *); char *strdup(const char *);
 char *strerror(int); int memcmp(const void *, const void *, size_t); void *memmove(void *, const void *, size_t);
-void *calloc(size_t, size_t); void *realloc(void *, size_t); void *alloca(size_t);
+void *calloc(size_t, size_t); void *realloc(void *, size_t);
 char *getenv(const char *); int setenv(const char *, const char *, int); int system(const char *);
 int atoi(const char *); long atol(const char *); long long atoll(const char *); double atof(const char *);
 long strtol(const char *, char **, int); unsigned long strtoul(const char *, char **, int);

@@ -1657,12 +1657,15 @@ class Builder:
 
     def _static(self, n: Node) -> Func | None:
         """The class's static function a qualified call names through a name kopt does not resolve (`Matrix_t::
-        eltd(...)`, a typedef a template leaves dependent): the one static function of that name and arity."""
+        eltd(...)`, a typedef a template leaves dependent): the one static function of that name and arity, of a
+        class with no value template parameter (`Reduce<T, offset / 2>::run(...)` would need its class's arguments
+        bound, which a qualified call does not give)."""
         if "::" not in (n.name or ""):
             return None
         short = n.name.rsplit("::", 1)[1]
         found = [f for k, fs in self.unit.funcs.items() if k.endswith("::" + short) for f in fs
-                 if not f.method and not f.kernel and len(f.params) == len(n.args)]
+                 if not f.method and not f.kernel and len(f.params) == len(n.args) and
+                 all(kind == "type" for _, kind in f.class_tparams)]
         return found[0] if len(found) == 1 else None
 
     def _object(self, n: Node):

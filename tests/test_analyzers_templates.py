@@ -240,3 +240,24 @@ template __global__ void fill<Matrix<float>>(size_t, size_t, float *);
     res = analyze(src, path="eltd.cu", block=(64, 1, 1))
     assert [(d.rule, d.locations[0].line) for d in res.diagnostics if d.rule.startswith(("race", "analysis"))] == [
         ("race.global", 8)], res.diagnostics
+
+
+def test_a_static_function_of_a_class_with_a_value_parameter_is_not_bound_without_its_arguments():
+    # TeaLeaf's `Reduce<T, offset / 2>::run(...)` recursion: inlining it with the caller's `offset` made its
+    # `if (offset > 16) __syncthreads();` divergent at every level
+    src = """template <typename T, int offset> struct Reduce {
+  __device__ static void run(T *a) {
+    if (offset > 16) __syncthreads();
+    if (threadIdx.x < offset) { a[threadIdx.x] += a[threadIdx.x + offset]; Reduce<T, offset / 2>::run(a); }
+  }
+};
+template <typename T> struct Reduce<T, 0> { __device__ static void run(T *) {} };
+__global__ void k(float *out) {
+  __shared__ float s[128];
+  s[threadIdx.x] = out[threadIdx.x];
+  Reduce<float, 64>::run(s);
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}
+"""
+    res = analyze(src, path="reduce.cu", block=(128, 1, 1))
+    assert not [d for d in res.diagnostics if d.rule.startswith("barrier")], res.diagnostics

@@ -41,6 +41,7 @@ import _thread
 import argparse
 import json
 import re
+import signal
 import statistics
 import sys
 import threading
@@ -241,12 +242,15 @@ class _Deadline:
         self.timer.start()
 
     def __enter__(self):
+        # (a process started in the background ignores SIGINT, which interrupt_main raises: handled while it runs)
+        self.handler = signal.signal(signal.SIGINT, signal.default_int_handler)
         self.timer = threading.Timer(self.seconds, self._fire)
         self.timer.start()
         return self
 
     def __exit__(self, *exc):
         self.timer.cancel()
+        signal.signal(signal.SIGINT, self.handler)
 
 
 # the CUDA source files of a suite: `.cuknl` is the UK-MAC mini-apps' kernel files, included by their `.cu` drivers

@@ -12,7 +12,8 @@ from . import build_flags
 from .ast import Func, Loc, Node, TypeInfo, Unit, range_index, range_loop
 from .includers import includers, source_text
 from .launch import split_top
-from .model_stubs import model_stub
+from .host_launch import LOCAL_INCLUDE
+from .model_stubs import STUBS, model_stub
 from .preproc import GPU_BUILD_SWITCHES, gpu_switch, switches_defining
 
 HERE = Path(__file__).parent
@@ -52,7 +53,6 @@ _DEVICE_LAUNCH = re.compile(r"reference to __global__ function .* in __global__ 
 _CALLEE_BEFORE = re.compile(r"[A-Za-z_][\w:]*\s*(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?\s*$")
 _UNDECLARED = re.compile(r"use of undeclared identifier|unknown type name|no template named")
 _CONTEXT_LINE = re.compile(r"^[ \t]*(#[ \t]*(include|define|undef|if|ifdef|ifndef|elif|else|endif)\b|typedef\b[^{}]*;[ \t]*$)")
-STUBS = HERE / "include"
 # A source's own CUtensorMap: `struct [alignas(64) | __align__(64)] CUtensorMap {` or cuda.h's
 # `typedef struct CUtensorMap_st {...} CUtensorMap;` (matched with comments removed)
 _OWN_TENSORMAP = re.compile(r"\bstruct\s+(?:(?:alignas|__align__)\s*\([^)]*\)\s*)?CUtensorMap(?:_st)?\s*\{")
@@ -66,7 +66,6 @@ _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 _DEFINES_GLOBAL = re.compile(r"^[ \t]*#[ \t]*define[ \t][^\n]*\b__global__\b", re.M)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
-_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _RESTRICT_BEFORE_STAR = re.compile(r"\b(__restrict__|__restrict)(\s*)\*(?!/)")  # (not a comment's end)
 
 _lib_ready = False
@@ -1568,7 +1567,7 @@ def _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missi
 def _quoted(path: Path, source: str, include_dirs) -> set:
     """The header names the file and the headers it reaches include by quoted name (`#include "x.h"`)."""
     return {n for _, found, text in [(None, None, source), *_reached_headers(path, source, include_dirs)] if text
-            for n in _QUOTED_INCLUDE.findall(text)}
+            for n in LOCAL_INCLUDE.findall(text)}
 
 
 def _missing_headers(path: Path, source: str, include_dirs) -> list[str]:

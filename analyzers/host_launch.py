@@ -35,7 +35,7 @@ from .launch import MAX_THREADS, conjuncts, evaluate, source_macros, split_top
 from .preproc import IF_0_LINE, READ_IF_0, active_lines
 from .type_sizes import TYPE_SIZES
 
-_LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _PROJECT_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
 # comments, string and character literals, preprocessor lines (with their continuations)
 _NOISE = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|^[ \t]*#(?:\\\n|[^\n])*",
@@ -1736,7 +1736,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
         return next((d / inc for d in project_dirs if (d / inc).is_file()), None)
 
     def include(t, at, depth):  # quoted includes and the project's <headers>, transitively (a few levels): their macros
-        for inc, angled in [(i, False) for i in _LOCAL_INCLUDE.findall(t)] + \
+        for inc, angled in [(i, False) for i in LOCAL_INCLUDE.findall(t)] + \
                 [(i, True) for i in _PROJECT_INCLUDE.findall(t) if "/" in i or "." in i]:
             # (a <header> beside the file is the project's too: the build's `-I.`, which SDK makefiles pass)
             p = ((at / inc) if (at / inc).is_file() else in_build(inc)) if angled else found(at, inc)
@@ -1895,7 +1895,7 @@ def _read(p: str, key) -> tuple:
                 text = fh.read()
         except OSError:
             return key, set(), set(), set(), ""
-        hit = _FACTS[p] = (key, {i.rsplit("/", 1)[-1] for i in _LOCAL_INCLUDE.findall(text)},
+        hit = _FACTS[p] = (key, {i.rsplit("/", 1)[-1] for i in LOCAL_INCLUDE.findall(text)},
                            {m.group(2) for m in _CU_FUNCTION.finditer(text)} if "cuModuleGetFunction" in text else
                            set(), {a or b for a, b in _LAUNCH_NAME.findall(text)},
                            text if len(text) <= _KEEP_TEXT else None)

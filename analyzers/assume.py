@@ -110,6 +110,7 @@ def _int(node) -> int | None:
 _DIM = re.compile(r"\b(gridDim|blockDim)\s*\.\s*([xyz])\b")
 _DIM_NAME = re.compile(r"(gridDim|blockDim)__([xyz])")
 _FIELD = re.compile(r"\b([A-Za-z_]\w*)\s*\.\s*([A-Za-z_]\w*)\b")
+_ELEMENT = re.compile(r"\b([A-Za-z_]\w*\s*\.\s*[A-Za-z_][\w.]*)\s*\[\s*(\d+)\s*\]")  # `t.sizes[1]`: a field's element
 CALLS = {"cdiv": 2, "ceil_div": 2, "min": 2, "max": 2}  # the functions of the language and their arities
 
 
@@ -118,11 +119,13 @@ def _tree(text: str, fields: bool = True):
     so is a field of a struct parameter (``p.pitch``, in the layouts the analyzer presumes; ``fields``): see
     ``_name``."""
     text = _DIM.sub(r"\1__\2", str(text))
-    return parse_expr(_FIELD.sub(r"\1__kf__\2", text) if fields else text, c=True)
+    if fields:
+        text = _FIELD.sub(r"\1__kf__\2", _ELEMENT.sub(r"\1__ke\2__", text))
+    return parse_expr(text, c=True)
 
 
 def _name(node: ast.Name) -> str:
-    return node.id.replace("__kf__", ".")
+    return re.sub(r"__ke(\d+)__", r"[\1]", node.id.replace("__kf__", "."))
 
 
 def parse(text: str, origin: str, file: str = "<input>", piece: Text | None = None) -> Assumption:

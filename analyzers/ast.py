@@ -74,7 +74,11 @@ class Func:
     tparams: list = field(default_factory=list)  # [(name, "type" | "value")]
     launch_bounds: int | str | None = None  # __launch_bounds__ first argument (text until resolved)
     method: bool = False  # a class's non-static member function (name ``Class::f``): ``this`` is the called object
+    namespace: str = ""  # the namespaces a free function is declared in (`OneSweep`), as a qualified call names them
     class_tparams: list = field(default_factory=list)  # a class template's member function: the class's, as tparams
+    # a partial specialization's member function: the class's arguments as the specialization writes them
+    # (`DeviceTensor<DType, 1>`: ["DType", "1"]); empty for the primary template (its parameters, in order)
+    class_pattern: list = field(default_factory=list)
     defaults: list = field(default_factory=list)  # per parameter, its default argument's Node or None (or empty)
 
 
@@ -120,6 +124,45 @@ def range_index(loc: Loc | None) -> "Node":
     """The counter of the range-for at ``loc`` (a name no source uses)."""
     name = f"__kopt_range{loc.line}_{loc.col}" if loc is not None else "__kopt_range"
     return Node("name", loc, name=name, ref="var", ty=TypeInfo(spelling="long", size=8))
+
+
+def switch_groups(switch: "Node") -> list | None:
+    """A switch's body as the groups its case labels start, each ``(labels, statements)`` (a label is the case's
+    value node, or None for ``default``), when every group but the last leaves the switch at its end (``break``,
+    ``return``, ``continue``): then exactly one group runs, the one whose labels match. None for a body one group
+    falls through into the next from, or with statements before its first label."""
+    top = switch.body
+    if len(top) == 1 and isinstance(top[0], Node) and top[0].kind == "block" and top[0].ref not in ("case", "default"):
+        top = top[0].body
+    items: list = []
+
+    def flat(x):
+        if isinstance(x, Node) and x.kind == "block" and x.ref in ("case", "default"):
+            items.append(("label", x.a if x.ref == "case" else None))
+            for y in x.body:
+                flat(y)
+        elif x is not None:
+            items.append(("stmt", x))
+    for x in top:
+        flat(x)
+    groups: list = []
+    for what, x in items:
+        if what == "label":
+            if not groups or groups[-1][1]:
+                groups.append(([], []))
+            groups[-1][0].append(x)
+        elif not groups:
+            return None
+        else:
+            groups[-1][1].append(x)
+
+    def leaves(x) -> bool:
+        if x.kind in ("break", "return", "continue"):
+            return True
+        return x.kind == "block" and bool(x.body) and isinstance(x.body[-1], Node) and leaves(x.body[-1])
+    if any(not stmts or not leaves(stmts[-1]) for _, stmts in groups[:-1]):
+        return None
+    return groups
 
 
 def short_name(n: "Node") -> str:

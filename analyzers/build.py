@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import asm as asmlib
 from . import butterfly, sym
-from .ast import Func, Node, TypeInfo, Unit, nodes, short_name
+from .ast import Func, Node, TypeInfo, Unit, nodes, short_name, switch_groups
 from .calls import handle_call, same_in_group
 from .launch import LaunchConfig, evaluate as eval_text, source_macros, split_top
 from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
@@ -239,6 +239,8 @@ class Builder:
         self._read_params = None  # the pointer parameters the kernel only reads elements of (``_only_read``)
         self._helper_uniform: dict = {}  # a device function name -> whether it is a uniform_helper
         self.depth = 0
+        self._calls = itertools.count(1)
+        self._call_id = 0  # the inlined call being read (0 in the kernel): its local structs are its own
         self._own_dims: set = set()  # the dimensions of threadIdx/blockDim the kernel's own code names
         self.helper = ""  # the inlined helper being read (its own static __shared__ arrays), "" in the kernel
         self._open_fields: set[str] = set()  # fields of shared structs whose offsets clang leaves open (``_field``)
@@ -479,21 +481,72 @@ class Builder:
         elif k == "asm":
             self.asm(n)
         elif k == "switch":
-            c = opaque("switch case", uniform=not sym.thread_dependent(self.ival(n.a)))
+            self.switch(n)
+        elif k == "unknown":
+            self.model.problems.append((n.loc, f"unsupported construct `{n.text[:40]}`"))
 
-            def cases():
+    def _unrolled(self, n: Node) -> bool:
+        """``for (int i = A; i < B; ++i) offset *= size_[i];`` with A and B constants at most ``_UNROLL`` apart and a
+        body that only computes registers (no memory access, call, exit or inner loop: a tensor view's offset from
+        its sizes): run pass by pass, so the value after the loop is exact (a product has no closed form)."""
+        i, first, last = _counted_loop(n)
+        if i is None or not _register_only(n.body):
+            return False
+        self.st.scopes.append({})
+        try:
+            start = self.ival(first)
+            end = self.ival(last.b)
+            if not (sym.is_const(start) and sym.is_const(end)):
+                return False
+            stop = end.val + (1 if last.op == "<=" else 0)
+            if stop - start.val > _UNROLL:
+                return False
+            for v in range(start.val, stop):
+                self.st.scopes[-1][i] = const(v)
+                for x in n.body:
+                    self.stmt(x)
+            return True
+        finally:
+            self.st.scopes.pop()
+
+    def switch(self, n: Node):
+        """The group of statements whose case label matches the value runs (``switch (blockIdx.x) { case 0: ...
+        }``: block 0 alone); a body whose groups fall through into each other runs whole, under a condition kopt
+        does not know."""
+        v = self.ival(n.a)
+        groups = switch_groups(n)
+
+        def run(stmts):
+            def go():
                 returned = self.st.returned
                 self.loop_exits.append(None)  # a `break` here leaves the switch
                 try:
-                    for x in n.body:
+                    for x in stmts:
                         self.stmt(x)
                 finally:
                     self.loop_exits.pop()
                 if self.st.dead and not (self.st.returned and not returned):
                     self.st.dead = False  # `break` leaves the switch, not the path
-            self._branch(c, cases, None)
-        elif k == "unknown":
-            self.model.problems.append((n.loc, f"unsupported construct `{n.text[:40]}`"))
+            return go
+        if groups is None:
+            self._branch(opaque("switch case", uniform=not sym.thread_dependent(v)), run(n.body), None)
+            return
+        labels = {id(x): self.ival(x) for labels, _ in groups for x in labels if x is not None}
+        cases = [(ONE if None in ls else None, [labels[id(x)] for x in ls if x is not None], stmts)
+                 for ls, stmts in groups]
+        others = [binop("!=", v, c) for _, ls, _ in cases for c in ls]
+
+        def chain(i):
+            if i == len(cases):
+                return
+            default, ls, stmts = cases[i]
+            c = ZERO
+            for x in ls:
+                c = binop("||", c, binop("==", v, x))
+            if default is not None:
+                c = binop("||", c, sym.land(*others))
+            self._branch(c, run(stmts), (lambda: chain(i + 1)) if i + 1 < len(cases) else None)
+        chain(0)
 
     def decl(self, n: Node):
         ti = n.ty or TypeInfo()
@@ -534,7 +587,7 @@ class Builder:
                                                  p.volatile), size), False, init)
                     v = Agg("struct", n.name, size=ti.size or 0)
             if isinstance(v, Agg) and v.kind == "struct" and not v.uniform:
-                v = v.copy(n.name)
+                v = self._struct_copy(v, n.name)
             if isinstance(v, Ptr) and ti.pointer and not v.intaddr:
                 v = self._retyped(v, ti, v.volatile or ti.volatile)
             if isinstance(v, S):
@@ -547,6 +600,17 @@ class Builder:
                 self.st.scopes[-1][n.name] = opaque(f"uninitialized {n.name}")
             else:
                 self.st.scopes[-1][n.name] = Agg("struct", n.name, size=ti.size or 0)
+
+    def _struct_copy(self, v: Agg, name: str) -> Agg:
+        """A thread's own struct copied into local ``name``: its array members' values too (a view's sizes). A
+        helper's local is its call's own (`sub` of two nested calls of one operator[] are two structs)."""
+        out = v.copy(f"{name}@{self._call_id}" if self._call_id else name)
+        prefix = v.name + "."
+        for (base, off, size), got in list(self.st.locals.items()):
+            if base.startswith(prefix):
+                self._local_arrays.add(out.name + base[len(v.name):])
+                self.st.locals[(out.name + base[len(v.name):], off, size)] = got
+        return out
 
     def _members_used(self, name: str, ti: TypeInfo) -> list | None:
         """The (byte offset, size) of each member of the local struct ``name`` the unit's code reads or writes as
@@ -685,7 +749,7 @@ class Builder:
         return [_iteration(lid) for lid in self.loop_stack]
 
     def loop(self, n: Node):
-        if self._butterfly(n):
+        if self._butterfly(n) or self._unrolled(n):
             return
         st = self.st
         st.scopes.append({})
@@ -1284,8 +1348,9 @@ class Builder:
                     if ti is not None and ti.pointer and not ti.ref:
                         return Ptr("global", f"{base.name.removeprefix('p:')}.{n.name}", ZERO, self._elem(ti),
                                    volatile=ti.volatile)
-                    if ti is not None and not ti.integral and not ti.pointer and ti.size and not _floating(ti.spelling):
-                        return Agg("struct", f"{base.name}.{n.name}", uniform=True, size=ti.size)
+                    if ti is not None and (ti.dims or not ti.integral and not ti.pointer and ti.size and
+                                           not _floating(ti.spelling)):
+                        return Agg("struct", f"{base.name}.{n.name}", uniform=True, size=ti.size or 0)
                     if ti is not None and ti.integral:
                         self.model.int_fields.add(f"{base.name.removeprefix('p:')}.{n.name}")
                         if unsigned_integer(ti.spelling):
@@ -1357,13 +1422,35 @@ class Builder:
                 # (distinct indices stay apart, equal ones meet)
                 p, size = m.ptr, n.ty.size if n.ty is not None and n.ty.size else 1
                 return self._subscript(Ptr(p.space, p.base, p.off, size, (), p.subs, p.volatile), self.ival(n.b))
+        if n.a is not None and n.a.kind == "member" and n.a.ty is not None and n.a.ty.spelling == DEPENDENT:
+            owner = self._member_base(n.a)
+            if isinstance(owner, Agg) and owner.kind == "struct" and not owner.uniform and n.a.name not in owner.fields:
+                # `sub.sizes[i]` of a thread's own struct of a template's type: its array member (elements of 4
+                # bytes when clang leaves their type open, as the constructor's `int sizes[Dim]` has them)
+                size = n.ty.size if n.ty is not None and n.ty.size else 4
+                self._local_arrays.add(f"{owner.name}.{n.a.name}")
+                return self._subscript(Ptr("local", f"{owner.name}.{n.a.name}", ZERO, size, (None,)), self.ival(n.b))
         base = self.rval(n.a)
+        field_array = n.a is not None and n.a.ty is not None and bool(n.a.ty.dims)
+        if isinstance(base, Agg) and base.kind == "struct" and not field_array and n.a is not None:
+            got = self._class_subscript(base, n)
+            if got is not None:
+                return got
         idx = self.ival(n.b)
         if isinstance(base, Ptr):
             return self._subscript(base, idx)
         if isinstance(base, Agg):
+            if base.kind == "struct" and base.uniform and field_array:
+                # an element of a by-value parameter's array field (`t.size_[1]`): a kernel argument, the same in
+                # every thread, and the same value wherever the same constant index reads it
+                if sym.is_const(idx):
+                    return var(f"{base.name}[{idx.val}]", "uniform")
+                return opaque("element of a parameter's array", uniform=not sym.thread_dependent(idx))
             self.unplaced |= base.kind == "struct" and base.uniform  # a parameter object's own operator[]
             return opaque("element of a value")
+        if isinstance(base, S) and base.op == "v" and base.kind == "uniform" and n.a is not None and \
+                n.a.kind == "member" and n.a.ty is not None and n.a.ty.spelling == DEPENDENT and sym.is_const(idx):
+            return var(f"{base.val}[{idx.val}]", "uniform")  # `t.sizes[2]` of a parameter of a template's type
         # a pointer value the model lost (loaded from memory, merged, converted by a class); not an array member
         # of a local value (a fragment's registers)
         self.unplaced |= isinstance(base, S) and n.a is not None and n.a.ty is not None and n.a.ty.pointer and \
@@ -1498,7 +1585,7 @@ class Builder:
         if isinstance(lv, VarRef) and isinstance(v, Mem):
             v = self.load(v, n.b)
         if isinstance(v, Agg) and isinstance(lv, VarRef) and v.kind == "struct" and not v.uniform:
-            v = v.copy(lv.name)
+            v = self._struct_copy(v, lv.name)
         if lv is None and unplaced:
             # a store to memory the model cannot place (through a pointer loaded from memory or merged from two,
             # an element of a parameter object with its own operator[]): its races go unchecked, which the kernel's
@@ -1653,7 +1740,60 @@ class Builder:
             # `ptr(y)` in another member function of a class template in a namespace (`cv::cuda::PtrStep`), whose
             # implicit-this call clang leaves unqualified
             fs = self.unit.funcs.get(f"{re.sub(r'<.*>$', '', self.helper).rsplit('::', 1)[0]}::{n.name}")
-        return next((f for f in fs or () if f.method and len(f.params) == len(n.args)), None)
+        return self.specialization(fs, n)
+
+    def class_args(self, fn: Func, n: Node) -> list:
+        """The class template arguments of a member call's object (``n.val``: type sizes, ``("value", v)``), or of a
+        constructor's class as the call writes them (``DeviceTensor<DType, Dim - 1>`` under the current bindings)."""
+        if not (fn.method or fn.name.endswith("::__ctor__")):
+            return []
+        if isinstance(n.val, list):
+            return n.val
+        return self._written_class_args(n.targs) if fn.name.endswith("::__ctor__") else []
+
+    def _written_class_args(self, texts) -> list:
+        """Class template arguments as the code writes them (`DType`, `Dim - 1`), under the current bindings."""
+        env = {**self.macros, **{k: v.val for k, v in self.tbind.items() if sym.is_const(v)}}
+        out = []
+        for text in texts:
+            t = text.strip()
+            v = eval_text(t, env) if not re.fullmatch(r"[A-Za-z_][\w:]*", t) or t in env else None
+            out.append(("value", v) if v is not None else self.typebind.get(t, TYPE_SIZES.get(t)))
+        return out
+
+    def _class_subscript(self, obj: Agg, n: Node):
+        """``t[i]`` on a struct whose class defines operator[] (a tensor view in a kernel template, where clang
+        leaves the subscript unresolved): a call of that member; None when the class has none kopt can follow."""
+        spelling = re.sub(r"\b(const|volatile|struct|class)\b", "", n.a.ty.spelling if n.a.ty is not None else "")
+        m = re.fullmatch(r"\s*([\w:]+)\s*(?:<(.*)>)?\s*&?\s*", spelling)
+        cls, args = obj.cls if obj.cls is not None else (m.group(1), self._written_class_args(
+            split_top(m.group(2)) if m.group(2) else [])) if m else (None, [])
+        if not cls:
+            return None
+        short = cls.split("::")[-1]
+        key = next((k for k in (f"{cls}::operator[]",) if k in self.unit.funcs), None) or next(
+            (k for k in self.unit.funcs if k.endswith(f"::{short}::operator[]") or k == f"{short}::operator[]"), None)
+        if key is None:
+            return None
+        call = Node("call", n.loc, name=key, a=n.a, op="", val=args, args=[n.b], targs=[], ty=n.ty, text=n.text)
+        fn = self.specialization(self.unit.funcs[key], call)
+        return self.inline(fn, call, this=obj) if fn is not None and self.depth < MAX_INLINE else None
+
+    def specialization(self, fs, n: Node) -> Func | None:
+        """Of a class's member functions of ``n``'s arity (a primary template's and its partial specializations',
+        all named ``Class::f``), the one of the specialization the object's class arguments select (`DeviceTensor<
+        float, 1>`'s operator[] returns the element; the primary's, the next view)."""
+        found = [f for f in fs or () if f.method and len(f.params) == len(n.args)]
+        if len(found) <= 1:
+            return found[0] if found else None
+        args = self.class_args(found[0], n)
+
+        def fits(f):
+            return all(not re.fullmatch(r"-?\d+", p) or isinstance(a, tuple) and a[1] == int(p)
+                       for p, a in zip(f.class_pattern, args))
+        special = [f for f in found if f.class_pattern and len(f.class_pattern) == len(args) and fits(f)] \
+            if args else []
+        return (special or [f for f in found if not f.class_pattern] or found)[0]
 
     def _static(self, n: Node) -> Func | None:
         """The class's static function a qualified call names through a name kopt does not resolve (`Matrix_t::
@@ -1664,7 +1804,7 @@ class Builder:
             return None
         short = n.name.rsplit("::", 1)[1]
         found = [f for k, fs in self.unit.funcs.items() if k.endswith("::" + short) for f in fs
-                 if not f.method and not f.kernel and len(f.params) == len(n.args) and
+                 if not f.method and not f.kernel and len(f.params) == len(n.args) and not f.class_pattern and
                  all(kind == "type" for _, kind in f.class_tparams)]
         return found[0] if len(found) == 1 else None
 
@@ -1711,9 +1851,12 @@ class Builder:
                     a = Ptr(a.space, a.base, a.off, es, (), a.subs, a.volatile)
             scope[pname] = a if a is not None else opaque(f"argument {pname}")
         saved_t, saved_tb, saved_fb = dict(self.tbind), dict(self.typebind), dict(self.fbind)
-        for (tn, kind), size in zip(fn.class_tparams, n.val if fn.method and isinstance(n.val, list) else ()):
-            if kind == "type" and isinstance(size, int) and size > 0:
-                self.typebind[tn] = size  # `T *data_` of a View<LaneCounters>: elements of LaneCounters' size
+        kinds = dict(fn.class_tparams)
+        for tn, arg in zip(fn.class_pattern or [tn for tn, _ in fn.class_tparams], self.class_args(fn, n)):
+            if kinds.get(tn) == "type" and isinstance(arg, int) and arg > 0:
+                self.typebind[tn] = arg  # `T *data_` of a View<LaneCounters>: elements of LaneCounters' size
+            elif kinds.get(tn) == "value" and isinstance(arg, tuple):
+                self.tbind[tn] = const(arg[1])  # `for (i = 1; i < Dim; ++i)` in a DeviceTensor<float, 3>
         for (tn, kind), text in zip(fn.tparams, n.targs):
             if kind == "value":
                 called = self._function_named(text)
@@ -1737,7 +1880,8 @@ class Builder:
         inner.returned = False
         self.st = inner
         self.depth += 1
-        saved_helper, saved_this, saved_site = self.helper, self.this, self.site
+        saved_helper, saved_this, saved_site, saved_call = self.helper, self.this, self.site, self._call_id
+        self._call_id = next(self._calls)
         if self.site is None and model_stub(fn.loc.file):
             self.site = n  # what the library's model does is reported where the user's code calls it
         targs = ",".join(_instantiation(fn, n))
@@ -1749,7 +1893,7 @@ class Builder:
         finally:
             self.depth -= 1
             self.tbind, self.typebind, self.fbind = saved_t, saved_tb, saved_fb
-            self.helper, self.this, self.site = saved_helper, saved_this, saved_site
+            self.helper, self.this, self.site, self._call_id = saved_helper, saved_this, saved_site, saved_call
             self.loop_exits = saved_exits
         res = self.st
         self.st = outer
@@ -1953,6 +2097,44 @@ def _last_pass_break_as_branch(n: Node) -> list | None:
         branch = Node("if", x.loc, a=Node("bin", x.loc, op="!=", a=c.a, b=c.b, ty=c.ty), b=Node("block", x.loc, body=rest))
         return [Node("block", n.body[0].loc if isinstance(n.body[0], Node) else None, body=top[:j] + [branch])]
     return None
+
+
+DEPENDENT = "<dependent type>"  # clang's spelling of a type a template leaves open
+_UNROLL = 8  # passes of a register-only loop of constant bounds run one by one (``Builder._unrolled``)
+
+
+def _counted_loop(n: Node):
+    """``for (int i = A; i < B; ++i)`` (or ``<=``, ``i++``, ``i += 1``), ``i`` not assigned in the body: (``i``, the
+    node of A, the test); (None, None, None) otherwise."""
+    none = (None, None, None)
+    if n.kind != "for" or n.init is None or n.init.kind != "decl" or n.init.a is None or n.a is None or n.b is None:
+        return none
+    i, test, step = n.init.name, n.a, n.b
+    if not (test.kind == "bin" and test.op in ("<", "<=") and test.a is not None and test.a.kind == "name" and
+            test.a.name == i):
+        return none
+    ones = step.kind == "un" and step.op in ("pre++", "post++") or step.kind == "assign" and step.op == "+=" and \
+        step.b is not None and step.b.kind == "lit" and step.b.val == 1
+    if not (ones and step.a is not None and step.a.kind == "name" and step.a.name == i) or i in _assigned(n.body):
+        return none
+    return i, n.init.a, test
+
+
+def _register_only(body) -> bool:
+    """Whether statements ``body`` touch no memory and leave no way but their end: no call, pointer subscript or
+    dereference, ``->`` but ``this->``, exit, inner loop, switch or asm."""
+    for x in nodes(body):
+        if x.kind in ("call", "for", "while", "do", "break", "continue", "return", "goto", "asm", "switch") or \
+                x.kind == "unknown" and x.text != "this":
+            return False
+        if x.kind == "index" and (x.a is None or x.a.ty is None or x.a.ty.pointer or
+                                  not x.a.ty.dims and x.a.ty.spelling != DEPENDENT):
+            return False
+        if x.kind == "un" and x.op in ("*", "&"):
+            return False
+        if x.kind == "member" and x.op == "->" and not (x.a is not None and x.a.kind == "unknown" and x.a.text == "this"):
+            return False
+    return True
 
 
 def _one_less(e, bound) -> bool:

@@ -299,10 +299,10 @@ def _move(b, n, name, short):
 def _constructor(b, n, name, short):
     if name.startswith("cub::"):
         return NotImplemented  # a CUB collective (below)
-    ctor = next((f for f in b.unit.funcs.get(name) or () if f.method and len(f.params) == len(n.args)), None) \
-        if "::" in name else None
+    ctor = b.specialization(b.unit.funcs.get(name), n) if "::" in name else None
     if ctor is not None:  # the class's own constructor: run it on a new object
         obj = Agg("struct", name.removesuffix("::__ctor__"))
+        obj.cls = (obj.name, b.class_args(ctor, n))
         b.inline(ctor, n, this=obj)
         return obj
     vals = [b.rval(a) for a in n.args]

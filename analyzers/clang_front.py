@@ -85,7 +85,8 @@ def _setup():
     except Exception as exc:  # pragma: no cover - depends on the install
         raise FrontendError(f"libclang is not importable: {exc}")
     ci = _ci
-    _CLASS_KINDS = (ci.CursorKind.STRUCT_DECL, ci.CursorKind.CLASS_DECL, ci.CursorKind.CLASS_TEMPLATE)
+    _CLASS_KINDS = (ci.CursorKind.STRUCT_DECL, ci.CursorKind.CLASS_DECL, ci.CursorKind.CLASS_TEMPLATE,
+                    ci.CursorKind.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION)
     lib = ci.conf.lib
     lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
     lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
@@ -430,6 +431,13 @@ class _Conv:
             # a value converted to a type a template leaves dependent (`IndexType r = (n - 1) / s + 1;`): clang
             # keeps an unresolved construction with the value as its only child; the value is what it holds
             return self.expr(ch[0])
+        if name == "operator[]" and len(args) == 2 and _user_method(c.referenced):
+            # `t[b][k]` on a class with its own device operator[] (a tensor view): a member call, which returns the
+            # element's reference or the next view, as for operator() below
+            scope = _scope(c.referenced)
+            return Node("call", loc, name="::".join(scope) + "::" + name if scope else name, a=self.expr(args[0]),
+                        op="", val=_template_argument_sizes(args[0].type.get_canonical()),
+                        args=[self.expr(args[1])], targs=[], ty=self.typeinfo(c.type), text=self.text(c))
         if name.startswith("operator") and not name.startswith("operator()"):
             op = name[len("operator"):].strip()
             argn = [self.expr(x) for x in args] if args else [self.expr(x) for x in ch[1:] if x.kind.is_expression()]
@@ -564,10 +572,13 @@ class _Conv:
             return Node("switch", loc, a=self.expr(ch[0]), body=[self.stmt(ch[-1])])
         if k in (K.CASE_STMT, K.DEFAULT_STMT, K.LABEL_STMT):
             ch = self.children(c)
+            value = None
             if k == K.CASE_STMT:
-                ch = ch[1:]  # the case value
+                value, ch = self.expr(ch[0]), ch[1:]  # the case value
             body = [self.stmt(x) for x in ch]
-            return Node("block", loc, body=[x for x in body if x is not None], val="decls")
+            # a case label is a block of the statement it labels (``ast.switch_groups`` reads them in order)
+            return Node("block", loc, body=[x for x in body if x is not None], val="decls", a=value,
+                        ref={K.CASE_STMT: "case", K.DEFAULT_STMT: "default"}.get(k, ""))
         if k.is_expression():
             return Node("expr", loc, a=self.expr(c))
         if k in (K.UNEXPOSED_STMT,) or k.name == "ATTRIBUTED_STMT":  # e.g. `#pragma unroll` loops, [[likely]]
@@ -601,10 +612,24 @@ class _Conv:
                     dims.append(self.expr(size) if d is None and size is not None else d)
                 ty.dims = tuple(dims)
         if exprs:
-            init = self.expr(exprs[-1])
+            init = self._dependent_construction(c, exprs[-1]) or self.expr(exprs[-1])
         ext = c.storage_class == ci.StorageClass.EXTERN
         return Node("decl", loc, name=c.spelling, ty=ty, a=init, shared=shared or constant, extern=ext,
                     val="constant" if constant else None)
+
+    def _dependent_construction(self, var, e) -> Node | None:
+        """``View<T, Dim - 1> v(p + off, n);`` in a template: clang keeps the parenthesized arguments unexposed
+        under the variable, beside a reference to the class template; a construction of that class (its
+        ``__ctor__``, with the template arguments as written)."""
+        K = ci.CursorKind
+        ref = next((x.referenced for x in self.children(var) if x.kind == K.TEMPLATE_REF), None)
+        toks = [t.spelling for t in e.get_tokens()]
+        if e.kind != K.UNEXPOSED_EXPR or ref is None or ref.kind != K.CLASS_TEMPLATE or toks[:1] != ["("]:
+            return None
+        m = re.search(r"<(.*)>\s*$", var.type.spelling)
+        return Node("call", self.loc(e), name="::".join([*_scope(ref), ref.spelling, "__ctor__"]),
+                    args=[self.expr(x) for x in self.children(e) if x.kind.is_expression()],
+                    targs=split_top(m.group(1)) if m else [], ty=self.typeinfo(var.type), text=self.text(var))
 
     def for_stmt(self, c, loc) -> Node:
         ch = self.children(c)
@@ -2367,15 +2392,36 @@ def _release():
     _index = None
 
 
+def _user_method(m) -> bool:
+    """Whether a member function has a body kopt can follow: defined in the user's code or a model stub, not one of
+    kopt's declarations without a body (a tensor accessor's operator[], which the builder models itself)."""
+    if m is None or m.kind != ci.CursorKind.CXX_METHOD:
+        return False
+    d = m.get_definition()
+    if d is None:
+        t = ci.conf.lib.clang_getSpecializedCursorTemplate(m)
+        d = t.get_definition() if t is not None else None
+    return d is not None
+
+
 def _template_argument_sizes(t) -> list | None:
-    """The sizes of class type ``t``'s template type arguments (None for one of no size, a value argument), or None
-    when it has none."""
+    """The sizes of class type ``t``'s template type arguments and its integer value arguments as ``("value", v)``
+    (None for a type of no size or a value that is not a literal), or None when it has none."""
     try:
         n = t.get_num_template_arguments()
         if n <= 0:
             return None
-        return [_size_of(a) if a.kind != ci.TypeKind.INVALID else None
-                for a in (t.get_template_argument_type(i) for i in range(n))]
+        m = re.search(r"<(.*)>\s*$", t.spelling)
+        texts = split_top(m.group(1)) if m else []
+        out = []
+        for i in range(n):
+            a = t.get_template_argument_type(i)
+            if a.kind != ci.TypeKind.INVALID:
+                out.append(_size_of(a))
+                continue
+            v = re.fullmatch(r"\s*(-?\d+)[uUlL]*\s*", texts[i]) if len(texts) == n else None
+            out.append(("value", int(v.group(1))) if v else None)
+        return out
     except Exception:
         return None
 
@@ -2412,10 +2458,13 @@ def _device_methods(conv: _Conv | None, c):
             if constructor:  # its member initializers (`: data(data), width(width)`) run first, as assignments
                 f.body = Node("block", f.body.loc, body=[*_member_inits(conv, m), f.body])
             owner = m.semantic_parent
-            if owner is not None and owner.kind == K.CLASS_TEMPLATE:
+            if owner is not None and owner.kind in (K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
                 f.class_tparams = [(x.spelling, "type" if x.kind == K.TEMPLATE_TYPE_PARAMETER else "value")
                                    for x in owner.get_children()
                                    if x.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER)]
+            if owner is not None and owner.kind == K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION:
+                m_args = re.search(r"<(.*)>\s*$", owner.displayname)
+                f.class_pattern = [a.strip() for a in split_top(m_args.group(1))] if m_args else []
             yield f
 
 
@@ -2463,4 +2512,5 @@ def _func(conv: _Conv, c, source: str) -> Func | None:
             if re.fullmatch(r"[A-Za-z_]\w*(::[A-Za-z_]\w*)*", lb):
                 lb = _named_constant(c, lb) or lb
     return Func(name=c.spelling, params=params, body=conv.stmt(body), kernel=kernel, loc=conv.loc(c),
+                namespace="::".join(_scope(c, classes=False)),
                 tparams=tparams, launch_bounds=lb, defaults=defaults if any(defaults) else [])

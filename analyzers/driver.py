@@ -133,7 +133,7 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
         else:
             # no launch given: the kernel's launches in host code, one configuration per constant shape, and one for
             # every block its launches with a block that is not a constant may take
-            host = hosts.get(func.name) or host_launch.HostLaunches()
+            host = host_launch.launches_of(hosts, func.name, func.namespace)
             # (a launch with as many template arguments as another overload has parameters, and not as many as
             # this one, is that overload's: `k<8, 256, 32>` and `k<256, 32>` of two kernel templates named `k`)
             others = {len(f.tparams) for f in kunit.funcs.get(func.name, ()) if f is not func and f.kernel}

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, reduce
 from math import gcd, prod
 from pathlib import Path
@@ -2073,7 +2073,8 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
     tags = scan.tags(pos) if kernels else {}  # compile-time tag arguments (template flags they deduce)
     for k in kernels:
         base, _, ktargs = k.partition("<")
-        base = base.split("::")[-1]
+        # `DeviceRadixSort::Scan<<<...>>>`: kept apart from another namespace's `Scan` (``launches_of``)
+        base = base.lstrip(":") if "::" in base.lstrip(":") else base.split("::")[-1]
         tl = _const_targs(targs or ("<" + ktargs if ktargs else ""), scan, pos)
         entry = out.setdefault(base, HostLaunches())
         if blocks is None or None in blocks:
@@ -2168,6 +2169,26 @@ def instance_where(scan: _Scan, pos: int, bound: dict) -> str:
     configuration takes the facts of its own instantiation (``host_assume.at_launches``)."""
     where = scan.line(pos)
     return f"{where} ({', '.join(f'{n}={v}' for n, v in bound.items())})" if bound else where
+
+
+def launches_of(hosts: dict, name: str, namespace: str = "") -> HostLaunches:
+    """The launches of kernel ``name`` of ``namespace`` in ``host_launches``' answer: those that name it alone, and
+    those that qualify it with its namespace (or a trailing part of it); a launch qualified with another namespace
+    launches another kernel of the same name (``OneSweep::Scan`` is not ``DeviceRadixSort::Scan``). A kernel in no
+    namespace takes every qualified launch of its name (the qualifier may be an alias)."""
+    got = [h for k, h in hosts.items() if k == name or k.endswith("::" + name) and (
+        not namespace or namespace == k[:-len(name) - 2] or namespace.endswith("::" + k[:-len(name) - 2]))]
+    if len(got) <= 1:
+        return got[0] if got else HostLaunches()
+    out = HostLaunches()
+    for h in got:
+        out.launches += [replace(x, others=list(x.others)) for x in h.launches]
+        out.unknown += h.unknown
+        out.unknown_bounds += h.unknown_bounds
+        out.unknown_values += h.unknown_values
+        out.unknown_multiples += h.unknown_multiples
+    _merge_shapes(out)
+    return out
 
 
 def host_launches(source: str, defines=None, path=None, kernels=None, configurations=True) -> dict[str, HostLaunches]:
@@ -2307,7 +2328,8 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
                     _record(out, scan, sub(kernel), sub(targs), grid, block, pos, only,
                             instance_where(scan, pos, bound))
             scan.guards = {}
-    missing = {k for k in kernels or () if k not in out and k in _launched(source)} if configurations else ()
+    launched = {k.split("::")[-1] for k in out}
+    missing = {k for k in kernels or () if k not in launched and k in _launched(source)} if configurations else ()
     for macro in list(dict.fromkeys(_IFDEF.findall(source)))[:_MAX_CHOICES] if missing else ():
         if macro in (defines or {}) or not missing:
             continue
@@ -2318,7 +2340,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
             alt[k].unknown = [f"{u} (with -D{macro})" for u in alt[k].unknown]
             out[k] = alt[k]
         missing -= set(alt)
-    unlaunched = sorted(k for k in kernels or () if k not in out) if configurations else ()
+    unlaunched = sorted(k for k in kernels or () if k not in launched and k not in out) if configurations else ()
     if unlaunched and any(IF_0_LINE.search(t) for t, *_ in files):  # (the files read for the launches above)
         # a kernel the build launches nowhere, launched in code `#if 0` leaves out (an earlier or alternative
         # launch kept in the source): that launch is the best word on the block it is written for
@@ -2329,14 +2351,19 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
                 h.where += " (in code `#if 0` leaves out)"
             if alt[k].launches:
                 out[k] = HostLaunches(launches=alt[k].launches)
-    for entry in out.values():  # one configuration per (block, template arguments): grids merged (unknown unless equal)
-        merged: dict = {}
-        for h in entry.launches:
-            key = (h.block, tuple(h.targs), tuple(sorted(h.tags.items())))
-            if key in merged and merged[key].grid != h.grid:
-                merged[key].grid = (None, None, None)
-            if key in merged:
-                merged[key].others.append(h.where)
-            merged.setdefault(key, h)
-        entry.launches = list(merged.values())
+    for entry in out.values():
+        _merge_shapes(entry)
     return out
+
+
+def _merge_shapes(entry: HostLaunches) -> None:
+    """One configuration per (block, template arguments, tags): grids merged (unknown unless equal)."""
+    merged: dict = {}
+    for h in entry.launches:
+        key = (h.block, tuple(h.targs), tuple(sorted(h.tags.items())))
+        if key in merged and merged[key].grid != h.grid:
+            merged[key].grid = (None, None, None)
+        if key in merged:
+            merged[key].others.append(h.where)
+        merged.setdefault(key, h)
+    entry.launches = list(merged.values())

@@ -256,8 +256,10 @@ class _Conv:
             return Node("switch", loc, a=self.expr(inner[0]) if inner else Node("unknown", loc, text="switch"),
                         body=[self.stmt(body)] if body is not None else [])
         if k == "case_statement":
+            value = self.f(n, "value")
             return Node("block", loc, body=[s for s in (self.stmt(c) for c in n.named_children
-                                                         if c != self.f(n, "value")) if s is not None])
+                                                         if c != value) if s is not None], val="decls",
+                        a=self.expr(value) if value is not None else None, ref="case" if value is not None else "default")
         if k in ("preproc_if", "preproc_ifdef", "preproc_else"):
             return Node("block", loc, body=[s for s in (self.stmt(c) for c in n.named_children
                                                          if c.type not in ("identifier", "preproc_defined"))

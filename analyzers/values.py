@@ -15,13 +15,18 @@ class Agg:
         self.uniform = uniform
         self.size = size
         self.escaped = False  # a local struct whose address a helper took (build: ``_havoc_escaped``)
+        # a struct a class's constructor made: (the class's name, its template arguments as ``Builder._class_args``
+        # gives them), whose member operators a subscript of it calls (`t[b][k]` on a tensor view)
+        self.cls: tuple | None = None
 
     def copy(self, name: str) -> "Agg":
         """A copy of a thread's own struct named ``name``: its member structs are copied too (not shared with the
         original, whose later stores must not show through the copy)."""
         fields = {k: v.copy(f"{name}.{k}") if isinstance(v, Agg) and v.kind == "struct" and not v.uniform else v
                   for k, v in self.fields.items()}
-        return Agg("struct", name, fields, False, self.size)
+        out = Agg("struct", name, fields, False, self.size)
+        out.cls = self.cls
+        return out
 
 
 class Mem:

@@ -141,3 +141,16 @@ def test_lower_bounds_an_assumption_gives_its_parameters():
     # what the race check takes as a positive divisor: equalities, bounds either way round, one parameter's values
     got = parse("n == 4 and m >= 2 and 1 <= k and j > 3 and (h == 12 or h == 1024) and (x == 2 or y == 3)", "t").lows
     assert got == {"n": 4, "m": 2, "k": 1, "j": 4, "h": 12}
+
+
+def test_an_assumption_may_name_an_element_of_a_parameters_array_field():
+    # a tensor view's sizes (`t.sizes[1]`): rows of 64 threads overlap unless a row is at least that long
+    src = """struct View { float *data; int sizes[2]; };
+__global__ void k(View t) {
+  t.data[blockIdx.x * t.sizes[1] + threadIdx.x] = threadIdx.x;
+}
+"""
+    loose = analyze(src, path="v.cu", block=(64, 1, 1))
+    assert [d.rule for d in loose.diagnostics if d.rule.startswith("race")] == ["race.precondition"], loose.diagnostics
+    told = analyze("// kopt: assume t.sizes[1] >= 64\n" + src, path="v.cu", block=(64, 1, 1))
+    assert not [d for d in told.diagnostics if d.rule.startswith("race")], told.diagnostics

@@ -2637,3 +2637,31 @@ def test_a_kernel_in_a_namespace_a_macro_names_is_found(tmp_path):
     res = analyze(tmp_path / "k.cu", block=(64, 1, 1))
     assert res.paths == {"k": "libclang"}, res.paths
     assert [(d.rule, d.locations[0].line) for d in res.diagnostics if d.rule.startswith("race")] == [("race.global", 3)]
+
+
+@pytest.mark.parametrize("frontend", ["libclang", "tree-sitter"])
+def test_a_switch_runs_the_case_its_value_selects(frontend):
+    # GPUSorting's scan: `switch (blockIdx.x) { case 0: first[threadIdx.x] = ...; break; case 1: ... }` writes each
+    # output from one block; the case had been an unknown condition, so two blocks seemed to write one element
+    src = """__global__ void k(unsigned *first, unsigned *second, const unsigned *in) {
+  unsigned v = __shfl_sync(0xffffffff, in[threadIdx.x], 0);
+  switch (blockIdx.x) {
+  case 0:
+    first[threadIdx.x] = v;
+    break;
+  case 1:
+  case 2:
+    second[threadIdx.x + 256 * (blockIdx.x - 1)] = v;
+    break;
+  default:
+    FALL
+    break;
+  }
+}
+"""
+    ok = analyze(src.replace("FALL", ""), path="k.cu", frontend=frontend, block=(256, 1, 1), grid=(4, 1, 1))
+    assert not [d for d in ok.diagnostics if d.rule.startswith(("race", "analysis"))], ok.diagnostics
+    racy = analyze(src.replace("FALL", "first[threadIdx.x] = v;"), path="k.cu", frontend=frontend,
+                   block=(256, 1, 1), grid=(4, 1, 1))
+    assert [(d.rule, d.locations[0].line) for d in racy.diagnostics if d.rule.startswith("race")] == [
+        ("race.global", 5)], racy.diagnostics

@@ -767,7 +767,8 @@ bool test_16_x4(void (*kernel)(float *), int n) { float* d; kernel<<<1, dim3(32,
                                       "int main() { test_16(mma::k16); test_16_x4(&mma::k16_x4, 3);\n"
                                       "  // test_16(mma::unused);\n  return 0; }\n")
     got = _shapes((tmp_path / "mma.cuh").read_text(), path=tmp_path / "mma.cuh", kernels=["k16", "k16_x4", "unused"])
-    assert got == {"k16": [((32, 1, 1), (1, 1, 1), ())], "k16_x4": [((32, 4, 1), (1, 1, 1), ())]}
+    # (keyed as the launches name them: `launches_of` gives each kernel of namespace mma its own)
+    assert got == {"mma::k16": [((32, 1, 1), (1, 1, 1), ())], "mma::k16_x4": [((32, 4, 1), (1, 1, 1), ())]}
 
 
 _TABLE_KERNELS = """
@@ -1912,3 +1913,17 @@ int run(int n, bool skip) {
 }
 """
     assert _shapes(src)["scan"] == [((256, 1, 1), (None, None, None), ("true",))]
+
+
+def test_a_launch_qualified_with_another_namespace_is_another_kernels(tmp_path):
+    # GPUSorting: `OneSweep::Scan` and `DeviceRadixSort::Scan`, each launched qualified with its own geometry; the
+    # first kernel had taken the second's launch too
+    (tmp_path / "k.cu").write_text("""namespace A { __global__ void Scan(float *x) { x[threadIdx.x] = 0; } }
+namespace B { __global__ void Scan(float *x); }
+void run(float *x) {
+  A::Scan<<<4, 256>>>(x);
+  B::Scan<<<256, 128>>>(x);
+}
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert [l["block"] for l in res.launches] == [[256, 1, 1]], res.assumed

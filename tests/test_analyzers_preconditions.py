@@ -330,3 +330,21 @@ __global__ void fill(float* dst, unsigned step, Rect roi) {
     res = analyze(src, path="k.cu", block=(32, 6, 1))
     assert "step >= roi.width" in res.assumed and not [d for d in res.diagnostics if d.rule.startswith("race.")], (
         res.assumed, [d.rule for d in res.diagnostics])
+
+
+def test_each_inner_index_of_a_tensor_layout_is_presumed_inside_its_dimension():
+    # `((n * C + c) * H + h) * W + w` with n, c, h the block's indices (a grid the size of the tensor): two blocks
+    # meet only if an index leaves its dimension (c >= C or h >= H), the layout's own precondition; each factor of
+    # an outer row had been taken as a row stride of its own, and a block index past H was a race
+    src = """__global__ void k(float *out, int C, int H, int W) {
+  if (threadIdx.x < W)
+    out[((blockIdx.z * C + blockIdx.y) * H + blockIdx.x) * W + threadIdx.x] = blockIdx.x + 2 * blockIdx.y;
+}
+"""
+    res = analyze(src, path="nchw.cu", block=(64, 1, 1))
+    races = [d for d in res.diagnostics if d.rule.startswith("race")]
+    assert [d.rule for d in races] == ["race.precondition"], res.diagnostics
+    assert "< 4 * C * H * W (bytes)" in races[0].witness["precondition"], races[0].witness
+    told = analyze("// kopt: assume C >= 1 and H >= 1 and W >= 1 and gridDim.x <= H and gridDim.y <= C\n" + src,
+                   path="nchw.cu", block=(64, 1, 1))
+    assert not [d for d in told.diagnostics if d.rule.startswith("race")], told.diagnostics

@@ -412,18 +412,26 @@ class Ctx:
         off, scale = acc.offset, None
         if off.op == "*" and sym.is_const(off.args[1]):
             off, scale = off.args[0], off.args[1]
-        own = _sum_terms(off)  # in the index's own units
+        own = _layout_terms(off)  # in the index's own units
         terms = [sym.binop("*", t, scale) if scale is not None else t for t in own]
         # a stride: a factor made of parameters only (``pitch``, ``ImgStride / 2``) of a term that also depends on
         # the thread, block or loop
-        found = {}
+        found, nested, alone = {}, {}, set()
         for t in terms:
             if _strided(t, ("thread", "block", "iter")):
+                params = []
                 for f in sym.operands(t, "*"):
                     fv = sym.free_vars(f)
                     if fv and all(n.startswith("p:") for n in fv) and not {n[2:] for n in fv} & fixed:
                         found.setdefault(f.key(), f)
-        strides = [found[k] for k in sorted(found, key=sym.order)]
+                        params.append(f)
+                if len(params) > 1:  # `b * C * H`: the row of an outer dimension spans the inner ones
+                    nested.setdefault(tuple(sorted(f.key() for f in params)), params)
+                elif params:
+                    alone.add(params[0].key())
+        # (a factor only ever multiplied by another, C of `b * C * H`, is no row stride of its own: the innermost
+        # index lies within H, not within C; ``_nested_rows`` places the inner indices of such rows)
+        strides = [found[k] for k in sorted(found, key=sym.order) if k in alone or not nested]
         row_zero = not strides and bool(given)
         if row_zero:
             strides = [s for s, _ in given]
@@ -485,10 +493,48 @@ class Ctx:
             out.append((z3.And(enc.int(col) >= 0, enc.int(col) + size <= bound),
                         f"0 <= {_plain(sym.show(c))} < {stride}{last}" if not last else
                         f"0 <= {_plain(sym.show(c))} <= {stride}{last} (bytes)"))
+        if not row_zero:
+            out += self._nested_rows(acc, enc, terms, nested, set(found), own_bound or bool(strides))
         # the row number is implied equal only for a column inside its row (not one merely bounded below)
         if row_zero:  # row 0 of the other access's layout: ROW_ZERO when its column is inside the row
             return out, (ROW_ZERO if len(out) == 1 and not own_bound else None)
         return out, (_row_number(terms, strides[0], unit) if len(out) == 1 and not own_bound else None)
+
+    def _nested_rows(self, acc: Access, enc: Enc, terms: list, nested: dict, params: set, placed: bool) -> list:
+        """For an index of several strided dimensions (``((b * C + c) * H + h) * W + w``, with ``b``, ``c``, ``h``
+        block or thread numbers): each inner index inside its dimension, as the inner rows of each outer row
+        within it (``0 <= (c * H + h) * W < C * H * W``), the mixed-radix layout of a tensor the launch covers; a
+        constraint and its text per product of strides. The column (the terms of no stride, ``w``) is left to the
+        rows of its own stride or the kernel's own guard (``placed``); with neither, the innermost product is its
+        row (``(b * C + c) * H * W + w``: ``w < H * W``)."""
+        out = []
+        size = acc.size or 1
+        column = [t for t in terms if not params & {g.key() for g in sym.operands(t, "*")}]
+        for key in sorted(nested, key=len):
+            fs = nested[key]
+            keys = {f.key() for f in fs}
+            inner = [t for t in terms if not keys <= {g.key() for g in sym.operands(t, "*")} and
+                     not any(t is c for c in column)]
+            if not inner and not placed:
+                inner, placed = column, True  # the innermost row: its column inside it
+            units = {_coefficient(t) for t in terms if keys <= {g.key() for g in sym.operands(t, "*")}}
+            unit = math.gcd(*units) if units else 1
+            col = sym.const(0)
+            for t in inner:
+                col = sym.binop("+", col, t)
+            if not unit or not inner or not sym.free_vars(col):
+                continue
+            stride = sym.const(unit)
+            for f in fs:
+                stride = sym.binop("*", stride, f)
+            shown = " * ".join(f"({_plain(sym.show(f))})" if f.op != "v" else _plain(sym.show(f)) for f in fs)
+            shown_col = _plain(sym.show(col))
+            if _INTERNAL.search(shown_col):
+                shown_col = f"the index of `{' '.join(acc.text.split())[:40]}` (line {acc.loc.line})"
+            inside = enc.int(col) + size <= enc.int(stride) if inner is column else enc.int(col) < enc.int(stride)
+            out.append((z3.And(enc.int(col) >= 0, inside), f"0 <= {shown_col} <= {unit} * {shown} - {size} (bytes)"
+                        if inner is column else f"0 <= {shown_col} < {unit} * {shown} (bytes)"))
+        return out
 
     def _inside_row(self, acc: Access, enc: Enc, col, bound, size: int, *given) -> bool:
         """Where ``acc`` runs and its column is not negative (and ``given`` holds), the column's last byte stays
@@ -1097,6 +1143,22 @@ def _sum_terms(e, k: int = 1) -> list:
     if e.op == "*" and sym.is_const(e.args[0]) and isinstance(e.args[0].val, int):
         return _sum_terms(e.args[1], k * e.args[0].val)
     return [e if k == 1 else sym.binop("*", e, sym.const(k))]
+
+
+def _layout_terms(e, limit: int = 24) -> list:
+    """``_sum_terms`` with parameter factors distributed over sums too (``((n * C + c) * H + h) * W + w`` gives
+    ``n * C * H * W``, ``c * H * W``, ``h * W``, ``w``): the digits of a tensor layout written row by row; as
+    ``_sum_terms`` when that would make more than ``limit`` terms."""
+    def expand(x):
+        if x.op == "*" and len(x.args) == 2:
+            a, b = x.args
+            for sums, factor in ((a, b), (b, a)):
+                if sums.op in ("+", "-") and (sym.is_const(factor) or sym.free_vars(factor) and
+                                              all(n.startswith("p:") for n in sym.free_vars(factor))):
+                    return [sym.binop("*", t, factor) for t in _layout_terms(sums, limit)]
+        return [x]
+    out = [t for x in _sum_terms(e) for t in expand(x)]
+    return out if len(out) <= limit else _sum_terms(e)
 
 
 _COMPARE = ("<", "<=", ">", ">=", "==", "!=")

@@ -217,10 +217,11 @@ def headers_by_name(path: Path, names, project=None) -> list[tuple[Path, str]]:
         hits = _named(files, name)
         if len(hits) == 1:
             take(name, hits, root)
-        elif not hits and len(Path(name).parts) > 1:
+        elif not hits:
             rest.append(name)
-    # a path-qualified header (`gromacs/pbcutil/pbc_aiuc.h`) the nearest project lacks: the one such file in the
-    # whole CMake tree (a sibling module's `include/` folder, which its CMakeLists.txt exports)
+    # a header the nearest project lacks (`gromacs/pbcutil/pbc_aiuc.h`, sundials' `sundials_cuda_kernels.cuh` beside
+    # its core sources): the one such file in the whole CMake tree (a sibling module's `include/` folder, which its
+    # CMakeLists.txt exports)
     top = project_top(path) if rest else None
     top_files = _tree_files(top) if top is not None else None
     for name in rest:

@@ -351,3 +351,13 @@ __global__ void k(float *x) { x[threadIdx.x] = clamp_inf(x[threadIdx.x]); }
         res = analyze(f, block=(128, 1, 1))
         assert res.paths["k"].startswith("libclang"), res.paths
     assert not analyze(plain / "k.cu", block=(128, 1, 1)).paths["k"].startswith("libclang")
+
+
+def test_a_header_of_a_sibling_module_named_alone_is_found_in_the_cmake_tree(tmp_path):
+    """sundials: a module's kernel header includes "core_kernels.cuh", which the core module beside it holds (its
+    CMakeLists.txt exports the folder); once in the tree, it is that one, and twice, none."""
+    root = _tree(tmp_path / "once", {**_MODULES, "src/core/CMakeLists.txt": "add_library(core c.cpp)\n",
+                                     "src/core/core_kernels.cuh": "\n"})
+    assert [d for d, _ in bf.headers_by_name(root / "src/mod/k.cu", {"core_kernels.cuh"})] == [root / "src/core"]
+    twice = _tree(tmp_path / "twice", {**_MODULES, "src/core/core_kernels.cuh": "\n", "src/other/core_kernels.cuh": "\n"})
+    assert bf.headers_by_name(twice / "src/mod/k.cu", {"core_kernels.cuh"}) == []

@@ -15,6 +15,7 @@ _WIDTH = {"b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "b3
           "b64": 8, "u64": 8, "s64": 8, "f64": 8, "b128": 16}
 
 
+ELECT = re.compile(r"\belect\.sync\s+%%?\w+\s*\|\s*%%?\w+\s*,\s*[^;]*;\s*@%%?\w+\s+mov\.[ubs]32\s+%0\s*,\s*1\s*;")
 LANE_ID = re.compile(r"\s*mov\.[ubs]32\s+%0\s*,\s*%%?laneid\s*;?\s*$")  # reads the special register %laneid
 _MATH = re.compile(r"(?:ex2|lg2|rcp|sqrt|rsqrt|sin|cos|tanh)\.")
 

@@ -1935,10 +1935,15 @@ class Builder:
         asmlib.handle(self, n, ops)
         text = " ".join(n.text.replace("#", " ").split()) if pure else ""
         lane = asmlib.LANE_ID.match(n.text)  # `mov.u32 %0, %%laneid;`: the thread's lane, its linear index mod 32
+        # `elect.sync %rx|%px, 0xffffffff; @%px mov.s32 %0, 1;`: one lane of the warp, the same in every lane's view
+        # (which one PTX leaves open), sets the output; the others keep its value
+        elect = asmlib.ELECT.search(n.text) and n.outs and read_write and read_write[0][0] is n.outs[0]
         for i, x in enumerate(n.outs):
             lv = ops[i]
             if isinstance(lv, (VarRef, Mem)) or (isinstance(lv, tuple) and lv and lv[0] == "field"):
                 value = binop("%", self.linear_tid(), const(32)) if lane and i == 0 else \
+                    ite(binop("==", binop("%", self.linear_tid(), const(32)), uf("elect.sync", self._warp_index())),
+                        const(1), self.rval(x)) if elect and i == 0 else \
                     uf(f"asm[{i}]:{text}", *inputs) if pure else opaque("asm output")
                 self.store(lv, value, x)
 

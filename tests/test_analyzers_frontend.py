@@ -2665,3 +2665,25 @@ def test_a_switch_runs_the_case_its_value_selects(frontend):
                    block=(256, 1, 1), grid=(4, 1, 1))
     assert [(d.rule, d.locations[0].line) for d in racy.diagnostics if d.rule.startswith("race")] == [
         ("race.global", 5)], racy.diagnostics
+
+
+def test_elect_sync_picks_one_lane_of_each_warp():
+    # DeepEP's and CUTLASS's `elect_one_sync()`: `elect.sync` sets a predicate in one lane, which then sets the
+    # output; a store under it is one lane's (per warp), not every lane's
+    body = r'''__device__ __forceinline__ int elect_one_sync() {
+  int pred = 0;
+  asm volatile("{\n.reg .b32 %%rx;\n.reg .pred %%px;\n  elect.sync %%rx|%%px, %1;\n@%%px mov.s32 %0, 1;\n}\n"
+               : "+r"(pred) : "r"(0xffffffff));
+  return pred;
+}
+__global__ void k(int *out) {
+  if (elect_one_sync()) out[threadIdx.x / 32] = threadIdx.x;
+  OTHER
+}
+'''
+    one = analyze(body.replace("OTHER", ""), path="k.cu", block=(128, 1, 1), grid=(1, 1, 1))
+    assert not [d for d in one.diagnostics if d.rule.startswith("race")], one.diagnostics
+    two = analyze(body.replace("OTHER", "if (elect_one_sync()) out[0] = threadIdx.x;"), path="k.cu",
+                  block=(128, 1, 1), grid=(1, 1, 1))
+    assert {(d.rule, d.locations[0].line) for d in two.diagnostics if d.rule.startswith("race")} == {
+        ("race.global", 8), ("race.global", 9)}, two.diagnostics

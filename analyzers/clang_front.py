@@ -51,7 +51,10 @@ _PTX_SPECIAL = re.compile(r"(?<!%)(%(?:globaltimer(?:_lo|_hi)?|clock(?:64|_hi)?|
 _DEVICE_LAUNCH = re.compile(r"reference to __global__ function .* in __global__ function|reference to __global__ "
                             r"function .* in __device__ function|use of undeclared identifier '?cudaConfigureCall")
 _CALLEE_BEFORE = re.compile(r"[A-Za-z_][\w:]*\s*(?:<[^<>;]*(?:<[^<>;]*>[^<>;]*)*>)?\s*$")
-_UNDECLARED = re.compile(r"use of undeclared identifier|unknown type name|no template named")
+# what a name the includer declares first gives when it is missing (an undefined function-like macro called with a
+# type, `SET_VAR(int, n, ...)`, reads as a cast or a call with a type argument)
+_UNDECLARED = re.compile(r"use of undeclared identifier|unknown type name|no template named|"
+                         r"expected '\(' for function-style cast|does not refer to a value")
 _CONTEXT_LINE = re.compile(r"^[ \t]*(#[ \t]*(include|define|undef|if|ifdef|ifndef|elif|else|endif)\b|typedef\b[^{}]*;[ \t]*$)")
 # A source's own CUtensorMap: `struct [alignas(64) | __align__(64)] CUtensorMap {` or cuda.h's
 # `typedef struct CUtensorMap_st {...} CUtensorMap;` (matched with comments removed)

@@ -85,7 +85,14 @@ def _resolved(includer: Path, folder: Path, name: str) -> list[Path]:
     out = [(folder / name).resolve()]
     if not out[0].is_file():
         out += [(d / name).resolve() for d, _ in include_dirs_for(includer)]
+    if not any(p.is_file() for p in out) and len(Path(name).parts) > 1:
+        # a path from the project's top (`quest/src/gpu/gpu_kernels.cuh`, built with -I at the top): under a folder
+        # above the includer
+        out += [(a / name).resolve() for a in list(folder.parents)[:_LEVELS_UP]]
     return out
+
+
+_LEVELS_UP = 6  # folders above an includer a path-qualified include may start from
 
 
 def source_text(p: Path) -> str | None:

@@ -2687,3 +2687,19 @@ __global__ void k(int *out) {
                   block=(128, 1, 1), grid=(1, 1, 1))
     assert {(d.rule, d.locations[0].line) for d in two.diagnostics if d.rule.startswith("race")} == {
         ("race.global", 8), ("race.global", 9)}, two.diagnostics
+
+
+def test_a_header_read_after_its_includer_that_names_it_from_the_projects_top(tmp_path):
+    # QuEST: gpu_subroutines.cpp includes "quest/src/core/accelerator.hpp" (a function-like macro the kernels call
+    # with a type, `SET_VAR(int, n, ...)`) and then "quest/src/gpu/gpu_kernels.cuh", paths from the top given with -I
+    (tmp_path / "quest/src/core").mkdir(parents=True)
+    (tmp_path / "quest/src/gpu").mkdir(parents=True)
+    (tmp_path / "quest/src/core/accelerator.hpp").write_text(
+        "#define SET_VAR(type, name, value) type name = value;\n")
+    (tmp_path / "quest/src/gpu/gpu_subroutines.cpp").write_text(
+        '#include "quest/src/core/accelerator.hpp"\n#include "quest/src/gpu/gpu_kernels.cuh"\n')
+    (tmp_path / "quest/src/gpu/gpu_kernels.cuh").write_text(
+        "__global__ void k(float *x) {\n  SET_VAR(int, i, threadIdx.x)\n  x[i] = 0;\n}\n")
+    res = analyze(tmp_path / "quest/src/gpu/gpu_kernels.cuh", include_dirs=[str(tmp_path)], block=(64, 1, 1))
+    assert res.paths["k"].startswith("libclang"), res.paths
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"], res.diagnostics

@@ -487,8 +487,10 @@ class Builder:
 
     def _unrolled(self, n: Node) -> bool:
         """``for (int i = A; i < B; ++i) offset *= size_[i];`` with A and B constants at most ``_UNROLL`` apart and a
-        body that only computes registers (no memory access, call, exit or inner loop: a tensor view's offset from
-        its sizes): run pass by pass, so the value after the loop is exact (a product has no closed form)."""
+        body that only computes registers from a struct's array fields (no memory access, local array, call, exit or
+        inner loop: a tensor view's offset from its sizes): run pass by pass, so the value after the loop is exact (a
+        product has no closed form). (A hash's rounds over its local state words stay one symbolic pass: unrolled,
+        their values grow past what the solver decides.)"""
         i, first, last = _counted_loop(n)
         if i is None or not _register_only(n.body):
             return False
@@ -511,10 +513,11 @@ class Builder:
 
     def switch(self, n: Node):
         """The group of statements whose case label matches the value runs (``switch (blockIdx.x) { case 0: ...
-        }``: block 0 alone); a body whose groups fall through into each other runs whole, under a condition kopt
-        does not know."""
+        }``: block 0 alone); a body whose groups fall through into each other, or a switch on a value that depends on
+        the thread (a table each thread fills its part of: a condition per case multiplies the race check's pairs past
+        its budget), runs whole, under a condition kopt does not know."""
         v = self.ival(n.a)
-        groups = switch_groups(n)
+        groups = switch_groups(n) if not sym.thread_dependent(v) else None
 
         def run(stmts):
             def go():
@@ -2126,15 +2129,15 @@ def _counted_loop(n: Node):
 
 
 def _register_only(body) -> bool:
-    """Whether statements ``body`` touch no memory and leave no way but their end: no call, pointer subscript or
-    dereference, ``->`` but ``this->``, exit, inner loop, switch or asm."""
+    """Whether statements ``body`` touch no memory and leave no way but their end: no call, subscript but of a
+    struct's array field, dereference, ``->`` but ``this->``, exit, inner loop, switch or asm."""
     for x in nodes(body):
         if x.kind in ("call", "for", "while", "do", "break", "continue", "return", "goto", "asm", "switch") or \
                 x.kind == "unknown" and x.text != "this":
             return False
-        if x.kind == "index" and (x.a is None or x.a.ty is None or x.a.ty.pointer or
+        if x.kind == "index" and (x.a is None or x.a.kind != "member" or x.a.ty is None or x.a.ty.pointer or
                                   not x.a.ty.dims and x.a.ty.spelling != DEPENDENT):
-            return False
+            return False  # (a struct's array field: a view's sizes; not a local array, a hash's state words)
         if x.kind == "un" and x.op in ("*", "&"):
             return False
         if x.kind == "member" and x.op == "->" and not (x.a is not None and x.a.kind == "unknown" and x.a.text == "this"):

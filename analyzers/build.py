@@ -1748,9 +1748,7 @@ class Builder:
     def class_args(self, fn: Func, n: Node) -> list:
         """The class template arguments of a member call's object (``n.val``: type sizes, ``("value", v)``), or of a
         constructor's class as the call writes them (``DeviceTensor<DType, Dim - 1>`` under the current bindings)."""
-        if not (fn.method or fn.name.endswith("::__ctor__")):
-            return []
-        if isinstance(n.val, list):
+        if isinstance(n.val, list) and fn.method:
             return n.val
         return self._written_class_args(n.targs) if fn.name.endswith("::__ctor__") else []
 
@@ -1774,8 +1772,10 @@ class Builder:
         if not cls:
             return None
         short = cls.split("::")[-1]
-        key = next((k for k in (f"{cls}::operator[]",) if k in self.unit.funcs), None) or next(
-            (k for k in self.unit.funcs if k.endswith(f"::{short}::operator[]") or k == f"{short}::operator[]"), None)
+        key = f"{cls}::operator[]"
+        if key not in self.unit.funcs:  # (a class named without its namespaces)
+            own = f"{short}::operator[]"
+            key = next((k for k in self.unit.funcs if k == own or k.endswith("::" + own)), None)
         if key is None:
             return None
         call = Node("call", n.loc, name=key, a=n.a, op="", val=args, args=[n.b], targs=[], ty=n.ty, text=n.text)

@@ -2340,7 +2340,7 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
             alt[k].unknown = [f"{u} (with -D{macro})" for u in alt[k].unknown]
             out[k] = alt[k]
         missing -= set(alt)
-    unlaunched = sorted(k for k in kernels or () if k not in launched and k not in out) if configurations else ()
+    unlaunched = sorted(k for k in kernels or () if k not in launched) if configurations else ()
     if unlaunched and any(IF_0_LINE.search(t) for t, *_ in files):  # (the files read for the launches above)
         # a kernel the build launches nowhere, launched in code `#if 0` leaves out (an earlier or alternative
         # launch kept in the source): that launch is the best word on the block it is written for

@@ -80,19 +80,16 @@ def _including(path: Path, target: Path, folders, by_name: bool = False):
 def _resolved(includer: Path, folder: Path, name: str) -> list[Path]:
     """Where ``#include`` of ``name`` in ``includer`` (in ``folder``) may lead: beside it, or in a -I folder its build
     gives it (`#include <runner.cuh>` with `include_directories(src)`)."""
-    from .build_flags import include_dirs_for
+    from .build_flags import ancestor_includes, include_dirs_for
 
     out = [(folder / name).resolve()]
     if not out[0].is_file():
         out += [(d / name).resolve() for d, _ in include_dirs_for(includer)]
-    if not any(p.is_file() for p in out) and len(Path(name).parts) > 1:
+    if not any(p.is_file() for p in out):
         # a path from the project's top (`quest/src/gpu/gpu_kernels.cuh`, built with -I at the top): under a folder
         # above the includer
-        out += [(a / name).resolve() for a in list(folder.parents)[:_LEVELS_UP]]
+        out += [(d / name).resolve() for d, _ in ancestor_includes(includer, {name})]
     return out
-
-
-_LEVELS_UP = 6  # folders above an includer a path-qualified include may start from
 
 
 def source_text(p: Path) -> str | None:

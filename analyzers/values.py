@@ -15,7 +15,7 @@ class Agg:
         self.uniform = uniform
         self.size = size
         self.escaped = False  # a local struct whose address a helper took (build: ``_havoc_escaped``)
-        # a struct a class's constructor made: (the class's name, its template arguments as ``Builder._class_args``
+        # a struct a class's constructor made: (the class's name, its template arguments as ``Builder.class_args``
         # gives them), whose member operators a subscript of it calls (`t[b][k]` on a tensor view)
         self.cls: tuple | None = None
 

@@ -282,10 +282,17 @@ def defines_for(path: Path, names) -> dict[str, tuple[str, str]]:
 _TEMPLATE_SUFFIXES = (".in", ".cmake", ".cmake.in", ".cmakein")  # (`config.h.cmakein`: GROMACS, zlib, libpng...)
 _CMAKE_SET = re.compile(r"\bset\s*\(\s*([A-Za-z_]\w*)\s+([^\s()\"]+|\"[^\"]*\")", re.I)
 _CMAKE_OPTION = re.compile(r"\boption\s*\(\s*([A-Za-z_]\w*)\s+\"[^\"]*\"(?:\s+([^\s()\"]+))?\s*\)", re.I)  # (no default: OFF)
+# a project's own option wrapper, name then type, doc and default (`sundials_option(SUNDIALS_PRECISION STRING "${DOCSTR}"
+# "DOUBLE")`): the default is an option's
+_PROJECT_OPTION = re.compile(r"\b\w+_option\s*\(\s*([A-Za-z_]\w*)\s+(?:BOOL|STRING|PATH|FILEPATH)\s+\"[^\"]*\"\s+"
+                             r"(\"[^\"]*\"|[^\s()\"]+)", re.I)
 _CMAKEDEFINE = re.compile(r"^([ \t]*)#[ \t]*cmakedefine(01)?[ \t]+([A-Za-z_]\w*)(.*)$", re.M)
 # (`${nccl:Version}`: a placeholder a build's own sed or CMake script replaces, taken as an unset variable)
 _AT_VAR = re.compile(r"@([A-Za-z_]\w*)@|\$\{([A-Za-z_][^{}\s$]*)\}")
 _FALSE = {"", "0", "off", "false", "no", "n", "ignore", "notfound"}
+_CMAKE_COMMENT = re.compile(r'("(?:[^"\\]|\\.)*")|#[^\n]*')  # (a `#` inside a quoted argument is text)
+_DEREF = re.compile(r"\$\{([A-Za-z_]\w*)\}")
+_LINE_VAR = re.compile(r"^[ \t]*@([A-Za-z_]\w*)@[ \t]*$", re.M)
 
 
 def configured_header(path: Path, name: str, include_dirs=()) -> tuple[str, str, tuple] | None:
@@ -313,35 +320,74 @@ def _configured_near(path: Path, name: str) -> tuple[str, str, tuple] | None:
         if not any((d / m).exists() for m in _PROJECT_MARKS):
             continue
         templates, cmake_files = _configure_inputs(d)
-        hits = [t for s in _TEMPLATE_SUFFIXES for t in templates.get(base + s, ())]
+        hits = [t for s in _TEMPLATE_SUFFIXES for t in templates.get(base + s, ())] or \
+            [t for n in _configure_file_inputs(tuple(cmake_files), base) for t in templates.get(n, ())]
         if len(hits) == 1:
             top = project_top(path)  # (the values: the whole CMake tree's, its root CMakeLists.txt and cmake/ too)
             if top is not None and (top == d or top in d.parents):
                 cmake_files = _configure_inputs(top)[1]
-            values: dict = {}
             seen: dict = {}
+            derived: dict = {}  # var -> [(value read from other variables, kind)], in the files' order
             for f in (f for f in cmake_files if f != hits[0] and not _other_gpu_file(f)):  # (a `config.h.cmake`
                 try:                                                                # template sets nothing)
                     sets = _cmake_sets(str(f), f.stat().st_mtime_ns)
                 except OSError:
                     continue
-                for var, value, option in sets:
+                for var, value, kind in sets:
                     if "$" not in value:  # (`set(N ${OLD_N})` before the default `set(N 2)`)
-                        seen.setdefault(var, []).append((value, option))
-            # an option's default, else the one value the files set; one set to different values in different
-            # branches (`if(GMX_MPI) set(GMX_LIB_MPI 1) else() set(GMX_LIB_MPI 0)`) is left unset (0 / off)
-            for var, vs in seen.items():
-                opt = [v for v, option in vs if option]
-                plain = {v.lower() for v, option in vs if not option}
-                if opt or len(plain) == 1:
-                    values[var] = opt[0] if opt else vs[0][0]
+                        seen.setdefault(var, []).append((value, kind == "option"))
+                    else:
+                        derived.setdefault(var, []).append((value, kind))
             try:
                 template = hits[0].read_text(errors="replace")
             except OSError:
                 return None
-            text, unset = _configure(template, values)
+            text, unset = _configure(template, _cmake_values(seen, derived))
             return text, str(hits[0]), unset
     return None
+
+
+def _cmake_values(seen: dict, derived: dict) -> dict:
+    """A CMake tree's variables' values from what its files set them to: ``seen`` (var -> [(literal value, whether an
+    option's default)]) and ``derived`` (var -> [(value naming other variables, "set" / "option" / "loop")])."""
+    # an option's default, else the one value the files set; one set to different values in different branches
+    # (`if(GMX_MPI) set(GMX_LIB_MPI 1) else() set(GMX_LIB_MPI 0)`) is left unset (0 / off)
+    values: dict = {}
+    for var, vs in seen.items():
+        opt = [v for v, option in vs if option]
+        plain = {v.lower() for v, option in vs if not option}
+        if opt or len(plain) == 1:
+            values[var] = opt[0] if opt else vs[0][0]
+    # a variable set only from others, one way (`set(PRECISION_LEVEL "#define SUNDIALS_${SUNDIALS_PRECISION}
+    # _PRECISION 1")`), takes their values; one set empty, then from others (a configure-time result: `set(T "")`,
+    # `foreach(C ${CANDIDATES}) ... set(T ${C}) break()`), the first such value, a loop's variable its first item
+    for _ in range(3):  # (values naming values)
+        for var, vs in derived.items():
+            if var in seen and {v for v, _ in seen[var]} != {""} or var not in seen and len({v for v, _ in vs}) > 1:
+                continue
+            value, kind = vs[0]
+            value = _DEREF.sub(lambda m: values.get(m.group(1), m.group(0)), value)
+            if "$" not in value:
+                values[var] = value.split(";")[0].strip() if kind == "loop" else value
+    return values
+
+
+_CONFIGURE_FILE = re.compile(r"\bconfigure_file\s*\(\s*\"?([^\s\")]+)\"?\s+\"?([^\s\")]+)", re.I)
+
+
+def _configure_file_inputs(cmake_files: tuple, header: str) -> list:
+    """The names of the templates the CMake files' ``configure_file(IN OUT)`` commands write a header named
+    ``header`` from (`configure_file(.../sundials_config.in .../sundials_config.h)`: a template whose name is not the
+    header's with a suffix)."""
+    found = []
+    for f in cmake_files:
+        try:
+            text = f.read_text(errors="replace") if f.stat().st_size < 1 << 20 else ""
+        except OSError:
+            continue
+        if "configure_file" in text:
+            found += [Path(i).name for i, o in _CONFIGURE_FILE.findall(text) if Path(o).name == header]
+    return sorted(set(found))
 
 
 _GPU_BACKENDS = ("hip", "rocm", "acpp", "metal", "vulkan")  # (words of the name)
@@ -378,15 +424,18 @@ def _configure_inputs(root: Path) -> tuple[dict, list]:
 
 @lru_cache(maxsize=256)
 def _cmake_sets(path: str, mtime_ns: int) -> tuple:
-    """(variable, value, whether an option's default) for each ``set(VAR value)`` and ``option(VAR "doc" value)``
-    of a CMake file, in the file's order, read once per version."""
-    text = re.sub(r"#[^\n]*", " ", Path(path).read_text(errors="replace"))
+    """(variable, value, "set" / "option" / "loop") for each ``set(VAR value)``, ``option(VAR "doc" value)`` and
+    ``foreach(VAR ${LIST})`` of a CMake file, in the file's order, read once per version."""
+    text = _CMAKE_COMMENT.sub(lambda m: m.group(1) or " ", Path(path).read_text(errors="replace"))
     text = _FOREACH.sub(_unrolled, text)  # (`foreach(_axis X Y Z) set(N_${_axis} 2 ...) endforeach()`)
-    found = [(m.start(), m.group(1), m.group(2).strip('"'), False) for m in _CMAKE_SET.finditer(text)]
-    found += [(m.start(), m.group(1), m.group(2) or "OFF", True) for m in _CMAKE_OPTION.finditer(text)]
+    found = [(m.start(), m.group(1), m.group(2).strip('"'), "set") for m in _CMAKE_SET.finditer(text)]
+    found += [(m.start(), m.group(1), m.group(2) or "OFF", "option") for m in _CMAKE_OPTION.finditer(text)]
+    found += [(m.start(), m.group(1), m.group(2).strip('"'), "option") for m in _PROJECT_OPTION.finditer(text)]
+    found += [(m.start(), m.group(1), m.group(2), "loop") for m in _LOOP_ITEMS.finditer(text)]
     return tuple(f[1:] for f in sorted(found))
 
 
+_LOOP_ITEMS = re.compile(r"\bforeach\s*\(\s*([A-Za-z_]\w*)\s+(\$\{[A-Za-z_]\w*\})\s*\)", re.I)
 _FOREACH = re.compile(r"\bforeach\s*\(\s*([A-Za-z_]\w*)\s+([^)]*)\)(.*?)\bendforeach\s*\([^)]*\)", re.I | re.S)
 
 
@@ -394,7 +443,7 @@ def _unrolled(m) -> str:
     """A CMake ``foreach(v a b c)`` loop over literal items as its body once per item, ``${v}`` replaced."""
     var, items, body = m.groups()
     if "$" in items or re.match(r"\s*(?:RANGE|IN)\b", items):
-        return body
+        return f"foreach({var} {items})\n{body}"  # (`foreach(T ${CANDIDATES})`: see _LOOP_ITEMS)
     return "\n".join(body.replace("${" + var + "}", item) for item in items.split())
 
 
@@ -417,6 +466,14 @@ def _configure(template: str, values: dict) -> tuple[str, tuple]:
             return f"{indent}#define {var} {int(on)}"
         return f"{indent}#define {var}{rest}" if on else f"{indent}/* #undef {var} */"
 
+    def whole_line(m) -> str:
+        # a placeholder that is a whole line stands for directives (`@PRECISION_LEVEL@`): unset, an empty line
+        if m.group(1) in values:
+            return m.group(0)
+        unset.add(m.group(1))
+        return ""
+
     text = _CMAKEDEFINE.sub(define, template)
+    text = _LINE_VAR.sub(whole_line, text)
     text = _AT_VAR.sub(lambda m: value(m.group(1) or m.group(2)), text)
     return text, tuple(sorted(unset))

@@ -361,3 +361,36 @@ def test_a_header_of_a_sibling_module_named_alone_is_found_in_the_cmake_tree(tmp
     assert [d for d, _ in bf.headers_by_name(root / "src/mod/k.cu", {"core_kernels.cuh"})] == [root / "src/core"]
     twice = _tree(tmp_path / "twice", {**_MODULES, "src/core/core_kernels.cuh": "\n", "src/other/core_kernels.cuh": "\n"})
     assert bf.headers_by_name(twice / "src/mod/k.cu", {"core_kernels.cuh"}) == []
+
+
+def test_a_whole_line_placeholder_takes_a_value_set_from_a_project_option(tmp_path):
+    """sundials' `@PRECISION_LEVEL@` line: set to `#define SUNDIALS_${SUNDIALS_PRECISION}_PRECISION 1`, the precision
+    a default of the project's own option wrapper; a whole-line placeholder left unset is an empty line."""
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": 'macro(proj_option NAME TYPE DOC DEFAULT)\nendmacro()\n'
+                          'proj_option(PROJ_PRECISION STRING "${DOCSTR}" "DOUBLE")\n'
+                          'set(PRECISION_LEVEL "#define PROJ_${PROJ_PRECISION}_PRECISION 1")\n',
+        "config.h.in": "@PRECISION_LEVEL@\n  @PROJ_NOT_SET@\n#define N @PROJ_NOT_SET@\n", "k.cu": "\n"})
+    text, _, unset = bf.configured_header(root / "k.cu", "config.h")
+    assert _lines(text) == ["#define PROJ_DOUBLE_PRECISION 1", "#define N 0"] and unset == ("PROJ_NOT_SET",)
+
+
+def test_a_value_a_configure_step_finds_is_the_first_candidate_it_tries(tmp_path):
+    """sundials' index type: set empty, then in a loop over candidate types to the first that has the size; the
+    template named in `configure_file` is not the header's name with a suffix."""
+    root = _tree(tmp_path, {
+        "CMakeLists.txt": 'set(PROJ_CINDEX_TYPE "")\nset(POSSIBLE_INT64 int64_t;__int64;long)\n'
+                          'foreach(INT64_TYPE ${POSSIBLE_INT64})\n  check_type_size("${INT64_TYPE}" HAS)\n'
+                          '  if(HAS EQUAL "8")\n    set(PROJ_CINDEX_TYPE ${INT64_TYPE})\n    break()\n  endif()\n'
+                          'endforeach()\nconfigure_file(${PROJECT_SOURCE_DIR}/proj_config.in proj_config.h)\n',
+        "proj_config.in": "#define PROJ_INDEX_TYPE @PROJ_CINDEX_TYPE@\n", "k.cu": "\n"})
+    text, template, unset = bf.configured_header(root / "k.cu", "proj_config.h")
+    assert _lines(text) == ["#define PROJ_INDEX_TYPE int64_t"] and template == str(root / "proj_config.in")
+
+
+def test_a_cuda_enabled_switch_is_on_and_another_backends_off(tmp_path):
+    """sundials' `#cmakedefine SUNDIALS_CUDA_ENABLED` (set by no CMake file: the CUDA build's) and its HIP twin."""
+    root = _tree(tmp_path, {"CMakeLists.txt": "set(PROJ_HIP_ENABLED ON)\n", "k.cu": "\n",
+                            "config.h.in": "#cmakedefine PROJ_CUDA_ENABLED\n#cmakedefine PROJ_HIP_ENABLED\n"})
+    text, _, unset = bf.configured_header(root / "k.cu", "config.h")
+    assert _lines(text) == ["#define PROJ_CUDA_ENABLED", "/* #undef PROJ_HIP_ENABLED */"] and unset == ()

@@ -99,6 +99,7 @@ class Unit:
     build_includes: list = field(default_factory=list)  # (folder, build file): -I folders read for missing headers
     configured: list = field(default_factory=list)  # (header, template, unset variables): configured from templates
     unknown_constants: list = field(default_factory=list)  # undeclared macro-style names read as unknown ints
+    opaque_names: list = field(default_factory=list)  # names of headers found nowhere, declared opaque
     # class template name -> (template parameters [(name, "type" | "value")], fields [(type text, [dimension
     # texts])]): the layout of a plain aggregate (`template <typename T, int N> struct Array { T a[N]; }`), whose
     # size kopt works out for the arguments it knows (clang leaves `sizeof(Array<T, N>)` dependent)

@@ -68,6 +68,20 @@ def _syncthreads(b, n, name, short):
     return None
 
 
+# a barrier of a library whose header kopt has not (`nvshmemx_barrier_all_block()`, `nvshmem_sync_all()`): it orders
+# the block's threads like `__syncthreads()`; whether every thread must reach it is the library's rule, unchecked
+_LIBRARY_BARRIER = re.compile(r"(?:^|_)(?:barrier|sync)(?:_|$)|[a-z](?:Barrier|Sync)(?:[A-Z_]|$)")
+
+
+@intrinsic(test=lambda name, short: _LIBRARY_BARRIER.search(short) is not None)
+def _library_barrier(b, n, name, short):
+    if short not in b.unit.opaque_names:
+        return NotImplemented
+    _read_args(b, n)
+    b.barrier("block", n, checked=False)
+    return None
+
+
 @intrinsic(*BLOCK_VOTE)
 def _block_vote(b, n, name, short):
     _read_args(b, n)

@@ -1060,14 +1060,15 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
             if not again.broken:
                 break
     if best is None or best.broken:
-        # last, macro-style names no file defines read as integer constants of any value (after the includers,
-        # which may define them)
+        # last, macro-style names no file defines read as integer constants of any value, and the names of headers
+        # found nowhere as opaque (after the includers, which may define them)
         try:
             again = _parse(path, source, defines=defines, include_dirs=include_dirs, context=best_context,
                            unknown_constants=True, asm_headers=asm)
         except FrontendError:
             again = None
-        if again is not None and again.unknown_constants and (best is None or len(again.broken) < len(best.broken)):
+        if again is not None and (again.unknown_constants or again.opaque_names) and (
+                best is None or len(again.broken) < len(best.broken)):
             again.context = best.context if best is not None else ""
             best = again
     if best is None:
@@ -1264,6 +1265,10 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
             patched[_TOOLKIT] = trial[_TOOLKIT]
         else:
             unknown = []
+    opaque: list = []
+    if unknown_constants and (missing or unfound):  # names a header found nowhere declares (NVSHMEM's, NCCL's)
+        tu, errors, opaque = _opaque_library(tu, errors, path, source, defines, include_dirs, missing, context,
+                                             patched)
     for _ in range(3):  # then device code that still holds errors; blanking a device function can break its callers
         if not errors:
             break
@@ -1287,6 +1292,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     unit.build_includes = [(os.path.relpath(d, path.parent), f) for d, f in found_in]
     unit.configured = [(h, *c[1:]) for h in missing for c in [build_flags.configured_header(path, h, include_dirs)] if c]
     unit.unknown_constants = unknown
+    unit.opaque_names = opaque
     K = ci.CursorKind
     top = list(tu.cursor.get_children())  # walked twice: the file's own declarations, then its headers'
     for c in _file_decls(tu.cursor, fname, top):
@@ -1532,6 +1538,71 @@ def _unknown_constants(errors, source: str, defines) -> list:
 
 
 _MACRO_STYLE = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*|[A-Z]{2,}[A-Z0-9]*")
+
+
+def _opaque_library(tu, errors, path, source, defines, include_dirs, missing, context, patched: dict):
+    """(unit, errors, names) with the names the errors say are undeclared (``_library_names``) declared opaque
+    after the toolkit's prototypes, recorded in ``patched``; a name used only once another is declared (a call
+    whose argument has an undeclared type) is found in a later round. Kept only when fewer lines hold errors (an
+    opaque value's member, `ibgda_get_state()->num_rc_per_pe`, is still an error: one for one before)."""
+    names: list = []
+    current, found = tu, errors
+    texts = [source, *(t for _, f, t in _reached_headers(path, source, include_dirs) if f is not None)]
+    for _ in range(4):
+        more = [n for n in _library_names(found) if n not in names and not _defined_in(n[0], texts)]
+        if not more:
+            break
+        names += more
+        trial = {**patched, _TOOLKIT: "\n".join([patched.get(_TOOLKIT, ""), _opaque_declarations(names)])}
+        current = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
+                                   context=context, patched=trial)
+        found = _errors(current, str(path))
+    if not names or len(_error_lines(found)) >= len(_error_lines(errors)):
+        return tu, errors, []
+    patched[_TOOLKIT] = trial[_TOOLKIT]
+    return current, found, [n for n, _ in names]
+
+
+def _defined_in(name: str, texts) -> bool:
+    """Whether one of ``texts`` defines ``name``, a function with a body or a type: the project's own, left out
+    because it did not parse, is no library's."""
+    pattern = re.compile(rf"\b{name}\s*\([^;{{}}]*\)[^;{{}}()]*\{{|\b(?:struct|class|union|enum|typedef[^;]*|using)\s+{name}\b")
+    return any(name in t and pattern.search(t) for t in texts)
+
+
+def _error_lines(errors) -> set:
+    return {(e.location.file.name if e.location.file else None, e.location.line) for e in errors}
+
+
+def _library_names(errors) -> list:
+    """(name, "type" / "call") for each name the errors say is undeclared, other than a macro-style constant
+    (``_unknown_constants``): an unknown type name, or an identifier called (``name(``). Sorted."""
+    out = set()
+    for e in errors:
+        m = _UNDECLARED_NAME.search(e.spelling)
+        if not m or e.location.file is None:
+            continue
+        if m.group(2):
+            out.add((m.group(2), "type"))
+            continue
+        lines = (source_text(Path(e.location.file.name)) or "").split("\n")
+        line = lines[e.location.line - 1] if 0 < e.location.line <= len(lines) else ""
+        rest = line[e.location.column - 1:]
+        if rest.startswith(m.group(1)) and rest[len(m.group(1)):].lstrip().startswith("("):
+            out.add((m.group(1), "call"))
+    return sorted(out)
+
+
+# what a header found nowhere declares, as kopt reads it: a type of unknown members, a call of unknown effect whose
+# value is an integer or any pointer its use needs (an integer first: `f() == 0` is not ambiguous)
+_OPAQUE_VALUE = ("struct __kopt_opaque_value { __host__ __device__ operator long long() const; "
+                 "template <class T> __host__ __device__ operator T*() const; };")
+
+
+def _opaque_declarations(names: list) -> str:
+    return "\n".join([_OPAQUE_VALUE, *(
+        f"struct {n} {{}};" if kind == "type" else
+        f"template <class... A> __host__ __device__ __kopt_opaque_value {n}(A&&...);" for n, kind in names)])
 
 
 def _size_of(t) -> int | None:

@@ -240,7 +240,9 @@ def _targets(unit, notes, fname, text, defines, res):
          for h, t, unset in unit.configured]) + (
         [f"{', '.join(f'`{n}`' for n in unit.unknown_constants)} given no one value by the sources or the build "
          f"files (a value written in before the build, or chosen by it): read as an integer constant of any value"]
-        if unit.unknown_constants else [])
+        if unit.unknown_constants else []) + (
+        [f"{', '.join(f'`{n}`' for n in unit.opaque_names)} declared by no header found: read as opaque (a type "
+         f"of unknown members, a call of unknown effect)"] if unit.opaque_names else [])
     note = "libclang" + (f" ({'; '.join(why)})" if why else "")
     out = [(unit, f, note) for f in unit.kernels]
     if unit.broken:

@@ -2703,3 +2703,27 @@ def test_a_header_read_after_its_includer_that_names_it_from_the_projects_top(tm
     res = analyze(tmp_path / "quest/src/gpu/gpu_kernels.cuh", include_dirs=[str(tmp_path)], block=(64, 1, 1))
     assert res.paths["k"].startswith("libclang"), res.paths
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"], res.diagnostics
+
+
+LIBRARY_KERNELS = """#include <nvshmem.h>
+__global__ void putter(float *out, const float *in, nvshmem_team_t team) {
+  __shared__ float s[256];
+  s[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
+  float *remote = (float *)nvshmem_ptr(out, nvshmem_my_pe());
+  FENCE;
+  remote[blockIdx.x * 256 + threadIdx.x] = s[255 - threadIdx.x];
+}
+"""
+
+
+@pytest.mark.parametrize("fence, race", [("nvshmem_quiet()", True), ("nvshmemx_barrier_all_block()", False)])
+def test_a_kernel_using_a_library_whose_header_is_found_nowhere_is_read_by_libclang(tmp_path, fence, race):
+    """DeepEP's kernels use NVSHMEM's types and calls, whose headers the project does not hold: those names are read as
+    opaque (a type of unknown members, a call of unknown effect), the kernel by libclang; a library call named as a
+    barrier orders the block."""
+    f = tmp_path / "lib.cu"
+    f.write_text(LIBRARY_KERNELS.replace("FENCE", fence))
+    res = analyze(f.read_text(), path=str(f), block=(256, 1, 1))
+    assert res.paths["putter"].startswith("libclang") and "`nvshmem_team_t`" in res.paths["putter"]
+    assert "read as opaque" in res.paths["putter"] and "analysis.incomplete" not in _rules(res)
+    assert ("sync.missing" in _rules(res)) == race

@@ -1136,6 +1136,11 @@ class _Scan:
             return self.scalars(text, pos, depth)  # a namespace's constant (`config::block_size`), not a kernel
         if re.fullmatch(r"[A-Za-z_][\w:]*\s*" + _TARGS, text):
             return [text]  # a template kernel named with its arguments
+        branches = _kernel_choice(text)
+        if branches:  # `auto f = low_latency ? combine<true, 2> : combine<false, 2>;`: each is launched
+            got = [self.shape_values(b, pos, depth + 1) for b in branches]
+            if all(g and all(isinstance(x, str) for x in g) for g in got):
+                return [x for g in got for x in g]
         element = _ELEMENT.fullmatch(text)
         if element and self.set_by_element(element.group(1), pos):
             return self._element_values(element.group(1), re.findall(r"\[([^\[\]]*)\]", element.group(2)), pos,
@@ -1642,17 +1647,27 @@ def expand_launch_macros(text: str, headers=()) -> str:
     their numbers. A body's ``a ## b`` pastes the two after its parameters are replaced (``mat_##tag##_kernel``),
     and ``#x`` is the argument as a string literal."""
     macros = {}
-    for m in (m for t in (*headers, text) for m in FUNCTION_MACRO.finditer(t)):
+    # (the host pass's definitions: `#ifndef DISABLE_SM90_FEATURES` / `#define LAUNCH_KERNEL(...) cudaLaunchKernelEx
+    # (...)` / `#else` / `#define LAUNCH_KERNEL(...) kernel<<<...>>>(...)`: the first)
+    for m in (m for t in (*headers, text) for m in FUNCTION_MACRO.finditer(active_lines(t, device=False))):
         body = m.group(3).replace("\\\n", " ")
         body = re.sub(r"//[^\n]*|/\*.*?\*/", " ", body)
+        body = re.sub(r"\s+", " ", body)  # (a body aligned for its backslashes: its statements within reach)
         macros[m.group(1)] = ([p.strip() for p in m.group(2).split(",") if p.strip()], body.strip())
-    launching = {n for n, (_, b) in macros.items() if any(k in b for k in _MARKERS)}
+    # (and one that sets up a launch's configuration: DeepEP's `SETUP_LAUNCH_CONFIG(sms, threads, stream)`)
+    launching = {n for n, (_, b) in macros.items() if any(k in b for k in (*_MARKERS, "cudaLaunchConfig_t"))}
     for _ in range(3):  # macros that call a launching macro
         more = {n for n, (_, b) in macros.items() if n not in launching and any(
             re.search(rf"\b{re.escape(x)}\s*\(", b) for x in launching)}
         if not more:
             break
         launching |= more
+    # a macro handed a launching macro to call (`SWITCH_RDMA_RANKS(COMBINE_LAUNCH_CASE)`, whose body calls
+    # `case_macro(2)`, ...)
+    handed = re.compile(r"\b(\w+)\s*\(\s*(?:" + "|".join(map(re.escape, sorted(launching))) + r")\s*\)") \
+        if launching else None
+    launching |= {m.group(1) for t in (*headers, text) for m in (handed.finditer(t) if handed else ())
+                  if m.group(1) in macros}
     if not launching:
         return text
     use = re.compile(r"\b(" + "|".join(map(re.escape, sorted(launching))) + r")\s*\(")
@@ -1695,6 +1710,64 @@ def expand_launch_macros(text: str, headers=()) -> str:
         out += [text[at:m.start()], expanded, "\n" * text.count("\n", m.start(), i)]
         at = i
     return "".join(out) + text[at:]
+
+
+def _kernel_choice(text: str) -> tuple | None:
+    """The two branches of ``c ? A : B`` when A and B each name a function (template arguments allowed); None
+    otherwise."""
+    q = text.find("?")
+    if q < 0 or text.count("(", 0, q) != text.count(")", 0, q):
+        return None
+    depth = 0
+    for i in range(q + 1, len(text)):
+        ch = text[i]
+        depth += 1 if ch in "(<[{" else -1 if ch in ")>]}" else 0
+        if ch == ":" and depth == 0 and text[i - 1] != ":" and text[i + 1:i + 2] != ":":
+            a, b = text[q + 1:i].strip(), text[i + 1:].strip()
+            named = re.compile(r"[A-Za-z_][\w:]*\s*(?:" + _TARGS + r")?", re.S)
+            return (a, b) if named.fullmatch(a) and named.fullmatch(b) else None
+    return None
+
+
+_CONFIG_INIT = re.compile(r"\bcudaLaunchConfig_t\s+([A-Za-z_]\w*)\s*=?\s*\{")
+_CONFIG_FIELDS = ("gridDim", "blockDim", "dynamicSmemBytes", "stream")
+
+
+def _config_members(text: str) -> str:
+    """``text`` with each launch configuration initialized by a braced list (``cudaLaunchConfig_t cfg = {grid, block,
+    smem, stream, attrs, n}``, or with designators ``{.gridDim = g, .blockDim = b}``) declared alone and its grid
+    and block assigned (``cfg.gridDim = grid; cfg.blockDim = block;``), on the same line."""
+    out, at = [], 0
+    for m in _CONFIG_INIT.finditer(text):
+        end = _closing_brace(text, m.end() - 1)
+        if end < 0 or m.start() < at:
+            continue
+        items = [x.strip() for x in split_top(text[m.end():end])]
+        fields = {}
+        for i, x in enumerate(items):
+            d = re.match(r"\.\s*(\w+)\s*=\s*(.+)$", x, re.S)
+            if d:
+                fields[d.group(1)] = d.group(2)
+            elif i < len(_CONFIG_FIELDS) and x:
+                fields[_CONFIG_FIELDS[i]] = x
+        sets = "".join(f" {m.group(1)}.{f} = {v};" for f, v in fields.items()
+                       if f in ("gridDim", "blockDim") and v not in ("0", "{}"))  # (`= {0}`: zeroed, set later)
+        out += [text[at:m.start()], f"cudaLaunchConfig_t {m.group(1)};{sets}".replace("\n", " "),
+                "\n" * text.count("\n", m.start(), end + 1)]
+        at = end + 1
+        if text.startswith(";", at):
+            at += 1
+    return "".join(out) + text[at:]
+
+
+def _closing_brace(text: str, at: int) -> int:
+    """The position of the ``}`` closing the ``{`` at ``at``; -1 when none does."""
+    depth = 0
+    for i in range(at, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0:
+            return i
+    return -1
 
 
 def _read_use(after: str, before: str) -> bool:
@@ -1765,6 +1838,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     # the host pass's lines only (an undefined #ifdef's assignment never runs); a blanked line keeps its length,
     # so positions and line numbers stay those of the file
     text = expand_launch_macros(text, headers) if any("define" in t for t in (text, *headers)) else text
+    text = _config_members(text) if "cudaLaunchConfig_t" in text else text
     text = _unspaced_chevrons(text) if "<< <" in text or "< < <" in text else text
     text = hip_launches_as_chevrons(text) if "hipLaunchKernelGGL" in text else text
     kept = active_lines(text, {**named, **(outer or {}), **macros, **(defines or {})}, device=False).split("\n")

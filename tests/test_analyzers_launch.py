@@ -317,6 +317,62 @@ void run(int* x, int which) {
     assert got["r"] == [((96, 1, 1), (4, 1, 1), ())]
 
 
+def test_a_launch_config_initialized_by_a_braced_list_through_the_projects_macros():
+    """DeepEP's `SETUP_LAUNCH_CONFIG(num_sms, num_threads, stream)` declares `cudaLaunchConfig_t cfg = {(num_sms),
+    (num_threads), 0, stream, nullptr, 0}` and `LAUNCH_KERNEL(&cfg, kernel, ...)` calls cudaLaunchKernelEx; each has
+    another definition under `#else` (the first is the build's); a designated list names its fields."""
+    src = """
+#ifndef DISABLE_SM90_FEATURES
+#define SETUP_LAUNCH_CONFIG(sms, threads, stream) \\
+    cudaLaunchConfig_t cfg = {(sms), (threads), 0, stream, nullptr, 0}
+#define LAUNCH_KERNEL(config, kernel, ...) check(cudaLaunchKernelEx(config, kernel, ##__VA_ARGS__))
+#else
+#define SETUP_LAUNCH_CONFIG(sms, threads, stream) int __num_sms = (sms)
+#define LAUNCH_KERNEL(config, kernel, ...) kernel<<<__num_sms, 32>>>(__VA_ARGS__)
+#endif
+__global__ void k(int* x) {}
+__global__ void d(int* x) {}
+void run(int* x, cudaStream_t s) {
+  constexpr int kNumThreads = 768;
+  auto kernel = k;
+  SETUP_LAUNCH_CONFIG(20, kNumThreads, s);
+  LAUNCH_KERNEL(&cfg, kernel, x);
+  cudaLaunchConfig_t c2 = {.gridDim = dim3(3), .blockDim = dim3(64, 2)};
+  cudaLaunchKernelEx(&c2, d, x);
+}
+"""
+    got = _shapes(src)
+    assert got["k"] == [((768, 1, 1), (20, 1, 1), ())]
+    assert got["d"] == [((64, 2, 1), (3, 1, 1), ())]
+
+
+def test_a_launch_case_macro_handed_to_a_switch_macro_launches_either_kernel_a_choice_names():
+    """DeepEP's `SWITCH_RDMA_RANKS(COMBINE_LAUNCH_CASE)`: the switch macro calls the case macro it is handed with each
+    rank count, and the case macro launches `auto f = low_latency ? combine<true, R, ...> : combine<false, R, ...>`
+    (a body aligned for its backslashes, the choice longer than a line)."""
+    pad = " " * 60
+    src = f"""
+#define SWITCH_RANKS(case_macro) \\
+    switch (num_ranks) {{ \\
+        case 2: case_macro(2); \\
+        case 4: case_macro(4); \\
+        default: break; \\
+    }}
+#define LAUNCH_CASE(ranks) {{ {pad} \\
+    auto f = low_latency ? combine<true, ranks, float, kWarps, kBytesPerSender, kBytesPerForwarder> {pad} \\
+                         : combine<false, ranks, float, kWarps, kBytesPerSender, kBytesPerForwarder>; {pad} \\
+    f<<<num_sms, 256>>>(x); }} break
+constexpr int kWarps = 4, kBytesPerSender = 8, kBytesPerForwarder = 16;
+template <bool kLowLatency, int kRanks, typename T, int A, int B, int C> __global__ void combine(int* x) {{}}
+void run(int* x, int num_ranks, int num_sms, bool low_latency) {{
+  SWITCH_RANKS(LAUNCH_CASE);
+}}
+"""
+    got = _shapes(src)
+    assert [t[:2] for _, _, t in got["combine"]] == [("false", "2"), ("false", "4"), ("true", "2"), ("true", "4")]
+    assert {b for b, _, _ in got["combine"]} == {(256, 1, 1)}
+
+
 def test_names_are_read_in_the_launching_function_and_several_values_give_several_shapes():
     src = """
 __global__ void k(float* x) {}

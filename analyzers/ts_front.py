@@ -28,6 +28,11 @@ def _parser():
     return _PARSER
 
 
+# C++'s alternative tokens (`not lane_id`, `a and b`): the operators they spell
+_ALTERNATIVE_TOKENS = {"and": "&&", "or": "||", "not": "!", "bitand": "&", "bitor": "|", "xor": "^", "compl": "~",
+                       "and_eq": "&=", "or_eq": "|=", "xor_eq": "^=", "not_eq": "!="}
+
+
 class _Conv:
     def __init__(self, path: str, src: bytes, macros: dict):
         self.path = path
@@ -128,10 +133,10 @@ class _Conv:
             inner = idx.named_children[0] if idx is not None and idx.named_children else None
             return Node("index", loc, a=self.expr(base), b=self.expr(inner) if inner is not None else None)
         if k == "binary_expression":
-            op = self.t(self.f(n, "operator"))
+            op = _ALTERNATIVE_TOKENS.get(self.t(self.f(n, "operator")), self.t(self.f(n, "operator")))
             return Node("bin", loc, op=op, a=self.expr(self.f(n, "left")), b=self.expr(self.f(n, "right")))
         if k == "assignment_expression":
-            op = self.t(self.f(n, "operator"))
+            op = _ALTERNATIVE_TOKENS.get(self.t(self.f(n, "operator")), self.t(self.f(n, "operator")))
             return Node("assign", loc, op=op, a=self.expr(self.f(n, "left")), b=self.expr(self.f(n, "right")))
         if k == "update_expression":
             op = self.t(self.f(n, "operator"))
@@ -139,7 +144,7 @@ class _Conv:
             post = arg is not None and arg.start_byte < self.f(n, "operator").start_byte
             return Node("un", loc, op=("post" if post else "pre") + op, a=self.expr(arg))
         if k in ("unary_expression", "pointer_expression"):
-            op = self.t(self.f(n, "operator"))
+            op = _ALTERNATIVE_TOKENS.get(self.t(self.f(n, "operator")), self.t(self.f(n, "operator")))
             return Node("un", loc, op=op, a=self.expr(self.f(n, "argument")))
         if k == "conditional_expression":
             return Node("cond", loc, a=self.expr(self.f(n, "condition")), b=self.expr(self.f(n, "consequence")),

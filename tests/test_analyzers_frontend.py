@@ -2727,3 +2727,17 @@ def test_a_kernel_using_a_library_whose_header_is_found_nowhere_is_read_by_libcl
     assert res.paths["putter"].startswith("libclang") and "`nvshmem_team_t`" in res.paths["putter"]
     assert "read as opaque" in res.paths["putter"] and "analysis.incomplete" not in _rules(res)
     assert ("sync.missing" in _rules(res)) == race
+
+
+def test_the_fallback_reads_cpps_alternative_operator_tokens():
+    """DeepEP's `if (not is_forwarder and lane_id == 0)`: `not`, `and` are `!`, `&&` (the guard was lost, so threads
+    past 64 read past the array; the race pass stopped on them in another kernel)."""
+    src = """__global__ void k(float *out) {
+  __shared__ float s[128];
+  s[threadIdx.x] = 1.f;
+  if (not (threadIdx.x == 0) and threadIdx.x < 64) out[threadIdx.x] = s[threadIdx.x + 1];
+}
+"""
+    res = analyze(src, path="alt.cu", block=(128, 1, 1), frontend="tree-sitter")
+    assert "sync.missing" in _rules(res) and "bounds.shared" not in _rules(res)
+    assert not any("failed" in d.message for d in res.diagnostics)

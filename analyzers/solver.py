@@ -13,6 +13,9 @@ from .sym import BOOL_OPS, S
 GEO_DEPTH = 24  # iterations modelled exactly for >>=, <<=, *=, /= induction variables
 
 
+_ARITHMETIC = {"+", "-", "*", "/", "%", "min", "max", "&", "|", "^", "<<", ">>"}
+
+
 class GaveUp(Exception):
     """A query ran out of its resource limit (z3 answered unknown)."""
 
@@ -121,6 +124,10 @@ class Enc:
         if op in ("&&", "||"):
             a, b = self.bool(e.args[0]), self.bool(e.args[1])
             return z3.And(a, b) if op == "&&" else z3.Or(a, b)
+        if len(e.args) != 2 or op not in BOOL_OPS and op not in _ARITHMETIC:
+            # an operator no front end should hand over: a value of its operands, not a crash of the pass
+            f = z3.Function(f"op:{op}" + (":bv" if self.bv else ""), *([self.sort()] * (len(e.args) + 1)))
+            return f(*[self.int(a) for a in e.args])
         a0, b0 = e.args
         if op in BOOL_OPS:
             a, b = self.int(a0), self.int(b0)

@@ -39,3 +39,15 @@ def test_fast_count_matches_the_wrappers():
         terms = [_random_term(rng, leaves, 4) == _random_term(rng, leaves, 3) for _ in range(rng.randint(1, 4))]
         assert solver._nonlinear_products(terms) == _reference(terms)
     assert solver._nonlinear_products([]) == 0
+
+
+def test_an_operator_no_encoding_knows_is_a_value_of_its_operands():
+    """An operator a front end hands over unmapped (the fallback's `not` before it read alternative tokens) is an
+    uninterpreted value of its operands, not a crash of the pass that asked."""
+    from analyzers import sym
+
+    x = sym.var("x", "thread")
+    for e in (sym.S("not", (x,)), sym.S("<=>", (x, sym.const(1)))):
+        for bv in (False, True):
+            got = solver.Enc(bv=bv).int(e)
+            assert isinstance(got, z3.ArithRef if not bv else z3.BitVecRef)

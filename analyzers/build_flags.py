@@ -282,8 +282,8 @@ def defines_for(path: Path, names) -> dict[str, tuple[str, str]]:
 _TEMPLATE_SUFFIXES = (".in", ".cmake", ".cmake.in", ".cmakein")  # (`config.h.cmakein`: GROMACS, zlib, libpng...)
 _CMAKE_SET = re.compile(r"\bset\s*\(\s*([A-Za-z_]\w*)\s+([^\s()\"]+|\"[^\"]*\")", re.I)
 _CMAKE_OPTION = re.compile(r"\boption\s*\(\s*([A-Za-z_]\w*)\s+\"[^\"]*\"(?:\s+([^\s()\"]+))?\s*\)", re.I)  # (no default: OFF)
-# a project's own option wrapper, name then type, doc and default (`sundials_option(SUNDIALS_PRECISION STRING "${DOCSTR}"
-# "DOUBLE")`): the default is an option's
+# a project's own option wrapper, name then type, doc and default (`sundials_option(SUNDIALS_PRECISION STRING
+# "${DOCSTR}" "DOUBLE")`): the default is an option's
 _PROJECT_OPTION = re.compile(r"\b\w+_option\s*\(\s*([A-Za-z_]\w*)\s+(?:BOOL|STRING|PATH|FILEPATH)\s+\"[^\"]*\"\s+"
                              r"(\"[^\"]*\"|[^\s()\"]+)", re.I)
 _CMAKEDEFINE = re.compile(r"^([ \t]*)#[ \t]*cmakedefine(01)?[ \t]+([A-Za-z_]\w*)(.*)$", re.M)

@@ -1566,7 +1566,8 @@ def _opaque_library(tu, errors, path, source, defines, include_dirs, missing, co
 def _defined_in(name: str, texts) -> bool:
     """Whether one of ``texts`` defines ``name``, a function with a body or a type: the project's own, left out
     because it did not parse, is no library's."""
-    pattern = re.compile(rf"\b{name}\s*\([^;{{}}]*\)[^;{{}}()]*\{{|\b(?:struct|class|union|enum|typedef[^;]*|using)\s+{name}\b")
+    pattern = re.compile(rf"\b{name}\s*\([^;{{}}]*\)[^;{{}}()]*\{{|"
+                         rf"\b(?:struct|class|union|enum|typedef[^;]*|using)\s+{name}\b")
     return any(name in t and pattern.search(t) for t in texts)
 
 
@@ -2157,7 +2158,8 @@ def _record_layout(c, layouts: dict) -> None:
 def _header_device_decls(tu, children: list, patched: dict, layouts: dict):
     """The device functions (not kernels) defined in the user's headers the unit includes (`#include "utils.h"` with
     `__device__ int gid() {...}`), so calls to them are inlined like the file's own helpers, and the `__device__` /
-    `__constant__` variables they declare (as declaration nodes), so the kernel's reads of them are memory. The
+    `__constant__` / `extern __shared__` variables they declare (as declaration nodes), so the kernel's accesses
+    to them are memory. The
     analyzer's force-included declarations come first in the unit: they are found by bisection, so only the later
     top-level declarations have their files looked up. ``children``: the unit's top-level cursors; ``layouts``:
     where the class templates' layouts are recorded (``_record_layout``)."""
@@ -2203,7 +2205,7 @@ def _header_device_decls(tu, children: list, patched: dict, layouts: dict):
             if c.kind == K.CLASS_TEMPLATE:
                 _record_layout(c, layouts)
             if c.kind == K.VAR_DECL:
-                if not {x.kind for x in c.get_children()} & {K.CUDADEVICE_ATTR, K.CUDACONSTANT_ATTR}:
+                if not {x.kind for x in c.get_children()} & {K.CUDADEVICE_ATTR, K.CUDACONSTANT_ATTR, K.CUDASHARED_ATTR}:
                     continue
             elif c.kind in _CLASS_KINDS or c.kind == K.CXX_METHOD:
                 if next(_device_methods(None, c), None) is None:

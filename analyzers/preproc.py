@@ -26,9 +26,10 @@ GPU_BUILD_SWITCHES = ("HAVE_CUDA", "WITH_CUDA", "USE_CUDA", "ENABLE_CUDA", "GOOG
 # the same by shape, for a configure template's switches (`GMX_GPU_CUDA`, `PROJ_GPU`): the CUDA build's own are on,
 # another GPU backend's (`GMX_GPU_HIP`, `USE_SYCL`) off, whatever the project's default
 # (`USE_CUDA`, `PROJ_GPU_CUDA`, `SUNDIALS_CUDA_ENABLED`, `CUDA_FOUND`)
-_CUDA_SWITCH = re.compile(r"^(?!(?:\w+_)?(?:NO|DISABLE|WITHOUT)_)(?:\w+_)?(?:CUDA|GPU)(?:_CUDA)?(?:_ENABLED?|_FOUND)?$", re.I)
-_OTHER_GPU = re.compile(r"(?:^|_)(?:HIP|ROCM|SYCL|OPENCL|OCL|METAL|VULKAN|ONEAPI|DPCPP|ACPP|HIPSYCL)(?:_ENABLED?|_FOUND)?$",
-                        re.I)
+_CUDA_SWITCH = re.compile(r"^(?!(?:\w+_)?(?:NO|DISABLE|WITHOUT)_)(?:\w+_)?(?:CUDA|GPU)(?:_CUDA)?(?:_ENABLED?|_FOUND)?$",
+                          re.I)
+_OTHER_GPU = re.compile(r"(?:^|_)(?:HIP|ROCM|SYCL|OPENCL|OCL|METAL|VULKAN|ONEAPI|DPCPP|ACPP|HIPSYCL)"
+                        r"(?:_ENABLED?|_FOUND)?$", re.I)
 
 
 def gpu_switch(name: str) -> bool | None:

@@ -2741,3 +2741,19 @@ def test_the_fallback_reads_cpps_alternative_operator_tokens():
     res = analyze(src, path="alt.cu", block=(128, 1, 1), frontend="tree-sitter")
     assert "sync.missing" in _rules(res) and "bounds.shared" not in _rules(res)
     assert not any("failed" in d.message for d in res.diagnostics)
+
+
+def test_a_headers_extern_shared_array_is_shared_memory(tmp_path):
+    """hornet's `namespace xlib { extern __shared__ char dyn_smem[]; }` in a header, written through a pointer into it
+    (`auto p = xlib::dyn_smem + threadIdx.x; *p = ...`): a store kopt could not place before, its races unchecked."""
+    (tmp_path / "basic.cuh").write_text("namespace xlib {\nextern __shared__ char dyn_smem[];\n}\n")
+    (tmp_path / "k.cu").write_text("""#include "basic.cuh"
+__global__ void k(const char *in, char *out) {
+  auto p = xlib::dyn_smem + threadIdx.x;
+  *p = in[threadIdx.x];
+  out[threadIdx.x] = xlib::dyn_smem[(threadIdx.x + 1) % 128];
+}
+int main() { k<<<1, 128, 128>>>(0, 0); }
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert "sync.missing" in _rules(res) and "analysis.incomplete" not in _rules(res)

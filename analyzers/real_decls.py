@@ -81,7 +81,14 @@ def _index() -> dict[str, list[str]]:
     return out
 
 
+# a toolkit namespace a file names without including its header (a project header found nowhere included it:
+# fastllm's `cub::BlockReduce` after its missing `sampling.cuh`): the header that declares it
+_NAMESPACE_HEADERS = {"cub": "cub/cub.cuh", "cooperative_groups": "cooperative_groups.h", "nvcuda": "mma.h"}
+
+
 def declarations(names) -> list[str]:
-    """The toolkit's prototypes of ``names`` (names it does not declare are skipped)."""
+    """The toolkit's prototypes of ``names``, or the ``#include`` of a toolkit namespace's header (names it does not
+    declare are skipped)."""
     idx = _index()
-    return [p for n in sorted(set(names)) for p in idx.get(n, ())]
+    return [p for n in sorted(set(names)) for p in
+            ([f"#include <{_NAMESPACE_HEADERS[n]}>"] if n in _NAMESPACE_HEADERS else idx.get(n, ()))]

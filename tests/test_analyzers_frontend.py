@@ -2757,3 +2757,22 @@ int main() { k<<<1, 128, 128>>>(0, 0); }
 """)
     res = analyze(tmp_path / "k.cu")
     assert "sync.missing" in _rules(res) and "analysis.incomplete" not in _rules(res)
+
+
+def test_a_toolkit_namespace_a_missing_header_would_have_declared_is_read_from_the_toolkit(tmp_path):
+    """fastllm names `cub::BlockReduce` without including cub: a project header found nowhere (`sampling.cuh`)
+    included it. The toolkit's header for the namespace is read, and the kernel by libclang."""
+    (tmp_path / "k.cu").write_text("""#include "missing_sampling.cuh"
+template <int BLOCK_THREADS>
+__global__ void k(const float *in, float *out) {
+  typedef cub::BlockReduce<float, BLOCK_THREADS> BlockReduce;
+  __shared__ typename BlockReduce::TempStorage tmp;
+  __shared__ float s[BLOCK_THREADS];
+  s[threadIdx.x] = in[threadIdx.x];
+  float r = BlockReduce(tmp).Reduce(in[threadIdx.x], cub::Max());
+  out[threadIdx.x] = r + s[(threadIdx.x + 1) % BLOCK_THREADS];
+}
+void h(const float *in, float *out) { k<128><<<1, 128>>>(in, out); }
+""")
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res)

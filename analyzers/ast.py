@@ -39,6 +39,7 @@ class Node:
     call(name, args, a=object for methods, op="->" through a pointer, val=sizes of the object's class template
     arguments, targs) bin(op, a, b) un(op, a) assign(op, a, b) cond(a, b, c)
     cast(ty, a) sizeof(val) init(args) stmtexpr(body, a=value: GNU ``({ ...; value; })``) unknown(text)
+    pack(a: the pattern a parameter pack expands, ``c...``) sizeof_pack(name: ``sizeof...(Args)``)
     statements: block(body) decl(name, ty, a=init, shared, extern) expr(a) if(a, b, c) for(init, a, b, body)
     while(a, body) do(body, a) return(a) break continue asm(text, outs, ins) switch(a, body) unknown(text)
     """
@@ -80,6 +81,7 @@ class Func:
     # (`DeviceTensor<DType, 1>`: ["DType", "1"]); empty for the primary template (its parameters, in order)
     class_pattern: list = field(default_factory=list)
     defaults: list = field(default_factory=list)  # per parameter, its default argument's Node or None (or empty)
+    pack: str = ""  # a variadic template's parameter pack type (`Args` of `f(Args... c)`), its last parameter the pack
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from . import asm as asmlib
@@ -93,6 +94,22 @@ def _default_arguments(fn: Func, n: Node) -> list:
         if d is not None and out[i].kind == "unknown" and not out[i].text:
             out[i] = d
     return out
+
+
+def _takes(f: Func, nargs: int) -> bool:
+    """Whether ``f`` takes ``nargs`` arguments (a variadic template any number past its fixed parameters)."""
+    return len(f.params) == nargs or bool(f.pack) and nargs >= len(f.params) - 1
+
+
+def _renamed(n, names: dict):
+    """A copy of node ``n`` (or a list of them) with each name in ``names`` replaced by its value."""
+    if isinstance(n, list):
+        return [_renamed(x, names) for x in n]
+    if not isinstance(n, Node):
+        return n
+    return replace(n, name=names.get(n.name, n.name) if n.kind == "name" else n.name, a=_renamed(n.a, names),
+                   b=_renamed(n.b, names), c=_renamed(n.c, names), args=_renamed(n.args, names),
+                   body=_renamed(n.body, names), init=_renamed(n.init, names))
 
 
 def _narrowed(v: S, ti: TypeInfo) -> S:
@@ -238,6 +255,7 @@ class Builder:
         self.loop_exits: list = []  # per loop being built: the path condition at each way out (None: a switch's)
         self._read_params = None  # the pointer parameters the kernel only reads elements of (``_only_read``)
         self._helper_uniform: dict = {}  # a device function name -> whether it is a uniform_helper
+        self.packs: dict = {}  # the inlined variadic helper's pack (parameter and type name) -> its elements' names
         self.depth = 0
         self._calls = itertools.count(1)
         self._call_id = 0  # the inlined call being read (0 in the kernel): its local structs are its own
@@ -1301,9 +1319,11 @@ class Builder:
         if k == "call":
             return self.call(n)
         if k == "init":
-            for x in n.args:
+            for x in self.expand(n.args):
                 self.rval(x)
             return Agg("struct", "init")
+        if k == "sizeof_pack":
+            return const(len(self.packs[n.name])) if n.name in self.packs else opaque(n.text, uniform=True)
         if k == "sizeof":
             # `sizeof(T)` of a template type parameter the launch binds (clang leaves it dependent)
             m = re.fullmatch(r"sizeof\s*\(\s*(?:const\s+)?(\w+)\s*\)", (n.text or "").strip())
@@ -1700,7 +1720,7 @@ class Builder:
             if not made.args else None
         if conv:
             return self.inline(conv[0], made)
-        fn = self._method(n) or self._find(self.fbind.get(short, short), len(n.args)) or self._static(n)
+        fn = self._method(n) or self._find(self.fbind.get(short, short), len(self.expand(n.args))) or self._static(n)
         if fn is not None and grid_barrier(fn):
             for a in n.args:
                 self.rval(a)
@@ -1713,7 +1733,7 @@ class Builder:
             self.over_budget = True
             self.model.problems.append((n.loc, f"more than {MAX_STEPS:,} statements to run with the helpers "
                                                f"inlined: `{short}` and the later helper calls are unknown results"))
-        args = [self.rval(a) for a in n.args]
+        args = [self.rval(a) for a in self.expand(n.args)]
         if n.a is not None:
             self.rval(n.a)
         # a function kopt does not follow may store to a local array it is handed (`sincosf(x, &s[i], &c[i])`)
@@ -1786,7 +1806,7 @@ class Builder:
         """Of a class's member functions of ``n``'s arity (a primary template's and its partial specializations',
         all named ``Class::f``), the one of the specialization the object's class arguments select (`DeviceTensor<
         float, 1>`'s operator[] returns the element; the primary's, the next view)."""
-        found = [f for f in fs or () if f.method and len(f.params) == len(n.args)]
+        found = [f for f in fs or () if f.method and _takes(f, len(self.expand(n.args)))]
         if len(found) <= 1:
             return found[0] if found else None
         args = self.class_args(found[0], n)
@@ -1807,7 +1827,7 @@ class Builder:
             return None
         short = n.name.rsplit("::", 1)[1]
         found = [f for k, fs in self.unit.funcs.items() if k.endswith("::" + short) for f in fs
-                 if not f.method and not f.kernel and len(f.params) == len(n.args) and not f.class_pattern and
+                 if not f.method and not f.kernel and _takes(f, len(self.expand(n.args))) and not f.class_pattern and
                  all(kind == "type" for _, kind in f.class_tparams)]
         return found[0] if len(found) == 1 else None
 
@@ -1836,16 +1856,37 @@ class Builder:
         if not fs:
             return None
         for f in fs:
-            if len(f.params) == nargs and not f.kernel:
+            if _takes(f, nargs) and not f.kernel:
                 return f
         return next((f for f in fs if not f.kernel), None)
 
+    def expand(self, args: list) -> list:
+        """Argument or initializer nodes with each parameter pack expansion (``c...``, ``std::forward<T>(c)...``)
+        written out once per element of the inlined helper's pack it names."""
+        if not any(a.kind == "pack" for a in args):
+            return args
+        out = []
+        for a in args:
+            names = {x.name for x in nodes(a.a) if x.kind == "name" and x.name in self.packs} if a.kind == "pack" \
+                else None
+            if not names:
+                out.append(a.a if a.kind == "pack" else a)
+                continue
+            count = len(self.packs[next(iter(names))])
+            out += [_renamed(a.a, {name: self.packs[name][i] for name in names}) for i in range(count)]
+        return out
+
     def inline(self, fn: Func, n: Node, this=None):
         this = this if this is not None else self._object(n) if fn.method else None
-        arg_nodes = _default_arguments(fn, n)
+        arg_nodes = self.expand(_default_arguments(fn, n))
         args = [self.eval(a) for a in arg_nodes]
         scope = {}
-        for (pname, ti), a, an in zip(fn.params, args, arg_nodes):
+        params, packs = fn.params, {}
+        if fn.pack:  # `f(Args... c)`: one parameter `c#i` per argument in the pack's place
+            pname, ti = fn.params[-1]
+            elements = [f"{pname}#{i}" for i in range(max(len(args) - len(fn.params) + 1, 0))]
+            params, packs = fn.params[:-1] + [(e, ti) for e in elements], {pname: elements, fn.pack: elements}
+        for (pname, ti), a, an in zip(params, args, arg_nodes):
             if isinstance(a, Mem) and not ti.ref:
                 a = self.load(a, an)
             if isinstance(a, Ptr) and ti.pointer and not a.intaddr:
@@ -1853,7 +1894,8 @@ class Builder:
                 if es != a.elem and self._elem(ti) and ti.pointee_size:
                     a = Ptr(a.space, a.base, a.off, es, (), a.subs, a.volatile)
             scope[pname] = a if a is not None else opaque(f"argument {pname}")
-        saved_t, saved_tb, saved_fb = dict(self.tbind), dict(self.typebind), dict(self.fbind)
+        saved_t, saved_tb, saved_fb, saved_packs = dict(self.tbind), dict(self.typebind), dict(self.fbind), self.packs
+        self.packs = packs
         kinds = dict(fn.class_tparams)
         for tn, arg in zip(fn.class_pattern or [tn for tn, _ in fn.class_tparams], self.class_args(fn, n)):
             if kinds.get(tn) == "type" and isinstance(arg, int) and arg > 0:
@@ -1895,7 +1937,7 @@ class Builder:
             self.stmt(fn.body)
         finally:
             self.depth -= 1
-            self.tbind, self.typebind, self.fbind = saved_t, saved_tb, saved_fb
+            self.tbind, self.typebind, self.fbind, self.packs = saved_t, saved_tb, saved_fb, saved_packs
             self.helper, self.this, self.site, self._call_id = saved_helper, saved_this, saved_site, saved_call
             self.loop_exits = saved_exits
         res = self.st

@@ -393,6 +393,12 @@ class _Conv:
             return Node("lit", loc, val=v) if v is not None else Node("sizeof", loc, text=self.text(c))
         if k == K.INIT_LIST_EXPR:
             return Node("init", loc, args=[self.expr(x) for x in self.children(c) if x.kind.is_expression()])
+        if k == K.PACK_EXPANSION_EXPR:
+            exprs = [x for x in self.children(c) if x.kind.is_expression()]
+            return Node("pack", loc, a=self.expr(exprs[0])) if exprs else Node("unknown", loc, text=self.text(c))
+        if k == K.SIZE_OF_PACK_EXPR:
+            m = re.search(r"sizeof\s*\.\.\.\s*\(\s*(\w+)", self.text(c))
+            return Node("sizeof_pack", loc, name=m.group(1) if m else "", text=self.text(c))
         if k == K.CALL_EXPR:
             return self.call(c, loc)
         if k == K.CXX_THIS_EXPR:
@@ -598,7 +604,10 @@ class _Conv:
         exprs = [x for x in ch if x.kind.is_expression()]
         init = None
         if ty.dims:
-            incomplete = c.type.kind == ci.TypeKind.INCOMPLETEARRAY
+            # (`long coords[] = {c...};` in a template: a dependent extent its initializer gives, no size expression)
+            incomplete = c.type.kind == ci.TypeKind.INCOMPLETEARRAY or bool(exprs) and \
+                exprs[-1].kind == K.INIT_LIST_EXPR and re.search(rf"\b{re.escape(c.spelling)}\s*\[\s*\]",
+                                                                 self.text(c)) is not None
             if sum(1 for d in ty.dims if d is None) > incomplete:
                 # an array type with a dependent extent: libclang visits the size expression of every dimension,
                 # the constant ones too, innermost first (`d[W][P][8]`: 8, P, W)
@@ -2566,6 +2575,8 @@ def _func(conv: _Conv, c, source: str) -> Func | None:
         return None
     kernel = any(x.kind == K.CUDAGLOBAL_ATTR for x in ch)
     params = [(x.spelling, conv.typeinfo(x.type)) for x in ch if x.kind == K.PARM_DECL]
+    last = next((x for x in reversed(ch) if x.kind == K.PARM_DECL), None)
+    pack = last.type.spelling[:-3].strip() if last is not None and last.type.spelling.endswith("...") else ""
     # each parameter's default argument (a call that leaves it out shows an unknown node in its place)
     defaults = [next((conv.expr(e) for e in x.get_children() if e.kind.is_expression()), None)
                 for x in ch if x.kind == K.PARM_DECL]
@@ -2585,4 +2596,4 @@ def _func(conv: _Conv, c, source: str) -> Func | None:
                 lb = _named_constant(c, lb) or lb
     return Func(name=c.spelling, params=params, body=conv.stmt(body), kernel=kernel, loc=conv.loc(c),
                 namespace="::".join(_scope(c, classes=False)),
-                tparams=tparams, launch_bounds=lb, defaults=defaults if any(defaults) else [])
+                tparams=tparams, launch_bounds=lb, defaults=defaults if any(defaults) else [], pack=pack)

@@ -255,6 +255,7 @@ namespace std {
   template <class B, class D> constexpr bool is_base_of_v = is_base_of<B, D>::value;
   template <class F, class T> constexpr bool is_convertible_v = is_convertible<F, T>::value;
   template <class T> __host__ __device__ T&& forward(typename remove_reference<T>::type& t);
+  template <class T> __host__ __device__ T&& forward(typename remove_reference<T>::type&& t);
   template <class T> __host__ __device__ constexpr const T& as_const(T& t);
   template <class T, T... I> struct integer_sequence { static constexpr size_t size() { return sizeof...(I); } };
   template <size_t... I> using index_sequence = integer_sequence<size_t, I...>;

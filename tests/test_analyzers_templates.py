@@ -3,6 +3,8 @@ template as 0), the fields of a struct whose offsets clang leaves open, a helper
 deduced instantiation; and a cooperative-groups tile's meta group."""
 from __future__ import annotations
 
+import pytest
+
 from kopt.analyze import analyze
 
 ENUMS = """
@@ -330,3 +332,25 @@ __global__ void k(T3 t) {
     res = analyze(src, path="t3.cu", block=(64, 1, 1))
     assert [(d.rule, d.locations[0].line) for d in res.diagnostics if d.rule.startswith(("race", "analysis"))] == [
         ("race.global", 3)], res.diagnostics
+
+
+VARIADIC = """
+__device__ int first(int a, int b) { return a; }
+template <typename... Args>
+__device__ float *at(float *base, Args... c) { return base + first(c...) * (int)(sizeof...(Args) / 2); }
+__global__ void k(const float *in, float *out) {
+  __shared__ float s[128];
+  *at(s, INDEX, 0) = in[threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = s[127 - threadIdx.x];
+}
+"""
+
+
+@pytest.mark.parametrize("index, race", [("threadIdx.x", False), ("threadIdx.x % 2", True)])
+def test_a_variadic_helper_takes_each_argument_of_its_pack(index, race):
+    """CV-CUDA's `TensorWrap::ptr(Args... c)` forwards its coordinates to `doGetPtr(c...)`: a call of any arity is
+    the variadic template's, `c...` its arguments one by one, `sizeof...(Args)` their count (the store was unplaced)."""
+    res = analyze(VARIADIC.replace("INDEX", index), path="variadic.cu", block=(128, 1, 1))
+    rules = {d.rule for d in res.diagnostics}
+    assert "analysis.incomplete" not in rules and ("race.shared" in rules) == race

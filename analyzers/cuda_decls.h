@@ -142,7 +142,8 @@ namespace std {
   template <class T> struct remove_reference { typedef T type; };
   template <class T> struct remove_reference<T&> { typedef T type; };
   template <class T> struct remove_reference<T&&> { typedef T type; };
-  template <class T> __host__ __device__ typename remove_reference<T>::type&& move(T&& t);
+  template <class T> __host__ __device__ constexpr typename remove_reference<T>::type&& move(T&& t) {
+    return static_cast<typename remove_reference<T>::type&&>(t); }
   template <class T, class U = T> __host__ __device__ T exchange(T& obj, U&& value);
   // <type_traits> and <limits>: what device code reads at compile time
   template <class T, T v> struct integral_constant { static constexpr T value = v; typedef T value_type;
@@ -254,8 +255,11 @@ namespace std {
   template <class T> constexpr bool is_class_v = is_class<T>::value;
   template <class B, class D> constexpr bool is_base_of_v = is_base_of<B, D>::value;
   template <class F, class T> constexpr bool is_convertible_v = is_convertible<F, T>::value;
-  template <class T> __host__ __device__ T&& forward(typename remove_reference<T>::type& t);
-  template <class T> __host__ __device__ T&& forward(typename remove_reference<T>::type&& t);
+  // (constexpr with bodies, as the standard's: `constexpr T k[] = {std::forward<T>(Values)...};` is a constant)
+  template <class T> __host__ __device__ constexpr T&& forward(typename remove_reference<T>::type& t) {
+    return static_cast<T&&>(t); }
+  template <class T> __host__ __device__ constexpr T&& forward(typename remove_reference<T>::type&& t) {
+    return static_cast<T&&>(t); }
   template <class T> __host__ __device__ constexpr const T& as_const(T& t);
   template <class T, T... I> struct integer_sequence { static constexpr size_t size() { return sizeof...(I); } };
   template <size_t... I> using index_sequence = integer_sequence<size_t, I...>;

@@ -2776,3 +2776,20 @@ void h(const float *in, float *out) { k<128><<<1, 128>>>(in, out); }
 """)
     res = analyze(tmp_path / "k.cu")
     assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res)
+
+
+def test_std_forward_is_a_constant_expression():
+    """CV-CUDA's `constexpr StrideT kStride[] = {std::forward<StrideT>(Strides)...};`: std::forward (and std::move) are
+    constexpr, as the standard's; a declaration without a body made the class's device functions fail to parse."""
+    src = """#include <utility>
+template <int... V> struct Strides {
+  __device__ static int get(int i) { constexpr int k[] = {std::forward<int>(V)...}; return k[i]; }
+};
+__global__ void k(float *out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = 1.f;
+  out[threadIdx.x] = s[(threadIdx.x + Strides<1, 2>::get(0)) % 64];
+}
+"""
+    res = analyze(src, path="fwd.cu", block=(64, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "sync.missing" in _rules(res)

@@ -1585,8 +1585,8 @@ def _error_lines(errors) -> set:
 
 
 def _library_names(errors) -> list:
-    """(name, "type" / "call") for each name the errors say is undeclared, other than a macro-style constant
-    (``_unknown_constants``): an unknown type name, or an identifier called (``name(``). Sorted."""
+    """(name, "type" / "call") for each name the errors say is undeclared: an unknown type name, or an identifier
+    called (``name(``); one not called is left to ``_unknown_constants``. Sorted."""
     out = set()
     for e in errors:
         m = _UNDECLARED_NAME.search(e.spelling)
@@ -2168,9 +2168,8 @@ def _header_device_decls(tu, children: list, patched: dict, layouts: dict):
     """The device functions (not kernels) defined in the user's headers the unit includes (`#include "utils.h"` with
     `__device__ int gid() {...}`), so calls to them are inlined like the file's own helpers, and the `__device__` /
     `__constant__` / `extern __shared__` variables they declare (as declaration nodes), so the kernel's accesses
-    to them are memory. The
-    analyzer's force-included declarations come first in the unit: they are found by bisection, so only the later
-    top-level declarations have their files looked up. ``children``: the unit's top-level cursors; ``layouts``:
+    to them are memory. The analyzer's force-included declarations come first in the unit: they are found by
+    bisection, so only the later top-level declarations have their files looked up. ``children``: the unit's top-level cursors; ``layouts``:
     where the class templates' layouts are recorded (``_record_layout``)."""
     K = ci.CursorKind
 

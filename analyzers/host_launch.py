@@ -1739,8 +1739,8 @@ def _config_members(text: str) -> str:
     and block assigned (``cfg.gridDim = grid; cfg.blockDim = block;``), on the same line."""
     out, at = [], 0
     for m in _CONFIG_INIT.finditer(text):
-        end = _closing_brace(text, m.end() - 1)
-        if end < 0 or m.start() < at:
+        end = block_end(text, m.end())  # (the `}` of the list)
+        if end >= len(text) or m.start() < at:
             continue
         items = [x.strip() for x in split_top(text[m.end():end])]
         fields = {}
@@ -1758,16 +1758,6 @@ def _config_members(text: str) -> str:
         if text.startswith(";", at):
             at += 1
     return "".join(out) + text[at:]
-
-
-def _closing_brace(text: str, at: int) -> int:
-    """The position of the ``}`` closing the ``{`` at ``at``; -1 when none does."""
-    depth = 0
-    for i in range(at, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[i], 0)
-        if depth == 0:
-            return i
-    return -1
 
 
 def _read_use(after: str, before: str) -> bool:

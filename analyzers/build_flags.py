@@ -292,6 +292,7 @@ _AT_VAR = re.compile(r"@([A-Za-z_]\w*)@|\$\{([A-Za-z_][^{}\s$]*)\}")
 _FALSE = {"", "0", "off", "false", "no", "n", "ignore", "notfound"}
 _CMAKE_COMMENT = re.compile(r'("(?:[^"\\]|\\.)*")|#[^\n]*')  # (a `#` inside a quoted argument is text)
 _DEREF = re.compile(r"\$\{([A-Za-z_]\w*)\}")
+_IDENTIFIER_PART = re.compile(r"\w")  # a character next to a placeholder that makes it part of a name
 _LINE_VAR = re.compile(r"^[ \t]*@([A-Za-z_]\w*)@[ \t]*$", re.M)
 
 
@@ -475,5 +476,15 @@ def _configure(template: str, values: dict) -> tuple[str, tuple]:
 
     text = _CMAKEDEFINE.sub(define, template)
     text = _LINE_VAR.sub(whole_line, text)
-    text = _AT_VAR.sub(lambda m: value(m.group(1) or m.group(2)), text)
+    def placeholder(m) -> str:
+        var = m.group(1) or m.group(2)
+        if var not in values and any(_IDENTIFIER_PART.fullmatch(c) for c in (
+                m.string[m.start() - 1:m.start()], m.string[m.end():m.end() + 1])):
+            # a part of an identifier (`#define @LIBPREFIX@_VERSIONDEF_H`, a CMake function's parameter): the
+            # variable's name, an identifier as the template means (`0_VERSIONDEF_H` is none)
+            unset.add(var)
+            return var
+        return value(var)
+
+    text = _AT_VAR.sub(placeholder, text)
     return text, tuple(sorted(unset))

@@ -28,7 +28,9 @@ _WRONG_SIDE = re.compile(r"candidate function (?:template )?not viable: call to 
                          r"__(?:host|device|global)__ function")
 _MISSING_NAME = re.compile(r"use of undeclared identifier '(\w+)'|unknown type name '(\w+)'|"
                            r"no (?:member|type) named '(\w+)' in the global namespace")
-_WANTS_DECL = re.compile(r"use of undeclared identifier '(\w+)'|call to '(\w+)'")  # no matching or an ambiguous call
+# (a call with no matching or an ambiguous overload; a name called qualified, `::ullmin(a, b)`)
+_WANTS_DECL = re.compile(r"use of undeclared identifier '(\w+)'|call to '(\w+)'|no member named '(\w+)' in the global "
+                         r"namespace")
 _SHARED_ALIGNAS = re.compile(r"(__shared__)(\s+)(alignas\s*\((?:[^()]|\([^()]*\))*\))")
 _DEVICE_SHARED = re.compile(r"\b__device__(\s+__shared__\b)|\b(__shared__\s+)__device__\b")
 _INSTANTIATION_KEYWORD = re.compile(r"(?:\bextern\s+)?\btemplate\b(?:\s*<\s*>)?[^;{}()<>]*$")
@@ -1644,7 +1646,7 @@ def _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missi
     protos: list[str] = []
     best = (tu, errors)
     for _ in range(4):
-        names = {m.group(1) or m.group(2) for e in best[1] for m in [_WANTS_DECL.search(e.spelling)] if m}
+        names = {next(g for g in m.groups() if g) for e in best[1] for m in [_WANTS_DECL.search(e.spelling)] if m}
         more = [p for p in real_decls.declarations(names) if p not in protos]
         if not more:
             break

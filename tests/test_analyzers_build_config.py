@@ -394,3 +394,12 @@ def test_a_cuda_enabled_switch_is_on_and_another_backends_off(tmp_path):
                             "config.h.in": "#cmakedefine PROJ_CUDA_ENABLED\n#cmakedefine PROJ_HIP_ENABLED\n"})
     text, _, unset = bf.configured_header(root / "k.cu", "config.h")
     assert _lines(text) == ["#define PROJ_CUDA_ENABLED", "/* #undef PROJ_HIP_ENABLED */"] and unset == ()
+
+
+def test_an_unset_placeholder_inside_a_name_keeps_the_name_an_identifier(tmp_path):
+    """CV-CUDA's `VersionDef.h.in` writes `#define @LIBPREFIX@_VERSIONDEF_H` (a CMake function's parameter, set by no
+    file): `0_VERSIONDEF_H` would be no macro name; a placeholder standing alone still reads 0."""
+    root = _tree(tmp_path, {"CMakeLists.txt": "project(p)\n", "k.cu": "\n",
+                            "VersionDef.h.in": "#define @LIBPREFIX@_VERSIONDEF_H\n#define V @LIBPREFIX@\n"})
+    text, _, unset = bf.configured_header(root / "k.cu", "VersionDef.h")
+    assert _lines(text) == ["#define LIBPREFIX_VERSIONDEF_H", "#define V 0"] and unset == ("LIBPREFIX",)

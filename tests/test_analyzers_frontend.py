@@ -2793,3 +2793,18 @@ __global__ void k(float *out) {
 """
     res = analyze(src, path="fwd.cu", block=(64, 1, 1))
     assert res.paths["k"].startswith("libclang") and "sync.missing" in _rules(res)
+
+
+def test_the_rounding_modes_and_a_qualified_toolkit_call_are_declared():
+    """CV-CUDA's math wrappers: `#include <cfenv>` for FE_TONEAREST, and `::ullmin(a, b)`, a toolkit device function
+    called qualified (its prototype was looked up only for an undeclared unqualified name)."""
+    src = """#include <cfenv>
+__global__ void k(unsigned long long *out) {
+  __shared__ unsigned long long s[64];
+  s[threadIdx.x] = ::ullmin(out[threadIdx.x], 7ull) + (FE_TONEAREST == 0);
+  out[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+}
+"""
+    res = analyze(src, path="round.cu", block=(64, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "sync.missing" in _rules(res)
+    assert "FE_TONEAREST" not in res.paths["k"]  # (declared, not read as a constant of any value)

@@ -442,9 +442,15 @@ class _Conv:
             # a value converted to a type a template leaves dependent (`IndexType r = (n - 1) / s + 1;`): clang
             # keeps an unresolved construction with the value as its only child; the value is what it holds
             return self.expr(ch[0])
-        # `t[b][k]` on a class with its own device operator[] (a tensor view): a member call, as operator() below
-        member_subscript = name == "operator[]" and len(args) == 2 and _user_method(c.referenced)
-        if name.startswith("operator") and not name.startswith("operator()") and not member_subscript:
+        if name == "operator[]" and len(args) == 2 and _user_method(c.referenced):
+            # `t[b][k]` on a class with its own device operator[] (a tensor view): a member call, which returns the
+            # element's reference or the next view, as for operator() below (its object is the first argument, also
+            # where that is a member, `elem->name[0]`: not the callee operator()'s path takes for a member function)
+            scope = _scope(c.referenced)
+            return Node("call", loc, name="::".join(scope) + "::" + name if scope else name, a=self.expr(args[0]),
+                        op="", val=_template_argument_sizes(args[0].type.get_canonical()),
+                        args=[self.expr(args[1])], targs=[], ty=self.typeinfo(c.type), text=self.text(c))
+        if name.startswith("operator") and not name.startswith("operator()"):
             op = name[len("operator"):].strip()
             argn = [self.expr(x) for x in args] if args else [self.expr(x) for x in ch[1:] if x.kind.is_expression()]
             # member operators: the object is the callee's base
@@ -485,8 +491,7 @@ class _Conv:
                 name = "::".join(scope) + "::" + name  # cub::BlockReduce::Sum
             elif obj is not None and obj.kind == "call" and obj.name.endswith("::__ctor__"):
                 name = obj.name.removesuffix("__ctor__") + name  # R(storage).Sum in a template
-        elif member_subscript or name == "operator()" and c.referenced is not None and \
-                c.referenced.kind == K.CXX_METHOD and args:
+        elif name == "operator()" and c.referenced is not None and c.referenced.kind == K.CXX_METHOD and args:
             # `src(y, x)`: a call of the object's operator() (clang's first argument is the object), a member call
             obj = self.expr(args[0])
             class_args = _template_argument_sizes(args[0].type.get_canonical())

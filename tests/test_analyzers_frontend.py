@@ -2808,3 +2808,18 @@ __global__ void k(unsigned long long *out) {
     res = analyze(src, path="round.cu", block=(64, 1, 1))
     assert res.paths["k"].startswith("libclang") and "sync.missing" in _rules(res)
     assert "FE_TONEAREST" not in res.paths["k"]  # (declared, not read as a constant of any value)
+
+
+def test_a_member_objects_own_subscript_operator_is_its_member_call():
+    """`elem->name[0] = 'a' + threadIdx.x` with `name` a String whose device `operator[]` returns `data[pos]`: the subscript is the
+    member's own operator (a regression had read it as a call of a member function named `name`: the store unplaced)."""
+    src = """struct String {
+  char *data;
+  __host__ __device__ char &operator[](int pos) { return data[pos]; }
+};
+struct DataElement { String name; int value; };
+__global__ void k(DataElement *elem) { elem->name[0] = 'a' + threadIdx.x; }
+void h(DataElement *e) { k<<<1, 64>>>(e); }
+"""
+    res = analyze(src, path="member_subscript.cu")
+    assert "analysis.incomplete" not in _rules(res) and "race.global" in _rules(res)

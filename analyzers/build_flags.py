@@ -380,15 +380,21 @@ def _configure_file_inputs(cmake_files: tuple, header: str) -> list:
     """The names of the templates the CMake files' ``configure_file(IN OUT)`` commands write a header named
     ``header`` from (`configure_file(.../sundials_config.in .../sundials_config.h)`: a template whose name is not the
     header's with a suffix)."""
-    found = []
+    found = set()
     for f in cmake_files:
         try:
-            text = f.read_text(errors="replace") if f.stat().st_size < 1 << 20 else ""
+            found |= {i for i, o in _configured_files(str(f), f.stat().st_mtime_ns) if o == header}
         except OSError:
             continue
-        if "configure_file" in text:
-            found += [Path(i).name for i, o in _CONFIGURE_FILE.findall(text) if Path(o).name == header]
-    return sorted(set(found))
+    return sorted(found)
+
+
+@lru_cache(maxsize=256)
+def _configured_files(path: str, mtime_ns: int) -> tuple:
+    """(template name, output name) of each ``configure_file`` of a CMake file, read once per version."""
+    text = Path(path).read_text(errors="replace")
+    return tuple((Path(i).name, Path(o).name) for i, o in _CONFIGURE_FILE.findall(text)) if "configure_file" in text \
+        else ()
 
 
 _GPU_BACKENDS = ("hip", "rocm", "acpp", "metal", "vulkan")  # (words of the name)

@@ -96,6 +96,11 @@ class _Conv:
         return v if v is not None else self.expr(n)
 
     # ---- expressions
+    def operator(self, n) -> str:
+        """The operator of an expression node, an alternative token (`not`, `and`) as the operator it spells."""
+        op = self.t(self.f(n, "operator"))
+        return _ALTERNATIVE_TOKENS.get(op, op)
+
     def expr(self, n) -> Node:
         k = n.type
         loc = self.loc(n)
@@ -133,10 +138,10 @@ class _Conv:
             inner = idx.named_children[0] if idx is not None and idx.named_children else None
             return Node("index", loc, a=self.expr(base), b=self.expr(inner) if inner is not None else None)
         if k == "binary_expression":
-            op = _ALTERNATIVE_TOKENS.get(self.t(self.f(n, "operator")), self.t(self.f(n, "operator")))
+            op = self.operator(n)
             return Node("bin", loc, op=op, a=self.expr(self.f(n, "left")), b=self.expr(self.f(n, "right")))
         if k == "assignment_expression":
-            op = _ALTERNATIVE_TOKENS.get(self.t(self.f(n, "operator")), self.t(self.f(n, "operator")))
+            op = self.operator(n)
             return Node("assign", loc, op=op, a=self.expr(self.f(n, "left")), b=self.expr(self.f(n, "right")))
         if k == "update_expression":
             op = self.t(self.f(n, "operator"))
@@ -144,7 +149,7 @@ class _Conv:
             post = arg is not None and arg.start_byte < self.f(n, "operator").start_byte
             return Node("un", loc, op=("post" if post else "pre") + op, a=self.expr(arg))
         if k in ("unary_expression", "pointer_expression"):
-            op = _ALTERNATIVE_TOKENS.get(self.t(self.f(n, "operator")), self.t(self.f(n, "operator")))
+            op = self.operator(n)
             return Node("un", loc, op=op, a=self.expr(self.f(n, "argument")))
         if k == "conditional_expression":
             return Node("cond", loc, a=self.expr(self.f(n, "condition")), b=self.expr(self.f(n, "consequence")),

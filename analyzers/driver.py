@@ -136,9 +136,14 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
             host = host_launch.launches_of(hosts, func.name, func.namespace)
             # (a launch with as many template arguments as another overload has parameters, and not as many as
             # this one, is that overload's: `k<8, 256, 32>` and `k<256, 32>` of two kernel templates named `k`)
-            others = {len(f.tparams) for f in kunit.funcs.get(func.name, ()) if f is not func and f.kernel}
+            siblings = [f for f in kunit.funcs.get(func.name, ()) if f is not func and f.kernel]
+            others = {len(f.tparams) for f in siblings}
+            # (and a launch whose pointer arguments are of another overload's types, not of this one's, is that
+            # overload's: `k((half *) x, ...)` of `k(float *, ...)` and `k(half *, ...)`)
             own = [s for s in host.launches
-                   if not (s.targs and len(s.targs) != len(func.tparams) and len(s.targs) in others)]
+                   if not (s.targs and len(s.targs) != len(func.tparams) and len(s.targs) in others)
+                   and not (s.arg_types and not _takes(func, s.arg_types)
+                            and any(_takes(f, s.arg_types) for f in siblings))]
             shapes = own + ([None] if host.unknown or not own else [])
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
                                           launch_bounds=func.launch_bounds, targs=targs or None, host=shape,
@@ -195,6 +200,29 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
                                         d.locations[0].line if d.locations else 0))
     res.elapsed_ms = (time.perf_counter() - t0) * 1e3
     return res
+
+
+_ELEMENT_ALIASES = {"__half": "half", "nv_bfloat16": "__nv_bfloat16", "__nv_bfloat162": "nv_bfloat162",
+                    "__half2": "half2"}
+
+
+def _takes(func, arg_types: dict) -> bool:
+    """Whether the pointer arguments whose element types a launch names (``HostLaunch.arg_types``) fit ``func``'s
+    parameters: no pointer parameter of another element type (a template type parameter takes any)."""
+    generic = {name for name, kind in func.tparams if kind == "type"}
+    for pos, name in arg_types.items():
+        if pos >= len(func.params):
+            return False
+        spelling = func.params[pos][1].spelling
+        if "*" not in spelling:
+            continue
+        own = re.sub(r"\b(?:const|volatile|__restrict__|__restrict|struct|class)\b", "",
+                     spelling[:spelling.rindex("*")]).replace(" ", "").split("::")[-1]
+        own = re.sub(r"<.*", "", own)
+        if own and own not in generic and "*" not in own and \
+                _ELEMENT_ALIASES.get(own, own) != _ELEMENT_ALIASES.get(name, name):
+            return False
+    return True
 
 
 def _implied(text: str, path: Path, defines, targets) -> dict:

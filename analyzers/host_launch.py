@@ -114,6 +114,11 @@ _TAG = r"(?:std\s*::\s*)?(?:bool_constant\s*<\s*(true|false)\s*>|(true|false)_ty
 _TAG_ARG = re.compile(rf"{_TAG}\s*(?:\{{\s*\}}|\(\s*\))")
 _TAG_DECL = re.compile(rf"\b(?:constexpr|const)\s+(?:static\s+)?{_TAG}\s+([A-Za-z_]\w*)\s*(?:;|=|\{{)")
 _ARGS_AFTER_LAUNCH = re.compile(r">>>\s*\(")
+# a pointer argument's element type, from a cast (`(half *) x`, `reinterpret_cast<const float*>(x)`) or from the
+# declaration of the name passed (`float *x = ...`, a parameter `const half *x`)
+_POINTEE = r"(?:const\s+)?((?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*)\s*(?:const\s*)?\*\s*"
+_POINTER_CAST = re.compile(rf"\(\s*{_POINTEE}\)|(?:reinterpret|static)_cast\s*<\s*{_POINTEE}>")
+_NOT_ELEMENT_TYPES = {"void", "auto", "return", "const", "unsigned", "signed", "struct", "class"}
 _TAG_PARAM = re.compile(r"\b(?:bool_constant\s*<\s*(\w+)\s*>|integral_constant\s*<[^<>,]+,\s*(\w+)\s*>)")
 _TEMPLATE_HEAD = re.compile(r"\btemplate\s*<((?:[^<>;{}]|<[^<>;{}]*>)*)>[^;{}<>]*$")
 _FUNC_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^<>]*>\s*)?$")
@@ -145,6 +150,8 @@ class HostLaunch:
     targs: list = field(default_factory=list)  # template arguments, when the launch names constant ones
     where: str = ""  # file:line of (one of) the launches
     tags: dict = field(default_factory=dict)  # argument position -> the value of a compile-time tag passed there
+    # argument position -> the element type of a pointer passed there, where the host code says it (``arg_types``)
+    arg_types: dict = field(default_factory=dict)
     others: list = field(default_factory=list)  # the file:line of other launches of the same configuration
 
 
@@ -428,6 +435,35 @@ class _Scan:
             v = next(g for g in m.groups() if g) if m else self._tag_names.get(a)
             if v is not None:
                 out[i] = v
+        return out
+
+    def arg_types(self, pos: int) -> dict:
+        """Argument position -> the element type (its last name: `half`, `__nv_bfloat16`) of each pointer argument of
+        the `<<<` launch whose kernel is named at ``pos`` whose type the host code says: a cast, or the declaration of
+        the variable or parameter passed. What picks one of several kernels of one name (a float and a half
+        overload) for the launch."""
+        t = self.text
+        at = t.find(">>>", pos)
+        opened = _ARGS_AFTER_LAUNCH.match(t, at) if at >= 0 and t.find(";", pos, at) < 0 else None
+        f = self.func_at(pos)
+        if opened is None or f is None:
+            return {}
+        out = {}
+        for i, a in enumerate(_call_args(t, opened.end())):
+            a = a.strip()
+            m = _POINTER_CAST.match(a)
+            if m is None and re.fullmatch(r"[A-Za-z_]\w*", a):
+                declared = re.compile(rf"(?:^|[;{{}}(,])\s*{_POINTEE}(?:__restrict__\s*|__restrict\s*)?{a}\s*(?=[=;,)])",
+                                      re.M)
+                m = None
+                for m in declared.finditer(f[2].text):  # a parameter, unless a local declared later shadows it
+                    pass
+                for d in declared.finditer(t, f[0], pos):
+                    m = d
+            name = next((g for g in m.groups() if g), None) if m else None
+            name = re.sub(r"\s+", "", name).split("::")[-1] if name else None
+            if name and name not in _NOT_ELEMENT_TYPES:
+                out[i] = name
         return out
 
     def func_at(self, pos):
@@ -2135,6 +2171,7 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
     grids = scan.shape_values(grid, pos) if grid.strip() else None
     grids = [_as_shape(g) for g in grids] if grids and len(grids) == 1 else [None]
     tags = scan.tags(pos) if kernels else {}  # compile-time tag arguments (template flags they deduce)
+    types = scan.arg_types(pos) if kernels else {}
     for k in kernels:
         base, _, ktargs = k.partition("<")
         # `DeviceRadixSort::Scan<<<...>>>`: kept apart from another namespace's `Scan` (``launches_of``)
@@ -2155,7 +2192,7 @@ def _record(out: dict, scan: _Scan, callee: str, targs: str, grid: str, block: s
         for b in blocks:
             if b[0] * b[1] * b[2] <= MAX_THREADS:
                 entry.launches.append(HostLaunch(b, grids[0] or (None, None, None), tl, where,
-                                                 tags if not tl else {}))
+                                                 tags if not tl else {}, types))
             else:
                 entry.add_unknown(f"{where} (`{' '.join(block.split())}` = {b}: more than "
                                   f"{MAX_THREADS} threads)")
@@ -2421,10 +2458,11 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
 
 
 def _merge_shapes(entry: HostLaunches) -> None:
-    """One configuration per (block, template arguments, tags): grids merged (unknown unless equal)."""
+    """One configuration per (block, template arguments, tags, argument types): grids merged (unknown unless
+    equal)."""
     merged: dict = {}
     for h in entry.launches:
-        key = (h.block, tuple(h.targs), tuple(sorted(h.tags.items())))
+        key = (h.block, tuple(h.targs), tuple(sorted(h.tags.items())), tuple(sorted(h.arg_types.items())))
         if key in merged and merged[key].grid != h.grid:
             merged[key].grid = (None, None, None)
         if key in merged:

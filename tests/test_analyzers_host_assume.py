@@ -1003,3 +1003,34 @@ void run(int *o, bool few) {
 """
     res = analyze(src, path="k.cu")
     assert not [d for d in res.diagnostics if d.rule.startswith(("bounds", "race"))], res.diagnostics
+
+
+def test_a_launch_binds_the_overload_whose_pointer_types_its_arguments_have():
+    # fastllm's RMSNorm kernels: a float and a half overload of one template name, each launched with its own blocks;
+    # a launch passing `(half *) y` (a cast) or `float *x` (a parameter's declaration) is that overload's only
+    # (the float launch's 256 threads overflowed the half overload's two slots per thread)
+    src = """#include <cuda_fp16.h>
+template <int B> __global__ void k(float *x, int n) {
+  __shared__ float s[B];
+  s[threadIdx.x] = x[blockIdx.x * B + threadIdx.x];
+  __syncthreads();
+  x[blockIdx.x * B + threadIdx.x] = s[B - 1 - threadIdx.x];
+}
+template <int B> __global__ void k(half *x, int n) {
+  __shared__ half s[B];
+  s[2 * threadIdx.x] = x[blockIdx.x * B + 2 * threadIdx.x];
+  s[2 * threadIdx.x + 1] = x[blockIdx.x * B + 2 * threadIdx.x + 1];
+  __syncthreads();
+  x[blockIdx.x * B + threadIdx.x] = s[B - 1 - threadIdx.x];
+}
+void run_float(float *x, int n) { k<256><<<n, 256>>>(x, n); }
+void run_half(void *y, int n) {
+  k<256><<<n, 128>>>((half *) y, n);
+}
+"""
+    res = analyze(src, path="k.cu")
+    assert not [d for d in res.diagnostics if d.rule.startswith(("bounds", "race"))], res.diagnostics
+    assert sorted(c["block"][0] for c in res.launches) == [128, 256], res.launches
+    # a launch whose arguments' types the host code does not say stays each overload's
+    both = analyze(src.replace("<<<n, 256>>>(x, n)", "<<<n, 256>>>(as_device(x), n)"), path="k.cu")
+    assert [d for d in both.diagnostics if d.rule.startswith("bounds")], both.diagnostics

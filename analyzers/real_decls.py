@@ -83,7 +83,8 @@ def _index() -> dict[str, list[str]]:
 
 # a toolkit namespace a file names without including its header (a project header found nowhere included it:
 # fastllm's `cub::BlockReduce` after its missing `sampling.cuh`): the header that declares it
-_NAMESPACE_HEADERS = {"cub": "cub/cub.cuh", "cooperative_groups": "cooperative_groups.h", "nvcuda": "mma.h"}
+_NAMESPACE_HEADERS = {"cub": "cub/cub.cuh", "cooperative_groups": "cooperative_groups.h", "nvcuda": "mma.h",
+                      "cuda": "cuda/__kopt_cuda.h"}
 
 
 def declarations(names) -> list[str]:

@@ -138,6 +138,45 @@ using proj::twice;
     assert "analysis.incomplete" not in _rules(res)
 
 
+def test_a_project_may_name_its_own_namespace_cuda(tmp_path):
+    """libcu++'s `cuda::` names are declared where a file includes a `<cuda/...>` header, CUB or Thrust, as with the
+    toolkit: a project's own `namespace cuda = nvcv::cuda;` (CV-CUDA) or a `cuda` namespace it reaches through
+    `using namespace nvcv;` is no redefinition or ambiguity (every kernel of 27 CV-CUDA files had fallen back to
+    tree-sitter); a file naming `cuda::atomic_ref` with no include still reads it."""
+    lib = """namespace nvcv { namespace cuda {
+template <class T> struct TypeTraits { static constexpr int max = 255; };
+template <class T> __device__ T Twice(T x) { return 2 * x; }
+} }
+"""
+    kernel = """#define TILE 64
+__global__ void k(float* out) {
+  __shared__ float s[TILE];
+  s[threadIdx.x] = SCALE * out[threadIdx.x];
+  out[threadIdx.x] = s[(threadIdx.x + 1) % TILE];
+}
+int main() { k<<<1, TILE>>>(0); }
+"""
+    alias = lib + "namespace cuda = nvcv::cuda;\n" + kernel.replace("SCALE", "cuda::TypeTraits<int>::max")
+    (tmp_path / "alias.cu").write_text(alias)
+    res = analyze(tmp_path / "alias.cu")
+    assert res.paths["k"].startswith("libclang") and "sync.missing" in _rules(res), res.paths
+    assert "analysis.incomplete" not in _rules(res)
+    used = lib + "using namespace nvcv;\n" + kernel.replace("SCALE", "cuda::Twice(1.0f)")
+    (tmp_path / "using.cu").write_text(used)
+    res = analyze(tmp_path / "using.cu")
+    assert res.paths["k"].startswith("libclang") and "analysis.incomplete" not in _rules(res), res.paths
+    atomics = """__global__ void count(int *hits, const int *keys) {
+  cuda::atomic_ref<int, cuda::thread_scope_device> h(hits[keys[threadIdx.x]]);
+  h.fetch_add(1, cuda::memory_order_relaxed);
+}
+int main() { count<<<1, 64>>>(0, 0); }
+"""
+    (tmp_path / "atomics.cu").write_text(atomics)
+    res = analyze(tmp_path / "atomics.cu")
+    assert res.paths["count"].startswith("libclang"), res.paths
+    assert "analysis.incomplete" not in _rules(res), res.diagnostics
+
+
 def test_a_helper_headers_device_function_that_does_not_parse_costs_only_itself(tmp_path):
     """A `__host__ __device__` helper naming what a system header kopt does not have declares (`TICKS_PER_SEC`) is
     left out alone: the header's macros and its other device functions stay, and so does the libclang path of the

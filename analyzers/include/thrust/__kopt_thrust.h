@@ -4,6 +4,7 @@
 // skipped like any host code that does not parse).
 #pragma once
 
+#include <cuda/__kopt_cuda.h>  // Thrust is built on libcu++
 namespace thrust {
 template <class T1, class T2> struct pair {
   typedef T1 first_type; typedef T2 second_type;

@@ -6,6 +6,7 @@
 // has no stub of reads this one.
 #include <array>
 #include <tuple>
+#include <cuda/__kopt_cuda.h>
 namespace cuda {
 namespace std {
 using namespace ::std;

@@ -224,11 +224,35 @@ def headers_by_name(path: Path, names, project=None) -> list[tuple[Path, str]]:
     # CMakeLists.txt exports)
     top = project_top(path) if rest else None
     top_files = _tree_files(top) if top is not None else None
+    missing = []
     for name in rest:
         hits = _named(top_files, name)
         if len(hits) == 1:
             take(name, hits, top)
+        elif not hits:
+            missing.append(name)
+    # a header of an enclosing project, whose own build files the nearest one's do not chain to (MAGMA's
+    # `sparse/blas/Makefile` beside kernels including `magmasparse_internal.h` of `sparse/control/`, which the top
+    # Makefile passes with -I): the one such file under the nearest enclosing folder that holds a build file
+    for outer in _enclosing_projects(path, root) if missing and root is not None else ():
+        files = _tree_files(outer)
+        for name in list(missing):
+            hits = _named(files, name)
+            if len(hits) == 1:
+                take(name, hits, outer)
+            if hits:
+                missing.remove(name)
+        if not missing:
+            break
     return out
+
+
+def _enclosing_projects(path: Path, root: Path) -> list[Path]:
+    """The folders above ``root`` (the nearest project of ``path``), up to ``_TOP_LEVELS`` above ``path``'s, that
+    hold a build file or ``.git``, nearest first."""
+    folder = Path(path).resolve().parent
+    levels = [folder, *folder.parents][:_TOP_LEVELS + 1]
+    return [d for d in root.parents if d in levels and any((d / m).exists() for m in _PROJECT_MARKS)]
 
 
 def ancestor_includes(path: Path, names) -> list[tuple[Path, str]]:

@@ -177,6 +177,51 @@ int main() { count<<<1, 64>>>(0, 0); }
     assert "analysis.incomplete" not in _rules(res), res.diagnostics
 
 
+def test_a_header_of_an_enclosing_project_is_found_by_name(tmp_path):
+    """A kernel folder with its own Makefile (MAGMA's `sparse/blas/`) includes a header of an enclosing project's
+    other folder (`sparse/control/magmasparse_internal.h`, which the top Makefile passes with -I): the one file of
+    that name under the nearest enclosing folder with a build file is read."""
+    (tmp_path / "Makefile").write_text("all:\n")
+    (tmp_path / "sparse" / "control").mkdir(parents=True)
+    (tmp_path / "sparse" / "blas").mkdir(parents=True)
+    (tmp_path / "sparse" / "Makefile").write_text("all:\n")
+    (tmp_path / "sparse" / "blas" / "Makefile").write_text("all:\n")
+    (tmp_path / "sparse" / "control" / "internal.h").write_text(
+        "#pragma once\n#define TILE 64\n__device__ inline float twice(float x) { return 2.0f * x; }\n")
+    (tmp_path / "sparse" / "blas" / "k.cu").write_text('#include "internal.h"\n' + TILE_KERNEL +
+                                                         "int main() { k<<<1, TILE>>>(0); }\n")
+    res = analyze(tmp_path / "sparse" / "blas" / "k.cu")
+    assert res.paths["k"].startswith("libclang") and "sync.missing" in _rules(res), res.paths
+    assert "the only internal.h under sparse/" in res.paths["k"], res.paths
+
+
+def test_toolkit_library_headers_bring_the_complex_types_and_half_math_reads_inside_extern_c(tmp_path):
+    """As with the toolkit, <cublas_v2.h>, <cusparse.h> and <cufft.h> declare cuComplex.h's types (MAGMA's
+    `typedef cuDoubleComplex magmaDoubleComplex;` after <cublas_v2.h>), and <cuda_fp16.h> included inside
+    `extern "C" { }` (MAGMA's magma_types.h) declares its operators and math as C++ functions."""
+    src = """#include <cublas_v2.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+#include <cuda_fp16.h>
+typedef cuDoubleComplex zcomplex;
+typedef __half hreal;
+#ifdef __cplusplus
+}
+#endif
+__global__ void k(zcomplex *out, const hreal *h) {
+  __shared__ zcomplex s[64];
+  s[threadIdx.x] = make_cuDoubleComplex(__half2float(__hmax(h[threadIdx.x], h[0])), 0.0);
+  out[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+}
+int main() { k<<<1, 64>>>(0, 0); }
+"""
+    (tmp_path / "k.cu").write_text(src)
+    res = analyze(tmp_path / "k.cu")
+    assert res.paths["k"].startswith("libclang") and "sync.missing" in _rules(res), res.paths
+    assert "analysis.incomplete" not in _rules(res), res.diagnostics
+
+
 def test_a_helper_headers_device_function_that_does_not_parse_costs_only_itself(tmp_path):
     """A `__host__ __device__` helper naming what a system header kopt does not have declares (`TICKS_PER_SEC`) is
     left out alone: the header's macros and its other device functions stay, and so does the libclang path of the

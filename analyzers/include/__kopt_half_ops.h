@@ -5,6 +5,7 @@
 // parse a few ms)
 // (a helper doing `val += __shfl_xor_sync(mask, val, 16)` on a half, or calling `hexp`, must not send the kernels
 // that use it to the fallback)
+extern "C++" {  // (also where a header includes it inside `extern "C"`, as MAGMA's magma_types.h)
 #define __KOPT_HALF_OPS(T) \
   __device__ T operator/(const T&, const T&); __device__ T operator-(const T&); __device__ T operator+(const T&); \
   __device__ T& operator+=(T&, const T&); __device__ T& operator-=(T&, const T&); \
@@ -109,3 +110,4 @@ __device__ __half_raw __nv_cvt_fp4_to_halfraw(__nv_fp4_storage_t, __nv_fp4_inter
 __device__ __half2_raw __nv_cvt_fp4x2_to_halfraw2(__nv_fp4x2_storage_t, __nv_fp4_interpretation_t);
 __device__ __nv_fp4_storage_t __nv_cvt_float_to_fp4(float, __nv_fp4_interpretation_t, cudaRoundMode);
 __device__ __nv_fp4x2_storage_t __nv_cvt_float2_to_fp4x2(float2, __nv_fp4_interpretation_t, cudaRoundMode);
+}  // extern "C++"

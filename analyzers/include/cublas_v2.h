@@ -1,6 +1,7 @@
 // kopt analyzers: cuBLAS's handle, status and mode types, which host structs and launchers hold (the library's API
 // is host code: calls of it that do not parse are skipped with the host code around them)
 #pragma once
+#include <cuComplex.h>  // as the toolkit's header: its complex types come with it
 typedef struct cublasContext *cublasHandle_t;
 typedef enum { CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_NOT_INITIALIZED = 1, CUBLAS_STATUS_ALLOC_FAILED = 3,
   CUBLAS_STATUS_INVALID_VALUE = 7, CUBLAS_STATUS_ARCH_MISMATCH = 8, CUBLAS_STATUS_MAPPING_ERROR = 11,

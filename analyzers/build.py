@@ -253,6 +253,12 @@ class Builder:
         self.loop_ids = itertools.count()
         self.curand_seeds: dict = {}  # a thread's own generator state -> [curand_init's arguments, draws so far]
         self.loop_exits: list = []  # per loop being built: the path condition at each way out (None: a switch's)
+        # a call read as the target of a store (`GetElement<0>(out) = v`): the reference it returns is an lvalue;
+        # the call node whose inlining should return one, whether the helper being inlined returns one, and its
+        # parameters (a reference parameter it returns is the caller's argument)
+        self._lvalue_call: Node | None = None
+        self._returns_lvalue = False
+        self._lvalue_params: list = []
         self._read_params = None  # the pointer parameters the kernel only reads elements of (``_only_read``)
         self._helper_uniform: dict = {}  # a device function name -> whether it is a uniform_helper
         self.packs: dict = {}  # the inlined variadic helper's pack (parameter and type name) -> its elements' names
@@ -484,7 +490,8 @@ class Builder:
         elif k in ("for", "while", "do"):
             self.loop(n)
         elif k == "return":
-            val = self.eval(n.a) if n.a is not None else None
+            val = self._returned_lvalue(n.a) if self._returns_lvalue and n.a is not None else \
+                self.eval(n.a) if n.a is not None else None
             if self.st.rets is not None:
                 self.st.rets.append((self.st.cond, val))
             for exits in self.loop_exits:
@@ -1235,6 +1242,13 @@ class Builder:
         elif isinstance(lv, tuple) and lv[0] == "field":
             _, agg, fname = lv
             agg.fields[fname] = value
+        elif isinstance(lv, tuple) and lv[0] == "locals":
+            for place in lv[1]:
+                held = self.st.lookup(place.name) if isinstance(place, VarRef) and self.st.has(place.name) else None
+                for f in held.fields if isinstance(held, Agg) else ():  # a struct stays one, its fields unknown
+                    held.fields[f] = opaque("a field stored through one of several references")
+                if not isinstance(held, Agg):
+                    self.store(place, opaque("a value stored through one of several references"), n)
 
     def lval(self, n: Node):
         if n.kind == "name":
@@ -1256,10 +1270,25 @@ class Builder:
             if isinstance(base, Agg):
                 return ("field", base, n.name)
             return None
+        if n.kind == "call":
+            self._lvalue_call = n
         v = self.eval(n)
+        self._lvalue_call = None
+        if n.kind == "call" and (isinstance(v, VarRef) or isinstance(v, tuple) and v and v[0] in ("field", "locals")):
+            return v  # the reference a helper returns to a variable or a struct's field (`return v.x;`)
         if not isinstance(v, Mem) and n.kind == "call":
             self.unplaced = True  # a reference an unknown function returns (`dst(y, x) = v` through a library's type)
         return v if isinstance(v, Mem) else None
+
+    def _returned_lvalue(self, e: Node):
+        """What a helper returning a reference returns, read as an lvalue (the caller stores to the call): memory,
+        a struct's field, or ("param", i) for the reference parameter it was handed (the caller's argument)."""
+        lv = self.lval(e)
+        if isinstance(lv, VarRef):
+            names = [p for p, _ in self._lvalue_params]
+            i = names.index(lv.name) if lv.name in names else None
+            return ("param", i) if i is not None and self._lvalue_params[i][1].ref else None
+        return lv
 
     def _field(self, m: Mem, n: Node) -> Mem:
         size = (n.ty.size if n.ty and n.ty.size else 4)
@@ -1877,6 +1906,7 @@ class Builder:
         return out
 
     def inline(self, fn: Func, n: Node, this=None):
+        wants_lvalue, self._lvalue_call = self._lvalue_call is n, None  # (not for the calls in its arguments)
         this = this if this is not None else self._object(n) if fn.method else None
         arg_nodes = self.expand(_default_arguments(fn, n))
         args = [self.eval(a) for a in arg_nodes]
@@ -1933,6 +1963,8 @@ class Builder:
         self.helper = f"{fn.name}<{targs}>" if targs else fn.name
         self.this = this
         saved_exits, self.loop_exits = self.loop_exits, []  # its `return` leaves the helper, not the caller's loops
+        saved_lvalue = self._returns_lvalue, self._lvalue_params
+        self._returns_lvalue, self._lvalue_params = wants_lvalue, params
         try:
             self.stmt(fn.body)
         finally:
@@ -1940,6 +1972,7 @@ class Builder:
             self.tbind, self.typebind, self.fbind, self.packs = saved_t, saved_tb, saved_fb, saved_packs
             self.helper, self.this, self.site, self._call_id = saved_helper, saved_this, saved_site, saved_call
             self.loop_exits = saved_exits
+            self._returns_lvalue, self._lvalue_params = saved_lvalue
         res = self.st
         self.st = outer
         # references: write back
@@ -1955,6 +1988,20 @@ class Builder:
         outer.locals = res.locals if not rets or (len(rets) == 1 and res.dead) else {}
         if not rets:
             return None
+        if wants_lvalue:  # the place every return names (a reference parameter's: the caller's argument)
+            places = []
+            for _, v in rets:
+                if isinstance(v, tuple) and v[0] == "param":
+                    v = self.lval(arg_nodes[v[1]]) if v[1] < len(arg_nodes) else None
+                if not (isinstance(v, (Mem, VarRef)) or isinstance(v, tuple) and v[0] == "field"):
+                    return None
+                if not any(v is w for w in places):
+                    places.append(v)
+            if len(places) == 1:
+                return places[0]
+            # one of several variables or fields (`if constexpr` on a type kopt does not know: `v.x` or `v`): a
+            # store to a register, whose value is unknown after it
+            return ("locals", places) if not any(isinstance(v, Mem) for v in places) else None
         val = rets[-1][1]
         for c, v in reversed(rets[:-1]):
             val = self._merge_val(c, v, val, fn.name)

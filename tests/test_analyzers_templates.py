@@ -354,3 +354,35 @@ def test_a_variadic_helper_takes_each_argument_of_its_pack(index, race):
     res = analyze(VARIADIC.replace("INDEX", index), path="variadic.cu", block=(128, 1, 1))
     rules = {d.rule for d in res.diagnostics}
     assert "analysis.incomplete" not in rules and ("race.shared" in rules) == race
+
+
+def test_a_store_to_a_reference_a_helper_returns_updates_what_it_refers_to():
+    # CV-CUDA's SaturateCast: `RT out{}; GetElement<0>(out) = ...;` (a helper returning `v.x` of its reference
+    # parameter); a helper returning its reference parameter itself, and one returning an element of memory. The stores
+    # had been unplaced (each kernel incomplete) and `out` kept its old fields (a race at s[0] that cannot happen)
+    src = """
+struct V { int x, y; };
+template <int I> __device__ int &get(V &v) { if constexpr (I == 0) return v.x; else return v.y; }
+__device__ int &same(int &r) { return r; }
+__device__ float &at(float *p, int i) { return p[i]; }
+__global__ void k(int *o, float *f) {
+  V out{};
+  get<0>(out) = threadIdx.x;
+  get<1>(out) = 7;
+  int w = 0;
+  same(w) = threadIdx.x + 64;
+  __shared__ int s[128];
+  s[out.x] = threadIdx.x;
+  s[w] = out.y;
+  at(f, blockIdx.x * 64 + threadIdx.x) = 1.0f;
+  __syncthreads();
+  o[blockIdx.x * 64 + threadIdx.x] = s[127 - threadIdx.x];
+}
+void run(int *o, float *f) { k<<<8, 64>>>(o, f); }
+"""
+    res = analyze(src, path="k.cu")
+    assert not res.diagnostics, res.diagnostics
+    # the helper's element is memory: two threads storing to one element of `f` race
+    racy = analyze(src.replace("at(f, blockIdx.x * 64 + threadIdx.x) = 1.0f", "at(f, blockIdx.x) = threadIdx.x"),
+                   path="k.cu")
+    assert [d.rule for d in racy.diagnostics] == ["race.global"], racy.diagnostics

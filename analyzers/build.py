@@ -18,7 +18,7 @@ from . import butterfly, sym
 from .ast import Func, Node, TypeInfo, Unit, nodes, short_name, switch_groups
 from .calls import handle_call, same_in_group
 from .launch import LaunchConfig, evaluate as eval_text, source_macros, split_top
-from .model import Access, AsyncOp, Barrier, KernelModel, Ptr, SharedArray
+from .model import Access, AsyncOp, Barrier, KernelModel, LoadedBase, Ptr, SharedArray
 from .model_stubs import model_stub
 from .spin_barrier import grid_barrier
 from .sym import ONE, ZERO, S, binop, const, ite, opaque, uf, unop, var
@@ -1214,7 +1214,7 @@ class Builder:
         also writes the pointer is checked once it is built (``build``)."""
         ti = n.ty
         if p.space not in ("global", "const") or ti is None or not ti.pointer or ti.ref or ti.dims or \
-                not _computed_alike(p.off, {"uniform"}):
+                not _computed_alike(p.off, {"uniform", "block"}):
             return None
         key = (p.base, p.off.key())
         got = self._loaded.get(key)
@@ -1225,7 +1225,9 @@ class Builder:
             if name in {x[0] for x in self._loaded.values()}:
                 name = f"{name}#{len(self._loaded)}"
             got = self._loaded[key] = (name, p.off)
-        return Ptr("global", got[0], ZERO, self._elem(ti), volatile=ti.volatile)
+        # an entry a block picks (`dA_array[batchid]`): each entry's buffer its own, disjoint from the others'
+        base = got[0] if _computed_alike(p.off, {"uniform"}) else LoadedBase(got[0], p.off)
+        return Ptr("global", base, ZERO, self._elem(ti), volatile=ti.volatile)
 
     def store(self, lv, value, n: Node, rmw_read=False):
         if isinstance(lv, VarRef):

@@ -9,6 +9,23 @@ from .launch import LaunchConfig
 from .sym import S
 
 
+class LoadedBase(str):
+    """The name of the buffer a pointer loaded from an array of pointers points to, with the byte offset into that
+    array it was loaded from (``owner``, the same in a block: a batched kernel's `dA_array[batchid]`). Pointers loaded
+    from different entries are taken to point to disjoint buffers (the race check compares accesses through the same
+    entry only); as a string, the name."""
+
+    owner: S
+
+    def __new__(cls, name: str, owner: S):
+        made = super().__new__(cls, name)
+        made.owner = owner
+        return made
+
+    def __reduce__(self):
+        return LoadedBase, (str(self), self.owner)
+
+
 @dataclass
 class Ptr:
     """A pointer value: a named allocation (array, parameter) and a byte offset into it."""

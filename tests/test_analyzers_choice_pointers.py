@@ -54,3 +54,21 @@ def test_a_conditional_the_path_decides_reads_as_its_arm():
     assert sym.under(idx, sym.land(sym.binop(">=", g, sym.ZERO), is_k)).key() == g.key()
     assert sym.under(idx, sym.unop("!", is_k)).key() == sym.binop("-", g, n).key()
     assert sym.under(idx, sym.binop(">=", g, sym.ZERO)) is idx
+
+
+def test_a_pointer_a_block_loads_from_an_array_of_pointers_names_its_own_buffer():
+    # MAGMA's batched kernels: `dA = dA_array[batchid] + ...` with batchid = blockIdx.z. Each entry's buffer is its
+    # own (entries are taken to be disjoint): stores through it are placed, compared with those of the same entry
+    # (they had been unplaced: every batched kernel incomplete)
+    src = """
+__global__ void scale(float **arr, int n) {
+  float *a = arr[blockIdx.z] + 4;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = 2.0f * a[i];
+}
+void run(float **arr, int n, int batch) { scale<<<dim3((n + 127) / 128, 1, batch), 128>>>(arr, n); }
+"""
+    res = analyze(src, path="b.cu")
+    assert not res.diagnostics, res.diagnostics
+    racy = analyze(src.replace("a[i] = 2.0f * a[i]", "a[0] = a[i] + threadIdx.x"), path="b.cu")
+    assert [d.rule for d in racy.diagnostics] == ["race.global"], racy.diagnostics

@@ -1876,9 +1876,10 @@ __global__ void tile(const float *boxes, float *out, int n) {
 
 
 def test_a_store_the_model_cannot_place_makes_the_verdict_incomplete():
+    # (a pointer each thread loads from its own entry; one a block picks, `ptrs[blockIdx.x]`, names a buffer)
     src = """
 __global__ void chase(float **ptrs) {
-  float *p = ptrs[blockIdx.x];
+  float *p = ptrs[threadIdx.x];
   p[0] = threadIdx.x;
 }
 """

@@ -281,6 +281,9 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
             {n for x in (b.offset, b.cond) for n in sym.free_vars(x) if n.startswith("uniq#")}
     cons += [e1.var(n, "thread") != e2.var(n, "thread") for n in slots]  # distinct atomic slots
     cons += _disjoint_draws(ctx, a, b, e1, e2)
+    owners = getattr(a.base, "owner", None), getattr(b.base, "owner", None)
+    if None not in owners:  # through pointers loaded from an array's entries: the same entry (``LoadedBase``)
+        cons.append(e1.int(owners[0]) == e2.int(owners[1]))
     for x, e in ((a, e1), (b, e2)):
         for n in ctx.counting_slots & {*sym.free_vars(x.offset), *sym.free_vars(x.cond)}:
             cons += [e.var(n, "thread") >= 0, e.var(n, "thread") < 2 ** 31]

@@ -767,8 +767,9 @@ class _Launch:
                     expr = self.translate(comp)
                 except _Unknown:
                     # unknown, but the same host value as an earlier component: `dim3 block(t, t)` is square
+                    # (not two fields each set in several places, "?": those may differ)
                     same = next((g for g, c in zip("xyz", comps) if g < f and " ".join(c.split()) == " ".join(
-                        comp.split())), None)
+                        comp.split())), None) if comp.strip() != "?" else None
                     if same is not None:
                         out.append(f"{what}.{f} == {what}.{same}")
                     twin = self._passed_alike(comp)

@@ -1034,3 +1034,26 @@ void run_half(void *y, int n) {
     # a launch whose arguments' types the host code does not say stays each overload's
     both = analyze(src.replace("<<<n, 256>>>(x, n)", "<<<n, 256>>>(as_device(x), n)"), path="k.cu")
     assert [d for d in both.diagnostics if d.rule.startswith("bounds")], both.diagnostics
+
+
+def test_two_block_fields_each_set_in_several_places_are_not_taken_equal():
+    # flash-fft-conv: `dim3 blockDim; switch (N) { case 128: blockDim.x = 32; blockDim.y = 8; break; default:
+    # blockDim.x = 32; blockDim.y = 4; }`: neither field is one known value, and they are not the same value
+    # (`blockDim.y == blockDim.x` had excluded every real block, (32, 4) and (32, 8))
+    src = """
+__global__ void k(float *out, unsigned n) {
+  out[blockIdx.x * blockDim.x * blockDim.y + threadIdx.y * blockDim.x + threadIdx.x] = n;
+}
+void run(float *out, unsigned n) {
+  dim3 grid(64);
+  dim3 block;
+  switch (n) {
+    case 128: block.x = 32; block.y = 8; break;
+    default: block.x = 32; block.y = 4; break;
+  }
+  k<<<grid, block>>>(out, n);
+}
+"""
+    res = analyze(src, path="k.cu")
+    assert "blockDim.y == blockDim.x" not in res.assumed, res.assumed
+    assert any(c["block"] == [32, 4, 1] for c in res.launches), res.launches

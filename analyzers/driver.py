@@ -142,8 +142,8 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
             # overload's: `k((half *) x, ...)` of `k(float *, ...)` and `k(half *, ...)`)
             own = [s for s in host.launches
                    if not (s.targs and len(s.targs) != len(func.tparams) and len(s.targs) in others)
-                   and not (s.arg_types and not _takes(func, s.arg_types)
-                            and any(_takes(f, s.arg_types) for f in siblings))]
+                   and not (s.arg_types and not _fits_pointer_types(func, s.arg_types)
+                            and any(_fits_pointer_types(f, s.arg_types) for f in siblings))]
             shapes = own + ([None] if host.unknown or not own else [])
             configs = [launchmod.fallback(func.name, text, block=block, grid=grid, defines=defines,
                                           launch_bounds=func.launch_bounds, targs=targs or None, host=shape,
@@ -202,11 +202,11 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
     return res
 
 
-_ELEMENT_ALIASES = {"__half": "half", "nv_bfloat16": "__nv_bfloat16", "__nv_bfloat162": "nv_bfloat162",
-                    "__half2": "half2"}
+_ELEMENT_ALIASES = {"__half": "half", "__half2": "half2", "nv_bfloat16": "__nv_bfloat16",
+                    "nv_bfloat162": "__nv_bfloat162"}  # a type's names, as launches and kernels spell them
 
 
-def _takes(func, arg_types: dict) -> bool:
+def _fits_pointer_types(func, arg_types: dict) -> bool:
     """Whether the pointer arguments whose element types a launch names (``HostLaunch.arg_types``) fit ``func``'s
     parameters: no pointer parameter of another element type (a template type parameter takes any)."""
     generic = {name for name, kind in func.tparams if kind == "type"}
@@ -216,9 +216,8 @@ def _takes(func, arg_types: dict) -> bool:
         spelling = func.params[pos][1].spelling
         if "*" not in spelling:
             continue
-        own = re.sub(r"\b(?:const|volatile|__restrict__|__restrict|struct|class)\b", "",
+        own = re.sub(r"\b(?:const|volatile|__restrict__|__restrict|struct|class)\b|<.*", "",
                      spelling[:spelling.rindex("*")]).replace(" ", "").split("::")[-1]
-        own = re.sub(r"<.*", "", own)
         if own and own not in generic and "*" not in own and \
                 _ELEMENT_ALIASES.get(own, own) != _ELEMENT_ALIASES.get(name, name):
             return False

@@ -455,11 +455,9 @@ class _Scan:
             if m is None and re.fullmatch(r"[A-Za-z_]\w*", a):
                 declared = re.compile(rf"(?:^|[;{{}}(,])\s*{_POINTEE}(?:__restrict__\s*|__restrict\s*)?{a}\s*(?=[=;,)])",
                                       re.M)
-                m = None
-                for m in declared.finditer(f[2].text):  # a parameter, unless a local declared later shadows it
-                    pass
-                for d in declared.finditer(t, f[0], pos):
-                    m = d
+                # the parameter, unless a local declared before the launch shadows it
+                found = [*declared.finditer(f[2].text), *declared.finditer(t, f[0], pos)]
+                m = found[-1] if found else None
             name = next((g for g in m.groups() if g), None) if m else None
             name = re.sub(r"\s+", "", name).split("::")[-1] if name else None
             if name and name not in _NOT_ELEMENT_TYPES:

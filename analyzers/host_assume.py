@@ -415,6 +415,9 @@ class _Launch:
                 out.append(declared[i])
             elif len(sets) == 1 and sets[0][2] and self._always_before(sets[0][0]):
                 out.append(sets[0][2])
+            elif not again and sets[-1][2] and self._always_before(sets[-1][0]) and not re.search(
+                    r"\b(?:case|default|break|return|goto)\b", self.scan.text[sets[-1][0]:self.pos]):
+                out.append(sets[-1][2])  # set again on the launch's own path (`case 64: grid.z = H / 16;`)
             else:
                 out.append("?")
         return out
@@ -1237,7 +1240,8 @@ def from_host(source: str, path, defines, kernels: dict, arities: dict | None = 
                 # a launch in a launcher template: its facts per instantiation (`Br` is 64 in one, 128 in
                 # another), named as host_launch names its configurations
                 for bound in hl.launch_instances(scan, pos, (callee, _targs, grid, block), folder.instantiations):
-                    scan.guards = hl.instance_guards(bound)
+                    # (and what the conditions around the launch say: `case 16:` of `switch (N)`, N is 16 there)
+                    scan.guards = {**hl.instance_guards(bound), **scan.guards_at(pos)}
                     try:
                         for sc, at, a, g, b in _through_wrapper(folder, scan, pos, args, grid, block, kernels[k]):
                             if a and len(a) != len(kernels[k]):

@@ -18,6 +18,7 @@ Reading is textual (regular expressions over comment- and string-free text), so 
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from bisect import bisect_left
@@ -830,27 +831,101 @@ class _Scan:
         if start is None:
             return self._values(name, f, depth, local)  # declared elsewhere (a parameter, a global): as before
         states: list = []
-        for at, kind, text in before[start:]:
+        events = before[start:]
+        i = 0
+        while i < len(events):
+            arm = self._switch_arm(f, events[i][0], pos) if states else None
+            if arm is not None:
+                # a run of updates in the arms of one `switch`: each arm applies its own to the values before it,
+                # and those values stay only where an arm that may run sets nothing (no `default:`, or an arm
+                # without an update)
+                run = [e for e in itertools.takewhile(
+                    lambda e: (self._switch_arm(f, e[0], pos) or (None,))[0] == arm[0], events[i:])]
+                by_arm: dict = {}
+                for e in run:
+                    by_arm.setdefault(self._switch_arm(f, e[0], pos)[1], []).append(e)
+                out = []
+                for label, evs in by_arm.items():
+                    if label not in arm[2]:
+                        continue  # an arm the conditions around the launch rule out
+                    got = self._apply_events(states, evs, depth)
+                    if got is None:
+                        return None
+                    out += got
+                states = list(dict.fromkeys(out + (states if not set(arm[2]) <= set(by_arm) else [])))
+                i += len(run)
+                continue
+            at, kind, text = events[i]
+            new = self._apply_events(states, [events[i]], depth)
+            if new is None:
+                return None
+            states = list(dict.fromkeys(states + new)) if states and self._conditional(f, at, pos) else new
+            i += 1
+        if any(isinstance(x, tuple) and None in x for x in states):
+            return None
+        return states
+
+    def _apply_events(self, states: list, events: list, depth: int) -> list | None:
+        """The values after ``events`` (declarations, assignments, field updates, in order) from ``states``."""
+        for at, kind, text in events:
             if kind == "address" or text is None and kind != "enum":
                 return None
             if kind == "enum":
-                new = [text]
+                states = [text]
             elif kind.startswith("field:"):
                 v = self.scalar(text, at, depth + 1)
                 if v is None or not states or not all(isinstance(x, tuple) for x in states):
                     return None
                 i = "xyz".index(kind[-1])
-                new = [x[:i] + (v,) + x[i + 1:] for x in states]
+                states = [x[:i] + (v,) + x[i + 1:] for x in states]
             else:
                 new = self.shape_values(text, at, depth + 1)
                 if new is None and kind == "dim3":
                     new = self._partial_dim3(text, at, depth + 1)  # its unknown fields may be set before pos
                 if new is None:
                     return None
-            states = list(dict.fromkeys(states + new)) if states and self._conditional(f, at, pos) else new
-        if any(isinstance(x, tuple) and None in x for x in states):
-            return None
+                states = new
         return states
+
+    def _switch_arm(self, f, at: int, pos: int) -> tuple | None:
+        """For a statement at ``at`` directly in an arm of a ``switch`` whose block does not hold ``pos``: (the
+        switch's ``{``, the arm's last label, the arms that may run under the conditions around the launch: their
+        last labels). An arm is its run of labels (`case 1: case 2:`) and the statements after them."""
+        blocks = self._open_blocks(f, at)
+        if not blocks or blocks[-1] in self._open_blocks(f, pos):
+            return None
+        b = blocks[-1]
+        sw = re.search(r"\bswitch\s*\(\s*([A-Za-z_]\w*)\s*\)$", self._head(b))
+        if sw is None:
+            return None
+        key = ("arms", b)
+        if key not in self.memo:
+            t, end = self.text, block_end(self.text, b + 1)
+            arms, depth, last, labels = [], 0, None, []
+            for m in re.finditer(r"[{}]|\bcase\s+([^:;{}]+?)\s*:(?!:)|\bdefault\s*:", t[b + 1:end]):
+                if m.group(0) in "{}":
+                    depth += 1 if m.group(0) == "{" else -1
+                elif depth == 0:
+                    gap = t[b + 1 + last:b + 1 + m.start()].strip() if last is not None else "x"
+                    labels = (labels if not gap else []) + [m.group(1)]  # (None: `default:`)
+                    last = m.end()
+                    if gap and arms or not arms:
+                        arms.append([b + 1 + m.start(), labels])
+                    arms[-1] = [b + 1 + m.start(), labels]
+            self.memo[key] = arms
+        arms = self.memo[key]
+        mine = max((a for a, _ in arms if a < at), default=None)
+        if mine is None:
+            return None
+        guard = self.guards.get(sw.group(1))
+        cases = {evaluate(x, self.env) for _, ls in arms for x in ls if x is not None}
+        may = []
+        for a, ls in arms:
+            vals = {evaluate(x, self.env) for x in ls if x is not None}
+            if guard is None or guard[0] != "in" or None in vals or \
+                    vals & set(guard[1]) or None in ls and not set(guard[1]) <= cases:
+                may.append(a)
+        return b, mine, may
 
     def _partial_dim3(self, text: str, pos: int, depth: int) -> list | None:
         """The shapes of ``dim3(a, b, c)`` with None for a field that is not a constant."""

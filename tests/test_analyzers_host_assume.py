@@ -1057,3 +1057,41 @@ void run(float *out, unsigned n) {
     res = analyze(src, path="k.cu")
     assert "blockDim.y == blockDim.x" not in res.assumed, res.assumed
     assert any(c["block"] == [32, 4, 1] for c in res.launches), res.launches
+
+
+def test_a_switch_sets_a_blocks_fields_per_arm_and_its_case_fixes_the_launch():
+    # flash-fft-conv's butterfly launcher: `dim3 blockDim;` set per arm of a `switch (N)` (32 x 8 for 128, else
+    # 32 x 4), `gridDim.z = H` then `gridDim.z = H / 16` in the launch's own arm, and the kernel chosen by `case 16:`
+    # of another `switch (N)`: one block, (32, 4, 1), the grid's z as its arm sets it, and N == 16 (the fields had
+    # been combined across arms into six blocks and N left free: out-of-bounds witnesses at N = 17)
+    src = """
+template <int R>
+__global__ void k(float *out, unsigned H, unsigned N) {
+  __shared__ float s[64 * 32];
+  for (int i = threadIdx.y; i < N; i += blockDim.y) s[i * 32 + threadIdx.x] = out[i];
+  __syncthreads();
+  out[(blockIdx.z * gridDim.x + blockIdx.x) * 32 + threadIdx.x] = s[threadIdx.x] * R;
+}
+void run(float *out, unsigned H, unsigned N) {
+  dim3 gridDim(64);
+  dim3 blockDim;
+  gridDim.z = H;
+  switch (N) {
+    case 128: blockDim.x = 32; blockDim.y = 8; break;
+    default: blockDim.x = 32; blockDim.y = 4; break;
+  }
+  switch (N) {
+  case 16:
+    k<1><<<gridDim, blockDim>>>(out, H, N);
+    break;
+  case 64:
+    gridDim.z = H / 16;
+    k<2><<<gridDim, blockDim>>>(out, H, N);
+    break;
+  }
+}
+"""
+    res = analyze(src, path="k.cu")
+    assert [c["block"] for c in res.launches] == [[32, 4, 1], [32, 4, 1]], res.launches
+    assert "(N == 16)" in res.assumed and "gridDim.z == H / 16" in res.assumed, res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith("bounds")], res.diagnostics

@@ -199,10 +199,11 @@ def project_files(path: Path, include_dirs=()) -> tuple[Path | None, list[Path] 
     return root, (_project_files(root) if root is not None else None)
 
 
-def headers_by_name(path: Path, names, project=None) -> list[tuple[Path, str]]:
+def headers_by_name(path: Path, names, project=None, enclosing: bool = False) -> list[tuple[Path, str]]:
     """(folder, why) for each of the header ``names`` (as written in ``#include``, ``sub/x.h`` too) of which the
     project holding ``path`` has exactly one file: the folder to pass with ``-I``. Two files of one name are
-    ambiguous and give nothing. ``project``: ``project_files(path)``, when the caller has listed it already."""
+    ambiguous and give nothing. ``project``: ``project_files(path)``, when the caller has listed it already.
+    ``enclosing``: also look in the enclosing projects (for a parse; the host scan's many lookups do not)."""
     if not names:
         return []
     root, files = project if project is not None else project_files(path)
@@ -234,10 +235,10 @@ def headers_by_name(path: Path, names, project=None) -> list[tuple[Path, str]]:
     # a header of an enclosing project, whose own build files the nearest one's do not chain to (MAGMA's
     # `sparse/blas/Makefile` beside kernels including `magmasparse_internal.h` of `sparse/control/`, which the top
     # Makefile passes with -I): the one such file under the nearest enclosing folder that holds a build file
-    for outer in _enclosing_projects(path, root) if missing and root is not None else ():
-        files = _tree_files(outer)
+    for outer in _enclosing_projects(Path(path).resolve().parent, root) if enclosing and missing and root else ():
+        by_name = _tree_index(outer)
         for name in list(missing):
-            hits = _named(files, name)
+            hits = _named(by_name.get(Path(name).name, ()), name)
             if len(hits) == 1:
                 take(name, hits, outer)
             if hits:
@@ -247,12 +248,21 @@ def headers_by_name(path: Path, names, project=None) -> list[tuple[Path, str]]:
     return out
 
 
-def _enclosing_projects(path: Path, root: Path) -> list[Path]:
-    """The folders above ``root`` (the nearest project of ``path``), up to ``_TOP_LEVELS`` above ``path``'s, that
-    hold a build file or ``.git``, nearest first."""
-    folder = Path(path).resolve().parent
+@lru_cache(maxsize=256)
+def _enclosing_projects(folder: Path, root: Path) -> tuple[Path, ...]:
+    """The folders above ``root`` (the nearest project of a file in ``folder``), up to ``_TOP_LEVELS`` above
+    ``folder``, that hold a build file or ``.git``, nearest first (asked for every header lookup: kept)."""
     levels = [folder, *folder.parents][:_TOP_LEVELS + 1]
-    return [d for d in root.parents if d in levels and any((d / m).exists() for m in _PROJECT_MARKS)]
+    return tuple(d for d in root.parents if d in levels and any((d / m).exists() for m in _PROJECT_MARKS))
+
+
+@lru_cache(maxsize=16)
+def _tree_index(top: Path) -> dict:
+    """``_tree_files`` of ``top`` by file name (a header looked for by name in a large tree, many times over)."""
+    out: dict = {}
+    for f in _tree_files(top) or ():
+        out.setdefault(f.name, []).append(f)
+    return out
 
 
 def ancestor_includes(path: Path, names) -> list[tuple[Path, str]]:

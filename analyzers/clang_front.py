@@ -1372,7 +1372,7 @@ def _build_includes(path: Path, unfound: set, include_dirs=()) -> list:
     out += build_flags.ancestor_includes(path, rest)  # (`common/launch.cuh` from `src/bevfusion/`: `-I src`)
     rest = {m for m in rest if not any((d / m).is_file() for d, _ in out)}
     project = build_flags.project_files(path, include_dirs) if rest else None
-    return out + build_flags.headers_by_name(path, rest, project)
+    return out + build_flags.headers_by_name(path, rest, project, enclosing=True)
 
 
 def _build_defines(path: Path, errors, defines, tu, missing=()) -> dict:

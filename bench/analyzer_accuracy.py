@@ -253,8 +253,9 @@ class _Deadline:
         signal.signal(signal.SIGINT, self.handler)
 
 
-# the CUDA source files of a suite: `.cuknl` is the UK-MAC mini-apps' kernel files, included by their `.cu` drivers
-_CUDA_EXTENSIONS = (".cu", ".cuh", ".cuknl")
+# the CUDA source files of a suite: `.cuknl` is the UK-MAC mini-apps' kernel files, included by their `.cu` drivers;
+# `.cu.cc` is the TensorFlow-style name of a CUDA file
+_CUDA_EXTENSIONS = (".cu", ".cuh", ".cuknl", ".cu.cc")
 
 
 def real(analyze, folder: Path, provenance: str, include: list[str], review: dict, skip=(), only=()) -> dict:

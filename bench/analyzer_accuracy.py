@@ -228,18 +228,26 @@ class _Deadline:
         self.timer = None
         self.seconds = seconds
         self.waited = 0.0
+        # _fire runs on the timer's thread: without the lock and the flag, a firing under way while the file's
+        # analysis returned armed the next timer after __exit__ had cancelled the last, and it went on interrupting
+        # every later file's queries once a second (found by tests failing in the full run only)
+        self.lock = threading.Lock()
+        self.done = False
 
     def _fire(self):
         from analyzers import solver
 
-        self.fired = True
-        solver.interrupt()
-        if self.waited >= ABANDON_S and not self.abandoned:
-            self.abandoned = True
-            _thread.interrupt_main()  # (a KeyboardInterrupt in the analysis, which ``real`` catches)
-        self.waited += 1.0
-        self.timer = threading.Timer(1.0, self._fire)
-        self.timer.start()
+        with self.lock:
+            if self.done:
+                return
+            self.fired = True
+            solver.interrupt()
+            if self.waited >= ABANDON_S and not self.abandoned:
+                self.abandoned = True
+                _thread.interrupt_main()  # (a KeyboardInterrupt in the analysis, which ``real`` catches)
+            self.waited += 1.0
+            self.timer = threading.Timer(1.0, self._fire)
+            self.timer.start()
 
     def __enter__(self):
         # (a process started in the background ignores SIGINT, which interrupt_main raises: handled while it runs)
@@ -249,7 +257,15 @@ class _Deadline:
         return self
 
     def __exit__(self, *exc):
-        self.timer.cancel()
+        with self.lock:
+            self.done = True
+            self.timer.cancel()
+        if self.fired:
+            # an interrupt leaves its z3 context cancelled for good: the next file's first z3 work (before its
+            # first kernel's own context) must not run there
+            from analyzers import solver
+
+            solver.fresh_context()
         signal.signal(signal.SIGINT, self.handler)
 
 

@@ -48,3 +48,33 @@ def test_a_file_whose_analysis_does_not_return_is_abandoned_and_listed(monkeypat
     finally:
         signal.signal(signal.SIGINT, ignored)
     assert suite["skipped_files_that_did_not_finish"] == ["hangs.cu"] and suite["kernels"] == 0
+
+
+def test_a_deadline_firing_as_the_analysis_returns_interrupts_nothing_after_it(monkeypatch):
+    # the timer's thread may be inside _fire when the file's analysis returns: that firing must neither interrupt
+    # the next file's queries nor arm another timer (one did, and interrupted every later file once a second)
+    bench = _bench(monkeypatch)
+    from analyzers import solver
+
+    calls = []
+    monkeypatch.setattr(solver, "interrupt", lambda: calls.append(1))
+    deadline = bench._Deadline(60.0)
+    with deadline:
+        pass
+    last = deadline.timer
+    deadline._fire()  # the firing under way on the timer's thread
+    assert not calls and deadline.timer is last
+
+
+def test_the_file_after_a_stopped_one_starts_in_a_context_that_was_not_interrupted(monkeypatch):
+    # z3 keeps an interrupted context cancelled: `simplify` there returns its input, so a host fact over constants
+    # (`0 < 2`) was no longer seen to hold
+    import z3
+
+    bench = _bench(monkeypatch)
+    from analyzers import solver
+
+    monkeypatch.setattr(solver, "_running", z3.main_ctx())
+    with bench._Deadline(60.0) as deadline:
+        deadline._fire()
+    assert deadline.fired and z3.is_true(z3.simplify(z3.IntVal(0) < z3.IntVal(2)))

@@ -2907,3 +2907,38 @@ void h(DataElement *e) { k<<<1, 64>>>(e); }
 """
     res = analyze(src, path="member_subscript.cu")
     assert "analysis.incomplete" not in _rules(res) and "race.global" in _rules(res)
+
+
+def test_pytorch_op_math_types_philox_state_device_assertions_and_kernel_loops_parse():
+    # what PyTorch extensions' kernels name besides accessors: DCNv3's `at::opmath_type<scalar_t>`, FBGEMM's
+    # `CUDA_KERNEL_LOOP`, `TORCH_DSA_KERNEL_ARGS`, `at::Float8_e4m3fn` and the Philox state unpacked to a tuple
+    src = """#include <ATen/ATen.h>
+#include <ATen/OpMathType.h>
+#include <ATen/cuda/detail/KernelUtils.h>
+#include <ATen/cuda/PhiloxCudaState.h>
+#include <c10/cuda/CUDADeviceAssertion.h>
+#include <curand_kernel.h>
+template <typename scalar_t>
+__global__ void scale(const scalar_t *in, scalar_t *out, int n) {
+  using opmath_t = at::opmath_type<scalar_t>;
+  CUDA_KERNEL_LOOP(i, n) { out[i] = static_cast<scalar_t>(static_cast<opmath_t>(in[i]) * opmath_t(2)); }
+}
+__global__ void invert(const int *perm, int *inv, int n, TORCH_DSA_KERNEL_ARGS) {
+  CUDA_KERNEL_LOOP(i, n) {
+    CUDA_KERNEL_ASSERT2(perm[i] < n);
+    inv[perm[i]] = i;
+  }
+}
+__global__ void noise(float *out, at::Float8_e4m3fn *q, int n, at::PhiloxCudaState philox) {
+  const auto seeds = at::cuda::philox::unpack(philox);
+  const auto [seed, offset] = at::cuda::philox::unpack(philox);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  curandStatePhilox4_32_10_t state;
+  curand_init(std::get<0>(seeds), i, std::get<1>(seeds) + offset - seed, &state);
+  if (i < n) { out[i] = curand_uniform(&state); q[i] = at::Float8_e4m3fn(out[i]); }
+}
+"""
+    res = analyze(src, path="ops.cu", block=(256, 1, 1))
+    assert set(res.paths) == {"scale", "invert", "noise"}
+    assert all(p.startswith("libclang") for p in res.paths.values()), res.paths
+    assert not [d for d in res.diagnostics if d.rule.startswith(("race", "bounds", "barrier"))]

@@ -221,20 +221,23 @@ class condition_variable {
 };
 struct once_flag { once_flag(); };
 template <class F, class... A> void call_once(once_flag &, F &&, A &&...);
-template <class... T> class tuple { public: constexpr tuple(); constexpr tuple(const T &...); };
+// (host and device: kernels take a tuple's parts, as PyTorch's philox::unpack returns them)
+template <class... T> class tuple { public: __host__ __device__ constexpr tuple(); __host__ __device__ constexpr tuple(const T &...); };
 template <unsigned long I, class T> struct tuple_element;
 template <unsigned long I, class H, class... T> struct tuple_element<I, tuple<H, T...>> : tuple_element<I - 1, tuple<T...>> {};
 template <class H, class... T> struct tuple_element<0, tuple<H, T...>> { typedef H type; };
 template <unsigned long I, class T> using tuple_element_t = typename tuple_element<I, T>::type;
 template <class T> struct tuple_size;
 template <class... T> struct tuple_size<tuple<T...>> : integral_constant<unsigned long, sizeof...(T)> {};
+template <class T> struct tuple_size<const T> : tuple_size<T> {};
+template <unsigned long I, class T> struct tuple_element<I, const T> { typedef const typename tuple_element<I, T>::type type; };
 template <class T> constexpr unsigned long tuple_size_v = tuple_size<T>::value;
 // constexpr, as in the standard library: clang (like nvcc's --expt-relaxed-constexpr) lets device code call them
-template <unsigned long I, class... T> constexpr typename tuple_element<I, tuple<T...>>::type &get(tuple<T...> &);
-template <unsigned long I, class... T> constexpr const typename tuple_element<I, tuple<T...>>::type &get(const tuple<T...> &);
-template <unsigned long I, class... T> constexpr typename tuple_element<I, tuple<T...>>::type &&get(tuple<T...> &&);
-template <class... T> constexpr tuple<T...> make_tuple(T...);
-template <class... T> constexpr tuple<T &...> tie(T &...);
+template <unsigned long I, class... T> __host__ __device__ constexpr typename tuple_element<I, tuple<T...>>::type &get(tuple<T...> &);
+template <unsigned long I, class... T> __host__ __device__ constexpr const typename tuple_element<I, tuple<T...>>::type &get(const tuple<T...> &);
+template <unsigned long I, class... T> __host__ __device__ constexpr typename tuple_element<I, tuple<T...>>::type &&get(tuple<T...> &&);
+template <class... T> __host__ __device__ constexpr tuple<T...> make_tuple(T...);
+template <class... T> __host__ __device__ constexpr tuple<T &...> tie(T &...);
 template <class F> class function;
 template <class R, class... A> class function<R(A...)> {
  public: function(); function(decltype(nullptr)); template <class F> function(F); R operator()(A...) const;

@@ -1,6 +1,7 @@
 #pragma once
 // kopt analyzer stub: what a PyTorch CUDA extension's kernels use of PyTorch's C++ API (ATen, c10, torch): tensor
-// accessors, the half types, gpuAtomicAdd, accumulate types, the launch macros, the current stream and TensorInfo. Read for any <ATen/...>,
+// accessors, the half and float8 types, gpuAtomicAdd, accumulate and op-math types, the launch and kernel-loop macros,
+// device-side assertions, the Philox RNG state, the current stream and TensorInfo. Read for any <ATen/...>,
 // <c10/...> or <torch/...> header kopt does not have; host code using the rest of the API does not parse and is
 // skipped like other host code. The analyzer models an accessor as a row-major tensor of its sizes (distinct index
 // tuples within the sizes are distinct elements, as they are in any tensor a kernel may write).
@@ -8,9 +9,16 @@
 #include <stddef.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
+#include <tuple>
 namespace c10 {
 using Half = __half;
 using BFloat16 = __nv_bfloat16;
+using Float8_e4m3fn = __nv_fp8_e4m3;
+using Float8_e5m2 = __nv_fp8_e5m2;
+namespace cuda {
+struct DeviceAssertionsData;  // c10/cuda/CUDADeviceAssertionHost.h: where a failed device-side assertion is recorded
+}
 template <typename T> struct complex {  // c10/util/complex.h: the members, constructors and arithmetic kernels use
   T real_, imag_;
   __host__ __device__ constexpr complex(const T &re = T(), const T &im = T()) : real_(re), imag_(im) {}
@@ -49,6 +57,8 @@ template <typename T> struct complex {  // c10/util/complex.h: the members, cons
 namespace at {
 using c10::Half;
 using c10::BFloat16;
+using c10::Float8_e4m3fn;
+using c10::Float8_e5m2;
 template <typename T> struct DefaultPtrTraits { typedef T *PtrType; };
 template <typename T> struct RestrictPtrTraits { typedef T *__restrict__ PtrType; };
 template <typename T, size_t N, template <typename U> class PtrTraits, typename index_t> class TensorAccessor;
@@ -84,6 +94,18 @@ template <typename T> struct numeric_limits {
 template <typename T, bool is_cuda> struct AccumulateType { using type = float; };
 template <> struct AccumulateType<double, true> { using type = double; };
 template <typename T, bool is_cuda> using acc_type = typename AccumulateType<T, is_cuda>::type;
+template <typename T> struct OpMathType { using type = T; };  // ATen/OpMathType.h: reduced types compute in float
+template <> struct OpMathType<Half> { using type = float; };
+template <> struct OpMathType<BFloat16> { using type = float; };
+template <> struct OpMathType<Float8_e4m3fn> { using type = float; };
+template <> struct OpMathType<Float8_e5m2> { using type = float; };
+template <typename T> using opmath_type = typename OpMathType<T>::type;
+struct PhiloxCudaState {  // ATen/cuda/PhiloxCudaState.h: a seed and offset, by value or (in a CUDA graph) by pointer
+  union Payload { uint64_t val; int64_t *ptr; };
+  Payload seed_, offset_;
+  uint32_t offset_intragraph_;
+  bool captured_;
+};
 namespace cuda {
 struct CUDAStream {
   operator cudaStream_t() const;
@@ -103,6 +125,9 @@ template <typename T, typename IndexType, int Dims> struct IndexToOffset {
 };
 template <typename T, typename IndexType> TensorInfo<T, IndexType> getTensorInfo(...);
 }  // namespace detail
+namespace philox {
+__host__ __device__ std::tuple<uint64_t, uint64_t> unpack(PhiloxCudaState arg);  // (seed, offset)
+}  // namespace philox
 }  // namespace cuda
 }  // namespace at
 namespace torch {
@@ -115,3 +140,13 @@ template <typename T> __device__ T gpuAtomicAdd(T *address, T val) { return atom
 #define C10_LAUNCH_BOUNDS_2(max_threads, min_blocks) __launch_bounds__(max_threads, min_blocks)
 #define C10_CUDA_KERNEL_LAUNCH_CHECK()
 #define C10_WARP_SIZE 32
+// ATen/cuda/detail/KernelUtils.h: a grid-stride loop over [0, n)
+#define CUDA_KERNEL_LOOP_TYPE(i, n, index_type) \
+  for (index_type i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
+#define CUDA_KERNEL_LOOP(i, n) CUDA_KERNEL_LOOP_TYPE(i, n, int)
+// c10/cuda/CUDADeviceAssertion.h: a kernel's extra parameters for device-side assertions, and the assertions
+#define TORCH_DSA_KERNEL_ARGS \
+  [[maybe_unused]] c10::cuda::DeviceAssertionsData *const assertions_data, [[maybe_unused]] uint32_t assertion_caller_id
+#define TORCH_DSA_KERNEL_ARGS_PASS assertions_data, assertion_caller_id
+#define CUDA_KERNEL_ASSERT(cond) assert(cond)
+#define CUDA_KERNEL_ASSERT2(cond) assert(cond)

@@ -105,9 +105,9 @@ def analyze(source, *, launches=None, block=None, grid=None, defines=None, kerne
         res.diagnostics.append(_incomplete(fname, reason, loc))
     macros = {**launchmod.source_macros(text), **(defines or {})}
     hosts = _host_facts(res, fname, lambda: host_launch.host_launches(
-        text, defines, Path(fname), [f.name for f in unit.kernels])) if block is None else {}
+        text, defines, Path(fname), [f.name for f in unit.kernels], include_dirs=include_dirs)) if block is None else {}
     targets = list(_targets(unit, notes, fname, text, defines, res))
-    implied = _host_facts(res, fname, lambda: _implied(text, Path(fname), defines, targets)) \
+    implied = _host_facts(res, fname, lambda: _implied(text, Path(fname), defines, targets, include_dirs)) \
         if launches is None and block is None and grid is None else {}  # the host's launches, not a given one
     for kunit, func, path_note in targets:
         if wanted is not None and func.name not in wanted:
@@ -224,7 +224,7 @@ def _fits_pointer_types(func, arg_types: dict) -> bool:
     return True
 
 
-def _implied(text: str, path: Path, defines, targets) -> dict:
+def _implied(text: str, path: Path, defines, targets, include_dirs=()) -> dict:
     """(kernel name, number of parameters) -> the assumptions its launches in host code imply. Overloads of one name
     (a kernel written once with and once without an output) are read each with its own parameters, a launch
     counting for the overload its arguments fit."""
@@ -235,7 +235,7 @@ def _implied(text: str, path: Path, defines, targets) -> dict:
     out: dict = {}
     for i in range(max(map(len, overloads.values()), default=0)):
         kernels = {n: list(v.values())[i] for n, v in overloads.items() if len(v) > i}
-        got = host_assume.from_host(text, path, defines, kernels, arities)
+        got = host_assume.from_host(text, path, defines, kernels, arities, include_dirs)
         out.update({(n, len(kernels[n])): a for n, a in got.items()})
     return out
 

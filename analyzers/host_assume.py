@@ -967,8 +967,8 @@ def _value_macros(texts: list) -> frozenset:
 class _Folder:
     """The files of a folder, scanned on first use, for the constants callers pass to a launching function."""
 
-    def __init__(self, path, source, defines, launching=()):
-        self.path, self.source, self.defines = path, source, defines
+    def __init__(self, path, source, defines, launching=(), include_dirs=()):
+        self.path, self.source, self.defines, self.include_dirs = path, source, defines, include_dirs
         self.launching = launching  # the paths of the other files that launch its kernels (``../runner.cu``)
         self.scans: dict = {}
         self.memo: dict = {}
@@ -1042,7 +1042,7 @@ class _Folder:
     def scan(self, text, name):
         if name not in self.scans:
             self.scans[name] = hl._scan_file(text, name, self.path.parent if self.path else None, self.defines,
-                                             self.callers)
+                                             self.callers, include_dirs=self.include_dirs)
         return self.scans[name]
 
     def instantiations(self, function: str, count: int, depth: int):
@@ -1214,16 +1214,18 @@ def _through_wrapper(folder, scan, pos: int, args: list, grid: str, block: str, 
 _WRAPPERS = 4  # levels of wrappers a launch is read through
 
 
-def from_host(source: str, path, defines, kernels: dict, arities: dict | None = None) -> dict:
+def from_host(source: str, path, defines, kernels: dict, arities: dict | None = None, include_dirs=()) -> dict:
     """Kernel name -> [Assumption] its launches in host code imply; ``kernels``: name -> [(parameter, TypeInfo)];
     ``arities``: name -> the numbers of parameters of the file's overloads of the name (a launch whose arguments
-    fit another overload is that overload's, not a launch of this one from which nothing can be read)."""
+    fit another overload is that overload's, not a launch of this one from which nothing can be read);
+    ``include_dirs``: the user's ``-I`` folders (``host_launch.host_launches``)."""
     path = Path(path) if path is not None else None
     files = [(source, path.name if path else "<input>", False, None)]
     if path is not None and not set(kernels) <= hl._launched(source):
         files += hl.launching_files(path, source, set(kernels), hl._siblings(path) or [], _read)
     per_kernel: dict = {}
-    folder = _Folder(path, source, defines, [path.parent / name for _, name, *_ in files[1:]] if path else ())
+    folder = _Folder(path, source, defines, [path.parent / name for _, name, *_ in files[1:]] if path else (),
+                     include_dirs)
     scans = [(folder.scan(text, name), driver_only, only) for text, name, driver_only, only in files
              if any(k in text for k in hl._MARKERS)]
     # the helpers (`div_ceil`) of the files and of the headers the launching files include, found as the host scan

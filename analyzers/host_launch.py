@@ -1762,7 +1762,8 @@ def expand_launch_macros(text: str, headers=()) -> str:
         body = m.group(3).replace("\\\n", " ")
         body = re.sub(r"//[^\n]*|/\*.*?\*/", " ", body)
         body = re.sub(r"\s+", " ", body)  # (a body aligned for its backslashes: its statements within reach)
-        macros[m.group(1)] = ([p.strip() for p in m.group(2).split(",") if p.strip()], body.strip())
+        params = [p.strip() for p in m.group(2).split(",") if p.strip()]
+        macros[m.group(1)] = (params, _launcher_body(params, body.strip()))
     # (and one that sets up a launch's configuration: DeepEP's `SETUP_LAUNCH_CONFIG(sms, threads, stream)`)
     launching = {n for n, (_, b) in macros.items() if any(k in b for k in (*_MARKERS, "cudaLaunchConfig_t"))}
     for _ in range(3):  # macros that call a launching macro
@@ -1821,6 +1822,27 @@ def expand_launch_macros(text: str, headers=()) -> str:
     return "".join(out) + text[at:]
 
 
+# a launcher macro's parameters, in order: the kernel, grid, block, dynamic shared memory and stream, then the
+# kernel's arguments (`FBGEMM_LAUNCH_KERNEL(KERNEL, GRID, BLOCK, SMEM, STREAM, ...)`)
+_LAUNCHER_PARAMS = tuple(re.compile(p, re.I) for p in (
+    r"_*(?:k|kern(?:el)?|func?)(?:_?(?:name|fn|func|ptr))?_*", r"_*(?:grid(?:_?(?:dims?|size))?|n?blocks|num_blocks)_*",
+    r"_*(?:block(?:_?(?:dims?|size))?|n?threads|num_threads)_*",
+    r"_*(?:s?h?mem|smem|shmem|shared(?:_?mem(?:ory)?)?)(?:_?(?:size|bytes))?_*", r"_*stream_*"))
+
+
+def _launcher_body(params: list, body: str) -> str:
+    """``body``, or for a macro that hands its kernel, grid, block, shared memory bytes and stream to a launcher
+    object (``KernelLauncher(...).launch_kernel(kernel, GRID, BLOCK, SMEM, STREAM, __VA_ARGS__)``: its parameters
+    say so, ``_LAUNCHER_PARAMS``, and its body passes each on) the launch it stands for, ``KERNEL<<<GRID, BLOCK,
+    SMEM, STREAM>>>(__VA_ARGS__)``."""
+    if len(params) != 6 or params[5] != "..." or any(k in body for k in _MARKERS) or not all(
+            r.fullmatch(p) and re.search(rf"\b{re.escape(p)}\b", body) for r, p in zip(_LAUNCHER_PARAMS, params)) \
+            or "__VA_ARGS__" not in body:
+        return body
+    k, g, b, smem, stream = params[:5]
+    return f"({k})<<<{g}, {b}, {smem}, {stream}>>>(__VA_ARGS__)"
+
+
 def _kernel_choice(text: str) -> tuple | None:
     """The two branches of ``c ? A : B`` when A and B each name a function (template arguments allowed); None
     otherwise."""
@@ -1877,9 +1899,11 @@ def _read_use(after: str, before: str) -> bool:
                 not re.search(r"(?:&|\+\+|--)\s*$", before)) or re.search(r"\bsizeof\s*\(\s*$", before) is not None
 
 
-def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, instantiations=None) -> _Scan:
+def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, instantiations=None,
+               include_dirs=()) -> _Scan:
     """The file's scan, its names evaluated with its macros, those of its quoted includes, ``-D`` values, and
-    (lowest) ``outer``: the macros of the files that include it."""
+    (lowest) ``outer``: the macros of the files that include it. ``include_dirs``: the folders the user passed with
+    ``-I``, where an include not beside its includer is looked for first."""
     macros, seen, named, headers = {}, set(), {}, []
     build_dirs = None  # the build's -I folders, read once, when a quoted include is first not beside its includer
     project = None  # the project's files, listed once, when an include is found in neither
@@ -1888,6 +1912,9 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
         nonlocal build_dirs, project
         if (at / inc).is_file() or folder is None:
             return at / inc
+        given = next((Path(d) / inc for d in include_dirs if (Path(d) / inc).is_file()), None)
+        if given is not None:
+            return given
         if build_dirs is None:
             build_dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)]
         hit = next((d / inc for d in build_dirs if (d / inc).is_file()), None)
@@ -1901,6 +1928,9 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
 
     def in_build(inc):  # a <header> the project's -I folders hold (`#include <runner.cuh>` with `-I src`)
         nonlocal project_dirs
+        given = next((Path(d) / inc for d in include_dirs if (Path(d) / inc).is_file()), None)
+        if given is not None:
+            return given
         if project_dirs is None:
             root = build_flags.project_root(Path(folder) / name)
             project_dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)
@@ -1937,6 +1967,8 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     # the host pass's lines only (an undefined #ifdef's assignment never runs); a blanked line keeps its length,
     # so positions and line numbers stay those of the file
     text = expand_launch_macros(text, headers) if any("define" in t for t in (text, *headers)) else text
+    text = _constant_calls(text, [active_lines(t, defines, device=False) for t in (*headers, text) if "constexpr" in t]) \
+        if "constexpr" in text + "".join(headers) else text
     text = _config_members(text) if "cudaLaunchConfig_t" in text else text
     text = _unspaced_chevrons(text) if "<< <" in text or "< < <" in text else text
     text = hip_launches_as_chevrons(text) if "hipLaunchKernelGGL" in text else text
@@ -1945,6 +1977,32 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     scan = _Scan(text, name, env, callers, instantiations)
     scan.headers = headers
     return scan
+
+
+# a function of no parameters that returns a constant: `inline constexpr int32_t kWarpSizeHost() { return 32; }`
+_CONSTANT_FUNCTION = re.compile(r"\bconstexpr\b[^;{}()=]*?\b([A-Za-z_]\w*)\s*\(\s*(?:void\s*)?\)\s*(?:const\s*)?"
+                                r"(?:noexcept\s*)?\{\s*return\s+([^;{}]+?)\s*;\s*\}")
+
+
+def _constant_calls(text: str, sources: list) -> str:
+    """``text`` with each call of a ``constexpr`` function of no parameters that returns a constant, defined in one
+    of ``sources`` (the file and its headers), written as that constant in parentheses, padded to the call's length
+    (positions and lines stay the file's): launches read ``dim3(kWarpSizeHost(), kMaxThreads / kWarpSizeHost())``
+    as the block it is. A name defined twice with different values is left as it is."""
+    values: dict = {}
+    for t in sources:
+        for m in _CONSTANT_FUNCTION.finditer(t):
+            values.setdefault(m.group(1), set()).add(re.sub(r"\s+", " ", m.group(2)))
+    values = {k: next(iter(v)) for k, v in values.items() if len(v) == 1}
+    if not values:
+        return text
+    use = re.compile(r"(?<![\w.>])(?:[A-Za-z_]\w*\s*::\s*)*\b(" + "|".join(map(re.escape, sorted(values))) +
+                     r")\s*\(\s*\)(?!\s*(?:const\s*|noexcept\s*)*\{)")
+
+    def put(m):
+        new = f"({values[m.group(1)]})"
+        return new.ljust(len(m.group(0))) if len(new) <= len(m.group(0)) and "\n" not in m.group(0) else m.group(0)
+    return use.sub(put, text)
 
 
 _HIP_LAUNCH = re.compile(r"\bhipLaunchKernelGGL\s*\(")
@@ -2365,7 +2423,8 @@ def launches_of(hosts: dict, name: str, namespace: str = "") -> HostLaunches:
     return out
 
 
-def host_launches(source: str, defines=None, path=None, kernels=None, configurations=True) -> dict[str, HostLaunches]:
+def host_launches(source: str, defines=None, path=None, kernels=None, configurations=True,
+                  include_dirs=()) -> dict[str, HostLaunches]:
     """Kernel name -> its launches in host code: the file's own, and those of the files in its folder that include
     it with quotes (directly or through one other file there), so a kernel defined in a header is covered by the
     file that launches it. A launch is ``k<<<grid, block, ...>>>``, ``cudaLaunchKernel``/``cudaLaunchCooperative
@@ -2388,7 +2447,8 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
     one are read only when one of them is not launched here. A wanted kernel launched only in code an ``#ifdef X`` /
     ``#if defined(X)`` leaves out (another build configuration) takes the launches read with ``X`` defined, each
     saying so (``configurations``: whether to look); a wanted kernel launched nowhere else takes its launches in code
-    ``#if 0`` leaves out (an earlier launch kept in the source), each saying so."""
+    ``#if 0`` leaves out (an earlier launch kept in the source), each saying so. ``include_dirs``: the user's ``-I``
+    folders, where the scan finds the headers that define the macros the launches use."""
     path = Path(path) if path is not None else None
     folder = path.parent if path is not None else None
     texts: dict = {}
@@ -2428,11 +2488,11 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
             if path is not None:
                 for p in map(Path, _includers(path if text is own[0] else folder / name, siblings())):
                     if p not in includer_env:
-                        includer_env[p] = _scan_file(text_of(p), p.name, folder, defines).env
+                        includer_env[p] = _scan_file(text_of(p), p.name, folder, defines, include_dirs=include_dirs).env
                     outer.update(includer_env[p])
                 if text is not own[0] and (folder / name).resolve() in own_includes():
                     outer.update(scan_of(*own).env)  # (a file the kernel's file includes: read with its macros)
-            scans[name] = _scan_file(text, name, folder, defines, callers, outer, instantiations)
+            scans[name] = _scan_file(text, name, folder, defines, callers, outer, instantiations, include_dirs)
         return scans[name]
 
     def instantiations(function: str, count: int, depth: int) -> list | None:
@@ -2507,7 +2567,8 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
     for macro in list(dict.fromkeys(_IFDEF.findall(source)))[:_MAX_CHOICES] if missing else ():
         if macro in (defines or {}) or not missing:
             continue
-        alt = host_launches(source, {**(defines or {}), macro: None}, path, sorted(missing), configurations=False)
+        alt = host_launches(source, {**(defines or {}), macro: None}, path, sorted(missing), configurations=False,
+                            include_dirs=include_dirs)
         for k in missing & set(alt):
             for h in alt[k].launches:
                 h.where += f" (with -D{macro})"
@@ -2519,7 +2580,8 @@ def host_launches(source: str, defines=None, path=None, kernels=None, configurat
         # a kernel the build launches nowhere, launched in code `#if 0` leaves out (an earlier or alternative
         # launch kept in the source): that launch is the best word on the block it is written for
         # (its constant launches only: one whose block is not a constant, or no valid block, says nothing of it)
-        alt = host_launches(source, {**(defines or {}), READ_IF_0: None}, path, unlaunched, configurations=False)
+        alt = host_launches(source, {**(defines or {}), READ_IF_0: None}, path, unlaunched, configurations=False,
+                            include_dirs=include_dirs)
         for k in set(unlaunched) & set(alt):
             for h in alt[k].launches:
                 h.where += " (in code `#if 0` leaves out)"

@@ -1984,3 +1984,34 @@ void run(float *x) {
 """)
     res = analyze(tmp_path / "k.cu")
     assert [l["block"] for l in res.launches] == [[256, 1, 1]], res.assumed
+
+
+def test_a_launcher_macro_of_a_header_in_a_given_folder_is_read_as_the_launch_it_stands_for(tmp_path):
+    # FBGEMM's `FBGEMM_LAUNCH_KERNEL(KERNEL, GRID, BLOCK, SMEM, STREAM, ...)` hands the launch to a launcher object;
+    # its header is found only through the folder given with -I, and the block counts a constexpr function's value
+    (tmp_path / "include" / "lib").mkdir(parents=True)
+    (tmp_path / "include" / "lib" / "launcher.cuh").write_text(
+        "#pragma once\nconstexpr int warp_size_host() { return 32; }\n"
+        "#define LIB_LAUNCH_KERNEL(KERNEL, GRID, BLOCK, SMEM, STREAM, ...) \\\n"
+        "  ([&] { auto &kernel = KERNEL; \\\n"
+        "    return lib::Launcher(__FILE__).launch_kernel(kernel, GRID, BLOCK, SMEM, STREAM, __VA_ARGS__); }())\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "scale.cu").write_text("""#include "lib/launcher.cuh"
+__global__ void scale(float* x, int n) {
+  __shared__ float s[8][32];
+  int i = blockIdx.x * 256 + threadIdx.y * 32 + threadIdx.x;
+  s[threadIdx.y][threadIdx.x] = i < n ? x[i] : 0.0f;
+  __syncthreads();
+  if (i < n) x[i] = 2.0f * s[threadIdx.y][threadIdx.x];
+}
+void run(float* x, int n, cudaStream_t stream) {
+  LIB_LAUNCH_KERNEL(
+      (scale), dim3(n / 256), dim3(lib::warp_size_host(), 8), 0, stream,
+      x, n);
+}
+""")
+    res = analyze(tmp_path / "src" / "scale.cu", include_dirs=[str(tmp_path / "include")])
+    assert [l["block"] for l in res.launches] == [[32, 8, 1]] and "scale.cu:10" in res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith(("bounds", "race"))]
+    alone = analyze(tmp_path / "src" / "scale.cu")  # the header unknown: no launch read
+    assert [l["block"] for l in alone.launches] == [None] and "scale.cu:10" not in alone.assumed

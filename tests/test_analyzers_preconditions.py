@@ -348,3 +348,20 @@ def test_each_inner_index_of_a_tensor_layout_is_presumed_inside_its_dimension():
     told = analyze("// kopt: assume C >= 1 and H >= 1 and W >= 1 and gridDim.x <= H and gridDim.y <= C\n" + src,
                    path="nchw.cu", block=(64, 1, 1))
     assert not [d for d in told.diagnostics if d.rule.startswith("race")], told.diagnostics
+
+
+def test_a_tensor_layout_with_its_channel_outermost_is_presumed_inside_each_dimension():
+    # `((z * D1 + y) * D2 + x) * C` (channel 0 of a pixel, nvdiffrec's `nhwcIndexContinuous`) has no term without a
+    # stride: its inner indices still lie inside their dimensions; channel 1 (`... * C + 1`) inside its row of C.
+    # Each had been a race at D1 = 0 or C = 1
+    src = """__global__ void k(float *d, const float *v, int D1, int D2, int C, int gx, int gy, int gz) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y, z = blockIdx.z;
+  if (x >= gx || y >= gy || z >= gz) return;
+  d[((z * D1 + y) * D2 + x) * C] = v[x];
+  d[((z * D1 + y) * D2 + x) * C + 1] = v[y];
+}
+"""
+    res = analyze(src, path="nhwc.cu", block=(8, 8, 1))
+    races = [d for d in res.diagnostics if d.rule.startswith("race")]
+    assert races and {d.rule for d in races} == {"race.precondition"}, res.diagnostics
+    assert any("0 <= 1 < C" in d.witness["precondition"] for d in races), [d.witness for d in races]

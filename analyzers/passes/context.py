@@ -444,7 +444,14 @@ class Ctx:
             if not names & set(sym.free_vars(t)):
                 raw = sym.binop("+", raw, t)
         elem = scale.val if scale is not None else 1
-        if not column or not sym.free_vars(col) or row_zero and len(column) != len(terms):
+        if not column and nested and not row_zero:
+            # every term strided (`((z * D1 + y) * D2 + x) * C`, channel 0 of a tensor): the inner indices inside
+            # their dimensions
+            self.row_strides[acc.seq] = []
+            return self._nested_rows(acc, enc, terms, nested, set(found), True), None
+        # (a constant column is a row's fixed member: channel 1 of `out[(y * w + x) * C + 1]`, inside its row of C)
+        if not column or not sym.free_vars(col) and (row_zero or not strides or not col.val) or \
+                row_zero and len(column) != len(terms):
             return [], None
         out, own_bound = [], _guarded(acc.cond, col)
         self.row_strides[acc.seq] = []

@@ -1245,6 +1245,9 @@ class _Scan:
             return self.scalars(text, pos, depth)  # a namespace's constant (`config::block_size`), not a kernel
         if re.fullmatch(r"[A-Za-z_][\w:]*\s*" + _TARGS, text):
             return [text]  # a template kernel named with its arguments
+        picked = self._picked_kernels(text, depth)
+        if picked:
+            return picked
         branches = _kernel_choice(text)
         if branches:  # `auto f = low_latency ? combine<true, 2> : combine<false, 2>;`: each is launched
             got = [self.shape_values(b, pos, depth + 1) for b in branches]
@@ -1255,6 +1258,23 @@ class _Scan:
             return self._element_values(element.group(1), re.findall(r"\[([^\[\]]*)\]", element.group(2)), pos,
                                         depth)
         return self.scalars(text, pos, depth)
+
+    def _picked_kernels(self, text: str, depth: int) -> list | None:
+        """For a call of a function of the file every ``return`` of which names a kernel (exllama's
+        ``q4_matmul_kernel_pick(...)`` returning one of eight instantiations): those kernels, each of which the
+        pointer it initializes may launch; None otherwise."""
+        call = re.fullmatch(r"([A-Za-z_]\w*)\s*\(.*\)", text, re.S)
+        defs = [g for g in self.funcs if call and g[3] == call.group(1)]
+        if len(defs) != 1 or depth > 4:
+            return None
+        start, end = defs[0][:2]
+        out = []
+        for m in re.finditer(r"\breturn\s+([^;]+);", self.text[start:end]):
+            got = self.shape_values(m.group(1), start + m.start(1), depth + 1)
+            if not got or not all(isinstance(x, str) for x in got):
+                return None
+            out += got
+        return list(dict.fromkeys(out)) or None
 
     def set_by_element(self, name: str, pos: int) -> bool:
         """The array ``name`` seen at ``pos`` (the launching function's own, else the file's) is only ever set one

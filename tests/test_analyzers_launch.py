@@ -2015,3 +2015,30 @@ void run(float* x, int n, cudaStream_t stream) {
     assert not [d for d in res.diagnostics if d.rule.startswith(("bounds", "race"))]
     alone = analyze(tmp_path / "src" / "scale.cu")  # the header unknown: no launch read
     assert [l["block"] for l in alone.launches] == [None] and "scale.cu:10" not in alone.assumed
+
+
+def test_a_kernel_pointer_a_picking_function_returns_launches_each_kernel_it_returns(tmp_path):
+    # exllama's `fp_kernel kernel = kernel_pick(...); kernel<<<blocks, threads>>>(...)`, the picker returning one of
+    # a template's instantiations
+    (tmp_path / "pick.cu").write_text("""const int THREADS_X = 32;
+typedef void (*fp_scale)(float *, int);
+template <bool twice>
+__global__ void scale(float *x, int n) {
+  __shared__ float s[32];
+  int i = blockIdx.x * THREADS_X + threadIdx.x;
+  s[threadIdx.x] = i < n ? x[i] : 0.f;
+  __syncthreads();
+  if (i < n) x[i] = (twice ? 2.f : 1.f) * s[threadIdx.x];
+}
+fp_scale scale_pick(bool twice) {
+  if (twice) return scale<true>;
+  else return scale<false>;
+}
+void run(float *x, int n, bool twice) {
+  dim3 threads(THREADS_X, 1, 1);
+  fp_scale kernel = scale_pick(twice);
+  kernel<<<(n + 31) / 32, threads>>>(x, n);
+}
+""")
+    res = analyze(tmp_path / "pick.cu")
+    assert {tuple(l["block"]) for l in res.launches} == {(32, 1, 1)} and "pick.cu:18" in res.assumed

@@ -42,6 +42,9 @@ READ_IF_0 = "__kopt_read_if_0__"
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b(.*)$")
 _DEFINED = re.compile(r"\bdefined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*))")
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+# the head of a function definition on one line: `__device__ inline void updatestokes(Stokes* s, ...) {`
+_FUNCTION_HEAD = re.compile(r"^[ \t]*(?!(?:return|else|case|if|while|for|switch|do|goto|throw|delete|new)\b)"
+                            r"(?:[A-Za-z_][\w:<>,]*[ \t*&]+)+([A-Za-z_]\w*)[ \t]*\([^;]*$")
 IF_0_LINE = re.compile(r"^[ \t]*#[ \t]*if[ \t]+0\b", re.M)  # a text that holds an `#if 0` branch
 _IF_0 = re.compile(r"0\s*(?://.*|/\*.*)?$")  # the condition of one
 
@@ -120,11 +123,14 @@ def active_lines(source: str, defines: dict | None = None, device: bool = True) 
 
 def switches_defining(source: str, names: set) -> set:
     """The macros whose ``#ifdef X`` (``#if defined(X)``) branch in ``source`` defines one of ``names`` (the build
-    switches that would declare them: ``#ifdef NDG3d`` ... ``#define p_Nfields 6``)."""
+    switches that would declare them: ``#ifdef NDG3d`` ... ``#define p_Nfields 6``; ``#ifdef SAVE_DETECTORS`` ...
+    ``__device__ void updatestokes(...) {``)."""
     out, stack = set(), []  # per open conditional: the switch its current branch needs defined, or None
     for line in source.split("\n"):
         m = _DIRECTIVE.match(line)
         if m is None:
+            if any(stack) and (f := _FUNCTION_HEAD.match(line)) and f.group(1) in names:
+                out |= {x for x in stack if x}
             continue
         word, rest = m.group(1), m.group(2).split("//")[0].strip()
         if word in ("ifdef", "if", "ifndef"):

@@ -620,6 +620,23 @@ __global__ void vol(float *q) {
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
 
 
+def test_a_switch_the_build_defines_is_taken_when_its_branch_defines_a_function_the_kernel_calls(tmp_path):
+    # MCX: `updatestokes` is defined under `#ifdef SAVE_DETECTORS`, which its Makefile passes; the kernel calls it
+    (tmp_path / "Makefile").write_text("CUCCOPT += -DUSE_ATOMIC -DSAVE_DETECTORS\n")
+    (tmp_path / "k.cu").write_text("""#ifdef SAVE_DETECTORS
+__device__ inline void update(float *s, float v) {
+  s[threadIdx.x] += v;
+}
+#endif
+__global__ void walk(float *q) {
+  update(q + blockIdx.x * blockDim.x, 1.f);
+}
+""")
+    res = analyze(tmp_path / "k.cu", block=(64, 1, 1))
+    assert res.paths["walk"].startswith("libclang") and "`-DSAVE_DETECTORS=1` from Makefile" in res.paths["walk"]
+    assert "USE_ATOMIC" not in res.paths["walk"]
+
+
 def test_std_array_and_the_algorithms_host_helpers_of_a_kernel_header_call(tmp_path):
     # an accessor header (PyTorch's style): std::array sizes, a host constructor that copies with std::copy and
     # std::begin, a transpose with std::swap; the kernel tests std::isinf on a double

@@ -156,3 +156,31 @@ __global__ void k(int n, int m) {
     assert any("can take subscript 32 of a dimension of extent 32 (a row or member array of `c`, 1 element)" in m
                for m in msgs), msgs
     assert any("can index element 16 (byte 4 of it) of `nodes` (16 elements)" in m for m in msgs), msgs
+
+
+def test_row_zero_of_a_shared_matrix_indexed_flat_is_bounded_by_the_whole_array():
+    # MAGMA's `#define sA32(i, j) sA[0][(i) + 33 * (j)]`: row 0 as a flat view of a 16 x 67 array; only an index
+    # past the whole array is out of bounds, while a row subscript of another form is still checked per row
+    src = """#define sA32(i_, j_) (sA[0][(i_) + 33 * (j_)])
+__global__ void inside(float *a, int n) {
+  __shared__ float sA[16][67];
+  int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+  for (int j = ty; j < 32; j += 8) sA32(tx, j) = a[j * n + tx];
+  __syncthreads();
+  a[tx] = sA32(ty, tx);
+}
+__global__ void past(float *a, int n) {
+  __shared__ float sA[16][67];
+  int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+  for (int j = ty; j < 33; j += 8) sA32(tx, j) = a[j * n + tx];
+}
+__global__ void row(float *a) {
+  __shared__ float s[8][32];
+  s[threadIdx.x / 40][threadIdx.x % 40] = a[threadIdx.x];
+}
+"""
+    found = {d.locations[0].line: d.message for d in analyze(src, block=(256, 1, 1)).diagnostics
+             if d.rule == "bounds.shared"}
+    assert set(found) == {12, 16}, found
+    assert "can index element 1072 of `sA` (1072 elements)" in found[12]
+    assert "can take subscript 39 of a dimension of extent 32" in found[16]

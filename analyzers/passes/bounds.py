@@ -34,7 +34,12 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         cons = [e.bool(a.cond)]
         off = e.int(a.offset)
         viol = [off < 0, off + a.size > nbytes]
-        for idx, dim in a.subs:
+        # `sA[0][i + 33 * j]`: row 0 of a multi-dimensional array indexed as a flat view of the whole array (MAGMA's
+        # idiom, which the hardware and nvcc honour): its last subscript is bounded by the array, not by its row
+        flat = arr is not None and 2 <= len(a.subs) == len(arr.dims) and \
+            all(sym.is_const(i) and i.val == 0 for i, _ in a.subs[:-1])
+        checked = a.subs[:-1] if flat else a.subs
+        for idx, dim in checked:
             if isinstance(dim, int) and not sym.has_opaque(idx):
                 x = e.int(idx)
                 viol += [x < 0, x >= dim]
@@ -66,7 +71,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
         kind = "write" if a.write else "read"
         space = "shared-memory" if a.space == "shared" else "global-memory"
         inside = o is not None and 0 <= o and o + a.size <= nbytes
-        subs = [(model_int(m, e.int(ix)), dim) for ix, dim in a.subs if isinstance(dim, int) and not sym.has_opaque(ix)]
+        subs = [(model_int(m, e.int(ix)), dim) for ix, dim in checked if isinstance(dim, int) and not sym.has_opaque(ix)]
         row = next(((v, dim) for v, dim in subs if not 0 <= (v or 0) < dim), None) if inside else None
         count = f"{n_elems} element{'' if n_elems == 1 else 's'}"
         what = (f"can take subscript {row[0]} of a dimension of extent {row[1]} (a row or member array of `{a.base}`, "

@@ -516,6 +516,7 @@ def _configure(template: str, values: dict) -> tuple[str, tuple]:
 
     text = _CMAKEDEFINE.sub(define, template)
     text = _LINE_VAR.sub(whole_line, text)
+
     def placeholder(m) -> str:
         var = m.group(1) or m.group(2)
         if var not in values and any(_IDENTIFIER_PART.fullmatch(c) for c in (

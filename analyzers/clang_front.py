@@ -2176,8 +2176,8 @@ def _header_device_decls(tu, children: list, patched: dict, layouts: dict):
     `__device__ int gid() {...}`), so calls to them are inlined like the file's own helpers, and the `__device__` /
     `__constant__` / `extern __shared__` variables they declare (as declaration nodes), so the kernel's accesses
     to them are memory. The analyzer's force-included declarations come first in the unit: they are found by
-    bisection, so only the later top-level declarations have their files looked up. ``children``: the unit's top-level cursors; ``layouts``:
-    where the class templates' layouts are recorded (``_record_layout``)."""
+    bisection, so only the later top-level declarations have their files looked up. ``children``: the unit's
+    top-level cursors; ``layouts``: where the class templates' layouts are recorded (``_record_layout``)."""
     K = ci.CursorKind
 
     def ours_file(name: str) -> bool:

@@ -454,8 +454,7 @@ class _Scan:
             a = a.strip()
             m = _POINTER_CAST.match(a)
             if m is None and re.fullmatch(r"[A-Za-z_]\w*", a):
-                declared = re.compile(rf"(?:^|[;{{}}(,])\s*{_POINTEE}(?:__restrict__\s*|__restrict\s*)?{a}\s*(?=[=;,)])",
-                                      re.M)
+                declared = re.compile(rf"(?:^|[;{{}}(,])\s*{_POINTEE}(?:__restrict(?:__)?\s*)?{a}\s*(?=[=;,)])", re.M)
                 # the parameter, unless a local declared before the launch shadows it
                 found = [*declared.finditer(f[2].text), *declared.finditer(t, f[0], pos)]
                 m = found[-1] if found else None
@@ -832,18 +831,19 @@ class _Scan:
             return self._values(name, f, depth, local)  # declared elsewhere (a parameter, a global): as before
         states: list = []
         events = before[start:]
+        arms = [self._switch_arm(f, e[0], pos) for e in events]
         i = 0
         while i < len(events):
-            arm = self._switch_arm(f, events[i][0], pos) if states else None
+            arm = arms[i] if states else None
             if arm is not None:
                 # a run of updates in the arms of one `switch`: each arm applies its own to the values before it,
                 # and those values stay only where an arm that may run sets nothing (no `default:`, or an arm
                 # without an update)
-                run = [e for e in itertools.takewhile(
-                    lambda e: (self._switch_arm(f, e[0], pos) or (None,))[0] == arm[0], events[i:])]
+                run = list(itertools.takewhile(lambda j: arms[j] is not None and arms[j][0] == arm[0],
+                                               range(i, len(events))))
                 by_arm: dict = {}
-                for e in run:
-                    by_arm.setdefault(self._switch_arm(f, e[0], pos)[1], []).append(e)
+                for j in run:
+                    by_arm.setdefault(arms[j][1], []).append(events[j])
                 out = []
                 for label, evs in by_arm.items():
                     if label not in arm[2]:
@@ -900,19 +900,7 @@ class _Scan:
             return None
         key = ("arms", b)
         if key not in self.memo:
-            t, end = self.text, block_end(self.text, b + 1)
-            arms, depth, last, labels = [], 0, None, []
-            for m in re.finditer(r"[{}]|\bcase\s+([^:;{}]+?)\s*:(?!:)|\bdefault\s*:", t[b + 1:end]):
-                if m.group(0) in "{}":
-                    depth += 1 if m.group(0) == "{" else -1
-                elif depth == 0:
-                    gap = t[b + 1 + last:b + 1 + m.start()].strip() if last is not None else "x"
-                    labels = (labels if not gap else []) + [m.group(1)]  # (None: `default:`)
-                    last = m.end()
-                    if gap and arms or not arms:
-                        arms.append([b + 1 + m.start(), labels])
-                    arms[-1] = [b + 1 + m.start(), labels]
-            self.memo[key] = arms
+            self.memo[key] = _switch_arms(self.text, b + 1, block_end(self.text, b + 1))
         arms = self.memo[key]
         mine = max((a for a, _ in arms if a < at), default=None)
         if mine is None:
@@ -1419,15 +1407,8 @@ class _Scan:
                 before = t[max(f[0], k - 400):k]
                 sw = re.search(r"\bswitch\s*\(\s*([A-Za-z_]\w*)\s*\)\s*$", before)
                 if sw and sw.group(1) not in out:
-                    labels, d, last = [], 0, None
-                    for lm in re.finditer(r"[{}]|\bcase\s+([^:;{}]+?)\s*:(?!:)|\bdefault\s*:", t[k + 1:pos]):
-                        if lm.group(0) in "{}":
-                            d += 1 if lm.group(0) == "{" else -1
-                        elif d == 0:
-                            gap = t[k + 1 + last:k + 1 + lm.start()].strip() if last is not None else "x"
-                            labels = (labels if not gap else []) + [lm.group(1)]
-                            last = lm.end()
-                    vals = [evaluate(x, self.env) if x is not None else None for x in labels]
+                    arms = _switch_arms(t, k + 1, pos)
+                    vals = [evaluate(x, self.env) if x is not None else None for x in (arms[-1][1] if arms else [])]
                     if vals and all(isinstance(v, int) for v in vals):
                         out[sw.group(1)] = ("in", tuple(vals), k)
                     continue
@@ -1882,6 +1863,25 @@ def _kernel_choice(text: str) -> tuple | None:
 
 _CONFIG_INIT = re.compile(r"\bcudaLaunchConfig_t\s+([A-Za-z_]\w*)\s*=?\s*\{")
 _CONFIG_FIELDS = ("gridDim", "blockDim", "dynamicSmemBytes", "stream")
+
+
+def _switch_arms(text: str, start: int, end: int) -> list:
+    """The arms of the ``switch`` whose body starts at ``start``, up to ``end``: (where its last label starts, its
+    labels' values as text, None for ``default:``) each; an arm is a run of labels (`case 1: case 2:`) and the
+    statements after them (labels of nested blocks are not its)."""
+    arms, depth, last = [], 0, None
+    for m in re.finditer(r"[{}]|\bcase\s+([^:;{}]+?)\s*:(?!:)|\bdefault\s*:", text[start:end]):
+        if m.group(0) in "{}":
+            depth += 1 if m.group(0) == "{" else -1
+        elif depth == 0:
+            gap = text[start + last:start + m.start()].strip() if last is not None else "x"
+            labels = (arms[-1][1] if arms and not gap else []) + [m.group(1)]
+            if gap:
+                arms.append((start + m.start(), labels))
+            else:
+                arms[-1] = (start + m.start(), labels)
+            last = m.end()
+    return arms
 
 
 def _config_members(text: str) -> str:

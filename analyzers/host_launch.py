@@ -1255,14 +1255,18 @@ class _Scan:
         defs = [g for g in self.funcs if call and g[3] == call.group(1)]
         if len(defs) != 1 or depth > 4:
             return None
-        start, end = defs[0][:2]
-        out = []
-        for m in re.finditer(r"\breturn\s+([^;]+);", self.text[start:end]):
-            got = self.shape_values(m.group(1), start + m.start(1), depth + 1)
-            if not got or not all(isinstance(x, str) for x in got):
-                return None
-            out += got
-        return list(dict.fromkeys(out)) or None
+        key = ("picked", defs[0][0], self.guards_key())  # (its returns do not depend on where it is called)
+        if key not in self.memo:
+            start, end = defs[0][:2]
+            out: list | None = []
+            for m in re.finditer(r"\breturn\s+([^;]+);", self.text[start:end]):
+                got = self.shape_values(m.group(1), start + m.start(1), depth + 1)
+                if not got or not all(isinstance(x, str) for x in got):
+                    out = None
+                    break
+                out += got
+            self.memo[key] = list(dict.fromkeys(out)) or None if out is not None else None
+        return self.memo[key]
 
     def set_by_element(self, name: str, pos: int) -> bool:
         """The array ``name`` seen at ``pos`` (the launching function's own, else the file's) is only ever set one
@@ -1925,16 +1929,19 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     (lowest) ``outer``: the macros of the files that include it. ``include_dirs``: the folders the user passed with
     ``-I``, where an include not beside its includer is looked for first."""
     macros, seen, named, headers = {}, set(), {}, []
+    kept_constexpr = []  # the headers' host-pass lines that declare something constexpr (``_constant_calls``)
     build_dirs = None  # the build's -I folders, read once, when a quoted include is first not beside its includer
     project = None  # the project's files, listed once, when an include is found in neither
+
+    def given(inc):  # the include in a folder the user passed with -I
+        return next((Path(d) / inc for d in include_dirs if (Path(d) / inc).is_file()), None)
 
     def found(at, inc):
         nonlocal build_dirs, project
         if (at / inc).is_file() or folder is None:
             return at / inc
-        given = next((Path(d) / inc for d in include_dirs if (Path(d) / inc).is_file()), None)
-        if given is not None:
-            return given
+        if (hit := given(inc)) is not None:
+            return hit
         if build_dirs is None:
             build_dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)]
         hit = next((d / inc for d in build_dirs if (d / inc).is_file()), None)
@@ -1948,9 +1955,8 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
 
     def in_build(inc):  # a <header> the project's -I folders hold (`#include <runner.cuh>` with `-I src`)
         nonlocal project_dirs
-        given = next((Path(d) / inc for d in include_dirs if (Path(d) / inc).is_file()), None)
-        if given is not None:
-            return given
+        if (hit := given(inc)) is not None:
+            return hit
         if project_dirs is None:
             root = build_flags.project_root(Path(folder) / name)
             project_dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)
@@ -1977,6 +1983,8 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
             kept = active_lines(inner, defines, device=False)  # the header's host-pass lines, read once
             macros.update({**_constants(inner), **c_macros(kept)})
             named.update(dict.fromkeys(_DEFINED_NAME.findall(kept), ""))
+            if "constexpr" in kept:
+                kept_constexpr.append(kept)
     if folder is not None:
         include(text, (Path(folder) / name).parent, 0)  # (a launching file above the folder: name is ../f.cu)
     env = {**(outer or {}), **macros, **{k: v for k, v in _constants(text).items() if "::" in k},
@@ -1987,8 +1995,8 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
     # the host pass's lines only (an undefined #ifdef's assignment never runs); a blanked line keeps its length,
     # so positions and line numbers stay those of the file
     text = expand_launch_macros(text, headers) if any("define" in t for t in (text, *headers)) else text
-    text = _constant_calls(text, [active_lines(t, defines, device=False) for t in (*headers, text) if "constexpr" in t]) \
-        if "constexpr" in text + "".join(headers) else text
+    if kept_constexpr or "constexpr" in text:
+        text = _constant_calls(text, [*kept_constexpr, active_lines(text, defines, device=False)])
     text = _config_members(text) if "cudaLaunchConfig_t" in text else text
     text = _unspaced_chevrons(text) if "<< <" in text or "< < <" in text else text
     text = hip_launches_as_chevrons(text) if "hipLaunchKernelGGL" in text else text

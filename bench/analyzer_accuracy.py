@@ -58,6 +58,7 @@ from kopt.annotations import split_kernel  # noqa: E402
 from kopt.errors import KoptError  # noqa: E402
 
 import analyzers  # noqa: E402
+from analyzers import solver  # noqa: E402
 import kopt  # noqa: E402
 
 envelope.require_this_tree(kopt, analyzers)
@@ -235,8 +236,6 @@ class _Deadline:
         self.done = False
 
     def _fire(self):
-        from analyzers import solver
-
         with self.lock:
             if self.done:
                 return
@@ -263,8 +262,6 @@ class _Deadline:
         if self.fired:
             # an interrupt leaves its z3 context cancelled for good: the next file's first z3 work (before its
             # first kernel's own context) must not run there
-            from analyzers import solver
-
             solver.fresh_context()
         signal.signal(signal.SIGINT, self.handler)
 

@@ -141,7 +141,8 @@ def parse(text: str, origin: str, file: str = "<input>", piece: Text | None = No
         to_z3(a, z3.Int, z3.IntVal, lambda b, f: z3.Int(f"{b}.{f}"))
     except ExprError as exc:
         raise AnnotationError("annotation.syntax", file, piece, f"assume: {exc.reason} (assumptions use names, "
-                                                               f"integers, arithmetic, comparisons and and/or/not)")
+                                                               f"integers, arithmetic, shifts by a constant, "
+                                                               f"comparisons and and/or/not)")
     return a
 
 
@@ -206,6 +207,14 @@ def to_z3(a: Assumption, var, const, dim=None):
             return z3.If(truth(tr(node.test)), num(tr(node.body)), num(tr(node.orelse)))
         if isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
             return _ARITH[type(node.op)](num(tr(node.left)), num(tr(node.right)))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.LShift, ast.RShift)) and \
+                isinstance(node.right, ast.Constant) and type(node.right.value) is int and 0 <= node.right.value < 62:
+            # a shift by a constant (`(cols + 15) >> 4`, a grid of ppl.cv's divideUp): a product or a floor
+            # quotient by its power of two (an arithmetic shift of a bit-vector)
+            x, k = num(tr(node.left)), node.right.value
+            if z3.is_bv(x):
+                return x << k if isinstance(node.op, ast.LShift) else x >> k
+            return x * const(2 ** k) if isinstance(node.op, ast.LShift) else x / const(2 ** k)
         raise ExprError("expr.syntax", a.text, f"`{ast.unparse(node)}` is not supported in an assumption")
 
     return truth(tr(_tree(a.text).body))

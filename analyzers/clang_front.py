@@ -14,7 +14,7 @@ from .includers import includers, source_text
 from .launch import split_top
 from .host_launch import LOCAL_INCLUDE
 from .model_stubs import STUBS, model_stub
-from .preproc import GPU_BUILD_SWITCHES, gpu_switch, switches_defining
+from .preproc import GPU_BUILD_SWITCHES, gpu_switch, switched_includes, switches_defining
 
 HERE = Path(__file__).parent
 DECLS = HERE / "cuda_decls.h"
@@ -1076,6 +1076,21 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
             if not again.broken:
                 break
     if best is None or best.broken:
+        # a file compiled with a header force-included (`nvcc -include mesh_constants_gpu.h kernels/k.cu`): read
+        # after the project's header that declares the types it leaves undeclared
+        missing = _undeclared_types(err if best is None else best.broken.values())
+        for header in _declaring_headers(path, missing, include_dirs) if missing else ():
+            try:
+                again = _parse(path, source, defines=defines, include_dirs=include_dirs,
+                               context=f'#include "{header}"\n', asm_headers=asm)
+            except FrontendError:
+                break
+            if best is None or len(again.broken) < len(best.broken):
+                again.context = f"{os.path.relpath(header, path.parent)}, force-included (it declares " \
+                                f"{', '.join(sorted(missing)[:3])}, which the file uses undeclared)"
+                best, best_context = again, f'#include "{header}"\n'
+            break
+    if best is None or best.broken:
         # last, macro-style names no file defines read as integer constants of any value, and the names of headers
         # found nowhere as opaque (after the includers, which may define them)
         try:
@@ -1093,6 +1108,37 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
 
 
 _DIRECTIVE = re.compile(r"\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)")
+_UNKNOWN_TYPE = re.compile(r"unknown type name '(\w+)'")
+_HEADER_SUFFIXES = (".h", ".hpp", ".cuh", ".hh", ".hxx")
+
+
+def _undeclared_types(reasons) -> set:
+    """The unknown type names the parse's errors (or the broken kernels' reasons) name."""
+    return {m.group(1) for r in ([str(reasons)] if isinstance(reasons, Exception) else reasons)
+            for m in _UNKNOWN_TYPE.finditer(str(r))}
+
+
+def _declaring_headers(path: Path, names: set, include_dirs) -> list:
+    """The headers of ``path``'s project that declare one of ``names`` at file scope (``typedef float realw;``,
+    ``using``, ``struct``/``class``, ``#define``): the one that declares most of them, unless another declares as
+    many (two headers of one name for two builds: no guess)."""
+    from . import build_flags
+
+    _, files = build_flags.project_files(path, include_dirs)
+    decl = re.compile(r"^[ \t]*(?:typedef\b[^;]*\b({0})\s*;|using\s+({0})\s*=|(?:struct|class)\s+({0})\b[^;]*$|"
+                      r"#[ \t]*define[ \t]+({0})\b)".format("|".join(map(re.escape, sorted(names)))), re.M)
+    scored = []
+    for f in files or ():
+        if f.suffix not in _HEADER_SUFFIXES:
+            continue
+        text = source_text(f) or ""
+        if not any(n in text for n in names):
+            continue
+        got = {g for m in decl.finditer(text) for g in m.groups() if g}
+        if got:
+            scored.append((-len(got), str(f)))
+    scored.sort()
+    return [Path(scored[0][1])] if scored and (len(scored) == 1 or scored[1][0] > scored[0][0]) else []
 
 
 def _enclosing_group(lines: list, below: int, reach: int):
@@ -1228,7 +1274,7 @@ def _parse(path: Path, source: str, *, defines: dict | None = None, include_dirs
     missing = sorted(unfound) if stopped else []
     if stopped:
         tu, errors = _reparse(tu, path, source, defines, include_dirs, 1, missing, context, patched)
-    build = _build_defines(path, errors, defines, tu, missing)
+    build = _build_defines(path, errors, defines, tu, missing, include_dirs)
     if build:  # names the build defines (-DWARP_SIZE=32 in the Makefile beside the file)
         defines = {**(defines or {}), **{k: v for k, (v, _) in build.items()}}
         tu = translation_unit(path, source, defines=defines, include_dirs=include_dirs, empty_headers=missing,
@@ -1375,10 +1421,12 @@ def _build_includes(path: Path, unfound: set, include_dirs=()) -> list:
     return out + build_flags.headers_by_name(path, rest, project, enclosing=True)
 
 
-def _build_defines(path: Path, errors, defines, tu, missing=()) -> dict:
+def _build_defines(path: Path, errors, defines, tu, missing=(), include_dirs=()) -> dict:
     """name -> (value, build file) for the undeclared names of ``errors`` that the build files near ``path`` define
-    (``build_flags``) and ``defines`` does not; and for the switches the build defines (``-DNDG3d``) under which the
-    file or a header it reads defines such a name (``#ifdef NDG3d`` ... ``#define p_Nfields 6``)."""
+    (``build_flags``) and ``defines`` does not; for the switches the build defines (``-DNDG3d``) under which the
+    file or a header it reads defines such a name (``#ifdef NDG3d`` ... ``#define p_Nfields 6``); and for the CUDA
+    build's switch under which the file includes a header that defines one (``#ifdef CUDA`` / ``#include
+    "GPUImplDefs.h"``, which defines ``KW_GLOBAL_KERNEL``: a file written for CUDA and OpenCL)."""
     from . import build_flags
 
     names = {m.group(1) or m.group(2) for e in errors for m in [_UNDECLARED_NAME.search(e.spelling)] if m}
@@ -1388,6 +1436,10 @@ def _build_defines(path: Path, errors, defines, tu, missing=()) -> dict:
         files = [str(path)] + sorted({i.include.name for i in tu.get_includes() if i.include is not None})
         switches = set().union(*(_switches_defining(f, names - set(found)) for f in files)) - set(defines or ())
         found.update(build_flags.defines_for(path, switches - set(found)) if switches else {})
+    if names - set(found):
+        for s, header in _switches_including(path, names - set(found), include_dirs):
+            if s not in found and s not in (defines or {}) and gpu_switch(s):
+                found[s] = ("1", f"the CUDA build's switch under which {path.name} includes {header}")
     if errors and missing:  # the includes of missing headers the parse reached (read empty)
         reached = sorted({(i.location.file.name, i.location.line) for i in tu.get_includes()
                           if i.include is not None and i.include.name.startswith(f"{_EMPTY}/") and i.location.file})
@@ -1630,6 +1682,18 @@ def _size_of(t) -> int | None:
             t.spelling.startswith("<") and t.spelling.endswith(" type>"):
         return None
     return t.get_size()
+
+
+def _switches_including(path: Path, names: set, include_dirs=()) -> list[tuple[str, str]]:
+    """(switch, header) for each header ``path`` includes under a switch (``preproc.switched_includes``) that is
+    found beside it or in ``include_dirs`` and defines one of ``names``."""
+    out = []
+    for switch, inc in switched_includes(source_text(path) or ""):
+        found = next((d / inc for d in (path.parent, *map(Path, include_dirs)) if (d / inc).is_file()), None)
+        text = source_text(found) if found is not None else None
+        if text and any(re.search(rf"^[ \t]*#[ \t]*define[ \t]+{re.escape(n)}\b", text, re.M) for n in names):
+            out.append((switch, inc))
+    return out
 
 
 def _switches_defining(file: str, names: set) -> set:

@@ -460,7 +460,7 @@ extern "C" __host__ __device__ void __assert_fail(const char*, const char*, unsi
 #define __KOPT_VEC1(T, N) struct N##1 { T x; }; __host__ __device__ N##1 make_##N##1(T);
 #define __KOPT_VECS(T, N) __KOPT_VEC1(T, N) __KOPT_VEC2(T, N) __KOPT_VEC3(T, N) __KOPT_VEC4(T, N)
 __KOPT_VECS(float, float) __KOPT_VECS(double, double) __KOPT_VECS(int, int) __KOPT_VECS(unsigned int, uint)
-__KOPT_VECS(char, char) __KOPT_VECS(unsigned char, uchar) __KOPT_VECS(short, short)
+__KOPT_VECS(signed char, char) __KOPT_VECS(unsigned char, uchar) __KOPT_VECS(short, short)
 __KOPT_VECS(unsigned short, ushort) __KOPT_VECS(long long, longlong) __KOPT_VECS(unsigned long long, ulonglong)
 __KOPT_VECS(long, long) __KOPT_VECS(unsigned long, ulong)
 

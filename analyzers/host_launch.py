@@ -108,6 +108,8 @@ _MACRO_STATEMENT = re.compile(r"(?:\)|^[ \t]*[A-Z_][A-Z0-9_]*)[ \t]*\n", re.M)
 _DEFINED_NAME = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)  # valued or not (`#define GPU`)
 _LOOP_HEAD = re.compile(r"(?:for|while)\s*\(|do\b")  # a statement head: a loop's body follows
 _BRANCH_HEAD = re.compile(r"(?:if\s*\(|else\b|case\b|default\s*:)")
+_IF_ARM = re.compile(r"(?:else\s+)?if\s*\(.*\)|else", re.S)  # the head of an arm of an if/else chain
+_ELSE_ARM = re.compile(r"(?:\s|//[^\n]*\n|/\*.*?\*/)*else\b(\s*if\s*\()?", re.S)
 # a compile-time tag passed for a template parameter the kernel deduces from it (`std::bool_constant<false>{}`,
 # `std::true_type()`, `std::integral_constant<int, 4>{}`), and a constant declared as one (`constexpr
 # std::bool_constant<true> True;`): the value is the tag's, whatever the name says
@@ -567,6 +569,33 @@ class _Scan:
         return bool(set(self._open_blocks(f, event)) - set(self._open_blocks(f, pos))) or \
             bool(_BRANCH_HEAD.match(self._head(event)))
 
+    def _exclusive(self, f, event: int, pos: int) -> bool:
+        """The statement at ``event`` lies in an arm of an ``if``/``else if``/``else`` chain whose later arm holds
+        ``pos``, and no loop of ``f`` holds the chain: it never runs before ``pos`` (`block.x = 256;` in the `else
+        if` arm does not reach the launch in the `else`)."""
+        outer = [b for b in self._open_blocks(f, event) if b not in self._open_blocks(f, pos)]
+        if not outer or not _IF_ARM.fullmatch(self._head(outer[0])) or self._in_loop(f, outer[0]):
+            return False
+        t, end = self.text, block_end(self.text, outer[0] + 1)
+        while end < pos:
+            m = _ELSE_ARM.match(t, end + 1)
+            if m is None:
+                return False
+            at = m.end()
+            if m.group(1):  # `else if (...)`: its condition
+                close = paren_end(t, at - 1)
+                if close < 0:
+                    return False
+                at = close + 1
+            brace = re.compile(r"\s*\{").match(t, at)
+            if brace is None:  # a braceless arm: one statement
+                stop = t.find(";", at)
+                return at <= pos <= stop
+            end = block_end(t, brace.end())
+            if brace.end() <= pos <= end:
+                return True
+        return False
+
     def _open_blocks(self, f, pos: int) -> tuple:
         """Positions of the ``{`` of the blocks of function ``f`` that hold ``pos`` (asked again for each name's
         events, hence kept)."""
@@ -824,7 +853,7 @@ class _Scan:
         """The values ``name`` may hold at ``pos`` in straight-line code, from its events (``local``) before it: the
         last declaration or assignment that always runs, then each later one (a field update too), where one that
         may be skipped keeps the values it would replace."""
-        before = [e for e in local if e[0] < pos]
+        before = [e for e in local if e[0] < pos and not self._exclusive(f, e[0], pos)]
         start = max((i for i, e in enumerate(before) if e[1] in ("decl", "dim3", "set", "enum")
                      and not self._conditional(f, e[0], pos)), default=None)
         if start is None:
@@ -1750,6 +1779,27 @@ def _constants(text: str) -> dict:
     return out
 
 
+def _enumerators(text: str) -> dict:
+    """The enumerators ``text`` (a header) declares, as name -> value text (``kBlockDimX0 = kDimX1``, read through
+    the earlier enumerator's value; one without a value is the one before plus one); a scoped enum's also as
+    ``Enum::name``."""
+    out: dict = {}
+    for m in _ENUM.finditer(text) if "enum" in text else ():
+        head = re.match(r"enum\s+(?:class\s+|struct\s+)?([A-Za-z_]\w*)?", m.group(0))
+        prev = None
+        for item in split_top(m.group(1)):
+            n, eq, e = item.partition("=")
+            n = n.strip()
+            if not n.isidentifier():
+                continue
+            value = f"({e.strip()})" if eq else "0" if prev is None else f"({prev} + 1)"
+            out[n] = value
+            if head and head.group(1):
+                out[f"{head.group(1)}::{n}"] = value
+            prev = value
+    return out
+
+
 # a function-like #define: name, parameters, the rest of its definition (continuation lines included)
 FUNCTION_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^()]*)\)((?:\\\n|[^\n])*)", re.M)
 
@@ -1981,7 +2031,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
             include(inner, p.parent, depth + 1)
             headers.append(inner)
             kept = active_lines(inner, defines, device=False)  # the header's host-pass lines, read once
-            macros.update({**_constants(inner), **c_macros(kept)})
+            macros.update({**_enumerators(kept), **_constants(inner), **c_macros(kept)})
             named.update(dict.fromkeys(_DEFINED_NAME.findall(kept), ""))
             if "constexpr" in kept:
                 kept_constexpr.append(kept)
@@ -2188,7 +2238,7 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
     include it, those that load kernels by name through the driver API (nvrtc, cubin modules), those that launch a
     kernel declared to them by a header or an `extern` (a .cu of kernels compiled on its own, launched from
     main.cpp), those it includes, those that launch a function-pointer parameter the folder's files pass a kernel of
-    it to, and the files above that include it. ``siblings``: ``_siblings(path)``; ``text_of(Path)``: a file's
+    it to, the files above that include it, and those of the folder above that launch one declared to them. ``siblings``: ``_siblings(path)``; ``text_of(Path)``: a file's
     text."""
     included = _includers(path, siblings)  # (path texts, as ``siblings`` gives them)
     inc = [Path(p) for p in included]
@@ -2216,6 +2266,15 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
     if missing:  # included from a folder above (main.cu > kernels/k.cu): the includer's files launch it
         files += _launched_above(path, missing, [p for p, _ in siblings])
         missing -= {k for f in files for k in (f[3] or ())}
+    for p, key in _siblings(path.parent) if missing else ():
+        # or by a file of the folder above that a header of prototypes declares it to (src/gpu/kernels/k.cu compiled
+        # on its own, launched by src/gpu/k_cuda.cu)
+        if missing & _facts(p, key)[2]:
+            t = _text(p, key)
+            named = {k for k in missing & _facts(p, key)[2] if not _defines(t, k)}
+            if named:
+                files.append((t, os.path.relpath(p, path.parent), False, named))
+                missing -= named
     for header in [path, *inc] if missing else ():  # or from a folder beside it (app/scan_app.cu >
         # kernel/scan_kernel.cuh through the build's -I; src/m.cu > include/m.cuh > include/m_kernels.cuh)
         files += _launched_above(header, missing, [p for p, _ in siblings], beside=True)

@@ -45,6 +45,7 @@ _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 # the head of a function definition on one line: `__device__ inline void updatestokes(Stokes* s, ...) {`
 _FUNCTION_HEAD = re.compile(r"^[ \t]*(?!(?:return|else|case|if|while|for|switch|do|goto|throw|delete|new)\b)"
                             r"(?:[A-Za-z_][\w:<>,]*[ \t*&]+)+([A-Za-z_]\w*)[ \t]*\([^;]*$")
+_INCLUDE_LINE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]')
 IF_0_LINE = re.compile(r"^[ \t]*#[ \t]*if[ \t]+0\b", re.M)  # a text that holds an `#if 0` branch
 _IF_0 = re.compile(r"0\s*(?://.*|/\*.*)?$")  # the condition of one
 
@@ -121,25 +122,49 @@ def active_lines(source: str, defines: dict | None = None, device: bool = True) 
     return "\n".join(out)
 
 
+def _switched_lines(source: str):
+    """(line, its directive match or None, the switches the branches holding it need defined) for each line of
+    ``source``: the ``X`` of each open ``#ifdef X`` (``#if defined(X)``) whose first branch holds the line."""
+    stack: list = []  # per open conditional: the switch its current branch needs defined, or None
+    for line in source.split("\n"):
+        m = _DIRECTIVE.match(line)
+        if m is not None:
+            word, rest = m.group(1), m.group(2).split("//")[0].strip()
+            if word in ("ifdef", "if", "ifndef"):
+                d = _DEFINED.fullmatch(rest) if word == "if" else None
+                stack.append(rest.split()[0] if word == "ifdef" and rest else (d.group(1) or d.group(2)) if d else None)
+                continue
+            if word in ("elif", "else") and stack:
+                stack[-1] = None
+                continue
+            if word == "endif" and stack:
+                stack.pop()
+                continue
+        yield line, m, {x for x in stack if x}
+
+
 def switches_defining(source: str, names: set) -> set:
     """The macros whose ``#ifdef X`` (``#if defined(X)``) branch in ``source`` defines one of ``names`` (the build
     switches that would declare them: ``#ifdef NDG3d`` ... ``#define p_Nfields 6``; ``#ifdef SAVE_DETECTORS`` ...
     ``__device__ void updatestokes(...) {``)."""
-    out, stack = set(), []  # per open conditional: the switch its current branch needs defined, or None
-    for line in source.split("\n"):
-        m = _DIRECTIVE.match(line)
-        if m is None:
-            if any(stack) and (f := _FUNCTION_HEAD.match(line)) and f.group(1) in names:
-                out |= {x for x in stack if x}
+    out = set()
+    for line, m, switches in _switched_lines(source):
+        if not switches:
             continue
-        word, rest = m.group(1), m.group(2).split("//")[0].strip()
-        if word in ("ifdef", "if", "ifndef"):
-            d = _DEFINED.fullmatch(rest) if word == "if" else None
-            stack.append(rest.split()[0] if word == "ifdef" and rest else (d.group(1) or d.group(2)) if d else None)
-        elif word in ("elif", "else") and stack:
-            stack[-1] = None
-        elif word == "endif" and stack:
-            stack.pop()
-        elif word == "define" and (n := _NAME.match(rest)) and n.group(0) in names:
-            out |= {x for x in stack if x}
+        if m is None:
+            if (f := _FUNCTION_HEAD.match(line)) and f.group(1) in names:
+                out |= switches
+        elif m.group(1) == "define" and (n := _NAME.match(m.group(2).strip())) and n.group(0) in names:
+            out |= switches
+    return out
+
+
+def switched_includes(source: str) -> list[tuple[str, str]]:
+    """(switch, header) for each ``#include "header"`` (or ``<header>``) in the ``#ifdef X`` branch of a switch
+    ``X`` in ``source`` (``#ifdef CUDA`` / ``#include "GPUImplDefs.h"``)."""
+    out = []
+    for line, _, switches in _switched_lines(source):
+        inc = _INCLUDE_LINE.match(line) if switches and "include" in line else None
+        if inc:
+            out += [(x, inc.group(1)) for x in sorted(switches)]
     return out

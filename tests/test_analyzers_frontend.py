@@ -2959,3 +2959,47 @@ __global__ void noise(float *out, at::Float8_e4m3fn *q, int n, at::PhiloxCudaSta
     assert set(res.paths) == {"scale", "invert", "noise"}
     assert all(p.startswith("libclang") for p in res.paths.values()), res.paths
     assert not [d for d in res.diagnostics if d.rule.startswith(("race", "bounds", "barrier"))]
+
+
+def test_a_char_vectors_fields_are_signed_char_as_overloads_on_them_need():
+    # CUDA's char4 holds `signed char`s: a call on its field picks the `signed char` overload (with plain `char`
+    # fields, the schar and float overloads were ambiguous and the kernel fell back to tree-sitter)
+    src = """
+typedef signed char schar;
+__device__ schar neg(const schar &v) { return -v; }
+__device__ float neg(const float &v) { return -v; }
+__global__ void k(const char4 *in, char4 *out) {
+  char4 v = in[threadIdx.x];
+  v.x = neg(v.x);
+  out[threadIdx.x] = v;
+}
+"""
+    res = analyze(src, path="k.cu", block=(64, 1, 1))
+    assert res.paths["k"].startswith("libclang"), res.paths
+
+
+def test_a_file_for_cuda_and_opencl_reads_the_header_its_cuda_switch_includes(tmp_path):
+    # BEAGLE's kernels: `#ifdef CUDA` includes the header that defines the kernel keywords (`#define
+    # KW_GLOBAL_KERNEL __global__`); the build passes -DCUDA from a file kopt does not read
+    (tmp_path / "defs.h").write_text("#ifdef CUDA\n#define KW_GLOBAL_KERNEL __global__\n#define KW_LOCAL_ID_0 "
+                                     "threadIdx.x\n#else\n#define KW_GLOBAL_KERNEL __kernel\n#endif\n")
+    src = ('#ifdef CUDA\n#include "defs.h"\n#elif defined(FW_OPENCL)\n#define REAL float\n#endif\n'
+           "KW_GLOBAL_KERNEL void k(float *x) { x[KW_LOCAL_ID_0] = 1.f; }\n")
+    (tmp_path / "k.cu").write_text(src)
+    res = analyze(tmp_path / "k.cu", block=(64, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "-DCUDA=1" in res.paths["k"], res.paths
+
+
+def test_a_kernel_file_built_with_a_force_included_header_reads_it(tmp_path):
+    # SPECFEM3D compiles kernels/k.cu with `-include mesh_constants_gpu.h` (a make rule's `$(word 2,$^)`): the
+    # project header that declares the types the file uses undeclared is read first, and the path says so
+    (tmp_path / "kernels").mkdir()
+    (tmp_path / "Makefile").write_text("all:\n")
+    (tmp_path / "mesh_constants.h").write_text("typedef float realw;\ntypedef const float* __restrict__ "
+                                               "realw_const_p;\n#define NGLL2 25\n")
+    (tmp_path / "kernels/k.cu").write_text(
+        "__global__ void k(realw *out, realw_const_p in) {\n  int i = threadIdx.x + blockIdx.x * NGLL2;\n"
+        "  if (threadIdx.x < NGLL2) out[i] = in[i];\n}\n")
+    res = analyze(tmp_path / "kernels/k.cu", block=(32, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "force-included" in res.paths["k"], res.paths
+    assert not [d for d in res.diagnostics if d.rule.startswith(("race", "analysis"))]

@@ -1095,3 +1095,28 @@ void run(float *out, unsigned H, unsigned N) {
     assert [c["block"] for c in res.launches] == [[32, 4, 1], [32, 4, 1]], res.launches
     assert "(N == 16)" in res.assumed and "gridDim.z == H / 16" in res.assumed, res.assumed
     assert not [d for d in res.diagnostics if d.rule.startswith("bounds")], res.diagnostics
+
+
+def test_a_grid_rounded_up_with_a_shift_is_a_fact_the_solver_takes(tmp_path):
+    # ppl.cv's `divideUp(total, grain, shift)` returns `(total + grain - 1) >> shift`, in a header: the grid it sizes
+    # is a fact (a shift by a constant is a floor quotient by its power of two), so a block past the rows is no
+    # witness; a shift by a name stays unsupported
+    (tmp_path / "utility.hpp").write_text("__host__ __device__\ninline\nint divideUp(int total, int grain, int shift) "
+                                          "{\n  return (total + grain - 1) >> shift;\n}\n")
+    src = ('#include "utility.hpp"\n'
+           "__global__ void flip(const float* src, int rows, int cols, float* dst) {\n"
+           "  int x = (blockIdx.x << 4) + threadIdx.x, y = (blockIdx.y << 4) + threadIdx.y;\n"
+           "  __shared__ float tile[16][16];\n  if (x < cols && y < rows) tile[threadIdx.y][threadIdx.x] = src[y * cols + x];\n"
+           "  __syncthreads();\n  int last = rows - (blockIdx.y << 4);\n"
+           "  if (x < cols && y < rows) dst[y * cols + x] = tile[16 - last > 0 ? 16 - last : 0][threadIdx.x];\n}\n"
+           "void run(const float* src, int rows, int cols, float* dst) {\n  dim3 block(16, 16), grid;\n"
+           "  grid.x = divideUp(cols, 16, 4);\n  grid.y = divideUp(rows, 16, 4);\n  flip<<<grid, block>>>(src, rows, cols, dst);\n}\n")
+    (tmp_path / "k.cu").write_text(src)
+    res = analyze(tmp_path / "k.cu")
+    assert "gridDim.y == (((rows) + (16) - 1) >> (4))" in res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith(("race", "bounds")) or d.rule == "analysis.incomplete"]
+    from analyzers.assume import parse
+    from kopt.errors import InputError
+
+    with pytest.raises(InputError):
+        parse("gridDim.x == rows >> s", "--assume")

@@ -2042,3 +2042,63 @@ void run(float *x, int n, bool twice) {
 """)
     res = analyze(tmp_path / "pick.cu")
     assert {tuple(l["block"]) for l in res.launches} == {(32, 1, 1)} and "pick.cu:18" in res.assumed
+
+
+def test_a_header_enumerator_defined_by_another_gives_the_block(tmp_path):
+    # ppl.cv's `enum BlockConfiguration0 { kBlockDimX0 = kDimX1, ... }`, in a header the launching file includes
+    (tmp_path / "utility.hpp").write_text("enum DimX { kDimX0 = 16, kDimX1 = 32 };\nenum DimY { kDimY0, kDimY1 };\n"
+                                          "enum BlockConfiguration0 { kBlockDimX0 = kDimX1, kBlockDimY0 = kDimY1 + 3 };\n")
+    src = ('#include "utility.hpp"\n__global__ void k(float* x) {}\n'
+           "void run(float* x) {\n  dim3 block, grid;\n  block.x = kBlockDimX0;\n  block.y = kBlockDimY0;\n"
+           "  k<<<grid, block>>>(x);\n}\n")
+    (tmp_path / "k.cu").write_text(src)
+    from analyzers.host_launch import host_launches
+
+    assert [h.block for h in host_launches(src, path=tmp_path / "k.cu")["k"].launches] == [(32, 4, 1)]
+
+
+def test_a_block_set_in_one_arm_of_an_if_chain_does_not_reach_a_launch_in_a_later_arm(tmp_path):
+    # the `else if` arm widens the block for its own kernel; the `else` arm's launch keeps the block set before the
+    # chain. In a loop, an arm's assignment may reach a later pass's other arm: both shapes stay
+    src = """__global__ void a(float* x) {}
+__global__ void b(float* x) {}
+__global__ void c(float* x) {}
+void run(float* x, int s, int n) {
+  dim3 block, grid;
+  block.x = 32; block.y = 4;
+  if (s == 1) {
+    a<<<grid, block>>>(x);
+  }
+  else if (s == 2) {
+    block.x = 256;
+    block.y = 1;
+    b<<<grid, block>>>(x);
+  }
+  else {
+    c<<<grid, block>>>(x);
+  }
+}
+void loop(float* x, int n) {
+  dim3 block(32, 4);
+  for (int i = 0; i < n; i++) {
+    if (i == 0) { block.x = 64; } else { c<<<1, block>>>(x); }
+  }
+}
+"""
+    (tmp_path / "k.cu").write_text(src)
+    from analyzers.host_launch import host_launches
+
+    got = host_launches(src, path=tmp_path / "k.cu")
+    assert [h.block for h in got["a"].launches] == [(32, 4, 1)]
+    assert [h.block for h in got["b"].launches] == [(256, 1, 1)]
+    assert {h.block for h in got["c"].launches} == {(32, 4, 1), (64, 4, 1)}
+
+
+def test_a_kernel_file_below_its_launcher_is_launched_through_a_header_of_prototypes(tmp_path):
+    # SPECFEM3D: kernels/k.cu compiled on its own; ../k_cuda.cu launches it, declared by kernels/proto.h
+    (tmp_path / "kernels").mkdir()
+    (tmp_path / "kernels/k.cu").write_text("__global__ void add(float* x) { x[threadIdx.x] += 1; }\n")
+    (tmp_path / "kernels/proto.h").write_text("__global__ void add(float* x);\n")
+    (tmp_path / "k_cuda.cu").write_text('#include "kernels/proto.h"\nvoid run(float* x) { add<<<8, 25>>>(x); }\n')
+    assert _shapes((tmp_path / "kernels/k.cu").read_text(), path=tmp_path / "kernels/k.cu", kernels=["add"]) == {
+        "add": [((25, 1, 1), (8, 1, 1), ())]}

@@ -365,3 +365,22 @@ def test_a_tensor_layout_with_its_channel_outermost_is_presumed_inside_each_dime
     races = [d for d in res.diagnostics if d.rule.startswith("race")]
     assert races and {d.rule for d in races} == {"race.precondition"}, res.diagnostics
     assert any("0 <= 1 < C" in d.witness["precondition"] for d in races), [d.witness for d in races]
+
+
+OFFSET_COMPONENTS = """
+__global__ void components(const int N, const int N1, const int N2, const double *in, double *virial) {
+  const int n1 = blockIdx.x * blockDim.x + threadIdx.x + N1;
+  if (n1 >= N2) return;
+  virial[n1 + 0 * N] = in[n1];
+  virial[n1 + 1 * N] = 2.0 * in[n1];
+  virial[n1 + 2 * N] = 3.0 * in[n1];
+}
+"""
+
+
+def test_a_layout_of_components_holds_the_range_an_offset_column_covers():
+    # atoms N1 <= n1 < N2 of N, their components N apart: the range is presumed to fit a component's N elements
+    # (N >= N2 - N1), the column's offset N1 taken off the guard's bound, so the components never meet
+    res = analyze(OFFSET_COMPONENTS, path="components.cu", block=(128, 1, 1))
+    assert "N >= N2 - N1" in res.assumed
+    assert not [d for d in res.diagnostics if d.rule.startswith("race") or d.rule == "analysis.incomplete"]

@@ -179,11 +179,6 @@ class Ctx:
                 # a parameter the guard bounds the column by, or a sum of them (`if (idx >= N + n_ghost) return;`);
                 # not the `x_max + 1` of a `<=` guard (a column reaching the bound is the kernel's own race), and no
                 # sum where the guard keeps the column below the pitch itself (`col < n` with rows of n)
-                sums = [e for e in _upper_bounds(acc.cond, col) if e.op in ("+", "-") and len(sym.free_vars(e)) > 1
-                        and all(n.startswith("p:") and n != pitch for n in sym.free_vars(e))
-                        and not any(sym.is_const(t) for t in _sum_terms(e))]
-                if sums and self._column_bound(solver, enc, acc, col, pitch, c):
-                    sums = []
                 # a region's column offset (`dst[(ix + roi.x) + (iy + roi.y) * step]`, ix below roi.width): the
                 # offset shifts every row's columns alike, so the rows stay apart when the rest of the column does
                 parts = _sum_terms(col)
@@ -191,6 +186,14 @@ class Ctx:
                            for t in parts]
                 core = reduce(lambda x, y: sym.binop("+", x, y), [t for t, s in zip(parts, shifted) if not s],
                               sym.ZERO) if any(shifted) else col
+                # (and the guard's bound less that offset: `n1 = i + N1`, `if (n1 >= N2) return;` keeps i below
+                # N2 - N1, the rows a layout of components then holds)
+                bounds = _upper_bounds(acc.cond, col) + (_upper_bounds(acc.cond, col, True) if any(shifted) else [])
+                sums = [e for e in bounds if e.op in ("+", "-") and len(sym.free_vars(e)) > 1
+                        and all(n.startswith("p:") and n != pitch for n in sym.free_vars(e))
+                        and not any(sym.is_const(t) for t in _sum_terms(e))]
+                if sums and self._column_bound(solver, enc, acc, col, pitch, c):
+                    sums = []
                 for q in [*params, *sums]:
                     # the least multiple of q the column stays below: the row's unit, else the column's step
                     m = next((m for m in sorted({c, k}) if self._column_bound(solver, enc, acc, core, q, m)), None)
@@ -1456,9 +1459,10 @@ def _pitch_sum(f) -> bool:
     return f.op in ("+", "-") and len(f.args) == 2 and bool(names) and all(n.startswith("p:") for n in names)
 
 
-def _upper_bounds(cond, col) -> list:
+def _upper_bounds(cond, col, unshifted: bool = False) -> list:
     """The uniform expressions a conjunct of ``cond`` keeps a variable of ``col`` below (``x < E`` gives ``E``,
-    ``x <= E`` gives ``E + 1``, either way round)."""
+    ``x <= E`` gives ``E + 1``, either way round). ``unshifted``: the bounds of ``x`` less its terms of parameters
+    only (``n1 < N2`` with ``n1 = i + N1`` gives ``N2 - N1``), for the column without its offset."""
     mine = {n for n, k in sym.free_vars(col).items() if k in ("thread", "block")}
     out, stack = [], [(cond, False)]
     while stack:
@@ -1475,7 +1479,13 @@ def _upper_bounds(cond, col) -> list:
         x, y = e.args if op in ("<", "<=") else reversed(e.args)
         if not (mine & set(sym.free_vars(x))) or sym.kinds(y) - {"uniform"} or not sym.free_vars(y):
             continue
-        out.append(y if op in ("<", ">") else sym.binop("+", y, sym.const(1)))
+        bound = y if op in ("<", ">") else sym.binop("+", y, sym.const(1))
+        if unshifted:
+            shift = [t for t in _sum_terms(x) if sym.free_vars(t) and not sym.kinds(t) - {"uniform"}]
+            if not shift:
+                continue
+            bound = reduce(lambda a, t: sym.binop("-", a, t), shift, bound)
+        out.append(bound)
     return out
 
 

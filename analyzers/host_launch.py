@@ -1786,17 +1786,20 @@ def _enumerators(text: str) -> dict:
     out: dict = {}
     for m in _ENUM.finditer(text) if "enum" in text else ():
         head = re.match(r"enum\s+(?:class\s+|struct\s+)?([A-Za-z_]\w*)?", m.group(0))
-        prev = None
+        prev, number = None, -1  # the enumerator before, and its value when it is a plain number
         for item in split_top(m.group(1)):
             n, eq, e = item.partition("=")
-            n = n.strip()
+            n, e = n.strip(), e.strip()
             if not n.isidentifier():
                 continue
-            value = f"({e.strip()})" if eq else "0" if prev is None else f"({prev} + 1)"
+            literal = re.fullmatch(r"-?\d+", e) if eq else None
+            number = int(literal.group(0)) if literal else None if eq else number + 1 if number is not None else None
+            # (one without a value names the one before: a long enum's texts stay short)
+            value = str(number) if number is not None else f"({e})" if eq else f"({prev} + 1)"
             out[n] = value
             if head and head.group(1):
                 out[f"{head.group(1)}::{n}"] = value
-            prev = value
+            prev = n
     return out
 
 

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from . import build_flags
 from .ast import Func, Loc, Node, TypeInfo, Unit, range_index, range_loop
-from .includers import includers, source_text
+from .includers import INCLUDE as _INCLUDE, includers, source_text
 from .launch import split_top
 from .host_launch import LOCAL_INCLUDE
 from .model_stubs import STUBS, model_stub
@@ -70,7 +70,6 @@ _PTX_LOCAL = re.compile(r"(?<!%)%(?=[A-Za-z_])(?![A-Za-z]\d)")
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
 _DEFINES_GLOBAL = re.compile(r"^[ \t]*#[ \t]*define[ \t][^\n]*\b__global__\b", re.M)
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', re.M)
 _RESTRICT_BEFORE_STAR = re.compile(r"\b(__restrict__|__restrict)(\s*)\*(?!/)")  # (not a comment's end)
 
 _lib_ready = False

@@ -96,7 +96,7 @@ class Unit:
     problems: list = field(default_factory=list)  # (Loc | None, reason) the front end could not handle
     broken: dict = field(default_factory=dict)  # kernel/device function name -> why libclang could not read it
     skipped_host: int = 0  # host declarations blanked because they did not parse (libclang)
-    context: str = ""  # the includer a header was read after (libclang; clang_front._includer_contexts)
+    context: str = ""  # what the unit was read after: its includer's declarations or a force-included header
     build_defines: dict = field(default_factory=dict)  # name -> (value, build file) read for undeclared names
     build_includes: list = field(default_factory=list)  # (folder, build file): -I folders read for missing headers
     configured: list = field(default_factory=list)  # (header, template, unset variables): configured from templates

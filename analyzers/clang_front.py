@@ -1070,7 +1070,7 @@ def parse(path: Path, source: str, *, defines: dict | None = None, include_dirs=
             except FrontendError:
                 continue
         if again is not None and (best is None or len(again.broken) < len(best.broken)):
-            again.context, best_context = includer, context
+            again.context, best_context = f"the declarations of {includer}, which includes this file", context
             best = again
             if not again.broken:
                 break

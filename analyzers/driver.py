@@ -258,8 +258,7 @@ def _targets(unit, notes, fname, text, defines, res):
     if unit.frontend != "libclang":
         why = notes[0].message.removeprefix("analysis incomplete: ") if notes else "requested"
         return [(unit, f, f"tree-sitter ({why})") for f in unit.kernels]
-    why = ([f"read after {unit.context}" if "force-included" in unit.context else
-            f"read after the declarations of {unit.context}, which includes this file"] if unit.context else []) + (
+    why = ([f"read after {unit.context}"] if unit.context else []) + (
         [f"{unit.skipped_host} host declaration(s) that did not parse were skipped"] if unit.skipped_host else []) + (
         [f"`-D{k}={v}` from {f}" for k, (v, f) in sorted(unit.build_defines.items())]) + (
         [f"`-I {d}` from {f}" for d, f in unit.build_includes]) + (

@@ -110,6 +110,7 @@ _LOOP_HEAD = re.compile(r"(?:for|while)\s*\(|do\b")  # a statement head: a loop'
 _BRANCH_HEAD = re.compile(r"(?:if\s*\(|else\b|case\b|default\s*:)")
 _IF_ARM = re.compile(r"(?:else\s+)?if\s*\(.*\)|else", re.S)  # the head of an arm of an if/else chain
 _ELSE_ARM = re.compile(r"(?:\s|//[^\n]*\n|/\*.*?\*/)*else\b(\s*if\s*\()?", re.S)
+_OPEN_BRACE = re.compile(r"\s*\{")
 # a compile-time tag passed for a template parameter the kernel deduces from it (`std::bool_constant<false>{}`,
 # `std::true_type()`, `std::integral_constant<int, 4>{}`), and a constant declared as one (`constexpr
 # std::bool_constant<true> True;`): the value is the tag's, whatever the name says
@@ -282,15 +283,8 @@ class _Scan:
         self.opened: dict = {}  # (function start, position) -> the blocks open there (_open_blocks)
         self.guards: dict = {}  # name -> ("in" | "not in", values): what the conditions around the launch being read imply
         self.enums: dict = {}  # enumerator -> value (None: not a constant)
-        for m in _ENUM.finditer(t) if "enum" in t else ():
-            v = -1
-            for item in split_top(m.group(1)):
-                if not item.strip():
-                    continue
-                n, _, e = item.partition("=")
-                v = evaluate(e, env) if e.strip() else (v + 1 if v is not None else None)
-                if n.strip().isidentifier():
-                    self.enums[n.strip()] = v
+        for n, v in _enumerators(t).items():  # (in order: one read through those before it)
+            self.enums[n] = evaluate(v, {**env, **{k: x for k, x in self.enums.items() if x is not None}})
 
     def events_of(self, name: str) -> list:
         """Where ``name`` is declared, set, updated or passed by address: [(position, kind, value text)], kind one
@@ -587,7 +581,7 @@ class _Scan:
                 if close < 0:
                     return False
                 at = close + 1
-            brace = re.compile(r"\s*\{").match(t, at)
+            brace = _OPEN_BRACE.match(t, at)
             if brace is None:  # a braceless arm: one statement
                 stop = t.find(";", at)
                 return at <= pos <= stop
@@ -2241,21 +2235,15 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
     include it, those that load kernels by name through the driver API (nvrtc, cubin modules), those that launch a
     kernel declared to them by a header or an `extern` (a .cu of kernels compiled on its own, launched from
     main.cpp), those it includes, those that launch a function-pointer parameter the folder's files pass a kernel of
-    it to, the files above that include it, and those of the folder above that launch one declared to them. ``siblings``: ``_siblings(path)``; ``text_of(Path)``: a file's
-    text."""
+    it to, the files above that include it, and those of the folder above that launch one declared to them.
+    ``siblings``: ``_siblings(path)``; ``text_of(Path)``: a file's text."""
     included = _includers(path, siblings)  # (path texts, as ``siblings`` gives them)
     inc = [Path(p) for p in included]
     files = [(text_of(p), p.name, False, None) for p in inc]
     files += [(_text(p, key), os.path.basename(p), True, None) for p, key in siblings
               if (kernels is None or _facts(p, key)[1] & set(kernels)) and p not in included]
     missing = set(kernels or ()) - _launched(text).union(*(_launched(t) for t, *_ in files[:len(inc)]))
-    for p, key in siblings if missing else ():
-        if p in included or not missing & _facts(p, key)[2]:
-            continue
-        t = _text(p, key)
-        named = {k for k in missing & _facts(p, key)[2] if not _defines(t, k)}
-        if named:
-            files.append((t, os.path.basename(p), False, named))
+    files += _declared_launchers([(p, key) for p, key in siblings if p not in included], missing, path.parent)
     missing -= {k for f in files for k in (f[3] or ())}
     for p in included_by(path, text) if missing else ():  # or by a file it includes (Torch's `generic/X.cu`,
         t = _generic_body(text_of(p) or "", p.name)        # read once per element type, launches X.cu's kernels)
@@ -2269,15 +2257,12 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
     if missing:  # included from a folder above (main.cu > kernels/k.cu): the includer's files launch it
         files += _launched_above(path, missing, [p for p, _ in siblings])
         missing -= {k for f in files for k in (f[3] or ())}
-    for p, key in _siblings(path.parent) if missing else ():
-        # or by a file of the folder above that a header of prototypes declares it to (src/gpu/kernels/k.cu compiled
-        # on its own, launched by src/gpu/k_cuda.cu)
-        if missing & _facts(p, key)[2]:
-            t = _text(p, key)
-            named = {k for k in missing & _facts(p, key)[2] if not _defines(t, k)}
-            if named:
-                files.append((t, os.path.relpath(p, path.parent), False, named))
-                missing -= named
+    # or by a file of the folder above that a header of prototypes declares it to (src/gpu/kernels/k.cu compiled on
+    # its own, launched by src/gpu/k_cuda.cu): the first such file for each kernel
+    for t, name, _, named in _declared_launchers(_siblings(path.parent), missing, path.parent):
+        if named & missing:
+            files.append((t, name, False, named & missing))
+            missing -= named
     for header in [path, *inc] if missing else ():  # or from a folder beside it (app/scan_app.cu >
         # kernel/scan_kernel.cuh through the build's -I; src/m.cu > include/m.cuh > include/m_kernels.cuh)
         files += _launched_above(header, missing, [p for p, _ in siblings], beside=True)
@@ -2286,6 +2271,17 @@ def launching_files(path: Path, text: str, kernels, siblings: list, text_of) -> 
 
 
 _SELF_NAMING = re.compile(r'\A(?:\s*//[^\n]*\n)*\s*(#\s*ifndef\s+(\w+))[ \t]*\n\s*#\s*define\s+\2\s+"([^"\n]+)"')
+
+
+def _declared_launchers(files, missing: set, here: Path):
+    """(text, name relative to ``here``, False, kernels) for each of ``files`` (``_siblings`` pairs) that launches
+    kernels of ``missing`` it does not define: declared to it by a header or an ``extern``."""
+    for p, key in files if missing else ():
+        if missing & _facts(p, key)[2]:
+            t = _text(p, key)
+            named = {k for k in missing & _facts(p, key)[2] if not _defines(t, k)}
+            if named:
+                yield t, os.path.relpath(p, here), False, named
 
 
 def _generic_body(text: str, name: str) -> str:

@@ -1486,6 +1486,19 @@ class Builder:
                 return self._subscript(Ptr("local", f"{owner.name}.{n.a.name}", ZERO, size, (None,)), self.ival(n.b))
         base = self.rval(n.a)
         field_array = n.a is not None and n.a.ty is not None and bool(n.a.ty.dims)
+        extent = _std_array_extent(n.a.ty) if isinstance(base, Agg) and base.kind == "struct" and n.a is not None \
+            else None
+        if extent is not None:
+            # a std::array (`cuda::std::array<int, 3> nbin;`), whose operator[] reads its one array member: a
+            # thread's own is its local array; a parameter's elements are the kernel argument's, as an array field's
+            idx = self.ival(n.b)
+            if base.uniform:
+                return var(f"{base.name}[{idx.val}]", "uniform") if sym.is_const(idx) else \
+                    opaque("element of a parameter's array", uniform=not sym.thread_dependent(idx))
+            elems = f"{base.name}.__elems"
+            self._local_arrays.add(elems)
+            size = n.ty.size if n.ty is not None and n.ty.size else 4
+            return self._subscript(Ptr("local", elems, ZERO, size, (extent,)), idx)
         if isinstance(base, Agg) and base.kind == "struct" and not field_array and n.a is not None:
             got = self._class_subscript(base, n)
             if got is not None:
@@ -2326,3 +2339,12 @@ def build_kernel(unit: Unit, func: Func, launch: LaunchConfig, defines=None) -> 
     _LINES[unit.path] = unit.source.splitlines()
     sym.reset_names()
     return Builder(unit, func, launch, defines).build()
+
+
+_STD_ARRAY = re.compile(r"\s*(?:const\s+)?(?:::)?(?:cuda::)?std::array<.+,\s*(\d+)\w*\s*>\s*(?:const\s*)?&?\s*")
+
+
+def _std_array_extent(ty: TypeInfo | None) -> int | None:
+    """N of a ``std::array<T, N>`` (libcu++'s ``cuda::std::array`` is kopt's std::array), None for another type."""
+    m = _STD_ARRAY.fullmatch(ty.spelling) if ty is not None and not ty.pointer else None
+    return int(m.group(1)) if m else None

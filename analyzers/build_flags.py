@@ -26,6 +26,7 @@ _TOP_LEVELS = 6  # how far above the file the top of a CMake tree (a CMakeLists.
 _DASH_D = re.compile(r"(?<![\w-])-D\s*([A-Za-z_]\w*)(?:=(\"[^\"\n]*\"|'[^'\n]*'|[^\s\\\"')]+))?")
 _CMAKE_DEFS = re.compile(r"\b(?:target_compile_definitions|add_compile_definitions)\s*\(([^)]*)\)", re.I)
 _CMAKE_ITEM = re.compile(r"(?<![\w$-])([A-Za-z_]\w*)=([^\s\"')]+)")
+_CMAKE_SWITCH = re.compile(r"(?:-D)?[A-Za-z_]\w*")
 
 
 _MAKE_VAR = re.compile(r"^[ \t]*([A-Za-z_][\w.]*)[ \t]*(?::{1,3}=|\?=|\+=|=)[ \t]*(.*?)[ \t]*$", re.M)
@@ -290,6 +291,11 @@ def _values(text: str, cmake: bool) -> list[tuple[str, str]]:
     if cmake:
         for block in _CMAKE_DEFS.finditer(text):
             out += [(m.group(1), m.group(2)) for m in _CMAKE_ITEM.finditer(block.group(1))]
+            words = block.group(1).split()
+            words = words[1:] if block.group(0).lower().startswith("target") else words  # the target's name
+            # a switch named alone (`add_compile_definitions(GPU)`, `-DGPU`): defined, as -D defines it
+            out += [(w.removeprefix("-D"), "1") for w in (w.strip('"') for w in words)
+                    if _CMAKE_SWITCH.fullmatch(w) and w not in _CMAKE_WORDS]
     return out
 
 

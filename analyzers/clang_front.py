@@ -446,6 +446,8 @@ class _Conv:
             # element's reference or the next view, as for operator() below (its object is the first argument, also
             # where that is a member, `elem->name[0]`: not the callee operator()'s path takes for a member function)
             scope = _scope(c.referenced)
+            if scope == ["std", "array"]:  # (kopt's std::array, libcu++'s too: its element, as a subscript's)
+                return Node("index", loc, a=self.expr(args[0]), b=self.expr(args[1]), ty=self.typeinfo(c.type))
             return Node("call", loc, name="::".join(scope) + "::" + name if scope else name, a=self.expr(args[0]),
                         op="", val=_template_argument_sizes(args[0].type.get_canonical()),
                         args=[self.expr(args[1])], targs=[], ty=self.typeinfo(c.type), text=self.text(c))
@@ -1423,7 +1425,9 @@ def _build_includes(path: Path, unfound: set, include_dirs=()) -> list:
 def _build_defines(path: Path, errors, defines, tu, missing=(), include_dirs=()) -> dict:
     """name -> (value, build file) for the undeclared names of ``errors`` that the build files near ``path`` define
     (``build_flags``) and ``defines`` does not; for the switches the build defines (``-DNDG3d``) under which the
-    file or a header it reads defines such a name (``#ifdef NDG3d`` ... ``#define p_Nfields 6``); and for the CUDA
+    file or a header it reads defines such a name (``#ifdef NDG3d`` ... ``#define p_Nfields 6``), or else the value
+    of the first ``#if X == V`` branch that declares one (``#if PRECISION == 1`` ... ``typedef float Real;``, a value
+    the build chooses); and for the CUDA
     build's switch under which the file includes a header that defines one (``#ifdef CUDA`` / ``#include
     "GPUImplDefs.h"``, which defines ``KW_GLOBAL_KERNEL``: a file written for CUDA and OpenCL)."""
     from . import build_flags
@@ -1433,8 +1437,16 @@ def _build_defines(path: Path, errors, defines, tu, missing=(), include_dirs=())
     found = build_flags.defines_for(path, names) if names else {}
     if names - set(found):
         files = [str(path)] + sorted({i.include.name for i in tu.get_includes() if i.include is not None})
-        switches = set().union(*(_switches_defining(f, names - set(found)) for f in files)) - set(defines or ())
-        found.update(build_flags.defines_for(path, switches - set(found)) if switches else {})
+        switches: dict = {}
+        for f in files:
+            for s, test in _switches_defining(f, names - set(found)).items():
+                if s not in (defines or {}):
+                    switches.setdefault(s, (test, f))
+        found.update(build_flags.defines_for(path, set(switches) - set(found)) if switches else {})
+        for s, (test, f) in switches.items():
+            # a value the build chooses (`#if PRECISION == 1`): the first branch's (not the compiler's own names)
+            if test is not None and s not in found and not s.startswith("__"):
+                found[s] = (test[0], f"the first branch of {Path(f).name}:{test[1]} (it declares a name the file uses)")
     if names - set(found):
         for s, header in _switches_including(path, names - set(found), include_dirs):
             if s not in found and s not in (defines or {}) and gpu_switch(s):
@@ -1695,13 +1707,14 @@ def _switches_including(path: Path, names: set, include_dirs=()) -> list[tuple[s
     return out
 
 
-def _switches_defining(file: str, names: set) -> set:
-    """The macros whose ``#ifdef X`` (``#if defined(X)``) branch in ``file`` defines one of ``names``."""
+def _switches_defining(file: str, names: set) -> dict:
+    """``preproc.switches_defining`` of ``file``: the switches (and ``#if X == V`` tests) under which it defines or
+    declares one of ``names``."""
     try:
         text = Path(file).read_text(errors="replace")
     except OSError:
-        return set()
-    return switches_defining(text, names) if any(n in text for n in names) else set()
+        return {}
+    return switches_defining(text, names) if any(n in text for n in names) else {}
 
 
 def _toolkit_declarations(tu, errors, path, source, defines, include_dirs, missing, context, patched: dict):

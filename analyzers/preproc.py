@@ -45,6 +45,9 @@ _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 # the head of a function definition on one line: `__device__ inline void updatestokes(Stokes* s, ...) {`
 _FUNCTION_HEAD = re.compile(r"^[ \t]*(?!(?:return|else|case|if|while|for|switch|do|goto|throw|delete|new)\b)"
                             r"(?:[A-Za-z_][\w:<>,]*[ \t*&]+)+([A-Za-z_]\w*)[ \t]*\([^;]*$")
+# a type a line declares (`typedef double Real;`, `using Real = double;`)
+_TYPE_DECLARATION = re.compile(r"^[ \t]*(?:typedef\b[^;{}()]*?\b([A-Za-z_]\w*)[ \t]*;|using[ \t]+([A-Za-z_]\w*)[ \t]*=)")
+_COMPARED = re.compile(r"\(?\s*([A-Za-z_]\w*)\s*==\s*(\w+)\s*\)?")  # `#if PRECISION == 2`
 _INCLUDE_LINE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]')
 IF_0_LINE = re.compile(r"^[ \t]*#[ \t]*if[ \t]+0\b", re.M)  # a text that holds an `#if 0` branch
 _IF_0 = re.compile(r"0\s*(?://.*|/\*.*)?$")  # the condition of one
@@ -123,16 +126,20 @@ def active_lines(source: str, defines: dict | None = None, device: bool = True) 
 
 
 def _switched_lines(source: str):
-    """(line, its directive match or None, the switches the branches holding it need defined) for each line of
-    ``source``: the ``X`` of each open ``#ifdef X`` (``#if defined(X)``) whose first branch holds the line."""
-    stack: list = []  # per open conditional: the switch its current branch needs defined, or None
-    for line in source.split("\n"):
+    """(line, its directive match or None, the tests the branches holding it need) for each line of ``source``: for
+    each open ``#ifdef X`` (``#if defined(X)``) whose first branch holds the line, ``X: None``; for each open ``#if X
+    == V``, ``X: (V, the test's line number)``."""
+    stack: list = []  # per open conditional: (switch, its test or None) for its current branch, or None
+    for number, line in enumerate(source.split("\n"), 1):
         m = _DIRECTIVE.match(line)
         if m is not None:
             word, rest = m.group(1), m.group(2).split("//")[0].strip()
             if word in ("ifdef", "if", "ifndef"):
                 d = _DEFINED.fullmatch(rest) if word == "if" else None
-                stack.append(rest.split()[0] if word == "ifdef" and rest else (d.group(1) or d.group(2)) if d else None)
+                c = _COMPARED.fullmatch(rest) if word == "if" else None
+                stack.append((rest.split()[0], None) if word == "ifdef" and rest else
+                             ((d.group(1) or d.group(2)), None) if d else
+                             (c.group(1), (c.group(2), number)) if c else None)
                 continue
             if word in ("elif", "else") and stack:
                 stack[-1] = None
@@ -140,22 +147,26 @@ def _switched_lines(source: str):
             if word == "endif" and stack:
                 stack.pop()
                 continue
-        yield line, m, {x for x in stack if x}
+        yield line, m, dict(x for x in stack if x)
 
 
-def switches_defining(source: str, names: set) -> set:
-    """The macros whose ``#ifdef X`` (``#if defined(X)``) branch in ``source`` defines one of ``names`` (the build
-    switches that would declare them: ``#ifdef NDG3d`` ... ``#define p_Nfields 6``; ``#ifdef SAVE_DETECTORS`` ...
-    ``__device__ void updatestokes(...) {``)."""
-    out = set()
+def switches_defining(source: str, names: set) -> dict:
+    """switch -> its test for the macros whose ``#ifdef X`` (``#if defined(X)``) branch in ``source`` defines or
+    declares one of ``names`` (the build switches that would declare them: ``#ifdef NDG3d`` ... ``#define p_Nfields
+    6``; ``#ifdef SAVE_DETECTORS`` ... ``__device__ void updatestokes(...) {``): None; and for those an ``#if X == V``
+    branch of which does (``#if PRECISION == 1`` ... ``typedef float Real;``): (V, the test's line), the first such."""
+    out: dict = {}
     for line, m, switches in _switched_lines(source):
         if not switches:
             continue
         if m is None:
-            if (f := _FUNCTION_HEAD.match(line)) and f.group(1) in names:
-                out |= switches
-        elif m.group(1) == "define" and (n := _NAME.match(m.group(2).strip())) and n.group(0) in names:
-            out |= switches
+            f, t = _FUNCTION_HEAD.match(line), _TYPE_DECLARATION.match(line)
+            hit = (f is not None and f.group(1) in names) or (t is not None and (t.group(1) or t.group(2)) in names)
+        else:
+            hit = m.group(1) == "define" and (n := _NAME.match(m.group(2).strip())) is not None and n.group(0) in names
+        if hit:
+            for name, test in switches.items():
+                out.setdefault(name, test)
     return out
 
 

@@ -1414,6 +1414,73 @@ __global__ void k(Scalar* x) { x[threadIdx.x] = 1; }
         res.paths["k"], res.paths
 
 
+def test_a_value_the_build_chooses_takes_the_first_branch_that_declares_a_type_the_kernel_uses(tmp_path):
+    # cholla's global.h declares `Real` under `#if PRECISION == 1` and `#if PRECISION == 2`, a value its make passes
+    (tmp_path / "global.h").write_text("""#if PRECISION == 1
+typedef float Real;
+#endif
+#if PRECISION == 2
+typedef double Real;
+#endif
+""")
+    (tmp_path / "k.cu").write_text("""#include "global.h"
+__global__ void k(Real* x, int n) {
+  __shared__ Real s[64];
+  s[threadIdx.x] = x[threadIdx.x];
+  __syncthreads();
+  x[threadIdx.x] = s[63 - threadIdx.x];
+}
+""")
+    res = analyze(tmp_path / "k.cu", block=(64, 1, 1), grid=(1, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "`-DPRECISION=1` from the first branch of global.h:1" in \
+        res.paths["k"], res.paths
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+    (tmp_path / "Makefile").write_text("DFLAGS += -DPRECISION=2\n")  # the build's value, where it gives one
+    res = analyze(tmp_path / "k.cu", block=(64, 1, 1), grid=(1, 1, 1))
+    assert "`-DPRECISION=2` from Makefile" in res.paths["k"], res.paths
+
+
+def test_a_switch_a_cmake_file_defines_without_a_value_is_taken(tmp_path):
+    # darknet (in altis): `add_compile_definitions(GPU)` turns on the `#ifdef GPU` branch that defines BLOCK
+    (tmp_path / "CMakeLists.txt").write_text("add_compile_definitions(GPU)\ntarget_compile_definitions(net PRIVATE "
+                                             "CUDNN_OFF)\n")
+    (tmp_path / "darknet.h").write_text("#ifdef GPU\n#define BLOCK 512\n#endif\n")
+    (tmp_path / "k.cu").write_text("""#include "darknet.h"
+__global__ void k(float* x) {
+  __shared__ float s[BLOCK];
+  s[threadIdx.x] = x[threadIdx.x];
+  __syncthreads();
+  x[threadIdx.x] = s[BLOCK - 1 - threadIdx.x];
+}
+""")
+    res = analyze(tmp_path / "k.cu", block=(512, 1, 1), grid=(1, 1, 1))
+    assert res.paths["k"].startswith("libclang") and "`-DGPU=1` from CMakeLists.txt" in res.paths["k"], res.paths
+    assert "CUDNN_OFF" not in res.paths["k"] and "net" not in res.paths["k"]
+    from analyzers.build_flags import defines_for
+    assert defines_for(tmp_path / "k.cu", {"GPU", "CUDNN_OFF", "net", "PRIVATE"}) == {
+        "GPU": ("1", "CMakeLists.txt"), "CUDNN_OFF": ("1", "CMakeLists.txt")}
+
+
+def test_the_c_librarys_header_included_inside_extern_c_keeps_its_cpp_overloads(tmp_path):
+    # darknet's kernels include their C API inside `extern "C" { }`; <string.h>'s C++ overloads of strchr must not
+    # be read as C functions (two C functions differing only in their return type: the includes were blanked, and
+    # the BLOCK the API defines with them)
+    (tmp_path / "api.h").write_text("#include <string.h>\n#include <stdlib.h>\n#define BLOCK 256\n")
+    (tmp_path / "k.cu").write_text("""extern "C" {
+#include "api.h"
+}
+__global__ void k(float* x) {
+  __shared__ float s[BLOCK];
+  s[threadIdx.x] = x[threadIdx.x];
+  __syncthreads();
+  x[threadIdx.x] = s[BLOCK - 1 - threadIdx.x];
+}
+""")
+    res = analyze(tmp_path / "k.cu", block=(256, 1, 1), grid=(1, 1, 1))
+    assert res.paths["k"] == "libclang", res.paths
+    assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]
+
+
 def test_a_backend_switch_a_header_stops_on_takes_the_cuda_builds_branch(tmp_path):
     # ginkgo's common device headers choose the backend by a switch its CMake passes the CUDA target
     (tmp_path / "groups.hpp").write_text("""#if defined(PROJ_COMPILING_CUDA)

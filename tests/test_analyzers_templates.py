@@ -386,3 +386,22 @@ void run(int *o, float *f) { k<<<8, 64>>>(o, f); }
     racy = analyze(src.replace("at(f, blockIdx.x * 64 + threadIdx.x) = 1.0f", "at(f, blockIdx.x) = threadIdx.x"),
                    path="k.cu")
     assert [d.rule for d in racy.diagnostics] == ["race.global"], racy.diagnostics
+
+
+@pytest.mark.parametrize("index, race", [("b[0]", False), ("m[1]", True)])
+def test_a_std_array_a_thread_declares_is_its_local_array(index, race):
+    """cufinufft's `cuda::std::array<int, 3> nbin; for (d...) nbin[d] = nobin[d] * per[d];`: a thread's own std::array
+    holds what it stores (the stores had been unplaced, the kernel incomplete); a parameter's elements are kernel
+    arguments, the same in every thread (a store at `m[1]`, one value in every thread, collides)."""
+    src = """#include <cuda/std/array>
+__global__ void k(cuda::std::array<int, 3> n, int *out) {
+  cuda::std::array<int, 3> b = {int(threadIdx.x + blockIdx.x * blockDim.x), 0, 0};
+  cuda::std::array<int, 3> m;
+  for (int d = 0; d < 3; ++d) m[d] = n[d] * 2;
+  m[1] = n[1] + 1;
+  if (b[0] < m[0]) out[INDEX] = b[0];
+}
+"""
+    res = analyze(src.replace("INDEX", index), path="stdarray.cu", block=(128, 1, 1), grid=(4, 1, 1))
+    rules = {d.rule for d in res.diagnostics}
+    assert "analysis.incomplete" not in rules and ("race.global" in rules) == race, res.diagnostics

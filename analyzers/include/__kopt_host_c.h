@@ -34,9 +34,12 @@ int isdigit(int); int isalpha(int); int isalnum(int); int isspace(int); int isup
 int isprint(int); int ispunct(int); int isxdigit(int); int tolower(int); int toupper(int);
 extern int errno;
 }  // extern "C"
-// C++'s overloads of the C functions that return a pointer into their argument
+// C++'s overloads of the C functions that return a pointer into their argument (C++ linkage even where the header
+// is included inside `extern "C" { }`, as a C library's own header declares them: darknet's kernels wrap theirs)
+extern "C++" {
 const char *strchr(const char *, int); char *strchr(char *, int); const char *strrchr(const char *, int);
 char *strrchr(char *, int); const char *strstr(const char *, const char *); char *strstr(char *, const char *);
+}  // extern "C++"
 namespace std {
 using ::FILE; using ::fprintf; using ::sprintf; using ::snprintf; using ::vsnprintf; using ::vfprintf; using ::sscanf;
 using ::fscanf; using ::puts; using ::fputs; using ::fputc; using ::putchar; using ::getchar; using ::fgetc;

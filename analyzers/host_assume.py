@@ -40,6 +40,21 @@ from .assume import CALLS, parse, to_z3
 from .includers import includers
 from .launch import conjuncts, split_top
 
+# the ceiling of a floating-point quotient of two integers (NPB's `ceil(double(work) / double(threadsPerBlock.x))`),
+# each operand one name or field, at least one cast by `double(x)`/`(double)x`/`(double)(x)` (or float)
+_OPERAND = r"(\(\s*(?:double|float)\s*\)\s*(?:\(\s*[\w.]+\s*\)|[\w.]+)|(?:double|float)\s*\(\s*[\w.]+\s*\)|[\w.]+)"
+_CEIL_DIV = re.compile(rf"(?:std\s*::\s*)?\bceilf?\s*\(\s*{_OPERAND}\s*/\s*{_OPERAND}\s*\)")
+_FLOAT_CAST = re.compile(r"\(\s*(?:double|float)\s*\)|\b(?:double|float)\s*(?=\()")
+
+
+def _ceil_quotient(m) -> str:
+    if not any(_FLOAT_CAST.match(x) for x in m.groups()):
+        return m.group(0)  # an integer quotient: ceil of it is that quotient
+    a, b = (_FLOAT_CAST.sub("", x).strip().strip("()").strip() for x in m.groups())
+    return f"(({a}) + ({b}) - 1) / ({b})"
+
+
+_ELEMENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]")  # `lws[1]`: an element by a constant index
 _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\.\s*[xyz]\b)?(\s*\()?")
 _LANGUAGE_CALLS = {n: CALLS[n] for n in ("min", "max")}  # the language's functions a host condition may call
 _STD_CALL = re.compile(r"\bstd\s*::\s*(?=(?:min|max)\s*\()")
@@ -213,7 +228,7 @@ class _Launch:
         v = self.scan.scalars(name, self.pos)
         if v is None or not all(isinstance(x, int) for x in v):
             return None
-        base = name.split(".")[0]
+        base = name.split(".")[0].split("[")[0]
         if base in self.scan.env or base in self.scan.enums or _const_decl(self.scan, base):
             return v
         f = self.scan.func_at(self.pos)
@@ -297,6 +312,8 @@ class _Launch:
             if t[at] != "(":
                 continue
             head = t[max(f[0], at - 120):at]
+            if not re.search(r"[\w>\])]\s*$", head) or _C_CAST_BEFORE.search(head):
+                continue  # grouping parentheses (`2 * (n)`), or a C cast's operand (`(double)(n)`): read, not passed
             if re.search(r"(?:\bdim3\s+(?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*|\bdim3|>>>|\b(?:min|max|sizeof|"
                          r"if|while|for|switch|return|\w*printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head) or \
                     _C_API.search(head) or _VALUE_CAST.search(head):
@@ -428,7 +445,11 @@ class _Launch:
         placeholder that ``choices`` maps to them (``either``)."""
         if depth > 3 or len(text) > _MAX_TEXT:
             raise _Unknown(text)
+        text = _CEIL_DIV.sub(_ceil_quotient, text)  # `ceil(double(n) / double(b))`: a ceiling quotient
         text = _ternaries(_strip_casts(_STD_CALL.sub("", text)))
+        if "[" in text:  # an element set on its own by a constant (NPB's `amount_of_threads[1] = 5;`)
+            text = _ELEMENT.sub(lambda m: str(v[0]) if (v := self.constant(f"{m.group(1)}[{m.group(2)}]")) is not None
+                                and len(v) == 1 else m.group(0), text)
         if re.search(r"[\[\]\"'&|^~?]|->|\bsizeof\b|<<|>>", text.replace("&&", "").replace("||", "")):
             raise _Unknown(text)
         out, last = [], 0
@@ -616,6 +637,15 @@ class _Launch:
             raise _Unknown(grid_text)  # `NumBlocks(1, n)` builds a whole dim3 (`grid.y = n`): not a 1-D count
         return [g, "1", "1"]
 
+    def _integer_local(self, name: str) -> bool:
+        """``name`` is a local of the launching function declared with an integer type (a 1-D grid or block)."""
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            return False
+        ev = self.scan.scoped_events(name, self.pos)
+        decl = [e for e in ev if e[1] in ("decl", "dim3")]
+        return len(decl) == 1 and decl[0][1] == "decl" and bool(re.search(
+            r"\b(?:int|long|short|unsigned|size_t|u?int(?:32|64)_t)\s*$", _decl_head(self.scan.text, decl[0][0])))
+
     def _returns_dim3(self, name: str) -> bool:
         """A function the host texts define or declare returning a ``dim3`` (or ``uint3``)."""
         pattern = re.compile(rf"\b(?:dim3|uint3)\s+(?:[A-Za-z_]\w*\s*::\s*)*{re.escape(name)}\s*\(")
@@ -756,10 +786,17 @@ class _Launch:
                 if v.isdigit() and int(v) > 1:
                     sizes.add(int(v))
         for what, text in (("blockDim", block_text), ("gridDim", grid_text)):
+            if self._integer_local(text.strip()):  # `k<<<blocks, threads>>>` with `int threads` set twice
+                self.dim_names.setdefault(text.strip(), f"{what}.x")
             with contextlib.suppress(_Unknown):
                 for f, comp in zip("xyz", self.dims(text)):
                     if re.fullmatch(r"[A-Za-z_]\w*", comp.strip()) and comp.strip() not in self.passed:
                         self.dim_names.setdefault(comp.strip(), f"{what}.{f}")
+                        # and the name it copies (`int tpb_x = tpb; dim3 block(tpb_x, 1);`: tpb is blockDim.x)
+                        init = (self.local_init(comp.strip()) or "").strip()
+                        if re.fullmatch(r"[A-Za-z_]\w*", init) and init not in self.passed and \
+                                _set_once(self.scan, comp.strip(), self.pos) and _set_once(self.scan, init, self.pos):
+                            self.dim_names.setdefault(init, f"{what}.{f}")
         for what, text in (("gridDim", grid_text), ("blockDim", block_text)):
             try:
                 comps = self.dims(text)
@@ -780,7 +817,7 @@ class _Launch:
                         out.append(f"{what}.{f} == {twin}")
                     out += self._known_factors(f"{what}.{f}", comp)
                     continue
-                if expr.strip() != f"{what}.{f}" and not self._divides_by_parameter(expr):
+                if expr.strip().strip("()") != f"{what}.{f}" and not self._divides_by_parameter(expr):
                     out.append(f"{what}.{f} == {expr}")
         for a, (p, ty) in zip(self.args, self.params):
             if not _integral(ty):
@@ -846,6 +883,9 @@ _C_API = re.compile(r"\b(?:cuda|cu[A-Z]|cublas|cusparse|cusolver|cufft|curand|cu
 # a cast to an arithmetic type, functional (`long(m)`) or static_cast<int>: a copy, never a reference to the name
 _VALUE_CAST = re.compile(r"(?:\b(?:(?:unsigned|signed)\s+)?(?:long\s+long|long|int|short|char|float|double|bool)|"
                          r"\b(?:size_t|ptrdiff_t|u?int(?:8|16|32|64)_t)|\bstatic_cast\s*<[^<>;&]*>)\s*$")
+# a C-style cast to an arithmetic type, right before a parenthesized operand
+_C_CAST_BEFORE = re.compile(r"\(\s*(?:const\s+)?(?:(?:unsigned|signed)\s+)?(?:long\s+long|long|int|short|char|float|"
+                            r"double|bool|size_t|ptrdiff_t|u?int(?:8|16|32|64)_t)\s*\)\s*$")
 _FORWARDED_PACK = re.compile(r"([A-Za-z_]\w*)\s*&&\s*\.\.\.\s*([A-Za-z_]\w*)\s*$")
 
 

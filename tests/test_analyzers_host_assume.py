@@ -405,6 +405,38 @@ def test_a_block_set_field_by_field_relates_its_size_to_the_values_passed(tmp_pa
     assert "blockDim.x" not in text and "blockDim.y == 1" in text
 
 
+def test_a_field_set_from_an_array_element_set_to_a_constant_is_that_constant(tmp_path):
+    # NPB-GPU: `amount_of_threads[1] = 5; ... threadSize.y = amount_of_threads[1];` beside an x chosen at run time
+    text = _implied("void run(float *d, int w, int limit) {\n  dim3 b;\n  size_t amount[3];\n  amount[1] = 5;\n"
+                    "  amount[0] = limit / 5;\n  b.x = amount[0];\n  b.y = amount[1];\n  b.z = 1;\n"
+                    "  fill<<<1, b>>>(d, w, 3);\n}\n", tmp_path)
+    assert "blockDim.y == 5" in text and "blockDim.z == 1" in text and "blockDim.x ==" not in text, text
+
+
+def test_a_grid_rounded_up_by_a_floating_ceil_is_a_ceiling_quotient(tmp_path):
+    # NPB-GPU: `int tpb = ...; int tpb_x = tpb; int work = (n2 - 2) * tpb; dim3 b(tpb_x, 1);
+    # dim3 g(ceil(double(work) / double(b.x)), 1);` and, 1-D, `(ceil((double)(work)/(double)(threads)))`: the grid
+    # is the work's ceiling quotient by the block, the work a whole number of blocks (the block a name it copies)
+    text = _implied("void run(float *d, int w, int h, int limit) {\n  int tpb = w > limit ? limit : w;\n"
+                    "  int work = (h - 2) * tpb;\n  int tpb_x = tpb;\n  dim3 b(tpb_x, 1, 1);\n"
+                    "  dim3 g(ceil(double(work) / double(b.x)), 1, 1);\n  fill<<<g, b>>>(d, work, h);\n}\n", tmp_path)
+    assert "gridDim.x == ((width) + (blockDim.x) - 1) / (blockDim.x)" in text, text
+    assert "width == (n - 2) * blockDim.x" in text, text
+    text = _implied("void run(float *d, int w, int h) {\n  int threads = 64;\n  int work = h * 64;\n"
+                    "  int blocks = (ceil((double)(work)/(double)(threads)));\n  fill<<<blocks, threads>>>(d, work, h);\n"
+                    "  threads = 64;\n  work = (h - 2) * 64;\n  blocks = (ceil((double)(work)/(double)(threads)));\n"
+                    "  fill<<<blocks, threads>>>(d, work, h);\n}\n", tmp_path)
+    assert "gridDim.x == (((width) + (64) - 1) / (64))" in text and "width == (n - 2) * 64" in text, text
+    # a 1-D block held by an integer local the launch names: that is blockDim.x
+    text = _implied("void run(float *d, int w, int h, int limit) {\n  int threads = limit > 64 ? 64 : limit;\n"
+                    "  int blocks = ceil((double)h / threads);\n  fill<<<blocks, threads>>>(d, w, h);\n}\n", tmp_path)
+    assert "gridDim.x == ((n) + (blockDim.x) - 1) / (blockDim.x)" in text, text
+    # an integer quotient's ceil is that quotient: nothing is read into it
+    text = _implied("void run(float *d, int w, int h) {\n  dim3 g(ceil(w / 16), 1, 1);\n"
+                    "  fill<<<g, 16>>>(d, w, 3);\n}\n", tmp_path)
+    assert "gridDim.x" not in text, text
+
+
 def test_a_constant_passed_for_a_template_typed_parameter_is_its_value(tmp_path):
     # analyzed generically (no instantiation), `StrideType stride` is a scalar; the host passes 1, so each thread
     # writes its own three elements (with any other stride, rows of three would overlap)

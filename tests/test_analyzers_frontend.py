@@ -1440,19 +1440,22 @@ __global__ void k(Real* x, int n) {
     assert "`-DPRECISION=2` from Makefile" in res.paths["k"], res.paths
 
 
-def test_a_switch_a_cmake_file_defines_without_a_value_is_taken(tmp_path):
-    # darknet (in altis): `add_compile_definitions(GPU)` turns on the `#ifdef GPU` branch that defines BLOCK
-    (tmp_path / "CMakeLists.txt").write_text("add_compile_definitions(GPU)\ntarget_compile_definitions(net PRIVATE "
-                                             "CUDNN_OFF)\n")
-    (tmp_path / "darknet.h").write_text("#ifdef GPU\n#define BLOCK 512\n#endif\n")
-    (tmp_path / "k.cu").write_text("""#include "darknet.h"
-__global__ void k(float* x) {
+# a kernel whose shared array a header's BLOCK sizes (each thread reads the element another writes, after a barrier)
+BLOCK_REVERSED = """__global__ void k(float* x) {
   __shared__ float s[BLOCK];
   s[threadIdx.x] = x[threadIdx.x];
   __syncthreads();
   x[threadIdx.x] = s[BLOCK - 1 - threadIdx.x];
 }
-""")
+"""
+
+
+def test_a_switch_a_cmake_file_defines_without_a_value_is_taken(tmp_path):
+    # darknet (in altis): `add_compile_definitions(GPU)` turns on the `#ifdef GPU` branch that defines BLOCK
+    (tmp_path / "CMakeLists.txt").write_text("add_compile_definitions(GPU)\ntarget_compile_definitions(net PRIVATE "
+                                             "CUDNN_OFF)\n")
+    (tmp_path / "darknet.h").write_text("#ifdef GPU\n#define BLOCK 512\n#endif\n")
+    (tmp_path / "k.cu").write_text('#include "darknet.h"\n' + BLOCK_REVERSED)
     res = analyze(tmp_path / "k.cu", block=(512, 1, 1), grid=(1, 1, 1))
     assert res.paths["k"].startswith("libclang") and "`-DGPU=1` from CMakeLists.txt" in res.paths["k"], res.paths
     assert "CUDNN_OFF" not in res.paths["k"] and "net" not in res.paths["k"]
@@ -1466,16 +1469,7 @@ def test_the_c_librarys_header_included_inside_extern_c_keeps_its_cpp_overloads(
     # be read as C functions (two C functions differing only in their return type: the includes were blanked, and
     # the BLOCK the API defines with them)
     (tmp_path / "api.h").write_text("#include <string.h>\n#include <stdlib.h>\n#define BLOCK 256\n")
-    (tmp_path / "k.cu").write_text("""extern "C" {
-#include "api.h"
-}
-__global__ void k(float* x) {
-  __shared__ float s[BLOCK];
-  s[threadIdx.x] = x[threadIdx.x];
-  __syncthreads();
-  x[threadIdx.x] = s[BLOCK - 1 - threadIdx.x];
-}
-""")
+    (tmp_path / "k.cu").write_text('extern "C" {\n#include "api.h"\n}\n' + BLOCK_REVERSED)
     res = analyze(tmp_path / "k.cu", block=(256, 1, 1), grid=(1, 1, 1))
     assert res.paths["k"] == "libclang", res.paths
     assert not [d for d in res.diagnostics if d.rule == "analysis.incomplete"]

@@ -54,7 +54,7 @@ def _ceil_quotient(m) -> str:
     return f"(({a}) + ({b}) - 1) / ({b})"
 
 
-_ELEMENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]")  # `lws[1]`: an element by a constant index
+_CONSTANT_SUBSCRIPT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]")  # `lws[1]`: an element by a constant index
 _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\.\s*[xyz]\b)?(\s*\()?")
 _LANGUAGE_CALLS = {n: CALLS[n] for n in ("min", "max")}  # the language's functions a host condition may call
 _STD_CALL = re.compile(r"\bstd\s*::\s*(?=(?:min|max)\s*\()")
@@ -312,8 +312,8 @@ class _Launch:
             if t[at] != "(":
                 continue
             head = t[max(f[0], at - 120):at]
-            if not re.search(r"[\w>\])]\s*$", head) or _C_CAST_BEFORE.search(head):
-                continue  # grouping parentheses (`2 * (n)`), or a C cast's operand (`(double)(n)`): read, not passed
+            if not re.search(r"[\w>\])]\s*$", head):
+                continue  # grouping parentheses (`2 * (n)`): read, not passed
             if re.search(r"(?:\bdim3\s+(?:[A-Za-z_]\w*\s*,\s*)*[A-Za-z_]\w*|\bdim3|>>>|\b(?:min|max|sizeof|"
                          r"if|while|for|switch|return|\w*printf|cudaLaunch\w*|cuLaunch\w*)(?:\s*<[^<>;]*>)?)\s*$", head) or \
                     _C_API.search(head) or _VALUE_CAST.search(head):
@@ -448,7 +448,7 @@ class _Launch:
         text = _CEIL_DIV.sub(_ceil_quotient, text)  # `ceil(double(n) / double(b))`: a ceiling quotient
         text = _ternaries(_strip_casts(_STD_CALL.sub("", text)))
         if "[" in text:  # an element set on its own by a constant (NPB's `amount_of_threads[1] = 5;`)
-            text = _ELEMENT.sub(lambda m: str(v[0]) if (v := self.constant(f"{m.group(1)}[{m.group(2)}]")) is not None
+            text = _CONSTANT_SUBSCRIPT.sub(lambda m: str(v[0]) if (v := self.constant(f"{m.group(1)}[{m.group(2)}]")) is not None
                                 and len(v) == 1 else m.group(0), text)
         if re.search(r"[\[\]\"'&|^~?]|->|\bsizeof\b|<<|>>", text.replace("&&", "").replace("||", "")):
             raise _Unknown(text)
@@ -880,12 +880,12 @@ class _Launch:
 
 # the C interfaces of CUDA's libraries and of MPI: a C function takes its arguments by value
 _C_API = re.compile(r"\b(?:cuda|cu[A-Z]|cublas|cusparse|cusolver|cufft|curand|cudnn|nccl|nvrtc|nvtx|MPI_)\w*\s*$")
-# a cast to an arithmetic type, functional (`long(m)`) or static_cast<int>: a copy, never a reference to the name
-_VALUE_CAST = re.compile(r"(?:\b(?:(?:unsigned|signed)\s+)?(?:long\s+long|long|int|short|char|float|double|bool)|"
-                         r"\b(?:size_t|ptrdiff_t|u?int(?:8|16|32|64)_t)|\bstatic_cast\s*<[^<>;&]*>)\s*$")
-# a C-style cast to an arithmetic type, right before a parenthesized operand
-_C_CAST_BEFORE = re.compile(r"\(\s*(?:const\s+)?(?:(?:unsigned|signed)\s+)?(?:long\s+long|long|int|short|char|float|"
-                            r"double|bool|size_t|ptrdiff_t|u?int(?:8|16|32|64)_t)\s*\)\s*$")
+# a cast to an arithmetic type, functional (`long(m)`), C-style before a parenthesized operand (`(double)(m)`) or
+# static_cast<int>: a copy, never a reference to the name
+_ARITHMETIC_TYPE = (r"(?:(?:unsigned|signed)\s+)?(?:long\s+long|long|int|short|char|float|double|bool)|"
+                    r"size_t|ptrdiff_t|u?int(?:8|16|32|64)_t")
+_VALUE_CAST = re.compile(rf"(?:\b(?:{_ARITHMETIC_TYPE})|\(\s*(?:const\s+)?(?:{_ARITHMETIC_TYPE})\s*\)|"
+                         r"\bstatic_cast\s*<[^<>;&]*>)\s*$")
 _FORWARDED_PACK = re.compile(r"([A-Za-z_]\w*)\s*&&\s*\.\.\.\s*([A-Za-z_]\w*)\s*$")
 
 

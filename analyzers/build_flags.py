@@ -27,6 +27,10 @@ _DASH_D = re.compile(r"(?<![\w-])-D\s*([A-Za-z_]\w*)(?:=(\"[^\"\n]*\"|'[^'\n]*'|
 _CMAKE_DEFS = re.compile(r"\b(?:target_compile_definitions|add_compile_definitions)\s*\(([^)]*)\)", re.I)
 _CMAKE_ITEM = re.compile(r"(?<![\w$-])([A-Za-z_]\w*)=([^\s\"')]+)")
 _CMAKE_SWITCH = re.compile(r"(?:-D)?[A-Za-z_]\w*")
+_GENERATOR = re.compile(r"\$<\$<([^<>]*)>:([^<>]*)>")  # `$<$<CONDITION>:items>`
+# a condition a CUDA build satisfies: the language of a .cu file, or an option that turns CUDA on (`USE_CUDA`,
+# `SIRIUS_USE_CUDA`, `WITH_CUDA`; not `USE_CUDA_GRAPHS`, a feature of it)
+_CUDA_BUILD = re.compile(r"COMPILE_LANGUAGE:CUDA|BOOL:\$\{(?:\w+_)?CUDA\}")
 
 
 _MAKE_VAR = re.compile(r"^[ \t]*([A-Za-z_][\w.]*)[ \t]*(?::{1,3}=|\?=|\+=|=)[ \t]*(.*?)[ \t]*$", re.M)
@@ -290,8 +294,11 @@ def _values(text: str, cmake: bool) -> list[tuple[str, str]]:
     out = [(m.group(1), (m.group(2) or "1").strip("\"'")) for m in _DASH_D.finditer(text)]
     if cmake:
         for block in _CMAKE_DEFS.finditer(text):
-            out += [(m.group(1), m.group(2)) for m in _CMAKE_ITEM.finditer(block.group(1))]
-            words = block.group(1).split()
+            # a generator expression's definitions count where its condition holds for a CUDA build (`$<$<BOOL:
+            # ${SIRIUS_USE_CUDA}>:SIRIUS_GPU SIRIUS_CUDA>`, `$<$<COMPILE_LANGUAGE:CUDA>:X>`); any other's not at all
+            items = _GENERATOR.sub(lambda m: m.group(2) if _CUDA_BUILD.fullmatch(m.group(1)) else " ", block.group(1))
+            out += [(m.group(1), m.group(2)) for m in _CMAKE_ITEM.finditer(items)]
+            words = items.split()
             words = words[1:] if block.group(0).lower().startswith("target") else words  # the target's name
             # a switch named alone (`add_compile_definitions(GPU)`, `-DGPU`): defined, as -D defines it
             out += [(w.removeprefix("-D"), "1") for w in (w.strip('"') for w in words)

@@ -1234,7 +1234,12 @@ class _Scan:
         # dim3(...), dim3{...}, make_uint3(...), or a bare braced list (`<<<grid, {32, 8, 1}>>>` builds a dim3)
         inner = re.fullmatch(r"(?:dim3\s*)?\{(.*)\}|(?:dim3|make_u?int3)\s*\((.*)\)", text, re.S)
         if inner:
-            vals = [self.scalars(a, pos, depth) for a in split_top(inner.group(1) or inner.group(2) or "") if a.strip()]
+            args = [a for a in split_top(inner.group(1) or inner.group(2) or "") if a.strip()]
+            if len(args) == 1 and depth < 8:  # `dim3(threads)` of a dim3 `threads`: a copy of its shapes
+                copied = self.shape_values(args[0], pos, depth + 1)
+                if copied and all(isinstance(x, tuple) for x in copied):
+                    return copied
+            vals = [self.scalars(a, pos, depth) for a in args]
             if len(vals) > 3 or None in vals:
                 return None
             shapes = [()]
@@ -1801,7 +1806,7 @@ def _enumerators(text: str) -> dict:
 FUNCTION_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^()]*)\)((?:\\\n|[^\n])*)", re.M)
 
 
-def expand_launch_macros(text: str, headers=()) -> str:
+def expand_launch_macros(text: str, headers=(), defines=None) -> str:
     """``text`` with each use of a function-like macro whose body launches a kernel (``#define RUN(k, g, b) k<<<g,
     b>>>()``, through other such macros too; defined in ``text`` or in one of the ``headers`` it includes) replaced
     by its expansion, written on the use's first line and padded with the line breaks it spanned, so later lines keep
@@ -1810,7 +1815,7 @@ def expand_launch_macros(text: str, headers=()) -> str:
     macros = {}
     # (the host pass's definitions: `#ifndef DISABLE_SM90_FEATURES` / `#define LAUNCH_KERNEL(...) cudaLaunchKernelEx
     # (...)` / `#else` / `#define LAUNCH_KERNEL(...) kernel<<<...>>>(...)`: the first)
-    for m in (m for t in (*headers, text) for m in FUNCTION_MACRO.finditer(active_lines(t, device=False))):
+    for m in (m for t in (*headers, text) for m in FUNCTION_MACRO.finditer(active_lines(t, defines, device=False))):
         body = m.group(3).replace("\\\n", " ")
         body = re.sub(r"//[^\n]*|/\*.*?\*/", " ", body)
         body = re.sub(r"\s+", " ", body)  # (a body aligned for its backslashes: its statements within reach)
@@ -1993,7 +1998,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
             build_dirs = [d for d, _ in build_flags.include_dirs_for(Path(folder) / name)]
         hit = next((d / inc for d in build_dirs if (d / inc).is_file()), None)
         if hit is None:  # the one header of that name in the project
-            project = project or build_flags.project_files(Path(folder) / name)
+            project = project or build_flags.project_files(Path(folder) / name, include_dirs)
             hit = next((d / inc for d, _ in build_flags.headers_by_name(Path(folder) / name, {inc}, project)),
                        at / inc)
         return hit
@@ -2041,7 +2046,7 @@ def _scan_file(text: str, name: str, folder, defines, callers=None, outer=None, 
         env = {**_defined_elsewhere(text, headers, env, Path(folder) / name), **env}
     # the host pass's lines only (an undefined #ifdef's assignment never runs); a blanked line keeps its length,
     # so positions and line numbers stay those of the file
-    text = expand_launch_macros(text, headers) if any("define" in t for t in (text, *headers)) else text
+    text = expand_launch_macros(text, headers, defines) if any("define" in t for t in (text, *headers)) else text
     if kept_constexpr or "constexpr" in text:
         text = _constant_calls(text, [*kept_constexpr, active_lines(text, defines, device=False)])
     text = _config_members(text) if "cudaLaunchConfig_t" in text else text

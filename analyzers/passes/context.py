@@ -712,6 +712,39 @@ class Ctx:
                             f"{_plain(sym.show(q))} a power of two"))
         return out
 
+    def stride_tuples(self, a: Access, b: Access, e1: Enc, e2: Enc):
+        """The precondition of a tensor whose every index digit that moves with the thread, block or loop has a
+        stride parameter of its own (``p[s0 * x + s1 * y + s2 * z + k * s3]``, code generated for fields of any
+        layout): the strides place distinct digit tuples at distinct addresses (the caller's strides describe a
+        tensor that does not overlap itself), so the two accesses meet only where each stride's digit is the same
+        on both sides. One (z3 constraint, text), or none where the indices are not both such sums over the same
+        two or more strides (one of them multiplying something that depends on the thread or block), or a stride
+        is one an assumption gives."""
+        fixed = {f"p:{n}" for x in self.launch.assume for n in x.names}
+        digits_a, digits_b = _stride_digits(a), _stride_digits(b)
+        if digits_a is None or digits_b is None:
+            return []
+        every = {*digits_a, *digits_b}
+        strides = sorted(n for n in every if n)
+        zero = sym.const(0)  # (a stride one index does not use: its digit there is 0)
+        if len(strides) < 2 or set(strides) & fixed or not any(
+                sym.kinds(d.get(n, zero)) & {"thread", "block"} for d in (digits_a, digits_b) for n in strides) \
+                or any(sym.kinds(d.get("", zero)) & {"thread", "block", "iter"} for d in (digits_a, digits_b)):
+            return []  # (a digit with no stride of its own is a column: ``rows`` asks for its row)
+        names = [n[2:] for n in strides]
+        cons = []
+        for n in sorted(every):
+            da, db = digits_a.get(n, zero), digits_b.get(n, zero)
+            cons.append(e1.int(da) == e2.int(db))
+            axis = _global_axis(da)
+            if axis is not None and axis == _global_axis(db):
+                # `blockDim.x * blockIdx.x + threadIdx.x` equal on both sides: the same block and thread along x
+                # (implied, as threadIdx.x < blockDim.x; the solver rarely finds it in the product)
+                cons += [e1.int(sym.var(v, k)) == e2.int(sym.var(v, k)) for v, k in ((f"b{axis}", "block"),
+                                                                                    (f"t{axis}", "thread"))]
+        cons = z3.And(*cons)
+        return [(cons, f"strides {', '.join(names)} that place distinct index tuples at distinct addresses")]
+
     def data_orders(self, a: Access, b: Access, e1: Enc, e2: Enc):
         """Preconditions on the data of the selection idioms the accesses' guards use, where a thread selects itself
         by comparing elements of an array it indexes: neighbours compared (``keys[t] <= k && k < keys[t + 1]``,
@@ -763,14 +796,17 @@ class Ctx:
     def row_dependent(self, mode: str, a: Access, b: Access, e1: Enc, e2: Enc, *constraints, bv: bool = False):
         """A finding between accesses ``a`` (thread e1) and ``b`` (thread e2) that needs a parameter precondition
         the kernel does not state: a row of a strided index reaching into the next (a column past its row stride:
-        ``pitch < width``, a grid wider than the row, a column below its row's start), a mask ``x & (q - 1)``
-        with ``q`` not a power of two, or an integer parameter of the indices negative (``signs``). The idioms are
-        asked first, then with the signs added.
+        ``pitch < width``, a grid wider than the row, a column below its row's start), strides of a tensor that
+        overlap (``stride_tuples``), a mask ``x & (q - 1)`` with ``q`` not a power of two, or an integer parameter
+        of the indices negative (``signs``). The idioms are asked first, then with the signs added.
         (texts, None): the texts of the constraints under which it does NOT occur; (None, model): it occurs under
         them too, in this model (a witness that keeps them); (None, None): there are none, or the question is too
         hard within the budget; (None, Undecided(rows)): the question under those constraints is too hard within the
         budget."""
-        (ra, qa), (rb, qb) = self.rows(a, e1), self.rows(b, e2)
+        tuples = self.stride_tuples(a, b, e1, e2)
+        # (a tensor with a stride per digit: its precondition places every digit, and rows read into its strides
+        # would guess one digit's extent inside another's stride, which the layout need not have)
+        (ra, qa), (rb, qb) = ((self.rows(a, e1), self.rows(b, e2)) if not tuples else (([], None), ([], None)))
         lemma = []
         # `od[x]` beside `od[x + y * w]`: row 0 of the same layout; with both columns inside a row of w, the
         # other's row number is 0 where they overlap (implied; the solver rarely finds it in a product)
@@ -783,7 +819,7 @@ class Ctx:
             if zero is ROW_ZERO and qb is not None:
                 lemma.append(e2.int(qb[2]) == 0)
         ms = self.masks(a, e1) + self.masks(b, e2) + self.slots(a, e1) + self.slots(b, e2) + \
-            self.data_orders(a, b, e1, e2)
+            self.data_orders(a, b, e1, e2) + tuples
         idioms, signs = ra + rb + ms, self.signs((a, e1), (b, e2))
         lemma += self.padded_lemmas(a, b, e1, e2)
         if qa is not None and qb is not None and qa[:2] == qb[:2]:
@@ -1172,6 +1208,47 @@ def _layout_terms(e, limit: int = 24) -> list:
 
 
 _COMPARE = ("<", "<=", ">", ">=", "==", "!=")
+
+
+def _stride_digits(acc: Access) -> dict | None:
+    """The index of ``acc`` as a sum of digits each times a stride parameter of its own: stride (``p:NAME``, "" for
+    the terms with none) -> its digit; None when a term has two parameters or a factor that is not a plain one."""
+    off = acc.offset
+    if off.op == "*" and sym.is_const(off.args[1]):
+        off = off.args[0]  # (in the index's own units)
+    out: dict = {}
+    for t in _layout_terms(off):
+        fs = list(sym.operands(t, "*"))
+        params = [f for f in fs if f.op == "v" and str(f.val).startswith("p:")]
+        if len(params) > 1 or any(sym.free_vars(f) and all(n.startswith("p:") for n in sym.free_vars(f))
+                                  for f in fs if f not in params):
+            return None
+        stride = params[0].val if params else ""
+        rest = [f for f in fs if f is not (params[0] if params else None)]
+        digit = sym.const(1)
+        for f in rest:
+            digit = sym.binop("*", digit, f)
+        out[stride] = sym.binop("+", out[stride], digit) if stride in out else digit
+    return out
+
+
+def _global_axis(digit) -> str | None:
+    """The axis of a digit that is a global thread index plus a constant (``blockDim.y * blockIdx.y + threadIdx.y +
+    1``): "y"; None for any other."""
+    axes = set()
+    for t in _sum_terms(digit):
+        if sym.is_const(t):
+            continue
+        names = sorted(f.val for f in sym.operands(t, "*") if f.op == "v")
+        if len(names) != len(list(sym.operands(t, "*"))):
+            return None
+        if len(names) == 1 and names[0] in ("tx", "ty", "tz"):
+            axes.add(("t", names[0][1]))
+        elif len(names) == 2 and names[0][:2] == "bd" and names[1] == "b" + names[0][2]:
+            axes.add(("b", names[0][2]))
+        else:
+            return None
+    return next(iter(axes))[1] if len(axes) == 2 and len({x for _, x in axes}) == 1 else None
 
 
 def _is_load(e) -> bool:

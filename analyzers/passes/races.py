@@ -173,6 +173,45 @@ class _LastBlock:
         return (ga and gb) or (gb and self.published(a)) or (ga and self.published(b))
 
 
+class _FlagHandoff:
+    """Data handed from block to block through a flag (the decoupled look-back of a single-pass scan): a thread
+    writes an element, executes ``__threadfence()`` and then stores to the flag element of the same index
+    (``out[i] = v; __threadfence(); flag[i] = 1;``, the flag volatile or atomic); a thread of another block spins on
+    that flag element in a loop (``do { s = flag[j]; } while (s == 0);``) and only after the loop reads the element
+    of the same index (``out[j]``). The write and the read meet only where the indices agree, and then the reader
+    waited for the flag the writer set after its fence: a cross-block pair so ordered is no race (pairs inside one
+    block are still checked). Matched by the index text; the value the reader waits for is not compared with the
+    one stored."""
+
+    def __init__(self, ctx: Ctx):
+        km = ctx.km
+        fences = [f.seq for f in km.asyncs if f.kind == "fence"]
+        flags = [a for a in km.accesses if a.space == "global" and (a.volatile or a.atomic) and _element(a) is not None]
+        # (base, index) of the elements some thread publishes: the flag's store follows a fence that follows the
+        # data's write; the write's seq -> keys
+        self.stores = [(f.base, _element(f).key(), f.seq) for f in flags if f.write and not f.loops]
+        self.fences = fences
+        # spins: a flag's element loaded in a loop; its seq, key and innermost loop
+        self.spins = [(f.base, _element(f).key(), f.seq, f.loops[-1]) for f in flags if not f.write and f.loops]
+
+    def published(self, w: Access) -> bool:
+        i = _element(w)
+        return w.write and i is not None and any(
+            base != w.base and key == i.key() and any(w.seq < f < seq for f in self.fences)
+            for base, key, seq in self.stores)
+
+    def acquired(self, r: Access) -> bool:
+        i = _element(r)
+        return not r.write and i is not None and any(
+            base != r.base and key == i.key() and seq < r.seq and loop not in r.loops
+            for base, key, seq, loop in self.spins)
+
+    def ordered(self, a: Access, b: Access) -> bool:
+        if not self.spins or not self.stores:
+            return False
+        return (self.published(a) and self.acquired(b)) or (self.published(b) and self.acquired(a))
+
+
 def _subexprs(roots):
     seen, stack = set(), list(roots)
     while stack:
@@ -202,6 +241,7 @@ def run(ctx: Ctx) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     seen = set()
     ctx.last_block = _LastBlock(ctx)
+    ctx.handoff = _FlagHandoff(ctx)
     ranges = digits.launch_ranges(ctx.launch, ctx.km.dims_used, ctx.km.grid_used)
     # parameters the launch's assumptions bound below: a remainder or quotient by one at least 1 is a digit
     given = ctx.lows()
@@ -318,7 +358,7 @@ def _encode(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts):
                               z3.Or(w1 != w2, e1.int(a.wphase) == e2.int(b.wphase)))
     if space == "shared":
         cons.append(ordered_free)
-    elif ctx.last_block.ordered(a, b):
+    elif ctx.last_block.ordered(a, b) or ctx.handoff.ordered(a, b):
         cons += [info["same_block"], ordered_free]
     else:
         # threads of two blocks are ordered only by a grid barrier (grid.sync()) between the accesses; block
@@ -493,12 +533,8 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
             if m2 is not m:
                 cons, m = cons + equal, m2
                 d = _classify(ctx, m, cons, a, b, e1, e2, space, w1, w2, bv)
-    if d is not None and d.severity == Severity.ERROR:
-        safe = ctx.launch_dependent(space, *cons, bv=bv)
-        if safe is not None:
-            d.severity = Severity.WARNING
-            d.message += (f" (only for some block sizes: none with blockDim={safe}; declare the launch with "
-                          f"`// kopt: launch` or --block)")
+    # (a precondition on the parameters first: a pair it rules out needs no search over block sizes, the costliest
+    # question asked of a pair)
     if d is not None and d.severity != Severity.NOTE:
         rows, plausible = ctx.row_dependent(space, a, b, e1, e2, *cons, bv=bv)
         if isinstance(plausible, Undecided):
@@ -532,6 +568,12 @@ def _check_pair(ctx: Ctx, a: Access, b: Access, space: str, bv: bool, parts, ran
                        f"kernel's indexing presumes away: no race with {'; '.join(rows)} (state the parameters with "
                        f"`// kopt: assume` or --assume to have them checked)")
             return RULES["race.precondition"].diag(f"{d.message}, {why}", *d.locations, witness=wit)
+    if d is not None and d.severity == Severity.ERROR:
+        safe = ctx.launch_dependent(space, *cons, bv=bv)
+        if safe is not None:
+            d.severity = Severity.WARNING
+            d.message += (f" (only for some block sizes: none with blockDim={safe}; declare the launch with "
+                          f"`// kopt: launch` or --block)")
     return d
 
 

@@ -79,6 +79,27 @@ def test_a_tensor_with_a_stride_per_digit_races_only_where_its_strides_overlap(t
     assert _flagged(analyze(racy), "race.global")
 
 
+def test_a_loop_digit_over_a_stride_may_overlap_the_others_and_keeps_the_race(tmp_path):
+    # darknet's grouped softmax: each thread's window `output[b * batch_offset + g * group_offset + i * stride]`, i
+    # a loop's, overlaps its neighbour's where the caller's strides make groups overlap (spatial softmax)
+    k = tmp_path / "softmax.cu"
+    k.write_text("""
+__global__ void softmax(const float* in, int n, int batch_offset, int group_offset, int stride, float* out) {
+  int b = blockIdx.x, g = threadIdx.x;
+  float sum = 0;
+  for (int i = 0; i < n; ++i) {
+    float e = __expf(in[b * batch_offset + g * group_offset + i * stride]);
+    sum += e;
+    out[b * batch_offset + g * group_offset + i * stride] = e;
+  }
+  for (int i = 0; i < n; ++i) out[b * batch_offset + g * group_offset + i * stride] /= sum;
+}
+""")
+    res = analyze(k)
+    assert _flagged(res, "race.global")
+    assert not any("distinct index tuples" in (d.witness or {}).get("precondition", "") for d in res.diagnostics)
+
+
 def test_a_block_size_a_sibling_file_reads_from_a_header_of_the_given_include_folder(tmp_path):
     # cuSZp: the kernels' file and the launching entry file in src/, the header of both in include/cuSZp/ (reached
     # by its name: the build's -I is not in the suite), with the block as a `static const int`

@@ -713,13 +713,13 @@ class Ctx:
         return out
 
     def stride_tuples(self, a: Access, b: Access, e1: Enc, e2: Enc):
-        """The precondition of a tensor whose every index digit that moves with the thread, block or loop has a
-        stride parameter of its own (``p[s0 * x + s1 * y + s2 * z + k * s3]``, code generated for fields of any
-        layout): the strides place distinct digit tuples at distinct addresses (the caller's strides describe a
-        tensor that does not overlap itself), so the two accesses meet only where each stride's digit is the same
-        on both sides. One (z3 constraint, text), or none where the indices are not both such sums over the same
-        two or more strides (one of them multiplying something that depends on the thread or block), or a stride
-        is one an assumption gives."""
+        """The precondition of a tensor whose every index digit that moves with the thread or block has a stride
+        parameter of its own (``p[s0 * x + s1 * y + s2 * z + k * s3]``, code generated for fields of any layout,
+        each thread at its own cell): the strides place distinct digit tuples at distinct addresses (the caller's
+        strides describe a tensor that does not overlap itself), so the two accesses meet only where each stride's
+        digit is the same on both sides. One (z3 constraint, text), or none where the indices are not both such
+        sums over two or more strides (one of them multiplying something that depends on the thread or block), a
+        digit depends on a loop, or a stride is one an assumption gives."""
         fixed = {f"p:{n}" for x in self.launch.assume for n in x.names}
         digits_a, digits_b = _stride_digits(a), _stride_digits(b)
         if digits_a is None or digits_b is None:
@@ -727,10 +727,13 @@ class Ctx:
         every = {*digits_a, *digits_b}
         strides = sorted(n for n in every if n)
         zero = sym.const(0)  # (a stride one index does not use: its digit there is 0)
-        if len(strides) < 2 or set(strides) & fixed or not any(
-                sym.kinds(d.get(n, zero)) & {"thread", "block"} for d in (digits_a, digits_b) for n in strides) \
-                or any(sym.kinds(d.get("", zero)) & {"thread", "block", "iter"} for d in (digits_a, digits_b)):
-            return []  # (a digit with no stride of its own is a column: ``rows`` asks for its row)
+        digits = [d.get(n, zero) for d in (digits_a, digits_b) for n in every]
+        if len(strides) < 2 or set(strides) & fixed or not any(sym.kinds(x) & {"thread", "block"} for x in digits) \
+                or any("iter" in sym.kinds(x) for x in digits) or \
+                any(sym.kinds(d.get("", zero)) & {"thread", "block"} for d in (digits_a, digits_b)):
+            # (a digit with no stride of its own is a column: ``rows`` asks for its row; a loop's digit slides a
+            # window, `in[i * stride]`, which may overlap another digit's by design: darknet's softmax groups)
+            return []
         names = [n[2:] for n in strides]
         cons = []
         for n in sorted(every):

@@ -22,7 +22,7 @@ GROUPS = ["analyzer_accuracy.json", "analyzer_accuracy_shoc.json", "analyzer_acc
           "analyzer_accuracy_hecbench_dev.json", "analyzer_accuracy_hecbench_heldout.json",
           "analyzer_accuracy_hecbench_heldout2.json", "analyzer_accuracy_hecbench_dev2.json",
           "analyzer_accuracy_hecbench_heldout3.json", "analyzer_accuracy_hecbench_heldout4.json",
-          "analyzer_accuracy_hecbench_heldout5.json", *(f"analyzer_accuracy_heldout{i}.json" for i in range(6, 43))]
+          "analyzer_accuracy_hecbench_heldout5.json", *(f"analyzer_accuracy_heldout{i}.json" for i in range(6, 44))]
 _SAMPLES = {"analyzer_accuracy_hecbench.json": "first sample",
             "analyzer_accuracy_hecbench_dev.json": "development sample",
             "analyzer_accuracy_hecbench_heldout.json": "second sample",

@@ -727,26 +727,25 @@ class Ctx:
         every = {*digits_a, *digits_b}
         strides = sorted(n for n in every if n)
         zero = sym.const(0)  # (a stride one index does not use: its digit there is 0)
-        digits = [d.get(n, zero) for d in (digits_a, digits_b) for n in every]
-        if len(strides) < 2 or set(strides) & fixed or not any(sym.kinds(x) & {"thread", "block"} for x in digits) \
-                or any("iter" in sym.kinds(x) for x in digits) or \
+        moving = [d.get(n, zero) for d in (digits_a, digits_b) for n in every]
+        if len(strides) < 2 or set(strides) & fixed or not any(sym.kinds(x) & {"thread", "block"} for x in moving) \
+                or any("iter" in sym.kinds(x) for x in moving) or \
                 any(sym.kinds(d.get("", zero)) & {"thread", "block"} for d in (digits_a, digits_b)):
             # (a digit with no stride of its own is a column: ``rows`` asks for its row; a loop's digit slides a
             # window, `in[i * stride]`, which may overlap another digit's by design: darknet's softmax groups)
             return []
         names = [n[2:] for n in strides]
+        ranges = digits.launch_ranges(self.launch, self.km.dims_used, self.km.grid_used)
         cons = []
         for n in sorted(every):
             da, db = digits_a.get(n, zero), digits_b.get(n, zero)
             cons.append(e1.int(da) == e2.int(db))
-            axis = _global_axis(da)
-            if axis is not None and axis == _global_axis(db):
-                # `blockDim.x * blockIdx.x + threadIdx.x` equal on both sides: the same block and thread along x
-                # (implied, as threadIdx.x < blockDim.x; the solver rarely finds it in the product)
-                cons += [e1.int(sym.var(v, k)) == e2.int(sym.var(v, k)) for v, k in ((f"b{axis}", "block"),
-                                                                                    (f"t{axis}", "thread"))]
-        cons = z3.And(*cons)
-        return [(cons, f"strides {', '.join(names)} that place distinct index tuples at distinct addresses")]
+            # and what that equality implies digit by digit (`blockDim.x * blockIdx.x + threadIdx.x` on both sides:
+            # the same block and thread along x), which the solver rarely finds in the product
+            parts = digits.equal_parts(da, 1, db, 1, sym.ONE, sym.ONE, ranges)
+            if parts is not None and len(parts) == 1:
+                cons += [e1.int(x) == e2.int(y) for x, y in parts[0]]
+        return [(z3.And(*cons), f"strides {', '.join(names)} that place distinct index tuples at distinct addresses")]
 
     def data_orders(self, a: Access, b: Access, e1: Enc, e2: Enc):
         """Preconditions on the data of the selection idioms the accesses' guards use, where a thread selects itself
@@ -1233,25 +1232,6 @@ def _stride_digits(acc: Access) -> dict | None:
             digit = sym.binop("*", digit, f)
         out[stride] = sym.binop("+", out[stride], digit) if stride in out else digit
     return out
-
-
-def _global_axis(digit) -> str | None:
-    """The axis of a digit that is a global thread index plus a constant (``blockDim.y * blockIdx.y + threadIdx.y +
-    1``): "y"; None for any other."""
-    axes = set()
-    for t in _sum_terms(digit):
-        if sym.is_const(t):
-            continue
-        names = sorted(f.val for f in sym.operands(t, "*") if f.op == "v")
-        if len(names) != len(list(sym.operands(t, "*"))):
-            return None
-        if len(names) == 1 and names[0] in ("tx", "ty", "tz"):
-            axes.add(("t", names[0][1]))
-        elif len(names) == 2 and names[0][:2] == "bd" and names[1] == "b" + names[0][2]:
-            axes.add(("b", names[0][2]))
-        else:
-            return None
-    return next(iter(axes))[1] if len(axes) == 2 and len({x for _, x in axes}) == 1 else None
 
 
 def _is_load(e) -> bool:

@@ -185,14 +185,13 @@ class _FlagHandoff:
 
     def __init__(self, ctx: Ctx):
         km = ctx.km
-        fences = [f.seq for f in km.asyncs if f.kind == "fence"]
-        flags = [a for a in km.accesses if a.space == "global" and (a.volatile or a.atomic) and _element(a) is not None]
-        # (base, index) of the elements some thread publishes: the flag's store follows a fence that follows the
-        # data's write; the write's seq -> keys
-        self.stores = [(f.base, _element(f).key(), f.seq) for f in flags if f.write and not f.loops]
-        self.fences = fences
-        # spins: a flag's element loaded in a loop; its seq, key and innermost loop
-        self.spins = [(f.base, _element(f).key(), f.seq, f.loops[-1]) for f in flags if not f.write and f.loops]
+        self.fences = [f.seq for f in km.asyncs if f.kind == "fence"]
+        flags = [(a, _element(a)) for a in km.accesses if a.space == "global" and (a.volatile or a.atomic)]
+        # flag stores outside loops (base, index key, seq) and spins, flag loads in a loop (base, index key, seq,
+        # innermost loop)
+        self.stores = [(f.base, i.key(), f.seq) for f, i in flags if i is not None and f.write and not f.loops]
+        self.spins = [(f.base, i.key(), f.seq, f.loops[-1]) for f, i in flags
+                      if i is not None and not f.write and f.loops]
 
     def published(self, w: Access) -> bool:
         i = _element(w)
